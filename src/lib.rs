@@ -1,0 +1,14 @@
+//! zom: Zarr v2 and v3 hierarchies as Zarr Object Models (ZEP 6), their validation, and the
+//! decoding of their chunks, for WebAssembly (browsers, Node) and native Rust.
+//!
+//! The core is sans-I/O: every function takes bytes or JSON values and returns values or
+//! problems. Stores and HTTP come in through the [`store::Store`] trait.
+#![warn(missing_docs)]
+
+pub mod dtype;
+pub mod error;
+pub mod json;
+pub mod model;
+pub mod validate;
+
+pub use error::{ErrorCode, Result, ZomError};

@@ -1,0 +1,6 @@
+//! The Zarr Object Model: metadata documents of both versions, the ZOM node tree (ZEP 6),
+//! and the operations on it (documents, flattening, conversion, comparison, JSON Schema).
+
+pub mod named;
+pub mod v2;
+pub mod v3;

@@ -1,0 +1,131 @@
+//! Validation of metadata documents and whole hierarchies (ZOM JSON) against the Zarr v2 and
+//! v3 specs, ZEP 9 extension naming / `must_understand`, and (opt-in) ZEP 10 `extensions`.
+//! Validation never stops at the first problem and never panics: it returns every problem.
+//!
+//! INTERFACE STUB: the types and signatures below are the contract other modules code
+//! against. Bodies are filled in by the validation work; add, do not rename.
+
+use serde::Serialize;
+use serde_json::Value;
+use std::sync::Arc;
+
+/// What is wrong, in zarr-metadata's vocabulary (plus `must_understand`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProblemKind {
+    /// A required key is absent.
+    MissingKey,
+    /// A value has the wrong JSON type.
+    InvalidType,
+    /// A value has the right type but a wrong value.
+    InvalidValue,
+    /// A key the spec does not define (and no `must_understand: false` excuses it).
+    UnknownKey,
+    /// The document is not JSON.
+    InvalidJson,
+    /// An extension with `must_understand: true` (or absent) that zom does not know.
+    MustUnderstand,
+}
+
+/// How serious a problem is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    /// The document breaks the spec (a reader must refuse or may misread it).
+    Error,
+    /// The spec says SHOULD / SHOULD NOT, or a reader may not support it (strict mode only).
+    Warning,
+}
+
+/// One step in a location inside a JSON document: an object key or an array index.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(untagged)]
+pub enum LocStep {
+    /// An object key.
+    Key(String),
+    /// An array index.
+    Index(usize),
+}
+
+/// One problem found by validation.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Problem {
+    /// Node path inside the hierarchy ("" for the root, "a/b" for a member).
+    pub path: String,
+    /// Location inside the node's document, e.g. `["codecs", 1, "configuration", "level"]`.
+    pub loc: Vec<LocStep>,
+    /// What kind of problem it is.
+    pub kind: ProblemKind,
+    /// What is wrong, in words, with the offending value where useful.
+    pub message: String,
+    /// How serious it is.
+    pub severity: Severity,
+}
+
+/// The result of a validation: `valid` is true when no problem has severity `error`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Report {
+    /// No error-severity problems.
+    pub valid: bool,
+    /// Every problem found, in document order.
+    pub problems: Vec<Problem>,
+}
+
+/// Checks an extension's configuration; registered per extension name.
+pub trait ExtensionHandler: Send + Sync {
+    /// Problems with one occurrence of the extension. `value` is its whole JSON
+    /// (`{"name": …, "configuration": …}` or a bare name); `loc` is where it sits.
+    fn check(&self, value: &Value, path: &str, loc: &[LocStep]) -> Vec<Problem>;
+}
+
+/// Extension names zom accepts beyond the built-in ones, each with an optional handler.
+#[derive(Clone, Default)]
+pub struct ExtensionRegistry {
+    /// name → handler (`None`: known, nothing to check).
+    pub handlers: Vec<(String, Option<Arc<dyn ExtensionHandler>>)>,
+}
+
+/// Which document a value is; chosen from the store key or, without one, from its content.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DocumentKind {
+    /// v3 `zarr.json` (array or group).
+    ZarrJson,
+    /// v2 `.zarray`
+    ZArray,
+    /// v2 `.zgroup`
+    ZGroup,
+    /// v2 `.zattrs`
+    ZAttrs,
+    /// v2 `.zmetadata`
+    ZMetadata,
+}
+
+/// Options of a validation.
+#[derive(Clone, Default)]
+pub struct ValidateOptions {
+    /// The store key the document was read from (`"a/b/zarr.json"`): gives its kind and path.
+    pub key: Option<String>,
+    /// Also report what the spec says SHOULD NOT be there (as warnings).
+    pub strict: bool,
+    /// Check ZEP 10 (draft) `extensions` lists on arrays and groups.
+    pub extensions: bool,
+    /// Extension names known beyond the built-in ones, with their handlers.
+    pub registry: ExtensionRegistry,
+}
+
+/// Validates one metadata document given as JSON.
+pub fn validate_document(_doc: &Value, _options: &ValidateOptions) -> Report {
+    todo!("validation work")
+}
+
+/// Validates one metadata document given as bytes (reports `invalid_json` with line and column
+/// when it does not parse).
+pub fn validate_document_bytes(_bytes: &[u8], _options: &ValidateOptions) -> Report {
+    todo!("validation work")
+}
+
+/// Validates a whole hierarchy given as ZOM JSON (pydantic-zarr's form: groups with
+/// `members`), node by node, plus what only the tree shows (member names, mixed versions).
+pub fn validate_hierarchy(_zom: &Value, _options: &ValidateOptions) -> Report {
+    todo!("validation work")
+}
