@@ -9,6 +9,10 @@ pub mod dtype;
 pub mod error;
 pub mod json;
 pub mod model;
+pub mod store;
 pub mod validate;
 
 pub use error::{ErrorCode, Result, ZomError};
+
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;

@@ -92,7 +92,7 @@ pub enum NodeMetadataV3 {
     /// An array's document.
     Array(Box<ArrayMetadataV3>),
     /// A group's document.
-    Group(GroupMetadataV3),
+    Group(Box<GroupMetadataV3>),
 }
 
 impl NodeMetadataV3 {
@@ -115,7 +115,7 @@ impl NodeMetadataV3 {
                 .map(|a| NodeMetadataV3::Array(Box::new(a)))
                 .map_err(|e| ZomError::invalid_metadata(format!("invalid v3 array metadata: {e}"))),
             Some("group") => GroupMetadataV3::deserialize(value)
-                .map(NodeMetadataV3::Group)
+                .map(|g| NodeMetadataV3::Group(Box::new(g)))
                 .map_err(|e| ZomError::invalid_metadata(format!("invalid v3 group metadata: {e}"))),
             Some(other) => Err(ZomError::invalid_metadata(format!(
                 "node_type must be \"array\" or \"group\", not \"{other}\""

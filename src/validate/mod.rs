@@ -72,7 +72,7 @@ pub struct Report {
 }
 
 /// Checks an extension's configuration; registered per extension name.
-pub trait ExtensionHandler: Send + Sync {
+pub trait ExtensionHandler {
     /// Problems with one occurrence of the extension. `value` is its whole JSON
     /// (`{"name": …, "configuration": …}` or a bare name); `loc` is where it sits.
     fn check(&self, value: &Value, path: &str, loc: &[LocStep]) -> Vec<Problem>;

@@ -1,0 +1,426 @@
+//! Building a ZOM from a store's metadata documents (`fromDocuments`), and materialising a ZOM
+//! into the documents that create it (`toDocuments`), consolidated or not, as zarr-python
+//! writes them.
+
+use super::named::NamedConfig;
+use super::node::{join_path, Array, ArrayV2, Group, Node, ZarrFormat, MAX_DEPTH};
+use super::v2::{self, ArrayMetadataV2, ConsolidatedMetadataV2, GroupMetadataV2};
+use super::v3::{ArrayMetadataV3, NodeMetadataV3};
+use crate::error::{ErrorCode, Result, ZomError};
+use crate::json;
+use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
+
+/// How [`to_documents`] writes a hierarchy.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DocumentOptions {
+    /// Also write consolidated metadata: v3 inline in the root `zarr.json`, v2 `.zmetadata`.
+    pub consolidated: bool,
+}
+
+/// Builds the ZOM of a hierarchy from its metadata documents (store key → JSON), relative to
+/// the hierarchy's root. Keys that are not metadata (chunks) are ignored. Consolidated metadata
+/// (v3 inline, v2 `.zmetadata`) stands in for documents that are absent.
+pub fn from_documents<K: AsRef<str>>(docs: impl IntoIterator<Item = (K, Value)>) -> Result<Node> {
+    let docs: BTreeMap<String, Value> = docs
+        .into_iter()
+        .filter(|(k, _)| is_metadata_key(k.as_ref()))
+        .map(|(k, v)| (k.as_ref().trim_start_matches('/').to_string(), v))
+        .collect();
+    if docs.contains_key("zarr.json") {
+        from_v3_documents(&docs)
+    } else if [".zgroup", ".zarray", ".zmetadata"]
+        .iter()
+        .any(|k| docs.contains_key(*k))
+    {
+        from_v2_documents(docs)
+    } else {
+        Err(ZomError::new(
+            ErrorCode::NotFound,
+            "no root metadata document (zarr.json, .zgroup, .zarray or .zmetadata)",
+        )
+        .at_path(""))
+    }
+}
+
+/// Like [`from_documents`], for documents as bytes; each is parsed with the size limit.
+pub fn from_document_bytes<K: AsRef<str>, B: AsRef<[u8]>>(
+    docs: impl IntoIterator<Item = (K, B)>,
+    max_document_bytes: usize,
+) -> Result<Node> {
+    let mut parsed = Vec::new();
+    for (key, bytes) in docs {
+        let key = key.as_ref();
+        if !is_metadata_key(key) {
+            continue;
+        }
+        let value = json::parse_document(bytes.as_ref(), max_document_bytes)
+            .map_err(|e| e.at_key(key).at_path(node_path_of_key(key)))?;
+        parsed.push((key.to_string(), value));
+    }
+    from_documents(parsed)
+}
+
+/// Whether a store key names a metadata document.
+pub fn is_metadata_key(key: &str) -> bool {
+    let name = key.rsplit('/').next().unwrap_or(key);
+    matches!(
+        name,
+        "zarr.json" | ".zarray" | ".zgroup" | ".zattrs" | ".zmetadata"
+    )
+}
+
+/// The node path of a metadata key ("a/b/zarr.json" → "a/b").
+pub fn node_path_of_key(key: &str) -> &str {
+    match key.trim_start_matches('/').rsplit_once('/') {
+        Some((prefix, _)) => prefix,
+        None => "",
+    }
+}
+
+fn from_v3_documents(docs: &BTreeMap<String, Value>) -> Result<Node> {
+    let mut nodes: BTreeMap<String, Node> = BTreeMap::new();
+    // Documents given directly first; consolidated metadata fills the gaps below.
+    let mut pending: Vec<(String, String, Value)> = docs
+        .iter()
+        .filter(|(k, _)| k.rsplit('/').next() == Some("zarr.json"))
+        .map(|(k, v)| (node_path_of_key(k).to_string(), k.clone(), v.clone()))
+        .collect();
+    let mut consolidated: Vec<(String, String, Value)> = Vec::new();
+    loop {
+        for (path, key, value) in pending.drain(..) {
+            if nodes.contains_key(&path) {
+                continue;
+            }
+            let meta = NodeMetadataV3::from_value(&value)
+                .map_err(|e| e.at_key(key.clone()).at_path(path.clone()))?;
+            let node = match meta {
+                NodeMetadataV3::Array(a) => Node::Array(Array::V3(a)),
+                NodeMetadataV3::Group(g) => {
+                    if let Some(Some(cm)) = &g.consolidated_metadata {
+                        for (member, doc) in &cm.metadata {
+                            consolidated.push((join_path(&path, member), key.clone(), doc.clone()));
+                        }
+                    }
+                    Node::Group(Group {
+                        zarr_format: Some(ZarrFormat::V3),
+                        attributes: g.attributes.unwrap_or_default(),
+                        members: BTreeMap::new(),
+                        extensions: g.extensions,
+                        extra: g.extra,
+                    })
+                }
+            };
+            nodes.insert(path, node);
+        }
+        if consolidated.is_empty() {
+            break;
+        }
+        pending.append(&mut consolidated);
+    }
+    assemble(nodes, |path| join_path(path, "zarr.json"))
+}
+
+fn from_v2_documents(mut docs: BTreeMap<String, Value>) -> Result<Node> {
+    if let Some(zmetadata) = docs.get(".zmetadata").cloned() {
+        let consolidated = ConsolidatedMetadataV2::from_value(&zmetadata)
+            .map_err(|e| e.at_key(".zmetadata").at_path(""))?;
+        for (key, value) in consolidated.metadata {
+            if is_metadata_key(&key) {
+                docs.entry(key.trim_start_matches('/').to_string())
+                    .or_insert(value);
+            }
+        }
+    }
+    let mut nodes: BTreeMap<String, Node> = BTreeMap::new();
+    for (key, value) in &docs {
+        let path = node_path_of_key(key).to_string();
+        let name = key.rsplit('/').next().unwrap_or_default();
+        let locate = |e: ZomError| e.at_key(key.clone()).at_path(path.clone());
+        let node = match name {
+            ".zarray" => {
+                let metadata = ArrayMetadataV2::from_value(value).map_err(locate)?;
+                Node::Array(Array::V2(Box::new(ArrayV2 {
+                    metadata,
+                    attributes: attributes_at(&docs, &path)?,
+                })))
+            }
+            ".zgroup" => {
+                let mut meta = GroupMetadataV2::from_value(value).map_err(locate)?;
+                // zarr-python 3 writes an empty `consolidated_metadata` into the `.zgroup`
+                // entries of `.zmetadata`; it is not part of the node.
+                meta.extra.shift_remove("consolidated_metadata");
+                Node::Group(Group {
+                    zarr_format: Some(ZarrFormat::V2),
+                    attributes: attributes_at(&docs, &path)?,
+                    members: BTreeMap::new(),
+                    extensions: None,
+                    extra: meta.extra,
+                })
+            }
+            _ => continue,
+        };
+        if nodes.insert(path.clone(), node).is_some() {
+            return Err(ZomError::invalid_metadata(format!(
+                "both .zarray and .zgroup at node '{path}'"
+            ))
+            .at_path(path)
+            .at_key(key.clone()));
+        }
+    }
+    for key in docs.keys().filter(|k| k.ends_with(".zattrs")) {
+        let path = node_path_of_key(key);
+        if !nodes.contains_key(path) {
+            return Err(ZomError::invalid_metadata(format!(
+                "'{key}' has no .zarray or .zgroup beside it"
+            ))
+            .at_path(path)
+            .at_key(key.clone()));
+        }
+    }
+    assemble(nodes, |path| join_path(path, ".zgroup"))
+}
+
+fn attributes_at(docs: &BTreeMap<String, Value>, path: &str) -> Result<Map<String, Value>> {
+    let key = join_path(path, ".zattrs");
+    match docs.get(&key) {
+        None => Ok(Map::new()),
+        Some(Value::Object(a)) => Ok(a.clone()),
+        Some(_) => Err(ZomError::invalid_metadata(".zattrs must be a JSON object")
+            .at_key(key)
+            .at_path(path)),
+    }
+}
+
+/// Puts nodes keyed by path into one tree. Every node's parent must be a group.
+pub(crate) fn assemble(
+    mut nodes: BTreeMap<String, Node>,
+    parent_key: impl Fn(&str) -> String,
+) -> Result<Node> {
+    let mut paths: Vec<String> = nodes.keys().cloned().collect();
+    for path in &paths {
+        let depth = if path.is_empty() {
+            0
+        } else {
+            path.split('/').count()
+        };
+        if depth > MAX_DEPTH {
+            return Err(ZomError::new(
+                ErrorCode::LimitExceeded,
+                format!("hierarchy is deeper than {MAX_DEPTH} levels"),
+            )
+            .at_path(path.clone()));
+        }
+        if path.split('/').any(str::is_empty) && !path.is_empty() {
+            return Err(ZomError::invalid_metadata(format!(
+                "node path '{path}' has an empty name"
+            ))
+            .at_path(path.clone()));
+        }
+    }
+    // Deepest first, so that every node is complete before it moves into its parent.
+    paths.sort_by_key(|p| std::cmp::Reverse(p.matches('/').count() + usize::from(!p.is_empty())));
+    for path in paths {
+        let Some((parent, name)) = split_parent(&path) else {
+            continue;
+        };
+        let Some(node) = nodes.remove(&path) else {
+            continue;
+        };
+        match nodes.get_mut(parent) {
+            Some(Node::Group(group)) => {
+                group.members.insert(name.to_string(), node);
+            }
+            Some(Node::Array(_)) => {
+                return Err(ZomError::invalid_metadata(format!(
+                    "node '{path}' is inside array '{parent}'"
+                ))
+                .at_path(path))
+            }
+            None => {
+                return Err(ZomError::invalid_metadata(format!(
+                    "node '{path}' has no parent group: '{}' is missing",
+                    parent_key(parent)
+                ))
+                .at_path(path))
+            }
+        }
+    }
+    let root = nodes.remove("").ok_or_else(|| {
+        ZomError::new(ErrorCode::NotFound, "the hierarchy has no root node").at_path("")
+    })?;
+    check_single_format(&root)?;
+    Ok(root)
+}
+
+fn split_parent(path: &str) -> Option<(&str, &str)> {
+    if path.is_empty() {
+        return None;
+    }
+    Some(path.rsplit_once('/').unwrap_or(("", path)))
+}
+
+fn check_single_format(root: &Node) -> Result<()> {
+    let format = root.format();
+    for (path, node) in root.descendants() {
+        if node.format() != format {
+            return Err(ZomError::invalid_metadata(format!(
+                "node '{path}' is Zarr v{} inside a Zarr v{} hierarchy",
+                node.format().number(),
+                format.number()
+            ))
+            .at_path(path));
+        }
+    }
+    Ok(())
+}
+
+/// The documents that create the hierarchy, parents before children, as (store key, JSON).
+/// v3: one `zarr.json` per node; v2: `.zgroup`/`.zarray` and `.zattrs` per node.
+pub fn to_documents(root: &Node, options: DocumentOptions) -> Result<Vec<(String, Value)>> {
+    check_single_format(root)?;
+    let nodes = root.descendants();
+    match root.format() {
+        ZarrFormat::V3 => {
+            let mut out: Vec<(String, Value)> = nodes
+                .iter()
+                .map(|(path, node)| (join_path(path, "zarr.json"), v3_document(node, false)))
+                .collect();
+            if options.consolidated {
+                if let (Some((_, Value::Object(root_doc))), Node::Group(_)) =
+                    (out.first_mut(), root)
+                {
+                    let metadata: Map<String, Value> = nodes
+                        .iter()
+                        .skip(1)
+                        .map(|(path, node)| (path.clone(), v3_document(node, true)))
+                        .collect();
+                    insert_before(
+                        root_doc,
+                        "node_type",
+                        "consolidated_metadata",
+                        json!({"kind": "inline", "must_understand": false, "metadata": metadata}),
+                    );
+                }
+            }
+            Ok(out)
+        }
+        ZarrFormat::V2 => {
+            let mut out = Vec::new();
+            let mut consolidated = Map::new();
+            for (index, (path, node)) in nodes.iter().enumerate() {
+                let (name, doc, attributes) = v2_documents(node);
+                let node_key = join_path(path, name);
+                let attrs_key = join_path(path, ".zattrs");
+                let mut entry_doc = doc.clone();
+                if let (Value::Object(d), Node::Group(_), true) = (&mut entry_doc, node, index > 0)
+                {
+                    // zarr-python 3 writes this into subgroup entries; copied for fidelity.
+                    d.insert(
+                        "consolidated_metadata".into(),
+                        json!({"metadata": {}, "must_understand": false, "kind": "inline"}),
+                    );
+                }
+                if index == 0 {
+                    consolidated.insert(node_key.clone(), entry_doc);
+                    consolidated.insert(attrs_key.clone(), attributes.clone());
+                } else {
+                    consolidated.insert(attrs_key.clone(), attributes.clone());
+                    consolidated.insert(node_key.clone(), entry_doc);
+                }
+                out.push((node_key, doc));
+                out.push((attrs_key, attributes));
+            }
+            if options.consolidated {
+                out.push((
+                    ".zmetadata".into(),
+                    json!({"metadata": consolidated, "zarr_consolidated_format": 1}),
+                ));
+            }
+            Ok(out)
+        }
+    }
+}
+
+/// Like [`to_documents`], with each document serialised as zarr-python writes it (indent 2).
+pub fn to_document_bytes(root: &Node, options: DocumentOptions) -> Result<Vec<(String, Vec<u8>)>> {
+    Ok(to_documents(root, options)?
+        .into_iter()
+        .map(|(k, v)| (k, json::to_pretty_bytes(&v)))
+        .collect())
+}
+
+fn insert_before(map: &mut Map<String, Value>, before: &str, key: &str, value: Value) {
+    let entries = std::mem::take(map);
+    for (k, v) in entries {
+        if k == before {
+            map.insert(key.to_string(), value.clone());
+        }
+        map.insert(k, v);
+    }
+    if !map.contains_key(key) {
+        map.insert(key.to_string(), value);
+    }
+}
+
+/// The `zarr.json` of one v3 node (without its members). Inside consolidated metadata,
+/// zarr-python gives every group an empty `consolidated_metadata` of its own.
+fn v3_document(node: &Node, inside_consolidated: bool) -> Value {
+    match node {
+        Node::Group(g) => {
+            let mut o = Map::new();
+            o.insert("attributes".into(), Value::Object(g.attributes.clone()));
+            o.insert("zarr_format".into(), 3.into());
+            if inside_consolidated {
+                o.insert(
+                    "consolidated_metadata".into(),
+                    json!({"kind": "inline", "must_understand": false, "metadata": {}}),
+                );
+            }
+            o.insert("node_type".into(), "group".into());
+            if let Some(ext) = &g.extensions {
+                o.insert(
+                    "extensions".into(),
+                    Value::Array(ext.iter().map(NamedConfig::to_value).collect()),
+                );
+            }
+            for (k, v) in &g.extra {
+                o.insert(k.clone(), v.clone());
+            }
+            Value::Object(o)
+        }
+        Node::Array(Array::V3(a)) => {
+            let mut doc: ArrayMetadataV3 = (**a).clone();
+            doc.attributes.get_or_insert_with(Map::new);
+            if doc.dimension_names == Some(None) {
+                doc.dimension_names = None;
+            }
+            serde_json::to_value(&doc).unwrap_or(Value::Null) // ok: plain JSON data
+        }
+        // A v2 node in a v3 tree is refused by check_single_format before this is reached.
+        Node::Array(Array::V2(_)) => Value::Null,
+    }
+}
+
+/// The node document's name, the document, and the `.zattrs` of one v2 node.
+fn v2_documents(node: &Node) -> (&'static str, Value, Value) {
+    match node {
+        Node::Group(g) => {
+            let meta = GroupMetadataV2 {
+                zarr_format: 2,
+                extra: g.extra.clone(),
+            };
+            (
+                ".zgroup",
+                v2::to_value(&meta),
+                Value::Object(g.attributes.clone()),
+            )
+        }
+        Node::Array(Array::V2(a)) => (
+            ".zarray",
+            v2::to_value(&a.metadata),
+            Value::Object(a.attributes.clone()),
+        ),
+        Node::Array(Array::V3(_)) => (".zarray", Value::Null, Value::Null),
+    }
+}

@@ -1,0 +1,202 @@
+//! JSON values across the JS boundary. Integers a JS number cannot hold exactly (beyond
+//! ±(2^53 − 1)) travel as BigInt, in both directions; everything else is plain JS data.
+
+use crate::error::ZomError;
+use crate::json::MAX_JSON_DEPTH;
+use js_sys::{Array, BigInt, Object, Reflect, Uint8Array};
+use serde_json::{Map, Number, Value};
+use wasm_bindgen::{JsCast, JsValue};
+
+const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+
+/// Converts a JSON value into a JS value.
+pub fn to_js(value: &Value) -> JsValue {
+    match value {
+        Value::Null => JsValue::NULL,
+        Value::Bool(b) => JsValue::from_bool(*b),
+        Value::Number(n) => number_to_js(n),
+        Value::String(s) => JsValue::from_str(s),
+        Value::Array(items) => {
+            let array = Array::new_with_length(u32::try_from(items.len()).unwrap_or(u32::MAX));
+            for (i, item) in items.iter().enumerate() {
+                array.set(u32::try_from(i).unwrap_or(u32::MAX), to_js(item));
+            }
+            array.into()
+        }
+        Value::Object(map) => {
+            let object = Object::new();
+            for (key, item) in map {
+                set_own(&object, key, &to_js(item));
+            }
+            object.into()
+        }
+    }
+}
+
+/// Sets an own data property, also for the key `__proto__` (which plain assignment would
+/// treat as a prototype change).
+pub fn set_own(object: &Object, key: &str, value: &JsValue) {
+    if key == "__proto__" {
+        let descriptor = Object::new();
+        let _ = Reflect::set(&descriptor, &"value".into(), value);
+        let _ = Reflect::set(&descriptor, &"enumerable".into(), &JsValue::TRUE);
+        let _ = Reflect::set(&descriptor, &"writable".into(), &JsValue::TRUE);
+        let _ = Reflect::set(&descriptor, &"configurable".into(), &JsValue::TRUE);
+        Object::define_property(object, &JsValue::from_str(key), &descriptor);
+    } else {
+        let _ = Reflect::set(object, &JsValue::from_str(key), value);
+    }
+}
+
+fn number_to_js(n: &Number) -> JsValue {
+    if let Some(u) = n.as_u64() {
+        if (u as f64) <= MAX_SAFE_INTEGER {
+            JsValue::from_f64(u as f64)
+        } else {
+            BigInt::from(u).into()
+        }
+    } else if let Some(i) = n.as_i64() {
+        if (i as f64) >= -MAX_SAFE_INTEGER {
+            JsValue::from_f64(i as f64)
+        } else {
+            BigInt::from(i).into()
+        }
+    } else {
+        JsValue::from_f64(n.as_f64().unwrap_or(f64::NAN))
+    }
+}
+
+/// Converts a JS value into JSON. `undefined` is `null`; functions, symbols, NaN and
+/// infinities are refused; a Map becomes an object; BigInts become 64-bit integers.
+pub fn from_js(value: &JsValue) -> Result<Value, ZomError> {
+    from_js_at(value, 0)
+}
+
+fn from_js_at(value: &JsValue, depth: usize) -> Result<Value, ZomError> {
+    if depth > MAX_JSON_DEPTH {
+        return Err(ZomError::invalid_argument(format!(
+            "value is nested deeper than {MAX_JSON_DEPTH} levels"
+        )));
+    }
+    if value.is_null() || value.is_undefined() {
+        return Ok(Value::Null);
+    }
+    if let Some(b) = value.as_bool() {
+        return Ok(Value::Bool(b));
+    }
+    if let Some(f) = value.as_f64() {
+        return number_from_f64(f);
+    }
+    if let Some(s) = value.as_string() {
+        return Ok(Value::String(s));
+    }
+    if value.is_bigint() {
+        let text: String = BigInt::unchecked_from_js_ref(value)
+            .to_string(10)
+            .map(String::from)
+            .unwrap_or_default();
+        if let Ok(i) = text.parse::<i64>() {
+            return Ok(Value::from(i));
+        }
+        if let Ok(u) = text.parse::<u64>() {
+            return Ok(Value::from(u));
+        }
+        return Err(ZomError::invalid_argument(format!(
+            "BigInt {text} does not fit in 64 bits"
+        )));
+    }
+    if Array::is_array(value) {
+        let array = as_array(value);
+        let mut items = Vec::with_capacity(array.length() as usize);
+        for item in array.iter() {
+            items.push(from_js_at(&item, depth + 1)?);
+        }
+        return Ok(Value::Array(items));
+    }
+    if let Some(map) = value.dyn_ref::<js_sys::Map>() {
+        let mut out = Map::new();
+        let mut failure = None;
+        map.for_each(&mut |item, key| {
+            if failure.is_some() {
+                return;
+            }
+            match (key.as_string(), from_js_at(&item, depth + 1)) {
+                (Some(k), Ok(v)) => {
+                    out.insert(k, v);
+                }
+                (None, _) => failure = Some(ZomError::invalid_argument("Map keys must be strings")),
+                (_, Err(e)) => failure = Some(e),
+            }
+        });
+        return match failure {
+            Some(e) => Err(e),
+            None => Ok(Value::Object(out)),
+        };
+    }
+    if value.is_instance_of::<Uint8Array>() {
+        return Err(ZomError::invalid_argument(
+            "bytes (Uint8Array) are not a JSON value here",
+        ));
+    }
+    if value.is_object() && !value.is_function() {
+        let mut out = Map::new();
+        for entry in Object::entries(Object::unchecked_from_js_ref(value)).iter() {
+            let pair = as_array(&entry);
+            let key = pair.get(0).as_string().unwrap_or_default();
+            let item = pair.get(1);
+            if item.is_undefined() {
+                continue; // as JSON.stringify does
+            }
+            out.insert(key, from_js_at(&item, depth + 1)?);
+        }
+        return Ok(Value::Object(out));
+    }
+    Err(ZomError::invalid_argument(
+        "functions and symbols are not JSON values",
+    ))
+}
+
+fn number_from_f64(f: f64) -> Result<Value, ZomError> {
+    if !f.is_finite() {
+        return Err(ZomError::invalid_argument(format!(
+            "{f} is not a JSON number (write \"NaN\", \"Infinity\" or \"-Infinity\" as strings)"
+        )));
+    }
+    if f.fract() == 0.0 && f.abs() <= MAX_SAFE_INTEGER {
+        // Exact: |f| ≤ 2^53 fits i64 without rounding.
+        return Ok(Value::from(f as i64));
+    }
+    Ok(Number::from_f64(f)
+        .map(Value::Number)
+        .unwrap_or(Value::Null))
+}
+
+/// The error object thrown to JS: `{code, message, path, key}`.
+pub fn error_to_js(error: &ZomError) -> JsValue {
+    let object = Object::new();
+    set_own(&object, "code", &JsValue::from_str(error.code.as_str()));
+    set_own(&object, "message", &JsValue::from_str(&error.message));
+    let opt = |s: &Option<String>| s.as_deref().map_or(JsValue::NULL, JsValue::from_str);
+    set_own(&object, "path", &opt(&error.path));
+    set_own(&object, "key", &opt(&error.key));
+    object.into()
+}
+
+/// Bytes of a JS value that holds a document: a Uint8Array, an ArrayBuffer or a string.
+pub fn bytes_of(value: &JsValue) -> Option<Vec<u8>> {
+    if let Some(s) = value.as_string() {
+        return Some(s.into_bytes());
+    }
+    if value.is_instance_of::<Uint8Array>() {
+        return Some(value.unchecked_ref::<Uint8Array>().to_vec());
+    }
+    if value.is_instance_of::<js_sys::ArrayBuffer>() {
+        return Some(Uint8Array::new(value).to_vec());
+    }
+    None
+}
+
+/// A JS value known to be an array, seen as one.
+pub fn as_array(value: &JsValue) -> &Array {
+    value.unchecked_ref::<Array>()
+}

@@ -1,0 +1,328 @@
+//! The JavaScript bindings: thin wrappers that convert values and errors and call the core.
+//! The TypeScript wrapper in `ts/` is the public JS API; these are its raw imports.
+
+mod convert;
+
+use crate::error::ZomError;
+use crate::json;
+use crate::model::{self, DocumentOptions, FlatForm, Node};
+use crate::validate::{self, ExtensionHandler, LocStep, Problem, ProblemKind, Severity};
+use convert::{as_array, bytes_of, error_to_js, from_js, to_js};
+use js_sys::{Array, Function, Object, Reflect, Uint8Array};
+use serde::Serialize;
+use serde_json::Value;
+use std::sync::Arc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+type JsResult = Result<JsValue, JsValue>;
+
+fn fail(error: ZomError) -> JsValue {
+    error_to_js(&error)
+}
+
+fn serialised<T: Serialize>(value: &T) -> JsValue {
+    to_js(&serde_json::to_value(value).unwrap_or(Value::Null)) // ok: plain data, string keys
+}
+
+fn option(options: &JsValue, name: &str) -> JsValue {
+    if options.is_object() {
+        Reflect::get(options, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
+    } else {
+        JsValue::UNDEFINED
+    }
+}
+
+fn bool_option(options: &JsValue, name: &str) -> bool {
+    option(options, name).as_bool().unwrap_or(false)
+}
+
+fn string_list_option(options: &JsValue, name: &str) -> Result<Option<Vec<String>>, JsValue> {
+    let value = option(options, name);
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    if !Array::is_array(&value) {
+        return Err(fail(ZomError::invalid_argument(format!(
+            "option '{name}' must be an array of strings"
+        ))));
+    }
+    as_array(&value)
+        .iter()
+        .map(|v| {
+            v.as_string().ok_or_else(|| {
+                fail(ZomError::invalid_argument(format!(
+                    "option '{name}' must be an array of strings"
+                )))
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
+}
+
+/// A JSON value from a JS object, or from JSON text / bytes.
+fn json_input(value: &JsValue) -> Result<Value, JsValue> {
+    match bytes_of(value) {
+        Some(bytes) => json::parse_document(&bytes, json::DEFAULT_MAX_DOCUMENT_BYTES).map_err(fail),
+        None => from_js(value).map_err(fail),
+    }
+}
+
+fn zom_input(value: &JsValue) -> Result<Node, JsValue> {
+    Node::from_value(&json_input(value)?).map_err(fail)
+}
+
+/// A ZEP 10 / extension handler written in JS: `(extension, path, loc) => problems`.
+struct JsExtensionHandler {
+    name: String,
+    function: Function,
+}
+
+impl ExtensionHandler for JsExtensionHandler {
+    fn check(&self, value: &Value, path: &str, loc: &[LocStep]) -> Vec<Problem> {
+        let loc_js = serialised(&loc);
+        let result = self.function.call3(
+            &JsValue::NULL,
+            &to_js(value),
+            &JsValue::from_str(path),
+            &loc_js,
+        );
+        let problem = |message: String| Problem {
+            path: path.to_string(),
+            loc: loc.to_vec(),
+            kind: ProblemKind::InvalidValue,
+            message,
+            severity: Severity::Error,
+        };
+        let returned = match result {
+            Err(thrown) => {
+                let text = thrown
+                    .dyn_ref::<js_sys::Error>()
+                    .map(|e| String::from(e.message()))
+                    .unwrap_or_else(|| format!("{thrown:?}"));
+                return vec![problem(format!(
+                    "extension handler for '{}' threw: {text}",
+                    self.name
+                ))];
+            }
+            Ok(v) if v.is_undefined() || v.is_null() => return Vec::new(),
+            Ok(v) => v,
+        };
+        if !Array::is_array(&returned) {
+            return vec![problem(format!(
+                "extension handler for '{}' must return an array of problems",
+                self.name
+            ))];
+        }
+        as_array(&returned)
+            .iter()
+            .map(|item| {
+                let message = option(&item, "message")
+                    .as_string()
+                    .or_else(|| item.as_string())
+                    .unwrap_or_else(|| format!("rejected by the '{}' handler", self.name));
+                let kind = match option(&item, "kind").as_string().as_deref() {
+                    Some("missing_key") => ProblemKind::MissingKey,
+                    Some("invalid_type") => ProblemKind::InvalidType,
+                    Some("unknown_key") => ProblemKind::UnknownKey,
+                    Some("must_understand") => ProblemKind::MustUnderstand,
+                    _ => ProblemKind::InvalidValue,
+                };
+                let severity = match option(&item, "severity").as_string().as_deref() {
+                    Some("warning") => Severity::Warning,
+                    _ => Severity::Error,
+                };
+                let mut full_loc = loc.to_vec();
+                let extra_loc = option(&item, "loc");
+                if Array::is_array(&extra_loc) {
+                    for step in as_array(&extra_loc).iter() {
+                        if let Some(s) = step.as_string() {
+                            full_loc.push(LocStep::Key(s));
+                        } else if let Some(n) = step.as_f64() {
+                            full_loc.push(LocStep::Index(n.max(0.0) as usize));
+                        }
+                    }
+                }
+                Problem {
+                    path: path.to_string(),
+                    loc: full_loc,
+                    kind,
+                    message,
+                    severity,
+                }
+            })
+            .collect()
+    }
+}
+
+fn validate_options(options: &JsValue) -> Result<validate::ValidateOptions, JsValue> {
+    let mut out = validate::ValidateOptions {
+        key: option(options, "key").as_string(),
+        strict: bool_option(options, "strict"),
+        extensions: bool_option(options, "extensions"),
+        ..Default::default()
+    };
+    let handlers = option(options, "extensionHandlers");
+    if handlers.is_object() {
+        for entry in Object::entries(Object::unchecked_from_js_ref(&handlers)).iter() {
+            let pair = as_array(&entry);
+            let name = pair.get(0).as_string().unwrap_or_default();
+            let value = pair.get(1);
+            let handler: Option<Arc<dyn ExtensionHandler>> = match value.dyn_into::<Function>() {
+                Ok(function) => Some(Arc::new(JsExtensionHandler {
+                    name: name.clone(),
+                    function,
+                })),
+                Err(other) if other.is_null() || other.is_undefined() || other.as_bool() == Some(true) => None,
+                Err(_) => {
+                    return Err(fail(ZomError::invalid_argument(format!(
+                        "extension handler '{name}' must be a function (or true / null to only mark it known)"
+                    ))))
+                }
+            };
+            out.registry.handlers.push((name, handler));
+        }
+    }
+    Ok(out)
+}
+
+/// Validates one metadata document (object, JSON text or bytes). Returns `{valid, problems}`.
+#[wasm_bindgen(js_name = validateDocument)]
+pub fn validate_document(doc: JsValue, options: JsValue) -> JsResult {
+    let opts = validate_options(&options)?;
+    let report = match bytes_of(&doc) {
+        Some(bytes) => validate::validate_document_bytes(&bytes, &opts),
+        None => validate::validate_document(&from_js(&doc).map_err(fail)?, &opts),
+    };
+    Ok(serialised(&report))
+}
+
+/// Validates a whole hierarchy given as ZOM (object or JSON text). Returns `{valid, problems}`.
+#[wasm_bindgen(js_name = validateHierarchy)]
+pub fn validate_hierarchy(zom: JsValue, options: JsValue) -> JsResult {
+    let opts = validate_options(&options)?;
+    match bytes_of(&zom) {
+        Some(bytes) => match json::parse_document(&bytes, json::DEFAULT_MAX_DOCUMENT_BYTES) {
+            Ok(value) => Ok(serialised(&validate::validate_hierarchy(&value, &opts))),
+            Err(_) => Ok(serialised(&validate::validate_document_bytes(
+                &bytes, &opts,
+            ))),
+        },
+        None => Ok(serialised(&validate::validate_hierarchy(
+            &from_js(&zom).map_err(fail)?,
+            &opts,
+        ))),
+    }
+}
+
+/// Builds the ZOM of a hierarchy from its documents: a Map or object of key → bytes, JSON text
+/// or parsed JSON.
+#[wasm_bindgen(js_name = fromDocuments)]
+pub fn from_documents(docs: JsValue) -> JsResult {
+    let mut entries: Vec<(String, JsValue)> = Vec::new();
+    if let Some(map) = docs.dyn_ref::<js_sys::Map>() {
+        map.for_each(&mut |value, key| {
+            entries.push((key.as_string().unwrap_or_default(), value));
+        });
+    } else if docs.is_object() {
+        for entry in Object::entries(Object::unchecked_from_js_ref(&docs)).iter() {
+            let pair = as_array(&entry);
+            entries.push((pair.get(0).as_string().unwrap_or_default(), pair.get(1)));
+        }
+    } else {
+        return Err(fail(ZomError::invalid_argument(
+            "fromDocuments takes a Map or an object of store key → document",
+        )));
+    }
+    let mut parsed = Vec::with_capacity(entries.len());
+    for (key, value) in entries {
+        if !model::documents::is_metadata_key(&key) {
+            continue;
+        }
+        let path = model::documents::node_path_of_key(&key).to_string();
+        let json = json_input(&value).inspect_err(|e| {
+            // Locate parse errors at their key.
+            let _ = Reflect::set(e, &"key".into(), &JsValue::from_str(&key));
+            let _ = Reflect::set(e, &"path".into(), &JsValue::from_str(&path));
+        })?;
+        parsed.push((key, json));
+    }
+    let node = model::from_documents(parsed).map_err(fail)?;
+    Ok(to_js(&node.to_value()))
+}
+
+/// The documents that create a ZOM: an array of [key, Uint8Array] pairs.
+#[wasm_bindgen(js_name = toDocuments)]
+pub fn to_documents(zom: JsValue, options: JsValue) -> JsResult {
+    let node = zom_input(&zom)?;
+    let opts = DocumentOptions {
+        consolidated: bool_option(&options, "consolidated"),
+    };
+    let docs = model::to_document_bytes(&node, opts).map_err(fail)?;
+    let out = Array::new();
+    for (key, bytes) in docs {
+        let pair = Array::of2(
+            &JsValue::from_str(&key),
+            &Uint8Array::from(bytes.as_slice()),
+        );
+        out.push(&pair);
+    }
+    Ok(out.into())
+}
+
+fn form_option(options: &JsValue) -> Result<Option<FlatForm>, JsValue> {
+    match option(options, "form").as_string() {
+        Some(name) => FlatForm::from_name(&name).map(Some).map_err(fail),
+        None => Ok(None),
+    }
+}
+
+/// A flat form of a ZOM: `{form: "pydantic" | "zmetadata" | "consolidated"}`.
+#[wasm_bindgen]
+pub fn flatten(zom: JsValue, options: JsValue) -> JsResult {
+    let node = zom_input(&zom)?;
+    let form = form_option(&options)?.unwrap_or(FlatForm::Pydantic);
+    Ok(to_js(&model::flatten(&node, form).map_err(fail)?))
+}
+
+/// The ZOM of a flat form (detected when `form` is not given).
+#[wasm_bindgen]
+pub fn unflatten(flat: JsValue, options: JsValue) -> JsResult {
+    let value = json_input(&flat)?;
+    let form = form_option(&options)?.unwrap_or_else(|| FlatForm::detect(&value));
+    Ok(to_js(
+        &model::unflatten(&value, form).map_err(fail)?.to_value(),
+    ))
+}
+
+/// JSON text of any value (BigInt-safe), with `indent` spaces (0 = compact).
+#[wasm_bindgen]
+pub fn stringify(value: JsValue, indent: Option<u32>) -> Result<String, JsValue> {
+    let json = from_js(&value).map_err(fail)?;
+    let text = match indent.unwrap_or(0) {
+        0 => serde_json::to_string(&json),
+        n => {
+            let pad = " ".repeat(n.min(16) as usize);
+            let mut out = Vec::new();
+            let formatter = serde_json::ser::PrettyFormatter::with_indent(pad.as_bytes());
+            let mut serializer = serde_json::Serializer::with_formatter(&mut out, formatter);
+            json.serialize(&mut serializer)
+                .map(|_| String::from_utf8(out).unwrap_or_default())
+        }
+    };
+    text.map_err(|e| fail(ZomError::invalid_argument(e.to_string())))
+}
+
+/// Parses JSON text; integers beyond ±(2^53 − 1) become BigInt.
+#[wasm_bindgen(js_name = parseJson)]
+pub fn parse_json(text: &str) -> JsResult {
+    let value =
+        json::parse_document(text.as_bytes(), json::DEFAULT_MAX_DOCUMENT_BYTES).map_err(fail)?;
+    Ok(to_js(&value))
+}
+
+/// The crate version.
+#[wasm_bindgen]
+pub fn version() -> String {
+    env!("CARGO_PKG_VERSION").to_string()
+}
