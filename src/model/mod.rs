@@ -13,3 +13,5 @@ pub use documents::{
 };
 pub mod flat;
 pub use flat::{flatten, unflatten, FlatForm};
+pub mod convert;
+pub use convert::{to_v3, Conversion};

@@ -295,6 +295,16 @@ pub fn unflatten(flat: JsValue, options: JsValue) -> JsResult {
     ))
 }
 
+/// Converts a v2 ZOM to v3: `{zom, problems}`.
+#[wasm_bindgen(js_name = toV3)]
+pub fn to_v3(zom: JsValue) -> JsResult {
+    let conversion = model::to_v3(&zom_input(&zom)?);
+    let out = Object::new();
+    convert::set_own(&out, "zom", &to_js(&conversion.node.to_value()));
+    convert::set_own(&out, "problems", &serialised(&conversion.problems));
+    Ok(out.into())
+}
+
 /// JSON text of any value (BigInt-safe), with `indent` spaces (0 = compact).
 #[wasm_bindgen]
 pub fn stringify(value: JsValue, indent: Option<u32>) -> Result<String, JsValue> {

@@ -1,0 +1,341 @@
+//! v2 → v3 conversion of a ZOM (`toV3`): what zarr-python's `migrate_v2_to_v3` does, plus the
+//! cases it refuses but v3 can express (object arrays with `vlen-*`, xarray's
+//! `_ARRAY_DIMENSIONS`). Everything that cannot convert is reported as a problem.
+
+use super::named::NamedConfig;
+use super::node::{join_path, Array, ArrayV2, Group, Node, ZarrFormat};
+use super::v3::ArrayMetadataV3;
+use crate::dtype::{DataType, Endianness, FillValue};
+use crate::validate::{LocStep, Problem, ProblemKind, Severity};
+use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
+
+/// A converted hierarchy and what could not be converted as it was.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Conversion {
+    /// The v3 hierarchy. Arrays that cannot be expressed in v3 are left out.
+    pub node: Node,
+    /// One problem per thing that did not convert (error: left out; warning: changed).
+    pub problems: Vec<Problem>,
+}
+
+/// Converts a v2 hierarchy (or a single v2 array) to v3. A v3 input comes back unchanged.
+pub fn to_v3(node: &Node) -> Conversion {
+    let mut problems = Vec::new();
+    let node = match convert_node(node, "", &mut problems) {
+        Some(n) => n,
+        // The root array could not convert: an empty v3 group stands in for it.
+        None => Node::Group(Group {
+            zarr_format: Some(ZarrFormat::V3),
+            ..Group::default()
+        }),
+    };
+    Conversion { node, problems }
+}
+
+fn problem(path: &str, loc: &[&str], severity: Severity, message: String) -> Problem {
+    Problem {
+        path: path.to_string(),
+        loc: loc.iter().map(|s| LocStep::Key((*s).to_string())).collect(),
+        kind: ProblemKind::InvalidValue,
+        message,
+        severity,
+    }
+}
+
+fn convert_node(node: &Node, path: &str, problems: &mut Vec<Problem>) -> Option<Node> {
+    match node {
+        Node::Group(g) => {
+            let mut members = BTreeMap::new();
+            for (name, child) in &g.members {
+                if let Some(converted) = convert_node(child, &join_path(path, name), problems) {
+                    members.insert(name.clone(), converted);
+                }
+            }
+            Some(Node::Group(Group {
+                zarr_format: Some(ZarrFormat::V3),
+                attributes: g.attributes.clone(),
+                members,
+                extensions: g.extensions.clone(),
+                extra: g.extra.clone(),
+            }))
+        }
+        Node::Array(Array::V3(_)) => Some(node.clone()),
+        Node::Array(Array::V2(a)) => {
+            convert_array(a, path, problems).map(|a| Node::Array(Array::V3(Box::new(a))))
+        }
+    }
+}
+
+fn codec_id(codec: &Value) -> Option<&str> {
+    codec.get("id").and_then(Value::as_str)
+}
+
+fn numcodecs_codec(codec: &Value) -> Option<NamedConfig> {
+    let id = codec_id(codec)?;
+    let mut configuration = codec.as_object().cloned().unwrap_or_default();
+    configuration.shift_remove("id");
+    Some(NamedConfig::new(
+        format!("numcodecs.{id}"),
+        Some(configuration),
+    ))
+}
+
+fn convert_array(a: &ArrayV2, path: &str, problems: &mut Vec<Problem>) -> Option<ArrayMetadataV3> {
+    let meta = &a.metadata;
+    let filters = meta.filters.as_deref().unwrap_or(&[]);
+    let object_codec = filters
+        .iter()
+        .chain(meta.compressor.iter())
+        .filter_map(codec_id)
+        .find(|id| id.starts_with("vlen-") || matches!(*id, "json2" | "msgpack2" | "pickle"));
+    let (data_type, endianness) = match DataType::from_v2(&meta.dtype, object_codec) {
+        Ok(found) => found,
+        Err(e) => {
+            problems.push(problem(
+                path,
+                &["dtype"],
+                Severity::Error,
+                format!(
+                    "array not converted: data type {} has no v3 form: {e}",
+                    meta.dtype
+                ),
+            ));
+            return None;
+        }
+    };
+    let fill_value = convert_fill_value(a, &data_type, endianness, path, problems)?;
+
+    let mut codecs = Vec::new();
+    if meta.order == "F" && meta.shape.len() > 1 {
+        let order: Vec<Value> = (0..meta.shape.len()).rev().map(Value::from).collect();
+        codecs.push(NamedConfig::new(
+            "transpose",
+            Some(Map::from_iter([("order".to_string(), Value::Array(order))])),
+        ));
+    }
+    let mut array_to_bytes = None;
+    for (index, filter) in filters.iter().enumerate() {
+        let loc_index = index.to_string();
+        match codec_id(filter) {
+            Some("vlen-utf8") | Some("vlen-bytes") => {
+                let name = codec_id(filter).unwrap_or_default();
+                array_to_bytes = Some(NamedConfig::new(name, Some(Map::new())));
+            }
+            Some("vlen-array") | Some("json2") | Some("msgpack2") | Some("pickle") => {
+                problems.push(problem(
+                    path,
+                    &["filters", &loc_index],
+                    Severity::Error,
+                    format!(
+                        "array not converted: object codec '{}' has no v3 equivalent",
+                        codec_id(filter).unwrap_or_default()
+                    ),
+                ));
+                return None;
+            }
+            _ => match numcodecs_codec(filter) {
+                Some(codec) => codecs.push(codec),
+                None => {
+                    problems.push(problem(
+                        path,
+                        &["filters", &loc_index],
+                        Severity::Error,
+                        "array not converted: a filter has no string 'id'".to_string(),
+                    ));
+                    return None;
+                }
+            },
+        }
+    }
+    let item_size = data_type.fixed_size();
+    codecs.push(array_to_bytes.unwrap_or_else(|| bytes_codec(item_size, endianness)));
+    if let Some(compressor) = &meta.compressor {
+        match convert_compressor(compressor, item_size.unwrap_or(8)) {
+            Some(codec) => codecs.push(codec),
+            None => {
+                problems.push(problem(
+                    path,
+                    &["compressor"],
+                    Severity::Error,
+                    "array not converted: the compressor has no string 'id'".to_string(),
+                ));
+                return None;
+            }
+        }
+    }
+
+    let mut attributes = a.attributes.clone();
+    let dimension_names = take_xarray_dimensions(&mut attributes, meta.shape.len());
+    let separator = meta
+        .dimension_separator
+        .clone()
+        .unwrap_or_else(|| ".".into());
+    Some(ArrayMetadataV3 {
+        shape: meta.shape.clone(),
+        data_type: data_type.to_v3(),
+        chunk_grid: NamedConfig::new(
+            "regular",
+            Some(Map::from_iter([(
+                "chunk_shape".to_string(),
+                json!(meta.chunks),
+            )])),
+        ),
+        chunk_key_encoding: NamedConfig::new(
+            "v2",
+            Some(Map::from_iter([(
+                "separator".to_string(),
+                Value::String(separator),
+            )])),
+        ),
+        fill_value,
+        codecs,
+        attributes: Some(attributes),
+        dimension_names: Some(dimension_names),
+        zarr_format: 3,
+        node_type: "array".into(),
+        storage_transformers: Some(Vec::new()),
+        extensions: None,
+        extra: Map::new(),
+    })
+}
+
+fn convert_fill_value(
+    a: &ArrayV2,
+    data_type: &DataType,
+    endianness: Endianness,
+    path: &str,
+    problems: &mut Vec<Problem>,
+) -> Option<Value> {
+    match FillValue::from_v2(data_type, endianness, &a.metadata.fill_value) {
+        Ok(Some(fill)) => Some(fill.to_v3(data_type)),
+        Ok(None) => {
+            // v3 has no "no fill value": zarr-python reads such arrays with the type's zero.
+            let default = default_fill_value(data_type);
+            if default.is_none() {
+                problems.push(problem(
+                    path,
+                    &["fill_value"],
+                    Severity::Error,
+                    "array not converted: fill_value null and the data type has no default".into(),
+                ));
+            } else {
+                problems.push(problem(
+                    path,
+                    &["fill_value"],
+                    Severity::Warning,
+                    "fill_value null has no v3 form; the data type's default was used".into(),
+                ));
+            }
+            default
+        }
+        Err(e) => {
+            problems.push(problem(
+                path,
+                &["fill_value"],
+                Severity::Error,
+                format!(
+                    "array not converted: fill_value {} does not fit the data type: {e}",
+                    a.metadata.fill_value
+                ),
+            ));
+            None
+        }
+    }
+}
+
+/// The zero value of a data type in its v3 encoding, found by trying the candidates.
+fn default_fill_value(data_type: &DataType) -> Option<Value> {
+    let candidates = [
+        json!(0),
+        json!(0.0),
+        json!(false),
+        json!(""),
+        json!([0.0, 0.0]),
+        json!([]),
+    ];
+    candidates.iter().find_map(|candidate| {
+        FillValue::from_v3(data_type, candidate)
+            .ok()
+            .map(|f| f.to_v3(data_type))
+    })
+}
+
+fn bytes_codec(item_size: Option<u64>, endianness: Endianness) -> NamedConfig {
+    let endian = match endianness {
+        Endianness::Little => "little",
+        Endianness::Big => "big",
+        Endianness::NotApplicable => return NamedConfig::new("bytes", None),
+    };
+    if item_size.unwrap_or(0) <= 1 {
+        return NamedConfig::new("bytes", None);
+    }
+    NamedConfig::new(
+        "bytes",
+        Some(Map::from_iter([(
+            "endian".to_string(),
+            Value::from(endian),
+        )])),
+    )
+}
+
+fn convert_compressor(compressor: &Value, item_size: u64) -> Option<NamedConfig> {
+    let get = |key: &str| compressor.get(key).cloned();
+    let config = |pairs: Vec<(&str, Value)>| {
+        Some(Map::from_iter(
+            pairs.into_iter().map(|(k, v)| (k.to_string(), v)),
+        ))
+    };
+    match codec_id(compressor)? {
+        "blosc" => {
+            let shuffle = match compressor.get("shuffle").and_then(Value::as_i64) {
+                Some(0) => "noshuffle",
+                Some(2) => "bitshuffle",
+                // numcodecs' AUTOSHUFFLE (-1): bit shuffle for 1-byte items, else byte shuffle.
+                Some(-1) if item_size == 1 => "bitshuffle",
+                _ => "shuffle",
+            };
+            Some(NamedConfig::new(
+                "blosc",
+                config(vec![
+                    ("typesize", Value::from(item_size.max(1))),
+                    ("cname", get("cname").unwrap_or_else(|| "lz4".into())),
+                    ("clevel", get("clevel").unwrap_or_else(|| 5.into())),
+                    ("shuffle", shuffle.into()),
+                    ("blocksize", get("blocksize").unwrap_or_else(|| 0.into())),
+                ]),
+            ))
+        }
+        "zstd" => Some(NamedConfig::new(
+            "zstd",
+            config(vec![
+                ("level", get("level").unwrap_or_else(|| 0.into())),
+                ("checksum", get("checksum").unwrap_or(Value::Bool(false))),
+            ]),
+        )),
+        "gzip" => Some(NamedConfig::new(
+            "gzip",
+            config(vec![("level", get("level").unwrap_or_else(|| 1.into()))]),
+        )),
+        _ => numcodecs_codec(compressor),
+    }
+}
+
+/// xarray keeps v2 dimension names in the `_ARRAY_DIMENSIONS` attribute; v3 has a field.
+fn take_xarray_dimensions(
+    attributes: &mut Map<String, Value>,
+    rank: usize,
+) -> Option<Vec<Option<String>>> {
+    let names: Vec<Option<String>> = match attributes.get("_ARRAY_DIMENSIONS") {
+        Some(Value::Array(items)) if items.len() == rank => items
+            .iter()
+            .map(|v| v.as_str().map(str::to_string))
+            .collect::<Option<Vec<String>>>()?
+            .into_iter()
+            .map(Some)
+            .collect(),
+        _ => return None,
+    };
+    attributes.shift_remove("_ARRAY_DIMENSIONS");
+    Some(names)
+}
