@@ -95,7 +95,10 @@ fn from_v3_documents(docs: &BTreeMap<String, Value>) -> Result<Node> {
             let meta = NodeMetadataV3::from_value(&value)
                 .map_err(|e| e.at_key(key.clone()).at_path(path.clone()))?;
             let node = match meta {
-                NodeMetadataV3::Array(a) => Node::Array(Array::V3(a)),
+                NodeMetadataV3::Array(mut a) => {
+                    super::node::normalise_v3(&mut a);
+                    Node::Array(Array::V3(a))
+                }
                 NodeMetadataV3::Group(g) => {
                     if let Some(Some(cm)) = &g.consolidated_metadata {
                         for (member, doc) in &cm.metadata {
@@ -290,8 +293,8 @@ pub fn to_documents(root: &Node, options: DocumentOptions) -> Result<Vec<(String
                 if let (Some((_, Value::Object(root_doc))), Node::Group(_)) =
                     (out.first_mut(), root)
                 {
-                    let metadata: Map<String, Value> = nodes
-                        .iter()
+                    let metadata: Map<String, Value> = breadth_first(&nodes)
+                        .into_iter()
                         .skip(1)
                         .map(|(path, node)| (path.clone(), v3_document(node, true)))
                         .collect();
@@ -307,47 +310,80 @@ pub fn to_documents(root: &Node, options: DocumentOptions) -> Result<Vec<(String
         }
         ZarrFormat::V2 => {
             let mut out = Vec::new();
-            let mut consolidated = Map::new();
-            for (index, (path, node)) in nodes.iter().enumerate() {
+            for (path, node) in &nodes {
                 let (name, doc, attributes) = v2_documents(node);
-                let node_key = join_path(path, name);
-                let attrs_key = join_path(path, ".zattrs");
-                let mut entry_doc = doc.clone();
-                if let (Value::Object(d), Node::Group(_), true) = (&mut entry_doc, node, index > 0)
-                {
-                    // zarr-python 3 writes this into subgroup entries; copied for fidelity.
-                    d.insert(
-                        "consolidated_metadata".into(),
-                        json!({"metadata": {}, "must_understand": false, "kind": "inline"}),
-                    );
-                }
-                if index == 0 {
-                    consolidated.insert(node_key.clone(), entry_doc);
-                    consolidated.insert(attrs_key.clone(), attributes.clone());
-                } else {
-                    consolidated.insert(attrs_key.clone(), attributes.clone());
-                    consolidated.insert(node_key.clone(), entry_doc);
-                }
-                out.push((node_key, doc));
-                out.push((attrs_key, attributes));
+                out.push((join_path(path, name), doc));
+                out.push((join_path(path, ".zattrs"), attributes));
             }
             if options.consolidated {
-                out.push((
-                    ".zmetadata".into(),
-                    json!({"metadata": consolidated, "zarr_consolidated_format": 1}),
-                ));
+                out.push((".zmetadata".into(), zmetadata(&nodes)));
             }
             Ok(out)
         }
     }
 }
 
+/// The `.zmetadata` document of a v2 hierarchy, as zarr-python 3 writes it.
+fn zmetadata(nodes: &[(String, &Node)]) -> Value {
+    let mut metadata = Map::new();
+    for (index, (path, node)) in breadth_first(nodes).into_iter().enumerate() {
+        let (name, mut doc, attributes) = v2_documents(node);
+        if let Value::Object(d) = &mut doc {
+            match node {
+                // zarr-python fills in the spec's default separator in `.zmetadata`.
+                Node::Array(_) if !d.contains_key("dimension_separator") => {
+                    insert_before(d, "compressor", "dimension_separator", ".".into());
+                }
+                // zarr-python 3 writes this into subgroup entries; copied for fidelity.
+                Node::Group(_) if index > 0 => {
+                    d.insert(
+                        "consolidated_metadata".into(),
+                        json!({"metadata": {}, "must_understand": false, "kind": "inline"}),
+                    );
+                }
+                _ => {}
+            }
+        }
+        let (node_key, attrs_key) = (join_path(path, name), join_path(path, ".zattrs"));
+        // The root's documents come node first; every other node's, attributes first.
+        if index == 0 {
+            metadata.insert(node_key, doc);
+            metadata.insert(attrs_key, attributes);
+        } else {
+            metadata.insert(attrs_key, attributes);
+            metadata.insert(node_key, doc);
+        }
+    }
+    json!({"metadata": metadata, "zarr_consolidated_format": 1})
+}
+
 /// Like [`to_documents`], with each document serialised as zarr-python writes it (indent 2).
 pub fn to_document_bytes(root: &Node, options: DocumentOptions) -> Result<Vec<(String, Vec<u8>)>> {
     Ok(to_documents(root, options)?
         .into_iter()
-        .map(|(k, v)| (k, json::to_pretty_bytes(&v)))
+        .map(|(k, v)| {
+            // zarr-python writes `.zmetadata` on one line, every other document indented.
+            let indent = if k == ".zmetadata" { None } else { Some(2) };
+            let bytes = json::to_python_json(&v, indent);
+            (k, bytes)
+        })
         .collect())
+}
+
+/// Nodes ordered by depth, then by path: the order of zarr-python's consolidated metadata.
+fn breadth_first<'a>(nodes: &'a [(String, &'a Node)]) -> Vec<&'a (String, &'a Node)> {
+    let mut ordered: Vec<&(String, &Node)> = nodes.iter().collect();
+    ordered.sort_by(|(a, _), (b, _)| {
+        let depth = |p: &str| {
+            if p.is_empty() {
+                0
+            } else {
+                p.matches('/').count() + 1
+            }
+        };
+        depth(a).cmp(&depth(b)).then_with(|| a.cmp(b))
+    });
+    ordered
 }
 
 fn insert_before(map: &mut Map<String, Value>, before: &str, key: &str, value: Value) {

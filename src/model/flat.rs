@@ -47,7 +47,7 @@ pub fn flatten(root: &Node, form: FlatForm) -> Result<Value> {
         FlatForm::Pydantic => Ok(Value::Object(
             root.descendants()
                 .into_iter()
-                .map(|(path, node)| (flat_key(&path), node.to_value_with(false)))
+                .map(|(path, node)| (flat_key(&path), flat_node(node)))
                 .collect(),
         )),
         FlatForm::ZMetadata | FlatForm::Consolidated => {
@@ -108,6 +108,20 @@ pub fn unflatten(flat: &Value, form: FlatForm) -> Result<Node> {
             assemble(nodes, flat_key)
         }
     }
+}
+
+/// A node of pydantic-zarr's flat form: like the ZOM, but without members and, as
+/// pydantic-zarr's `ArraySpec.model_dump()` writes it, without a null `dimension_names`.
+fn flat_node(node: &Node) -> Value {
+    let mut value = node.to_value_with(false);
+    if let Value::Object(o) = &mut value {
+        if o.get("node_type").and_then(Value::as_str) == Some("array")
+            && o.get("dimension_names") == Some(&Value::Null)
+        {
+            o.shift_remove("dimension_names");
+        }
+    }
+    value
 }
 
 fn node_without_members(value: &Value) -> Result<Node> {

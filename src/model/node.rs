@@ -200,7 +200,12 @@ impl Node {
                 let mut o = Map::new();
                 o.insert("zarr_format".into(), 2.into());
                 o.insert("attributes".into(), Value::Object(a.attributes.clone()));
-                if let Value::Object(doc) = super::v2::to_value(&a.metadata) {
+                let mut metadata = a.metadata.clone();
+                // The v2 spec's default; pydantic-zarr (through zarr-python) writes it out.
+                metadata
+                    .dimension_separator
+                    .get_or_insert_with(|| ".".into());
+                if let Value::Object(doc) = super::v2::to_value(&metadata) {
                     for (k, v) in doc {
                         if k != "zarr_format" {
                             o.insert(k, v);
@@ -269,6 +274,14 @@ fn v3_array_zom(a: &ArrayMetadataV3) -> Value {
         o.insert(k.clone(), v.clone());
     }
     Value::Object(o)
+}
+
+/// In the ZOM, an absent and a `null` `dimension_names` are the same thing (the spec only
+/// knows absent; pydantic-zarr's JSON writes null).
+pub(crate) fn normalise_v3(a: &mut ArrayMetadataV3) {
+    if a.dimension_names == Some(None) {
+        a.dimension_names = None;
+    }
 }
 
 fn invalid(path: &str, message: impl Into<String>) -> ZomError {
@@ -360,7 +373,10 @@ fn array_from_value(object: &Map<String, Value>, format: ZarrFormat, path: &str)
     doc.shift_remove("members");
     match format {
         ZarrFormat::V3 => ArrayMetadataV3::deserialize(&Value::Object(doc))
-            .map(|a| Array::V3(Box::new(a)))
+            .map(|mut a| {
+                normalise_v3(&mut a);
+                Array::V3(Box::new(a))
+            })
             .map_err(|e| invalid(path, format!("invalid v3 array: {e}"))),
         ZarrFormat::V2 => {
             let attributes = match doc.shift_remove("attributes") {

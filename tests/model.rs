@@ -1,0 +1,204 @@
+//! The ZOM of zarr-python-written fixtures against pydantic-zarr's dumps, and the round trips
+//! documents → ZOM → documents, ZOM → flat → ZOM, consolidated forms, and v2 → v3.
+
+mod common;
+
+use common::{assert_json_eq, fixtures, read_documents, read_json};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use zom::model::{self, DocumentOptions, FlatForm, Node};
+
+const HIERARCHIES: [&str; 4] = ["v3", "v3-consolidated", "v2", "v2-consolidated"];
+
+fn load(name: &str) -> Node {
+    let docs = read_documents(&fixtures().join(name));
+    assert!(!docs.is_empty(), "fixture {name} has documents");
+    model::from_document_bytes(docs, 1 << 20).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+fn documents_as_json(docs: Vec<(String, Vec<u8>)>) -> BTreeMap<String, Value> {
+    docs.into_iter()
+        .map(|(k, v)| (k, serde_json::from_slice(&v).unwrap()))
+        .collect()
+}
+
+#[test]
+fn zom_equals_pydantic_zarr_dump() {
+    for name in HIERARCHIES {
+        let expected = read_json(&fixtures().join(format!("expected/{name}.zom.json")));
+        assert_json_eq(&load(name).to_value(), &expected, name);
+    }
+}
+
+#[test]
+fn documents_round_trip() {
+    for name in HIERARCHIES {
+        let consolidated = name.ends_with("consolidated");
+        let original = documents_as_json(read_documents(&fixtures().join(name)));
+        let written = model::to_documents(&load(name), DocumentOptions { consolidated }).unwrap();
+        let written: BTreeMap<String, Value> = written.into_iter().collect();
+        assert_eq!(
+            original.keys().collect::<Vec<_>>(),
+            written.keys().collect::<Vec<_>>(),
+            "{name}: same document keys"
+        );
+        for (key, value) in &original {
+            assert_json_eq(&written[key], value, &format!("{name}/{key}"));
+        }
+    }
+}
+
+#[test]
+fn document_bytes_are_what_zarr_python_writes() {
+    // Byte for byte: two-space indent, non-ASCII escaped, zarr-python's key order.
+    for name in HIERARCHIES {
+        let docs = read_documents(&fixtures().join(name));
+        let node = model::from_document_bytes(docs.clone(), 1 << 20).unwrap();
+        let consolidated = name.ends_with("consolidated");
+        let written: BTreeMap<String, Vec<u8>> =
+            model::to_document_bytes(&node, DocumentOptions { consolidated })
+                .unwrap()
+                .into_iter()
+                .collect();
+        for (key, bytes) in &docs {
+            assert_eq!(
+                String::from_utf8_lossy(&written[key]).trim_end(),
+                String::from_utf8_lossy(bytes).trim_end(),
+                "{name}/{key}"
+            );
+        }
+    }
+}
+
+#[test]
+fn pydantic_flat_form_matches_and_round_trips() {
+    for version in ["v3", "v2"] {
+        let node = load(version);
+        let flat = model::flatten(&node, FlatForm::Pydantic).unwrap();
+        let expected = read_json(&fixtures().join(format!("expected/{version}.flat.json")));
+        assert_json_eq(&flat, &expected, version);
+        let back = model::unflatten(&flat, FlatForm::detect(&flat)).unwrap();
+        assert_json_eq(
+            &back.to_value(),
+            &node.to_value(),
+            "unflatten(flatten(x)) == x",
+        );
+    }
+}
+
+#[test]
+fn consolidated_forms_match_zarr_python() {
+    let v3 = load("v3-consolidated");
+    let root = read_json(&fixtures().join("v3-consolidated/zarr.json"));
+    assert_json_eq(
+        &model::flatten(&v3, FlatForm::Consolidated).unwrap(),
+        &root,
+        "v3 inline",
+    );
+    let back = model::unflatten(&root, FlatForm::detect(&root)).unwrap();
+    assert_json_eq(&back.to_value(), &v3.to_value(), "v3 from inline");
+
+    let v2 = load("v2-consolidated");
+    let zmetadata = read_json(&fixtures().join("v2-consolidated/.zmetadata"));
+    assert_json_eq(
+        &model::flatten(&v2, FlatForm::ZMetadata).unwrap(),
+        &zmetadata,
+        ".zmetadata",
+    );
+    let back = model::unflatten(&zmetadata, FlatForm::detect(&zmetadata)).unwrap();
+    assert_json_eq(&back.to_value(), &v2.to_value(), "v2 from .zmetadata");
+}
+
+#[test]
+fn consolidated_metadata_alone_builds_the_whole_tree() {
+    let root = read_json(&fixtures().join("v3-consolidated/zarr.json"));
+    let from_root_only = model::from_documents([("zarr.json", root)]).unwrap();
+    assert_json_eq(
+        &from_root_only.to_value(),
+        &load("v3").to_value(),
+        "inline only",
+    );
+}
+
+#[test]
+fn missing_parent_is_an_error_with_location() {
+    let array = read_json(&fixtures().join("v3/zarr.json"));
+    let err = model::from_documents([("zarr.json", array.clone()), ("a/b/zarr.json", array)])
+        .unwrap_err();
+    assert_eq!(err.code, zom::ErrorCode::InvalidMetadata);
+    assert_eq!(err.path.as_deref(), Some("a/b"));
+    assert!(err.message.contains("a/zarr.json"), "{}", err.message);
+}
+
+#[test]
+fn broken_json_names_key_and_line() {
+    let err = model::from_document_bytes(
+        [("zarr.json", b"{\n\"zarr_format\": 3,\n oops}".to_vec())],
+        1 << 20,
+    )
+    .unwrap_err();
+    assert_eq!(err.code, zom::ErrorCode::InvalidMetadata);
+    assert_eq!(err.key.as_deref(), Some("zarr.json"));
+    assert!(err.message.contains("line 3"), "{}", err.message);
+}
+
+#[test]
+fn oversized_documents_are_refused_before_parsing() {
+    let err = model::from_document_bytes([("zarr.json", vec![b' '; 100])], 10).unwrap_err();
+    assert_eq!(err.code, zom::ErrorCode::LimitExceeded);
+}
+
+#[test]
+fn deep_hierarchies_are_refused_not_overflowed() {
+    let group = serde_json::json!({"zarr_format": 3, "node_type": "group"});
+    let mut docs = vec![("zarr.json".to_string(), group.clone())];
+    let mut path = String::new();
+    for _ in 0..300 {
+        path.push_str("g/");
+        docs.push((format!("{path}zarr.json"), group.clone()));
+    }
+    let err = model::from_documents(docs).unwrap_err();
+    assert_eq!(err.code, zom::ErrorCode::LimitExceeded);
+
+    let mut nested = serde_json::json!({"zarr_format": 3, "node_type": "group", "members": {}});
+    for _ in 0..300 {
+        nested =
+            serde_json::json!({"zarr_format": 3, "node_type": "group", "members": {"g": nested}});
+    }
+    assert_eq!(
+        Node::from_value(&nested).unwrap_err().code,
+        zom::ErrorCode::LimitExceeded
+    );
+}
+
+#[test]
+fn v2_converts_to_v3() {
+    let v2 = load("v2");
+    let conversion = model::to_v3(&v2);
+    assert_eq!(conversion.node.format(), model::ZarrFormat::V3);
+    for (path, node) in v2.descendants() {
+        let converted = conversion.node.get(&path);
+        let refused = conversion
+            .problems
+            .iter()
+            .any(|p| p.path == path && p.severity == zom::validate::Severity::Error);
+        assert!(
+            converted.is_some() || refused,
+            "{path}: converted or reported"
+        );
+        if let (Some(Node::Array(model::Array::V3(a))), Node::Array(model::Array::V2(b))) =
+            (converted, node)
+        {
+            assert_eq!(a.shape, b.metadata.shape, "{path}");
+            assert_eq!(a.chunk_key_encoding.name, "v2", "{path}");
+        }
+    }
+    // The converted documents are a valid v3 hierarchy zom can read back.
+    let docs = model::to_documents(&conversion.node, DocumentOptions::default()).unwrap();
+    let back = model::from_documents(docs).unwrap();
+    assert_json_eq(
+        &back.to_value(),
+        &conversion.node.to_value(),
+        "converted documents",
+    );
+}
