@@ -3,5 +3,6 @@
 
 pub mod compare;
 pub mod named;
+pub mod schema;
 pub mod v2;
 pub mod v3;
