@@ -5,19 +5,11 @@ use zom::model::compare::{diff, like, CompareOptions, Difference, DifferenceKind
 use zom::validate::LocStep;
 
 fn v3_tree() -> Value {
-    let path = format!(
-        "{}/tests/data/schema/v3_hierarchy.json",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    serde_json::from_str(include_str!("data/schema/v3_hierarchy.json")).unwrap()
 }
 
 fn v2_tree() -> Value {
-    let path = format!(
-        "{}/tests/data/schema/v2_hierarchy.json",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    serde_json::from_str(include_str!("data/schema/v2_hierarchy.json")).unwrap()
 }
 
 fn all() -> CompareOptions {

@@ -8,7 +8,8 @@
 //! validate). JSON Schema cannot express some of the specs' rules, which zom's validator checks
 //! instead: that `chunks`/`chunk_shape`/`dimension_names` have one entry per dimension of
 //! `shape`, that a codec pipeline has exactly one array-to-bytes codec, the configuration of
-//! each codec, and the fill value of extension data types.
+//! each codec, the fill value of extension data types (and of v2 complex, unicode and object
+//! types), and the uniqueness of structured field names.
 //!
 //! How these schemas differ from pydantic-zarr 0.9.2's `GroupSpec.model_json_schema()`:
 //! - pydantic's root is a group; here it is a group or an array (an `ArraySpec` dump is a ZOM
@@ -23,7 +24,8 @@
 //!   constrain them in its schema.
 //! - v3: pydantic forbids unknown keys; here an array or group may carry extra keys, as the
 //!   v3 spec allows (a reader must refuse those it does not understand unless they are objects
-//!   with `"must_understand": false`), and the draft ZEP 10 `extensions` list is typed.
+//!   with `"must_understand": false`), except that an array may not have `members`; the
+//!   draft ZEP 10 `extensions` list is typed.
 //!   Named configurations may have `must_understand` (pydantic forbids it); pydantic allows
 //!   only the `regular` chunk grid and the `default`/`v2` chunk key encodings, here any name is
 //!   allowed and those three are checked. `codecs` must not be empty. `fill_value` is checked
