@@ -119,11 +119,11 @@ pub(super) fn swap_element(
         let mut offset = 0usize;
         for field in fields {
             let size = usize::try_from(fixed_size(&field.data_type)?).ok()?;
-            let count = field_count(field)?;
-            let field_order = force.unwrap_or(field.endianness);
             if size == 0 {
                 continue;
             }
+            let count = field_count(field)?;
+            let field_order = force.unwrap_or(field.endianness);
             for _ in 0..count {
                 let end = offset.checked_add(size)?;
                 swap_element(

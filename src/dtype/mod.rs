@@ -17,6 +17,8 @@ mod v3;
 mod tests;
 #[cfg(test)]
 mod tests_fill;
+#[cfg(test)]
+mod tests_v2;
 
 pub use time::MAX_SCALE_FACTOR;
 
