@@ -291,4 +291,14 @@ impl FillValue {
     pub fn to_element_bytes(&self, data_type: &DataType) -> Option<Vec<u8>> {
         element::to_element_bytes(self, data_type)
     }
+
+    /// Decodes one little-endian element of `data_type` (the inverse of
+    /// [`FillValue::to_element_bytes`]); structs give [`FillValue::Struct`].
+    ///
+    /// `None` for variable-length types, a wrong length, or bytes that are no value of the
+    /// type (a bool byte of 2, an invalid UTF-32 code point, a subarray field whose elements
+    /// differ).
+    pub fn from_element_bytes(data_type: &DataType, bytes: &[u8]) -> Option<FillValue> {
+        element::from_element_bytes(data_type, bytes)
+    }
 }
