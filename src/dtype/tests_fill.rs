@@ -457,3 +457,91 @@ fn long_inputs_are_cut_in_messages() {
     let e = v3(json!(long)).unwrap_err();
     assert!(e.len() < 300, "{e}");
 }
+
+#[test]
+fn hostile_values_never_panic() {
+    let cases: Vec<Value> = serde_json::from_str(include_str!("zarr_python_3_1_6.json")).unwrap();
+    let mut types: Vec<DataType> = cases.iter().map(|c| v3(c["v3"].clone()).unwrap()).collect();
+    types.extend([
+        v3(json!("r8")).unwrap(),
+        v3(json!("bytes")).unwrap(),
+        DataType::RawBytes {
+            length_bytes: u64::MAX,
+            r_name: true,
+        },
+        DataType::FixedLengthUtf32 { length_bytes: 3 },
+        DataType::DateTime64 {
+            unit: TimeUnit::Generic,
+            scale_factor: 0,
+        },
+    ]);
+    let values = [
+        json!(null),
+        json!(true),
+        json!(0),
+        json!(-1),
+        json!(u64::MAX),
+        json!(i64::MIN),
+        json!(1.5),
+        json!(-0.0),
+        json!(f64::MAX),
+        json!(""),
+        json!("NaN"),
+        json!("NaT"),
+        json!("0x"),
+        json!("0x7fc00000"),
+        json!("0xffffffffffffffff"),
+        json!("AAAA"),
+        json!("=="),
+        json!("😀"),
+        json!([]),
+        json!([1]),
+        json!([1, 2]),
+        json!(["NaN", "0x7e00"]),
+        json!([[1], {}]),
+        json!([256, -1]),
+        json!({}),
+        json!({"a": 1}),
+        json!({"a": {"d": 1}}),
+    ];
+    for dt in &types {
+        for order in [
+            Endianness::Little,
+            Endianness::Big,
+            Endianness::NotApplicable,
+        ] {
+            let _ = dt.to_v2(order);
+        }
+        let _ = dt.to_v3();
+        let _ = dt.fixed_size();
+        for value in &values {
+            for decoded in [
+                FillValue::from_v3(dt, value).ok(),
+                FillValue::from_v2(dt, Endianness::Big, value)
+                    .ok()
+                    .flatten(),
+            ]
+            .into_iter()
+            .flatten()
+            {
+                let _ = decoded.to_v3(dt);
+                let _ = decoded.to_v2(dt, Endianness::Big);
+                let _ = decoded.to_v2(dt, Endianness::NotApplicable);
+                if let Some(bytes) = decoded.to_element_bytes(dt) {
+                    let _ = FillValue::from_element_bytes(dt, &bytes);
+                }
+            }
+            // Values meant for one type given to every other type.
+            for other in &types {
+                if let Ok(v) = FillValue::from_v3(other, value) {
+                    let _ = v.to_v3(dt);
+                    let _ = v.to_v2(dt, Endianness::Big);
+                    let _ = v.to_element_bytes(dt);
+                }
+            }
+        }
+        for bytes in [&[][..], &[0], &[0xff; 3], &[0; 16], &[0xff; 17]] {
+            let _ = FillValue::from_element_bytes(dt, bytes);
+        }
+    }
+}

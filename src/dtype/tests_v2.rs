@@ -217,7 +217,10 @@ fn v2_structured() {
             "duplicate field name 'a'",
         ),
         (json!([["", "<i4"]]), "must not be empty"),
-        (json!([["a", "|O"]]), "needs an object codec"),
+        (
+            json!([["a", "|O"]]),
+            "cannot hold variable-length '|O' fields",
+        ),
         (
             json!([["a", "<i3"]]),
             "field 'a': '<i3' is not a valid v2 dtype",
