@@ -232,7 +232,7 @@ fn check_codec(
                     "sharding_indexed gives a variable-size encoding; not allowed in index_codecs",
                 );
             }
-            check_sharding(cx, conf, &cloc, current);
+            super::sharding::check_sharding(cx, conf, &cloc, current);
             Role::ArrayBytes
         }
         _ => match name.strip_prefix("numcodecs.") {
@@ -552,77 +552,5 @@ fn check_keepbits(cx: &mut Ctx, v: &Value, loc: &[LocStep], min: u64, dtype: Opt
                 format!("bitround 'keepbits' {keep} is over the {max} mantissa bits of {dtype:?}"),
             );
         }
-    }
-}
-
-fn check_sharding(cx: &mut Ctx, conf: &Map<String, Value>, cloc: &[LocStep], current: &Input) {
-    let what = "codec 'sharding_indexed'";
-    unknown_keys(
-        cx,
-        conf,
-        cloc,
-        &["chunk_shape", "codecs", "index_codecs", "index_location"],
-        what,
-    );
-    let inner = required(cx, conf, cloc, "chunk_shape", what).and_then(|v| {
-        expect_uint_list(cx, v, &cloc.key("chunk_shape"), "sharding 'chunk_shape'", 1)
-    });
-    let mut per_shard: Option<Vec<u64>> = None;
-    if let (Some(inner), Some(outer)) = (&inner, &current.chunk_shape) {
-        if inner.len() != outer.len() {
-            cx.error(
-                &cloc.key("chunk_shape"),
-                ProblemKind::InvalidValue,
-                format!(
-                    "sharding 'chunk_shape' has {} dimensions; the shard shape {outer:?} has {}",
-                    inner.len(),
-                    outer.len()
-                ),
-            );
-        } else {
-            let mut counts = Vec::with_capacity(inner.len());
-            for (i, (&n, &m)) in inner.iter().zip(outer.iter()).enumerate() {
-                match m.checked_rem(n) {
-                    Some(0) => counts.push(m.checked_div(n).unwrap_or(0)),
-                    _ => cx.error(
-                        &cloc.key("chunk_shape").idx(i),
-                        ProblemKind::InvalidValue,
-                        format!("inner chunk length {n} does not divide the shard length {m}"),
-                    ),
-                }
-            }
-            if counts.len() == inner.len() {
-                per_shard = Some(counts);
-            }
-        }
-    }
-    cx.depth = cx.depth.saturating_add(1);
-    if let Some(v) = required(cx, conf, cloc, "codecs", what) {
-        let input = Input {
-            dtype: current.dtype.clone(),
-            chunk_shape: inner.clone(),
-        };
-        check_pipeline(cx, v, &cloc.key("codecs"), input, false);
-    }
-    if let Some(v) = required(cx, conf, cloc, "index_codecs", what) {
-        let index_shape = per_shard.map(|mut s| {
-            s.push(2);
-            s
-        });
-        let input = Input {
-            dtype: Some(DataType::UInt64),
-            chunk_shape: index_shape,
-        };
-        check_pipeline(cx, v, &cloc.key("index_codecs"), input, true);
-    }
-    cx.depth = cx.depth.saturating_sub(1);
-    if let Some(v) = conf.get("index_location") {
-        expect_one_of(
-            cx,
-            v,
-            &cloc.key("index_location"),
-            "sharding 'index_location'",
-            &["start", "end"],
-        );
     }
 }

@@ -31,6 +31,7 @@ mod extensions;
 mod hierarchy;
 mod names;
 mod numcodecs;
+mod sharding;
 mod util;
 mod v2;
 mod v3;

@@ -216,8 +216,9 @@ fn check_data_type(cx: &mut Ctx, v: &Value, loc: &[LocStep]) -> Option<DataType>
         return None;
     }
     cx.run_handler(named.name, v, loc);
-    let parsed = NamedConfig::from_value(v).and_then(|n| DataType::from_v3(&n));
-    match parsed {
+    // A malformed named configuration was reported by parse_named already.
+    let named = NamedConfig::from_value(v).ok()?;
+    match DataType::from_v3(&named) {
         Ok(dtype) => Some(dtype),
         Err(why) => {
             cx.error(
