@@ -291,15 +291,26 @@ fn check_numcodecs(
     }
 }
 
+/// A data type's v3 name, for messages.
+pub(crate) fn label(dtype: &DataType) -> String {
+    dtype.to_v3().name
+}
+
 /// Whether the bytes codec needs `endian` for this type (elements of more than one byte).
+/// Struct types are left out: zarr-python writes `bytes` without `endian` for them (their
+/// fields carry their own byte order).
 fn endian_applies(dtype: &DataType) -> bool {
-    match dtype {
-        DataType::Bool | DataType::Int8 | DataType::UInt8 => false,
-        DataType::RawBytes { .. } | DataType::NullTerminatedBytes { .. } => false,
-        DataType::String | DataType::Bytes(_) => false,
-        DataType::Struct { fields, .. } => fields.iter().any(|f| endian_applies(&f.data_type)),
-        _ => true,
-    }
+    !matches!(
+        dtype,
+        DataType::Bool
+            | DataType::Int8
+            | DataType::UInt8
+            | DataType::RawBytes { .. }
+            | DataType::NullTerminatedBytes { .. }
+            | DataType::String
+            | DataType::Bytes(_)
+            | DataType::Struct { .. }
+    )
 }
 
 fn is_variable_length(dtype: &DataType) -> bool {
@@ -335,14 +346,18 @@ fn check_bytes(
             loc,
             ProblemKind::InvalidValue,
             format!(
-                "the bytes codec cannot encode the variable-length type {dtype:?}; use '{codec}'"
+                "the bytes codec cannot encode the variable-length type '{}'; use '{codec}'",
+                label(dtype)
             ),
         );
     } else if endian_applies(dtype) && !conf.contains_key("endian") {
         cx.error(
             &cloc.key("endian"),
             ProblemKind::MissingKey,
-            format!("the bytes codec needs 'endian' for the multi-byte type {dtype:?}"),
+            format!(
+                "the bytes codec needs 'endian' for the multi-byte type '{}'",
+                label(dtype)
+            ),
         );
     }
 }
@@ -364,7 +379,10 @@ fn check_vlen(cx: &mut Ctx, name: &str, loc: &[LocStep], dtype: Option<&DataType
         cx.error(
             loc,
             ProblemKind::InvalidValue,
-            format!("'{name}' encodes only the {want} data type, not {dtype:?}"),
+            format!(
+                "'{name}' encodes only the {want} data type, not '{}'",
+                label(dtype)
+            ),
         );
     }
 }
@@ -505,7 +523,7 @@ fn check_packbits(
             cx.error(
                 loc,
                 ProblemKind::InvalidValue,
-                format!("packbits does not support the data type {dtype:?}"),
+                format!("packbits does not support the data type '{}'", label(dtype)),
             );
         }
     }
@@ -544,12 +562,18 @@ fn check_keepbits(cx: &mut Ctx, v: &Value, loc: &[LocStep], min: u64, dtype: Opt
     let Some(keep) = expect_uint(cx, v, loc, "bitround 'keepbits'", min) else {
         return;
     };
-    if let Some(max) = dtype.and_then(mantissa_bits) {
+    let Some(dtype) = dtype else {
+        return;
+    };
+    if let Some(max) = mantissa_bits(dtype) {
         if keep > max {
             cx.error(
                 loc,
                 ProblemKind::InvalidValue,
-                format!("bitround 'keepbits' {keep} is over the {max} mantissa bits of {dtype:?}"),
+                format!(
+                    "bitround 'keepbits' {keep} is over the {max} mantissa bits of '{}'",
+                    label(dtype)
+                ),
             );
         }
     }

@@ -343,7 +343,9 @@ pub(crate) fn expect_int_range(
     lo: i64,
     hi: i64,
 ) -> Option<i64> {
-    let range = if hi == i64::MAX {
+    let range = if lo == i64::MIN && hi == i64::MAX {
+        "an integer".to_string()
+    } else if hi == i64::MAX {
         format!("an integer ≥ {lo}")
     } else {
         format!("an integer from {lo} to {hi}")

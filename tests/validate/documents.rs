@@ -29,6 +29,14 @@ fn zarr_python_v3_documents_are_valid() {
         json!({"name": "numpy.datetime64", "configuration": {"unit": "ns", "scale_factor": 1}}),
     );
     clean(&v3(&set(dt, "/fill_value", json!(-9223372036854775808i64))));
+    // zarr-python writes `bytes` without `endian` for struct types.
+    let st = set(
+        arr(),
+        "/data_type",
+        json!({"name": "structured", "configuration": {"fields": [["id", "int32"], ["y", "float64"]]}}),
+    );
+    let st = set(st, "/fill_value", json!("AAAAAAAAAAAAAAAA"));
+    clean(&v3(&set(st, "/codecs/0", json!({"name": "bytes"}))));
 }
 
 #[test]
