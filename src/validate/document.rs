@@ -18,7 +18,7 @@ pub(crate) fn kind_from_key(key: &str) -> (Option<DocumentKind>, String) {
         ".zmetadata" => Some(DocumentKind::ZMetadata),
         _ => None,
     };
-    (kind, prefix.trim_end_matches('/').to_string())
+    (kind, prefix.trim_matches('/').to_string())
 }
 
 /// The kind a document's content suggests, if any.

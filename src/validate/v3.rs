@@ -13,6 +13,7 @@ use super::{LocStep, ProblemKind};
 use crate::dtype::{DataType, FillValue};
 use crate::model::named::NamedConfig;
 use serde_json::{Map, Value};
+use std::collections::HashSet;
 
 /// Checks a `zarr.json` document (array or group). `base` is where it sits in the document
 /// the caller gave; `zom` skips the `members` key of ZOM nodes.
@@ -327,19 +328,18 @@ fn check_dimension_names(cx: &mut Ctx, v: &Value, loc: &[LocStep], rank: Option<
             );
         }
     }
-    let mut seen: Vec<&str> = Vec::new();
+    let mut seen: HashSet<&str> = HashSet::new();
     for (i, item) in items.iter().enumerate() {
         match item {
             Value::Null => {}
             Value::String(name) => {
-                if seen.contains(&name.as_str()) {
+                if !seen.insert(name.as_str()) {
                     cx.warn(
                         &loc.idx(i),
                         ProblemKind::InvalidValue,
                         format!("dimension name '{name}' is used twice"),
                     );
                 }
-                seen.push(name);
             }
             other => cx.error(
                 &loc.idx(i),

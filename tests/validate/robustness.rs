@@ -126,3 +126,36 @@ fn problems_serialise_in_the_contract_shape() {
     assert_eq!(v["problems"][0]["severity"], json!("error"));
     assert!(v["problems"][0]["message"].as_str().unwrap().contains("12"));
 }
+
+#[test]
+fn large_documents_stay_linear() {
+    let n = 100_000;
+    let doc = set(arr(), "/shape", json!(vec![1; n]));
+    let doc = set(
+        doc,
+        "/chunk_grid/configuration/chunk_shape",
+        json!(vec![1; n]),
+    );
+    let doc = set(doc, "/dimension_names", json!(vec!["d"; n]));
+    let start = std::time::Instant::now();
+    let r = validate_document(&doc, &strict());
+    assert!(r.valid, "{}", r.problems.len());
+    assert_eq!(
+        r.problems.len(),
+        n - 1,
+        "every repeated dimension name is warned about"
+    );
+    let mut meta = serde_json::Map::new();
+    for i in 0..n / 2 {
+        meta.insert(format!("g{i}/.zarray"), zarray());
+        meta.insert(format!("g{i}/.zgroup"), json!({"zarr_format": 2}));
+    }
+    let doc = json!({"metadata": meta, "zarr_consolidated_format": 1});
+    let r = validate_document(&doc, &keyed(".zmetadata"));
+    assert_eq!(
+        r.problems.len(),
+        n / 2,
+        "one problem per node with both documents"
+    );
+    assert!(start.elapsed() < std::time::Duration::from_secs(20));
+}
