@@ -125,21 +125,18 @@ impl ChunkRead {
                 Ok(())
             });
         }
-        let src_step = to_usize(inner.src)?.checked_mul(isz).ok_or_else(overflow)?;
-        let dst_step = inner
-            .dst
-            .checked_mul(i64::try_from(isz).map_err(|_| overflow())?);
-        let dst_step = dst_step.ok_or_else(overflow)?;
+        let win = Windows::new(&runs)?;
         runs.for_each(|s, d| {
-            let mut s = s.checked_mul(isz).ok_or_else(overflow)?;
-            let mut d =
-                i64::try_from(d.checked_mul(isz).ok_or_else(overflow)?).map_err(|_| overflow())?;
-            for _ in 0..inner.count {
-                let src = byte_range(decoded, s, isz)?;
-                let dst = byte_range_mut(out, to_usize(d)?, isz)?;
-                dst.copy_from_slice(src);
-                s = s.wrapping_add(src_step);
-                d = d.wrapping_add(dst_step);
+            let (src, dst) = win.at(s, d)?;
+            let src = byte_range(decoded, mul(src.start, isz)?, mul(src.len(), isz)?)?;
+            let dst = byte_range_mut(out, mul(dst.start, isz)?, mul(dst.len(), isz)?)?;
+            match isz {
+                1 => copy_strided(src, dst, &win, 1),
+                2 => copy_strided(src, dst, &win, 2),
+                4 => copy_strided(src, dst, &win, 4),
+                8 => copy_strided(src, dst, &win, 8),
+                16 => copy_strided(src, dst, &win, 16),
+                _ => copy_strided(src, dst, &win, isz),
             }
             Ok(())
         })
@@ -153,28 +150,17 @@ impl ChunkRead {
             return Ok(());
         };
         let isz = fill.len();
-        let inner = runs.inner;
-        if inner.dst == 1 {
-            let run_bytes = mul_usize(
-                u64::try_from(inner.count).map_err(|_| overflow())?,
-                item_size,
-            )?;
-            return runs.for_each(|_, d| {
-                let d = d.checked_mul(isz).ok_or_else(overflow)?;
-                fill_pattern(byte_range_mut(out, d, run_bytes)?, fill);
-                Ok(())
-            });
-        }
-        let dst_step = inner
-            .dst
-            .checked_mul(i64::try_from(isz).map_err(|_| overflow())?)
-            .ok_or_else(overflow)?;
+        let win = Windows::new(&runs)?;
         runs.for_each(|_, d| {
-            let mut d =
-                i64::try_from(d.checked_mul(isz).ok_or_else(overflow)?).map_err(|_| overflow())?;
-            for _ in 0..inner.count {
-                byte_range_mut(out, to_usize(d)?, isz)?.copy_from_slice(fill);
-                d = d.wrapping_add(dst_step);
+            let (_, dst) = win.at(0, d)?;
+            let dst = byte_range_mut(out, mul(dst.start, isz)?, mul(dst.len(), isz)?)?;
+            if win.dst_step == 1 {
+                // Contiguous in the output (either direction): order does not matter.
+                fill_pattern(dst, fill);
+            } else if isz > 0 {
+                for item in dst.chunks_exact_mut(isz).step_by(win.dst_step) {
+                    item.copy_from_slice(fill);
+                }
             }
             Ok(())
         })
@@ -197,22 +183,22 @@ impl ChunkRead {
         let Some(runs) = self.runs(out.len(), chunk_len)? else {
             return Ok(());
         };
-        let inner = runs.inner;
-        let n = usize::try_from(inner.count).map_err(|_| overflow())?;
+        let win = Windows::new(&runs)?;
+        let contiguous = runs.contiguous();
         runs.for_each(|s, d| {
-            if inner.src == 1 && inner.dst == 1 {
-                let src = decoded.get(s..s.saturating_add(n)).ok_or_else(overflow)?;
-                let dst = out.get_mut(d..d.saturating_add(n)).ok_or_else(overflow)?;
+            let (src, dst) = win.at(s, d)?;
+            let src = decoded.get(src).ok_or_else(overflow)?;
+            let dst = out.get_mut(dst).ok_or_else(overflow)?;
+            if contiguous {
                 dst.clone_from_slice(src);
                 return Ok(());
             }
-            let mut s = i64::try_from(s).map_err(|_| overflow())?;
-            let mut d = i64::try_from(d).map_err(|_| overflow())?;
-            for _ in 0..n {
-                let v = decoded.get(to_usize(s)?).ok_or_else(overflow)?;
-                *out.get_mut(to_usize(d)?).ok_or_else(overflow)? = v.clone();
-                s = s.wrapping_add(inner.src);
-                d = d.wrapping_add(inner.dst);
+            let src = src.iter().step_by(win.src_step);
+            let dst = dst.iter_mut().step_by(win.dst_step);
+            if win.reversed {
+                dst.rev().zip(src).for_each(|(d, s)| d.clone_from(s));
+            } else {
+                dst.zip(src).for_each(|(d, s)| d.clone_from(s));
             }
             Ok(())
         })
@@ -224,19 +210,16 @@ impl ChunkRead {
         let Some(runs) = self.runs(out.len(), self.chunk_len()?)? else {
             return Ok(());
         };
-        let inner = runs.inner;
-        let n = usize::try_from(inner.count).map_err(|_| overflow())?;
+        let win = Windows::new(&runs)?;
         runs.for_each(|_, d| {
-            if inner.dst == 1 {
-                out.get_mut(d..d.saturating_add(n))
-                    .ok_or_else(overflow)?
-                    .fill(fill.clone());
-                return Ok(());
-            }
-            let mut d = i64::try_from(d).map_err(|_| overflow())?;
-            for _ in 0..n {
-                *out.get_mut(to_usize(d)?).ok_or_else(overflow)? = fill.clone();
-                d = d.wrapping_add(inner.dst);
+            let (_, dst) = win.at(0, d)?;
+            let dst = out.get_mut(dst).ok_or_else(overflow)?;
+            if win.dst_step == 1 {
+                dst.fill(fill.clone());
+            } else {
+                dst.iter_mut()
+                    .step_by(win.dst_step)
+                    .for_each(|d| d.clone_from(fill));
             }
             Ok(())
         })
@@ -267,6 +250,98 @@ impl ChunkRead {
         let len = mul_usize(chunk_len, item_size).ok()?;
         Some(start..start.checked_add(len)?)
     }
+}
+
+/// The element windows one run touches, as ranges: in the chunk from its first to its last
+/// element, in the output from its lowest to its highest element (a reversed run writes the
+/// window back to front).
+struct Windows {
+    src_span: usize,
+    dst_span: usize,
+    src_step: usize,
+    dst_step: usize,
+    reversed: bool,
+}
+
+impl Windows {
+    fn new(runs: &Runs) -> Result<Self> {
+        let inner = runs.inner;
+        let last = usize::try_from(inner.count.checked_sub(1).ok_or_else(overflow)?)
+            .map_err(|_| overflow())?;
+        let src_step = to_usize(inner.src)?;
+        let dst_step = usize::try_from(inner.dst.unsigned_abs()).map_err(|_| overflow())?;
+        if src_step == 0 || dst_step == 0 {
+            return Err(overflow());
+        }
+        Ok(Windows {
+            src_span: mul(last, src_step)?,
+            dst_span: mul(last, dst_step)?,
+            src_step,
+            dst_step,
+            reversed: inner.dst < 0,
+        })
+    }
+
+    /// The windows of the run whose first element is at `s` in the chunk and `d` in the output.
+    fn at(&self, s: usize, d: usize) -> Result<(Range<usize>, Range<usize>)> {
+        let src_end = s
+            .checked_add(self.src_span)
+            .and_then(|e| e.checked_add(1))
+            .ok_or_else(overflow)?;
+        let (dst_lo, dst_hi) = if self.reversed {
+            (d.checked_sub(self.dst_span).ok_or_else(overflow)?, d)
+        } else {
+            (d, d.checked_add(self.dst_span).ok_or_else(overflow)?)
+        };
+        let dst_end = dst_hi.checked_add(1).ok_or_else(overflow)?;
+        Ok((s..src_end, dst_lo..dst_end))
+    }
+}
+
+/// Copies every `src_step`-th item of `src` to every `dst_step`-th item of `dst` (items of
+/// `isz` bytes; back to front in `dst` when reversed).
+fn copy_strided(src: &[u8], dst: &mut [u8], win: &Windows, isz: usize) {
+    match isz {
+        1 => copy_items::<1>(src, dst, win),
+        2 => copy_items::<2>(src, dst, win),
+        4 => copy_items::<4>(src, dst, win),
+        8 => copy_items::<8>(src, dst, win),
+        16 => copy_items::<16>(src, dst, win),
+        0 => {}
+        _ => copy_items_dyn(src, dst, win, isz),
+    }
+}
+
+/// [`copy_strided`] for a constant item size: each instance is its own tight loop.
+#[inline(never)]
+fn copy_items<const N: usize>(src: &[u8], dst: &mut [u8], win: &Windows) {
+    copy_items_dyn(src, dst, win, N);
+}
+
+#[inline(always)]
+fn copy_items_dyn(src: &[u8], dst: &mut [u8], win: &Windows, isz: usize) {
+    if isz == 0 {
+        return;
+    }
+    let src = src.chunks_exact(isz);
+    let dst = dst.chunks_exact_mut(isz);
+    match (win.reversed, win.src_step, win.dst_step) {
+        // A reversed row: plain chunk iterators are much faster than stepped ones.
+        (true, 1, 1) => dst.rev().zip(src).for_each(|(d, s)| d.copy_from_slice(s)),
+        (true, a, b) => dst
+            .step_by(b)
+            .rev()
+            .zip(src.step_by(a))
+            .for_each(|(d, s)| d.copy_from_slice(s)),
+        (false, a, b) => dst
+            .step_by(b)
+            .zip(src.step_by(a))
+            .for_each(|(d, s)| d.copy_from_slice(s)),
+    }
+}
+
+fn mul(a: usize, b: usize) -> Result<usize> {
+    a.checked_mul(b).ok_or_else(overflow)
 }
 
 /// The number of elements in a buffer of `bytes` bytes of `item_size`-byte elements.
