@@ -817,3 +817,37 @@ fn uncompressed_fixtures_read_as_zarr_python_reads_them() {
         }
     }
 }
+
+#[test]
+fn inner_chunk_coordinates_give_shard_index_positions() {
+    // A 12×10 array in 8×8 shards of 4×4 inner chunks; read rows 5..11, columns 6..9.
+    let shape = [12, 10];
+    let sel = Selection::new(vec![
+        DimSelection::slice(Some(5), Some(11), None),
+        DimSelection::slice(Some(6), Some(9), None),
+    ]);
+    let plan = ReadPlan::new(&shape, &[8, 8], &sel.resolve(&shape).unwrap()).unwrap();
+    let shards: Vec<Vec<u64>> = plan.chunks().map(|c| c.coords).collect();
+    assert_eq!(shards, [[0, 0], [0, 1], [1, 0], [1, 1]]);
+    let mut seen = Vec::new();
+    for shard in plan.chunks() {
+        let inner = shard.inner_plan(&[4, 4]).unwrap();
+        assert_eq!(inner.grid().grid_shape(), &[2, 2]);
+        for read in inner.chunks() {
+            seen.push((
+                shard.coords.clone(),
+                read.coords.clone(),
+                inner.grid().linear_index(&read.coords).unwrap(),
+            ));
+        }
+    }
+    assert_eq!(
+        seen,
+        [
+            (vec![0, 0], vec![1, 1], 3),
+            (vec![0, 1], vec![1, 0], 2),
+            (vec![1, 0], vec![0, 1], 1),
+            (vec![1, 1], vec![0, 0], 0),
+        ]
+    );
+}

@@ -268,3 +268,56 @@ fn layouts_check_coordinates_and_name_the_path() {
         ErrorCode::InvalidMetadata
     );
 }
+
+#[test]
+fn keys_decode_back_to_coordinates() {
+    let encodings = [
+        ChunkKeyEncoding::Default { separator: '/' },
+        ChunkKeyEncoding::Default { separator: '.' },
+        ChunkKeyEncoding::V2 { separator: '.' },
+        ChunkKeyEncoding::V2 { separator: '/' },
+    ];
+    for e in encodings {
+        for coords in [vec![], vec![0], vec![7, 0, 12], vec![u64::MAX, 10]] {
+            let key = e.encode(&coords);
+            assert_eq!(
+                e.decode(&key, coords.len()),
+                Some(coords.clone()),
+                "{e:?} {key}"
+            );
+            // The wrong rank does not decode (except v2's "0", which is both the 0-d chunk
+            // and chunk [0]).
+            if !(coords.is_empty() && matches!(e, ChunkKeyEncoding::V2 { .. })) {
+                assert_eq!(e.decode(&key, coords.len() + 1), None, "{e:?} {key}");
+            }
+        }
+    }
+    let d = ChunkKeyEncoding::Default { separator: '/' };
+    for bad in [
+        "c/01",
+        "c/+1",
+        "c/-1",
+        "c//1",
+        "c/1/",
+        "c.1",
+        "1/2",
+        "c/18446744073709551616",
+        "c/ 1",
+        "c1",
+    ] {
+        assert_eq!(
+            d.decode(bad, bad.matches('/').count().max(1)),
+            None,
+            "{bad}"
+        );
+    }
+    let v2 = ChunkKeyEncoding::V2 { separator: '.' };
+    assert_eq!(v2.decode("0", 0), Some(vec![]));
+    assert_eq!(v2.decode("0", 1), Some(vec![0]));
+    assert_eq!(v2.decode("1", 0), None);
+    assert_eq!(v2.decode("1/2", 2), None);
+    assert_eq!(v2.decode("", 1), None);
+    // The fixtures' chunk files decode to coordinates inside their grids.
+    let l = layout("v2", "dimsep_slash").unwrap();
+    assert_eq!(l.encoding.decode("1/0", 2), Some(vec![1, 0]));
+}

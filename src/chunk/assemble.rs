@@ -72,7 +72,7 @@ impl ReadPlan {
 }
 
 impl ChunkRead {
-    /// The runs of this read, after checking the output has exactly `out_len` elements.
+    /// The runs of this read, after checking the output has exactly `out_elements` elements.
     fn runs(&self, out_elements: usize, chunk_len: u64) -> Result<Option<Runs>> {
         let expected = self.selection.output_len()?;
         if u64::try_from(out_elements).ok() != Some(expected) {
@@ -130,14 +130,7 @@ impl ChunkRead {
             let (src, dst) = win.at(s, d)?;
             let src = byte_range(decoded, mul(src.start, isz)?, mul(src.len(), isz)?)?;
             let dst = byte_range_mut(out, mul(dst.start, isz)?, mul(dst.len(), isz)?)?;
-            match isz {
-                1 => copy_strided(src, dst, &win, 1),
-                2 => copy_strided(src, dst, &win, 2),
-                4 => copy_strided(src, dst, &win, 4),
-                8 => copy_strided(src, dst, &win, 8),
-                16 => copy_strided(src, dst, &win, 16),
-                _ => copy_strided(src, dst, &win, isz),
-            }
+            copy_strided(src, dst, &win, isz);
             Ok(())
         })
     }

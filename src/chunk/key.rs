@@ -111,6 +111,41 @@ impl ChunkKeyEncoding {
         }
     }
 
+    /// The coordinates of a `rank`-dimensional chunk from its key relative to the array (the
+    /// inverse of [`ChunkKeyEncoding::encode`]), or `None` when the key is not one this
+    /// encoding writes (other separators, signs, leading zeros, numbers beyond `u64`).
+    pub fn decode(&self, key: &str, rank: usize) -> Option<Vec<u64>> {
+        let (rest, separator) = match *self {
+            ChunkKeyEncoding::Default { separator } => {
+                let rest = key.strip_prefix('c')?;
+                if rank == 0 {
+                    return rest.is_empty().then(Vec::new);
+                }
+                (rest.strip_prefix(separator)?, separator)
+            }
+            ChunkKeyEncoding::V2 { separator } => {
+                if rank == 0 {
+                    return (key == "0").then(Vec::new);
+                }
+                (key, separator)
+            }
+        };
+        let coords = rest
+            .split(separator)
+            .map(|part| {
+                let canonical = part.bytes().all(|b| b.is_ascii_digit())
+                    && !part.is_empty()
+                    && (part == "0" || !part.starts_with('0'));
+                if canonical {
+                    part.parse::<u64>().ok()
+                } else {
+                    None
+                }
+            })
+            .collect::<Option<Vec<u64>>>()?;
+        (coords.len() == rank).then_some(coords)
+    }
+
     /// The separator between coordinates.
     pub fn separator(&self) -> char {
         match *self {

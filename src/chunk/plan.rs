@@ -5,6 +5,7 @@
 //! cartesian product, computed one at a time in C order of chunk coordinates. Memory does not
 //! grow with the number of chunks.
 
+use super::grid::ChunkGrid;
 use super::selection::{AxisSelection, ResolvedSelection};
 use crate::error::{ErrorCode, Result, ZomError};
 
@@ -12,8 +13,7 @@ use crate::error::{ErrorCode, Result, ZomError};
 /// into chunks of one shape.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReadPlan {
-    shape: Vec<u64>,
-    chunk_shape: Vec<u64>,
+    grid: ChunkGrid,
     output_shape: Vec<u64>,
     axes: Vec<AxisPlan>,
 }
@@ -186,7 +186,7 @@ impl ReadPlan {
     /// `selection` describes, which is how a shard's inner plan writes into the array's output.
     pub fn new(shape: &[u64], chunk_shape: &[u64], selection: &ResolvedSelection) -> Result<Self> {
         // Validates ranks and chunk lengths.
-        super::ChunkGrid::new(shape, chunk_shape)?;
+        let grid = ChunkGrid::new(shape, chunk_shape)?;
         check_selection(shape, selection)?;
         let axes = selection
             .axes
@@ -195,8 +195,7 @@ impl ReadPlan {
             .map(|(&sel, &chunk)| AxisPlan::new(sel, chunk))
             .collect::<Result<Vec<_>>>()?;
         Ok(ReadPlan {
-            shape: shape.to_vec(),
-            chunk_shape: chunk_shape.to_vec(),
+            grid,
             output_shape: selection.output_shape.clone(),
             axes,
         })
@@ -204,12 +203,18 @@ impl ReadPlan {
 
     /// The shape of the space read from.
     pub fn shape(&self) -> &[u64] {
-        &self.shape
+        self.grid.shape()
     }
 
     /// The chunk shape.
     pub fn chunk_shape(&self) -> &[u64] {
-        &self.chunk_shape
+        self.grid.chunk_shape()
+    }
+
+    /// The chunk grid read from. Inside a shard, [`ChunkGrid::linear_index`] of an inner
+    /// chunk's coordinates is its entry in the shard index.
+    pub fn grid(&self) -> &ChunkGrid {
+        &self.grid
     }
 
     /// The shape of the output (integer-selected dimensions dropped).
@@ -271,7 +276,7 @@ impl ReadPlan {
         }
         Ok(ChunkRead {
             coords,
-            chunk_shape: self.chunk_shape.clone(),
+            chunk_shape: self.grid.chunk_shape().to_vec(),
             selection: ResolvedSelection {
                 axes,
                 output_shape: self.output_shape.clone(),
