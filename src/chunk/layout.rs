@@ -86,6 +86,7 @@ impl ArrayLayout {
         }
         let mut out = Vec::with_capacity(usize::try_from(n).unwrap_or(0));
         for read in plan.chunks() {
+            let read = read?;
             let key = self.chunk_key(&read.coords)?;
             out.push(PlannedChunk { key, read });
         }

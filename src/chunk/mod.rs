@@ -16,6 +16,7 @@
 //! assert_eq!(plan.output_shape(), &[4]);
 //! let mut out = plan.allocate_output(4, 1 << 20).unwrap();
 //! for chunk in plan.chunks() {
+//!     let chunk = chunk.unwrap();
 //!     // Fetch and decode the chunk at `chunk.coords` here, then `chunk.copy_into(…)`;
 //!     // a missing chunk reads as the fill value:
 //!     chunk.fill_into(&mut out, &7i32.to_le_bytes()).unwrap();

@@ -124,7 +124,9 @@ impl AxisPlan {
         let chunks = if per_element {
             sel.count
         } else {
-            let last = sel.index(sel.count - 1).ok_or_else(overflow)?;
+            let last = sel
+                .index(sel.count.saturating_sub(1))
+                .ok_or_else(overflow)?;
             (last / chunk - sel.start / chunk)
                 .checked_add(1)
                 .ok_or_else(overflow)?
@@ -148,7 +150,7 @@ impl AxisPlan {
         } else {
             let c = (s.start / chunk).checked_add(j).ok_or_else(overflow)?;
             let lo = c.checked_mul(chunk).ok_or_else(overflow)?;
-            let hi_incl = lo.saturating_add(chunk - 1);
+            let hi_incl = lo.saturating_add(chunk.saturating_sub(1));
             let k_first = match lo.checked_sub(s.start) {
                 Some(d) if d > 0 => d.div_ceil(s.step),
                 _ => 0,
@@ -157,7 +159,7 @@ impl AxisPlan {
                 .checked_sub(s.start)
                 .map(|d| d / s.step)
                 .ok_or_else(overflow)?
-                .min(s.count - 1);
+                .min(s.count.saturating_sub(1));
             let k_count = k_last
                 .checked_sub(k_first)
                 .and_then(|d| d.checked_add(1))
@@ -256,7 +258,8 @@ impl ReadPlan {
             .collect()
     }
 
-    /// The chunks the selection touches, in C order of their coordinates.
+    /// The chunks the selection touches, in C order of their coordinates (an error item only
+    /// if the plan's arithmetic overflowed, which [`ReadPlan::new`]'s checks rule out).
     pub fn chunks(&self) -> ChunkIter<'_> {
         let empty = self.axes.iter().any(|a| a.chunks == 0);
         ChunkIter {
@@ -294,14 +297,15 @@ pub struct ChunkIter<'a> {
 }
 
 impl Iterator for ChunkIter<'_> {
-    type Item = ChunkRead;
+    type Item = Result<ChunkRead>;
 
-    fn next(&mut self) -> Option<ChunkRead> {
+    fn next(&mut self) -> Option<Result<ChunkRead>> {
         if self.done {
             return None;
         }
-        // A plan that passed ReadPlan::new cannot fail here; stop rather than panic if it did.
-        let item = self.plan.chunk_at(&self.position).ok();
+        // A plan that passed ReadPlan::new does not fail here; if it did, the error is the
+        // last item.
+        let item = self.plan.chunk_at(&self.position);
         // Advance the odometer, last dimension fastest.
         self.done = true;
         for (p, axis) in self.position.iter_mut().zip(&self.plan.axes).rev() {
@@ -313,10 +317,10 @@ impl Iterator for ChunkIter<'_> {
             }
             *p = 0;
         }
-        if item.is_none() {
+        if item.is_err() {
             self.done = true;
         }
-        item
+        Some(item)
     }
 }
 

@@ -72,6 +72,12 @@ impl Runs {
         let mut dims: Vec<Dim> = Vec::with_capacity(sel.axes.len());
         for (axis, &src_stride) in sel.axes.iter().zip(&src_strides) {
             let out_stride = if axis.dropped {
+                if axis.count != 1 {
+                    return Err(ZomError::new(
+                        ErrorCode::InvalidSelection,
+                        "a dropped dimension must select exactly one element",
+                    ));
+                }
                 0
             } else {
                 *out_dims.next().ok_or_else(|| {
@@ -108,6 +114,12 @@ impl Runs {
                 };
                 push_merged(&mut dims, dim)?;
             }
+        }
+        if out_dims.next().is_some() {
+            return Err(ZomError::new(
+                ErrorCode::InvalidSelection,
+                "the output shape has more dimensions than the selection keeps",
+            ));
         }
         if src_hi >= to_i128(chunk_len) {
             return Err(ZomError::new(

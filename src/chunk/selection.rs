@@ -130,7 +130,7 @@ fn resolve_dim(sel: DimSelection, dim: usize, len: u64) -> Result<AxisSelection>
     match sel {
         DimSelection::All => Ok(AxisSelection::all(len)),
         DimSelection::Index(i) => {
-            let i = i128::from(i);
+            let i = i128::from(i); // i128: i + len cannot overflow
             let index = if i < 0 { i + len_i } else { i };
             if index < 0 || index >= len_i {
                 let msg = if len == 0 {
@@ -138,7 +138,7 @@ fn resolve_dim(sel: DimSelection, dim: usize, len: u64) -> Result<AxisSelection>
                 } else {
                     format!(
                         "index {i} is out of bounds for dimension {dim} of length {len} (valid: -{len} to {})",
-                        len - 1
+                        len.saturating_sub(1)
                     )
                 };
                 return Err(invalid(msg));
@@ -160,7 +160,8 @@ fn resolve_dim(sel: DimSelection, dim: usize, len: u64) -> Result<AxisSelection>
                     "slice step cannot be zero (dimension {dim})"
                 )));
             }
-            // Python's slice.indices(len), in i128 so nothing overflows.
+            // Python's slice.indices(len), in i128: every operand is a 64-bit value and every
+            // intermediate stays below 2^67, so plain arithmetic cannot overflow here.
             let clamp = |v: Option<i64>, default: i128, lo: i128, hi: i128| -> i128 {
                 match v {
                     None => default,
@@ -205,7 +206,7 @@ fn resolve_dim(sel: DimSelection, dim: usize, len: u64) -> Result<AxisSelection>
                 start: if count == 0 { 0 } else { to_u64(first)? },
                 step: if count > 1 { to_u64(step.abs())? } else { 1 },
                 count,
-                out_start: if reversed { count - 1 } else { 0 },
+                out_start: if reversed { count.saturating_sub(1) } else { 0 },
                 reversed,
                 dropped: false,
             })
