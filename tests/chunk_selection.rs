@@ -1,6 +1,9 @@
 //! Selections: Python slice semantics (checked against a table Python wrote and against a
 //! port of CPython's algorithm on random inputs), integers, None, errors and their messages.
 
+mod chunk_common;
+
+use chunk_common::{slice_indices as cpython, Rng};
 use serde_json::json;
 use zom::chunk::{AxisSelection, DimSelection, Selection};
 use zom::ErrorCode;
@@ -84,48 +87,6 @@ fn visited(axis: &AxisSelection) -> Vec<u64> {
         v.reverse();
     }
     v
-}
-
-/// CPython's PySlice_GetIndicesEx followed by the `range` it describes.
-fn cpython(len: i64, start: Option<i64>, stop: Option<i64>, step: Option<i64>) -> Vec<u64> {
-    let step = step.unwrap_or(1);
-    assert!(step != 0);
-    let (lower, upper) = if step < 0 { (-1, len - 1) } else { (0, len) };
-    let adjust = |v: Option<i64>, default: i64| match v {
-        None => default,
-        Some(v) if v < 0 => (v + len).max(lower),
-        Some(v) => v.min(upper),
-    };
-    let start = adjust(start, if step < 0 { upper } else { lower });
-    let stop = adjust(stop, if step < 0 { lower } else { upper });
-    let mut out = Vec::new();
-    let mut i = start;
-    while (step > 0 && i < stop) || (step < 0 && i > stop) {
-        out.push(i as u64);
-        i += step;
-    }
-    out
-}
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        // xorshift64*
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn range(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + (self.next() % ((hi - lo + 1) as u64)) as i64
-    }
-    fn opt(&mut self, lo: i64, hi: i64) -> Option<i64> {
-        if self.next() % 4 == 0 {
-            None
-        } else {
-            Some(self.range(lo, hi))
-        }
-    }
 }
 
 fn one_dim(len: u64, sel: DimSelection) -> AxisSelection {
