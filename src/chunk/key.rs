@@ -1,0 +1,157 @@
+//! Chunk key encodings: v3 `default` and `v2`, and v2's `dimension_separator`.
+
+use crate::error::{ErrorCode, Result, ZomError};
+use crate::model::named::NamedConfig;
+use serde_json::Value;
+use std::fmt::Write as _;
+
+/// How chunk coordinates become store keys (relative to the array's path).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChunkKeyEncoding {
+    /// v3 `default`: `c` then each coordinate after the separator (`c/1/0`, `c.1.0`);
+    /// a 0-d array's only chunk is `c`.
+    Default {
+        /// `'/'` (the default) or `'.'`.
+        separator: char,
+    },
+    /// v3 `v2` and every v2 array: the coordinates joined by the separator (`1.0`, `1/0`);
+    /// a 0-d array's only chunk is `0`.
+    V2 {
+        /// `'.'` (the default) or `'/'`.
+        separator: char,
+    },
+}
+
+fn separator(value: Option<&Value>, default: char, what: &str) -> Result<char> {
+    match value {
+        None => Ok(default),
+        Some(Value::String(s)) if s == "/" => Ok('/'),
+        Some(Value::String(s)) if s == "." => Ok('.'),
+        Some(other) => Err(ZomError::invalid_metadata(format!(
+            "{what} separator must be \"/\" or \".\", not {other}"
+        ))),
+    }
+}
+
+impl ChunkKeyEncoding {
+    /// Reads a v3 `chunk_key_encoding`.
+    ///
+    /// Unknown names are [`ErrorCode::UnsupportedExtension`]; a separator other than `"/"` or
+    /// `"."` is [`ErrorCode::InvalidMetadata`].
+    pub fn from_v3(encoding: &NamedConfig) -> Result<Self> {
+        match encoding.name.as_str() {
+            "default" => Ok(ChunkKeyEncoding::Default {
+                separator: separator(
+                    encoding.get("separator"),
+                    '/',
+                    "the 'default' chunk key encoding",
+                )?,
+            }),
+            "v2" => Ok(ChunkKeyEncoding::V2 {
+                separator: separator(
+                    encoding.get("separator"),
+                    '.',
+                    "the 'v2' chunk key encoding",
+                )?,
+            }),
+            other => Err(ZomError::new(
+                ErrorCode::UnsupportedExtension,
+                format!("chunk key encoding '{other}' is not supported (only 'default' and 'v2')"),
+            )),
+        }
+    }
+
+    /// The encoding of a v2 array from its `dimension_separator` (absent means `"."`).
+    pub fn from_v2(dimension_separator: Option<&str>) -> Result<Self> {
+        match dimension_separator {
+            None | Some(".") => Ok(ChunkKeyEncoding::V2 { separator: '.' }),
+            Some("/") => Ok(ChunkKeyEncoding::V2 { separator: '/' }),
+            Some(other) => Err(ZomError::invalid_metadata(format!(
+                "dimension_separator must be \"/\" or \".\", not \"{other}\""
+            ))),
+        }
+    }
+
+    /// The key of the chunk at `coords`, relative to the array (`c/0/1`, `0.1`).
+    pub fn encode(&self, coords: &[u64]) -> String {
+        let mut key = String::with_capacity(2 + coords.len() * 4);
+        match *self {
+            ChunkKeyEncoding::Default { separator } => {
+                key.push('c');
+                for c in coords {
+                    key.push(separator);
+                    // Writing to a String cannot fail.
+                    let _ = write!(key, "{c}");
+                }
+            }
+            ChunkKeyEncoding::V2 { separator } => {
+                if coords.is_empty() {
+                    key.push('0');
+                }
+                for (i, c) in coords.iter().enumerate() {
+                    if i > 0 {
+                        key.push(separator);
+                    }
+                    let _ = write!(key, "{c}");
+                }
+            }
+        }
+        key
+    }
+
+    /// The store key of the chunk at `coords` of the array at node path `array_path`
+    /// (`""` for the root, `"a/b"` for a member; surrounding slashes are ignored).
+    pub fn encode_at(&self, array_path: &str, coords: &[u64]) -> String {
+        let path = array_path.trim_matches('/');
+        let key = self.encode(coords);
+        if path.is_empty() {
+            key
+        } else {
+            format!("{path}/{key}")
+        }
+    }
+
+    /// The coordinates of a `rank`-dimensional chunk from its key relative to the array (the
+    /// inverse of [`ChunkKeyEncoding::encode`]), or `None` when the key is not one this
+    /// encoding writes (other separators, signs, leading zeros, numbers beyond `u64`).
+    pub fn decode(&self, key: &str, rank: usize) -> Option<Vec<u64>> {
+        let (rest, separator) = match *self {
+            ChunkKeyEncoding::Default { separator } => {
+                let rest = key.strip_prefix('c')?;
+                if rank == 0 {
+                    return rest.is_empty().then(Vec::new);
+                }
+                (rest.strip_prefix(separator)?, separator)
+            }
+            ChunkKeyEncoding::V2 { separator } => {
+                if rank == 0 {
+                    return (key == "0").then(Vec::new);
+                }
+                (key, separator)
+            }
+        };
+        let coords = rest
+            .split(separator)
+            .map(|part| {
+                let canonical = part.bytes().all(|b| b.is_ascii_digit())
+                    && !part.is_empty()
+                    && (part == "0" || !part.starts_with('0'));
+                if canonical {
+                    part.parse::<u64>().ok()
+                } else {
+                    None
+                }
+            })
+            .collect::<Option<Vec<u64>>>()?;
+        (coords.len() == rank).then_some(coords)
+    }
+
+    /// The separator between coordinates.
+    pub fn separator(&self) -> char {
+        match *self {
+            ChunkKeyEncoding::Default { separator } | ChunkKeyEncoding::V2 { separator } => {
+                separator
+            }
+        }
+    }
+}
