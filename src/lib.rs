@@ -17,3 +17,8 @@ pub use error::{ErrorCode, Result, ZomError};
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
+
+/// The README's Rust examples, compiled and run as doc tests so that they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
