@@ -3,6 +3,7 @@
 
 use super::fill::shorten;
 use super::{DataType, Endianness, FillValue, StructField, MAX_ELEMENT_BYTES};
+use std::collections::HashSet;
 
 /// Bytes per element, or `None` for variable-length types (and sizes that overflow `u64`,
 /// which the parsers refuse).
@@ -68,18 +69,18 @@ pub(super) fn check_struct_fields(what: &str, fields: &[StructField]) -> Result<
     if fields.is_empty() {
         return Err(format!("{what}: a struct needs at least one field"));
     }
-    let mut names: Vec<&str> = Vec::with_capacity(fields.len());
+    // A set, not a list: a hostile document can hold millions of fields.
+    let mut names: HashSet<&str> = HashSet::with_capacity(fields.len());
     for field in fields {
         if field.name.is_empty() {
             return Err(format!("{what}: field names must not be empty"));
         }
-        if names.contains(&field.name.as_str()) {
+        if !names.insert(&field.name) {
             return Err(format!(
                 "{what}: duplicate field name '{}'",
                 shorten(&field.name)
             ));
         }
-        names.push(&field.name);
         if fixed_size(&field.data_type).is_none() {
             return Err(format!(
                 "{what}: field '{}' has a variable-length type, which a struct cannot hold",
@@ -119,11 +120,11 @@ pub(super) fn swap_element(
         let mut offset = 0usize;
         for field in fields {
             let size = usize::try_from(fixed_size(&field.data_type)?).ok()?;
-            let count = field_count(field)?;
-            let field_order = force.unwrap_or(field.endianness);
             if size == 0 {
                 continue;
             }
+            let count = field_count(field)?;
+            let field_order = force.unwrap_or(field.endianness);
             for _ in 0..count {
                 let end = offset.checked_add(size)?;
                 swap_element(
@@ -214,8 +215,8 @@ fn element(value: &FillValue, data_type: &DataType, size: usize) -> Option<Vec<u
             }
             FillValue::Struct(values) => {
                 let mut out = Vec::with_capacity(size);
-                for field in fields {
-                    let (_, v) = values.iter().find(|(name, _)| *name == field.name)?;
+                for (index, field) in fields.iter().enumerate() {
+                    let v = field_value(values, index, &field.name)?;
                     let field_size = usize::try_from(fixed_size(&field.data_type)?).ok()?;
                     let one = element(v, &field.data_type, field_size)?;
                     if one.len() != field_size {
@@ -276,5 +277,140 @@ fn float_bytes(value: &FillValue, size: usize) -> Option<Vec<u8>> {
         4 => (x as f32).to_le_bytes().to_vec(),
         8 => x.to_le_bytes().to_vec(),
         _ => return None,
+    })
+}
+
+/// The value of field `name`, looked for first at `index` (where a decoded struct value has
+/// it), so that matching a struct's fields stays linear.
+pub(super) fn field_value<'a>(
+    values: &'a [(String, FillValue)],
+    index: usize,
+    name: &str,
+) -> Option<&'a FillValue> {
+    match values.get(index) {
+        Some((n, v)) if n == name => Some(v),
+        _ => values.iter().find(|(n, _)| n == name).map(|(_, v)| v),
+    }
+}
+
+/// Decodes one little-endian element of `data_type` (the inverse of
+/// [`to_element_bytes`]). `None` for variable-length types, a wrong length, or bytes that are
+/// no value of the type (a bool byte of 2, an invalid UTF-32 code point, a subarray field
+/// whose elements differ).
+pub(super) fn from_element_bytes(data_type: &DataType, bytes: &[u8]) -> Option<FillValue> {
+    if u64::try_from(bytes.len()).ok()? != fixed_size(data_type)? {
+        return None;
+    }
+    let word = |signed: bool| -> Option<FillValue> {
+        let mut buf = [0u8; 8];
+        buf.get_mut(..bytes.len())?.copy_from_slice(bytes);
+        let bits = u64::from_le_bytes(buf);
+        if !signed {
+            return Some(FillValue::UInt(bits));
+        }
+        // Sign-extend from the type's width.
+        let shift = 64u32.checked_sub(u32::try_from(bytes.len()).ok()?.checked_mul(8)?)?;
+        Some(FillValue::Int(
+            (bits.checked_shl(shift)? as i64).checked_shr(shift)?,
+        ))
+    };
+    Some(match data_type {
+        DataType::Bool => match bytes {
+            [0] => FillValue::Bool(false),
+            [1] => FillValue::Bool(true),
+            _ => return None,
+        },
+        DataType::Int8
+        | DataType::Int16
+        | DataType::Int32
+        | DataType::Int64
+        | DataType::DateTime64 { .. }
+        | DataType::TimeDelta64 { .. } => word(true)?,
+        DataType::UInt8 | DataType::UInt16 | DataType::UInt32 | DataType::UInt64 => word(false)?,
+        DataType::Float16 | DataType::Float32 | DataType::Float64 => float_from_bytes(bytes)?,
+        DataType::Complex64 | DataType::Complex128 => {
+            let (re, im) = bytes.split_at(bytes.len() / 2);
+            FillValue::Complex(
+                Box::new(float_from_bytes(re)?),
+                Box::new(float_from_bytes(im)?),
+            )
+        }
+        DataType::FixedLengthUtf32 { .. } => {
+            let mut text = String::new();
+            let mut units: Vec<u32> = bytes
+                .chunks_exact(4)
+                .map(|c| <[u8; 4]>::try_from(c).map_or(0, u32::from_le_bytes))
+                .collect();
+            while units.last() == Some(&0) {
+                units.pop();
+            }
+            for unit in units {
+                text.push(char::from_u32(unit)?);
+            }
+            FillValue::String(text)
+        }
+        DataType::NullTerminatedBytes { .. } => {
+            let end = bytes.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
+            FillValue::Bytes(bytes.get(..end)?.to_vec())
+        }
+        DataType::RawBytes { .. } => FillValue::Bytes(bytes.to_vec()),
+        DataType::Struct { fields, .. } => {
+            let mut values = Vec::with_capacity(fields.len());
+            let mut offset = 0usize;
+            for field in fields {
+                let size = usize::try_from(fixed_size(&field.data_type)?).ok()?;
+                let total = usize::try_from(field_size(field)?).ok()?;
+                let end = offset.checked_add(total)?;
+                let region = bytes.get(offset..end)?;
+                offset = end;
+                let first = if size == 0 {
+                    &[][..]
+                } else {
+                    let first = region.get(..size)?;
+                    // A subarray holds one value only when all its elements are the same.
+                    if region.chunks_exact(size).any(|c| c != first) {
+                        return None;
+                    }
+                    first
+                };
+                values.push((
+                    field.name.clone(),
+                    from_element_bytes(&field.data_type, first)?,
+                ));
+            }
+            FillValue::Struct(values)
+        }
+        DataType::String | DataType::Bytes(_) => return None,
+    })
+}
+
+/// A float from its little-endian bytes: `Float` for every value but the non-canonical NaNs,
+/// which keep their bits.
+fn float_from_bytes(bytes: &[u8]) -> Option<FillValue> {
+    let (x, bits, canonical_nan) = match bytes {
+        [a, b] => {
+            let bits = u16::from_le_bytes([*a, *b]);
+            (half::f16::from_bits(bits).to_f64(), u64::from(bits), 0x7e00)
+        }
+        [a, b, c, d] => {
+            let bits = u32::from_le_bytes([*a, *b, *c, *d]);
+            (
+                f64::from(f32::from_bits(bits)),
+                u64::from(bits),
+                0x7fc0_0000,
+            )
+        }
+        [a, b, c, d, e, f, g, h] => {
+            let bits = u64::from_le_bytes([*a, *b, *c, *d, *e, *f, *g, *h]);
+            (f64::from_bits(bits), bits, 0x7ff8_0000_0000_0000)
+        }
+        _ => return None,
+    };
+    Some(if x.is_nan() && bits != canonical_nan {
+        FillValue::Bits(bits)
+    } else if x.is_nan() {
+        FillValue::Float(f64::NAN)
+    } else {
+        FillValue::Float(x)
     })
 }

@@ -4,6 +4,7 @@ use super::{BytesNaming, DataType, Endianness, FillValue, StructNaming};
 use crate::json::type_name;
 use base64::Engine as _;
 use serde_json::{Map, Number, Value};
+use std::collections::HashSet;
 
 pub(super) use super::fill_encode::{to_v2, to_v3};
 
@@ -37,7 +38,15 @@ fn show(value: &Value) -> String {
 
 /// The name of a type in messages (its v3 name).
 pub(super) fn label(data_type: &DataType) -> String {
-    data_type.to_v3().name
+    match data_type {
+        // Without building the whole configuration of every nested field.
+        DataType::Struct {
+            naming: StructNaming::Struct,
+            ..
+        } => "struct".into(),
+        DataType::Struct { .. } => "structured".into(),
+        other => other.to_v3().name,
+    }
 }
 
 /// Decodes a v3 `fill_value`.
@@ -190,15 +199,6 @@ fn decode(data_type: &DataType, value: &Value, version: Version) -> Result<FillV
                 Ok(FillValue::Bytes(bytes))
             }
             (Value::Object(object), Version::V3, _) => {
-                if let Some(key) = object
-                    .keys()
-                    .find(|k| !fields.iter().any(|f| &f.name == *k))
-                {
-                    return Err(format!(
-                        "fill_value has a field '{}' that the {name} data type does not have",
-                        shorten(key)
-                    ));
-                }
                 let mut values = Vec::with_capacity(fields.len());
                 for field in fields {
                     let v = object.get(&field.name).ok_or_else(|| {
@@ -210,6 +210,16 @@ fn decode(data_type: &DataType, value: &Value, version: Version) -> Result<FillV
                     let decoded = decode(&field.data_type, v, version)
                         .map_err(|e| format!("field '{}': {e}", shorten(&field.name)))?;
                     values.push((field.name.clone(), decoded));
+                }
+                // Every field is present, so more keys means one the type does not have.
+                if object.len() > fields.len() {
+                    let known: HashSet<&str> = fields.iter().map(|f| f.name.as_str()).collect();
+                    if let Some(key) = object.keys().find(|k| !known.contains(k.as_str())) {
+                        return Err(format!(
+                            "fill_value has a field '{}' that the {name} data type does not have",
+                            shorten(key)
+                        ));
+                    }
                 }
                 Ok(FillValue::Struct(values))
             }

@@ -1,8 +1,8 @@
 //! Encoding [`FillValue`]s as `fill_value` JSON, the way zarr-python writes it.
 
-use super::element::{swap_element, to_element_bytes};
+use super::element::{from_element_bytes, swap_element, to_element_bytes};
 use super::fill::{float_json, float_width, object, Version};
-use super::{BytesNaming, DataType, Endianness, FillValue};
+use super::{BytesNaming, DataType, Endianness, FillValue, StructNaming};
 use base64::Engine as _;
 use serde_json::Value;
 
@@ -66,9 +66,21 @@ fn encode(value: &FillValue, data_type: &DataType, version: Version, order: Endi
                         }
                         (Version::V3, _) => Some(()),
                     });
-                match converted {
-                    Some(()) => base64(&out),
-                    None => base64(bytes),
+                match (converted, data_type, version) {
+                    // zarr-extensions' `struct` only has the object form.
+                    (
+                        Some(()),
+                        DataType::Struct {
+                            naming: StructNaming::Struct,
+                            ..
+                        },
+                        Version::V3,
+                    ) => match from_element_bytes(data_type, &out) {
+                        Some(decoded) => encode(&decoded, data_type, version, order),
+                        None => base64(&out),
+                    },
+                    (Some(()), _, _) => base64(&out),
+                    (None, _, _) => base64(bytes),
                 }
             }
             _ => base64(bytes),
@@ -91,8 +103,13 @@ fn encode(value: &FillValue, data_type: &DataType, version: Version, order: Endi
             (DataType::Struct { fields, .. }, Version::V3) => object(
                 values
                     .iter()
-                    .map(|(name, v)| {
-                        let encoded = match fields.iter().find(|f| &f.name == name) {
+                    .enumerate()
+                    .map(|(index, (name, v))| {
+                        let field = match fields.get(index) {
+                            Some(f) if &f.name == name => Some(f),
+                            _ => fields.iter().find(|f| &f.name == name),
+                        };
+                        let encoded = match field {
                             Some(field) => encode(v, &field.data_type, version, order),
                             None => encode_untyped(v),
                         };

@@ -5,6 +5,18 @@
 //! it; where zarr-python is lenient and the specs are not (integers written as `1.0`, `"nan"`,
 //! out-of-range floats that numpy silently turns into infinity), zom follows the specs and
 //! reports an error.
+//!
+//! Choices where zarr-python and the specs leave room:
+//! - Base64 fill values are decoded strictly (padding required); zarr-python skips bad
+//!   characters.
+//! - Hex float fill values must have exactly the type's width (4, 8 or 16 digits).
+//! - Struct fill values given as base64 are kept as [`FillValue::Bytes`] in the byte order of
+//!   the fields (v2 fields may be big-endian); [`FillValue::to_v3`] writes them little-endian
+//!   (zarr-python copies the v2 bytes as they are), and as an object for zarr-extensions'
+//!   `struct`, which has no base64 form.
+//! - v3 has no subarray struct fields: [`DataType::to_v3`] writes a v2 field `["b", "<f8", [2]]`
+//!   as `raw_bytes` of its size, as zarr-python does when it reads such a NumPy dtype.
+//! - `|O` needs the object codec (`vlen-utf8` / `vlen-bytes`); `=` counts as little-endian.
 
 mod element;
 mod fill;
@@ -17,6 +29,10 @@ mod v3;
 mod tests;
 #[cfg(test)]
 mod tests_fill;
+#[cfg(test)]
+mod tests_struct;
+#[cfg(test)]
+mod tests_v2;
 
 pub use time::MAX_SCALE_FACTOR;
 
@@ -288,5 +304,15 @@ impl FillValue {
     /// element is larger than [`MAX_ELEMENT_BYTES`].
     pub fn to_element_bytes(&self, data_type: &DataType) -> Option<Vec<u8>> {
         element::to_element_bytes(self, data_type)
+    }
+
+    /// Decodes one little-endian element of `data_type` (the inverse of
+    /// [`FillValue::to_element_bytes`]); structs give [`FillValue::Struct`].
+    ///
+    /// `None` for variable-length types, a wrong length, or bytes that are no value of the
+    /// type (a bool byte of 2, an invalid UTF-32 code point, a subarray field whose elements
+    /// differ).
+    pub fn from_element_bytes(data_type: &DataType, bytes: &[u8]) -> Option<FillValue> {
+        element::from_element_bytes(data_type, bytes)
     }
 }

@@ -53,6 +53,12 @@ fn structured_from_v2(list: &[Value], depth: usize) -> Result<DataType, String> 
         };
         let context = |e: String| format!("structured dtype: field '{}': {e}", shorten(name));
         let (data_type, endianness) = match type_json {
+            // The object codec applies to whole elements, never to one field.
+            Value::String(typestring) if typestring == "|O" => {
+                return Err(context(
+                    "a structured dtype cannot hold variable-length '|O' fields".into(),
+                ))
+            }
             Value::String(typestring) => parse_typestring(typestring, None).map_err(context)?,
             Value::Array(inner) => (
                 structured_from_v2(inner, depth + 1).map_err(context)?,

@@ -305,6 +305,38 @@ pub fn to_v3(zom: JsValue) -> JsResult {
     Ok(out.into())
 }
 
+fn compare_options(options: &JsValue) -> Result<model::CompareOptions, JsValue> {
+    Ok(model::CompareOptions {
+        include: string_list_option(options, "include")?,
+        exclude: string_list_option(options, "exclude")?.unwrap_or_default(),
+    })
+}
+
+/// Whether two ZOMs are alike under `{include, exclude}` field selectors.
+#[wasm_bindgen]
+pub fn like(a: JsValue, b: JsValue, options: JsValue) -> Result<bool, JsValue> {
+    let opts = compare_options(&options)?;
+    Ok(model::like(&json_input(&a)?, &json_input(&b)?, &opts))
+}
+
+/// Every difference between an expected and an actual ZOM, with node path and location.
+#[wasm_bindgen]
+pub fn diff(expected: JsValue, actual: JsValue, options: JsValue) -> JsResult {
+    let opts = compare_options(&options)?;
+    let differences = model::diff(&json_input(&expected)?, &json_input(&actual)?, &opts);
+    Ok(serialised(&differences))
+}
+
+/// The JSON Schema (draft 2020-12) of the ZOM of Zarr v2 or v3.
+#[wasm_bindgen(js_name = jsonSchema)]
+pub fn json_schema(version: JsValue) -> JsResult {
+    let number = version
+        .as_f64()
+        .filter(|n| *n == 2.0 || *n == 3.0)
+        .ok_or_else(|| fail(ZomError::invalid_argument("jsonSchema takes 2 or 3")))?;
+    Ok(to_js(&model::json_schema(number as u8).map_err(fail)?))
+}
+
 /// JSON text of any value (BigInt-safe), with `indent` spaces (0 = compact).
 #[wasm_bindgen]
 pub fn stringify(value: JsValue, indent: Option<u32>) -> Result<String, JsValue> {
