@@ -4,7 +4,7 @@
  * @module
  */
 import * as raw from "./zom_wasm.js";
-import { toZomError, ZomError } from "./errors.js";
+import { toZomError } from "./errors.js";
 import { requireInit } from "./load.js";
 import type {
   CompareOptions,
@@ -20,21 +20,6 @@ import type {
   ValidateOptions,
   Zom,
 } from "./types.js";
-
-/**
- * Exports that the comparison and schema work adds to src/wasm; a build without them throws
- * a ZomError when they are called instead of failing to load.
- */
-interface LaterExports {
-  like?: (a: unknown, b: unknown, options: unknown) => unknown;
-  diff?: (a: unknown, b: unknown, options: unknown) => unknown;
-  jsonSchema?: (version: unknown) => unknown;
-}
-const later: typeof raw & LaterExports = raw;
-
-function missing(name: string): never {
-  throw new ZomError("InvalidArgument", `${name} is not in this build of zom's WebAssembly`);
-}
 
 function call<T>(f: () => unknown): T {
   requireInit();
@@ -89,17 +74,17 @@ export function toV3(zom: Zom): ToV3Result {
 
 /** True when two ZOMs are alike (on the fields options select). */
 export function like(a: Zom, b: Zom, options: CompareOptions = {}): boolean {
-  return call(() => (later.like ?? missing("like"))(a, b, options));
+  return call(() => raw.like(a, b, options));
 }
 
 /** Every difference between an expected ZOM `a` and an actual one `b`, located. */
 export function diff(a: Zom, b: Zom, options: CompareOptions = {}): Difference[] {
-  return call(() => (later.diff ?? missing("diff"))(a, b, options));
+  return call(() => raw.diff(a, b, options));
 }
 
 /** The JSON Schema (draft 2020-12) of a v2 or v3 ZOM. */
 export function jsonSchema(version: 2 | 3): JsonSchema {
-  return call(() => (later.jsonSchema ?? missing("jsonSchema"))(version));
+  return call(() => raw.jsonSchema(version));
 }
 
 /** JSON text of a ZOM, report or any value, with bigints written as plain integers. */

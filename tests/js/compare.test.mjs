@@ -1,17 +1,13 @@
-// like / diff / jsonSchema. These exports come with the comparison work: a build without them
-// skips these tests (and the wrapper throws a ZomError when they are called).
+// like / diff / jsonSchema.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import Ajv2020 from "ajv/dist/2020.js";
-import * as raw from "../../pkg/zom_wasm.js";
 import { diff, fromDocuments, jsonSchema, like, stringify } from "zom";
 import { HIERARCHIES, readDocuments } from "./helpers.mjs";
 
-const skip = (name) => (typeof raw[name] === "function" ? false : `${name} is not exported by this build yet`);
-
 const v3 = () => fromDocuments(readDocuments("v3"));
 
-test("like: equal trees, and trees that differ only where excluded", { skip: skip("like") }, () => {
+test("like: equal trees, and trees that differ only where excluded", () => {
   const a = v3();
   const b = v3();
   assert.equal(like(a, b), true);
@@ -25,7 +21,7 @@ test("like: equal trees, and trees that differ only where excluded", { skip: ski
   assert.equal(like(a, fromDocuments(readDocuments("v3-consolidated"))), true);
 });
 
-test("diff lists every difference with its node path and location", { skip: skip("diff") }, () => {
+test("diff lists every difference with its node path and location", () => {
   const expected = v3();
   const actual = v3();
   assert.deepEqual(diff(expected, actual), []);
@@ -48,7 +44,7 @@ test("diff lists every difference with its node path and location", { skip: skip
   assert.deepEqual(diff(expected, actual, { exclude: ["members"] }), []);
 });
 
-test("jsonSchema(2|3) accepts pydantic-zarr's dumps and rejects broken ones", { skip: skip("jsonSchema") }, () => {
+test("jsonSchema(2|3) accepts pydantic-zarr's dumps and rejects broken ones", () => {
   const ajv = new Ajv2020({ allErrors: true, strict: false });
   // The schemas and ZOMs hold BigInts (int64 bounds); ajv takes plain JSON.
   const plain = (value) => JSON.parse(stringify(value));
