@@ -34,9 +34,18 @@ pub fn to_v3(node: &Node) -> Conversion {
 }
 
 fn problem(path: &str, loc: &[&str], severity: Severity, message: String) -> Problem {
+    problem_at(
+        path,
+        loc.iter().map(|s| LocStep::Key((*s).to_string())).collect(),
+        severity,
+        message,
+    )
+}
+
+fn problem_at(path: &str, loc: Vec<LocStep>, severity: Severity, message: String) -> Problem {
     Problem {
         path: path.to_string(),
-        loc: loc.iter().map(|s| LocStep::Key((*s).to_string())).collect(),
+        loc,
         kind: ProblemKind::InvalidValue,
         message,
         severity,
@@ -104,66 +113,22 @@ fn convert_array(a: &ArrayV2, path: &str, problems: &mut Vec<Problem>) -> Option
             return None;
         }
     };
+    if has_big_endian_field(&data_type) {
+        problems.push(problem(
+            path,
+            &["dtype"],
+            Severity::Error,
+            format!(
+                "array not converted: struct data type {} has big-endian fields; v3 stores every \
+             field in the one byte order of the bytes codec, which zarr-python writes little",
+                meta.dtype
+            ),
+        ));
+        return None;
+    }
     let fill_value = convert_fill_value(a, &data_type, endianness, path, problems)?;
 
-    let mut codecs = Vec::new();
-    if meta.order == "F" && meta.shape.len() > 1 {
-        let order: Vec<Value> = (0..meta.shape.len()).rev().map(Value::from).collect();
-        codecs.push(NamedConfig::new(
-            "transpose",
-            Some(Map::from_iter([("order".to_string(), Value::Array(order))])),
-        ));
-    }
-    let mut array_to_bytes = None;
-    for (index, filter) in filters.iter().enumerate() {
-        let loc_index = index.to_string();
-        match codec_id(filter) {
-            Some("vlen-utf8") | Some("vlen-bytes") => {
-                let name = codec_id(filter).unwrap_or_default();
-                array_to_bytes = Some(NamedConfig::new(name, Some(Map::new())));
-            }
-            Some("vlen-array") | Some("json2") | Some("msgpack2") | Some("pickle") => {
-                problems.push(problem(
-                    path,
-                    &["filters", &loc_index],
-                    Severity::Error,
-                    format!(
-                        "array not converted: object codec '{}' has no v3 equivalent",
-                        codec_id(filter).unwrap_or_default()
-                    ),
-                ));
-                return None;
-            }
-            _ => match numcodecs_codec(filter) {
-                Some(codec) => codecs.push(codec),
-                None => {
-                    problems.push(problem(
-                        path,
-                        &["filters", &loc_index],
-                        Severity::Error,
-                        "array not converted: a filter has no string 'id'".to_string(),
-                    ));
-                    return None;
-                }
-            },
-        }
-    }
-    let item_size = data_type.fixed_size();
-    codecs.push(array_to_bytes.unwrap_or_else(|| bytes_codec(item_size, endianness)));
-    if let Some(compressor) = &meta.compressor {
-        match convert_compressor(compressor, item_size.unwrap_or(8)) {
-            Some(codec) => codecs.push(codec),
-            None => {
-                problems.push(problem(
-                    path,
-                    &["compressor"],
-                    Severity::Error,
-                    "array not converted: the compressor has no string 'id'".to_string(),
-                ));
-                return None;
-            }
-        }
-    }
+    let codecs = convert_codecs(a, &data_type, endianness, path, problems)?;
 
     let mut attributes = a.attributes.clone();
     let dimension_names = take_xarray_dimensions(&mut attributes, meta.shape.len());
@@ -198,6 +163,141 @@ fn convert_array(a: &ArrayV2, path: &str, problems: &mut Vec<Problem>) -> Option
         extensions: None,
         extra: Map::new(),
     })
+}
+
+/// Where a numcodecs codec sits in a v3 pipeline (zarr-python's `zarr.codecs.numcodecs`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Role {
+    ArrayToArray,
+    ArrayToBytes,
+    BytesToBytes,
+}
+
+fn numcodecs_role(id: &str) -> Option<Role> {
+    match id {
+        "astype" | "bitround" | "delta" | "fixedscaleoffset" | "packbits" | "quantize"
+        | "categorize" => Some(Role::ArrayToArray),
+        "vlen-utf8" | "vlen-bytes" | "pcodec" | "zfpy" => Some(Role::ArrayToBytes),
+        "adler32" | "bz2" | "blosc" | "crc32" | "crc32c" | "fletcher32" | "gzip"
+        | "jenkins_lookup3" | "lz4" | "lzma" | "shuffle" | "zlib" | "zstd" => {
+            Some(Role::BytesToBytes)
+        }
+        _ => None,
+    }
+}
+
+/// The v3 codecs of a v2 array: `order: F` as a transpose, filters by their role, the
+/// bytes codec (or an array→bytes codec that stands in for it), then the compressor.
+fn convert_codecs(
+    a: &ArrayV2,
+    data_type: &DataType,
+    endianness: Endianness,
+    path: &str,
+    problems: &mut Vec<Problem>,
+) -> Option<Vec<NamedConfig>> {
+    let meta = &a.metadata;
+    let mut array_to_array = Vec::new();
+    if meta.order == "F" && meta.shape.len() > 1 {
+        let order: Vec<Value> = (0..meta.shape.len()).rev().map(Value::from).collect();
+        array_to_array.push(NamedConfig::new(
+            "transpose",
+            Some(Map::from_iter([("order".to_string(), Value::Array(order))])),
+        ));
+    }
+    let item_size = data_type.fixed_size();
+    let mut array_to_bytes = None;
+    let mut bytes_to_bytes = Vec::new();
+    let filters = meta.filters.as_deref().unwrap_or(&[]);
+    let stages = filters
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (vec![LocStep::Key("filters".into()), LocStep::Index(i)], f))
+        .chain(
+            meta.compressor
+                .iter()
+                .map(|c| (vec![LocStep::Key("compressor".into())], c)),
+        );
+    for (loc, codec) in stages {
+        let refuse = |problems: &mut Vec<Problem>, why: String| {
+            problems.push(problem_at(
+                path,
+                loc.clone(),
+                Severity::Error,
+                format!("array not converted: {why}"),
+            ));
+        };
+        let Some(id) = codec_id(codec) else {
+            refuse(problems, "a codec has no string 'id'".into());
+            return None;
+        };
+        let role = numcodecs_role(id);
+        match role {
+            Some(Role::ArrayToArray) if array_to_bytes.is_some() || !bytes_to_bytes.is_empty() => {
+                refuse(
+                    problems,
+                    format!(
+                        "filter '{id}' works on the array after a codec that made bytes; \
+                     v3 cannot order codecs that way"
+                    ),
+                );
+                return None;
+            }
+            Some(Role::ArrayToBytes) if array_to_bytes.is_some() || !bytes_to_bytes.is_empty() => {
+                refuse(
+                    problems,
+                    format!("codec '{id}' cannot follow a codec that made bytes"),
+                );
+                return None;
+            }
+            Some(Role::ArrayToArray) => {
+                if id == "categorize" {
+                    problems.push(problem_at(
+                        path,
+                        loc.clone(),
+                        Severity::Warning,
+                        "numcodecs.categorize has no zarr-python 3 implementation; \
+                         other readers may refuse the converted array"
+                            .into(),
+                    ));
+                }
+                array_to_array.extend(numcodecs_codec(codec));
+            }
+            Some(Role::ArrayToBytes) if id.starts_with("vlen-") => {
+                array_to_bytes = Some(NamedConfig::new(id, Some(Map::new())));
+            }
+            Some(Role::ArrayToBytes) => array_to_bytes = numcodecs_codec(codec),
+            Some(Role::BytesToBytes) => {
+                let converted = if loc.first() == Some(&LocStep::Key("compressor".into())) {
+                    convert_compressor(codec, item_size.unwrap_or(8))
+                } else {
+                    numcodecs_codec(codec)
+                };
+                bytes_to_bytes.extend(converted);
+            }
+            None if matches!(id, "vlen-array" | "json2" | "msgpack2" | "pickle") => {
+                refuse(
+                    problems,
+                    format!("object codec '{id}' has no v3 equivalent"),
+                );
+                return None;
+            }
+            None => {
+                problems.push(problem_at(
+                    path,
+                    loc.clone(),
+                    Severity::Warning,
+                    format!(
+                        "codec '{id}' is unknown; written as numcodecs.{id}, assumed bytes→bytes"
+                    ),
+                ));
+                bytes_to_bytes.extend(numcodecs_codec(codec));
+            }
+        }
+    }
+    let mut codecs = array_to_array;
+    codecs.push(array_to_bytes.unwrap_or_else(|| bytes_codec(item_size, endianness)));
+    codecs.extend(bytes_to_bytes);
+    Some(codecs)
 }
 
 fn convert_fill_value(
@@ -259,6 +359,25 @@ fn default_fill_value(data_type: &DataType) -> Option<Value> {
             .ok()
             .map(|f| f.to_v3(data_type))
     })
+}
+
+/// Whether a struct type has a big-endian multi-byte field (at any depth).
+fn has_big_endian_field(data_type: &DataType) -> bool {
+    let DataType::Struct { fields, .. } = data_type else {
+        return false;
+    };
+    // Iterative: struct nesting depth is bounded by the dtype parser, but no recursion needed.
+    let mut stack: Vec<&crate::dtype::StructField> = fields.iter().collect();
+    while let Some(field) = stack.pop() {
+        match &field.data_type {
+            DataType::Struct { fields, .. } => stack.extend(fields.iter()),
+            other if other.fixed_size().unwrap_or(0) > 1 && field.endianness == Endianness::Big => {
+                return true
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 fn bytes_codec(item_size: Option<u64>, endianness: Endianness) -> NamedConfig {

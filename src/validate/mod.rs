@@ -2,8 +2,43 @@
 //! v3 specs, ZEP 9 extension naming / `must_understand`, and (opt-in) ZEP 10 `extensions`.
 //! Validation never stops at the first problem and never panics: it returns every problem.
 //!
-//! INTERFACE STUB: the types and signatures below are the contract other modules code
-//! against. Bodies are filled in by the validation work; add, do not rename.
+//! Problems carry the node `path` ("" for the root) and a `loc` inside the document that was
+//! given. For documents nested in another (v3 `consolidated_metadata`, v2 `.zmetadata`), `path`
+//! is the nested node's path and `loc` runs from the root of the outer document
+//! (`["consolidated_metadata", "metadata", "a/b", "shape"]`), so it points into the bytes
+//! the caller holds. In [`validate_hierarchy`], `loc` is relative to each node's own object.
+//!
+//! Severity: `error` for what the specs say MUST (or what makes a reader refuse or misread the
+//! data); `warning` only with [`ValidateOptions::strict`], for SHOULD / SHOULD NOT and for
+//! things readers may not support:
+//!
+//! - an extension name of valid form that is not a registered or known short name;
+//! - an unknown extension point or top-level key ignored because `must_understand` is false;
+//! - a numcodecs id (v2 `id`, v3 `numcodecs.*`) zom does not know, and the deprecated
+//!   `numcodecs.bitround` alias of `bitround`;
+//! - a dimension length over 2^53 (not exact in JavaScript numbers);
+//! - a chunk (or shard) larger than the array along a dimension;
+//! - duplicate non-null `dimension_names`;
+//! - sharding `index_codecs` other than the RECOMMENDED `bytes` (little) + `crc32c`;
+//! - a v2 `.zarray` without `dimension_separator`;
+//! - a v2 `.zgroup` carrying zarr-python's `consolidated_metadata` quirk (in `.zmetadata`);
+//! - a node name with characters outside `a-z A-Z 0-9 - _ .`;
+//! - a v2 `|O` array whose object codec zom cannot represent (json2, msgpack2, pickle, …).
+//!
+//! An unknown v2 numcodecs id is only a warning because the v2 spec has no codec registry:
+//! any id is valid metadata, even if no reader can decode it. Struct data types need no
+//! `endian` on the `bytes` codec (zarr-python writes none; their fields carry byte order).
+
+mod codecs;
+mod document;
+mod extensions;
+mod hierarchy;
+mod names;
+mod numcodecs;
+mod sharding;
+mod util;
+mod v2;
+mod v3;
 
 use serde::Serialize;
 use serde_json::Value;
@@ -114,18 +149,51 @@ pub struct ValidateOptions {
 }
 
 /// Validates one metadata document given as JSON.
-pub fn validate_document(_doc: &Value, _options: &ValidateOptions) -> Report {
-    todo!("validation work")
+pub fn validate_document(doc: &Value, options: &ValidateOptions) -> Report {
+    let mut cx = util::Ctx::new(options);
+    document::validate(&mut cx, doc);
+    cx.into_report()
 }
 
 /// Validates one metadata document given as bytes (reports `invalid_json` with line and column
 /// when it does not parse).
-pub fn validate_document_bytes(_bytes: &[u8], _options: &ValidateOptions) -> Report {
-    todo!("validation work")
+pub fn validate_document_bytes(bytes: &[u8], options: &ValidateOptions) -> Report {
+    let mut cx = util::Ctx::new(options);
+    document::validate_bytes(&mut cx, bytes);
+    cx.into_report()
 }
 
 /// Validates a whole hierarchy given as ZOM JSON (pydantic-zarr's form: groups with
 /// `members`), node by node, plus what only the tree shows (member names, mixed versions).
-pub fn validate_hierarchy(_zom: &Value, _options: &ValidateOptions) -> Report {
-    todo!("validation work")
+pub fn validate_hierarchy(zom: &Value, options: &ValidateOptions) -> Report {
+    let mut cx = util::Ctx::new(options);
+    hierarchy::validate(&mut cx, zom);
+    cx.into_report()
+}
+
+impl Report {
+    /// A report of these problems; `valid` when none has severity `error`.
+    pub fn from_problems(problems: Vec<Problem>) -> Report {
+        let valid = !problems.iter().any(|p| p.severity == Severity::Error);
+        Report { valid, problems }
+    }
+}
+
+impl ExtensionRegistry {
+    /// Registers `name`, with a handler that checks each occurrence (or `None`).
+    pub fn register(
+        &mut self,
+        name: impl Into<String>,
+        handler: Option<Arc<dyn ExtensionHandler>>,
+    ) {
+        self.handlers.push((name.into(), handler));
+    }
+
+    /// Whether `name` is registered; the handler when it has one.
+    pub fn lookup(&self, name: &str) -> Option<Option<&Arc<dyn ExtensionHandler>>> {
+        self.handlers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, h)| h.as_ref())
+    }
 }

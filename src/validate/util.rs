@@ -1,0 +1,466 @@
+//! The problem collector shared by every check, location helpers, and typed getters that
+//! report a problem when a value has the wrong type or range.
+
+use super::{LocStep, Problem, ProblemKind, Report, Severity, ValidateOptions};
+use serde_json::{Map, Value};
+
+/// How deep documents may nest in one another (consolidated metadata, sharding in sharding).
+pub(crate) const MAX_NESTING: usize = 32;
+
+/// The largest integer a JavaScript number holds exactly.
+pub(crate) const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+
+/// Collects problems for one validation run.
+pub(crate) struct Ctx<'o> {
+    pub(crate) opts: &'o ValidateOptions,
+    /// The node path problems are reported at.
+    pub(crate) path: String,
+    /// How many documents deep we are.
+    pub(crate) depth: usize,
+    problems: Vec<Problem>,
+}
+
+impl<'o> Ctx<'o> {
+    pub(crate) fn new(opts: &'o ValidateOptions) -> Self {
+        Ctx {
+            opts,
+            path: String::new(),
+            depth: 0,
+            problems: Vec::new(),
+        }
+    }
+
+    pub(crate) fn into_report(self) -> Report {
+        Report::from_problems(self.problems)
+    }
+
+    /// An error-severity problem at the current path.
+    pub(crate) fn error(&mut self, loc: &[LocStep], kind: ProblemKind, message: impl Into<String>) {
+        self.problems.push(Problem {
+            path: self.path.clone(),
+            loc: loc.to_vec(),
+            kind,
+            message: message.into(),
+            severity: Severity::Error,
+        });
+    }
+
+    /// A warning, recorded only in strict mode.
+    pub(crate) fn warn(&mut self, loc: &[LocStep], kind: ProblemKind, message: impl Into<String>) {
+        if self.opts.strict {
+            self.problems.push(Problem {
+                path: self.path.clone(),
+                loc: loc.to_vec(),
+                kind,
+                message: message.into(),
+                severity: Severity::Warning,
+            });
+        }
+    }
+
+    /// Runs `f` with the path switched to `path`, then restores it.
+    pub(crate) fn at_path<R>(&mut self, path: String, f: impl FnOnce(&mut Self) -> R) -> R {
+        let saved = std::mem::replace(&mut self.path, path);
+        let out = f(self);
+        self.path = saved;
+        out
+    }
+
+    /// Runs the registered handler of `name`, if any; returns whether `name` is registered.
+    pub(crate) fn run_handler(&mut self, name: &str, value: &Value, loc: &[LocStep]) -> bool {
+        match self.opts.registry.lookup(name) {
+            Some(Some(handler)) => {
+                let found = handler.check(value, &self.path, loc);
+                self.problems.extend(found);
+                true
+            }
+            Some(None) => true,
+            None => false,
+        }
+    }
+}
+
+/// Builds child locations.
+pub(crate) trait LocExt {
+    /// The location of an object member.
+    fn key(&self, key: &str) -> Vec<LocStep>;
+    /// The location of an array element.
+    fn idx(&self, index: usize) -> Vec<LocStep>;
+}
+
+impl LocExt for [LocStep] {
+    fn key(&self, key: &str) -> Vec<LocStep> {
+        let mut out = self.to_vec();
+        out.push(LocStep::Key(key.to_string()));
+        out
+    }
+
+    fn idx(&self, index: usize) -> Vec<LocStep> {
+        let mut out = self.to_vec();
+        out.push(LocStep::Index(index));
+        out
+    }
+}
+
+/// Joins a node path and a relative path ("" is the root).
+pub(crate) fn join_path(parent: &str, child: &str) -> String {
+    match (parent.is_empty(), child.is_empty()) {
+        (true, _) => child.to_string(),
+        (false, true) => parent.to_string(),
+        (false, false) => format!("{parent}/{child}"),
+    }
+}
+
+/// A short rendering of a value for messages: bounded in length and depth.
+pub(crate) fn show(value: &Value) -> String {
+    let mut out = String::new();
+    render(value, 0, &mut out);
+    if out.chars().count() > 80 {
+        let cut: String = out.chars().take(77).collect();
+        return format!("{cut}…");
+    }
+    out
+}
+
+fn render(value: &Value, depth: usize, out: &mut String) {
+    match value {
+        Value::String(s) => {
+            let shown: String = s.chars().take(60).collect();
+            out.push_str(&serde_json::to_string(&shown).unwrap_or_default());
+            if s.chars().count() > 60 {
+                out.push('…');
+            }
+        }
+        Value::Array(items) => {
+            if depth > 1 {
+                out.push_str("[…]");
+                return;
+            }
+            out.push('[');
+            for (i, item) in items.iter().enumerate().take(8) {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                render(item, depth.saturating_add(1), out);
+            }
+            if items.len() > 8 {
+                out.push_str(", …");
+            }
+            out.push(']');
+        }
+        Value::Object(map) => {
+            if depth > 1 || map.len() > 4 {
+                out.push_str("{…}");
+                return;
+            }
+            out.push('{');
+            for (i, (k, v)) in map.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                out.push_str(&serde_json::to_string(k).unwrap_or_default());
+                out.push_str(": ");
+                render(v, depth.saturating_add(1), out);
+            }
+            out.push('}');
+        }
+        other => out.push_str(&other.to_string()),
+    }
+}
+
+/// The JSON type name of a value.
+pub(crate) fn tname(value: &Value) -> &'static str {
+    crate::json::type_name(value)
+}
+
+/// A required member: reports `missing_key` when absent.
+pub(crate) fn required<'v>(
+    cx: &mut Ctx,
+    obj: &'v Map<String, Value>,
+    loc: &[LocStep],
+    key: &str,
+    what: &str,
+) -> Option<&'v Value> {
+    let found = obj.get(key);
+    if found.is_none() {
+        cx.error(
+            &loc.key(key),
+            ProblemKind::MissingKey,
+            format!("{what} has no '{key}'"),
+        );
+    }
+    found
+}
+
+/// Reports `unknown_key` for every member not in `allowed`.
+pub(crate) fn unknown_keys(
+    cx: &mut Ctx,
+    obj: &Map<String, Value>,
+    loc: &[LocStep],
+    allowed: &[&str],
+    what: &str,
+) {
+    for key in obj.keys() {
+        if !allowed.contains(&key.as_str()) {
+            cx.error(
+                &loc.key(key),
+                ProblemKind::UnknownKey,
+                format!("'{key}' is not a key of {what}"),
+            );
+        }
+    }
+}
+
+/// An object, or an `invalid_type` problem.
+pub(crate) fn expect_object<'v>(
+    cx: &mut Ctx,
+    value: &'v Value,
+    loc: &[LocStep],
+    what: &str,
+) -> Option<&'v Map<String, Value>> {
+    match value {
+        Value::Object(map) => Some(map),
+        other => {
+            cx.error(
+                loc,
+                ProblemKind::InvalidType,
+                format!(
+                    "{what} must be an object, not {} {}",
+                    tname(other),
+                    show(other)
+                ),
+            );
+            None
+        }
+    }
+}
+
+/// An array, or an `invalid_type` problem.
+pub(crate) fn expect_array<'v>(
+    cx: &mut Ctx,
+    value: &'v Value,
+    loc: &[LocStep],
+    what: &str,
+) -> Option<&'v Vec<Value>> {
+    match value {
+        Value::Array(items) => Some(items),
+        other => {
+            cx.error(
+                loc,
+                ProblemKind::InvalidType,
+                format!(
+                    "{what} must be an array, not {} {}",
+                    tname(other),
+                    show(other)
+                ),
+            );
+            None
+        }
+    }
+}
+
+/// A string, or an `invalid_type` problem.
+pub(crate) fn expect_str<'v>(
+    cx: &mut Ctx,
+    value: &'v Value,
+    loc: &[LocStep],
+    what: &str,
+) -> Option<&'v str> {
+    match value {
+        Value::String(s) => Some(s),
+        other => {
+            cx.error(
+                loc,
+                ProblemKind::InvalidType,
+                format!(
+                    "{what} must be a string, not {} {}",
+                    tname(other),
+                    show(other)
+                ),
+            );
+            None
+        }
+    }
+}
+
+/// A boolean, or an `invalid_type` problem.
+pub(crate) fn expect_bool(
+    cx: &mut Ctx,
+    value: &Value,
+    loc: &[LocStep],
+    what: &str,
+) -> Option<bool> {
+    match value {
+        Value::Bool(b) => Some(*b),
+        other => {
+            cx.error(
+                loc,
+                ProblemKind::InvalidType,
+                format!(
+                    "{what} must be a boolean, not {} {}",
+                    tname(other),
+                    show(other)
+                ),
+            );
+            None
+        }
+    }
+}
+
+/// A string that must be one of `allowed`.
+pub(crate) fn expect_one_of<'v>(
+    cx: &mut Ctx,
+    value: &'v Value,
+    loc: &[LocStep],
+    what: &str,
+    allowed: &[&str],
+) -> Option<&'v str> {
+    let s = expect_str(cx, value, loc, what)?;
+    if allowed.contains(&s) {
+        Some(s)
+    } else {
+        let list: Vec<String> = allowed.iter().map(|a| format!("\"{a}\"")).collect();
+        cx.error(
+            loc,
+            ProblemKind::InvalidValue,
+            format!(
+                "{what} must be one of {}, not {}",
+                list.join(", "),
+                show(value)
+            ),
+        );
+        None
+    }
+}
+
+/// An integer in `lo..=hi`: `invalid_type` for non-integers (floats included), `invalid_value`
+/// for integers out of range.
+pub(crate) fn expect_int_range(
+    cx: &mut Ctx,
+    value: &Value,
+    loc: &[LocStep],
+    what: &str,
+    lo: i64,
+    hi: i64,
+) -> Option<i64> {
+    let range = if lo == i64::MIN && hi == i64::MAX {
+        "an integer".to_string()
+    } else if hi == i64::MAX {
+        format!("an integer ≥ {lo}")
+    } else {
+        format!("an integer from {lo} to {hi}")
+    };
+    match value {
+        Value::Number(n) if n.is_i64() || n.is_u64() => match n.as_i64() {
+            Some(v) if (lo..=hi).contains(&v) => Some(v),
+            _ => {
+                cx.error(
+                    loc,
+                    ProblemKind::InvalidValue,
+                    format!("{what} must be {range}, not {n}"),
+                );
+                None
+            }
+        },
+        other => {
+            cx.error(
+                loc,
+                ProblemKind::InvalidType,
+                format!(
+                    "{what} must be {range}, not {} {}",
+                    tname(other),
+                    show(other)
+                ),
+            );
+            None
+        }
+    }
+}
+
+/// A non-negative integer at least `min` (as u64): `invalid_type` for non-integers (floats
+/// included, and integers too large for JSON parsing to keep exact), `invalid_value` for
+/// negatives or values below `min`.
+pub(crate) fn expect_uint(
+    cx: &mut Ctx,
+    value: &Value,
+    loc: &[LocStep],
+    what: &str,
+    min: u64,
+) -> Option<u64> {
+    let want = if min == 0 {
+        "a non-negative integer".to_string()
+    } else {
+        format!("an integer ≥ {min}")
+    };
+    match value {
+        Value::Number(n) if n.is_u64() => match n.as_u64() {
+            Some(v) if v >= min => Some(v),
+            _ => {
+                cx.error(
+                    loc,
+                    ProblemKind::InvalidValue,
+                    format!("{what} must be {want}, not {n}"),
+                );
+                None
+            }
+        },
+        Value::Number(n) if n.is_i64() => {
+            cx.error(
+                loc,
+                ProblemKind::InvalidValue,
+                format!("{what} must be {want}, not {n}"),
+            );
+            None
+        }
+        other => {
+            cx.error(
+                loc,
+                ProblemKind::InvalidType,
+                format!(
+                    "{what} must be {want}, not {} {}",
+                    tname(other),
+                    show(other)
+                ),
+            );
+            None
+        }
+    }
+}
+
+/// A list of non-negative integers (each at least `min`); `None` if any element is bad (every
+/// bad element is reported).
+pub(crate) fn expect_uint_list(
+    cx: &mut Ctx,
+    value: &Value,
+    loc: &[LocStep],
+    what: &str,
+    min: u64,
+) -> Option<Vec<u64>> {
+    let items = expect_array(cx, value, loc, what)?;
+    let mut out = Vec::with_capacity(items.len());
+    let mut ok = true;
+    for (i, item) in items.iter().enumerate() {
+        match expect_uint(cx, item, &loc.idx(i), &format!("{what}[{i}]"), min) {
+            Some(v) => out.push(v),
+            None => ok = false,
+        }
+    }
+    ok.then_some(out)
+}
+
+/// A number (integer or float), or an `invalid_type` problem.
+pub(crate) fn expect_number(cx: &mut Ctx, value: &Value, loc: &[LocStep], what: &str) -> bool {
+    if value.is_number() {
+        return true;
+    }
+    cx.error(
+        loc,
+        ProblemKind::InvalidType,
+        format!(
+            "{what} must be a number, not {} {}",
+            tname(value),
+            show(value)
+        ),
+    );
+    false
+}

@@ -1,0 +1,81 @@
+//! Everything zarr-python and pydantic-zarr wrote for the fixtures validates without an error;
+//! the sample's deliberate problem is found where it is.
+
+mod common;
+
+use common::{fixtures, read_documents, read_json};
+use zom::model::{self, DocumentOptions};
+use zom::validate::{
+    validate_document_bytes, validate_hierarchy, ProblemKind, Severity, ValidateOptions,
+};
+
+fn errors(report: &zom::validate::Report) -> Vec<String> {
+    report
+        .problems
+        .iter()
+        .filter(|p| p.severity == Severity::Error)
+        .map(|p| format!("/{} {:?} {:?}: {}", p.path, p.loc, p.kind, p.message))
+        .collect()
+}
+
+#[test]
+fn every_fixture_document_is_valid() {
+    for name in ["v3", "v3-consolidated", "v2", "v2-consolidated"] {
+        for (key, bytes) in read_documents(&fixtures().join(name)) {
+            let options = ValidateOptions {
+                key: Some(key.clone()),
+                ..Default::default()
+            };
+            let report = validate_document_bytes(&bytes, &options);
+            assert!(report.valid, "{name}/{key}: {:#?}", errors(&report));
+        }
+    }
+}
+
+#[test]
+fn every_pydantic_zarr_dump_is_a_valid_hierarchy() {
+    for name in ["v3", "v3-consolidated", "v2", "v2-consolidated"] {
+        let zom = read_json(&fixtures().join(format!("expected/{name}.zom.json")));
+        let report = validate_hierarchy(&zom, &ValidateOptions::default());
+        assert!(report.valid, "{name}: {:#?}", errors(&report));
+    }
+}
+
+#[test]
+fn converted_v2_hierarchy_is_valid_v3() {
+    let docs = read_documents(&fixtures().join("v2"));
+    let v2 = model::from_document_bytes(docs, 1 << 20).unwrap();
+    let converted = model::to_v3(&v2).node;
+    let report = validate_hierarchy(&converted.to_value(), &ValidateOptions::default());
+    assert!(report.valid, "{:#?}", errors(&report));
+    for (key, doc) in model::to_documents(&converted, DocumentOptions::default()).unwrap() {
+        let options = ValidateOptions {
+            key: Some(key.clone()),
+            ..Default::default()
+        };
+        let report = zom::validate::validate_document(&doc, &options);
+        assert!(report.valid, "{key}: {:#?}", errors(&report));
+    }
+}
+
+#[test]
+fn sample_deliberate_problem_is_reported_with_its_location() {
+    let docs = read_documents(&fixtures().join("sample"));
+    let sample = model::from_document_bytes(docs, 1 << 20).unwrap();
+    let report = validate_hierarchy(&sample.to_value(), &ValidateOptions::default());
+    assert!(!report.valid);
+    let errors: Vec<_> = report
+        .problems
+        .iter()
+        .filter(|p| p.severity == Severity::Error)
+        .collect();
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    let problem = errors[0];
+    assert_eq!(problem.path, "broken/bad_chunk_rank");
+    assert_eq!(problem.kind, ProblemKind::InvalidValue);
+    let loc = serde_json::to_value(&problem.loc).unwrap();
+    assert_eq!(
+        loc,
+        serde_json::json!(["chunk_grid", "configuration", "chunk_shape"])
+    );
+}
