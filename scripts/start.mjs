@@ -25,10 +25,7 @@ const nameOf = (c) => (typeof c === "string" ? c : (c?.name ?? c?.id ?? "?"));
 function codecSummary(c) {
   const name = nameOf(c);
   const inner = c?.configuration?.codecs;
-  if (!Array.isArray(inner)) return name;
-  const shape = c.configuration.chunk_shape;
-  const chunks = Array.isArray(shape) ? ` ${shape.join("×")}` : "";
-  return `${name}(${inner.map(codecSummary).join(" → ")})${chunks}`;
+  return Array.isArray(inner) ? `${name}(${inner.map(codecSummary).join(" → ")})` : name;
 }
 
 /** One line describing a node: kind, version, and for arrays shape, dtype, chunks, codecs. */
@@ -39,10 +36,13 @@ function describe(node) {
   const tail = attrs ? `, ${attrs} attribute${attrs === 1 ? "" : "s"}` : "";
   if (isGroup) return `(${head}${tail})`;
   if (node.zarr_format === 3) {
-    const chunks = node.chunk_grid?.configuration?.chunk_shape;
+    const grid = node.chunk_grid?.configuration?.chunk_shape;
+    // With sharding the grid's chunks are shards; the inner chunks are the codec's.
+    const inner = node.codecs[0]?.name === "sharding_indexed" ? node.codecs[0].configuration?.chunk_shape : undefined;
+    const list = (xs) => `[${xs.join(", ")}]`;
+    const chunks = grid ? (inner ? ` chunks ${list(inner)} in shards ${list(grid)}` : ` chunks ${list(grid)}`) : "";
     return (
-      `(${head}) shape [${node.shape.join(", ")}] ${nameOf(node.data_type)}` +
-      (chunks ? ` chunks [${chunks.join(", ")}]` : "") +
+      `(${head}) shape ${list(node.shape)} ${nameOf(node.data_type)}${chunks}` +
       ` codecs: ${node.codecs.map(codecSummary).join(" → ")}${tail}`
     );
   }
@@ -77,7 +77,8 @@ runMain(async () => {
   const report = zom.validateHierarchy(hierarchy);
   console.log(`\nvalidation: ${report.valid ? "valid" : "INVALID"}, ${report.problems.length} problem(s)`);
   for (const p of report.problems) {
-    const where = `/${p.path}${p.loc.length ? " " + p.loc.map((s) => JSON.stringify(s)).join(".") : ""}`;
+    const loc = p.loc.map((step, i) => (typeof step === "number" ? `[${step}]` : `${i ? "." : ""}${step}`)).join("");
+    const where = `/${p.path}${loc ? ` ${loc}` : ""}`;
     console.log(`  ${p.severity} ${p.kind} at ${where}: ${p.message}`);
   }
 });
