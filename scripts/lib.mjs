@@ -1,8 +1,8 @@
 // Shared helpers of the repository scripts (Node built-ins only: they run before npm install).
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { delimiter, dirname, join } from "node:path";
+import { delimiter, dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** The repository root (the scripts live in <root>/scripts). */
@@ -74,4 +74,22 @@ export async function runMain(main) {
 /** True when the module with this import.meta.url is the script node was started with. */
 export function isMain(url) {
   return process.argv[1] !== undefined && fileURLToPath(url) === process.argv[1];
+}
+
+const METADATA_NAMES = new Set(["zarr.json", ".zarray", ".zgroup", ".zattrs", ".zmetadata"]);
+
+/**
+ * Every Zarr metadata document under a hierarchy's directory, by store key ("a/b/zarr.json"),
+ * as bytes, keys sorted. Chunks are left out.
+ * @param {string} dir
+ * @returns {Map<string, Uint8Array>}
+ */
+export function readMetadataDocuments(dir) {
+  const docs = [];
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !METADATA_NAMES.has(entry.name)) continue;
+    const file = join(entry.parentPath ?? entry.path, entry.name);
+    docs.push([relative(dir, file).split(sep).join("/"), readFileSync(file)]);
+  }
+  return new Map(docs.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }

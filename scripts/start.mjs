@@ -1,24 +1,10 @@
 // `npm start`: installs what is missing, builds, then loads the sample hierarchy
 // (tests/fixtures/sample, written by zarr-python) through the built package and prints its
 // ZOM as a tree and its validation report. (The explorer web app replaces this later.)
-import { readdirSync, readFileSync } from "node:fs";
-import { join, relative, sep } from "node:path";
+import { join, relative } from "node:path";
 import { build } from "./build.mjs";
-import { root, runMain } from "./lib.mjs";
+import { readMetadataDocuments, root, runMain } from "./lib.mjs";
 import { setup } from "./setup.mjs";
-
-const METADATA = new Set(["zarr.json", ".zarray", ".zgroup", ".zattrs", ".zmetadata"]);
-
-/** Every metadata document under dir, by store key ("a/b/zarr.json"), as bytes. */
-function readDocuments(dir) {
-  const docs = new Map();
-  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile() || !METADATA.has(entry.name)) continue;
-    const file = join(entry.parentPath ?? entry.path, entry.name);
-    docs.set(relative(dir, file).split(sep).join("/"), readFileSync(file));
-  }
-  return new Map([...docs].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-}
 
 const nameOf = (c) => (typeof c === "string" ? c : (c?.name ?? c?.id ?? "?"));
 
@@ -70,7 +56,7 @@ runMain(async () => {
   build();
   const zom = await import("zom");
   const dir = join(root, "tests", "fixtures", "sample");
-  const docs = readDocuments(dir);
+  const docs = readMetadataDocuments(dir);
   console.log(`\nzom ${zom.version()}: ${docs.size} metadata documents in ${relative(root, dir)}\n`);
   const hierarchy = zom.fromDocuments(docs);
   console.log(tree(hierarchy).join("\n"));

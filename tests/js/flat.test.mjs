@@ -1,13 +1,9 @@
 // flatten / unflatten: pydantic-zarr's flat form, v2 .zmetadata and v3 inline consolidated
 // metadata, against the fixtures zarr-python wrote.
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { test } from "node:test";
 import { flatten, fromDocuments, unflatten } from "zom";
-import { assertJsonEqual, fixtures, parseJsonExact, readDocuments, readJson } from "./helpers.mjs";
-
-const fixtureJson = (...path) => parseJsonExact(readFileSync(join(fixtures, ...path), "utf8"));
+import { assertJsonEqual, readDocuments, readJson } from "./helpers.mjs";
 
 for (const name of ["v3", "v2"]) {
   test(`flatten(${name}) equals pydantic-zarr's to_flat()`, () => {
@@ -28,7 +24,7 @@ for (const name of ["v3", "v2"]) {
 test("flatten(v3, consolidated) is the root zarr.json zarr-python consolidated", () => {
   const zom = fromDocuments(readDocuments("v3"));
   const flat = flatten(zom, { form: "consolidated" });
-  assertJsonEqual(flat, fixtureJson("v3-consolidated", "zarr.json"), "v3 inline consolidated");
+  assertJsonEqual(flat, readJson("v3-consolidated", "zarr.json"), "v3 inline consolidated");
   assertJsonEqual(unflatten(flat), zom, "v3 consolidated round trip");
   assertJsonEqual(unflatten(flat, { form: "consolidated" }), zom, "v3 consolidated, form given");
 });
@@ -36,7 +32,7 @@ test("flatten(v3, consolidated) is the root zarr.json zarr-python consolidated",
 test("flatten(v2, zmetadata) is the .zmetadata zarr-python consolidated", () => {
   const zom = fromDocuments(readDocuments("v2"));
   const flat = flatten(zom, { form: "zmetadata" });
-  assertJsonEqual(flat, fixtureJson("v2-consolidated", ".zmetadata"), "v2 .zmetadata");
+  assertJsonEqual(flat, readJson("v2-consolidated", ".zmetadata"), "v2 .zmetadata");
   assertJsonEqual(unflatten(flat), zom, "v2 zmetadata round trip");
 });
 

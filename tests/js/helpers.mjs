@@ -1,27 +1,19 @@
 // Test helpers: fixture reading, a JSON parser independent of zom that keeps big integers
 // exact, and a JSON comparison that names every differing location.
-import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, relative, sep } from "node:path";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { readMetadataDocuments, root as repoRoot } from "../../scripts/lib.mjs";
 
-export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export { repoRoot };
 export const fixtures = join(repoRoot, "tests", "fixtures");
 
 /** The four fixture hierarchies zarr-python wrote, with their pydantic-zarr dumps. */
 export const HIERARCHIES = ["v3", "v3-consolidated", "v2", "v2-consolidated"];
 
-const METADATA = new Set(["zarr.json", ".zarray", ".zgroup", ".zattrs", ".zmetadata"]);
-
-/** Every metadata document under a fixture hierarchy, by store key ("a/zarr.json"), as bytes. */
+/** Every metadata document of a fixture hierarchy, by store key ("a/zarr.json"), as bytes. */
 export function readDocuments(name) {
-  const dir = join(fixtures, name);
-  const docs = new Map();
-  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile() || !METADATA.has(entry.name)) continue;
-    const file = join(entry.parentPath ?? entry.path, entry.name);
-    docs.set(relative(dir, file).split(sep).join("/"), new Uint8Array(readFileSync(file)));
-  }
-  if (docs.size === 0) throw new Error(`no metadata documents under ${dir}`);
+  const docs = readMetadataDocuments(join(fixtures, name));
+  if (docs.size === 0) throw new Error(`no metadata documents under ${join(fixtures, name)}`);
   return docs;
 }
 
