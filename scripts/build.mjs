@@ -43,7 +43,8 @@ export function build() {
 
   const cargoWasm = join(targetDir, "wasm32-unknown-unknown", "release", "zom.wasm");
   if (!existsSync(cargoWasm)) throw new StepError(`cargo produced no ${cargoWasm}`);
-  const stampFile = join(pkgDir, ".wasm-stamp");
+  // Kept out of pkg/, which is what npm publishes.
+  const stampFile = join(targetDir, "zom-pkg-wasm.stamp");
   const stamp = stampOf(cargoWasm);
   const upToDate =
     existsSync(wasmOut) &&
