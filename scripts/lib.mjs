@@ -1,0 +1,95 @@
+// Shared helpers of the repository scripts (Node built-ins only: they run before npm install).
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { delimiter, dirname, join, relative, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The repository root (the scripts live in <root>/scripts). */
+export const root = dirname(dirname(fileURLToPath(import.meta.url)));
+
+/** Cargo's target directory: $CARGO_TARGET_DIR when set, else ./target. */
+export const targetDir = process.env.CARGO_TARGET_DIR || join(root, "target");
+
+/** An error that ends a script with a message and no stack trace. */
+export class StepError extends Error {}
+
+// A fresh shell may not have sourced rustup's profile: put cargo's bin directory on PATH so
+// cargo, rustup and the tools cargo installs (wasm-bindgen) are found by the children.
+const cargoBin = join(process.env.CARGO_HOME || join(homedir(), ".cargo"), "bin");
+const pathParts = (process.env.PATH || "").split(delimiter);
+if (existsSync(cargoBin) && !pathParts.includes(cargoBin)) {
+  process.env.PATH = [cargoBin, ...pathParts].join(delimiter);
+}
+
+/**
+ * Runs a command with inherited stdio; throws StepError when it fails.
+ * @param {string} cmd
+ * @param {string[]} args
+ * @param {{ env?: Record<string, string>, cwd?: string }} [opts]
+ */
+export function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, {
+    cwd: opts.cwd ?? root,
+    stdio: "inherit",
+    env: { ...process.env, ...opts.env },
+  });
+  if (r.error) throw new StepError(`${cmd}: ${r.error.message}`);
+  if (r.status !== 0) {
+    const how = r.signal ? `signal ${r.signal}` : `exit code ${r.status}`;
+    throw new StepError(`\`${[cmd, ...args].join(" ")}\` failed (${how})`);
+  }
+}
+
+/**
+ * Runs a command and returns its stdout, or null when it cannot run or fails.
+ * @param {string} cmd
+ * @param {string[]} args
+ */
+export function capture(cmd, args) {
+  const r = spawnSync(cmd, args, { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  if (r.error || r.status !== 0) return null;
+  return r.stdout;
+}
+
+/** Formats milliseconds as seconds with one decimal. */
+export function seconds(ms) {
+  return `${(ms / 1000).toFixed(1)}s`;
+}
+
+/**
+ * Runs main() and exits: 0 when it resolves, 1 with the message when it throws.
+ * @param {() => Promise<void> | void} main
+ */
+export async function runMain(main) {
+  try {
+    await main();
+  } catch (e) {
+    if (e instanceof StepError) console.error(`error: ${e.message}`);
+    else console.error(e);
+    process.exit(1);
+  }
+}
+
+/** True when the module with this import.meta.url is the script node was started with. */
+export function isMain(url) {
+  return process.argv[1] !== undefined && fileURLToPath(url) === process.argv[1];
+}
+
+const METADATA_NAMES = new Set(["zarr.json", ".zarray", ".zgroup", ".zattrs", ".zmetadata"]);
+
+/**
+ * Every Zarr metadata document under a hierarchy's directory, by store key ("a/b/zarr.json"),
+ * as bytes, keys sorted. Chunks are left out.
+ * @param {string} dir
+ * @returns {Map<string, Uint8Array>}
+ */
+export function readMetadataDocuments(dir) {
+  const docs = [];
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !METADATA_NAMES.has(entry.name)) continue;
+    const file = join(entry.parentPath ?? entry.path, entry.name);
+    docs.push([relative(dir, file).split(sep).join("/"), readFileSync(file)]);
+  }
+  return new Map(docs.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}

@@ -1,0 +1,94 @@
+// The built package in headless Chromium (Debian's /usr/bin/chromium, driven by playwright-core;
+// no browser download): tests/browser/index.html imports /pkg/index.js from a local server and
+// runs the API; this checks its results and saves a screenshot to test-output/.
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { chromium } from "playwright-core";
+import { jsonSchema, stringify } from "zom";
+import { parseJsonExact, readJson, repoRoot } from "../js/helpers.mjs";
+import { serve } from "./server.mjs";
+
+const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+
+let server;
+let browser;
+let profile;
+let results;
+const consoleLines = [];
+
+before(async () => {
+  server = await serve(repoRoot);
+  profile = mkdtempSync(join(tmpdir(), "zom-chromium-"));
+  // A fresh profile directory (playwright passes it as --user-data-dir).
+  browser = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    viewport: { width: 1100, height: 800 },
+    timeout: 60_000,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+  const page = await browser.newPage();
+  page.on("console", (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
+  page.on("pageerror", (e) => consoleLines.push(`pageerror: ${e.message}`));
+  await page.goto(`${server.url}/tests/browser/index.html`);
+  await page.waitForFunction(() => "zomResults" in window, null, { timeout: 30_000 });
+  results = await page.evaluate(() => window.zomResults);
+  mkdirSync(join(repoRoot, "test-output"), { recursive: true });
+  await page.screenshot({ path: join(repoRoot, "test-output", "browser.png"), fullPage: true });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+});
+
+/** The value a page step returned, failing with its error (and the page's console) if it threw. */
+function value(step) {
+  const r = results[step];
+  assert.ok(r, `the page ran ${step}: ${JSON.stringify(results.fatal ?? consoleLines)}`);
+  assert.ok(!r.error, `${step} threw in the browser: ${JSON.stringify(r.error)}\n${consoleLines.join("\n")}`);
+  return r.value;
+}
+
+test("the package loads in Chromium without a bundler", () => {
+  assert.equal(results.fatal, undefined, results.fatal);
+  assert.match(value("version"), /^\d+\.\d+\.\d+$/);
+  assert.equal(results.isZomError, true);
+});
+
+test("fromDocuments in the browser equals pydantic-zarr's dump", () => {
+  assert.deepEqual(parseJsonExact(value("fromDocuments")), readJson("expected", "v3-consolidated.zom.json"));
+});
+
+test("validateDocument in the browser: valid, and broken with located problems", () => {
+  assert.deepEqual(value("validateDocument(valid)"), { valid: true, problems: [] });
+  const broken = value("validateDocument(broken)");
+  assert.equal(broken.valid, false);
+  const summary = broken.problems.map((p) => `${p.path} ${p.kind} ${p.loc.join(".")}`);
+  assert.ok(summary.includes("a missing_key chunk_grid"), summary.join("; "));
+  assert.ok(summary.includes("a invalid_type shape"), summary.join("; "));
+});
+
+test("jsonSchema in the browser", () => {
+  const schema = value("jsonSchema(3)");
+  assert.equal(schema.$schema, "https://json-schema.org/draft/2020-12/schema");
+  assert.deepEqual(schema, JSON.parse(stringify(jsonSchema(3))), "the same schema as in Node");
+});
+
+test("errors in the browser are ZomErrors with a code", () => {
+  const { error } = results["fromDocuments(garbage)"];
+  assert.equal(error?.name, "ZomError");
+  assert.equal(error?.code, "InvalidMetadata");
+});

@@ -1,0 +1,135 @@
+// Test helpers: fixture reading, a JSON parser independent of zom that keeps big integers
+// exact, and a JSON comparison that names every differing location.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { readMetadataDocuments, root as repoRoot } from "../../scripts/lib.mjs";
+
+export { repoRoot };
+export const fixtures = join(repoRoot, "tests", "fixtures");
+
+/** The four fixture hierarchies zarr-python wrote, with their pydantic-zarr dumps. */
+export const HIERARCHIES = ["v3", "v3-consolidated", "v2", "v2-consolidated"];
+
+/** Every metadata document of a fixture hierarchy, by store key ("a/zarr.json"), as bytes. */
+export function readDocuments(name) {
+  const docs = readMetadataDocuments(join(fixtures, name));
+  if (docs.size === 0) throw new Error(`no metadata documents under ${join(fixtures, name)}`);
+  return docs;
+}
+
+/** A fixture file parsed with {@link parseJsonExact}. */
+export function readJson(...path) {
+  return parseJsonExact(readFileSync(join(fixtures, ...path), "utf8"));
+}
+
+/**
+ * JSON.parse, except that integers beyond ±(2^53−1) become BigInt (JSON.parse rounds them).
+ * Written here rather than taken from zom so that it can check zom.
+ */
+export function parseJsonExact(text) {
+  let i = 0;
+  const fail = (what) => {
+    throw new SyntaxError(`${what} at offset ${i}`);
+  };
+  const ws = () => {
+    while (i < text.length && " \t\r\n".includes(text[i])) i++;
+  };
+  const value = () => {
+    ws();
+    const c = text[i];
+    if (c === "{") {
+      i++;
+      const out = {};
+      ws();
+      if (text[i] === "}") return i++, out;
+      for (;;) {
+        ws();
+        if (text[i] !== '"') fail("expected a key");
+        const key = string();
+        ws();
+        if (text[i++] !== ":") fail("expected ':'");
+        Object.defineProperty(out, key, { value: value(), enumerable: true, writable: true, configurable: true });
+        ws();
+        if (text[i] === ",") i++;
+        else if (text[i] === "}") return i++, out;
+        else fail("expected ',' or '}'");
+      }
+    }
+    if (c === "[") {
+      i++;
+      const out = [];
+      ws();
+      if (text[i] === "]") return i++, out;
+      for (;;) {
+        out.push(value());
+        ws();
+        if (text[i] === ",") i++;
+        else if (text[i] === "]") return i++, out;
+        else fail("expected ',' or ']'");
+      }
+    }
+    if (c === '"') return string();
+    const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
+    if (m) {
+      i += m[0].length;
+      const n = Number(m[0]);
+      return !m[2] && !m[3] && !Number.isSafeInteger(n) ? BigInt(m[0]) : n;
+    }
+    for (const [word, v] of [["true", true], ["false", false], ["null", null]]) {
+      if (text.startsWith(word, i)) return (i += word.length), v;
+    }
+    return fail("unexpected character");
+  };
+  const string = () => {
+    const start = i;
+    i++;
+    while (i < text.length && text[i] !== '"') i += text[i] === "\\" ? 2 : 1;
+    i++;
+    return JSON.parse(text.slice(start, i));
+  };
+  const out = value();
+  ws();
+  if (i !== text.length) fail("trailing characters");
+  return out;
+}
+
+/** Every difference between two JSON values, as "location: actual vs expected" lines. */
+export function jsonDifferences(actual, expected, at = "$", out = []) {
+  const show = (v) => (typeof v === "bigint" ? `${v}n` : JSON.stringify(v));
+  if (out.length >= 50) return out;
+  const isObj = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+  if (Array.isArray(actual) && Array.isArray(expected)) {
+    if (actual.length !== expected.length) {
+      out.push(`${at}: length ${actual.length} vs ${expected.length}`);
+    }
+    for (let k = 0; k < Math.min(actual.length, expected.length); k++) {
+      jsonDifferences(actual[k], expected[k], `${at}[${k}]`, out);
+    }
+  } else if (isObj(actual) && isObj(expected)) {
+    for (const k of Object.keys(expected)) {
+      if (!Object.hasOwn(actual, k)) out.push(`${at}.${k}: missing (expected ${show(expected[k])})`);
+      else jsonDifferences(actual[k], expected[k], `${at}.${k}`, out);
+    }
+    for (const k of Object.keys(actual)) {
+      if (!Object.hasOwn(expected, k)) out.push(`${at}.${k}: unexpected ${show(actual[k])}`);
+    }
+  } else if (!Object.is(actual, expected)) {
+    out.push(`${at}: ${show(actual)} vs expected ${show(expected)}`);
+  }
+  return out;
+}
+
+/** Fails with the list of differing locations unless the two JSON values are equal. */
+export function assertJsonEqual(actual, expected, what) {
+  const diffs = jsonDifferences(actual, expected);
+  if (diffs.length) {
+    throw new Error(`${what}: ${diffs.length} difference(s)\n  ${diffs.join("\n  ")}`);
+  }
+}
+
+/** Each document's bytes parsed as JSON, by key. */
+export function documentsAsJson(docs) {
+  const out = {};
+  for (const [key, bytes] of docs) out[key] = parseJsonExact(new TextDecoder().decode(bytes));
+  return out;
+}

@@ -1,0 +1,103 @@
+/**
+ * Typed wrappers of the WebAssembly exports. Each checks that the module is loaded and turns
+ * the core's thrown error objects into {@link ZomError}s.
+ * @module
+ */
+import * as raw from "./zom_wasm.js";
+import { toZomError } from "./errors.js";
+import { requireInit } from "./load.js";
+import type {
+  CompareOptions,
+  Difference,
+  DocumentInput,
+  FlatOptions,
+  JsonObject,
+  JsonSchema,
+  JsonValue,
+  Report,
+  ToDocumentsOptions,
+  ToV3Result,
+  ValidateOptions,
+  Zom,
+} from "./types.js";
+
+function call<T>(f: () => unknown): T {
+  requireInit();
+  try {
+    return f() as T;
+  } catch (e) {
+    throw toZomError(e);
+  }
+}
+
+/**
+ * Validates one metadata document (`zarr.json`, `.zarray`, `.zgroup`, `.zattrs` or
+ * `.zmetadata`), given as a parsed value, JSON text or bytes. Lists every problem; never
+ * throws for a bad document.
+ */
+export function validateDocument(doc: DocumentInput, options: ValidateOptions = {}): Report {
+  return call(() => raw.validateDocument(doc, options));
+}
+
+/** Validates a whole hierarchy given as a ZOM (or its JSON text), node by node. */
+export function validateHierarchy(zom: Zom | string, options: ValidateOptions = {}): Report {
+  return call(() => raw.validateHierarchy(zom, options));
+}
+
+/**
+ * Builds the ZOM of a hierarchy from its metadata documents, keyed by store key
+ * (`"zarr.json"`, `"a/zarr.json"`, `".zgroup"`, `"a/.zarray"`, `".zmetadata"`, …).
+ */
+export function fromDocuments(docs: Map<string, DocumentInput> | { [key: string]: DocumentInput }): Zom {
+  return call(() => raw.fromDocuments(docs));
+}
+
+/** The metadata documents of a ZOM, by store key, as JSON text bytes the way zarr-python writes them. */
+export function toDocuments(zom: Zom, options: ToDocumentsOptions = {}): Map<string, Uint8Array> {
+  return new Map(call<[string, Uint8Array][]>(() => raw.toDocuments(zom, options)));
+}
+
+/** A ZOM as a flat object: path → node without members (form "pydantic" by default). */
+export function flatten(zom: Zom, options: FlatOptions = {}): JsonObject {
+  return call(() => raw.flatten(zom, options));
+}
+
+/** The ZOM of a flat object (any of the forms flatten writes; detected when not given). */
+export function unflatten(flat: JsonObject, options: FlatOptions = {}): Zom {
+  return call(() => raw.unflatten(flat, options));
+}
+
+/** Converts a v2 ZOM to v3, with the problems of what could not be carried over exactly. */
+export function toV3(zom: Zom): ToV3Result {
+  return call(() => raw.toV3(zom));
+}
+
+/** True when two ZOMs are alike (on the fields options select). */
+export function like(a: Zom, b: Zom, options: CompareOptions = {}): boolean {
+  return call(() => raw.like(a, b, options));
+}
+
+/** Every difference between an expected ZOM `a` and an actual one `b`, located. */
+export function diff(a: Zom, b: Zom, options: CompareOptions = {}): Difference[] {
+  return call(() => raw.diff(a, b, options));
+}
+
+/** The JSON Schema (draft 2020-12) of a v2 or v3 ZOM. */
+export function jsonSchema(version: 2 | 3): JsonSchema {
+  return call(() => raw.jsonSchema(version));
+}
+
+/** JSON text of a ZOM, report or any value, with bigints written as plain integers. */
+export function stringify(value: unknown, indent?: number): string {
+  return call(() => raw.stringify(value, indent));
+}
+
+/** Parses JSON text, giving integers beyond ±(2^53−1) as bigints. */
+export function parseJson(text: string): JsonValue {
+  return call(() => raw.parseJson(text));
+}
+
+/** The version of the zom crate inside the WebAssembly. */
+export function version(): string {
+  return call(() => raw.version());
+}

@@ -1,0 +1,22 @@
+/**
+ * What both entry points ("zom" and "zom/manual") export.
+ * @module
+ */
+export {
+  validateDocument,
+  validateHierarchy,
+  fromDocuments,
+  toDocuments,
+  flatten,
+  unflatten,
+  toV3,
+  like,
+  diff,
+  jsonSchema,
+  stringify,
+  parseJson,
+  version,
+} from "./api.js";
+export { ZomError, isZomError } from "./errors.js";
+export type { ErrorCode, ZomErrorOptions } from "./errors.js";
+export type * from "./types.js";
