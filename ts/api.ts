@@ -10,6 +10,7 @@ import type {
   CompareOptions,
   Difference,
   DocumentInput,
+  ExtensionHandler,
   FlatOptions,
   JsonObject,
   JsonSchema,
@@ -30,18 +31,42 @@ function call<T>(f: () => unknown): T {
   }
 }
 
+const registry = new Map<string, ExtensionHandler | true>();
+
+/**
+ * Makes an extension name known to every later validation (data type, codec, chunk grid,
+ * storage transformer or ZEP 10 extension), with a checker of its configuration, or `true`
+ * to accept it unchecked. Handlers given in the options of one call take precedence.
+ */
+export function registerExtension(name: string, handler: ExtensionHandler | true = true): void {
+  registry.set(name, handler);
+}
+
+/** Forgets an extension registered with {@link registerExtension}. */
+export function unregisterExtension(name: string): boolean {
+  return registry.delete(name);
+}
+
+function withRegistry(options: ValidateOptions): ValidateOptions {
+  if (registry.size === 0) return options;
+  return {
+    ...options,
+    extensionHandlers: { ...Object.fromEntries(registry), ...options.extensionHandlers },
+  };
+}
+
 /**
  * Validates one metadata document (`zarr.json`, `.zarray`, `.zgroup`, `.zattrs` or
  * `.zmetadata`), given as a parsed value, JSON text or bytes. Lists every problem; never
  * throws for a bad document.
  */
 export function validateDocument(doc: DocumentInput, options: ValidateOptions = {}): Report {
-  return call(() => raw.validateDocument(doc, options));
+  return call(() => raw.validateDocument(doc, withRegistry(options)));
 }
 
 /** Validates a whole hierarchy given as a ZOM (or its JSON text), node by node. */
 export function validateHierarchy(zom: Zom | string, options: ValidateOptions = {}): Report {
-  return call(() => raw.validateHierarchy(zom, options));
+  return call(() => raw.validateHierarchy(zom, withRegistry(options)));
 }
 
 /**

@@ -5,6 +5,8 @@
 export {
   validateDocument,
   validateHierarchy,
+  registerExtension,
+  unregisterExtension,
   fromDocuments,
   toDocuments,
   flatten,

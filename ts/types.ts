@@ -137,8 +137,11 @@ export interface ValidateOptions {
   strict?: boolean;
   /** Check ZEP 10 (draft) `extensions` lists. */
   extensions?: boolean;
-  /** Extension names known beyond the built-in ones, each with a checker. */
-  extensionHandlers?: { [name: string]: ExtensionHandler };
+  /**
+   * Extension names known beyond the built-in ones, each with a checker (or `true`: known,
+   * nothing to check). Added to those given to {@link registerExtension}.
+   */
+  extensionHandlers?: { [name: string]: ExtensionHandler | true };
 }
 
 /** Options of toDocuments. */

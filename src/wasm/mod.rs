@@ -17,6 +17,21 @@ use wasm_bindgen::JsCast;
 
 type JsResult = Result<JsValue, JsValue>;
 
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = console, js_name = error)]
+    fn console_error(message: &str);
+}
+
+/// Runs when the module is instantiated: a panic (always a zom bug) is reported on the
+/// console with its message and location before the instance stops.
+#[wasm_bindgen(start)]
+pub fn start() {
+    std::panic::set_hook(Box::new(|info| {
+        console_error(&format!("zom: internal error (please report it): {info}"));
+    }));
+}
+
 fn fail(error: ZomError) -> JsValue {
     error_to_js(&error)
 }

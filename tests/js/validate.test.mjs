@@ -2,7 +2,7 @@
 // valid, broken ones list their problems with path, loc and kind, handlers written in JS run.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { fromDocuments, stringify, validateDocument, validateHierarchy } from "zom";
+import { fromDocuments, registerExtension, stringify, unregisterExtension, validateDocument, validateHierarchy } from "zom";
 import { HIERARCHIES, readDocuments } from "./helpers.mjs";
 
 const arrayDoc = () => ({
@@ -121,6 +121,26 @@ test("unknown extensions: must_understand, and handlers written in JS", () => {
     name: "ZomError",
     code: "InvalidArgument",
   });
+});
+
+test("registerExtension makes a name known to every later validation", () => {
+  const doc = arrayDoc();
+  doc.codecs.push({ name: "example.rot13", configuration: { shift: -1 } });
+  registerExtension("example.rot13", (ext) =>
+    ext.configuration.shift < 0 ? [{ message: "negative shift", severity: "warning" }] : [],
+  );
+  try {
+    const report = validateDocument(doc, { key: "a/zarr.json" });
+    assert.equal(report.valid, true, show(report));
+    assert.deepEqual(report.problems.map((p) => [p.loc, p.message, p.severity]), [[["codecs", 1], "negative shift", "warning"]]);
+    // A handler given to one call wins over the registered one.
+    const overridden = validateDocument(doc, { key: "a/zarr.json", extensionHandlers: { "example.rot13": true } });
+    assert.deepEqual(overridden.problems, []);
+  } finally {
+    assert.equal(unregisterExtension("example.rot13"), true);
+  }
+  const after = validateDocument(doc, { key: "a/zarr.json" });
+  assert.ok(after.problems.some((p) => p.kind === "must_understand"), show(after));
 });
 
 test("the sample hierarchy has exactly its one deliberate problem", () => {
