@@ -1,11 +1,35 @@
 //! Zarr data types (every data type of zarr-python 3 plus the zarr-extensions ones) and their
 //! fill values, in both the v3 (`data_type`) and the v2 (`dtype` typestring) encodings.
 //!
-//! INTERFACE STUB: the signatures below are the contract other modules code against.
-//! Bodies are filled in by the dtype work; keep the signatures (add, do not rename).
+//! The encodings follow what zarr-python 3.1 writes (`zarr.json` / `.zarray`), checked against
+//! it; where zarr-python is lenient and the specs are not (integers written as `1.0`, `"nan"`,
+//! out-of-range floats that numpy silently turns into infinity), zom follows the specs and
+//! reports an error.
+
+mod element;
+mod fill;
+mod fill_encode;
+mod time;
+mod v2;
+mod v3;
+
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+mod tests_fill;
+
+pub use time::MAX_SCALE_FACTOR;
 
 use crate::model::named::NamedConfig;
 use serde_json::Value;
+
+/// The deepest nesting of struct data types zom accepts (deeper types are refused, so
+/// recursion over a data type never overflows the stack).
+pub const MAX_STRUCT_DEPTH: usize = 32;
+
+/// The largest element [`FillValue::to_element_bytes`] builds (16 MiB); bigger elements give
+/// `None` rather than a huge allocation.
+pub const MAX_ELEMENT_BYTES: u64 = 16 << 20;
 
 /// Byte order of a multi-byte v2 data type (`<`, `>`, or `|` for "does not apply").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -182,67 +206,87 @@ pub enum FillValue {
 
 impl DataType {
     /// Reads a v3 `data_type` (bare name or named configuration).
-    pub fn from_v3(_named: &NamedConfig) -> Result<DataType, String> {
-        todo!("dtype work")
+    pub fn from_v3(named: &NamedConfig) -> Result<DataType, String> {
+        v3::from_v3(named, 0)
     }
 
     /// The v3 `data_type` JSON of this type.
     pub fn to_v3(&self) -> NamedConfig {
-        todo!("dtype work")
+        v3::to_v3(self)
     }
 
     /// Reads a v2 `dtype` (typestring or structured list). `object_codec_id` is the id of the
     /// filter (or compressor) that gives `|O` its meaning: `vlen-utf8`, `vlen-bytes`, ….
+    ///
+    /// The byte order returned is the typestring's (`=` counts as little-endian); structured
+    /// types give [`Endianness::NotApplicable`] and keep each field's order in its
+    /// [`StructField::endianness`].
     pub fn from_v2(
-        _dtype: &Value,
-        _object_codec_id: Option<&str>,
+        dtype: &Value,
+        object_codec_id: Option<&str>,
     ) -> Result<(DataType, Endianness), String> {
-        todo!("dtype work")
+        v2::from_v2(dtype, object_codec_id)
     }
 
     /// The v2 `dtype` JSON of this type with the given byte order.
-    pub fn to_v2(&self, _endianness: Endianness) -> Result<Value, String> {
-        todo!("dtype work")
+    ///
+    /// For a struct, [`Endianness::NotApplicable`] keeps each field's own byte order, while
+    /// `Little` or `Big` applies that order to every multi-byte field.
+    pub fn to_v2(&self, endianness: Endianness) -> Result<Value, String> {
+        v2::to_v2(self, endianness)
     }
 
     /// Bytes per element, or `None` for variable-length types.
     pub fn fixed_size(&self) -> Option<u64> {
-        todo!("dtype work")
+        element::fixed_size(self)
     }
 
     /// Whether `name` is a v3 data type name zom knows (`int8`, `numpy.datetime64`, `r16`, …).
-    pub fn is_known_v3_name(_name: &str) -> bool {
-        todo!("dtype work")
+    pub fn is_known_v3_name(name: &str) -> bool {
+        v3::is_known_name(name)
+    }
+
+    /// Whether elements of this type have a byte order (multi-byte numbers, UTF-32 text,
+    /// datetimes); `false` for one-byte types, byte strings, variable-length types and structs
+    /// (whose fields carry their own order).
+    pub fn has_byte_order(&self) -> bool {
+        element::swap_unit(self).is_some()
     }
 }
 
 impl FillValue {
     /// Decodes a v3 `fill_value` for `data_type`; the error says why it does not fit.
-    pub fn from_v3(_data_type: &DataType, _value: &Value) -> Result<FillValue, String> {
-        todo!("dtype work")
+    pub fn from_v3(data_type: &DataType, value: &Value) -> Result<FillValue, String> {
+        fill::from_v3(data_type, value)
     }
 
     /// Decodes a v2 `fill_value` (`null` → `None`).
+    ///
+    /// Base64 fill values of structured types are kept as [`FillValue::Bytes`] in the byte
+    /// order of the v2 fields.
     pub fn from_v2(
-        _data_type: &DataType,
-        _endianness: Endianness,
-        _value: &Value,
+        data_type: &DataType,
+        endianness: Endianness,
+        value: &Value,
     ) -> Result<Option<FillValue>, String> {
-        todo!("dtype work")
+        fill::from_v2(data_type, endianness, value)
     }
 
     /// Encodes as a v3 `fill_value`, as zarr-python writes it.
-    pub fn to_v3(&self, _data_type: &DataType) -> Value {
-        todo!("dtype work")
+    pub fn to_v3(&self, data_type: &DataType) -> Value {
+        fill::to_v3(self, data_type)
     }
 
     /// Encodes as a v2 `fill_value`, as zarr-python writes it.
-    pub fn to_v2(&self, _data_type: &DataType, _endianness: Endianness) -> Value {
-        todo!("dtype work")
+    pub fn to_v2(&self, data_type: &DataType, endianness: Endianness) -> Value {
+        fill::to_v2(self, data_type, endianness)
     }
 
     /// One element's bytes, little-endian, for fixed-size types (`None` for variable-length).
-    pub fn to_element_bytes(&self, _data_type: &DataType) -> Option<Vec<u8>> {
-        todo!("dtype work")
+    ///
+    /// Also `None` when the value does not fit the type (a string longer than the type) or the
+    /// element is larger than [`MAX_ELEMENT_BYTES`].
+    pub fn to_element_bytes(&self, data_type: &DataType) -> Option<Vec<u8>> {
+        element::to_element_bytes(self, data_type)
     }
 }

@@ -1,0 +1,333 @@
+//! The v2 `dtype` encoding: NumPy typestrings (`<i4`, `|S7`, `<M8[10s]`) and structured lists
+//! (`[["a", "<i4"], ["b", "<f8", [2, 3]]]`).
+
+use super::element::check_struct_fields;
+use super::fill::shorten;
+use super::time::{check_scale_factor, unknown_unit};
+use super::{
+    BytesNaming, DataType, Endianness, StructField, StructNaming, TimeUnit, MAX_STRUCT_DEPTH,
+};
+use crate::json::type_name;
+use serde_json::Value;
+
+/// Reads a v2 `dtype`.
+pub(super) fn from_v2(
+    dtype: &Value,
+    object_codec_id: Option<&str>,
+) -> Result<(DataType, Endianness), String> {
+    match dtype {
+        Value::String(typestring) => parse_typestring(typestring, object_codec_id),
+        Value::Array(list) => Ok((structured_from_v2(list, 0)?, Endianness::NotApplicable)),
+        other => Err(format!(
+            "dtype must be a typestring or a list of fields, got {}",
+            type_name(other)
+        )),
+    }
+}
+
+/// Reads a structured list; `depth` is how many structs enclose it.
+fn structured_from_v2(list: &[Value], depth: usize) -> Result<DataType, String> {
+    if depth >= MAX_STRUCT_DEPTH {
+        return Err(format!(
+            "structured dtype is nested more than {MAX_STRUCT_DEPTH} levels deep"
+        ));
+    }
+    let mut fields = Vec::with_capacity(list.len().min(1024));
+    for (index, entry) in list.iter().enumerate() {
+        let parts = match entry {
+            Value::Array(parts) => parts.as_slice(),
+            _ => {
+                return Err(format!(
+                    "structured dtype: field {index} must be [name, dtype] or [name, dtype, shape]"
+                ))
+            }
+        };
+        let (name, type_json, shape_json) = match parts {
+            [Value::String(name), t] => (name, t, None),
+            [Value::String(name), t, shape] => (name, t, Some(shape)),
+            _ => {
+                return Err(format!(
+                    "structured dtype: field {index} must be [name, dtype] or [name, dtype, shape]"
+                ))
+            }
+        };
+        let context = |e: String| format!("structured dtype: field '{}': {e}", shorten(name));
+        let (data_type, endianness) = match type_json {
+            Value::String(typestring) => parse_typestring(typestring, None).map_err(context)?,
+            Value::Array(inner) => (
+                structured_from_v2(inner, depth + 1).map_err(context)?,
+                Endianness::NotApplicable,
+            ),
+            other => {
+                return Err(context(format!(
+                    "dtype must be a typestring or a list of fields, got {}",
+                    type_name(other)
+                )))
+            }
+        };
+        let shape = match shape_json {
+            None => Vec::new(),
+            Some(Value::Array(dims)) => dims
+                .iter()
+                .map(|d| {
+                    d.as_u64().ok_or_else(|| {
+                        context("shape must be a list of non-negative integers".into())
+                    })
+                })
+                .collect::<Result<Vec<u64>, String>>()?,
+            Some(_) => {
+                return Err(context(
+                    "shape must be a list of non-negative integers".into(),
+                ))
+            }
+        };
+        fields.push(StructField {
+            name: name.clone(),
+            data_type,
+            shape,
+            endianness,
+        });
+    }
+    check_struct_fields("structured dtype", &fields)?;
+    Ok(DataType::Struct {
+        fields,
+        naming: StructNaming::Structured,
+    })
+}
+
+/// Reads a positive decimal length (`7` in `|S7`).
+fn positive_length(digits: &str, typestring: &str) -> Result<u64, String> {
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(invalid(typestring));
+    }
+    match digits.parse::<u64>() {
+        Ok(0) => Err(format!(
+            "'{}': the length must be at least 1",
+            shorten(typestring)
+        )),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!(
+            "'{}': the length is too large",
+            shorten(typestring)
+        )),
+    }
+}
+
+/// The error for a typestring zom cannot read.
+fn invalid(typestring: &str) -> String {
+    format!("'{}' is not a valid v2 dtype", shorten(typestring))
+}
+
+/// Reads one typestring.
+fn parse_typestring(
+    typestring: &str,
+    object_codec_id: Option<&str>,
+) -> Result<(DataType, Endianness), String> {
+    let mut chars = typestring.chars();
+    let order = match chars.next() {
+        Some('<') | Some('=') => Endianness::Little,
+        Some('>') => Endianness::Big,
+        Some('|') => Endianness::NotApplicable,
+        _ => {
+            return Err(format!(
+                "'{}' is not a valid v2 dtype: it must start with '<', '>', '|' or '='",
+                shorten(typestring)
+            ))
+        }
+    };
+    let rest = chars.as_str();
+    let data_type = match rest {
+        "b1" => DataType::Bool,
+        "i1" => DataType::Int8,
+        "u1" => DataType::UInt8,
+        "i2" => DataType::Int16,
+        "i4" => DataType::Int32,
+        "i8" => DataType::Int64,
+        "u2" => DataType::UInt16,
+        "u4" => DataType::UInt32,
+        "u8" => DataType::UInt64,
+        "f2" => DataType::Float16,
+        "f4" => DataType::Float32,
+        "f8" => DataType::Float64,
+        "c8" => DataType::Complex64,
+        "c16" => DataType::Complex128,
+        "O" => match object_codec_id {
+            Some("vlen-utf8") => DataType::String,
+            Some("vlen-bytes") => DataType::Bytes(BytesNaming::VariableLengthBytes),
+            Some(other) => {
+                return Err(format!(
+                    "dtype '|O' with object codec '{}' is not supported (zom reads vlen-utf8 and vlen-bytes)",
+                    shorten(other)
+                ))
+            }
+            None => {
+                return Err(
+                    "dtype '|O' needs an object codec (vlen-utf8 or vlen-bytes) in filters or compressor"
+                        .into(),
+                )
+            }
+        },
+        _ => {
+            if let Some(digits) = rest.strip_prefix('U') {
+                let chars = positive_length(digits, typestring)?;
+                let length_bytes = chars
+                    .checked_mul(4)
+                    .ok_or_else(|| format!("'{}': the length is too large", shorten(typestring)))?;
+                DataType::FixedLengthUtf32 { length_bytes }
+            } else if let Some(digits) = rest.strip_prefix('S') {
+                DataType::NullTerminatedBytes {
+                    length_bytes: positive_length(digits, typestring)?,
+                }
+            } else if let Some(digits) = rest.strip_prefix('V') {
+                DataType::RawBytes {
+                    length_bytes: positive_length(digits, typestring)?,
+                    r_name: false,
+                }
+            } else if let Some(unit) = rest.strip_prefix("M8") {
+                let (unit, scale_factor) = parse_time_unit(unit, typestring)?;
+                DataType::DateTime64 { unit, scale_factor }
+            } else if let Some(unit) = rest.strip_prefix("m8") {
+                let (unit, scale_factor) = parse_time_unit(unit, typestring)?;
+                DataType::TimeDelta64 { unit, scale_factor }
+            } else {
+                return Err(invalid(typestring));
+            }
+        }
+    };
+    // NumPy writes `|` exactly for the types without a byte order, and `<`/`>` for the others.
+    let needs_order = data_type.has_byte_order();
+    match (order, needs_order) {
+        (Endianness::NotApplicable, true) => Err(format!(
+            "'{}' is not a valid v2 dtype: a multi-byte type needs '<' or '>'",
+            shorten(typestring)
+        )),
+        (Endianness::Little | Endianness::Big, false) => Err(format!(
+            "'{}' is not a valid v2 dtype: a single-byte or byte-string type takes '|'",
+            shorten(typestring)
+        )),
+        _ => Ok((data_type, order)),
+    }
+}
+
+/// Reads the `[10s]` of `<M8[10s]` (empty: the generic unit).
+fn parse_time_unit(spec: &str, typestring: &str) -> Result<(TimeUnit, u64), String> {
+    if spec.is_empty() {
+        return Ok((TimeUnit::Generic, 1));
+    }
+    let inner = spec
+        .strip_prefix('[')
+        .and_then(|s| s.strip_suffix(']'))
+        .ok_or_else(|| invalid(typestring))?;
+    let split = inner
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(inner.len());
+    let (digits, unit) = inner.split_at(split);
+    let scale_factor = if digits.is_empty() {
+        1
+    } else {
+        let scale: u64 = digits
+            .parse()
+            .map_err(|_| format!("'{}': the scale factor is too large", shorten(typestring)))?;
+        check_scale_factor(scale).map_err(|e| format!("'{}': {e}", shorten(typestring)))?
+    };
+    let unit = TimeUnit::parse(unit).ok_or_else(|| unknown_unit(unit))?;
+    Ok((unit, scale_factor))
+}
+
+/// The byte-order character of a multi-byte type.
+fn order_char(endianness: Endianness) -> char {
+    match endianness {
+        Endianness::Big => '>',
+        Endianness::Little | Endianness::NotApplicable => '<',
+    }
+}
+
+/// The v2 `dtype` of `data_type`; for a struct, `NotApplicable` keeps each field's own order.
+pub(super) fn to_v2(data_type: &DataType, endianness: Endianness) -> Result<Value, String> {
+    to_v2_inner(data_type, endianness, 0)
+}
+
+fn to_v2_inner(
+    data_type: &DataType,
+    endianness: Endianness,
+    depth: usize,
+) -> Result<Value, String> {
+    if let DataType::Struct { fields, .. } = data_type {
+        if depth >= MAX_STRUCT_DEPTH {
+            return Err(format!(
+                "struct types are nested more than {MAX_STRUCT_DEPTH} levels deep"
+            ));
+        }
+        let mut list = Vec::with_capacity(fields.len());
+        for field in fields {
+            let order = match endianness {
+                Endianness::NotApplicable => field.endianness,
+                forced => forced,
+            };
+            let mut entry = vec![
+                Value::String(field.name.clone()),
+                to_v2_inner(&field.data_type, order, depth + 1)?,
+            ];
+            if !field.shape.is_empty() {
+                entry.push(Value::Array(
+                    field.shape.iter().map(|&d| Value::from(d)).collect(),
+                ));
+            }
+            list.push(Value::Array(entry));
+        }
+        return Ok(Value::Array(list));
+    }
+    let o = order_char(endianness);
+    let typestring = match data_type {
+        DataType::Bool => "|b1".to_string(),
+        DataType::Int8 => "|i1".to_string(),
+        DataType::UInt8 => "|u1".to_string(),
+        DataType::Int16 => format!("{o}i2"),
+        DataType::Int32 => format!("{o}i4"),
+        DataType::Int64 => format!("{o}i8"),
+        DataType::UInt16 => format!("{o}u2"),
+        DataType::UInt32 => format!("{o}u4"),
+        DataType::UInt64 => format!("{o}u8"),
+        DataType::Float16 => format!("{o}f2"),
+        DataType::Float32 => format!("{o}f4"),
+        DataType::Float64 => format!("{o}f8"),
+        DataType::Complex64 => format!("{o}c8"),
+        DataType::Complex128 => format!("{o}c16"),
+        DataType::String | DataType::Bytes(_) => "|O".to_string(),
+        DataType::FixedLengthUtf32 { length_bytes } => {
+            if length_bytes % 4 != 0 || *length_bytes == 0 {
+                return Err(format!(
+                    "fixed_length_utf32 with length_bytes {length_bytes} has no v2 dtype (it must be a positive multiple of 4)"
+                ));
+            }
+            format!("{o}U{}", length_bytes / 4)
+        }
+        DataType::NullTerminatedBytes { length_bytes } => format!("|S{length_bytes}"),
+        DataType::RawBytes { length_bytes, .. } => format!("|V{length_bytes}"),
+        DataType::DateTime64 { unit, scale_factor } => {
+            format!("{o}M8{}", time_suffix(*unit, *scale_factor)?)
+        }
+        DataType::TimeDelta64 { unit, scale_factor } => {
+            format!("{o}m8{}", time_suffix(*unit, *scale_factor)?)
+        }
+        DataType::Struct { .. } => unreachable_struct()?,
+    };
+    Ok(Value::String(typestring))
+}
+
+/// Structs are handled before the match; kept as an error rather than a panic.
+fn unreachable_struct() -> Result<String, String> {
+    Err("internal error: struct reached the typestring encoder".into())
+}
+
+/// `[10s]`, `[s]`, or nothing for the generic unit, as NumPy writes them.
+fn time_suffix(unit: TimeUnit, scale_factor: u64) -> Result<String, String> {
+    match (unit, scale_factor) {
+        (TimeUnit::Generic, 1) => Ok(String::new()),
+        (TimeUnit::Generic, _) => Err(format!(
+            "the generic time unit with scale_factor {scale_factor} has no v2 dtype"
+        )),
+        (unit, 1) => Ok(format!("[{}]", unit.as_str())),
+        (unit, scale) => Ok(format!("[{scale}{}]", unit.as_str())),
+    }
+}
