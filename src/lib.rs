@@ -5,6 +5,7 @@
 //! problems. Stores and HTTP come in through the [`store::Store`] trait.
 #![warn(missing_docs)]
 
+pub mod codec;
 pub mod dtype;
 pub mod error;
 pub mod json;
