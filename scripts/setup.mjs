@@ -1,6 +1,6 @@
 // Installs what the build and the tests need, skipping what is already there:
-// the wasm32 Rust target, wasm-bindgen-cli (the version Cargo.lock pins), the npm packages,
-// and (tests only) Chromium. Node built-ins only: it runs before `npm install`.
+// the wasm32 Rust target, clang and llvm-ar (C zstd for wasm32), wasm-bindgen-cli (the version
+// Cargo.lock pins), the npm packages, and (tests only) Chromium. Node built-ins only: it runs before `npm install`.
 //
 //   node scripts/setup.mjs            # build tools
 //   node scripts/setup.mjs --browser  # and Chromium for the browser test
@@ -62,23 +62,45 @@ function npmPackages() {
   }
 }
 
+let aptUpdated = false;
+
+/** Installs Debian packages with apt-get (as root, or through passwordless sudo). */
+function aptInstall(packages) {
+  const isRoot = process.getuid?.() === 0;
+  if (!isRoot && capture("sudo", ["-n", "true"]) === null) {
+    throw new StepError(`missing: run \`apt-get install -y ${packages.join(" ")}\` as root`);
+  }
+  // sudo resets the environment: pass DEBIAN_FRONTEND through env(1).
+  const [cmd, ...pre] = [...(isRoot ? [] : ["sudo", "-n"]), "env", "DEBIAN_FRONTEND=noninteractive", "apt-get"];
+  // Wait for another apt/dpkg run (unattended upgrades) instead of failing on its lock.
+  const lockWait = ["-o", "DPkg::Lock::Timeout=600"];
+  if (!aptUpdated) {
+    run(cmd, [...pre, ...lockWait, "update"]);
+    aptUpdated = true;
+  }
+  run(cmd, [...pre, ...lockWait, "install", "-y", ...packages]);
+}
+
 function chromium() {
   if (existsSync(CHROMIUM)) {
     console.log(`ok: chromium (${CHROMIUM})`);
     return;
   }
   console.log("installing: chromium (apt-get)");
-  const isRoot = process.getuid?.() === 0;
-  if (!isRoot && capture("sudo", ["-n", "true"]) === null) {
-    throw new StepError(`${CHROMIUM} is missing: run \`apt-get install -y chromium\` as root`);
-  }
-  // sudo resets the environment: pass DEBIAN_FRONTEND through env(1).
-  const [cmd, ...pre] = [...(isRoot ? [] : ["sudo", "-n"]), "env", "DEBIAN_FRONTEND=noninteractive", "apt-get"];
-  // Wait for another apt/dpkg run (unattended upgrades) instead of failing on its lock.
-  const lockWait = ["-o", "DPkg::Lock::Timeout=600"];
-  run(cmd, [...pre, ...lockWait, "update"]);
-  run(cmd, [...pre, ...lockWait, "install", "-y", "chromium"]);
+  aptInstall(["chromium"]);
   if (!existsSync(CHROMIUM)) throw new StepError(`apt installed chromium but ${CHROMIUM} is absent`);
+}
+
+/** clang and llvm-ar compile C zstd for wasm32 (see .cargo/config.toml). */
+function cToolchain() {
+  const have = (tool) => capture(tool, ["--version"]) !== null;
+  if (have("clang") && have("llvm-ar")) {
+    console.log("ok: clang, llvm-ar");
+    return;
+  }
+  console.log("installing: clang, llvm (apt-get; C zstd for wasm32)");
+  aptInstall(["clang", "llvm"]);
+  if (!have("clang") || !have("llvm-ar")) throw new StepError("apt installed clang and llvm but clang or llvm-ar is missing");
 }
 
 /**
@@ -87,6 +109,7 @@ function chromium() {
  */
 export function setup(opts = {}) {
   rustTarget();
+  cToolchain();
   wasmBindgen();
   npmPackages();
   if (opts.browser) chromium();

@@ -6,6 +6,7 @@
 #![warn(missing_docs)]
 
 pub mod chunk;
+pub mod codec;
 pub mod dtype;
 pub mod error;
 pub mod json;

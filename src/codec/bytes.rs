@@ -1,0 +1,241 @@
+//! The `bytes` array → bytes codec (fixed-size elements in a given byte order) and the byte
+//! swapping every data type needs.
+
+use super::{codec_error, to_usize, ArrayToBytesCodec, ChunkRepr, DecodedChunk, Limits, SizeBound};
+use crate::dtype::{DataType, Endianness, StructField};
+use crate::error::Result;
+
+/// Which pieces of one element to byte-reverse.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct SwapPlan {
+    /// Bytes per element.
+    element: usize,
+    /// (offset, length) of each piece to reverse, inside one element.
+    units: Vec<(usize, usize)>,
+}
+
+impl SwapPlan {
+    /// The plan to convert elements of `data_type` stored in the byte order `order` to
+    /// little-endian (or back: the operation is its own inverse). `None` means "each struct
+    /// field in its own v2 byte order" (and little-endian for everything else).
+    pub(crate) fn new(data_type: &DataType, order: Option<Endianness>) -> Result<SwapPlan> {
+        let element = data_type
+            .fixed_size()
+            .ok_or_else(|| codec_error("byte order applies only to fixed-size types"))?;
+        let element = to_usize(element, "an element")?;
+        let mut units = Vec::new();
+        collect_units(data_type, order, 0, &mut units)?;
+        Ok(SwapPlan { element, units })
+    }
+
+    /// Byte-reverses the planned pieces of every element of `buf`.
+    pub(crate) fn apply(&self, buf: &mut [u8]) -> Result<()> {
+        if self.units.is_empty() {
+            return Ok(());
+        }
+        if self.element == 0 || buf.len() % self.element != 0 {
+            return Err(codec_error("the buffer is not a whole number of elements"));
+        }
+        // Fast path: the element is a run of equal pieces (numbers, complex, UTF-32).
+        if let Some(unit) = self.uniform() {
+            swap_all(buf, unit);
+            return Ok(());
+        }
+        for element in buf.chunks_exact_mut(self.element) {
+            for &(offset, len) in &self.units {
+                if let Some(piece) = offset
+                    .checked_add(len)
+                    .and_then(|end| element.get_mut(offset..end))
+                {
+                    piece.reverse();
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The piece size when the pieces tile the whole element.
+    fn uniform(&self) -> Option<usize> {
+        let (_, unit) = *self.units.first()?;
+        let tiles = self
+            .units
+            .iter()
+            .enumerate()
+            .all(|(i, &(offset, len))| len == unit && i.checked_mul(unit) == Some(offset));
+        (tiles && self.units.len().checked_mul(unit) == Some(self.element)).then_some(unit)
+    }
+}
+
+/// Reverses every `unit`-byte piece of `buf` (whose length is a multiple of `unit`).
+pub(crate) fn swap_all(buf: &mut [u8], unit: usize) {
+    match unit {
+        2 => {
+            for c in buf.chunks_exact_mut(2) {
+                c.swap(0, 1);
+            }
+        }
+        4 => {
+            for c in buf.chunks_exact_mut(4) {
+                let v = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+                c.copy_from_slice(&v.swap_bytes().to_le_bytes());
+            }
+        }
+        8 => {
+            for c in buf.chunks_exact_mut(8) {
+                let mut a = [0u8; 8];
+                a.copy_from_slice(c);
+                c.copy_from_slice(&u64::from_le_bytes(a).swap_bytes().to_le_bytes());
+            }
+        }
+        0 | 1 => {}
+        _ => {
+            for c in buf.chunks_exact_mut(unit) {
+                c.reverse();
+            }
+        }
+    }
+}
+
+fn collect_units(
+    data_type: &DataType,
+    order: Option<Endianness>,
+    base: usize,
+    units: &mut Vec<(usize, usize)>,
+) -> Result<()> {
+    let big = order == Some(Endianness::Big);
+    let push = |units: &mut Vec<(usize, usize)>, offset: usize, len: usize| {
+        if big {
+            units.push((base.saturating_add(offset), len));
+        }
+    };
+    match data_type {
+        DataType::Int16 | DataType::UInt16 | DataType::Float16 => push(units, 0, 2),
+        DataType::Int32 | DataType::UInt32 | DataType::Float32 => push(units, 0, 4),
+        DataType::Int64
+        | DataType::UInt64
+        | DataType::Float64
+        | DataType::DateTime64 { .. }
+        | DataType::TimeDelta64 { .. } => push(units, 0, 8),
+        DataType::Complex64 => {
+            push(units, 0, 4);
+            push(units, 4, 4);
+        }
+        DataType::Complex128 => {
+            push(units, 0, 8);
+            push(units, 8, 8);
+        }
+        DataType::FixedLengthUtf32 { length_bytes } if big => {
+            let n = to_usize(*length_bytes / 4, "a string")?;
+            for i in 0..n {
+                push(units, i.saturating_mul(4), 4);
+            }
+        }
+        DataType::Struct { fields, .. } => {
+            let mut offset = base;
+            for field in fields {
+                let field_order = order.or(Some(field.endianness));
+                offset = collect_field(field, field_order, offset, units)?;
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Collects one struct field's pieces (each element of its subarray); returns the offset
+/// after the field.
+fn collect_field(
+    field: &StructField,
+    order: Option<Endianness>,
+    mut offset: usize,
+    units: &mut Vec<(usize, usize)>,
+) -> Result<usize> {
+    let size = field
+        .data_type
+        .fixed_size()
+        .ok_or_else(|| codec_error("a struct field has a variable-length type"))?;
+    let size = to_usize(size, "a struct field")?;
+    let count = field
+        .shape
+        .iter()
+        .try_fold(1u64, |acc, &d| acc.checked_mul(d))
+        .ok_or_else(|| codec_error("a struct field's shape overflows"))?;
+    for _ in 0..count {
+        collect_units(&field.data_type, order, offset, units)?;
+        offset = offset
+            .checked_add(size)
+            .ok_or_else(|| codec_error("a struct is too large"))?;
+    }
+    Ok(offset)
+}
+
+/// The `bytes` codec: the element bytes in C order, little- or big-endian.
+#[derive(Clone, Debug)]
+pub(crate) struct BytesCodec {
+    name: String,
+    plan: SwapPlan,
+}
+
+impl BytesCodec {
+    /// A `bytes` codec for `data_type` stored in `order` (`None`: v2 struct fields each in
+    /// their own order).
+    pub(crate) fn new(
+        name: &str,
+        data_type: &DataType,
+        order: Option<Endianness>,
+    ) -> Result<BytesCodec> {
+        Ok(BytesCodec {
+            name: name.to_string(),
+            plan: SwapPlan::new(data_type, order)?,
+        })
+    }
+}
+
+impl ArrayToBytesCodec for BytesCodec {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+
+    fn encoded_size(&self, decoded: &ChunkRepr, _limits: &Limits) -> Result<SizeBound> {
+        decoded
+            .fixed_byte_len()?
+            .map(SizeBound::Exact)
+            .ok_or_else(|| codec_error("the bytes codec needs a fixed-size data type"))
+    }
+
+    fn decode(&self, input: &[u8], decoded: &ChunkRepr, limits: &Limits) -> Result<DecodedChunk> {
+        self.encoded_size(decoded, limits)?
+            .check(input.len(), &self.name)?;
+        let mut out = input.to_vec();
+        self.plan.apply(&mut out)?;
+        Ok(DecodedChunk::Fixed(out))
+    }
+
+    fn supports_in_place(&self) -> bool {
+        true
+    }
+
+    fn decode_in_place(&self, buf: &mut [u8], _decoded: &ChunkRepr) -> Result<()> {
+        self.plan.apply(buf)
+    }
+
+    fn decode_into(
+        &self,
+        input: &[u8],
+        decoded: &ChunkRepr,
+        limits: &Limits,
+        out: &mut [u8],
+    ) -> Result<()> {
+        self.encoded_size(decoded, limits)?
+            .check(input.len(), &self.name)?;
+        if input.len() != out.len() {
+            return Err(codec_error("the output buffer does not fit the chunk"));
+        }
+        out.copy_from_slice(input);
+        self.plan.apply(out)
+    }
+}

@@ -1,0 +1,160 @@
+//! Checksum codecs: v3 `crc32c` and numcodecs' `crc32`, `crc32c`, `adler32` and `fletcher32`.
+//! Decoding verifies the stored checksum and strips it; a mismatch is
+//! [`ErrorCode::ChecksumMismatch`].
+
+use super::{codec_error, BytesToBytesCodec, Limits, SizeBound};
+use crate::error::{ErrorCode, Result, ZomError};
+
+/// The checksum algorithm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Algorithm {
+    /// CRC-32C (Castagnoli).
+    Crc32c,
+    /// CRC-32 (zlib's).
+    Crc32,
+    /// Adler-32 (zlib's).
+    Adler32,
+    /// HDF5's Fletcher-32 over big-endian 16-bit words.
+    Fletcher32,
+}
+
+/// Where the 4 checksum bytes sit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Location {
+    /// Before the data.
+    Start,
+    /// After the data.
+    End,
+}
+
+/// A 32-bit checksum codec.
+#[derive(Clone, Debug)]
+pub(crate) struct ChecksumCodec {
+    name: String,
+    algorithm: Algorithm,
+    location: Location,
+}
+
+impl ChecksumCodec {
+    /// A checksum codec.
+    pub(crate) fn new(name: &str, algorithm: Algorithm, location: Location) -> ChecksumCodec {
+        ChecksumCodec {
+            name: name.to_string(),
+            algorithm,
+            location,
+        }
+    }
+
+    fn split<'a>(&self, input: &'a [u8]) -> Result<(&'a [u8], u32)> {
+        let payload_len = input.len().checked_sub(4).ok_or_else(|| {
+            codec_error(format!(
+                "{}: {} bytes is too short to hold a checksum",
+                self.name,
+                input.len()
+            ))
+        })?;
+        let (payload, stored) = match self.location {
+            Location::Start => (input.get(4..), input.get(..4)),
+            Location::End => (input.get(..payload_len), input.get(payload_len..)),
+        };
+        match (payload, stored) {
+            (Some(payload), Some(&[a, b, c, d])) => Ok((payload, u32::from_le_bytes([a, b, c, d]))),
+            _ => Err(codec_error(format!("{}: malformed input", self.name))),
+        }
+    }
+
+    fn verify<'a>(&self, input: &'a [u8]) -> Result<&'a [u8]> {
+        let (payload, stored) = self.split(input)?;
+        let computed = checksum(self.algorithm, payload);
+        if computed != stored {
+            return Err(ZomError::new(
+                ErrorCode::ChecksumMismatch,
+                format!(
+                    "{}: stored checksum {stored:#010x} does not match the data's {computed:#010x}",
+                    self.name
+                ),
+            ));
+        }
+        Ok(payload)
+    }
+}
+
+impl BytesToBytesCodec for ChecksumCodec {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn encoded_bound(&self, decoded: SizeBound, _limits: &Limits) -> SizeBound {
+        decoded.plus(4)
+    }
+
+    fn decode(&self, input: &[u8], bound: SizeBound) -> Result<Vec<u8>> {
+        let payload = self.verify(input)?;
+        bound.check(payload.len(), &self.name)?;
+        Ok(payload.to_vec())
+    }
+
+    fn decode_into(&self, input: &[u8], out: &mut [u8]) -> Result<()> {
+        let payload = self.verify(input)?;
+        SizeBound::Exact(out.len() as u64).check(payload.len(), &self.name)?;
+        out.copy_from_slice(payload);
+        Ok(())
+    }
+}
+
+/// The checksum of `data`.
+pub(crate) fn checksum(algorithm: Algorithm, data: &[u8]) -> u32 {
+    match algorithm {
+        Algorithm::Crc32c => crc32c::crc32c(data),
+        Algorithm::Crc32 => {
+            let mut crc = flate2::Crc::new();
+            crc.update(data);
+            crc.sum()
+        }
+        Algorithm::Adler32 => adler32(data),
+        Algorithm::Fletcher32 => fletcher32(data),
+    }
+}
+
+/// Adler-32 as zlib computes it (starting value 1).
+fn adler32(data: &[u8]) -> u32 {
+    const MOD: u32 = 65521;
+    // 5552 bytes is the most that can be summed before `b` could overflow a u32.
+    let (mut a, mut b) = (1u32, 0u32);
+    for block in data.chunks(5552) {
+        for &byte in block {
+            a = a.wrapping_add(u32::from(byte));
+            b = b.wrapping_add(a);
+        }
+        a %= MOD;
+        b %= MOD;
+    }
+    (b << 16) | a
+}
+
+/// Fletcher-32 as HDF5 (and numcodecs) compute it: big-endian 16-bit words, a trailing odd
+/// byte as the high half of a last word.
+fn fletcher32(data: &[u8]) -> u32 {
+    let (mut sum1, mut sum2) = (0u32, 0u32);
+    let words = data.chunks_exact(2);
+    let odd = words.remainder().first().copied();
+    let even = data.get(..data.len() - data.len() % 2).unwrap_or_default();
+    // 360 words is the most that can be summed before a reduction is needed.
+    for block in even.chunks(720) {
+        for w in block.chunks_exact(2) {
+            sum1 = sum1.wrapping_add((u32::from(w[0]) << 8) | u32::from(w[1]));
+            sum2 = sum2.wrapping_add(sum1);
+        }
+        sum1 = (sum1 & 0xffff) + (sum1 >> 16);
+        sum2 = (sum2 & 0xffff) + (sum2 >> 16);
+    }
+    if let Some(byte) = odd {
+        sum1 = sum1.wrapping_add(u32::from(byte) << 8);
+        sum2 = sum2.wrapping_add(sum1);
+        sum1 = (sum1 & 0xffff) + (sum1 >> 16);
+        sum2 = (sum2 & 0xffff) + (sum2 >> 16);
+    }
+    sum1 = (sum1 & 0xffff) + (sum1 >> 16);
+    sum2 = (sum2 & 0xffff) + (sum2 >> 16);
+    (sum2 << 16) | sum1
+}

@@ -1,0 +1,375 @@
+//! Compressors: gzip, zlib, zstd, numcodecs lz4, bz2, lzma. Every decoder is bounded: it
+//! refuses to produce more than the metadata allows, and never allocates more than that.
+
+use super::{codec_error, to_usize, BytesToBytesCodec, Limits, SizeBound};
+use crate::error::Result;
+use flate2::{Decompress, FlushDecompress, Status};
+use std::io::Read;
+
+/// Which compressor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Compressor {
+    /// gzip members (one or more, as Python's gzip module reads them).
+    Gzip,
+    /// One zlib stream.
+    Zlib,
+    /// zstd frames.
+    Zstd,
+    /// numcodecs LZ4: a u32 LE decoded size, then one LZ4 block.
+    Lz4,
+    /// bzip2 streams.
+    Bz2,
+    /// lzma in the xz container (numcodecs format 1).
+    Xz,
+    /// lzma in the legacy "alone" container (numcodecs format 2).
+    LzmaAlone,
+    /// xz or alone, whichever the data is (numcodecs format 0).
+    LzmaAuto,
+}
+
+/// A compressor codec.
+#[derive(Clone, Debug)]
+pub(crate) struct CompressorCodec {
+    name: String,
+    kind: Compressor,
+}
+
+impl CompressorCodec {
+    /// A compressor codec with a display name.
+    pub(crate) fn new(name: &str, kind: Compressor) -> CompressorCodec {
+        CompressorCodec {
+            name: name.to_string(),
+            kind,
+        }
+    }
+}
+
+impl BytesToBytesCodec for CompressorCodec {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn encoded_bound(&self, _decoded: SizeBound, limits: &Limits) -> SizeBound {
+        SizeBound::AtMost(limits.max_decoded_bytes)
+    }
+
+    fn decode(&self, input: &[u8], bound: SizeBound) -> Result<Vec<u8>> {
+        if let SizeBound::Exact(n) = bound {
+            let mut out = vec![0u8; to_usize(n, "a decoded chunk")?];
+            self.decode_into(input, &mut out)?;
+            return Ok(out);
+        }
+        let max = to_usize(bound.max(), "a decoded chunk")?;
+        let who = self.name.as_str();
+        match self.kind {
+            Compressor::Gzip => inflate_growing(input, Wrapper::Gzip, max, who),
+            Compressor::Zlib => inflate_growing(input, Wrapper::Zlib, max, who),
+            Compressor::Zstd => {
+                let decoder = zstd::stream::read::Decoder::with_buffer(input)
+                    .map_err(|e| codec_error(format!("{who}: {e}")))?;
+                read_growing(decoder, max, who)
+            }
+            Compressor::Lz4 => {
+                let (size, block) = lz4_header(input, who)?;
+                if size > max {
+                    return Err(too_big(who, size as u64, max));
+                }
+                let mut out = vec![0u8; size];
+                lz4_block(block, &mut out, who)?;
+                Ok(out)
+            }
+            Compressor::Bz2 => read_growing(bzip2::bufread::MultiBzDecoder::new(input), max, who),
+            Compressor::Xz | Compressor::LzmaAlone | Compressor::LzmaAuto => {
+                lzma(input, self.kind, max, who)
+            }
+        }
+    }
+
+    fn decode_into(&self, input: &[u8], out: &mut [u8]) -> Result<()> {
+        let who = self.name.as_str();
+        match self.kind {
+            Compressor::Gzip => inflate_into(input, Wrapper::Gzip, out, who),
+            Compressor::Zlib => inflate_into(input, Wrapper::Zlib, out, who),
+            Compressor::Zstd => {
+                let n = zstd::bulk::decompress_to_buffer(input, out)
+                    .map_err(|e| codec_error(format!("{who}: {e}")))?;
+                SizeBound::Exact(out.len() as u64).check(n, who)
+            }
+            Compressor::Lz4 => {
+                let (size, block) = lz4_header(input, who)?;
+                if size != out.len() {
+                    return Err(codec_error(format!(
+                        "{who}: the header says {size} bytes, the chunk holds {}",
+                        out.len()
+                    )));
+                }
+                lz4_block(block, out, who)
+            }
+            Compressor::Bz2 => read_into(bzip2::bufread::MultiBzDecoder::new(input), out, who),
+            Compressor::Xz | Compressor::LzmaAlone | Compressor::LzmaAuto => {
+                let bytes = lzma(input, self.kind, out.len(), who)?;
+                SizeBound::Exact(out.len() as u64).check(bytes.len(), who)?;
+                out.copy_from_slice(&bytes);
+                Ok(())
+            }
+        }
+    }
+}
+
+fn too_big(who: &str, got: u64, max: usize) -> crate::error::ZomError {
+    codec_error(format!(
+        "{who}: the data decodes to more than the {max} bytes the chunk allows (at least {got})"
+    ))
+}
+
+/// Splits numcodecs' LZ4 framing into the declared size and the block.
+fn lz4_header<'a>(input: &'a [u8], who: &str) -> Result<(usize, &'a [u8])> {
+    match input {
+        [a, b, c, d, block @ ..] => {
+            let size = u32::from_le_bytes([*a, *b, *c, *d]);
+            Ok((to_usize(u64::from(size), "a decoded chunk")?, block))
+        }
+        _ => Err(codec_error(format!(
+            "{who}: input too short for its header"
+        ))),
+    }
+}
+
+/// Decodes one LZ4 block into exactly `out`.
+pub(crate) fn lz4_block(block: &[u8], out: &mut [u8], who: &str) -> Result<()> {
+    let n = lz4_flex::block::decompress_into(block, out)
+        .map_err(|e| codec_error(format!("{who}: {e}")))?;
+    SizeBound::Exact(out.len() as u64).check(n, who)
+}
+
+/// Which deflate container.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Wrapper {
+    /// RFC 1950 zlib.
+    Zlib,
+    /// RFC 1952 gzip (members one after another).
+    Gzip,
+}
+
+fn new_inflater(wrapper: Wrapper) -> Decompress {
+    match wrapper {
+        Wrapper::Zlib => Decompress::new(true),
+        Wrapper::Gzip => Decompress::new_gzip(15),
+    }
+}
+
+fn inflate_error(who: &str, e: impl std::fmt::Display) -> crate::error::ZomError {
+    codec_error(format!("{who}: {e}"))
+}
+
+/// Inflates into exactly `out`; more or less data is an error.
+pub(crate) fn inflate_into(
+    input: &[u8],
+    wrapper: Wrapper,
+    out: &mut [u8],
+    who: &str,
+) -> Result<()> {
+    let mut d = new_inflater(wrapper);
+    let mut pos_in = 0usize;
+    let mut pos_out = 0usize;
+    loop {
+        let rest_in = input.get(pos_in..).unwrap_or_default();
+        let rest_out = out.get_mut(pos_out..).unwrap_or_default();
+        let (in0, out0) = (d.total_in(), d.total_out());
+        let status = d
+            .decompress(rest_in, rest_out, FlushDecompress::Finish)
+            .map_err(|e| inflate_error(who, e))?;
+        let used_in = to_usize(d.total_in().saturating_sub(in0), "input")?;
+        let made = to_usize(d.total_out().saturating_sub(out0), "output")?;
+        pos_in = pos_in.saturating_add(used_in);
+        pos_out = pos_out.saturating_add(made);
+        match status {
+            Status::StreamEnd => {
+                let rest = input.get(pos_in..).unwrap_or_default();
+                if wrapper == Wrapper::Gzip && rest.iter().any(|&b| b != 0) {
+                    // Another gzip member follows.
+                    d = new_inflater(wrapper);
+                    continue;
+                }
+                return SizeBound::Exact(out.len() as u64).check(pos_out, who);
+            }
+            Status::Ok | Status::BufError => {
+                if pos_out == out.len() {
+                    // The buffer is full: the stream must end here with nothing more to give.
+                    return finish_probe(
+                        &mut d,
+                        input.get(pos_in..).unwrap_or_default(),
+                        wrapper,
+                        out.len(),
+                        who,
+                    );
+                }
+                if used_in == 0 && made == 0 {
+                    return Err(codec_error(format!("{who}: the stream is truncated")));
+                }
+            }
+        }
+    }
+}
+
+/// Checks that a stream whose output buffer is full ends without producing more.
+fn finish_probe(
+    d: &mut Decompress,
+    rest: &[u8],
+    wrapper: Wrapper,
+    len: usize,
+    who: &str,
+) -> Result<()> {
+    let mut probe = [0u8; 1];
+    let (in0, out0) = (d.total_in(), d.total_out());
+    let status = d
+        .decompress(rest, &mut probe, FlushDecompress::Finish)
+        .map_err(|e| inflate_error(who, e))?;
+    if d.total_out() != out0 {
+        return Err(too_big(who, len as u64 + 1, len));
+    }
+    if status != Status::StreamEnd {
+        return Err(codec_error(format!("{who}: the stream is truncated")));
+    }
+    let used = to_usize(d.total_in().saturating_sub(in0), "input")?;
+    let after = rest.get(used..).unwrap_or_default();
+    if wrapper == Wrapper::Gzip && after.iter().any(|&b| b != 0) {
+        return Err(too_big(who, len as u64 + 1, len));
+    }
+    Ok(())
+}
+
+/// Inflates into a vector that grows with the output, up to `max` bytes.
+fn inflate_growing(input: &[u8], wrapper: Wrapper, max: usize, who: &str) -> Result<Vec<u8>> {
+    let mut d = new_inflater(wrapper);
+    let mut out: Vec<u8> = Vec::with_capacity(initial_capacity(input.len(), max));
+    let mut pos_in = 0usize;
+    loop {
+        if out.len() == out.capacity() {
+            if out.len() > max {
+                return Err(too_big(who, out.len() as u64, max));
+            }
+            let room = max.saturating_add(1).saturating_sub(out.len());
+            out.reserve(out.capacity().max(4096).min(room).max(1));
+        }
+        let rest_in = input.get(pos_in..).unwrap_or_default();
+        let (in0, out0) = (d.total_in(), out.len());
+        let status = d
+            .decompress_vec(rest_in, &mut out, FlushDecompress::Finish)
+            .map_err(|e| inflate_error(who, e))?;
+        let used_in = to_usize(d.total_in().saturating_sub(in0), "input")?;
+        pos_in = pos_in.saturating_add(used_in);
+        if out.len() > max {
+            return Err(too_big(who, out.len() as u64, max));
+        }
+        match status {
+            Status::StreamEnd => {
+                let rest = input.get(pos_in..).unwrap_or_default();
+                if wrapper == Wrapper::Gzip && rest.iter().any(|&b| b != 0) {
+                    d = new_inflater(wrapper);
+                    continue;
+                }
+                return Ok(out);
+            }
+            Status::Ok | Status::BufError => {
+                if used_in == 0 && out.len() == out0 && out.len() < out.capacity() {
+                    return Err(codec_error(format!("{who}: the stream is truncated")));
+                }
+            }
+        }
+    }
+}
+
+fn initial_capacity(input_len: usize, max: usize) -> usize {
+    input_len
+        .saturating_mul(4)
+        .clamp(4096, 1 << 22)
+        .min(max.saturating_add(1))
+}
+
+/// Reads a decoder into a vector that grows with the output, up to `max` bytes.
+fn read_growing(reader: impl Read, max: usize, who: &str) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    reader
+        .take(max as u64 + 1)
+        .read_to_end(&mut out)
+        .map_err(|e| codec_error(format!("{who}: {e}")))?;
+    if out.len() > max {
+        return Err(too_big(who, out.len() as u64, max));
+    }
+    Ok(out)
+}
+
+/// Reads a decoder into exactly `out`; more or less data is an error.
+fn read_into(mut reader: impl Read, out: &mut [u8], who: &str) -> Result<()> {
+    let mut filled = 0usize;
+    while filled < out.len() {
+        let rest = out.get_mut(filled..).unwrap_or_default();
+        let n = reader
+            .read(rest)
+            .map_err(|e| codec_error(format!("{who}: {e}")))?;
+        if n == 0 {
+            return Err(codec_error(format!(
+                "{who}: decoded to {filled} bytes, expected {}",
+                out.len()
+            )));
+        }
+        filled = filled.saturating_add(n);
+    }
+    let mut probe = [0u8; 1];
+    match reader.read(&mut probe) {
+        Ok(0) => Ok(()),
+        Ok(_) => Err(too_big(who, out.len() as u64 + 1, out.len())),
+        Err(e) => Err(codec_error(format!("{who}: {e}"))),
+    }
+}
+
+/// A writer that refuses to hold more than `max` bytes.
+struct LimitedWriter {
+    out: Vec<u8>,
+    max: usize,
+}
+
+impl std::io::Write for LimitedWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.out.len().saturating_add(buf.len()) > self.max {
+            return Err(std::io::Error::other("output over the limit"));
+        }
+        self.out.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+fn lzma(input: &[u8], kind: Compressor, max: usize, who: &str) -> Result<Vec<u8>> {
+    const XZ_MAGIC: &[u8] = &[0xfd, b'7', b'z', b'X', b'Z', 0];
+    let kind = match kind {
+        Compressor::LzmaAuto if input.starts_with(XZ_MAGIC) => Compressor::Xz,
+        Compressor::LzmaAuto => Compressor::LzmaAlone,
+        other => other,
+    };
+    let mut writer = LimitedWriter {
+        out: Vec::new(),
+        max,
+    };
+    let mut reader = input;
+    let result = if kind == Compressor::Xz {
+        lzma_rs::xz_decompress(&mut reader, &mut writer)
+    } else {
+        let options = lzma_rs::decompress::Options {
+            memlimit: Some(max.max(4096)),
+            ..Default::default()
+        };
+        lzma_rs::lzma_decompress_with_options(&mut reader, &mut writer, &options)
+    };
+    match result {
+        Ok(()) => Ok(writer.out),
+        Err(e) if writer.out.len() >= max => Err(codec_error(format!(
+            "{who}: the data decodes to more than the {max} bytes the chunk allows ({e:?})"
+        ))),
+        Err(e) => Err(codec_error(format!("{who}: {e:?}"))),
+    }
+}

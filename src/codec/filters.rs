@@ -1,0 +1,257 @@
+//! numcodecs filters on typed values: delta, fixedscaleoffset, quantize, astype, bitround and
+//! categorize. In v2 they work on bytes in the byte orders their configurations name; in v3
+//! (`numcodecs.<id>`) they are array → array codecs on little-endian values.
+
+use super::numeric::{as_f64, NumKind, NumType, Scalar};
+use super::{
+    codec_error, to_usize, ArrayToArrayCodec, BytesToBytesCodec, ChunkRepr, DecodedChunk, Limits,
+    SizeBound,
+};
+use crate::dtype::DataType;
+use crate::error::Result;
+
+/// What a numeric filter does on decode.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum FilterOp {
+    /// Cumulative sum in the decoded type.
+    Delta,
+    /// `encoded / scale + offset`, then a cast.
+    FixedScaleOffset {
+        /// The scale.
+        scale: f64,
+        /// The offset.
+        offset: f64,
+    },
+    /// A plain cast (quantize, astype).
+    Cast,
+    /// Labels by 1-based index (0 is the empty string), written as UTF-32 of `length_bytes`.
+    Categorize {
+        /// The labels.
+        labels: Vec<String>,
+        /// Bytes per decoded element.
+        length_bytes: usize,
+        /// Whether the decoded UTF-32 is big-endian.
+        big: bool,
+    },
+    /// Identity (bitround's decode).
+    Identity,
+}
+
+/// A numcodecs filter: encoded values of `encoded` type, decoded values of `decoded` type.
+#[derive(Clone, Debug)]
+pub(crate) struct NumFilter {
+    name: String,
+    op: FilterOp,
+    decoded: NumType,
+    encoded: NumType,
+}
+
+impl NumFilter {
+    /// A filter from its decoded and encoded types.
+    pub(crate) fn new(name: &str, op: FilterOp, decoded: NumType, encoded: NumType) -> NumFilter {
+        NumFilter {
+            name: name.to_string(),
+            op,
+            decoded,
+            encoded,
+        }
+    }
+
+    /// The same filter on little-endian values (its v3 array → array form).
+    pub(crate) fn little_endian(mut self) -> NumFilter {
+        self.decoded.big = false;
+        self.encoded.big = false;
+        if let FilterOp::Categorize { big, .. } = &mut self.op {
+            *big = false;
+        }
+        self
+    }
+
+    fn decoded_size(&self) -> usize {
+        match &self.op {
+            FilterOp::Categorize { length_bytes, .. } => *length_bytes,
+            _ => self.decoded.kind.size(),
+        }
+    }
+
+    /// The decoded byte length for `encoded_len` encoded bytes.
+    fn decoded_len(&self, encoded_len: usize) -> Result<usize> {
+        let esize = self.encoded.kind.size();
+        if encoded_len % esize != 0 {
+            return Err(codec_error(format!(
+                "{}: {encoded_len} bytes is not a whole number of {esize}-byte values",
+                self.name
+            )));
+        }
+        (encoded_len / esize)
+            .checked_mul(self.decoded_size())
+            .ok_or_else(|| codec_error(format!("{}: the output size overflows", self.name)))
+    }
+
+    /// Decodes a buffer of encoded values.
+    pub(crate) fn decode_bytes(&self, input: &[u8], bound: SizeBound) -> Result<Vec<u8>> {
+        let out_len = self.decoded_len(input.len())?;
+        bound.check(out_len, &self.name)?;
+        let esize = self.encoded.kind.size();
+        let dsize = self.decoded_size();
+        let mut out = vec![0u8; out_len];
+        let pairs = input
+            .chunks_exact(esize)
+            .zip(out.chunks_exact_mut(dsize.max(1)));
+        match &self.op {
+            FilterOp::Identity => out.copy_from_slice(input),
+            FilterOp::Cast => {
+                for (src, dst) in pairs {
+                    self.decoded.write(self.encoded.read(src), dst);
+                }
+            }
+            FilterOp::Delta => {
+                let kind = self.decoded.kind;
+                let mut acc: Option<Scalar> = None;
+                for (src, dst) in pairs {
+                    let v = kind.cast(self.encoded.read(src));
+                    let next = match (acc, v) {
+                        (None, v) => v,
+                        (Some(Scalar::Int(a)), Scalar::Int(b)) => {
+                            kind.cast(Scalar::Int(a.wrapping_add(b)))
+                        }
+                        (Some(a), b) => kind.cast(Scalar::Float(as_f64(a) + as_f64(b))),
+                    };
+                    self.decoded.write(next, dst);
+                    acc = Some(next);
+                }
+            }
+            FilterOp::FixedScaleOffset { scale, offset } => {
+                // NumPy computes in the encoded type when it is a float (Python scalars are
+                // "weak"), else in float64.
+                let work = if self.encoded.kind.is_float() {
+                    self.encoded.kind
+                } else {
+                    NumKind::F64
+                };
+                let (scale, offset) = (
+                    as_f64(work.cast(Scalar::Float(*scale))),
+                    as_f64(work.cast(Scalar::Float(*offset))),
+                );
+                for (src, dst) in pairs {
+                    let e = as_f64(work.cast(self.encoded.read(src)));
+                    let q = as_f64(work.cast(Scalar::Float(e / scale)));
+                    let v = work.cast(Scalar::Float(q + offset));
+                    self.decoded.write(v, dst);
+                }
+            }
+            FilterOp::Categorize {
+                labels,
+                length_bytes,
+                big,
+            } => {
+                for (src, dst) in pairs {
+                    let index = match self.encoded.read(src) {
+                        Scalar::Int(i) => i,
+                        Scalar::Float(f) => f as i128,
+                    };
+                    let label = usize::try_from(index)
+                        .ok()
+                        .and_then(|i| i.checked_sub(1))
+                        .and_then(|i| labels.get(i));
+                    if let Some(label) = label {
+                        let units = dst.chunks_exact_mut(4).take(*length_bytes / 4);
+                        for (unit, ch) in units.zip(label.chars()) {
+                            let code = u32::from(ch);
+                            unit.copy_from_slice(&if *big {
+                                code.to_be_bytes()
+                            } else {
+                                code.to_le_bytes()
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+impl BytesToBytesCodec for NumFilter {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn encoded_bound(&self, decoded: SizeBound, _limits: &Limits) -> SizeBound {
+        let (esize, dsize) = (self.encoded.kind.size() as u64, self.decoded_size() as u64);
+        match decoded {
+            SizeBound::Exact(n) if dsize > 0 && n % dsize == 0 => (n / dsize)
+                .checked_mul(esize)
+                .map_or(SizeBound::AtMost(u64::MAX), SizeBound::Exact),
+            other => SizeBound::AtMost(other.max().saturating_mul(esize)),
+        }
+    }
+
+    fn decode(&self, input: &[u8], bound: SizeBound) -> Result<Vec<u8>> {
+        self.decode_bytes(input, bound)
+    }
+}
+
+/// A numcodecs filter as a v3 array → array codec (`numcodecs.delta`, …).
+#[derive(Clone, Debug)]
+pub(crate) struct NumFilterArrayCodec {
+    filter: NumFilter,
+}
+
+impl NumFilterArrayCodec {
+    /// Wraps a filter (made little-endian).
+    pub(crate) fn new(filter: NumFilter) -> NumFilterArrayCodec {
+        NumFilterArrayCodec {
+            filter: filter.little_endian(),
+        }
+    }
+}
+
+impl ArrayToArrayCodec for NumFilterArrayCodec {
+    fn name(&self) -> &str {
+        &self.filter.name
+    }
+
+    fn encoded_repr(&self, decoded: &ChunkRepr) -> Result<ChunkRepr> {
+        let size = decoded.item_size().unwrap_or(0);
+        if let FilterOp::Categorize { .. } = self.filter.op {
+            if !matches!(decoded.data_type, DataType::FixedLengthUtf32 { .. }) {
+                return Err(codec_error(format!(
+                    "{}: only fixed-length UTF-32 arrays can be categorized",
+                    self.filter.name
+                )));
+            }
+        } else if size != self.filter.decoded.kind.size() as u64 {
+            return Err(codec_error(format!(
+                "{}: the filter's dtype does not match the array's data type",
+                self.filter.name
+            )));
+        }
+        Ok(ChunkRepr::new(
+            decoded.shape.clone(),
+            self.filter.encoded.kind.data_type(),
+        ))
+    }
+
+    fn decode(&self, input: DecodedChunk, decoded: &ChunkRepr) -> Result<DecodedChunk> {
+        let DecodedChunk::Fixed(bytes) = input else {
+            return Err(codec_error(format!(
+                "{}: expected numbers",
+                self.filter.name
+            )));
+        };
+        let len = decoded
+            .fixed_byte_len()?
+            .ok_or_else(|| codec_error("numcodecs filters need fixed-size types"))?;
+        let out = self.filter.decode_bytes(&bytes, SizeBound::Exact(len))?;
+        Ok(DecodedChunk::Fixed(out))
+    }
+}
+
+/// Bytes per element of a categorize output type (`<U3` → 12).
+pub(crate) fn utf32_length(data_type: &DataType) -> Option<usize> {
+    match data_type {
+        DataType::FixedLengthUtf32 { length_bytes } => to_usize(*length_bytes, "a string").ok(),
+        _ => None,
+    }
+}

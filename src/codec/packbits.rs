@@ -1,0 +1,243 @@
+//! Bit packing: numcodecs' `packbits` filter (booleans, most significant bit first, a leading
+//! byte counting the padding bits) and the zarr-extensions `packbits` array → bytes codec
+//! (any number of low bits of each element, least significant bit first).
+
+use super::{
+    bad_config, codec_error, to_usize, ArrayToArrayCodec, ArrayToBytesCodec, BytesToBytesCodec,
+    ChunkRepr, DecodedChunk, Limits, SizeBound,
+};
+use crate::dtype::DataType;
+use crate::error::Result;
+use serde_json::{Map, Value};
+
+/// numcodecs' `packbits`.
+#[derive(Clone, Debug)]
+pub(crate) struct NumcodecsPackBits {
+    name: String,
+}
+
+impl NumcodecsPackBits {
+    /// The filter.
+    pub(crate) fn new(name: &str) -> NumcodecsPackBits {
+        NumcodecsPackBits {
+            name: name.to_string(),
+        }
+    }
+
+    fn unpack(&self, input: &[u8], bound: SizeBound) -> Result<Vec<u8>> {
+        let (&padding, packed) = input
+            .split_first()
+            .ok_or_else(|| codec_error(format!("{}: empty input", self.name)))?;
+        if padding > 7 || (packed.is_empty() && padding > 0) {
+            return Err(codec_error(format!(
+                "{}: bad padding count {padding}",
+                self.name
+            )));
+        }
+        let bits = packed
+            .len()
+            .checked_mul(8)
+            .and_then(|b| b.checked_sub(usize::from(padding)))
+            .ok_or_else(|| codec_error(format!("{}: size overflows", self.name)))?;
+        bound.check(bits, &self.name)?;
+        let mut out = Vec::with_capacity(bits);
+        for &byte in packed {
+            for shift in (0..8).rev() {
+                out.push((byte >> shift) & 1);
+            }
+        }
+        out.truncate(bits);
+        Ok(out)
+    }
+}
+
+impl BytesToBytesCodec for NumcodecsPackBits {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn encoded_bound(&self, decoded: SizeBound, _limits: &Limits) -> SizeBound {
+        match decoded {
+            SizeBound::Exact(n) => SizeBound::Exact(n.div_ceil(8).saturating_add(1)),
+            SizeBound::AtMost(n) => SizeBound::AtMost(n.div_ceil(8).saturating_add(1)),
+        }
+    }
+
+    fn decode(&self, input: &[u8], bound: SizeBound) -> Result<Vec<u8>> {
+        self.unpack(input, bound)
+    }
+}
+
+impl ArrayToArrayCodec for NumcodecsPackBits {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn encoded_repr(&self, decoded: &ChunkRepr) -> Result<ChunkRepr> {
+        if decoded.data_type != DataType::Bool {
+            return Err(codec_error(format!("{}: needs a bool array", self.name)));
+        }
+        let n = decoded.num_elements()?;
+        Ok(ChunkRepr::new(
+            vec![n.div_ceil(8).saturating_add(1)],
+            DataType::UInt8,
+        ))
+    }
+
+    fn decode(&self, input: DecodedChunk, decoded: &ChunkRepr) -> Result<DecodedChunk> {
+        let DecodedChunk::Fixed(bytes) = input else {
+            return Err(codec_error(format!("{}: expected bytes", self.name)));
+        };
+        let n = decoded.num_elements()?;
+        self.unpack(&bytes, SizeBound::Exact(n))
+            .map(DecodedChunk::Fixed)
+    }
+}
+
+/// Where the zarr-extensions codec stores the padding bit count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Padding {
+    None,
+    FirstByte,
+    LastByte,
+}
+
+/// The zarr-extensions `packbits` array → bytes codec.
+#[derive(Clone, Debug)]
+pub(crate) struct PackBitsCodec {
+    name: String,
+    padding: Padding,
+    first_bit: Option<u64>,
+    last_bit: Option<u64>,
+}
+
+/// Bits per component, components per element, and signedness of a data type.
+fn layout(data_type: &DataType) -> Option<(u32, usize, bool)> {
+    Some(match data_type {
+        DataType::Bool => (1, 1, false),
+        DataType::Int8 => (8, 1, true),
+        DataType::UInt8 => (8, 1, false),
+        DataType::Int16 => (16, 1, true),
+        DataType::UInt16 | DataType::Float16 => (16, 1, false),
+        DataType::Int32 => (32, 1, true),
+        DataType::UInt32 | DataType::Float32 => (32, 1, false),
+        DataType::Int64 => (64, 1, true),
+        DataType::UInt64 | DataType::Float64 => (64, 1, false),
+        DataType::Complex64 => (32, 2, false),
+        DataType::Complex128 => (64, 2, false),
+        _ => return None,
+    })
+}
+
+impl PackBitsCodec {
+    /// Reads the configuration.
+    pub(crate) fn from_config(name: &str, config: Option<&Map<String, Value>>) -> Result<Self> {
+        let get = |key: &str| config.and_then(|c| c.get(key));
+        let padding = match get("padding_encoding") {
+            None | Some(Value::Null) => Padding::None,
+            Some(Value::String(s)) if s == "none" => Padding::None,
+            Some(Value::String(s)) if s == "first_byte" || s == "start_byte" => Padding::FirstByte,
+            Some(Value::String(s)) if s == "last_byte" || s == "end_byte" => Padding::LastByte,
+            Some(other) => return Err(bad_config(name, format!("bad padding_encoding {other}"))),
+        };
+        let bit = |key: &str| -> Result<Option<u64>> {
+            match get(key) {
+                None | Some(Value::Null) => Ok(None),
+                Some(v) => v
+                    .as_u64()
+                    .map(Some)
+                    .ok_or_else(|| bad_config(name, format!("{key} must be a bit index"))),
+            }
+        };
+        Ok(PackBitsCodec {
+            name: name.to_string(),
+            padding,
+            first_bit: bit("first_bit")?,
+            last_bit: bit("last_bit")?,
+        })
+    }
+
+    /// (first bit, bits kept, bits per component, components, signed).
+    fn params(&self, data_type: &DataType) -> Result<(u32, u32, u32, usize, bool)> {
+        let (n, components, signed) = layout(data_type).ok_or_else(|| {
+            codec_error(format!(
+                "{}: data type {data_type:?} cannot be packed",
+                self.name
+            ))
+        })?;
+        let first = self.first_bit.unwrap_or(0);
+        let last = self.last_bit.unwrap_or(u64::from(n) - 1);
+        if last < first || last >= u64::from(n) {
+            return Err(codec_error(format!(
+                "{}: bad bit range {first}..={last}",
+                self.name
+            )));
+        }
+        let first = first as u32;
+        Ok((first, last as u32 - first + 1, n, components, signed))
+    }
+}
+
+impl ArrayToBytesCodec for PackBitsCodec {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+
+    fn encoded_size(&self, decoded: &ChunkRepr, _limits: &Limits) -> Result<SizeBound> {
+        let (_, b, _, components, _) = self.params(&decoded.data_type)?;
+        let bits = decoded
+            .num_elements()?
+            .checked_mul(components as u64)
+            .and_then(|c| c.checked_mul(u64::from(b)))
+            .ok_or_else(|| codec_error("packbits: size overflows"))?;
+        let extra = u64::from(self.padding != Padding::None);
+        Ok(SizeBound::Exact(bits.div_ceil(8).saturating_add(extra)))
+    }
+
+    fn decode(&self, input: &[u8], decoded: &ChunkRepr, limits: &Limits) -> Result<DecodedChunk> {
+        self.encoded_size(decoded, limits)?
+            .check(input.len(), &self.name)?;
+        let (first, b, n, components, signed) = self.params(&decoded.data_type)?;
+        let packed = match self.padding {
+            Padding::None => input,
+            Padding::FirstByte => input.get(1..).unwrap_or_default(),
+            Padding::LastByte => input
+                .get(..input.len().saturating_sub(1))
+                .unwrap_or_default(),
+        };
+        let count = to_usize(decoded.num_elements()?, "a chunk")?
+            .checked_mul(components)
+            .ok_or_else(|| codec_error("packbits: size overflows"))?;
+        let unit = ((n as usize) / 8).max(1);
+        let mut out = vec![
+            0u8;
+            count
+                .checked_mul(unit)
+                .ok_or_else(|| codec_error("overflow"))?
+        ];
+        let mut bitpos = 0usize;
+        for slot in out.chunks_exact_mut(unit) {
+            let mut v = 0u64;
+            for k in 0..b as usize {
+                let pos = bitpos + k;
+                let bit = packed
+                    .get(pos / 8)
+                    .map_or(0, |byte| (byte >> (pos % 8)) & 1);
+                v |= u64::from(bit) << k;
+            }
+            bitpos += b as usize;
+            let mut v = v << first;
+            let top = first + b;
+            if signed && top < 64 && (v >> (top - 1)) & 1 == 1 {
+                v |= u64::MAX << top;
+            }
+            let bytes = v.to_le_bytes();
+            slot.copy_from_slice(bytes.get(..unit).unwrap_or_default());
+        }
+        Ok(DecodedChunk::Fixed(out))
+    }
+}

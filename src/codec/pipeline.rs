@@ -1,0 +1,295 @@
+//! The codec pipeline of one array: array → array codecs, one array → bytes codec, bytes →
+//! bytes codecs, with the chunk representation at every step.
+
+use super::{
+    codec_error, to_usize, ArrayToArrayCodec, ArrayToBytesCodec, BytesToBytesCodec, ChunkRepr,
+    DecodedChunk, SizeBound,
+};
+use crate::dtype::{DataType, FillValue};
+use crate::error::{ErrorCode, Result, ZomError};
+use std::borrow::Cow;
+
+/// Resource limits applied while decoding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// The largest decoded (or intermediate) byte stream a chunk may produce when the
+    /// metadata cannot give its exact size (variable-length data, compressed data in front of
+    /// a compressor or a shard). Fixed-size chunks larger than this are refused too.
+    pub max_decoded_bytes: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_decoded_bytes: 1 << 30,
+        }
+    }
+}
+
+/// The codecs of one array, ready to decode its chunks.
+#[derive(Debug)]
+pub struct CodecPipeline {
+    /// What a decoded chunk looks like.
+    decoded: ChunkRepr,
+    /// Array → array codecs in encode order, each with the representation it decodes to.
+    a2a: Vec<(Box<dyn ArrayToArrayCodec>, ChunkRepr)>,
+    /// The array → bytes codec and the representation it decodes to.
+    a2b: Box<dyn ArrayToBytesCodec>,
+    a2b_repr: ChunkRepr,
+    /// Bytes → bytes codecs in encode order.
+    b2b: Vec<Box<dyn BytesToBytesCodec>>,
+    /// The fill value of the array.
+    fill: FillValue,
+    limits: Limits,
+}
+
+impl CodecPipeline {
+    /// Assembles a pipeline from its codecs (in encode order), checking that each array →
+    /// array codec accepts what the previous one produces.
+    pub fn new(
+        decoded: ChunkRepr,
+        a2a: Vec<Box<dyn ArrayToArrayCodec>>,
+        a2b: Box<dyn ArrayToBytesCodec>,
+        b2b: Vec<Box<dyn BytesToBytesCodec>>,
+        fill: FillValue,
+    ) -> Result<Self> {
+        let mut repr = decoded.clone();
+        let mut steps = Vec::with_capacity(a2a.len());
+        for codec in a2a {
+            let next = codec.encoded_repr(&repr)?;
+            steps.push((codec, repr));
+            repr = next;
+        }
+        Ok(CodecPipeline {
+            decoded,
+            a2a: steps,
+            a2b,
+            a2b_repr: repr,
+            b2b,
+            fill,
+            limits: Limits::default(),
+        })
+    }
+
+    /// The same pipeline with other limits.
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// The limits in force.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// What a decoded chunk looks like (shape and data type).
+    pub fn decoded_repr(&self) -> &ChunkRepr {
+        &self.decoded
+    }
+
+    /// The array's fill value.
+    pub fn fill_value(&self) -> &FillValue {
+        &self.fill
+    }
+
+    /// The array → bytes codec, e.g. to reach a sharding codec's partial-read API.
+    pub fn array_to_bytes(&self) -> &dyn ArrayToBytesCodec {
+        self.a2b.as_ref()
+    }
+
+    /// The sharding codec, when the pipeline is exactly one `sharding_indexed` codec (the form
+    /// that allows partial reads of a shard).
+    pub fn sharding(&self) -> Option<&super::sharding::ShardingCodec> {
+        if !self.a2a.is_empty() || !self.b2b.is_empty() {
+            return None;
+        }
+        super::sharding::ShardingCodec::downcast(self.a2b.as_ref())
+    }
+
+    /// The exact size of an encoded chunk, when the codecs make it fixed (no compression,
+    /// fixed-size data type).
+    pub fn encoded_size(&self) -> Result<SizeBound> {
+        let mut bound = self.a2b.encoded_size(&self.a2b_repr, &self.limits)?;
+        for codec in &self.b2b {
+            bound = codec.encoded_bound(bound, &self.limits);
+        }
+        Ok(bound)
+    }
+
+    /// Refuses fixed-size chunks over the limit before anything is allocated.
+    fn check_limit(&self) -> Result<Option<u64>> {
+        let len = self.decoded.fixed_byte_len()?;
+        if let Some(len) = len {
+            if len > self.limits.max_decoded_bytes {
+                return Err(ZomError::new(
+                    ErrorCode::LimitExceeded,
+                    format!(
+                        "a decoded chunk would be {len} bytes, over the limit of {} bytes",
+                        self.limits.max_decoded_bytes
+                    ),
+                ));
+            }
+        }
+        Ok(len)
+    }
+
+    /// The bound of the bytes each bytes → bytes codec decodes to, in encode order.
+    fn b2b_bounds(&self) -> Result<Vec<SizeBound>> {
+        let mut bounds = Vec::with_capacity(self.b2b.len());
+        let mut bound = self.a2b.encoded_size(&self.a2b_repr, &self.limits)?;
+        for codec in &self.b2b {
+            bounds.push(bound);
+            bound = codec.encoded_bound(bound, &self.limits);
+        }
+        Ok(bounds)
+    }
+
+    /// Runs the bytes → bytes codecs backwards, skipping the first `skip` (closest to the
+    /// array → bytes codec).
+    fn decode_bytes<'a>(
+        &self,
+        input: &'a [u8],
+        bounds: &[SizeBound],
+        skip: usize,
+    ) -> Result<Cow<'a, [u8]>> {
+        let mut data: Cow<'a, [u8]> = Cow::Borrowed(input);
+        for (codec, bound) in self.b2b.iter().zip(bounds).skip(skip).rev() {
+            let out = codec.decode(&data, *bound)?;
+            bound.check(out.len(), codec.name())?;
+            data = Cow::Owned(out);
+        }
+        Ok(data)
+    }
+
+    /// Decodes the stored bytes of one chunk.
+    pub fn decode(&self, input: &[u8]) -> Result<DecodedChunk> {
+        self.check_limit()?;
+        let bounds = self.b2b_bounds()?;
+        let bytes = self.decode_bytes(input, &bounds, 0)?;
+        let mut array = self.a2b.decode(&bytes, &self.a2b_repr, &self.limits)?;
+        drop(bytes);
+        array.check(&self.a2b_repr, self.a2b.name())?;
+        for (codec, repr) in self.a2a.iter().rev() {
+            array = codec.decode(array, repr)?;
+            array.check(repr, codec.name())?;
+        }
+        Ok(array)
+    }
+
+    /// Decodes the stored bytes of one chunk of a fixed-size data type into `out`, which must
+    /// be exactly the chunk's byte length. Without array → array codecs, the last decompressor
+    /// writes straight into `out` (one copy from the encoded bytes).
+    pub fn decode_into(&self, input: &[u8], out: &mut [u8]) -> Result<()> {
+        let len = self
+            .check_limit()?
+            .ok_or_else(|| ZomError::invalid_argument("decode_into needs a fixed-size type"))?;
+        if out.len() as u64 != len {
+            return Err(ZomError::invalid_argument(format!(
+                "the output buffer has {} bytes, the chunk needs {len}",
+                out.len()
+            )));
+        }
+        if !self.a2a.is_empty() {
+            return copy_fixed(self.decode(input)?, out);
+        }
+        let bounds = self.b2b_bounds()?;
+        match self.b2b.first() {
+            Some(first) if self.a2b.supports_in_place() => {
+                let bytes = self.decode_bytes(input, &bounds, 1)?;
+                first.decode_into(&bytes, out)?;
+                self.a2b.decode_in_place(out, &self.a2b_repr)
+            }
+            _ => {
+                let bytes = self.decode_bytes(input, &bounds, 0)?;
+                self.a2b
+                    .decode_into(&bytes, &self.a2b_repr, &self.limits, out)
+            }
+        }
+    }
+
+    /// A chunk where every element is the fill value (what a missing chunk reads as).
+    pub fn fill_chunk(&self) -> Result<DecodedChunk> {
+        let len = self.check_limit()?;
+        fill_chunk(&self.decoded, &self.fill, len, &self.limits)
+    }
+}
+
+/// Copies a fixed-size chunk into a buffer of exactly its size.
+fn copy_fixed(chunk: DecodedChunk, out: &mut [u8]) -> Result<()> {
+    match chunk {
+        DecodedChunk::Fixed(bytes) if bytes.len() == out.len() => {
+            out.copy_from_slice(&bytes);
+            Ok(())
+        }
+        _ => Err(codec_error("the chunk did not decode to the expected size")),
+    }
+}
+
+/// The element bytes of a fill value (zeros when the value does not give them).
+pub(crate) fn fill_element(data_type: &DataType, fill: &FillValue) -> Result<Vec<u8>> {
+    let size = data_type
+        .fixed_size()
+        .ok_or_else(|| codec_error("a variable-length type has no element bytes"))?;
+    match fill.to_element_bytes(data_type) {
+        Some(bytes) if bytes.len() as u64 == size => Ok(bytes),
+        _ => Ok(vec![0u8; to_usize(size, "an element")?]),
+    }
+}
+
+/// A chunk of `repr` where every element is `fill`.
+pub(crate) fn fill_chunk(
+    repr: &ChunkRepr,
+    fill: &FillValue,
+    byte_len: Option<u64>,
+    limits: &Limits,
+) -> Result<DecodedChunk> {
+    let n = repr.num_elements()?;
+    match (&repr.data_type, byte_len) {
+        (DataType::String, _) => {
+            let value = match fill {
+                FillValue::String(s) => s.clone(),
+                _ => String::new(),
+            };
+            let total = (value.len() as u64).saturating_mul(n);
+            check_total(total, limits)?;
+            Ok(DecodedChunk::Strings(vec![value; to_usize(n, "a chunk")?]))
+        }
+        (DataType::Bytes(_), _) => {
+            let value = match fill {
+                FillValue::Bytes(b) => b.clone(),
+                _ => Vec::new(),
+            };
+            let total = (value.len() as u64).saturating_mul(n);
+            check_total(total, limits)?;
+            Ok(DecodedChunk::Bytes(vec![value; to_usize(n, "a chunk")?]))
+        }
+        (data_type, Some(len)) => {
+            check_total(len, limits)?;
+            let element = fill_element(data_type, fill)?;
+            let len = to_usize(len, "a chunk")?;
+            if element.iter().all(|&b| b == 0) {
+                return Ok(DecodedChunk::Fixed(vec![0u8; len]));
+            }
+            let mut out = Vec::with_capacity(len);
+            while out.len() < len {
+                out.extend_from_slice(&element);
+            }
+            out.truncate(len);
+            Ok(DecodedChunk::Fixed(out))
+        }
+        (_, None) => Err(codec_error("a fixed-size type without a byte length")),
+    }
+}
+
+fn check_total(total: u64, limits: &Limits) -> Result<()> {
+    if total > limits.max_decoded_bytes {
+        return Err(ZomError::new(
+            ErrorCode::LimitExceeded,
+            format!(
+                "a chunk of fill values would be {total} bytes, over the limit of {} bytes",
+                limits.max_decoded_bytes
+            ),
+        ));
+    }
+    Ok(())
+}

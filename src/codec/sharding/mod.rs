@@ -1,0 +1,408 @@
+//! The `sharding_indexed` codec, with a sans-I/O API for partial reads: the index's byte
+//! range, index decoding, read plans with merged ranges, and inner chunk decoding. Whole
+//! shards decode too (missing inner chunks read as the fill value; sharding may nest).
+
+mod index;
+
+pub use index::{ChunkLocation, IndexRange, PlannedChunk, ReadPlan, ShardIndex};
+
+use super::pipeline::fill_chunk;
+use super::{
+    bad_config, codec_error, num_elements, to_usize, v3, ArrayToBytesCodec, ChunkRepr,
+    CodecPipeline, DecodedChunk, Limits, SizeBound,
+};
+use crate::dtype::{DataType, FillValue};
+use crate::error::Result;
+use crate::model::named::NamedConfig;
+use serde_json::{Map, Value};
+
+/// The `sharding_indexed` codec of one array (or of an outer shard's inner chunks).
+#[derive(Debug)]
+pub struct ShardingCodec {
+    name: String,
+    shard_shape: Vec<u64>,
+    inner_shape: Vec<u64>,
+    chunks_per_shard: Vec<u64>,
+    inner: CodecPipeline,
+    index: CodecPipeline,
+    index_at_start: bool,
+}
+
+fn codec_list(name: &str, config: &Map<String, Value>, key: &str) -> Result<Vec<NamedConfig>> {
+    let Some(value) = config.get(key) else {
+        if key == "index_codecs" {
+            return Err(bad_config(name, "missing index_codecs"));
+        }
+        return Err(bad_config(name, format!("missing {key}")));
+    };
+    value
+        .as_array()
+        .ok_or_else(|| bad_config(name, format!("{key} must be an array")))?
+        .iter()
+        .map(|c| NamedConfig::from_value(c).map_err(|e| bad_config(name, format!("{key}: {e}"))))
+        .collect()
+}
+
+impl ShardingCodec {
+    /// Reads the configuration, for shards that decode to `shard`.
+    pub(crate) fn from_config(
+        name: &str,
+        config: &Map<String, Value>,
+        shard: &ChunkRepr,
+        fill: &FillValue,
+    ) -> Result<ShardingCodec> {
+        let inner_shape = config
+            .get("chunk_shape")
+            .and_then(Value::as_array)
+            .ok_or_else(|| bad_config(name, "chunk_shape must be an array"))?
+            .iter()
+            .map(|d| {
+                d.as_u64()
+                    .ok_or_else(|| bad_config(name, "chunk_shape must hold integers"))
+            })
+            .collect::<Result<Vec<u64>>>()?;
+        if inner_shape.len() != shard.shape.len() {
+            return Err(bad_config(
+                name,
+                format!(
+                    "chunk_shape has {} dimensions, the shard has {}",
+                    inner_shape.len(),
+                    shard.shape.len()
+                ),
+            ));
+        }
+        let mut chunks_per_shard = Vec::with_capacity(inner_shape.len());
+        for (&s, &c) in shard.shape.iter().zip(&inner_shape) {
+            match s.checked_div(c) {
+                Some(n) if n.checked_mul(c) == Some(s) => chunks_per_shard.push(n),
+                _ => {
+                    return Err(bad_config(
+                        name,
+                        format!(
+                        "inner chunk_shape {inner_shape:?} does not divide the shard shape {:?}",
+                        shard.shape
+                    ),
+                    ))
+                }
+            }
+        }
+        let index_at_start = match config.get("index_location") {
+            None => false,
+            Some(Value::String(s)) if s == "end" => false,
+            Some(Value::String(s)) if s == "start" => true,
+            Some(other) => return Err(bad_config(name, format!("bad index_location {other}"))),
+        };
+        let inner = v3::build(
+            &codec_list(name, config, "codecs")?,
+            ChunkRepr::new(inner_shape.clone(), shard.data_type.clone()),
+            fill.clone(),
+        )?;
+        let mut index_shape = chunks_per_shard.clone();
+        index_shape.push(2);
+        let index = v3::build(
+            &codec_list(name, config, "index_codecs")?,
+            ChunkRepr::new(index_shape, DataType::UInt64),
+            FillValue::UInt(u64::MAX),
+        )?;
+        Ok(ShardingCodec {
+            name: name.to_string(),
+            shard_shape: shard.shape.clone(),
+            inner_shape,
+            chunks_per_shard,
+            inner,
+            index,
+            index_at_start,
+        })
+    }
+
+    /// The sharding codec behind an array → bytes codec, if it is one.
+    pub fn downcast(codec: &dyn ArrayToBytesCodec) -> Option<&ShardingCodec> {
+        codec.as_any().downcast_ref::<ShardingCodec>()
+    }
+
+    /// The shape of a shard (the outer chunk).
+    pub fn shard_shape(&self) -> &[u64] {
+        &self.shard_shape
+    }
+
+    /// The shape of an inner chunk.
+    pub fn inner_chunk_shape(&self) -> &[u64] {
+        &self.inner_shape
+    }
+
+    /// How many inner chunks a shard holds along each dimension.
+    pub fn chunks_per_shard(&self) -> &[u64] {
+        &self.chunks_per_shard
+    }
+
+    /// The pipeline that decodes one inner chunk.
+    pub fn inner_pipeline(&self) -> &CodecPipeline {
+        &self.inner
+    }
+
+    /// Where the index is: its length, at the start or the end of the shard.
+    pub fn index_range(&self) -> Result<IndexRange> {
+        let len = match self.index.encoded_size()? {
+            SizeBound::Exact(n) => n,
+            SizeBound::AtMost(_) => {
+                return Err(codec_error(format!(
+                    "{}: the index codecs do not give the index a fixed size",
+                    self.name
+                )))
+            }
+        };
+        Ok(if self.index_at_start {
+            IndexRange::Prefix(len)
+        } else {
+            IndexRange::Suffix(len)
+        })
+    }
+
+    /// Decodes the index bytes (through the index codecs; a `crc32c` among them is verified).
+    pub fn decode_index(&self, bytes: &[u8]) -> Result<ShardIndex> {
+        let DecodedChunk::Fixed(raw) = self.index.decode(bytes)? else {
+            return Err(codec_error("the shard index did not decode to numbers"));
+        };
+        let words: Vec<u64> = raw
+            .chunks_exact(8)
+            .map(|w| u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]))
+            .collect();
+        ShardIndex::from_pairs(self.chunks_per_shard.clone(), &words)
+    }
+
+    /// Plans the reads of `wanted` inner chunks (see [`ReadPlan::new`]).
+    pub fn plan(
+        &self,
+        index: &ShardIndex,
+        wanted: &[Vec<u64>],
+        shard_len: Option<u64>,
+        max_gap: u64,
+    ) -> Result<ReadPlan> {
+        ReadPlan::new(index, wanted, shard_len, max_gap)
+    }
+
+    /// Decodes one inner chunk's bytes (`None`: the chunk is empty and reads as the fill
+    /// value).
+    pub fn decode_inner(&self, bytes: Option<&[u8]>) -> Result<DecodedChunk> {
+        match bytes {
+            Some(bytes) => self.inner.decode(bytes),
+            None => self.inner.fill_chunk(),
+        }
+    }
+
+    /// Decodes a whole shard into `out` (fixed-size types) or a new chunk.
+    fn decode_shard(
+        &self,
+        input: &[u8],
+        decoded: &ChunkRepr,
+        limits: &Limits,
+        mut out: Option<&mut [u8]>,
+    ) -> Result<Option<DecodedChunk>> {
+        if decoded.shape != self.shard_shape {
+            return Err(codec_error(format!(
+                "{}: a shard of shape {:?} was expected, not {:?}",
+                self.name, self.shard_shape, decoded.shape
+            )));
+        }
+        let shard_len = input.len() as u64;
+        let index_range = self.index_range()?.resolve(shard_len)?;
+        let index_bytes = input
+            .get(to_usize(index_range.start, "an index")?..to_usize(index_range.end, "an index")?)
+            .unwrap_or_default();
+        let index = self.decode_index(index_bytes)?;
+        index.validate(shard_len)?;
+
+        let shard_shape = dims(&self.shard_shape)?;
+        let inner_shape = dims(&self.inner_shape)?;
+        let grid = dims(&self.chunks_per_shard)?;
+        let n_inner = to_usize(num_elements(&self.chunks_per_shard)?, "a shard")?;
+        let item = decoded
+            .item_size()
+            .map(|s| to_usize(s, "an element"))
+            .transpose()?;
+
+        let mut owned: Option<DecodedChunk> = None;
+        if out.is_none() {
+            let len = decoded.fixed_byte_len()?;
+            owned = Some(match (item, len) {
+                (Some(_), Some(len)) => {
+                    if len > limits.max_decoded_bytes {
+                        return Err(codec_error("the shard is larger than the decode limit"));
+                    }
+                    DecodedChunk::Fixed(vec![0u8; to_usize(len, "a shard")?])
+                }
+                _ => fill_chunk(decoded, self.inner.fill_value(), None, limits)?,
+            });
+        }
+        let mut coords = vec![0usize; grid.len()];
+        for linear in 0..n_inner {
+            let entry = index
+                .entries()
+                .get(linear)
+                .cloned()
+                .ok_or_else(|| codec_error("the shard index is shorter than its grid"))?;
+            let bytes = match entry {
+                Some(r) => Some(
+                    input
+                        .get(to_usize(r.start, "a chunk")?..to_usize(r.end, "a chunk")?)
+                        .ok_or_else(|| codec_error("an inner chunk lies outside the shard"))?,
+                ),
+                None => None,
+            };
+            let chunk = self.decode_inner(bytes)?;
+            let origin: Vec<usize> = coords
+                .iter()
+                .zip(&inner_shape)
+                .map(|(&c, &s)| c.saturating_mul(s))
+                .collect();
+            let target = match (&mut out, &mut owned) {
+                (Some(buf), _) => Target::Bytes(buf),
+                (None, Some(DecodedChunk::Fixed(buf))) => Target::Bytes(buf.as_mut_slice()),
+                (None, Some(DecodedChunk::Strings(v))) => Target::Strings(v),
+                (None, Some(DecodedChunk::Bytes(v))) => Target::ByteStrings(v),
+                (None, None) => return Err(codec_error("no output for the shard")),
+            };
+            place(
+                target,
+                chunk,
+                &shard_shape,
+                &inner_shape,
+                &origin,
+                item.unwrap_or(1),
+            )?;
+            // Next inner chunk coordinates, C order.
+            for (c, &n) in coords.iter_mut().zip(&grid).rev() {
+                *c += 1;
+                if *c < n {
+                    break;
+                }
+                *c = 0;
+            }
+        }
+        Ok(owned)
+    }
+}
+
+fn dims(shape: &[u64]) -> Result<Vec<usize>> {
+    shape.iter().map(|&d| to_usize(d, "a dimension")).collect()
+}
+
+enum Target<'a> {
+    Bytes(&'a mut [u8]),
+    Strings(&'a mut Vec<String>),
+    ByteStrings(&'a mut Vec<Vec<u8>>),
+}
+
+/// Copies an inner chunk (C order, shape `block`) into the shard at `origin`.
+fn place(
+    target: Target<'_>,
+    chunk: DecodedChunk,
+    shard: &[usize],
+    block: &[usize],
+    origin: &[usize],
+    item: usize,
+) -> Result<()> {
+    let mismatch = || codec_error("an inner chunk does not fit its place in the shard");
+    match (target, chunk) {
+        (Target::Bytes(dst), DecodedChunk::Fixed(src)) => {
+            copy_block(dst, shard, &src, block, origin, item).ok_or_else(mismatch)
+        }
+        (Target::Strings(dst), DecodedChunk::Strings(src)) => {
+            copy_block(dst, shard, &src, block, origin, 1).ok_or_else(mismatch)
+        }
+        (Target::ByteStrings(dst), DecodedChunk::Bytes(src)) => {
+            copy_block(dst, shard, &src, block, origin, 1).ok_or_else(mismatch)
+        }
+        _ => Err(mismatch()),
+    }
+}
+
+/// Copies `src` (C order, shape `block`, `unit` slots per element) into `dst` (C order,
+/// shape `shape`) at `origin`, one contiguous row at a time.
+fn copy_block<T: Clone>(
+    dst: &mut [T],
+    shape: &[usize],
+    src: &[T],
+    block: &[usize],
+    origin: &[usize],
+    unit: usize,
+) -> Option<()> {
+    let ndim = shape.len();
+    if block.contains(&0) {
+        return Some(());
+    }
+    let Some((&row, outer)) = block.split_last() else {
+        dst.get_mut(..unit)?.clone_from_slice(src.get(..unit)?);
+        return Some(());
+    };
+    let row_len = row.checked_mul(unit)?;
+    // Strides of the destination, in slots.
+    let mut strides = vec![0usize; ndim];
+    let mut acc = unit;
+    for (s, &d) in strides.iter_mut().zip(shape).rev() {
+        *s = acc;
+        acc = acc.checked_mul(d)?;
+    }
+    let mut index = vec![0usize; outer.len()];
+    let mut src_pos = 0usize;
+    loop {
+        let mut dst_pos = 0usize;
+        for (d, (&o, &s)) in origin.iter().zip(&strides).enumerate() {
+            let i = index.get(d).copied().unwrap_or(0);
+            dst_pos = dst_pos.checked_add(o.checked_add(i)?.checked_mul(s)?)?;
+        }
+        let src_end = src_pos.checked_add(row_len)?;
+        dst.get_mut(dst_pos..dst_pos.checked_add(row_len)?)?
+            .clone_from_slice(src.get(src_pos..src_end)?);
+        src_pos = src_end;
+        let mut d = outer.len();
+        loop {
+            if d == 0 {
+                return Some(());
+            }
+            d -= 1;
+            let i = index.get_mut(d)?;
+            *i += 1;
+            if *i < *outer.get(d)? {
+                break;
+            }
+            *i = 0;
+        }
+    }
+}
+
+impl ArrayToBytesCodec for ShardingCodec {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+
+    fn encoded_size(&self, _decoded: &ChunkRepr, limits: &Limits) -> Result<SizeBound> {
+        Ok(SizeBound::AtMost(limits.max_decoded_bytes))
+    }
+
+    fn decode(&self, input: &[u8], decoded: &ChunkRepr, limits: &Limits) -> Result<DecodedChunk> {
+        self.decode_shard(input, decoded, limits, None)?
+            .ok_or_else(|| codec_error("the shard decoded to nothing"))
+    }
+
+    fn decode_into(
+        &self,
+        input: &[u8],
+        decoded: &ChunkRepr,
+        limits: &Limits,
+        out: &mut [u8],
+    ) -> Result<()> {
+        let len = decoded
+            .fixed_byte_len()?
+            .ok_or_else(|| codec_error("decode_into needs a fixed-size type"))?;
+        if out.len() as u64 != len {
+            return Err(codec_error("the output buffer does not fit the shard"));
+        }
+        self.decode_shard(input, decoded, limits, Some(out))
+            .map(|_| ())
+    }
+}

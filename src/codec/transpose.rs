@@ -1,0 +1,198 @@
+//! The `transpose` array → array codec, also used for v2 `order: "F"`.
+
+use super::{bad_config, codec_error, to_usize, ArrayToArrayCodec, ChunkRepr, DecodedChunk};
+use crate::error::Result;
+use serde_json::Value;
+
+/// Permutes the dimensions of a chunk: the encoded array's dimension `i` is the decoded
+/// array's dimension `order[i]`.
+#[derive(Clone, Debug)]
+pub(crate) struct TransposeCodec {
+    name: String,
+    /// `None` stands for "reverse all dimensions" (v2 order F, v3 legacy `"F"`).
+    order: Option<Vec<usize>>,
+}
+
+impl TransposeCodec {
+    /// Reads the v3 configuration (`order`: a permutation, or the legacy `"C"` / `"F"`).
+    pub(crate) fn from_config(name: &str, order: Option<&Value>) -> Result<TransposeCodec> {
+        let order = match order {
+            Some(Value::String(s)) if s == "F" => None,
+            Some(Value::String(s)) if s == "C" => Some(Vec::new()),
+            Some(Value::Array(items)) => {
+                let mut order = Vec::with_capacity(items.len());
+                for item in items {
+                    let axis = item
+                        .as_u64()
+                        .and_then(|a| usize::try_from(a).ok())
+                        .ok_or_else(|| bad_config(name, "order must list dimension indices"))?;
+                    order.push(axis);
+                }
+                Some(order)
+            }
+            _ => return Err(bad_config(name, "order must be an array of integers")),
+        };
+        Ok(TransposeCodec {
+            name: name.to_string(),
+            order,
+        })
+    }
+
+    /// The codec that reverses all dimensions (Fortran order).
+    pub(crate) fn fortran() -> TransposeCodec {
+        TransposeCodec {
+            name: "order F".to_string(),
+            order: None,
+        }
+    }
+
+    /// The permutation for `ndim` dimensions, checked.
+    fn permutation(&self, ndim: usize) -> Result<Vec<usize>> {
+        let order = match &self.order {
+            None => (0..ndim).rev().collect(),
+            Some(o) if o.is_empty() => (0..ndim).collect(),
+            Some(o) => o.clone(),
+        };
+        let mut seen = vec![false; ndim];
+        if order.len() != ndim {
+            return Err(bad_config(
+                &self.name,
+                format!("order has {} entries for {ndim} dimensions", order.len()),
+            ));
+        }
+        for &axis in &order {
+            match seen.get_mut(axis) {
+                Some(s) if !*s => *s = true,
+                _ => return Err(bad_config(&self.name, "order is not a permutation")),
+            }
+        }
+        Ok(order)
+    }
+}
+
+impl ArrayToArrayCodec for TransposeCodec {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn encoded_repr(&self, decoded: &ChunkRepr) -> Result<ChunkRepr> {
+        let order = self.permutation(decoded.shape.len())?;
+        let shape = order
+            .iter()
+            .map(|&axis| decoded.shape.get(axis).copied().unwrap_or(0))
+            .collect();
+        Ok(ChunkRepr::new(shape, decoded.data_type.clone()))
+    }
+
+    fn decode(&self, input: DecodedChunk, decoded: &ChunkRepr) -> Result<DecodedChunk> {
+        let order = self.permutation(decoded.shape.len())?;
+        let dshape = decoded
+            .shape
+            .iter()
+            .map(|&d| to_usize(d, "a dimension"))
+            .collect::<Result<Vec<usize>>>()?;
+        if order.iter().enumerate().all(|(i, &a)| i == a) || dshape.len() < 2 {
+            return Ok(input);
+        }
+        let eshape: Vec<usize> = order
+            .iter()
+            .map(|&a| dshape.get(a).copied().unwrap_or(0))
+            .collect();
+        // Strides of the encoded (input) array, in elements, C order.
+        let mut estrides = vec![0usize; eshape.len()];
+        let mut acc = 1usize;
+        for (stride, &d) in estrides.iter_mut().zip(&eshape).rev() {
+            *stride = acc;
+            acc = acc
+                .checked_mul(d)
+                .ok_or_else(|| codec_error("the chunk is too large"))?;
+        }
+        // The input stride of each decoded dimension.
+        let mut in_strides = vec![0usize; dshape.len()];
+        for (i, &axis) in order.iter().enumerate() {
+            if let (Some(slot), Some(&s)) = (in_strides.get_mut(axis), estrides.get(i)) {
+                *slot = s;
+            }
+        }
+        let n = acc;
+        match input {
+            DecodedChunk::Fixed(bytes) => {
+                let item = bytes.len().checked_div(n).unwrap_or(0);
+                if item.checked_mul(n) != Some(bytes.len()) {
+                    return Err(codec_error(
+                        "transpose: the chunk size does not fit its shape",
+                    ));
+                }
+                let mut out = Vec::with_capacity(bytes.len());
+                for_each_source(&dshape, &in_strides, |src| {
+                    let start = src.checked_mul(item)?;
+                    out.extend_from_slice(bytes.get(start..start.checked_add(item)?)?);
+                    Some(())
+                })?;
+                Ok(DecodedChunk::Fixed(out))
+            }
+            DecodedChunk::Strings(mut items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for_each_source(&dshape, &in_strides, |src| {
+                    out.push(std::mem::take(items.get_mut(src)?));
+                    Some(())
+                })?;
+                Ok(DecodedChunk::Strings(out))
+            }
+            DecodedChunk::Bytes(mut items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for_each_source(&dshape, &in_strides, |src| {
+                    out.push(std::mem::take(items.get_mut(src)?));
+                    Some(())
+                })?;
+                Ok(DecodedChunk::Bytes(out))
+            }
+        }
+    }
+}
+
+/// Calls `f` with the source element index of each output element, in output C order.
+/// `f` returns `None` when the index is out of range.
+pub(crate) fn for_each_source(
+    shape: &[usize],
+    strides: &[usize],
+    mut f: impl FnMut(usize) -> Option<()>,
+) -> Result<()> {
+    let out_of_range = || codec_error("element index out of range");
+    if shape.contains(&0) {
+        return Ok(());
+    }
+    let ndim = shape.len();
+    let (Some(&last_len), Some(&last_stride)) = (shape.last(), strides.last()) else {
+        return f(0).ok_or_else(out_of_range);
+    };
+    let mut index = vec![0usize; ndim];
+    let mut base = 0usize;
+    loop {
+        let mut src = base;
+        for _ in 0..last_len {
+            f(src).ok_or_else(out_of_range)?;
+            src = src.wrapping_add(last_stride);
+        }
+        // Advance the odometer over all dimensions but the last.
+        let mut dim = ndim.saturating_sub(1);
+        loop {
+            if dim == 0 {
+                return Ok(());
+            }
+            dim -= 1;
+            let (Some(i), Some(&len), Some(&stride)) =
+                (index.get_mut(dim), shape.get(dim), strides.get(dim))
+            else {
+                return Err(out_of_range());
+            };
+            *i += 1;
+            base = base.wrapping_add(stride);
+            if *i < len {
+                break;
+            }
+            *i = 0;
+            base = base.wrapping_sub(stride.wrapping_mul(len));
+        }
+    }
+}

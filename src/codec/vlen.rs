@@ -1,0 +1,113 @@
+//! The `vlen-utf8` and `vlen-bytes` array → bytes codecs (numcodecs' framing: a u32 LE item
+//! count, then for each item a u32 LE length and its bytes).
+
+use super::{codec_error, ArrayToBytesCodec, ChunkRepr, DecodedChunk, Limits, SizeBound};
+use crate::dtype::DataType;
+use crate::error::Result;
+
+/// Which kind of values a vlen codec holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum VlenKind {
+    /// UTF-8 strings.
+    Utf8,
+    /// Byte strings.
+    Bytes,
+}
+
+/// `vlen-utf8` / `vlen-bytes`.
+#[derive(Clone, Debug)]
+pub(crate) struct VlenCodec {
+    name: String,
+    kind: VlenKind,
+}
+
+impl VlenCodec {
+    /// A vlen codec of the given kind.
+    pub(crate) fn new(name: &str, kind: VlenKind) -> VlenCodec {
+        VlenCodec {
+            name: name.to_string(),
+            kind,
+        }
+    }
+}
+
+fn read_u32(input: &[u8], pos: &mut usize) -> Option<usize> {
+    let end = pos.checked_add(4)?;
+    let b = input.get(*pos..end)?;
+    *pos = end;
+    usize::try_from(u32::from_le_bytes([b[0], b[1], b[2], b[3]])).ok()
+}
+
+/// Splits a vlen-encoded buffer into its `expected` items.
+pub(crate) fn split_items<'a>(input: &'a [u8], expected: u64, who: &str) -> Result<Vec<&'a [u8]>> {
+    let mut pos = 0usize;
+    let n = read_u32(input, &mut pos)
+        .ok_or_else(|| codec_error(format!("{who}: the buffer is too short for its header")))?;
+    if n as u64 != expected {
+        return Err(codec_error(format!(
+            "{who}: the buffer holds {n} items, the chunk has {expected} elements"
+        )));
+    }
+    // Every item needs at least its 4-byte length, so this bounds the allocation by the input.
+    let mut items = Vec::with_capacity(n.min(input.len() / 4));
+    for i in 0..n {
+        let len = read_u32(input, &mut pos)
+            .ok_or_else(|| codec_error(format!("{who}: item {i} has no length")))?;
+        let end = pos
+            .checked_add(len)
+            .filter(|&e| e <= input.len())
+            .ok_or_else(|| codec_error(format!("{who}: item {i} runs past the buffer")))?;
+        items.push(input.get(pos..end).unwrap_or_default());
+        pos = end;
+    }
+    if pos != input.len() {
+        return Err(codec_error(format!(
+            "{who}: {} bytes left over after the last item",
+            input.len() - pos
+        )));
+    }
+    Ok(items)
+}
+
+impl ArrayToBytesCodec for VlenCodec {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+
+    fn encoded_size(&self, _decoded: &ChunkRepr, limits: &Limits) -> Result<SizeBound> {
+        Ok(SizeBound::AtMost(limits.max_decoded_bytes))
+    }
+
+    fn decode(&self, input: &[u8], decoded: &ChunkRepr, _limits: &Limits) -> Result<DecodedChunk> {
+        let items = split_items(input, decoded.num_elements()?, &self.name)?;
+        match (self.kind, &decoded.data_type) {
+            (VlenKind::Utf8, DataType::String) => items
+                .into_iter()
+                .enumerate()
+                .map(|(i, b)| {
+                    String::from_utf8(b.to_vec()).map_err(|_| {
+                        codec_error(format!("{}: item {i} is not valid UTF-8", self.name))
+                    })
+                })
+                .collect::<Result<Vec<String>>>()
+                .map(DecodedChunk::Strings),
+            (_, DataType::Bytes(_)) => Ok(DecodedChunk::Bytes(
+                items.into_iter().map(<[u8]>::to_vec).collect(),
+            )),
+            (VlenKind::Bytes, DataType::String) => Ok(DecodedChunk::Strings(
+                items
+                    .into_iter()
+                    .map(|b| String::from_utf8_lossy(b).into_owned())
+                    .collect(),
+            )),
+            (_, other) => Err(codec_error(format!(
+                "{} cannot decode data type {other:?}",
+                self.name
+            ))),
+        }
+    }
+}

@@ -1,0 +1,248 @@
+//! Corrupt inputs for every codec (truncated, bit-flipped, wrong checksum, lying headers) give
+//! a ZomError with code CodecError or ChecksumMismatch, never a panic or a wrong-size result.
+
+use base64::Engine;
+use serde_json::{json, Value};
+use zom::codec::{CodecPipeline, DecodedChunk, Limits};
+use zom::model::v2::ArrayMetadataV2;
+use zom::model::v3::ArrayMetadataV3;
+use zom::ErrorCode;
+
+fn cases() -> Value {
+    let text = std::fs::read_to_string("tests/fixtures/codec/cases.json").unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+fn b64(v: &Value) -> Vec<u8> {
+    base64::engine::general_purpose::STANDARD
+        .decode(v.as_str().unwrap())
+        .unwrap()
+}
+
+fn stream_pipeline(config: &Value, count: u64, ts: u64) -> CodecPipeline {
+    let dtype = match ts {
+        1 => "|u1".to_string(),
+        2 | 4 | 8 => format!("<u{ts}"),
+        n => format!("|V{n}"),
+    };
+    let meta = json!({"zarr_format": 2, "shape": [count], "chunks": [count], "dtype": dtype,
+        "fill_value": null, "order": "C", "filters": null, "compressor": config});
+    CodecPipeline::from_v2_metadata(&ArrayMetadataV2::from_value(&meta).unwrap()).unwrap()
+}
+
+/// Decoding must not panic; an error must be a codec error or a checksum mismatch; a success
+/// must have the chunk's exact size.
+fn check(pipeline: &CodecPipeline, input: &[u8], what: &str) -> bool {
+    let expected = pipeline.decoded_repr().fixed_byte_len().unwrap();
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| pipeline.decode(input)));
+    match result {
+        Err(_) => panic!("{what}: panicked"),
+        Ok(Ok(DecodedChunk::Fixed(b))) => {
+            assert_eq!(Some(b.len() as u64), expected, "{what}: wrong size");
+            true
+        }
+        Ok(Ok(_)) => true,
+        Ok(Err(e)) => {
+            assert!(
+                matches!(e.code, ErrorCode::CodecError | ErrorCode::ChecksumMismatch),
+                "{what}: unexpected code {:?}: {e}",
+                e.code
+            );
+            false
+        }
+    }
+}
+
+fn mutations(encoded: &[u8]) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let len = encoded.len();
+    for cut in [
+        0,
+        1,
+        3,
+        4,
+        8,
+        15,
+        16,
+        17,
+        20,
+        len / 2,
+        len.saturating_sub(4),
+        len.saturating_sub(1),
+    ] {
+        if cut < len {
+            out.push((format!("truncated to {cut}"), encoded[..cut].to_vec()));
+        }
+    }
+    let step = (len / 40).max(1);
+    for i in (0..len).step_by(step).chain(0..len.min(24)) {
+        for mask in [0x01u8, 0x80, 0xff] {
+            let mut e = encoded.to_vec();
+            e[i] ^= mask;
+            out.push((format!("byte {i} ^ {mask:#x}"), e));
+        }
+    }
+    let mut longer = encoded.to_vec();
+    longer.extend_from_slice(&[0xde, 0xad, 0xbe, 0xef]);
+    out.push(("trailing garbage".into(), longer));
+    out
+}
+
+#[test]
+fn corrupt_streams_never_panic() {
+    let cases = cases();
+    for case in cases["streams"].as_array().unwrap() {
+        let name = case["name"].as_str().unwrap();
+        let (count, ts) = (
+            case["count"].as_u64().unwrap(),
+            case["typesize"].as_u64().unwrap(),
+        );
+        let pipeline = stream_pipeline(&case["config"], count, ts);
+        let encoded = b64(&case["encoded"]);
+        for (what, input) in mutations(&encoded) {
+            check(&pipeline, &input, &format!("{name}: {what}"));
+            let mut out =
+                vec![0u8; pipeline.decoded_repr().fixed_byte_len().unwrap().unwrap() as usize];
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                pipeline.decode_into(&input, &mut out)
+            }));
+            assert!(r.is_ok(), "{name}: {what}: decode_into panicked");
+        }
+    }
+}
+
+#[test]
+fn corrupt_arrays_never_panic() {
+    let cases = cases();
+    for case in cases["arrays"].as_array().unwrap() {
+        let name = case["name"].as_str().unwrap();
+        let meta = &case["metadata"];
+        let pipeline = if case["zarr_format"] == 3 {
+            let meta: ArrayMetadataV3 = serde_json::from_value(meta.clone()).unwrap();
+            CodecPipeline::from_v3_metadata(&meta).unwrap()
+        } else {
+            CodecPipeline::from_v2_metadata(&ArrayMetadataV2::from_value(meta).unwrap()).unwrap()
+        };
+        for (key, chunk) in case["chunks"].as_object().unwrap() {
+            let encoded = b64(&chunk["encoded"]);
+            for (what, input) in mutations(&encoded) {
+                check(&pipeline, &input, &format!("{name} {key}: {what}"));
+            }
+        }
+    }
+}
+
+#[test]
+fn checksums_detect_changes() {
+    for (id, config) in [
+        ("crc32", json!({"id": "crc32"})),
+        ("adler32", json!({"id": "adler32"})),
+        ("fletcher32", json!({"id": "fletcher32"})),
+        ("crc32c", json!({"id": "crc32c"})),
+    ] {
+        let pipeline = stream_pipeline(&config, 8, 1);
+        let encoded = {
+            let cases = cases();
+            let case = cases["streams"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|c| c["id"] == id)
+                .unwrap()
+                .clone();
+            let count = case["count"].as_u64().unwrap();
+            let ts = case["typesize"].as_u64().unwrap();
+            (
+                stream_pipeline(&case["config"], count, ts),
+                b64(&case["encoded"]),
+            )
+        };
+        let (good, bytes) = encoded;
+        assert!(good.decode(&bytes).is_ok(), "{id}");
+        let mut bad = bytes.clone();
+        let mid = bad.len() / 2;
+        bad[mid] ^= 1;
+        let err = good.decode(&bad).unwrap_err();
+        assert_eq!(err.code, ErrorCode::ChecksumMismatch, "{id}: {err}");
+        drop(pipeline);
+    }
+}
+
+#[test]
+fn lying_sizes_are_refused_before_allocating() {
+    // numcodecs LZ4 header claiming 4 GB for a 16-element chunk.
+    let lz4 = stream_pipeline(&json!({"id": "lz4"}), 16, 1);
+    let mut input = vec![0xff, 0xff, 0xff, 0xff];
+    input.extend_from_slice(&[0x10, 0x00]);
+    let err = lz4.decode(&input).unwrap_err();
+    assert_eq!(err.code, ErrorCode::CodecError);
+    // Blosc header claiming 2 GB.
+    let blosc = stream_pipeline(&json!({"id": "blosc"}), 16, 1);
+    let mut header = vec![2u8, 1, 0x02, 1];
+    header.extend_from_slice(&0x7fff_ffffu32.to_le_bytes());
+    header.extend_from_slice(&256u32.to_le_bytes());
+    header.extend_from_slice(&32u32.to_le_bytes());
+    header.extend_from_slice(&[0u8; 16]);
+    assert_eq!(
+        blosc.decode(&header).unwrap_err().code,
+        ErrorCode::CodecError
+    );
+    // A gzip bomb: 1 MiB of zeros for a 16-byte chunk.
+    let gzip = stream_pipeline(&json!({"id": "zlib"}), 16, 1);
+    let bomb = {
+        use std::io::Write;
+        let mut e = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
+        e.write_all(&vec![0u8; 1 << 20]).unwrap();
+        e.finish().unwrap()
+    };
+    assert_eq!(gzip.decode(&bomb).unwrap_err().code, ErrorCode::CodecError);
+    // Variable-length chunks are bounded by the limit.
+    let meta = json!({"zarr_format": 3, "node_type": "array", "shape": [4], "data_type": "string",
+        "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [4]}},
+        "chunk_key_encoding": {"name": "default"}, "fill_value": "",
+        "codecs": [{"name": "vlen-utf8"}, {"name": "gzip", "configuration": {"level": 1}}]});
+    let meta: ArrayMetadataV3 = serde_json::from_value(meta).unwrap();
+    let strings = CodecPipeline::from_v3_metadata(&meta)
+        .unwrap()
+        .with_limits(Limits {
+            max_decoded_bytes: 1000,
+        });
+    let gz = {
+        use std::io::Write;
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        e.write_all(&vec![0u8; 1 << 20]).unwrap();
+        e.finish().unwrap()
+    };
+    assert_eq!(strings.decode(&gz).unwrap_err().code, ErrorCode::CodecError);
+    // A fixed-size chunk over the limit is refused up front.
+    let big = stream_pipeline(&json!({"id": "zlib"}), 1 << 20, 8).with_limits(Limits {
+        max_decoded_bytes: 1 << 20,
+    });
+    assert_eq!(
+        big.decode(&bomb).unwrap_err().code,
+        ErrorCode::LimitExceeded
+    );
+}
+
+#[test]
+fn unknown_codecs_are_refused_when_building() {
+    let meta = json!({"zarr_format": 3, "node_type": "array", "shape": [4], "data_type": "int8",
+        "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [4]}},
+        "chunk_key_encoding": {"name": "default"}, "fill_value": 0,
+        "codecs": [{"name": "bytes"}, {"name": "brotli"}]});
+    let meta: ArrayMetadataV3 = serde_json::from_value(meta).unwrap();
+    let err = CodecPipeline::from_v3_metadata(&meta).unwrap_err();
+    assert_eq!(err.code, ErrorCode::UnknownCodec);
+    assert!(err.message.contains("brotli"), "{err}");
+    let meta = json!({"zarr_format": 2, "shape": [4], "chunks": [4], "dtype": "<i4",
+        "fill_value": 0, "order": "C", "filters": [{"id": "zfpy"}], "compressor": null});
+    let err =
+        CodecPipeline::from_v2_metadata(&ArrayMetadataV2::from_value(&meta).unwrap()).unwrap_err();
+    assert_eq!(err.code, ErrorCode::UnknownCodec);
+    assert!(err.message.contains("zfpy"), "{err}");
+    let meta = json!({"zarr_format": 2, "shape": [4], "chunks": [4], "dtype": "<i4",
+        "fill_value": 0, "order": "C", "filters": null, "compressor": {"id": "pcodec"}});
+    let err =
+        CodecPipeline::from_v2_metadata(&ArrayMetadataV2::from_value(&meta).unwrap()).unwrap_err();
+    assert!(err.code == ErrorCode::UnknownCodec && err.message.contains("pcodec"));
+}
