@@ -465,6 +465,12 @@ def summary(cases: list[dict], results: dict) -> list[str]:
         return [c for c in cs if located(results[c["case"]][tool], [tuple(l) for l in c["locs"]])]
 
     out = ["## Summary", ""]
+    out += ["Caveats: the `expect` labels are this study's reading of the v2 spec and the v3 core"
+            " spec (3.2 text); the defects were chosen from a list of categories written for zom,"
+            " so the corpus tests the rules zom was built to check, not those another tool may"
+            " check and zom does not; and \"rejected\" means rejected for any reason, while"
+            " \"at the defect's location\" asks that some error point at the edited key (or a"
+            " key inside it, or the object holding it).", ""]
     out += [f"{len(cases)} documents: {len(valid)} valid ({sum(c['category'] == 'valid' for c in valid)}"
             f" written by zarr-python, {sum(c['category'] != 'valid' for c in valid)} edited but still"
             f" valid), {len(single)} with one defect that breaks a MUST, {len(multi)} with four such"
