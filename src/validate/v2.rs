@@ -120,6 +120,8 @@ pub(crate) fn check_zarray(cx: &mut Ctx, doc: &Value, base: &[LocStep], zom: boo
 }
 
 /// `attributes` (ZOM only) and unknown keys.
+/// Unknown keys of a v2 document. The v2 spec says other keys SHOULD NOT be in `.zarray`
+/// (readers SHOULD ignore them: a strict-mode warning) and MUST NOT be in `.zgroup` (an error).
 fn check_zom_keys(
     cx: &mut Ctx,
     obj: &Map<String, Value>,
@@ -128,6 +130,7 @@ fn check_zom_keys(
     zom: bool,
     what: &str,
 ) {
+    let forbidden = what == ".zgroup";
     if zom {
         if let Some(v) = obj.get("attributes") {
             expect_object(cx, v, &base.key("attributes"), "'attributes'");
@@ -137,11 +140,12 @@ fn check_zom_keys(
         let allowed =
             known.contains(&key.as_str()) || (zom && (key == "attributes" || key == "members"));
         if !allowed {
-            cx.error(
-                &base.key(key),
-                ProblemKind::UnknownKey,
-                format!("'{key}' is not a key of {what}"),
-            );
+            let message = format!("'{key}' is not a key of {what}");
+            if forbidden {
+                cx.error(&base.key(key), ProblemKind::UnknownKey, message);
+            } else {
+                cx.warn(&base.key(key), ProblemKind::UnknownKey, message);
+            }
         }
     }
 }

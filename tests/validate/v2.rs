@@ -45,11 +45,24 @@ fn v2_zarray_keys_and_shapes() {
         json!(["zarr_format"]),
         "invalid_value",
     );
-    only(
-        &za(&set(zarray(), "/extra", json!(1))),
+    // Other keys SHOULD NOT be in a .zarray and readers SHOULD ignore them (v2 spec): valid,
+    // with a warning in strict mode.
+    let extra = set(zarray(), "/extra", json!(1));
+    assert!(za(&extra).problems.is_empty(), "{}", dump(&za(&extra)));
+    let strict_report = validate_document(
+        &extra,
+        &ValidateOptions {
+            key: Some(".zarray".into()),
+            strict: true,
+            ..Default::default()
+        },
+    );
+    has(
+        &strict_report,
         "",
         json!(["extra"]),
         "unknown_key",
+        Severity::Warning,
     );
     only(
         &za(&set(zarray(), "/order", json!("X"))),
