@@ -255,3 +255,27 @@ fn v2_conversion_equals_zarr_python_migration() {
         );
     }
 }
+
+#[test]
+fn unknown_fields_with_must_understand_false_are_kept() {
+    let mut array = read_json(&fixtures().join("v3/dtype_int32/zarr.json"));
+    array["example.provenance"] = serde_json::json!({"must_understand": false, "tool": "x"});
+    let mut group = read_json(&fixtures().join("v3/group2/zarr.json"));
+    group["example.note"] = serde_json::json!({"must_understand": false});
+    let docs = vec![
+        ("zarr.json".to_string(), group.clone()),
+        ("a/zarr.json".to_string(), array.clone()),
+    ];
+    let node = model::from_documents(docs).unwrap();
+    assert_eq!(
+        node.to_value()["members"]["a"]["example.provenance"]["tool"],
+        serde_json::json!("x"),
+        "kept in the ZOM"
+    );
+    let written: BTreeMap<String, Value> = model::to_documents(&node, DocumentOptions::default())
+        .unwrap()
+        .into_iter()
+        .collect();
+    assert_json_eq(&written["a/zarr.json"], &array, "array document");
+    assert_json_eq(&written["zarr.json"], &group, "group document");
+}
