@@ -9,6 +9,7 @@ pub mod chunk;
 pub mod codec;
 pub mod dtype;
 pub mod error;
+pub mod hierarchy;
 pub mod json;
 pub mod model;
 pub mod store;

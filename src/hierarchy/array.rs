@@ -1,0 +1,225 @@
+//! An opened array: its chunk layout, its codec pipeline and its fill value, checked once when
+//! opened, so that an unknown codec is reported before any chunk is read.
+
+use crate::chunk::{ArrayLayout, DimSelection, Selection};
+use crate::codec::{CodecPipeline, DecodedChunk, Limits};
+use crate::dtype::{DataType, FillValue};
+use crate::error::{ErrorCode, Result, ZomError};
+use crate::model::{Array, Node};
+
+/// Decoded values of a region of an array, in C order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChunkValues {
+    /// The region's shape.
+    pub shape: Vec<u64>,
+    /// Its values: little-endian element bytes, or strings, or byte strings.
+    pub data: DecodedChunk,
+}
+
+/// An array ready to decode chunks.
+#[derive(Debug)]
+pub struct ArrayReader {
+    layout: ArrayLayout,
+    pipeline: CodecPipeline,
+    data_type: DataType,
+    shape: Vec<u64>,
+}
+
+impl ArrayReader {
+    /// Opens an array node at node path `path`. Unknown codecs, data types and invalid
+    /// configurations are refused here, with the path.
+    pub fn open(array: &Array, path: &str) -> Result<Self> {
+        Self::open_with_limits(array, path, Limits::default())
+    }
+
+    /// Like [`ArrayReader::open`], with decoding limits.
+    pub fn open_with_limits(array: &Array, path: &str, limits: Limits) -> Result<Self> {
+        let path = path.trim_matches('/');
+        let build = || -> Result<Self> {
+            let (layout, pipeline, data_type, shape) = match array {
+                Array::V3(meta) => {
+                    let data_type = DataType::from_v3(&meta.data_type)
+                        .map_err(|e| ZomError::invalid_metadata(format!("data_type: {e}")))?;
+                    (
+                        ArrayLayout::from_v3(meta, path)?,
+                        CodecPipeline::from_v3_metadata(meta)?,
+                        data_type,
+                        meta.shape.clone(),
+                    )
+                }
+                Array::V2(a) => {
+                    let meta = &a.metadata;
+                    let object_codec = meta
+                        .filters
+                        .iter()
+                        .flatten()
+                        .chain(meta.compressor.iter())
+                        .filter_map(|c| c.get("id").and_then(|id| id.as_str()))
+                        .find(|id| id.starts_with("vlen-"));
+                    let (data_type, _) = DataType::from_v2(&meta.dtype, object_codec)
+                        .map_err(|e| ZomError::invalid_metadata(format!("dtype: {e}")))?;
+                    (
+                        ArrayLayout::from_v2(meta, path)?,
+                        CodecPipeline::from_v2_metadata(meta)?,
+                        data_type,
+                        meta.shape.clone(),
+                    )
+                }
+            };
+            Ok(ArrayReader {
+                layout,
+                pipeline: pipeline.with_limits(limits),
+                data_type,
+                shape,
+            })
+        };
+        build().map_err(|e| e.at_path(path))
+    }
+
+    /// Opens the array at `path` inside a ZOM tree.
+    pub fn open_in(root: &Node, path: &str) -> Result<Self> {
+        match root.get(path) {
+            Some(Node::Array(array)) => Self::open(array, path),
+            Some(Node::Group(_)) => Err(ZomError::new(
+                ErrorCode::NotFound,
+                format!("'{path}' is a group, not an array"),
+            )
+            .at_path(path)),
+            None => Err(
+                ZomError::new(ErrorCode::NotFound, format!("no node at '{path}'")).at_path(path),
+            ),
+        }
+    }
+
+    /// The array's data type.
+    pub fn data_type(&self) -> &DataType {
+        &self.data_type
+    }
+
+    /// The array's shape.
+    pub fn shape(&self) -> &[u64] {
+        &self.shape
+    }
+
+    /// The chunk layout (grid, key encoding, path).
+    pub fn layout(&self) -> &ArrayLayout {
+        &self.layout
+    }
+
+    /// The codec pipeline.
+    pub fn pipeline(&self) -> &CodecPipeline {
+        &self.pipeline
+    }
+
+    /// The fill value.
+    pub fn fill_value(&self) -> &FillValue {
+        self.pipeline.fill_value()
+    }
+
+    /// The store key of the chunk at `coords`.
+    pub fn chunk_key(&self, coords: &[u64]) -> Result<String> {
+        self.layout
+            .chunk_key(coords)
+            .map_err(|e| self.locate(e, None))
+    }
+
+    fn locate(&self, error: ZomError, key: Option<&str>) -> ZomError {
+        let error = error.at_path(self.layout.path.clone());
+        match key {
+            Some(k) => error.at_key(k),
+            None => error,
+        }
+    }
+
+    /// Decodes the chunk at `coords` from its stored bytes (`None`: the chunk is missing and
+    /// reads as the fill value). An edge chunk is cut to the part inside the array.
+    pub fn decode_chunk(&self, coords: &[u64], bytes: Option<&[u8]>) -> Result<ChunkValues> {
+        let key = self
+            .layout
+            .chunk_key(coords)
+            .map_err(|e| self.locate(e, None))?;
+        let run = || -> Result<ChunkValues> {
+            let region = self.layout.grid.chunk_region(coords)?;
+            let full = match bytes {
+                Some(b) => self.pipeline.decode(b)?,
+                None => self.pipeline.fill_chunk()?,
+            };
+            let chunk_shape = self.layout.grid.chunk_shape();
+            if region.shape.as_slice() == chunk_shape {
+                return Ok(ChunkValues {
+                    shape: region.shape,
+                    data: full,
+                });
+            }
+            self.crop(&region.start, &region.shape, full)
+        };
+        run().map_err(|e| self.locate(e, Some(&key)))
+    }
+
+    /// Keeps the part of a full decoded chunk that lies inside the array.
+    fn crop(&self, start: &[u64], shape: &[u64], full: DecodedChunk) -> Result<ChunkValues> {
+        let selection = Selection(
+            start
+                .iter()
+                .zip(shape)
+                .map(|(&s, &n)| {
+                    let to_i64 = |v: u64| i64::try_from(v).map_err(|_| too_large());
+                    Ok(DimSelection::slice(
+                        Some(to_i64(s)?),
+                        Some(to_i64(s.saturating_add(n))?),
+                        None,
+                    ))
+                })
+                .collect::<Result<Vec<_>>>()?,
+        );
+        let plan = self.layout.plan(&selection)?;
+        let mut chunks = plan.chunks();
+        let read = match chunks.next() {
+            Some(read) => read?,
+            None => {
+                return Ok(ChunkValues {
+                    shape: shape.to_vec(),
+                    data: empty_like(&full),
+                })
+            }
+        };
+        let limit = self.pipeline.limits().max_decoded_bytes;
+        let data = match full {
+            DecodedChunk::Fixed(bytes) => {
+                let item = self.data_type.fixed_size().unwrap_or(1);
+                let mut out = plan.allocate_output(item, limit)?;
+                read.copy_into(&mut out, item, &bytes)?;
+                DecodedChunk::Fixed(out)
+            }
+            DecodedChunk::Strings(values) => {
+                let mut out = plan.allocate_elements(String::new(), limit)?;
+                read.copy_elements_into(&mut out, &values)?;
+                DecodedChunk::Strings(out)
+            }
+            DecodedChunk::Bytes(values) => {
+                let mut out = plan.allocate_elements(Vec::new(), limit)?;
+                read.copy_elements_into(&mut out, &values)?;
+                DecodedChunk::Bytes(out)
+            }
+        };
+        Ok(ChunkValues {
+            shape: shape.to_vec(),
+            data,
+        })
+    }
+}
+
+fn too_large() -> ZomError {
+    ZomError::new(
+        ErrorCode::LimitExceeded,
+        "array dimension beyond 2^63 elements",
+    )
+}
+
+fn empty_like(chunk: &DecodedChunk) -> DecodedChunk {
+    match chunk {
+        DecodedChunk::Fixed(_) => DecodedChunk::Fixed(Vec::new()),
+        DecodedChunk::Strings(_) => DecodedChunk::Strings(Vec::new()),
+        DecodedChunk::Bytes(_) => DecodedChunk::Bytes(Vec::new()),
+    }
+}

@@ -1,0 +1,201 @@
+//! Every array of every fixture hierarchy, decoded chunk by chunk through `ArrayReader` (edge
+//! chunks cut, missing chunks filled), equals the values zarr-python reads.
+
+mod common;
+
+use base64::Engine;
+use common::{fixtures, read_documents, read_json};
+use serde_json::{json, Value};
+use zom::codec::DecodedChunk;
+use zom::dtype::DataType;
+use zom::hierarchy::ArrayReader;
+use zom::model::{self, Node};
+
+fn enc_float(x: f64) -> Value {
+    if x.is_nan() {
+        json!("NaN")
+    } else if x.is_infinite() {
+        json!(if x > 0.0 { "Infinity" } else { "-Infinity" })
+    } else {
+        json!(x)
+    }
+}
+
+fn le<const N: usize>(b: &[u8]) -> [u8; N] {
+    b.try_into().unwrap()
+}
+
+/// One element as generate.py's `enc` writes it.
+fn encode(dt: &DataType, b: &[u8]) -> Value {
+    let b64 = |x: &[u8]| json!(base64::engine::general_purpose::STANDARD.encode(x));
+    match dt {
+        DataType::Bool => json!(b[0] != 0),
+        DataType::Int8 => json!(b[0] as i8),
+        DataType::Int16 => json!(i16::from_le_bytes(le(b))),
+        DataType::Int32 => json!(i32::from_le_bytes(le(b))),
+        DataType::Int64 | DataType::DateTime64 { .. } | DataType::TimeDelta64 { .. } => {
+            json!(i64::from_le_bytes(le(b)))
+        }
+        DataType::UInt8 => json!(b[0]),
+        DataType::UInt16 => json!(u16::from_le_bytes(le(b))),
+        DataType::UInt32 => json!(u32::from_le_bytes(le(b))),
+        DataType::UInt64 => json!(u64::from_le_bytes(le(b))),
+        DataType::Float16 => enc_float(half::f16::from_le_bytes(le(b)).to_f64()),
+        DataType::Float32 => enc_float(f32::from_le_bytes(le(b)) as f64),
+        DataType::Float64 => enc_float(f64::from_le_bytes(le(b))),
+        DataType::Complex64 => json!([
+            enc_float(f32::from_le_bytes(le(&b[..4])) as f64),
+            enc_float(f32::from_le_bytes(le(&b[4..])) as f64)
+        ]),
+        DataType::Complex128 => json!([
+            enc_float(f64::from_le_bytes(le(&b[..8]))),
+            enc_float(f64::from_le_bytes(le(&b[8..])))
+        ]),
+        DataType::FixedLengthUtf32 { .. } => {
+            let text: String = b
+                .chunks(4)
+                .map(|c| u32::from_le_bytes(le(c)))
+                .take_while(|&c| c != 0)
+                .map(|c| char::from_u32(c).unwrap())
+                .collect();
+            json!(text)
+        }
+        DataType::NullTerminatedBytes { .. } | DataType::RawBytes { .. } => b64(b),
+        DataType::Struct { fields, .. } => {
+            let mut out = serde_json::Map::new();
+            let mut at = 0usize;
+            for field in fields {
+                assert!(field.shape.is_empty(), "no subarray fields in the fixtures");
+                let size = field.data_type.fixed_size().unwrap() as usize;
+                out.insert(
+                    field.name.clone(),
+                    encode(&field.data_type, &b[at..at + size]),
+                );
+                at += size;
+            }
+            Value::Object(out)
+        }
+        other => panic!("no element bytes for {other:?}"),
+    }
+}
+
+fn c_index(index: &[u64], shape: &[u64]) -> usize {
+    index
+        .iter()
+        .zip(shape)
+        .fold(0usize, |acc, (&i, &n)| acc * n as usize + i as usize)
+}
+
+/// Reads a whole array chunk by chunk into its JSON values.
+fn read_array(dir: &std::path::Path, path: &str, reader: &ArrayReader) -> Vec<Value> {
+    let shape = reader.shape().to_vec();
+    let len: u64 = shape.iter().product();
+    let mut values = vec![Value::Null; len as usize];
+    let grid = &reader.layout().grid;
+    for n in 0..grid.num_chunks().unwrap() {
+        let coords = grid.coords_of(n).unwrap();
+        let key = reader.chunk_key(&coords).unwrap();
+        let bytes = std::fs::read(dir.join(&key)).ok();
+        let chunk = reader
+            .decode_chunk(&coords, bytes.as_deref())
+            .unwrap_or_else(|e| panic!("{path} {key}: {e}"));
+        let region = grid.chunk_region(&coords).unwrap();
+        assert_eq!(chunk.shape, region.shape, "{path} {key}: cut to the array");
+        let count: u64 = region.shape.iter().product();
+        let item = reader.data_type().fixed_size();
+        for k in 0..count {
+            // Local C-order index k → global index.
+            let mut rem = k;
+            let mut local = vec![0u64; region.shape.len()];
+            for d in (0..region.shape.len()).rev() {
+                local[d] = rem % region.shape[d];
+                rem /= region.shape[d];
+            }
+            let global: Vec<u64> = local
+                .iter()
+                .zip(&region.start)
+                .map(|(a, b)| a + b)
+                .collect();
+            let value = match &chunk.data {
+                DecodedChunk::Fixed(bytes) => {
+                    let size = item.unwrap() as usize;
+                    let at = k as usize * size;
+                    encode(reader.data_type(), &bytes[at..at + size])
+                }
+                DecodedChunk::Strings(s) => json!(s[k as usize]),
+                DecodedChunk::Bytes(b) => {
+                    json!(base64::engine::general_purpose::STANDARD.encode(&b[k as usize]))
+                }
+            };
+            values[c_index(&global, &shape)] = value;
+        }
+    }
+    values
+}
+
+fn check_hierarchy(name: &str, values_file: &str) {
+    let dir = fixtures().join(name);
+    let root = model::from_document_bytes(read_documents(&dir), 1 << 20).unwrap();
+    let expected = read_json(&fixtures().join(format!("expected/{values_file}.values.json")));
+    let mut checked = 0;
+    for (path, entry) in expected.as_object().unwrap() {
+        let reader =
+            ArrayReader::open_in(&root, path).unwrap_or_else(|e| panic!("{name}/{path}: {e}"));
+        assert_eq!(json!(reader.shape()), entry["shape"], "{name}/{path} shape");
+        let got = read_array(&dir, path, &reader);
+        let want = entry["values"].as_array().unwrap();
+        let diffs = common::json_differences(&Value::Array(got), &Value::Array(want.clone()));
+        assert!(diffs.is_empty(), "{name}/{path}:\n{}", diffs.join("\n"));
+        checked += 1;
+    }
+    assert!(checked > 10, "{name}: {checked} arrays checked");
+    // No array is left out of the comparison.
+    let arrays = root
+        .descendants()
+        .into_iter()
+        .filter(|(_, n)| matches!(n, Node::Array(_)))
+        .count();
+    assert_eq!(arrays, checked, "{name}: every array has expected values");
+}
+
+#[test]
+fn v3_arrays_read_as_zarr_python_reads_them() {
+    check_hierarchy("v3", "v3");
+}
+
+#[test]
+fn v2_arrays_read_as_zarr_python_reads_them() {
+    check_hierarchy("v2", "v2");
+}
+
+#[test]
+fn sample_arrays_read_as_zarr_python_reads_them() {
+    let dir = fixtures().join("sample");
+    let root = model::from_document_bytes(read_documents(&dir), 1 << 20).unwrap();
+    let expected = read_json(&fixtures().join("expected/sample.values.json"));
+    for (path, entry) in expected.as_object().unwrap() {
+        let reader = ArrayReader::open_in(&root, path).unwrap();
+        let got = read_array(&dir, path, &reader);
+        let diffs = common::json_differences(&Value::Array(got), &entry["values"]);
+        assert!(
+            diffs.is_empty(),
+            "sample/{path}:\n{}",
+            diffs[..diffs.len().min(5)].join("\n")
+        );
+    }
+}
+
+#[test]
+fn unknown_codec_is_refused_when_the_array_is_opened() {
+    let mut doc = read_json(&fixtures().join("v3/dtype_int32/zarr.json"));
+    doc["codecs"][1] = json!({"name": "example.fancy"});
+    let root = model::from_documents([
+        ("zarr.json", json!({"zarr_format": 3, "node_type": "group"})),
+        ("a/zarr.json", doc),
+    ])
+    .unwrap();
+    let err = ArrayReader::open_in(&root, "a").unwrap_err();
+    assert_eq!(err.code, zom::ErrorCode::UnknownCodec);
+    assert_eq!(err.path.as_deref(), Some("a"));
+    assert!(err.message.contains("example.fancy"), "{}", err.message);
+}
