@@ -19,6 +19,8 @@ export {
   parseJson,
   version,
 } from "./api.js";
+export { ChunkDecoder, decodeChunk } from "./decode.js";
+export type { ArrayMetadata, Chunk, ChunkData, DecodeOptions, EncodedChunk } from "./decode.js";
 export { ZomError, isZomError } from "./errors.js";
 export type { ErrorCode, ZomErrorOptions } from "./errors.js";
 export type * from "./types.js";

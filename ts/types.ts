@@ -91,6 +91,8 @@ export interface GroupZomV2 {
 export type ZomV3 = GroupZomV3 | ArrayZomV3;
 /** Any v2 node. */
 export type ZomV2 = GroupZomV2 | ArrayZomV2;
+/** An array node of either version. */
+export type ArrayZom = ArrayZomV3 | ArrayZomV2;
 /** Any node of either version: the root of a hierarchy is usually a group. */
 export type Zom = ZomV3 | ZomV2;
 

@@ -222,7 +222,9 @@ pub(crate) fn assemble(
         }
     }
     // Deepest first, so that every node is complete before it moves into its parent.
-    paths.sort_by_key(|p| std::cmp::Reverse(p.matches('/').count() + usize::from(!p.is_empty())));
+    paths.sort_unstable_by_key(|p| {
+        std::cmp::Reverse(p.matches('/').count() + usize::from(!p.is_empty()))
+    });
     for path in paths {
         let Some((parent, name)) = split_parent(&path) else {
             continue;
@@ -373,7 +375,7 @@ pub fn to_document_bytes(root: &Node, options: DocumentOptions) -> Result<Vec<(S
 /// Nodes ordered by depth, then by path: the order of zarr-python's consolidated metadata.
 fn breadth_first<'a>(nodes: &'a [(String, &'a Node)]) -> Vec<&'a (String, &'a Node)> {
     let mut ordered: Vec<&(String, &Node)> = nodes.iter().collect();
-    ordered.sort_by(|(a, _), (b, _)| {
+    ordered.sort_unstable_by(|(a, _), (b, _)| {
         let depth = |p: &str| {
             if p.is_empty() {
                 0

@@ -2,8 +2,10 @@
 //! The TypeScript wrapper in `ts/` is the public JS API; these are its raw imports.
 
 mod convert;
+mod values;
 
-use crate::error::ZomError;
+use crate::error::{ErrorCode, ZomError};
+use crate::hierarchy::ArrayReader;
 use crate::json;
 use crate::model::{self, DocumentOptions, FlatForm, Node};
 use crate::validate::{self, ExtensionHandler, LocStep, Problem, ProblemKind, Severity};
@@ -350,6 +352,117 @@ pub fn json_schema(version: JsValue) -> JsResult {
         .filter(|n| *n == 2.0 || *n == 3.0)
         .ok_or_else(|| fail(ZomError::invalid_argument("jsonSchema takes 2 or 3")))?;
     Ok(to_js(&model::json_schema(number as u8).map_err(fail)?))
+}
+
+fn array_input(meta: &JsValue, path: &str) -> Result<ArrayReader, JsValue> {
+    match json_input(meta).and_then(|v| Node::from_value(&v).map_err(fail))? {
+        Node::Array(array) => ArrayReader::open(&array, path).map_err(fail),
+        Node::Group(_) => Err(fail(ZomError::invalid_argument(
+            "array metadata expected (a zarr.json of an array, a .zarray, or an array ZOM node)",
+        ))),
+    }
+}
+
+fn coords_input(coords: &[f64]) -> Result<Vec<u64>, JsValue> {
+    coords
+        .iter()
+        .map(|&c| {
+            if c >= 0.0 && c.fract() == 0.0 && c <= 9_007_199_254_740_991.0 {
+                Ok(c as u64)
+            } else {
+                Err(fail(ZomError::new(
+                    ErrorCode::InvalidSelection,
+                    format!("chunk coordinate {c} is not a non-negative integer"),
+                )))
+            }
+        })
+        .collect()
+}
+
+/// An array opened for decoding: its codecs are checked once, then chunks decode.
+#[wasm_bindgen]
+pub struct ChunkDecoder {
+    reader: ArrayReader,
+}
+
+#[wasm_bindgen]
+impl ChunkDecoder {
+    /// Opens an array from its metadata (`zarr.json` of an array, `.zarray`, or a ZOM array
+    /// node); `path` is its node path, used in errors and chunk keys.
+    #[wasm_bindgen(constructor)]
+    pub fn new(meta: JsValue, path: Option<String>) -> Result<ChunkDecoder, JsValue> {
+        Ok(ChunkDecoder {
+            reader: array_input(&meta, path.as_deref().unwrap_or(""))?,
+        })
+    }
+
+    /// Decodes the chunk at `coords` from its bytes (`null`/`undefined`: missing, read as the
+    /// fill value): `{shape, kind, bytes}` or `{shape, kind: "values", values}`.
+    pub fn decode(&self, bytes: Option<Vec<u8>>, coords: Vec<f64>) -> JsResult {
+        let coords = coords_input(&coords)?;
+        let chunk = self
+            .reader
+            .decode_chunk(&coords, bytes.as_deref())
+            .map_err(fail)?;
+        values::chunk_to_js(self.reader.data_type(), chunk).map_err(fail)
+    }
+
+    /// The store key of the chunk at `coords`, relative to the store root.
+    #[wasm_bindgen(js_name = chunkKey)]
+    pub fn chunk_key(&self, coords: Vec<f64>) -> Result<String, JsValue> {
+        self.reader.chunk_key(&coords_input(&coords)?).map_err(fail)
+    }
+
+    /// The array's shape.
+    #[wasm_bindgen(getter)]
+    pub fn shape(&self) -> Vec<f64> {
+        self.reader.shape().iter().map(|&n| n as f64).collect()
+    }
+
+    /// The shape of a (stored) chunk; for a sharded array, of a shard.
+    #[wasm_bindgen(getter, js_name = chunkShape)]
+    pub fn chunk_shape(&self) -> Vec<f64> {
+        self.reader
+            .layout()
+            .grid
+            .chunk_shape()
+            .iter()
+            .map(|&n| n as f64)
+            .collect()
+    }
+
+    /// The number of chunks along each dimension.
+    #[wasm_bindgen(getter, js_name = gridShape)]
+    pub fn grid_shape(&self) -> Vec<f64> {
+        self.reader
+            .layout()
+            .grid
+            .grid_shape()
+            .iter()
+            .map(|&n| n as f64)
+            .collect()
+    }
+
+    /// The data type in its v3 JSON form.
+    #[wasm_bindgen(getter, js_name = dataType)]
+    pub fn data_type(&self) -> JsValue {
+        to_js(&self.reader.data_type().to_v3().to_value())
+    }
+}
+
+/// Decodes one chunk of an array given its metadata (see [`ChunkDecoder`]).
+#[wasm_bindgen(js_name = decodeChunk)]
+pub fn decode_chunk(meta: JsValue, bytes: Option<Vec<u8>>, coords: Vec<f64>) -> JsResult {
+    ChunkDecoder::new(meta, None)?.decode(bytes, coords)
+}
+
+/// float16 element bytes as float32 values, for runtimes without `Float16Array`.
+#[wasm_bindgen(js_name = float16ToFloat32)]
+pub fn float16_to_float32(bytes: &[u8]) -> Vec<f32> {
+    bytes
+        .chunks_exact(2)
+        .map(|c| half::f16::from_le_bytes([c[0], c[1]]).to_f32())
+        .collect()
 }
 
 /// JSON text of any value (BigInt-safe), with `indent` spaces (0 = compact).

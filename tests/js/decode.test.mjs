@@ -1,0 +1,203 @@
+// Chunk decoding through the built package: every chunk of every fixture array decodes (edge
+// chunks cut, missing ones filled) to the values zarr-python reads, as the JS values DESIGN.md
+// lists; corrupt chunks throw ZomErrors and leave the instance working.
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { ChunkDecoder, decodeChunk, fromDocuments, isZomError } from "zom";
+import { fixtures, readDocuments, readJson } from "./helpers.mjs";
+
+const b64 = (bytes) => Buffer.from(bytes).toString("base64");
+const encFloat = (x) => (Number.isNaN(x) ? "NaN" : x === Infinity ? "Infinity" : x === -Infinity ? "-Infinity" : x);
+
+/** A decoded JS value in generate.py's encoding of values. */
+function encodeValue(value, dataType) {
+  const name = typeof dataType === "string" ? dataType : dataType.name;
+  if (typeof value === "bigint") return value;
+  if (typeof value === "number") return encFloat(value);
+  if (typeof value === "boolean" || typeof value === "string") return value;
+  if (value instanceof Uint8Array) {
+    if (name === "null_terminated_bytes") {
+      const padded = new Uint8Array(dataType.configuration.length_bytes);
+      padded.set(value);
+      return b64(padded);
+    }
+    return b64(value);
+  }
+  if (Array.isArray(value)) return value.map((v) => encFloat(v));
+  // A struct element: encode each field with its own data type.
+  const fields = dataType.configuration.fields;
+  return Object.fromEntries(fields.map(([field, type]) => [field, encodeValue(value[field], type)]));
+}
+
+/** The decoded chunk's values, one encoded value per element. */
+function elements(data, dataType) {
+  const name = typeof dataType === "string" ? dataType : dataType.name;
+  if (name === "bool") return Array.from(data, (x) => x !== 0);
+  if (name === "complex64" || name === "complex128") {
+    const out = [];
+    for (let i = 0; i < data.length; i += 2) out.push([encFloat(data[i]), encFloat(data[i + 1])]);
+    return out;
+  }
+  if (ArrayBuffer.isView(data)) return Array.from(data, (x) => encodeValue(x, dataType));
+  return data.map((x) => encodeValue(x, dataType));
+}
+
+function* gridCoords(gridShape) {
+  const n = gridShape.reduce((a, b) => a * b, 1);
+  for (let k = 0; k < n; k++) {
+    const coords = [];
+    let rem = k;
+    for (let d = gridShape.length - 1; d >= 0; d--) {
+      coords[d] = rem % gridShape[d];
+      rem = Math.floor(rem / gridShape[d]);
+    }
+    yield coords;
+  }
+}
+
+const nodeAt = (zom, path) => path.split("/").reduce((node, name) => node.members[name], zom);
+
+/** Reads a whole fixture array chunk by chunk into generate.py's encoding. */
+function readArray(dir, zom, path) {
+  const meta = nodeAt(zom, path);
+  const decoder = new ChunkDecoder(meta, path);
+  const shape = decoder.shape;
+  const out = new Array(shape.reduce((a, b) => a * b, 1)).fill(null);
+  const dataType = decoder.dataType;
+  for (const coords of gridCoords(decoder.gridShape)) {
+    const file = join(dir, decoder.chunkKey(coords));
+    const bytes = existsSync(file) ? readFileSync(file) : null;
+    const { data, shape: regionShape } = decoder.decode(bytes, coords);
+    const values = elements(data, dataType);
+    assert.equal(values.length, regionShape.reduce((a, b) => a * b, 1), `${path} ${coords}`);
+    const start = coords.map((c, d) => c * decoder.chunkShape[d]);
+    values.forEach((v, k) => {
+      let rem = k;
+      let index = 0;
+      const local = [];
+      for (let d = regionShape.length - 1; d >= 0; d--) {
+        local[d] = rem % regionShape[d];
+        rem = Math.floor(rem / regionShape[d]);
+      }
+      for (let d = 0; d < shape.length; d++) index = index * shape[d] + start[d] + local[d];
+      out[index] = v;
+    });
+  }
+  decoder.free();
+  return out;
+}
+
+const normalise = (v) => (typeof v === "bigint" ? v : typeof v === "number" && Number.isInteger(v) ? BigInt(v) : v);
+function sameValues(got, want, where) {
+  assert.equal(got.length, want.length, where);
+  for (let i = 0; i < want.length; i++) {
+    const g = got[i];
+    const w = want[i];
+    if (typeof w === "object" && w !== null && !Array.isArray(w)) {
+      for (const key of Object.keys(w)) assert.deepEqual(normalise(g[key]), normalise(w[key]), `${where}[${i}].${key}`);
+    } else if (Array.isArray(w)) {
+      assert.deepEqual(g, w, `${where}[${i}]`);
+    } else {
+      assert.deepEqual(normalise(g), normalise(w), `${where}[${i}]`);
+    }
+  }
+}
+
+for (const name of ["v3", "v2", "sample"]) {
+  test(`every ${name} fixture array decodes to zarr-python's values`, () => {
+    const zom = fromDocuments(readDocuments(name));
+    const expected = readJson("expected", `${name}.values.json`);
+    const paths = Object.keys(expected);
+    assert.ok(paths.length > 5);
+    for (const path of paths) {
+      const got = readArray(join(fixtures, name), zom, path);
+      sameValues(got, expected[path].values, `${name}/${path}`);
+    }
+  });
+}
+
+test("numeric chunks come as the matching TypedArray", () => {
+  const zom = fromDocuments(readDocuments("v3"));
+  const kinds = {
+    dtype_int8: Int8Array, dtype_uint16: Uint16Array, dtype_int64: BigInt64Array, dtype_uint64: BigUint64Array,
+    dtype_float32: Float32Array, dtype_float64: Float64Array, dtype_complex64: Float32Array,
+    dtype_complex128: Float64Array, dtype_bool: Uint8Array, dtype_datetime_ns: BigInt64Array,
+  };
+  for (const [path, Kind] of Object.entries(kinds)) {
+    const { data, shape } = decodeChunk(nodeAt(zom, path), null, new Array(nodeAt(zom, path).shape.length).fill(0));
+    assert.ok(data instanceof Kind, `${path}: ${data.constructor.name}`);
+    const n = shape.reduce((a, b) => a * b, 1);
+    assert.equal(data.length, path.startsWith("dtype_complex") ? 2 * n : n, path);
+  }
+  const f16 = decodeChunk(nodeAt(zom, "dtype_float16"), null, [0]).data;
+  assert.ok(f16 instanceof (globalThis.Float16Array ?? Float32Array));
+  assert.ok(Number.isNaN(f16[0]), "float16 fill NaN");
+});
+
+test("a caller's buffer receives the values", () => {
+  const zom = fromDocuments(readDocuments("v3"));
+  const meta = nodeAt(zom, "dtype_int32");
+  const file = join(fixtures, "v3", "dtype_int32", "c", "0");
+  const out = new Int32Array(2);
+  const { data } = decodeChunk(meta, readFileSync(file), [0], { out });
+  assert.equal(data, out);
+  assert.deepEqual(Array.from(out), Array.from(decodeChunk(meta, readFileSync(file), [0]).data));
+  assert.throws(() => decodeChunk(meta, readFileSync(file), [0], { out: new Int32Array(3) }), { code: "InvalidArgument" });
+});
+
+test("an unknown codec is refused when the array is opened, naming it and the path", () => {
+  const zom = fromDocuments(readDocuments("v3"));
+  const meta = structuredClone(nodeAt(zom, "dtype_int32"));
+  meta.codecs.push({ name: "example.fancy" });
+  assert.throws(() => new ChunkDecoder(meta, "x/y"), (e) => {
+    assert.ok(isZomError(e));
+    assert.equal(e.code, "UnknownCodec");
+    assert.equal(e.path, "x/y");
+    assert.match(e.message, /example\.fancy/);
+    return true;
+  });
+});
+
+test("corrupt chunks throw ZomErrors and the instance keeps working", () => {
+  const cases = [];
+  for (const name of ["v3", "v2"]) {
+    const zom = fromDocuments(readDocuments(name));
+    for (const path of Object.keys(readJson("expected", `${name}.values.json`))) {
+      const decoder = new ChunkDecoder(nodeAt(zom, path), path);
+      const coords = new Array(decoder.shape.length).fill(0);
+      const file = join(fixtures, name, decoder.chunkKey(coords));
+      if (existsSync(file)) cases.push({ decoder, coords, bytes: readFileSync(file), path: `${name}/${path}` });
+    }
+  }
+  assert.ok(cases.length > 50, `${cases.length} chunks`);
+  let thrown = 0;
+  for (const { decoder, coords, bytes, path } of cases) {
+    const variants = [
+      bytes.subarray(0, bytes.length >> 1),
+      bytes.subarray(0, 1),
+      new Uint8Array(0),
+      Buffer.concat([bytes, Buffer.from([1, 2, 3, 4])]),
+      ...[0, bytes.length >> 2, bytes.length >> 1, bytes.length - 1].map((at) => {
+        const flipped = Buffer.from(bytes);
+        flipped[at] ^= 0x40;
+        return flipped;
+      }),
+    ];
+    for (const variant of variants) {
+      try {
+        decoder.decode(variant, coords);
+      } catch (e) {
+        assert.ok(isZomError(e), `${path}: ${e}`);
+        assert.ok(["CodecError", "ChecksumMismatch", "LimitExceeded"].includes(e.code), `${path}: ${e.code} ${e.message}`);
+        thrown++;
+      }
+    }
+  }
+  assert.ok(thrown > cases.length, `${thrown} corrupt variants refused`);
+  // A panic would have killed the instance: a good chunk still decodes in it.
+  const { decoder, coords, bytes } = cases[0];
+  assert.ok(decoder.decode(bytes, coords).data.length > 0);
+  for (const c of cases) c.decoder.free();
+});
