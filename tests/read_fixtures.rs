@@ -4,80 +4,12 @@
 mod common;
 
 use base64::Engine;
+use common::values::encode;
 use common::{fixtures, read_documents, read_json};
 use serde_json::{json, Value};
 use zom::codec::DecodedChunk;
-use zom::dtype::DataType;
 use zom::hierarchy::ArrayReader;
 use zom::model::{self, Node};
-
-fn enc_float(x: f64) -> Value {
-    if x.is_nan() {
-        json!("NaN")
-    } else if x.is_infinite() {
-        json!(if x > 0.0 { "Infinity" } else { "-Infinity" })
-    } else {
-        json!(x)
-    }
-}
-
-fn le<const N: usize>(b: &[u8]) -> [u8; N] {
-    b.try_into().unwrap()
-}
-
-/// One element as generate.py's `enc` writes it.
-fn encode(dt: &DataType, b: &[u8]) -> Value {
-    let b64 = |x: &[u8]| json!(base64::engine::general_purpose::STANDARD.encode(x));
-    match dt {
-        DataType::Bool => json!(b[0] != 0),
-        DataType::Int8 => json!(b[0] as i8),
-        DataType::Int16 => json!(i16::from_le_bytes(le(b))),
-        DataType::Int32 => json!(i32::from_le_bytes(le(b))),
-        DataType::Int64 | DataType::DateTime64 { .. } | DataType::TimeDelta64 { .. } => {
-            json!(i64::from_le_bytes(le(b)))
-        }
-        DataType::UInt8 => json!(b[0]),
-        DataType::UInt16 => json!(u16::from_le_bytes(le(b))),
-        DataType::UInt32 => json!(u32::from_le_bytes(le(b))),
-        DataType::UInt64 => json!(u64::from_le_bytes(le(b))),
-        DataType::Float16 => enc_float(half::f16::from_le_bytes(le(b)).to_f64()),
-        DataType::Float32 => enc_float(f32::from_le_bytes(le(b)) as f64),
-        DataType::Float64 => enc_float(f64::from_le_bytes(le(b))),
-        DataType::Complex64 => json!([
-            enc_float(f32::from_le_bytes(le(&b[..4])) as f64),
-            enc_float(f32::from_le_bytes(le(&b[4..])) as f64)
-        ]),
-        DataType::Complex128 => json!([
-            enc_float(f64::from_le_bytes(le(&b[..8]))),
-            enc_float(f64::from_le_bytes(le(&b[8..])))
-        ]),
-        DataType::FixedLengthUtf32 { .. } => {
-            let text: String = b
-                .chunks(4)
-                .map(|c| u32::from_le_bytes(le(c)))
-                .take_while(|&c| c != 0)
-                .map(|c| char::from_u32(c).unwrap())
-                .collect();
-            json!(text)
-        }
-        DataType::NullTerminatedBytes { .. } | DataType::RawBytes { .. } => b64(b),
-        DataType::Struct { fields, .. } => {
-            let mut out = serde_json::Map::new();
-            let mut at = 0usize;
-            for field in fields {
-                assert!(field.shape.is_empty(), "no subarray fields in the fixtures");
-                let size = field.data_type.fixed_size().unwrap() as usize;
-                out.insert(
-                    field.name.clone(),
-                    encode(&field.data_type, &b[at..at + size]),
-                );
-                at += size;
-            }
-            Value::Object(out)
-        }
-        other => panic!("no element bytes for {other:?}"),
-    }
-}
 
 fn c_index(index: &[u64], shape: &[u64]) -> usize {
     index

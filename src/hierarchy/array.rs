@@ -111,6 +111,23 @@ impl ArrayReader {
         &self.pipeline
     }
 
+    /// The shape of the chunks reads are made of, as zarr-python's `Array.chunks` gives it:
+    /// for a sharded array (exactly one `sharding_indexed` codec) the inner chunk shape,
+    /// otherwise the chunk grid's chunk shape.
+    pub fn read_chunk_shape(&self) -> &[u64] {
+        match self.pipeline.sharding() {
+            Some(sharding) => sharding.inner_chunk_shape(),
+            None => self.layout.grid.chunk_shape(),
+        }
+    }
+
+    /// The shard shape of a sharded array (zarr-python's `Array.shards`), else `None`.
+    pub fn shard_shape(&self) -> Option<&[u64]> {
+        self.pipeline
+            .sharding()
+            .map(|_| self.layout.grid.chunk_shape())
+    }
+
     /// The fill value.
     pub fn fill_value(&self) -> &FillValue {
         self.pipeline.fill_value()

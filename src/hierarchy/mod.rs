@@ -1,6 +1,58 @@
-//! Hierarchy access over a store: opening arrays and reading their chunks and regions.
-//! Everything here is sans-I/O for now: callers hand in the bytes they fetched.
+//! Hierarchy access over a [`Store`]: opening nodes (consolidated metadata used when present),
+//! walking a whole hierarchy into its ZOM, and reading regions of arrays with concurrent,
+//! minimal requests (only the chunks a selection touches; for shards only the index and the
+//! inner chunks' byte ranges).
+//!
+//! Everything here is generic over the async [`Store`] trait and runs on one thread: the
+//! concurrency is that of the I/O (up to a limit of requests in flight), not of threads.
+//! The sans-I/O pieces ([`ArrayReader`], [`crate::chunk`], [`crate::codec`]) do the work.
 
 mod array;
+mod open;
+mod output;
+mod read;
+mod shard;
+mod walk;
 
 pub use array::{ArrayReader, ChunkValues};
+pub use open::{attributes_of, normalize_path, open, NodeKind, OpenHints, Opened};
+pub use read::{read, read_chunk, ReadOptions, ReadProgress};
+pub use walk::{walk, WalkOptions, WalkProgress, WalkResult};
+
+use crate::error::{Result, ZomError};
+use crate::json;
+use crate::model::join_path;
+use crate::store::Store;
+use serde_json::Value;
+
+/// The JSON document at `key` (node `path`), or `None` when the key does not exist. Store
+/// errors and JSON errors carry the key and the path.
+pub(crate) async fn document<S: Store>(store: &S, key: &str, path: &str) -> Result<Option<Value>> {
+    let bytes = store
+        .get(key)
+        .await
+        .map_err(|e| e.at_key(key).at_path(path))?;
+    match bytes {
+        None => Ok(None),
+        Some(bytes) => json::parse_document(&bytes, json::DEFAULT_MAX_DOCUMENT_BYTES)
+            .map(Some)
+            .map_err(|e| e.at_key(key).at_path(path)),
+    }
+}
+
+/// An error of [`crate::model::from_documents`] run on documents relative to node `path`,
+/// relocated: its key and path become relative to the store root.
+pub(crate) fn keyed(mut error: ZomError, path: &str) -> ZomError {
+    if path.is_empty() {
+        error.path.get_or_insert_with(String::new);
+        return error;
+    }
+    error.key = error
+        .key
+        .map(|k| join_path(path, k.trim_start_matches('/')));
+    error.path = Some(match error.path {
+        Some(p) if !p.is_empty() => join_path(path, &p),
+        _ => path.to_string(),
+    });
+    error
+}

@@ -2,6 +2,10 @@
 //! its own: the HTTP store (TypeScript `FetchStore`, or gloo-net for Rust callers) and any JS
 //! store are adapted to this trait.
 
+mod memory;
+
+pub use memory::{MemoryStore, RequestCounts};
+
 use crate::error::Result;
 use std::ops::Range;
 
@@ -21,7 +25,8 @@ pub trait Store {
         self.get_range(key, ByteRange::Suffix(length)).await
     }
 
-    /// The keys and sub-prefixes directly below `prefix`, if the store can list.
+    /// The keys and sub-prefixes directly below `prefix` (a node path: `""` for the root,
+    /// `"a/b"`, without slashes at either end), or `None` when the store cannot list.
     async fn list_dir(&self, _prefix: &str) -> Result<Option<Listing>> {
         Ok(None)
     }
@@ -36,11 +41,32 @@ pub enum ByteRange {
     Suffix(u64),
 }
 
-/// What is directly below a prefix.
+/// What is directly below a prefix. Entries may be full keys (`"a/b/zarr.json"`, `"a/b/c"`)
+/// or bare names (`"zarr.json"`, `"c"`); readers use the last path segment.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Listing {
     /// Keys directly below the prefix.
     pub keys: Vec<String>,
     /// Sub-prefixes ("directories") directly below the prefix, without trailing '/'.
     pub prefixes: Vec<String>,
+}
+
+impl Listing {
+    /// The last segment of each key (the names of the values directly below the prefix).
+    pub fn key_names(&self) -> impl Iterator<Item = &str> {
+        self.keys.iter().filter_map(|k| last_segment(k))
+    }
+
+    /// The last segment of each sub-prefix (the names of the "directories" below it).
+    pub fn prefix_names(&self) -> impl Iterator<Item = &str> {
+        self.prefixes.iter().filter_map(|k| last_segment(k))
+    }
+}
+
+/// The last non-empty segment of a slash-separated key, if any.
+fn last_segment(key: &str) -> Option<&str> {
+    key.trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .filter(|s| !s.is_empty())
 }

@@ -1,6 +1,9 @@
 //! Helpers shared by the integration tests: fixture loading and JSON comparison with paths.
 #![allow(dead_code)]
 
+pub mod store;
+pub mod values;
+
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 

@@ -1,0 +1,286 @@
+//! Opening one node of a hierarchy through a [`Store`]: which metadata documents to ask for,
+//! in which order, and how consolidated metadata makes one request enough.
+//!
+//! # Probe order
+//! Keys are the node path joined with the document name (`"a/b/zarr.json"`).
+//!
+//! 1. Unless `format: 2` is hinted: `zarr.json`. Found: the node is Zarr v3, and when it is a
+//!    group with inline consolidated metadata, its whole subtree comes with it. One request.
+//! 2. Zarr v2 (or `format: 2` hinted), candidates tried in turn until one exists:
+//!    - `kind: "array"` → `.zarray`;
+//!    - `kind: "group"` → `.zmetadata`, `.zgroup`;
+//!    - no kind, at the root → `.zmetadata`, `.zgroup`, `.zarray` (hierarchies are rooted at
+//!      groups, and consolidated ones have `.zmetadata` at the root);
+//!    - no kind, below the root → `.zarray`, `.zmetadata`, `.zgroup`.
+//!
+//!    A `.zmetadata` holds every document of the subtree, the node's own `.zattrs`
+//!    included: nothing more is fetched. After `.zarray` or `.zgroup`, `.zattrs` is fetched
+//!    (missing: no attributes).
+//!
+//! So a v3 node costs 1 request; a consolidated v2 hierarchy 1 with `format: 2` (2 without);
+//! a v2 array with `kind: "array", format: 2` 2 (`.zarray`, `.zattrs`).
+
+use super::{document, keyed};
+use crate::error::{ErrorCode, Result, ZomError};
+use crate::model::v3::NodeMetadataV3;
+use crate::model::{from_documents, join_path, Node, ZarrFormat};
+use crate::store::Store;
+use serde_json::{Map, Value};
+
+/// Whether a node is an array or a group.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NodeKind {
+    /// An array.
+    Array,
+    /// A group.
+    Group,
+}
+
+impl NodeKind {
+    /// "array" or "group".
+    pub fn as_str(self) -> &'static str {
+        match self {
+            NodeKind::Array => "array",
+            NodeKind::Group => "group",
+        }
+    }
+
+    fn of(node: &Node) -> Self {
+        match node {
+            Node::Array(_) => NodeKind::Array,
+            Node::Group(_) => NodeKind::Group,
+        }
+    }
+}
+
+/// What the caller already knows about a node: each hint skips probes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OpenHints {
+    /// The node's kind; a node of the other kind is [`ErrorCode::NotFound`].
+    pub kind: Option<NodeKind>,
+    /// The node's Zarr format.
+    pub format: Option<ZarrFormat>,
+}
+
+/// An opened node.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Opened {
+    /// The node path (`""` for the store root, `"a/b"`).
+    pub path: String,
+    /// The node; a group opened from consolidated metadata has its whole subtree as members.
+    pub node: Node,
+    /// Whether the node's members came from consolidated metadata (and so are all known).
+    pub consolidated: bool,
+}
+
+/// Which v2 documents exist at a node, when a listing told.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct V2Keys {
+    pub zarray: bool,
+    pub zgroup: bool,
+    pub zattrs: bool,
+    pub zmetadata: bool,
+}
+
+/// Normalises a node path: no slashes at either end, no empty, `.` or `..` segments.
+pub fn normalize_path(path: &str) -> Result<String> {
+    let trimmed = path.trim_matches('/');
+    if trimmed.is_empty() {
+        return Ok(String::new());
+    }
+    if trimmed
+        .split('/')
+        .any(|s| s.is_empty() || s == "." || s == "..")
+    {
+        return Err(ZomError::invalid_argument(format!(
+            "node path '{path}' has an empty, '.' or '..' segment"
+        )));
+    }
+    Ok(trimmed.to_string())
+}
+
+/// Opens the node at `path` (see the module docs for the requests it makes).
+///
+/// Errors: [`ErrorCode::NotFound`] (with the first key tried) when no metadata document is
+/// there, or the node is not of the hinted kind; [`ErrorCode::InvalidMetadata`] (with the
+/// document's key) for a document that is not JSON or not valid metadata; the store's errors.
+pub async fn open<S: Store>(store: &S, path: &str, hints: OpenHints) -> Result<Opened> {
+    let path = normalize_path(path)?;
+    match try_open(store, &path, hints).await? {
+        Ok(opened) => Ok(opened),
+        Err(tried) => Err(not_found(&path, &tried)),
+    }
+}
+
+/// Like [`open`] for a normalised path; when no metadata document exists, the keys tried.
+pub(crate) async fn try_open<S: Store>(
+    store: &S,
+    path: &str,
+    hints: OpenHints,
+) -> Result<Result<Opened, Vec<String>>> {
+    let mut tried: Vec<String> = Vec::new();
+    if hints.format != Some(ZarrFormat::V2) {
+        let key = join_path(path, "zarr.json");
+        if let Some(doc) = document(store, &key, path).await? {
+            return finish(open_v3(path, &key, doc)?, hints, &key).map(Ok);
+        }
+        tried.push(key);
+    }
+    if hints.format != Some(ZarrFormat::V3) {
+        let candidates: &[&str] = match (hints.kind, path.is_empty()) {
+            (Some(NodeKind::Array), _) => &[".zarray"],
+            (Some(NodeKind::Group), _) => &[".zmetadata", ".zgroup"],
+            (None, true) => &[".zmetadata", ".zgroup", ".zarray"],
+            (None, false) => &[".zarray", ".zmetadata", ".zgroup"],
+        };
+        for name in candidates {
+            let key = join_path(path, name);
+            if let Some(doc) = document(store, &key, path).await? {
+                let opened = open_v2_from(store, path, name, doc, None).await?;
+                return finish(opened, hints, &key).map(Ok);
+            }
+            tried.push(key);
+        }
+    }
+    Ok(Err(tried))
+}
+
+fn not_found(path: &str, tried: &[String]) -> ZomError {
+    let names: Vec<&str> = tried
+        .iter()
+        .map(|k| k.rsplit('/').next().unwrap_or(k))
+        .collect();
+    let shown = if path.is_empty() { "/" } else { path };
+    let error = ZomError::new(
+        ErrorCode::NotFound,
+        format!(
+            "no Zarr node at '{shown}' (none of {} exists)",
+            names.join(", ")
+        ),
+    )
+    .at_path(path);
+    match tried.first() {
+        Some(key) => error.at_key(key.clone()),
+        None => error,
+    }
+}
+
+/// Checks the hinted kind.
+fn finish(opened: Opened, hints: OpenHints, key: &str) -> Result<Opened> {
+    match hints.kind {
+        Some(kind) if kind != NodeKind::of(&opened.node) => Err(ZomError::new(
+            ErrorCode::NotFound,
+            format!(
+                "'{}' is {} {}, not {} {}",
+                if opened.path.is_empty() {
+                    "/"
+                } else {
+                    &opened.path
+                },
+                article(NodeKind::of(&opened.node)),
+                NodeKind::of(&opened.node).as_str(),
+                article(kind),
+                kind.as_str()
+            ),
+        )
+        .at_path(opened.path)
+        .at_key(key)),
+        _ => Ok(opened),
+    }
+}
+
+fn article(kind: NodeKind) -> &'static str {
+    match kind {
+        NodeKind::Array => "an",
+        NodeKind::Group => "a",
+    }
+}
+
+/// A v3 node from its `zarr.json`, with the subtree of its inline consolidated metadata.
+pub(crate) fn open_v3(path: &str, key: &str, doc: Value) -> Result<Opened> {
+    let consolidated = match NodeMetadataV3::from_value(&doc) {
+        Ok(NodeMetadataV3::Group(g)) => matches!(g.consolidated_metadata, Some(Some(_))),
+        Ok(NodeMetadataV3::Array(_)) => false,
+        Err(e) => return Err(e.at_key(key).at_path(path)),
+    };
+    let node = from_documents([("zarr.json", doc)]).map_err(|e| keyed(e, path))?;
+    Ok(Opened {
+        path: path.to_string(),
+        node,
+        consolidated,
+    })
+}
+
+/// A v2 node from the first of its documents found (`name`: `.zmetadata`, `.zarray` or
+/// `.zgroup`). `listed`: which documents a listing showed (absent ones are not asked for).
+pub(crate) async fn open_v2_from<S: Store>(
+    store: &S,
+    path: &str,
+    name: &str,
+    doc: Value,
+    listed: Option<V2Keys>,
+) -> Result<Opened> {
+    if name == ".zmetadata" {
+        let node = from_documents([(".zmetadata", doc)]).map_err(|e| keyed(e, path))?;
+        let consolidated = matches!(node, Node::Group(_));
+        return Ok(Opened {
+            path: path.to_string(),
+            node,
+            consolidated,
+        });
+    }
+    let attrs_key = join_path(path, ".zattrs");
+    let attributes = if listed.is_none_or(|k| k.zattrs) {
+        document(store, &attrs_key, path).await?
+    } else {
+        None
+    };
+    let mut docs: Vec<(&str, Value)> = vec![(name, doc)];
+    if let Some(attributes) = attributes {
+        docs.push((".zattrs", attributes));
+    }
+    let node = from_documents(docs).map_err(|e| keyed(e, path))?;
+    Ok(Opened {
+        path: path.to_string(),
+        node,
+        consolidated: false,
+    })
+}
+
+/// Opens a v2 node whose documents a listing showed: only the documents that exist are
+/// fetched. `None` when the listing shows no node document.
+pub(crate) async fn open_v2_listed<S: Store>(
+    store: &S,
+    path: &str,
+    keys: V2Keys,
+) -> Result<Option<Opened>> {
+    let order: [(&str, bool); 3] = [
+        (
+            ".zmetadata",
+            keys.zmetadata && (keys.zgroup || !keys.zarray),
+        ),
+        (".zarray", keys.zarray),
+        (".zgroup", keys.zgroup),
+    ];
+    for (name, present) in order {
+        if !present {
+            continue;
+        }
+        let key = join_path(path, name);
+        // Listed but gone (or unreadable as missing): try the next candidate.
+        if let Some(doc) = document(store, &key, path).await? {
+            return open_v2_from(store, path, name, doc, Some(keys))
+                .await
+                .map(Some);
+        }
+    }
+    Ok(None)
+}
+
+/// The attributes of a node (empty for none).
+pub fn attributes_of(node: &Node) -> Map<String, Value> {
+    match node {
+        Node::Group(g) => g.attributes.clone(),
+        Node::Array(a) => a.attributes().cloned().unwrap_or_default(),
+    }
+}
