@@ -131,3 +131,51 @@ fn unknown_codec_is_refused_when_the_array_is_opened() {
     assert_eq!(err.path.as_deref(), Some("a"));
     assert!(err.message.contains("example.fancy"), "{}", err.message);
 }
+
+fn v3_array(shape: Value, chunks: Value, fill: Value) -> zom::model::Array {
+    let doc = json!({
+        "zarr_format": 3, "node_type": "array", "shape": shape, "data_type": "int16",
+        "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": chunks}},
+        "chunk_key_encoding": {"name": "default", "configuration": {"separator": "/"}},
+        "fill_value": fill, "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}]
+    });
+    match Node::from_value(&doc).unwrap() {
+        Node::Array(a) => a,
+        Node::Group(_) => unreachable!(),
+    }
+}
+
+#[test]
+fn zero_dimensional_arrays_have_one_chunk() {
+    let reader = ArrayReader::open(&v3_array(json!([]), json!([]), json!(-3)), "scalar").unwrap();
+    assert_eq!(reader.chunk_key(&[]).unwrap(), "scalar/c");
+    let stored = reader.decode_chunk(&[], Some(&7i16.to_le_bytes())).unwrap();
+    assert_eq!(stored.shape, Vec::<u64>::new());
+    assert_eq!(
+        stored.data,
+        DecodedChunk::Fixed(7i16.to_le_bytes().to_vec())
+    );
+    let missing = reader.decode_chunk(&[], None).unwrap();
+    assert_eq!(
+        missing.data,
+        DecodedChunk::Fixed((-3i16).to_le_bytes().to_vec())
+    );
+}
+
+#[test]
+fn zero_length_dimensions_have_no_chunks() {
+    let reader =
+        ArrayReader::open(&v3_array(json!([0, 5]), json!([2, 2]), json!(0)), "empty").unwrap();
+    assert_eq!(reader.layout().grid.num_chunks().unwrap(), 0);
+    let err = reader.decode_chunk(&[0, 0], None).unwrap_err();
+    assert_eq!(err.path.as_deref(), Some("empty"));
+}
+
+#[test]
+fn a_chunk_of_the_wrong_size_is_a_codec_error_with_its_key() {
+    let reader = ArrayReader::open(&v3_array(json!([4]), json!([2]), json!(0)), "a").unwrap();
+    let err = reader.decode_chunk(&[1], Some(&[1, 2, 3])).unwrap_err();
+    assert_eq!(err.code, zom::ErrorCode::CodecError);
+    assert_eq!(err.key.as_deref(), Some("a/c/1"));
+    assert_eq!(err.path.as_deref(), Some("a"));
+}
