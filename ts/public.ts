@@ -24,3 +24,5 @@ export type { ArrayMetadata, Chunk, ChunkData, DecodeOptions, EncodedChunk } fro
 export { ZomError, isZomError } from "./errors.js";
 export type { ErrorCode, ZomErrorOptions } from "./errors.js";
 export type * from "./types.js";
+export { FetchStore } from "./store/fetch.js";
+export type { FetchStoreCoalesce, FetchStoreListing, FetchStoreOptions, FetchStoreStats } from "./store/types.js";

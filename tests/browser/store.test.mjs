@@ -1,0 +1,115 @@
+// FetchStore in headless Chromium, cross-origin: the page comes from one local server (the
+// repository) and reads tests/fixtures from another (tests/server, another port), so CORS is
+// real: preflights for suffix ranges, Content-Range readable only because the server exposes it,
+// filtered headers (no Content-Length check on CORS answers). Also S3 listing and the HEAD
+// fallback for refused suffix ranges, and an abort.
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { chromium } from "playwright-core";
+import { repoRoot } from "../js/helpers.mjs";
+import { startServer } from "../server/server.mjs";
+import { expectedListing, fixture, fixtures } from "../server/testing.mjs";
+import { serve } from "./server.mjs";
+
+const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+const SHARD = "v3/shard_index_end/c/0/0";
+
+let site;
+let data;
+let refusing;
+let browser;
+let profile;
+let page;
+
+before(async () => {
+  site = await serve(repoRoot);
+  data = await startServer({ root: fixtures, s3Listing: true, maxKeys: 5 });
+  refusing = await startServer({ root: fixtures, refuseSuffix: true, latencyMs: 200 });
+  profile = mkdtempSync(join(tmpdir(), "zom-chromium-store-"));
+  browser = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    timeout: 60_000,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+  page = await browser.newPage();
+  // Any page of the site: it gives the page an origin other than the data servers'.
+  await page.goto(`${site.url}/package.json`);
+});
+
+after(async () => {
+  await browser?.close();
+  await Promise.all([site?.close(), data?.close(), refusing?.close()]);
+  if (profile) rmSync(profile, { recursive: true, force: true });
+});
+
+/** Runs `fn(FetchStore, arg)` in the page; bytes come back as plain arrays. */
+function inPage(fn, arg) {
+  return page.evaluate(
+    async ([source, arg]) => {
+      const { FetchStore } = await import("/pkg/store/fetch.js");
+      const f = new Function(`return (${source})`)();
+      const plain = (v) => (v instanceof Uint8Array ? Array.from(v) : Array.isArray(v) ? v.map(plain) : v);
+      try {
+        return { value: plain(await f(FetchStore, arg)) };
+      } catch (e) {
+        return { error: { name: e?.name, code: e?.code ?? null, message: String(e?.message ?? e) } };
+      }
+    },
+    [fn.toString(), arg],
+  );
+}
+
+const bytes = (path) => Array.from(fixture(path));
+
+test("cross-origin get, prefix and suffix ranges, missing keys, in Chromium", async () => {
+  data.resetStats();
+  const r = await inPage(
+    async (FetchStore, url) => {
+      const store = new FetchStore(url);
+      const out = [
+        await store.get("/v3/zarr.json"),
+        await store.getRange("/v3/shard_index_end/c/0/0", { offset: 3, length: 10 }),
+        await store.getRange("/v3/shard_index_end/c/0/0", { suffixLength: 16 }),
+        (await store.get("/v3/nope")) ?? "missing",
+      ];
+      return [out, store.stats.requests];
+    },
+    data.url,
+  );
+  assert.ok(!r.error, JSON.stringify(r.error));
+  const [out, requests] = r.value;
+  assert.deepEqual(out, [bytes("v3/zarr.json"), bytes(SHARD).slice(3, 13), bytes(SHARD).slice(-16), "missing"]);
+  assert.equal(requests, 4);
+  assert.equal(data.stats.requests, 4);
+  assert.ok(data.stats.preflights >= 1, "the suffix Range needs a CORS preflight");
+});
+
+test("cross-origin S3 listing with paging, in Chromium", async () => {
+  const r = await inPage(async (FetchStore, url) => new FetchStore(`${url}/v3`).list("/group1/"), data.url);
+  assert.ok(!r.error, JSON.stringify(r.error));
+  assert.deepEqual(r.value, expectedListing("v3/group1", "/group1/"));
+});
+
+test("suffix ranges refused cross-origin: HEAD + absolute range; and an abort", async () => {
+  const r = await inPage(
+    async (FetchStore, url) => {
+      const store = new FetchStore(url);
+      const tail = await store.getRange("/v3/shard_index_end/c/0/0", { suffixLength: 16 });
+      const c = new AbortController();
+      setTimeout(() => c.abort(), 20);
+      let aborted = null;
+      try {
+        await store.get("/v3/codec_bytes_only/c/0/0", { signal: c.signal });
+      } catch (e) {
+        aborted = e.code;
+      }
+      return [tail, aborted];
+    },
+    refusing.url,
+  );
+  assert.ok(!r.error, JSON.stringify(r.error));
+  assert.deepEqual(r.value, [bytes(SHARD).slice(-16), "Aborted"]);
+});

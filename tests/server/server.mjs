@@ -1,0 +1,405 @@
+// A real HTTP server for the store tests and the benches: serves the files under a root
+// directory on 127.0.0.1 (random port by default), with byte ranges, CORS, request counters and
+// switchable misbehaviours that real servers, CDNs and object stores show.
+//
+//   import { startServer } from "../server/server.mjs";
+//   const server = await startServer({ root, latencyMs: 20, s3Listing: true });
+//   ... fetch(`${server.url}/v3/zarr.json`) ...; server.stats.requests; await server.close();
+//
+//   node tests/server/server.mjs DIR [--port N] [--latency MS] [--html] [--s3] [--max-keys N]
+//        [--ignore-range] [--refuse-suffix[=400|416|501|ignore]] [--forbidden-for-missing]
+//        [--fail-every-other] [--retry-after S] [--truncate] [--wrong-content-range]
+//
+// Behaviour (every mode off by default; modes combine):
+// - GET/HEAD of a file: 200 with Content-Length; `Range: bytes=a-b`, `bytes=a-` and the suffix
+//   form `bytes=-n` → 206 with Content-Range (an end past the file is clamped); a start at or
+//   past the end, or `bytes=-0` → 416 with `Content-Range: bytes */size`. A Range header this
+//   server does not understand (several ranges, a > b, not bytes) is ignored (200, RFC 9110).
+// - A missing file → 404 (403 with `forbiddenForMissing`, as S3/CloudFront answer when listing
+//   is not allowed). Directories are not files: 404 unless `htmlIndex`.
+// - Every response carries CORS headers (any origin; Range allowed; Content-Range,
+//   Content-Length, Retry-After exposed); OPTIONS preflights → 204 (not counted as requests).
+// Modes:
+// - latencyMs: each response waits this long before it is produced.
+// - ignoreRange: Range headers are ignored; every GET → 200 with the whole file.
+// - refuseSuffix: a suffix range (`bytes=-n`) is refused the way some servers and CORS proxies
+//   do: `true` or 400 → 400 Bad Request; 416 → 416 with `bytes */size`; 501 → 501;
+//   "ignore" → 200 with the whole file. Prefix ranges keep working.
+// - forbiddenForMissing: 403 instead of 404.
+// - failEveryOther: every second request (the 2nd, 4th, …; OPTIONS not counted) → 503, with
+//   `Retry-After: <retryAfter>` when retryAfter (seconds) is set.
+// - s3Listing: `GET /?list-type=2&prefix=P&delimiter=/[&continuation-token=T][&max-keys=N]`
+//   → an S3 ListObjectsV2 XML body for the files under the root (keys without a leading "/").
+//   Pages hold at most min(max-keys, maxKeys) entries (keys and common prefixes together).
+// - htmlIndex: a GET of a directory URL ending in "/" → an HTML listing like
+//   `python -m http.server` (`<a href="name">name</a>`, directories with a trailing "/"); a
+//   directory URL without the "/" → 301 to the URL with it.
+// - truncate: GET bodies of files announce their full Content-Length but the connection is cut
+//   after half of the bytes.
+// - wrongContentRange: 206 answers carry the right bytes but a Content-Range shifted by one.
+// stats: requests (not OPTIONS), bytes (body bytes written), inFlight, maxInFlight, preflights,
+// log ([{ method, url, range, status }]); resetStats() zeroes them.
+import { createServer } from "node:http";
+import { readdir, readFile, stat } from "node:fs/promises";
+import { extname, join, relative, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const TYPES = {
+  ".json": "application/json",
+  ".zarray": "application/json",
+  ".zgroup": "application/json",
+  ".zattrs": "application/json",
+  ".zmetadata": "application/json",
+  ".html": "text/html; charset=utf-8",
+  ".txt": "text/plain; charset=utf-8",
+};
+
+const CORS = {
+  "access-control-allow-origin": "*",
+  "access-control-expose-headers": "Content-Range, Content-Length, Content-Type, Accept-Ranges, Retry-After, ETag",
+};
+
+const xmlEscape = (s) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+const htmlEscape = (s) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+/**
+ * Parses a Range header against a file size.
+ * @returns {{kind: "none"} | {kind: "range", start: number, end: number, suffix: boolean} |
+ *   {kind: "unsatisfiable", suffix: boolean}}
+ */
+export function parseRange(header, size) {
+  if (typeof header !== "string") return { kind: "none" };
+  const m = /^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$/.exec(header);
+  if (!m || (m[1] === "" && m[2] === "")) return { kind: "none" };
+  if (m[1] === "") {
+    const n = Number(m[2]);
+    if (n === 0 || size === 0) return { kind: "unsatisfiable", suffix: true };
+    return { kind: "range", start: Math.max(0, size - n), end: size - 1, suffix: true };
+  }
+  const start = Number(m[1]);
+  const end = m[2] === "" ? size - 1 : Number(m[2]);
+  if (end < start) return { kind: "none" };
+  if (start >= size) return { kind: "unsatisfiable", suffix: false };
+  return { kind: "range", start, end: Math.min(end, size - 1), suffix: false };
+}
+
+/** Every file under `dir`, as "/"-separated paths relative to it, sorted. */
+async function allFiles(dir) {
+  const out = [];
+  async function visit(d) {
+    for (const entry of await readdir(d, { withFileTypes: true })) {
+      const full = join(d, entry.name);
+      if (entry.isDirectory()) await visit(full);
+      else if (entry.isFile()) out.push(relative(dir, full).split(sep).join("/"));
+    }
+  }
+  await visit(dir);
+  return out.sort();
+}
+
+/**
+ * The keys a listing of `prefix` has to look at: with the "/" delimiter only the directory the
+ * prefix points into (sub-directories as "name/", which the delimiter turns into common
+ * prefixes), else every file below it.
+ */
+async function candidateKeys(root, prefix, delimiter) {
+  const dirRel = prefix.slice(0, prefix.lastIndexOf("/") + 1);
+  const dir = resolve(root, `./${dirRel}`);
+  if (dir !== root && !dir.startsWith(root + sep)) return [];
+  try {
+    if (delimiter !== "/") return (await allFiles(dir)).map((k) => dirRel + k);
+    const entries = await readdir(dir, { withFileTypes: true });
+    return entries.filter((e) => e.isFile() || e.isDirectory()).map((e) => dirRel + e.name + (e.isDirectory() ? "/" : ""));
+  } catch {
+    return [];
+  }
+}
+
+/** The ListObjectsV2 answer for the files under root. */
+async function s3List(root, params, maxKeysCap) {
+  const prefix = params.get("prefix") ?? "";
+  const delimiter = params.get("delimiter") ?? "";
+  const token = params.get("continuation-token");
+  const startAfter = params.get("start-after") ?? "";
+  const askedMax = params.has("max-keys") ? Number(params.get("max-keys")) : 1000;
+  if (!Number.isInteger(askedMax) || askedMax < 0) return { status: 400, body: s3Error("InvalidArgument", "max-keys") };
+  const maxKeys = Math.min(askedMax, maxKeysCap);
+  let after = startAfter;
+  if (token !== null) {
+    after = Buffer.from(token, "base64url").toString("utf8");
+    if (!after || Buffer.from(after, "utf8").toString("base64url") !== token) {
+      return { status: 400, body: s3Error("InvalidArgument", "The continuation token provided is incorrect") };
+    }
+  }
+  const entries = []; // [name, isPrefix], sorted, unique
+  const seen = new Set();
+  for (const key of await candidateKeys(root, prefix, delimiter)) {
+    if (!key.startsWith(prefix)) continue;
+    const rest = key.slice(prefix.length);
+    const cut = delimiter ? rest.indexOf(delimiter) : -1;
+    const name = cut >= 0 ? prefix + rest.slice(0, cut + delimiter.length) : key;
+    if (seen.has(name)) continue;
+    seen.add(name);
+    entries.push([name, cut >= 0]);
+  }
+  entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const rest = entries.filter(([name]) => name > after);
+  const page = rest.slice(0, maxKeys);
+  const truncated = rest.length > page.length;
+  const last = page.at(-1)?.[0];
+  const lines = [
+    `<?xml version="1.0" encoding="UTF-8"?>`,
+    `<ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/">`,
+    `<Name>bucket</Name><Prefix>${xmlEscape(prefix)}</Prefix>`,
+    delimiter ? `<Delimiter>${xmlEscape(delimiter)}</Delimiter>` : "",
+    `<MaxKeys>${maxKeys}</MaxKeys><KeyCount>${page.length}</KeyCount>`,
+    token !== null ? `<ContinuationToken>${xmlEscape(token)}</ContinuationToken>` : "",
+    `<IsTruncated>${truncated}</IsTruncated>`,
+    truncated && last !== undefined
+      ? `<NextContinuationToken>${Buffer.from(last, "utf8").toString("base64url")}</NextContinuationToken>`
+      : "",
+  ];
+  for (const [name, isPrefix] of page) {
+    lines.push(
+      isPrefix
+        ? `<CommonPrefixes><Prefix>${xmlEscape(name)}</Prefix></CommonPrefixes>`
+        : `<Contents><Key>${xmlEscape(name)}</Key><StorageClass>STANDARD</StorageClass></Contents>`,
+    );
+  }
+  lines.push(`</ListBucketResult>`);
+  return { status: 200, body: lines.filter(Boolean).join("\n") };
+}
+
+function s3Error(code, message) {
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${xmlEscape(message)}</Message></Error>`;
+}
+
+/** A directory listing in the shape `python -m http.server` writes. */
+async function htmlListing(dir, urlPath) {
+  const entries = await readdir(dir, { withFileTypes: true });
+  const names = entries
+    .map((e) => (e.isDirectory() ? `${e.name}/` : e.name))
+    .sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()));
+  const title = `Directory listing for ${htmlEscape(urlPath)}`;
+  const items = names.map((n) => `<li><a href="${encodeURIComponent(n.replace(/\/$/, ""))}${n.endsWith("/") ? "/" : ""}">${htmlEscape(n)}</a></li>`);
+  return [
+    `<!DOCTYPE HTML>`,
+    `<html lang="en">`,
+    `<head>`,
+    `<meta charset="utf-8">`,
+    `<title>${title}</title>`,
+    `</head>`,
+    `<body>`,
+    `<h1>${title}</h1>`,
+    `<hr>`,
+    `<ul>`,
+    ...items,
+    `</ul>`,
+    `<hr>`,
+    `</body>`,
+    `</html>`,
+    ``,
+  ].join("\n");
+}
+
+/**
+ * Starts a server; resolves when it listens.
+ * @param {object} options
+ * @param {string} options.root directory to serve (nothing outside it is reachable)
+ * @param {number} [options.port] 0 (default) for a random free port
+ * @param {string} [options.host] default "127.0.0.1"
+ * @param {number} [options.latencyMs]
+ * @param {boolean} [options.ignoreRange]
+ * @param {boolean | 400 | 416 | 501 | "ignore"} [options.refuseSuffix]
+ * @param {boolean} [options.forbiddenForMissing]
+ * @param {boolean} [options.failEveryOther]
+ * @param {number} [options.retryAfter] seconds, sent with failEveryOther's 503s
+ * @param {boolean} [options.s3Listing]
+ * @param {number} [options.maxKeys] the most entries in one listing page (default 1000)
+ * @param {boolean} [options.htmlIndex]
+ * @param {boolean} [options.truncate]
+ * @param {boolean} [options.wrongContentRange]
+ * @returns {Promise<{url: string, close: () => Promise<void>, stats: object, resetStats: () => void}>}
+ */
+export async function startServer(options) {
+  const o = { port: 0, host: "127.0.0.1", latencyMs: 0, maxKeys: 1000, ...options };
+  const root = resolve(o.root);
+  const stats = { requests: 0, bytes: 0, inFlight: 0, maxInFlight: 0, preflights: 0, log: [] };
+  const resetStats = () => {
+    Object.assign(stats, { requests: 0, bytes: 0, maxInFlight: stats.inFlight, preflights: 0 });
+    stats.log.length = 0;
+  };
+  let counter = 0; // for failEveryOther
+
+  async function handle(req, res, entry) {
+    const send = (status, headers, body) => {
+      entry.status = status;
+      const buf = body === undefined ? undefined : Buffer.from(body);
+      res.writeHead(status, { ...CORS, ...headers, ...(buf ? { "content-length": buf.length } : {}) });
+      if (buf && req.method !== "HEAD") {
+        stats.bytes += buf.length;
+        res.end(buf);
+      } else res.end();
+    };
+    const notFound = () =>
+      o.forbiddenForMissing
+        ? send(403, { "content-type": "application/xml" }, s3Error("AccessDenied", "Access Denied"))
+        : send(404, { "content-type": "text/plain" }, "not found");
+
+    if (req.method !== "GET" && req.method !== "HEAD") return send(405, { allow: "GET, HEAD, OPTIONS" }, "method not allowed");
+    counter += 1;
+    if (o.failEveryOther && counter % 2 === 0) {
+      return send(503, { "content-type": "text/plain", ...(o.retryAfter !== undefined ? { "retry-after": String(o.retryAfter) } : {}) }, "try again");
+    }
+    const url = new URL(req.url ?? "/", "http://localhost");
+    if (o.s3Listing && url.pathname === "/" && url.searchParams.get("list-type") === "2") {
+      const { status, body } = await s3List(root, url.searchParams, o.maxKeys);
+      return send(status, { "content-type": "application/xml" }, body);
+    }
+    let path;
+    try {
+      path = decodeURIComponent(url.pathname);
+    } catch {
+      return send(400, { "content-type": "text/plain" }, "bad path");
+    }
+    const file = resolve(root, `.${path}`);
+    if (path.includes("\0") || (file !== root && !file.startsWith(root + sep))) return notFound();
+    let info;
+    try {
+      info = await stat(file);
+    } catch {
+      return notFound();
+    }
+    if (info.isDirectory()) {
+      if (!o.htmlIndex) return notFound();
+      if (!url.pathname.endsWith("/")) return send(301, { location: `${url.pathname}/${url.search}` }, "");
+      return send(200, { "content-type": "text/html; charset=utf-8" }, await htmlListing(file, path));
+    }
+    if (!info.isFile() || path.endsWith("/")) return notFound();
+    const data = await readFile(file);
+    const type = TYPES[extname(file)] ?? (file.endsWith("zarr.json") ? "application/json" : "application/octet-stream");
+    const base = { "content-type": type, "accept-ranges": o.ignoreRange ? "none" : "bytes" };
+    const range = o.ignoreRange ? { kind: "none" } : parseRange(req.headers.range, data.length);
+    const whole = () => {
+      if (o.truncate && req.method === "GET" && data.length > 1) {
+        entry.status = 200;
+        res.writeHead(200, { ...CORS, ...base, "content-length": data.length });
+        const half = data.subarray(0, Math.floor(data.length / 2));
+        stats.bytes += half.length;
+        res.write(half, () => res.destroy());
+        return;
+      }
+      send(200, base, data);
+    };
+    if (range.kind !== "none" && range.suffix && o.refuseSuffix) {
+      const how = o.refuseSuffix === true ? 400 : o.refuseSuffix;
+      if (how === "ignore") return whole();
+      if (how === 416) return send(416, { "content-range": `bytes */${data.length}` }, "");
+      return send(how, { "content-type": "text/plain" }, "suffix ranges are not supported");
+    }
+    if (range.kind === "unsatisfiable") return send(416, { "content-range": `bytes */${data.length}` }, "");
+    if (range.kind === "none") return whole();
+    const shift = o.wrongContentRange ? 1 : 0;
+    const contentRange = `bytes ${range.start + shift}-${range.end + shift}/${data.length}`;
+    return send(206, { ...base, "content-range": contentRange }, data.subarray(range.start, range.end + 1));
+  }
+
+  const server = createServer((req, res) => {
+    if (req.method === "OPTIONS") {
+      stats.preflights += 1;
+      res.writeHead(204, {
+        ...CORS,
+        "access-control-allow-methods": "GET, HEAD, OPTIONS",
+        "access-control-allow-headers": req.headers["access-control-request-headers"] ?? "Range",
+        "access-control-max-age": "600",
+      });
+      res.end();
+      return;
+    }
+    stats.requests += 1;
+    stats.inFlight += 1;
+    stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
+    const entry = { method: req.method, url: req.url, range: req.headers.range ?? null, status: 0 };
+    stats.log.push(entry);
+    let done = false;
+    const finish = () => {
+      if (!done) {
+        done = true;
+        stats.inFlight -= 1;
+      }
+    };
+    res.on("finish", finish);
+    res.on("close", finish);
+    const go = () =>
+      handle(req, res, entry).catch((e) => {
+        if (!res.headersSent) {
+          res.writeHead(500, { ...CORS, "content-type": "text/plain" });
+          res.end(String(e?.message ?? e));
+        } else res.destroy();
+      });
+    if (o.latencyMs > 0) setTimeout(() => (res.destroyed ? finish() : go()), o.latencyMs);
+    else go();
+  });
+  server.keepAliveTimeout = 1000;
+
+  await new Promise((done, fail) => {
+    server.once("error", fail);
+    server.listen(o.port, o.host, () => done(undefined));
+  });
+  const { port } = /** @type {import("node:net").AddressInfo} */ (server.address());
+  return {
+    url: `http://${o.host}:${port}`,
+    stats,
+    resetStats,
+    close: () =>
+      new Promise((done) => {
+        server.close(() => done(undefined));
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function cli(argv) {
+  const [dir, ...rest] = argv;
+  if (!dir || dir.startsWith("--")) {
+    console.error("usage: node tests/server/server.mjs DIR [--port N] [--latency MS] [--html] [--s3] [--max-keys N] ...");
+    process.exit(2);
+  }
+  const options = { root: dir, htmlIndex: false };
+  for (let i = 0; i < rest.length; i++) {
+    const [flag, inline] = rest[i].split("=", 2);
+    const value = () => inline ?? rest[++i];
+    switch (flag) {
+      case "--port": options.port = Number(value()); break;
+      case "--host": options.host = value(); break;
+      case "--latency": options.latencyMs = Number(value()); break;
+      case "--html": options.htmlIndex = true; break;
+      case "--s3": options.s3Listing = true; break;
+      case "--max-keys": options.maxKeys = Number(value()); break;
+      case "--ignore-range": options.ignoreRange = true; break;
+      case "--refuse-suffix": {
+        const v = inline;
+        options.refuseSuffix = v === undefined ? true : v === "ignore" ? "ignore" : Number(v);
+        break;
+      }
+      case "--forbidden-for-missing": options.forbiddenForMissing = true; break;
+      case "--fail-every-other": options.failEveryOther = true; break;
+      case "--retry-after": options.retryAfter = Number(value()); break;
+      case "--truncate": options.truncate = true; break;
+      case "--wrong-content-range": options.wrongContentRange = true; break;
+      default:
+        console.error(`unknown option ${rest[i]}`);
+        process.exit(2);
+    }
+  }
+  startServer(options).then((s) => {
+    console.log(`serving ${resolve(dir)} at ${s.url}/`);
+    const report = () => console.log(`requests ${s.stats.requests}, bytes ${s.stats.bytes}`);
+    process.on("SIGINT", () => {
+      report();
+      s.close().then(() => process.exit(0));
+    });
+  });
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) cli(process.argv.slice(2));

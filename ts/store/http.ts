@@ -1,0 +1,189 @@
+/**
+ * One HTTP exchange with retries: backoff with jitter on 408/425/429/5xx and network errors
+ * (a server's Retry-After respected up to a cap), a timeout per attempt, the caller's
+ * AbortSignal, the concurrency limit, the request/byte counters, and a check that a body is as
+ * long as its Content-Length says.
+ * @module
+ */
+import { ZomError } from "../errors.js";
+import type { Limiter } from "./limit.js";
+import { abortedError, sleep } from "./signal.js";
+import type { FetchStoreStats } from "./types.js";
+
+/** What every request of a store shares. */
+export interface HttpContext {
+  /** The fetch function. */
+  fetch: (input: string, init: RequestInit) => Promise<Response>;
+  /** Headers for every request. */
+  headers: Headers;
+  /** The credentials mode, when set. */
+  credentials: RequestCredentials | undefined;
+  /** Milliseconds per attempt; not finite or <= 0 for none. */
+  timeout: number;
+  /** Retries after the first attempt. */
+  retries: number;
+  /** The first backoff, in ms. */
+  retryDelay: number;
+  /** The longest wait before a retry, in ms. */
+  maxRetryDelay: number;
+  /** The concurrency limit. */
+  limiter: Limiter;
+  /** The counters. */
+  stats: FetchStoreStats;
+}
+
+/** One request. */
+export interface HttpRequest {
+  /** The URL. */
+  url: string;
+  /** GET or HEAD. */
+  method: "GET" | "HEAD";
+  /** The Range header value, if any. */
+  range?: string;
+  /** The store key (for errors). */
+  key: string;
+  /** The caller's signal. */
+  signal?: AbortSignal | undefined;
+}
+
+/** A final answer: any status that is not retried (or a retried one that came back fine). */
+export interface HttpAnswer {
+  /** The HTTP status. */
+  status: number;
+  /** The response headers. */
+  headers: Headers;
+  /** The body of a 2xx GET answer; empty otherwise. */
+  body: Uint8Array;
+  /** The URL answered (after redirects). */
+  url: string;
+}
+
+const EMPTY = new Uint8Array(0);
+
+/** Statuses worth another attempt. */
+export function isRetryable(status: number): boolean {
+  return status === 408 || status === 425 || status === 429 || (status >= 500 && status !== 501 && status !== 505);
+}
+
+/** The HttpError for a request. */
+export function httpError(req: { method: string; url: string; key: string }, message: string, cause?: unknown): ZomError {
+  return new ZomError("HttpError", `${req.method} ${req.url}: ${message}`, {
+    key: req.key,
+    ...(cause === undefined ? {} : { cause }),
+  });
+}
+
+/** Milliseconds a Retry-After header value asks for (delta-seconds or an HTTP date), or null. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | null {
+  if (value === null) return null;
+  const v = value.trim();
+  if (/^\d+$/.test(v)) return Number(v) * 1000;
+  const when = Date.parse(v);
+  return Number.isNaN(when) ? null : Math.max(0, when - now);
+}
+
+type Attempt =
+  | { ok: true; answer: HttpAnswer }
+  | { ok: false; message: string; cause?: unknown; retryAfter: number | null };
+
+/** Sends `req`, retrying as the context says; throws ZomError HttpError or Aborted. */
+export async function send(ctx: HttpContext, req: HttpRequest): Promise<HttpAnswer> {
+  const retries = Math.max(0, Math.floor(ctx.retries));
+  for (let attempt = 0; ; attempt++) {
+    const outcome = await ctx.limiter.run(() => once(ctx, req), req.key, req.signal);
+    if (outcome.ok) return outcome.answer;
+    if (attempt >= retries) {
+      const tries = attempt + 1;
+      throw httpError(req, `${outcome.message}${tries > 1 ? ` (after ${tries} attempts)` : ""}`, outcome.cause);
+    }
+    const backoff = Math.min(ctx.maxRetryDelay, ctx.retryDelay * 2 ** attempt);
+    const jittered = backoff / 2 + (Math.random() * backoff) / 2;
+    const wait = outcome.retryAfter === null ? jittered : Math.min(ctx.maxRetryDelay, outcome.retryAfter);
+    await sleep(Math.max(0, wait), req.key, req.signal);
+  }
+}
+
+/** One attempt; resolves to the answer or to a retryable failure. */
+async function once(ctx: HttpContext, req: HttpRequest): Promise<Attempt> {
+  const { signal } = req;
+  if (signal?.aborted) throw abortedError(req.key, signal);
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(signal?.reason);
+  signal?.addEventListener("abort", onAbort, { once: true });
+  let timedOut = false;
+  const timer =
+    Number.isFinite(ctx.timeout) && ctx.timeout > 0
+      ? setTimeout(() => {
+          timedOut = true;
+          controller.abort(new Error("timeout"));
+        }, ctx.timeout)
+      : undefined;
+  const headers = new Headers(ctx.headers);
+  if (req.range !== undefined) headers.set("Range", req.range);
+  const init: RequestInit = { method: req.method, headers, signal: controller.signal };
+  if (ctx.credentials !== undefined) init.credentials = ctx.credentials;
+  try {
+    ctx.stats.requests += 1;
+    const res = await ctx.fetch(req.url, init);
+    const answered = { status: res.status, headers: res.headers, url: res.url || req.url };
+    if (isRetryable(res.status)) {
+      discard(res);
+      return {
+        ok: false,
+        message: `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ""}`,
+        retryAfter: parseRetryAfter(res.headers.get("retry-after")),
+      };
+    }
+    if (req.method === "HEAD" || res.status < 200 || res.status > 299) {
+      discard(res);
+      return { ok: true, answer: { ...answered, body: EMPTY } };
+    }
+    let body: Uint8Array;
+    try {
+      body = new Uint8Array(await res.arrayBuffer());
+    } catch (e) {
+      if (signal?.aborted || timedOut) throw e;
+      return { ok: false, message: `body cut short (${describe(e)})`, cause: e, retryAfter: null };
+    }
+    ctx.stats.bytes += body.length;
+    const short = truncation(res, body.length);
+    if (short !== null) return { ok: false, message: short, retryAfter: null };
+    return { ok: true, answer: { ...answered, body } };
+  } catch (e) {
+    if (signal?.aborted) throw abortedError(req.key, signal);
+    if (e instanceof ZomError) throw e;
+    if (timedOut) return { ok: false, message: `timed out after ${ctx.timeout} ms`, cause: e, retryAfter: null };
+    return { ok: false, message: `network error: ${describe(e)}`, cause: e, retryAfter: null };
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+    signal?.removeEventListener("abort", onAbort);
+  }
+}
+
+/** An error's message, with its cause's (undici puts the socket error there). */
+function describe(e: unknown): string {
+  if (!(e instanceof Error)) return String(e);
+  return `${e.message}${e.cause instanceof Error ? `: ${e.cause.message}` : ""}`;
+}
+
+/** Lets go of a body that will not be read. */
+function discard(res: Response): void {
+  res.body?.cancel().catch(() => undefined);
+}
+
+/**
+ * A message when a body is shorter or longer than its Content-Length, else null. Skipped when the
+ * body was content-decoded (Content-Length counts the encoded bytes) or the headers are
+ * CORS-filtered (Content-Encoding may be present but hidden); there the fetch implementation
+ * itself fails on a cut connection.
+ */
+function truncation(res: Response, received: number): string | null {
+  if (res.type === "cors" || res.type === "opaque") return null;
+  const encoding = res.headers.get("content-encoding");
+  if (encoding !== null && encoding.trim().toLowerCase() !== "identity") return null;
+  const declared = res.headers.get("content-length");
+  if (declared === null || !/^\s*\d+\s*$/.test(declared)) return null;
+  const expected = Number(declared);
+  if (expected === received) return null;
+  return `body has ${received} bytes, Content-Length says ${expected} (truncated)`;
+}

@@ -1,0 +1,72 @@
+/**
+ * The types of {@link FetchStore}'s options, counters and answers.
+ * @module
+ */
+
+/** A byte range of a value: `length` bytes from `offset`, or the last `suffixLength` bytes. */
+export type ByteRange = { offset: number; length: number } | { suffixLength: number };
+
+/** Options of every store call. */
+export interface StoreCallOptions {
+  /** Aborts the call: it rejects with a ZomError "Aborted" and is not retried. */
+  signal?: AbortSignal;
+}
+
+/** What is directly below a prefix: child keys and child "directories" (both absolute). */
+export interface StoreListing {
+  /** Absolute keys of the values directly below the prefix ("/a/zarr.json"). */
+  keys: string[];
+  /** Absolute child prefixes, ending in "/" ("/a/b/"). */
+  prefixes: string[];
+}
+
+/**
+ * How {@link FetchStore.list} finds children: an S3 ListObjectsV2 listing, an HTML directory
+ * index (`python -m http.server`, nginx autoindex), whichever of the two answers ("auto"), or
+ * never ("none": `list` resolves to undefined).
+ */
+export type FetchStoreListing = "auto" | "s3" | "html" | "none";
+
+/** How getRange calls issued together are merged into fewer requests. */
+export interface FetchStoreCoalesce {
+  /** Ranges at most this many bytes apart are merged (the gap is fetched and dropped). Default 1024. */
+  gap?: number;
+  /** A merged request never grows beyond this many bytes (single ranges may). Default 16 MiB. */
+  maxSize?: number;
+}
+
+/** Options of {@link FetchStore}. */
+export interface FetchStoreOptions {
+  /** The `fetch` to use (default: `globalThis.fetch` at call time). */
+  fetch?: (input: string, init: RequestInit) => Promise<Response>;
+  /** Headers sent with every request (e.g. Authorization). */
+  headers?: HeadersInit;
+  /** The `credentials` mode of every request (the `fetch` default when unset). */
+  credentials?: RequestCredentials;
+  /** Most requests in flight at once; the rest wait in a queue. Default 16. */
+  concurrency?: number;
+  /** Milliseconds one attempt (headers and body) may take; 0 or Infinity for none. Default 30000. */
+  timeout?: number;
+  /** Retries after a 408/425/429/5xx answer (but 501/505), a network error or a timeout. Default 3. */
+  retries?: number;
+  /** The first retry's backoff in ms; it doubles per retry, with jitter. Default 200. */
+  retryDelay?: number;
+  /** The longest wait before a retry in ms, also for a server's Retry-After. Default 10000. */
+  maxRetryDelay?: number;
+  /** 403 means missing (S3 and CloudFront answer 403 for absent keys without list rights). Default false. */
+  forbiddenAsMissing?: boolean;
+  /** Keep metadata documents (zarr.json, .zarray, .zgroup, .zattrs, .zmetadata) and their absence in memory. Default true. */
+  cacheMetadata?: boolean;
+  /** How `list` finds children. Default "auto". */
+  listing?: FetchStoreListing;
+  /** Merging of getRange calls issued in the same tick; false to turn it off. Default on. */
+  coalesce?: boolean | FetchStoreCoalesce;
+}
+
+/** Live counters of a {@link FetchStore}: HTTP requests sent (every attempt) and body bytes received. */
+export interface FetchStoreStats {
+  /** Requests sent, retries and HEAD/listing requests included. */
+  requests: number;
+  /** Body bytes received. */
+  bytes: number;
+}
