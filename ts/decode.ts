@@ -44,7 +44,8 @@ export interface DecodeOptions {
   out?: ArrayBufferView;
 }
 
-type RawChunk =
+/** A decoded region as the WebAssembly side returns it (element bytes or JS values). @internal */
+export type RawChunk =
   | { shape: number[]; kind: "values"; values: ChunkData }
   | { shape: number[]; kind: string; bytes: Uint8Array };
 
@@ -82,7 +83,8 @@ function view(kind: string, bytes: Uint8Array): ChunkData {
   return new View(aligned.buffer, aligned.byteOffset, aligned.byteLength / View.BYTES_PER_ELEMENT);
 }
 
-function finish(result: RawChunk, options: DecodeOptions): Chunk {
+/** The JS values of a raw decoded region (views of its bytes, or into `options.out`). @internal */
+export function finish(result: RawChunk, options: DecodeOptions): Chunk {
   if (result.kind === "values") return { data: (result as { values: ChunkData }).values, shape: result.shape };
   const bytes = (result as { bytes: Uint8Array }).bytes;
   const out = options.out;

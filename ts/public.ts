@@ -21,6 +21,12 @@ export {
 } from "./api.js";
 export { ChunkDecoder, decodeChunk } from "./decode.js";
 export type { ArrayMetadata, Chunk, ChunkData, DecodeOptions, EncodedChunk } from "./decode.js";
+export { open, openArray, openGroup, walk, ZarrGroup } from "./hierarchy.js";
+export type { OpenOptions, Readable, StoreInput, WalkOptions, WalkProgress, WalkResult } from "./hierarchy.js";
+export { ZarrArray } from "./array.js";
+export type { GetChunkOptions, GetOptions, ReadProgress } from "./array.js";
+export { slice } from "./slice.js";
+export type { DimSelection, Selection, Slice } from "./slice.js";
 export { ZomError, isZomError } from "./errors.js";
 export type { ErrorCode, ZomErrorOptions } from "./errors.js";
 export type * from "./types.js";

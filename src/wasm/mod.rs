@@ -2,6 +2,8 @@
 //! The TypeScript wrapper in `ts/` is the public JS API; these are its raw imports.
 
 mod convert;
+mod hierarchy;
+mod store;
 mod values;
 
 use crate::error::{ErrorCode, ZomError};

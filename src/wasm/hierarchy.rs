@@ -1,0 +1,394 @@
+//! Bindings of the hierarchy API over JS stores: `openNode`, `walkHierarchy` and the
+//! `ArrayHandle` of an opened array (`get`, `getChunk`). The TypeScript wrapper
+//! (ts/hierarchy.ts, ts/array.ts) is the public face; these return plain data and Promises.
+
+use super::convert::{error_to_js, from_js, set_own, to_js};
+use super::store::JsStore;
+use super::values::chunk_to_js;
+use crate::chunk::Selection;
+use crate::error::{ErrorCode, ZomError};
+use crate::hierarchy::{
+    self, ArrayReader, NodeKind, OpenHints, Opened, ReadOptions, ReadProgress, WalkOptions,
+    WalkProgress,
+};
+use crate::model::{Array as ArrayNode, Node, ZarrFormat};
+use js_sys::{Array, Function, Object, Promise, Reflect};
+use serde_json::Value;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::future_to_promise;
+
+fn fail(error: ZomError) -> JsValue {
+    error_to_js(&error)
+}
+
+fn option(options: &JsValue, name: &str) -> JsValue {
+    if options.is_object() {
+        Reflect::get(options, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
+    } else {
+        JsValue::UNDEFINED
+    }
+}
+
+/// A non-negative integer option (absent: `None`).
+fn count_option(options: &JsValue, name: &str) -> Result<Option<u64>, ZomError> {
+    let value = option(options, name);
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    match value.as_f64() {
+        Some(f) if f == f64::INFINITY => Ok(Some(u64::MAX)),
+        Some(f) if f >= 0.0 && f.fract() == 0.0 => Ok(Some(f as u64)),
+        _ => Err(ZomError::invalid_argument(format!(
+            "option '{name}' must be a non-negative integer"
+        ))),
+    }
+}
+
+fn usize_of(n: u64) -> usize {
+    usize::try_from(n).unwrap_or(usize::MAX)
+}
+
+fn hints_of(options: &JsValue) -> Result<OpenHints, ZomError> {
+    let kind = match option(options, "kind").as_string().as_deref() {
+        None => None,
+        Some("array") => Some(NodeKind::Array),
+        Some("group") => Some(NodeKind::Group),
+        Some(other) => {
+            return Err(ZomError::invalid_argument(format!(
+                "option 'kind' must be \"array\" or \"group\", not \"{other}\""
+            )))
+        }
+    };
+    let format = match count_option(options, "format")? {
+        None => None,
+        Some(n) => Some(ZarrFormat::from_number(n).ok_or_else(|| {
+            ZomError::invalid_argument(format!("option 'format' must be 2 or 3, not {n}"))
+        })?),
+    };
+    if !option(options, "kind").is_undefined()
+        && !option(options, "kind").is_null()
+        && kind.is_none()
+    {
+        return Err(ZomError::invalid_argument(
+            "option 'kind' must be \"array\" or \"group\"",
+        ));
+    }
+    Ok(OpenHints { kind, format })
+}
+
+/// Calls a progress callback, ignoring what it throws.
+fn report(callback: &JsValue, fields: &[(&str, u64)]) {
+    let Some(function) = callback.dyn_ref::<Function>() else {
+        return;
+    };
+    let event = Object::new();
+    for (name, value) in fields {
+        set_own(&event, name, &JsValue::from_f64(*value as f64));
+    }
+    let _ = function.call1(&JsValue::NULL, &event);
+}
+
+/// Opens the node at `path`: `{kind, path, zom, consolidated, array?}` (`array`: an
+/// [`ArrayHandle`]). Options: `kind`, `format`, `signal`.
+#[wasm_bindgen(js_name = openNode)]
+pub async fn open_node(
+    store: JsValue,
+    path: Option<String>,
+    options: JsValue,
+) -> Result<JsValue, JsValue> {
+    let js_store = JsStore::new(&store, option(&options, "signal")).map_err(fail)?;
+    let hints = hints_of(&options).map_err(fail)?;
+    let opened = hierarchy::open(&js_store, path.as_deref().unwrap_or(""), hints)
+        .await
+        .map_err(fail)?;
+    Ok(node_result(store, opened))
+}
+
+fn node_result(store: JsValue, opened: Opened) -> JsValue {
+    let out = Object::new();
+    let kind = match opened.node {
+        Node::Array(_) => "array",
+        Node::Group(_) => "group",
+    };
+    set_own(&out, "kind", &JsValue::from_str(kind));
+    set_own(&out, "path", &JsValue::from_str(&opened.path));
+    set_own(&out, "zom", &to_js(&opened.node.to_value()));
+    set_own(
+        &out,
+        "consolidated",
+        &JsValue::from_bool(opened.consolidated),
+    );
+    if let Node::Array(array) = opened.node {
+        let reader = ArrayReader::open(&array, &opened.path);
+        let handle = ArrayHandle {
+            inner: Rc::new(ArrayInner {
+                store,
+                reader,
+                array,
+                path: opened.path,
+            }),
+        };
+        set_own(&out, "array", &JsValue::from(handle));
+    }
+    out.into()
+}
+
+/// Walks the hierarchy below `path`: `{zom, errors, unlisted, consolidated}`. Options:
+/// `depth`, `concurrency`, `kind`, `format` (of the start node), `signal`, `onProgress`
+/// (`{nodes, pending, errors}`).
+#[wasm_bindgen(js_name = walkHierarchy)]
+pub async fn walk_hierarchy(
+    store: JsValue,
+    path: Option<String>,
+    options: JsValue,
+) -> Result<JsValue, JsValue> {
+    let js_store = JsStore::new(&store, option(&options, "signal")).map_err(fail)?;
+    let defaults = WalkOptions::default();
+    let walk_options = WalkOptions {
+        depth: count_option(&options, "depth").map_err(fail)?.map(usize_of),
+        concurrency: count_option(&options, "concurrency")
+            .map_err(fail)?
+            .map_or(defaults.concurrency, usize_of)
+            .max(1),
+        hints: hints_of(&options).map_err(fail)?,
+        ..defaults
+    };
+    let callback = option(&options, "onProgress");
+    let mut progress = |p: WalkProgress| {
+        report(
+            &callback,
+            &[
+                ("nodes", p.nodes),
+                ("pending", p.pending),
+                ("errors", p.errors),
+            ],
+        )
+    };
+    let result = hierarchy::walk(
+        &js_store,
+        path.as_deref().unwrap_or(""),
+        &walk_options,
+        &mut progress,
+    )
+    .await
+    .map_err(fail)?;
+    let out = Object::new();
+    set_own(&out, "zom", &to_js(&result.root.to_value()));
+    let errors = Array::new();
+    for error in &result.errors {
+        errors.push(&error_to_js(error));
+    }
+    set_own(&out, "errors", &errors);
+    let unlisted = Array::new();
+    for path in &result.unlisted {
+        unlisted.push(&JsValue::from_str(path));
+    }
+    set_own(&out, "unlisted", &unlisted);
+    set_own(
+        &out,
+        "consolidated",
+        &JsValue::from_bool(result.consolidated),
+    );
+    Ok(out.into())
+}
+
+struct ArrayInner {
+    store: JsValue,
+    /// The reader, or why the array cannot be read (an unknown codec): metadata stays
+    /// available either way.
+    reader: Result<ArrayReader, ZomError>,
+    array: ArrayNode,
+    path: String,
+}
+
+impl ArrayInner {
+    fn reader(&self) -> Result<&ArrayReader, JsValue> {
+        self.reader.as_ref().map_err(|e| fail(e.clone()))
+    }
+}
+
+/// An opened array: reads regions and chunks from its store.
+#[wasm_bindgen]
+pub struct ArrayHandle {
+    inner: Rc<ArrayInner>,
+}
+
+fn read_options(options: &JsValue) -> Result<ReadOptions, ZomError> {
+    let defaults = ReadOptions::default();
+    Ok(ReadOptions {
+        concurrency: count_option(options, "concurrency")?
+            .map_or(defaults.concurrency, usize_of)
+            .max(1),
+        max_bytes: count_option(options, "maxBytes")?.unwrap_or(defaults.max_bytes),
+        ..defaults
+    })
+}
+
+fn numbers(values: &[u64]) -> JsValue {
+    let out = Array::new();
+    for &v in values {
+        out.push(&JsValue::from_f64(v as f64));
+    }
+    out.into()
+}
+
+fn coords_of(value: &JsValue) -> Result<Vec<u64>, ZomError> {
+    let bad = || {
+        ZomError::new(
+            ErrorCode::InvalidSelection,
+            "chunk coordinates must be an array of non-negative integers",
+        )
+    };
+    if !Array::is_array(value) {
+        return Err(bad());
+    }
+    Array::from(value)
+        .iter()
+        .map(|v| match v.as_f64() {
+            Some(f) if f >= 0.0 && f.fract() == 0.0 && f <= 9_007_199_254_740_991.0 => Ok(f as u64),
+            _ => Err(bad()),
+        })
+        .collect()
+}
+
+#[wasm_bindgen]
+impl ArrayHandle {
+    /// Reads a selection (`null`/`undefined`: everything; else a list of integer, `null` or
+    /// `{start, stop, step}` per leading dimension): `{shape, kind, bytes}` or
+    /// `{shape, kind: "values", values}`. Options: `signal`, `onProgress` (`{done, total}`),
+    /// `concurrency`, `maxBytes`.
+    pub fn get(&self, selection: JsValue, options: JsValue) -> Promise {
+        let inner = Rc::clone(&self.inner);
+        future_to_promise(async move {
+            let reader = inner.reader()?;
+            let selection = from_js(&selection)
+                .and_then(|v| Selection::from_json(&v))
+                .map_err(|e| fail(e.at_path(inner.path.clone())))?;
+            let read_options = read_options(&options).map_err(fail)?;
+            let store = JsStore::new(&inner.store, option(&options, "signal")).map_err(fail)?;
+            let callback = option(&options, "onProgress");
+            let mut progress =
+                |p: ReadProgress| report(&callback, &[("done", p.done), ("total", p.total)]);
+            let values = hierarchy::read(&store, reader, &selection, &read_options, &mut progress)
+                .await
+                .map_err(fail)?;
+            chunk_to_js(reader.data_type(), values).map_err(fail)
+        })
+    }
+
+    /// Reads one chunk (for a sharded array: one inner chunk), cut to the array. Options:
+    /// `signal`.
+    #[wasm_bindgen(js_name = getChunk)]
+    pub fn get_chunk(&self, coords: JsValue, options: JsValue) -> Promise {
+        let inner = Rc::clone(&self.inner);
+        future_to_promise(async move {
+            let reader = inner.reader()?;
+            let coords = coords_of(&coords).map_err(|e| fail(e.at_path(inner.path.clone())))?;
+            let read_options = read_options(&options).map_err(fail)?;
+            let store = JsStore::new(&inner.store, option(&options, "signal")).map_err(fail)?;
+            let values = hierarchy::read_chunk(&store, reader, &coords, &read_options)
+                .await
+                .map_err(fail)?;
+            chunk_to_js(reader.data_type(), values).map_err(fail)
+        })
+    }
+
+    /// The node path.
+    #[wasm_bindgen(getter)]
+    pub fn path(&self) -> String {
+        self.inner.path.clone()
+    }
+
+    /// The array's shape.
+    #[wasm_bindgen(getter)]
+    pub fn shape(&self) -> JsValue {
+        numbers(self.inner.array.shape())
+    }
+
+    /// The chunk shape reads are made of (the inner chunk shape of a sharded array); `null`
+    /// when the array cannot be read.
+    #[wasm_bindgen(getter)]
+    pub fn chunks(&self) -> JsValue {
+        match &self.inner.reader {
+            Ok(reader) => numbers(reader.read_chunk_shape()),
+            Err(_) => JsValue::NULL,
+        }
+    }
+
+    /// The shard shape of a sharded array, else `null`.
+    #[wasm_bindgen(getter)]
+    pub fn shards(&self) -> JsValue {
+        match self
+            .inner
+            .reader
+            .as_ref()
+            .ok()
+            .and_then(|r| r.shard_shape())
+        {
+            Some(shape) => numbers(shape),
+            None => JsValue::NULL,
+        }
+    }
+
+    /// The data type in its v3 JSON form (as stored when the array cannot be read).
+    #[wasm_bindgen(getter)]
+    pub fn dtype(&self) -> JsValue {
+        match (&self.inner.reader, &self.inner.array) {
+            (Ok(reader), _) => to_js(&reader.data_type().to_v3().to_value()),
+            (Err(_), ArrayNode::V3(meta)) => to_js(&meta.data_type.to_value()),
+            (Err(_), ArrayNode::V2(a)) => to_js(&a.metadata.dtype),
+        }
+    }
+
+    /// The user attributes.
+    #[wasm_bindgen(getter)]
+    pub fn attributes(&self) -> JsValue {
+        to_js(&Value::Object(
+            self.inner.array.attributes().cloned().unwrap_or_default(),
+        ))
+    }
+
+    /// The dimension names (v3), else `null`.
+    #[wasm_bindgen(getter, js_name = dimensionNames)]
+    pub fn dimension_names(&self) -> JsValue {
+        match &self.inner.array {
+            ArrayNode::V3(meta) => match &meta.dimension_names {
+                Some(Some(names)) => {
+                    let out = Array::new();
+                    for name in names {
+                        out.push(&name.as_deref().map_or(JsValue::NULL, JsValue::from_str));
+                    }
+                    out.into()
+                }
+                _ => JsValue::NULL,
+            },
+            ArrayNode::V2(_) => JsValue::NULL,
+        }
+    }
+
+    /// The Zarr format (2 or 3).
+    #[wasm_bindgen(getter)]
+    pub fn format(&self) -> u32 {
+        match &self.inner.array {
+            ArrayNode::V2(_) => 2,
+            ArrayNode::V3(_) => 3,
+        }
+    }
+
+    /// The array's ZOM node.
+    #[wasm_bindgen(getter)]
+    pub fn zom(&self) -> JsValue {
+        to_js(&Node::Array(self.inner.array.clone()).to_value())
+    }
+
+    /// Why the array cannot be read (an error object), or `null`.
+    #[wasm_bindgen(getter, js_name = readError)]
+    pub fn read_error(&self) -> JsValue {
+        match &self.inner.reader {
+            Ok(_) => JsValue::NULL,
+            Err(e) => fail(e.clone()),
+        }
+    }
+}

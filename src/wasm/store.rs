@@ -1,0 +1,319 @@
+//! JS stores as a Rust [`Store`]: any object with zarrita's store shape (`get`, optional
+//! `getRange` and `list`, each returning a value or a Promise) and `Map`s of key → bytes.
+//!
+//! Keys go to JS stores absolute, with a leading `/` (zarrita's convention: `"/a/zarr.json"`);
+//! a Map is looked up with and without it. Every call passes `{ signal }` when the operation
+//! has an AbortSignal, and an aborted signal stops the operation before its next request.
+//! Whatever a store throws becomes a [`ZomError`]: its own `code` when it is a ZomError
+//! (FetchStore's `HttpError`, `Aborted`), `Aborted` for an `AbortError`, else `HttpError`.
+
+use crate::error::{ErrorCode, Result, ZomError};
+use crate::store::{ByteRange, Listing, Store};
+use js_sys::{Array, ArrayBuffer, Function, Object, Promise, Reflect, Uint8Array};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+
+enum Backend {
+    Map(js_sys::Map),
+    Object {
+        target: JsValue,
+        get: Function,
+        get_range: Option<Function>,
+        list: Option<Function>,
+    },
+}
+
+/// A JS store, with the AbortSignal of the operation using it.
+pub struct JsStore {
+    backend: Backend,
+    signal: JsValue,
+}
+
+fn prop(target: &JsValue, name: &str) -> JsValue {
+    Reflect::get(target, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
+}
+
+fn function(target: &JsValue, name: &str) -> Option<Function> {
+    prop(target, name).dyn_into::<Function>().ok()
+}
+
+fn code_of(name: &str) -> Option<ErrorCode> {
+    Some(match name {
+        "NotFound" => ErrorCode::NotFound,
+        "InvalidMetadata" => ErrorCode::InvalidMetadata,
+        "UnsupportedExtension" => ErrorCode::UnsupportedExtension,
+        "UnknownCodec" => ErrorCode::UnknownCodec,
+        "CodecError" => ErrorCode::CodecError,
+        "ChecksumMismatch" => ErrorCode::ChecksumMismatch,
+        "InvalidSelection" => ErrorCode::InvalidSelection,
+        "HttpError" => ErrorCode::HttpError,
+        "Aborted" => ErrorCode::Aborted,
+        "LimitExceeded" => ErrorCode::LimitExceeded,
+        "InvalidArgument" => ErrorCode::InvalidArgument,
+        _ => return None,
+    })
+}
+
+/// A ZomError for what a store threw (or a Promise rejected with) during `what` on `key`.
+pub fn thrown_to_error(thrown: &JsValue, what: &str, key: &str) -> ZomError {
+    let message = prop(thrown, "message")
+        .as_string()
+        .or_else(|| thrown.as_string())
+        .unwrap_or_else(|| "unknown error".to_string());
+    let name = prop(thrown, "name").as_string().unwrap_or_default();
+    let code = prop(thrown, "code").as_string().and_then(|c| code_of(&c));
+    let (code, message) = match code {
+        Some(code) => (code, message),
+        None if name == "AbortError" || name == "TimeoutError" => {
+            (ErrorCode::Aborted, format!("{what} was aborted: {message}"))
+        }
+        None => (
+            ErrorCode::HttpError,
+            format!("the store's {what} failed: {message}"),
+        ),
+    };
+    ZomError::new(code, message).at_key(key)
+}
+
+fn bytes_of(value: &JsValue, what: &str, key: &str) -> Result<Option<Vec<u8>>> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    if let Some(bytes) = value.dyn_ref::<Uint8Array>() {
+        return Ok(Some(bytes.to_vec()));
+    }
+    if let Some(buffer) = value.dyn_ref::<ArrayBuffer>() {
+        return Ok(Some(Uint8Array::new(buffer).to_vec()));
+    }
+    if ArrayBuffer::is_view(value) {
+        let buffer = prop(value, "buffer");
+        let offset = prop(value, "byteOffset").as_f64().unwrap_or(0.0);
+        let length = prop(value, "byteLength").as_f64().unwrap_or(0.0);
+        if let Some(buffer) = buffer.dyn_ref::<ArrayBuffer>() {
+            let view =
+                Uint8Array::new_with_byte_offset_and_length(buffer, offset as u32, length as u32);
+            return Ok(Some(view.to_vec()));
+        }
+    }
+    Err(ZomError::new(
+        ErrorCode::InvalidArgument,
+        format!("the store's {what} must give a Uint8Array or undefined"),
+    )
+    .at_key(key))
+}
+
+/// Cuts `range` out of a whole value, as an HTTP server would (an end past the value is cut).
+fn cut(value: Vec<u8>, range: &ByteRange) -> Vec<u8> {
+    let len = value.len();
+    let clamp = |v: u64| usize::try_from(v).unwrap_or(usize::MAX).min(len);
+    let (start, end) = match range {
+        ByteRange::Bounded(r) => (clamp(r.start), clamp(r.end)),
+        ByteRange::Suffix(n) => (len.saturating_sub(clamp(*n)), len),
+    };
+    value
+        .get(start..end.max(start))
+        .unwrap_or_default()
+        .to_vec()
+}
+
+/// The absolute (leading `/`) form of a key.
+fn absolute(key: &str) -> String {
+    format!("/{}", key.trim_start_matches('/'))
+}
+
+impl JsStore {
+    /// Adapts `store` (a Map, or an object with a `get` method) for one operation with
+    /// `signal` (an AbortSignal, or undefined).
+    pub fn new(store: &JsValue, signal: JsValue) -> Result<JsStore> {
+        let backend = if let Some(map) = store.dyn_ref::<js_sys::Map>() {
+            Backend::Map(map.clone())
+        } else if let Some(get) = function(store, "get").filter(|_| store.is_object()) {
+            Backend::Object {
+                target: store.clone(),
+                get,
+                get_range: function(store, "getRange"),
+                list: function(store, "list"),
+            }
+        } else {
+            return Err(ZomError::invalid_argument(
+                "a store must be a Map of key → Uint8Array or an object with a get(key) method",
+            ));
+        };
+        let signal = if signal.is_object() {
+            signal
+        } else {
+            JsValue::UNDEFINED
+        };
+        Ok(JsStore { backend, signal })
+    }
+
+    fn check_aborted(&self, key: &str) -> Result<()> {
+        if self.signal.is_object() && prop(&self.signal, "aborted").as_bool() == Some(true) {
+            let reason = prop(&self.signal, "reason");
+            let why = prop(&reason, "message")
+                .as_string()
+                .unwrap_or_else(|| "the operation was aborted".into());
+            return Err(ZomError::new(ErrorCode::Aborted, why).at_key(key));
+        }
+        Ok(())
+    }
+
+    fn call_options(&self) -> JsValue {
+        let options = Object::new();
+        if !self.signal.is_undefined() {
+            let _ = Reflect::set(&options, &JsValue::from_str("signal"), &self.signal);
+        }
+        options.into()
+    }
+
+    /// Calls a store method and awaits its answer (a value or a Promise).
+    async fn call(
+        &self,
+        f: &Function,
+        target: &JsValue,
+        args: &Array,
+        what: &str,
+        key: &str,
+    ) -> Result<JsValue> {
+        self.check_aborted(key)?;
+        let returned = f
+            .apply(target, args)
+            .map_err(|e| thrown_to_error(&e, what, key))?;
+        let promise = Promise::resolve(&returned);
+        JsFuture::from(promise)
+            .await
+            .map_err(|e| thrown_to_error(&e, what, key))
+    }
+
+    fn map_get(map: &js_sys::Map, key: &str) -> JsValue {
+        let with = map.get(&JsValue::from_str(&absolute(key)));
+        if !with.is_undefined() {
+            return with;
+        }
+        map.get(&JsValue::from_str(key.trim_start_matches('/')))
+    }
+
+    fn map_list(map: &js_sys::Map, prefix: &str) -> Listing {
+        let prefix = prefix.trim_matches('/');
+        let start = if prefix.is_empty() {
+            String::new()
+        } else {
+            format!("{prefix}/")
+        };
+        let mut keys = Vec::new();
+        let mut prefixes = Vec::new();
+        map.for_each(&mut |_, key| {
+            let Some(key) = key.as_string() else {
+                return;
+            };
+            let key = key.trim_start_matches('/');
+            let Some(rest) = key.strip_prefix(start.as_str()) else {
+                return;
+            };
+            match rest.split_once('/') {
+                None if !rest.is_empty() => keys.push(key.to_string()),
+                None => {}
+                Some((dir, _)) => prefixes.push(format!("{start}{dir}")),
+            }
+        });
+        keys.sort_unstable();
+        keys.dedup();
+        prefixes.sort_unstable();
+        prefixes.dedup();
+        Listing { keys, prefixes }
+    }
+}
+
+fn strings(value: &JsValue) -> Vec<String> {
+    if !Array::is_array(value) {
+        return Vec::new();
+    }
+    Array::from(value)
+        .iter()
+        .filter_map(|v| v.as_string())
+        .map(|s| s.trim_start_matches('/').trim_end_matches('/').to_string())
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+impl Store for JsStore {
+    async fn get(&self, key: &str) -> Result<Option<Vec<u8>>> {
+        match &self.backend {
+            Backend::Map(map) => {
+                self.check_aborted(key)?;
+                bytes_of(&Self::map_get(map, key), "get", key)
+            }
+            Backend::Object { target, get, .. } => {
+                let args = Array::of2(&JsValue::from_str(&absolute(key)), &self.call_options());
+                let value = self.call(get, target, &args, "get", key).await?;
+                bytes_of(&value, "get", key)
+            }
+        }
+    }
+
+    async fn get_range(&self, key: &str, range: ByteRange) -> Result<Option<Vec<u8>>> {
+        let Backend::Object {
+            target,
+            get_range: Some(get_range),
+            ..
+        } = &self.backend
+        else {
+            return Ok(self.get(key).await?.map(|whole| cut(whole, &range)));
+        };
+        let spec = Object::new();
+        let set = |name: &str, v: u64| {
+            let _ = Reflect::set(
+                &spec,
+                &JsValue::from_str(name),
+                &JsValue::from_f64(v as f64),
+            );
+        };
+        match &range {
+            ByteRange::Bounded(r) => {
+                set("offset", r.start);
+                set("length", r.end.saturating_sub(r.start));
+            }
+            ByteRange::Suffix(n) => set("suffixLength", *n),
+        }
+        let args = Array::of3(
+            &JsValue::from_str(&absolute(key)),
+            &spec,
+            &self.call_options(),
+        );
+        let value = self.call(get_range, target, &args, "getRange", key).await?;
+        bytes_of(&value, "getRange", key)
+    }
+
+    async fn list_dir(&self, prefix: &str) -> Result<Option<Listing>> {
+        match &self.backend {
+            Backend::Map(map) => {
+                self.check_aborted(prefix)?;
+                Ok(Some(Self::map_list(map, prefix)))
+            }
+            Backend::Object {
+                target,
+                list: Some(list),
+                ..
+            } => {
+                let trimmed = prefix.trim_matches('/');
+                let absolute_prefix = if trimmed.is_empty() {
+                    "/".to_string()
+                } else {
+                    format!("/{trimmed}/")
+                };
+                let args = Array::of2(&JsValue::from_str(&absolute_prefix), &self.call_options());
+                let value = self
+                    .call(list, target, &args, "list", &absolute_prefix)
+                    .await?;
+                if value.is_undefined() || value.is_null() {
+                    return Ok(None);
+                }
+                Ok(Some(Listing {
+                    keys: strings(&prop(&value, "keys")),
+                    prefixes: strings(&prop(&value, "prefixes")),
+                }))
+            }
+            Backend::Object { list: None, .. } => Ok(None),
+        }
+    }
+}

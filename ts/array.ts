@@ -1,0 +1,125 @@
+/**
+ * An opened array: its metadata, and reads of regions and chunks from its store. The reading
+ * (the plan, the requests, the decoding and the assembly) happens in WebAssembly; this class
+ * turns the result into the JS values DESIGN.md lists.
+ * @module
+ */
+import type * as raw from "./zom_wasm.js";
+import { finish } from "./decode.js";
+import type { Chunk, ChunkData, RawChunk } from "./decode.js";
+import { toZomError } from "./errors.js";
+import type { Selection } from "./slice.js";
+import type { ArrayZom, Attributes, JsonValue } from "./types.js";
+
+/** Progress of a read: chunks (or shards) done out of those the selection touches. */
+export interface ReadProgress {
+  done: number;
+  total: number;
+}
+
+/** Options of {@link ZarrArray.get}. */
+export interface GetOptions {
+  /** Aborts the read (passed on to every store call); it rejects with a ZomError "Aborted". */
+  signal?: AbortSignal;
+  /** Called after each chunk (or shard) is decoded into the output. */
+  onProgress?: (progress: ReadProgress) => void;
+  /** Most store requests in flight (default 16). */
+  concurrency?: number;
+  /** The largest output in bytes (default 1 GiB): larger selections throw "LimitExceeded". */
+  maxBytes?: number;
+  /** A TypedArray of exactly the output's size to write numeric values into. */
+  out?: ArrayBufferView;
+}
+
+/** Options of {@link ZarrArray.getChunk}. */
+export interface GetChunkOptions {
+  /** Aborts the read; it rejects with a ZomError "Aborted". */
+  signal?: AbortSignal;
+  /** A TypedArray of exactly the chunk's size to write numeric values into. */
+  out?: ArrayBufferView;
+}
+
+/** An array of a hierarchy, opened with {@link open} or {@link openArray}. */
+export class ZarrArray<D extends ChunkData = ChunkData> {
+  /** Always "array". */
+  readonly kind = "array" as const;
+  /** The node path ("" for the store root, "a/b"). */
+  readonly path: string;
+  /** The array's shape. */
+  readonly shape: number[];
+  /**
+   * The chunk shape reads are made of, as zarr-python's `Array.chunks`: for a sharded array
+   * the inner chunk shape. `null` when the array cannot be read (see {@link readError}).
+   */
+  readonly chunks: number[] | null;
+  /** The shard shape of a sharded array (zarr-python's `Array.shards`), else `null`. */
+  readonly shards: number[] | null;
+  /** The data type in its v3 JSON form ("int32", {name: "fixed_length_utf32", …}). */
+  readonly dtype: JsonValue;
+  /** The user attributes. */
+  readonly attributes: Attributes;
+  /** The dimension names (v3), else `null`. */
+  readonly dimensionNames: (string | null)[] | null;
+  /** The Zarr format. */
+  readonly zarrFormat: 2 | 3;
+  /** The array's ZOM node. */
+  readonly zom: ArrayZom;
+  /** Why the array cannot be read (an unknown codec or data type), else `null`; get() throws it. */
+  readonly readError: Error | null;
+  readonly #handle: raw.ArrayHandle;
+
+  /** @internal Made by {@link open}. */
+  constructor(handle: raw.ArrayHandle, zom: ArrayZom) {
+    this.#handle = handle;
+    this.path = handle.path;
+    this.shape = handle.shape as number[];
+    this.chunks = handle.chunks as number[] | null;
+    this.shards = handle.shards as number[] | null;
+    this.dtype = handle.dtype as JsonValue;
+    this.attributes = handle.attributes as Attributes;
+    this.dimensionNames = handle.dimensionNames as (string | null)[] | null;
+    this.zarrFormat = handle.format as 2 | 3;
+    this.zom = zom;
+    const error = handle.readError as unknown;
+    this.readError = error === null ? null : (toZomError(error) as Error);
+  }
+
+  /**
+   * Reads a selection: `{data, shape}`, values in C order, integer-selected dimensions
+   * dropped. Only the chunks (for shards: only the inner chunks) that intersect are fetched,
+   * concurrently; missing chunks read as the fill value.
+   *
+   * ```ts
+   * const all = await arr.get();
+   * const part = await arr.get([slice(0, 10), 3, null]);
+   * ```
+   */
+  async get(selection?: Selection, options: GetOptions = {}): Promise<Chunk<D>> {
+    let result: RawChunk;
+    try {
+      result = (await this.#handle.get(selection ?? null, options)) as RawChunk;
+    } catch (e) {
+      throw toZomError(e);
+    }
+    return finish(result, options) as Chunk<D>;
+  }
+
+  /**
+   * Reads one chunk (for a sharded array: one inner chunk, with the shard's index and one
+   * range), cut to the array at its edges: `{data, shape}`.
+   */
+  async getChunk(coords: number[], options: GetChunkOptions = {}): Promise<Chunk<D>> {
+    let result: RawChunk;
+    try {
+      result = (await this.#handle.getChunk(coords, options)) as RawChunk;
+    } catch (e) {
+      throw toZomError(e);
+    }
+    return finish(result, options) as Chunk<D>;
+  }
+
+  /** Frees the WebAssembly side now rather than at garbage collection. */
+  free(): void {
+    this.#handle.free();
+  }
+}

@@ -1,0 +1,179 @@
+/**
+ * Opening and walking hierarchies in a store: `open`, `openArray`, `openGroup`, `walk`.
+ * Which documents to fetch, in which order, and the walk itself run in WebAssembly over the
+ * store; a store is a {@link FetchStore}, any object with zarrita's store shape, or a Map.
+ * @module
+ */
+import * as raw from "./zom_wasm.js";
+import { ZarrArray } from "./array.js";
+import { toZomError } from "./errors.js";
+import type { ZomError } from "./errors.js";
+import { requireInit } from "./load.js";
+import type { ByteRange, StoreCallOptions, StoreListing } from "./store/types.js";
+import type { ArrayZom, Attributes, Zom } from "./types.js";
+
+/**
+ * A store zom reads from: zarrita's store shape. Keys are absolute ("/a/zarr.json");
+ * `undefined` means missing. Without `getRange` whole values are fetched and cut; without
+ * `list` hierarchies without consolidated metadata cannot be walked below their root.
+ */
+export interface Readable {
+  get(key: string, options?: StoreCallOptions): Promise<Uint8Array | undefined> | Uint8Array | undefined;
+  getRange?(key: string, range: ByteRange, options?: StoreCallOptions): Promise<Uint8Array | undefined>;
+  list?(prefix: string, options?: StoreCallOptions): Promise<StoreListing | undefined>;
+}
+
+/** What zom accepts as a store: a {@link Readable}, or a Map of key (with or without a leading "/") → bytes, which also lists. */
+export type StoreInput = Readable | Map<string, Uint8Array>;
+
+/** What is known about the node to open: each hint saves requests. */
+export interface OpenOptions {
+  /** The node's kind; a node of the other kind throws "NotFound". */
+  kind?: "array" | "group";
+  /** The node's Zarr format: 3 asks only for zarr.json, 2 skips it. */
+  format?: 2 | 3;
+  /** Aborts the requests; the call rejects with a ZomError "Aborted". */
+  signal?: AbortSignal;
+}
+
+/** A group of a hierarchy, opened with {@link open} or {@link openGroup}. */
+export class ZarrGroup {
+  /** Always "group". */
+  readonly kind = "group" as const;
+  /** The node path ("" for the store root, "a/b"). */
+  readonly path: string;
+  /** The user attributes. */
+  readonly attributes: Attributes;
+  /** The Zarr format. */
+  readonly zarrFormat: 2 | 3;
+  /**
+   * The group's ZOM node. With consolidated metadata it holds the whole subtree; otherwise
+   * `members` is empty (use {@link walk} to list them).
+   */
+  readonly zom: Zom;
+  /** Whether the members came from consolidated metadata. */
+  readonly consolidated: boolean;
+  /** The names of the direct members when known (consolidated metadata), else `undefined`. */
+  readonly members: string[] | undefined;
+
+  /** @internal Made by {@link open}. */
+  constructor(path: string, zom: Zom, consolidated: boolean) {
+    this.path = path;
+    this.zom = zom;
+    this.consolidated = consolidated;
+    this.attributes = (zom.attributes ?? {}) as Attributes;
+    this.zarrFormat = zom.zarr_format as 2 | 3;
+    const members = (zom as { members?: { [name: string]: unknown } | null }).members;
+    this.members = consolidated && members ? Object.keys(members) : undefined;
+  }
+}
+
+interface RawNode {
+  kind: "array" | "group";
+  path: string;
+  zom: Zom;
+  consolidated: boolean;
+  array?: raw.ArrayHandle;
+}
+
+/**
+ * Opens the node at `path` (default: the store root) as a {@link ZarrArray} or a
+ * {@link ZarrGroup}. Requests: v3 `zarr.json` first (one request; consolidated metadata
+ * inline in it gives the whole tree), else v2: at the root `.zmetadata` (consolidated: the
+ * whole tree), `.zgroup`, `.zarray`; below it `.zarray`, `.zmetadata`, `.zgroup`; then
+ * `.zattrs`. `kind` and `format` skip probes (`{kind: "array", format: 2}`: `.zarray` and
+ * `.zattrs` only; `{format: 2}` on a consolidated v2 hierarchy: `.zmetadata` only).
+ *
+ * Throws ZomError "NotFound" (with the first key tried) when there is no node,
+ * "InvalidMetadata" (with the document's key) for a broken document.
+ */
+export async function open(store: StoreInput, path = "", options: OpenOptions = {}): Promise<ZarrArray | ZarrGroup> {
+  requireInit();
+  let node: RawNode;
+  try {
+    node = (await raw.openNode(store, path, options)) as RawNode;
+  } catch (e) {
+    throw toZomError(e);
+  }
+  if (node.kind === "array" && node.array !== undefined) return new ZarrArray(node.array, node.zom as ArrayZom);
+  return new ZarrGroup(node.path, node.zom, node.consolidated);
+}
+
+/** Opens the array at `path` ("NotFound" when there is a group or nothing). */
+export async function openArray(store: StoreInput, path = "", options: Omit<OpenOptions, "kind"> = {}): Promise<ZarrArray> {
+  return (await open(store, path, { ...options, kind: "array" })) as ZarrArray;
+}
+
+/** Opens the group at `path` ("NotFound" when there is an array or nothing). */
+export async function openGroup(store: StoreInput, path = "", options: Omit<OpenOptions, "kind"> = {}): Promise<ZarrGroup> {
+  return (await open(store, path, { ...options, kind: "group" })) as ZarrGroup;
+}
+
+/** Progress of a walk. */
+export interface WalkProgress {
+  /** Nodes found so far. */
+  nodes: number;
+  /** Requests queued or in flight. */
+  pending: number;
+  /** Per-node errors so far. */
+  errors: number;
+}
+
+/** Options of {@link walk}. */
+export interface WalkOptions {
+  /** The node to start at (default: the store root). */
+  path?: string;
+  /** Levels below the start node to visit (default: all; 0: the start node only). */
+  depth?: number;
+  /** Most store requests in flight (default 16). */
+  concurrency?: number;
+  /** Called after each request. */
+  onProgress?: (progress: WalkProgress) => void;
+  /** Aborts the walk; it rejects with a ZomError "Aborted". */
+  signal?: AbortSignal;
+  /** The start node's kind, if known. */
+  kind?: "array" | "group";
+  /** The hierarchy's Zarr format, if known (saves probes). */
+  format?: 2 | 3;
+}
+
+/** A walked hierarchy. */
+export interface WalkResult {
+  /** The ZOM of the start node with every member that could be read. */
+  zom: Zom;
+  /**
+   * Nodes that could not be read (broken documents, failed requests), each a ZomError with
+   * `code`, `path` and `key` (relative to the store root). They are missing from `zom`.
+   */
+  errors: ZomError[];
+  /** Groups whose members could not be listed (node paths): their `members` in `zom` are empty. */
+  unlisted: string[];
+  /** Whether consolidated metadata gave the whole tree (one request for v3). */
+  consolidated: boolean;
+}
+
+/**
+ * The ZOM of a whole hierarchy, as `{zom, errors, unlisted, consolidated}`.
+ *
+ * Children come from consolidated metadata when the start node has it (v3 inline, v2
+ * `.zmetadata`); otherwise groups are listed with the store's `list` (FetchStore: S3
+ * ListObjectsV2 or an HTML directory index; a Map lists its keys). Requests at the same depth
+ * run concurrently, up to `concurrency`. Nodes that fail are reported in `errors` and the rest
+ * of the tree is returned; groups that cannot be listed are reported in `unlisted`, not
+ * guessed. Throws only when the start node cannot be opened, on abort, or past a million nodes.
+ */
+export async function walk(store: StoreInput, options: WalkOptions = {}): Promise<WalkResult> {
+  requireInit();
+  let result: { zom: Zom; errors: unknown[]; unlisted: string[]; consolidated: boolean };
+  try {
+    result = (await raw.walkHierarchy(store, options.path ?? "", options)) as typeof result;
+  } catch (e) {
+    throw toZomError(e);
+  }
+  return {
+    zom: result.zom,
+    errors: result.errors.map((e) => toZomError(e) as ZomError),
+    unlisted: result.unlisted,
+    consolidated: result.consolidated,
+  };
+}
