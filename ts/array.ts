@@ -68,8 +68,10 @@ export class ZarrArray<D extends ChunkData = ChunkData> {
   readonly readError: Error | null;
   readonly #handle: raw.ArrayHandle;
 
-  /** @internal Made by {@link open}. */
-  constructor(handle: raw.ArrayHandle, zom: ArrayZom) {
+  /** @internal Made by {@link open} from the WebAssembly side's handle. */
+  constructor(wasmHandle: unknown, zom: ArrayZom) {
+    // Typed `unknown` so that the published declarations do not reference the wasm-bindgen ones.
+    const handle = wasmHandle as raw.ArrayHandle;
     this.#handle = handle;
     this.path = handle.path;
     this.shape = handle.shape as number[];
