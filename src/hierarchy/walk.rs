@@ -160,7 +160,7 @@ fn prune(node: &mut Node, depth: usize) {
             group.members.clear();
         } else {
             for member in group.members.values_mut() {
-                prune(member, depth - 1);
+                prune(member, depth.saturating_sub(1));
             }
         }
     }
