@@ -6,8 +6,7 @@
  */
 import * as raw from "./zom_wasm.js";
 import { ZarrArray } from "./array.js";
-import { toZomError } from "./errors.js";
-import type { ZomError } from "./errors.js";
+import { toZomError, ZomError } from "./errors.js";
 import { requireInit } from "./load.js";
 import type { ByteRange, StoreCallOptions, StoreListing } from "./store/types.js";
 import type { ArrayZom, Attributes, Zom } from "./types.js";
@@ -55,9 +54,11 @@ export class ZarrGroup {
   readonly consolidated: boolean;
   /** The names of the direct members when known (consolidated metadata), else `undefined`. */
   readonly members: string[] | undefined;
+  readonly #store: StoreInput;
 
   /** @internal Made by {@link open}. */
-  constructor(path: string, zom: Zom, consolidated: boolean) {
+  constructor(store: StoreInput, path: string, zom: Zom, consolidated: boolean) {
+    this.#store = store;
     this.path = path;
     this.zom = zom;
     this.consolidated = consolidated;
@@ -66,6 +67,45 @@ export class ZarrGroup {
     const members = (zom as { members?: { [name: string]: unknown } | null }).members;
     this.members = consolidated && members ? Object.keys(members) : undefined;
   }
+
+  /**
+   * Opens the node at `path` below this group ("a" or "a/b"). When the group came with
+   * consolidated metadata that holds the node, no request is made; otherwise it is
+   * {@link open} on the store.
+   */
+  async open(path: string, options: OpenOptions = {}): Promise<ZarrArray | ZarrGroup> {
+    const relative = path.replace(/^\/+|\/+$/g, "");
+    const full = [this.path, relative].filter((p) => p !== "").join("/");
+    const member = this.consolidated ? memberAt(this.zom, relative) : undefined;
+    if (member === undefined) return open(this.#store, full, options);
+    const kind = "shape" in member ? "array" : "group";
+    if (options.kind !== undefined && options.kind !== kind) {
+      throw new ZomError("NotFound", `'${full}' is ${kind === "array" ? "an array" : "a group"}, not ${options.kind === "array" ? "an array" : "a group"}`, { path: full });
+    }
+    let node: RawNode;
+    try {
+      node = raw.nodeFromZom(this.#store, full, member, true) as RawNode;
+    } catch (e) {
+      throw toZomError(e);
+    }
+    return fromRaw(this.#store, node);
+  }
+}
+
+/** The member of a ZOM at a relative path, if the ZOM holds it. */
+function memberAt(zom: Zom, path: string): Zom | undefined {
+  let node: Zom | undefined = zom;
+  for (const name of path.split("/").filter((s) => s !== "")) {
+    const members: { [name: string]: Zom } | null | undefined = (node as { members?: { [name: string]: Zom } | null } | undefined)
+      ?.members;
+    node = members && Object.hasOwn(members, name) ? members[name] : undefined;
+  }
+  return node;
+}
+
+function fromRaw(store: StoreInput, node: RawNode): ZarrArray | ZarrGroup {
+  if (node.kind === "array" && node.array !== undefined) return new ZarrArray(node.array, node.zom as ArrayZom);
+  return new ZarrGroup(store, node.path, node.zom, node.consolidated);
 }
 
 interface RawNode {
@@ -95,8 +135,7 @@ export async function open(store: StoreInput, path = "", options: OpenOptions = 
   } catch (e) {
     throw toZomError(e);
   }
-  if (node.kind === "array" && node.array !== undefined) return new ZarrArray(node.array, node.zom as ArrayZom);
-  return new ZarrGroup(node.path, node.zom, node.consolidated);
+  return fromRaw(store, node);
 }
 
 /** Opens the array at `path` ("NotFound" when there is a group or nothing). */

@@ -106,6 +106,30 @@ pub async fn open_node(
     Ok(node_result(store, opened))
 }
 
+/// A node from its ZOM (a member of a group opened from consolidated metadata), without any
+/// request: the same `{kind, path, zom, consolidated, array?}` as [`open_node`].
+#[wasm_bindgen(js_name = nodeFromZom)]
+pub fn node_from_zom(
+    store: JsValue,
+    path: Option<String>,
+    zom: JsValue,
+    consolidated: bool,
+) -> Result<JsValue, JsValue> {
+    JsStore::new(&store, JsValue::UNDEFINED).map_err(fail)?;
+    let path = hierarchy::normalize_path(path.as_deref().unwrap_or("")).map_err(fail)?;
+    let node = from_js(&zom)
+        .and_then(|value| Node::from_value(&value))
+        .map_err(|e| fail(e.at_path(path.clone())))?;
+    Ok(node_result(
+        store,
+        Opened {
+            path,
+            node,
+            consolidated,
+        },
+    ))
+}
+
 fn node_result(store: JsValue, opened: Opened) -> JsValue {
     let out = Object::new();
     let kind = match opened.node {

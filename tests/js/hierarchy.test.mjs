@@ -92,6 +92,30 @@ test("a consolidated hierarchy opens and walks in one request", async () => {
   assertJsonEqual(group.zom, readJson("expected", "v2-consolidated.zom.json"), "v2 consolidated");
 });
 
+test("members of a consolidated group open without requests", async () => {
+  const store = countingStore(mapStore("v3-consolidated"));
+  const root = await openGroup(store);
+  const arr = await root.open("dtype_int32");
+  const sub = await root.open("/group1/sub/");
+  assert.ok(arr instanceof ZarrArray && sub instanceof ZarrGroup);
+  assert.equal(sub.path, "group1/sub");
+  assert.deepEqual(sub.members, Object.keys(readJson("expected", "v3-consolidated.zom.json").members.group1.members.sub.members));
+  assert.deepEqual(store.log, ["get /zarr.json"]);
+  const { data } = await arr.get();
+  const expected = readJson("expected", "v3-consolidated.values.json").dtype_int32;
+  sameValues(elements(data, arr.dtype), expected.values, "dtype_int32");
+  assert.ok(store.log.slice(1).every((l) => l.startsWith("get /dtype_int32/c/")), store.log.join("\n"));
+  await assert.rejects(root.open("group1", { kind: "array" }), zomError("NotFound", { path: "group1" }));
+  // Not in the consolidated metadata: asked of the store.
+  await assert.rejects(root.open("nope"), zomError("NotFound", { key: "nope/zarr.json" }));
+  // Without consolidated metadata, members open through the store.
+  const plain = countingStore(mapStore("v3"));
+  const group = await openGroup(plain, "group1");
+  assert.equal(group.members, undefined);
+  assert.equal((await group.open("sub")).path, "group1/sub");
+  assert.deepEqual(plain.log, ["get /group1/zarr.json", "get /group1/sub/zarr.json"]);
+});
+
 test("one inner chunk of a shard costs the index and one range", async () => {
   const store = countingStore(mapStore("v3"));
   const arr = await openArray(store, "shard_index_end");
