@@ -4,6 +4,10 @@
 //
 //   node bench/decode.mjs [--runs N] [--cases a,b] [--native native.jsonl] [--out results.json]
 //
+// Profiling: `node --cpu-prof bench/decode.mjs --only zom --cases v3_gzip`. pkg/'s .wasm has
+// its function names stripped (wasm-opt --strip-debug); for named frames, put the
+// wasm-bindgen output run through `wasm-opt -O3 -g` (same flags otherwise) in its place.
+//
 // What is timed, per case and run: decoding every chunk of the array once, one after the other
 // on this thread, from encoded bytes already in memory (no I/O, no metadata parsing: each
 // library opens the array once, before timing) to a TypedArray of the chunk's values.
@@ -271,6 +275,9 @@ writeFileSync(args.out, JSON.stringify(results, null, 2) + "\n");
 console.log(`\n${table(rows)}\n`);
 if (rows.some((r) => r.case === "v3_raw")) {
   console.log("v3_raw: zarrita returns a view of the stored bytes (no decode, no copy); zom copies them into and out of WebAssembly.");
+}
+if (rows.some((r) => r.case === "v3_sharded_zstd")) {
+  console.log("v3_sharded_zstd: zom decodes each of the 4 shards whole; zarrita decodes the 64 inner chunks with getChunk (shard indexes cached).");
 }
 console.log(
   `Node ${process.version}, ${results.machine.cpu}, ${results.machine.cores} cores; zarrita ${results.versions.zarrita}, ` +
