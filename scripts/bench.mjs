@@ -1,2 +1,109 @@
-// `npm run bench`: benchmarks arrive with the codecs (see the budgets in the design notes).
-console.log("no benchmarks yet");
+// `npm run bench`: decode throughput of zom (WebAssembly, in Node) against zarrita.js +
+// numcodecs.js in the same process on the same chunks, with the native Rust build as the ceiling.
+//
+//   npm run bench [-- --runs N] [-- --cases v3_gzip,v3_zstd] [-- --no-native]
+//
+// Steps: build pkg/ (incremental, as `npm run build`), write bench/data/ with
+// bench/generate.py when it is missing or the script changed (installing zarr-python with pip
+// only when `import zarr` fails), run examples/bench_decode.rs (release) for the native
+// numbers, then bench/decode.mjs, which prints the table and writes bench/results.json.
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { build } from "./build.mjs";
+import { capture, root, run, runMain, seconds, StepError } from "./lib.mjs";
+import { setup } from "./setup.mjs";
+
+const benchDir = join(root, "bench");
+const dataDir = join(benchDir, "data");
+const generator = join(benchDir, "generate.py");
+
+const { values: args } = parseArgs({
+  options: {
+    runs: { type: "string", default: "7" },
+    cases: { type: "string" },
+    "no-native": { type: "boolean", default: false },
+    "no-build": { type: "boolean", default: false },
+  },
+});
+
+function timed(label, fn) {
+  const t0 = performance.now();
+  const r = fn();
+  console.log(`bench: ${label} (${seconds(performance.now() - t0)})`);
+  return r;
+}
+
+/** True when bench/data/ was written by the current bench/generate.py. */
+function dataFresh() {
+  const manifest = join(dataDir, "manifest.json");
+  if (!existsSync(manifest)) return false;
+  const want = createHash("sha256").update(readFileSync(generator)).digest("hex");
+  try {
+    return JSON.parse(readFileSync(manifest, "utf8")).generator_sha256 === want;
+  } catch {
+    return false;
+  }
+}
+
+function generate() {
+  if (dataFresh()) {
+    console.log("bench: bench/data is up to date");
+    return;
+  }
+  if (capture("python3", ["-c", "import zarr, numcodecs"]) === null) {
+    console.log("bench: installing zarr-python and numcodecs (pip)");
+    run("python3", ["-m", "pip", "install", "--quiet", "zarr>=3.1,<3.2", "numcodecs"]);
+  }
+  timed("generate bench/data (bench/generate.py)", () => run("python3", [generator, dataDir]));
+}
+
+// glibc hands each 2 MiB chunk buffer a fresh mmap and unmaps it on free, so every decode
+// would pay page faults for its output (costly in a VM: up to 2× on lz4 here). WebAssembly
+// reuses its grown memory and never pays them; keep the native heap too, so that the ceiling
+// measures decoding. Other allocators ignore these variables.
+const NATIVE_ENV = {
+  MALLOC_MMAP_THRESHOLD_: String(2 ** 30),
+  MALLOC_TRIM_THRESHOLD_: String(2 ** 30),
+  MALLOC_TOP_PAD_: String(2 ** 28),
+};
+
+/** Runs the native ceiling; returns the file with its JSON lines. */
+function native() {
+  const cargoArgs = ["run", "--release", "--quiet", "--example", "bench_decode", "--", dataDir, "--runs", args.runs];
+  if (args.cases) cargoArgs.push(...args.cases.split(","));
+  const r = timed("native (cargo run --release --example bench_decode)", () =>
+    spawnSync("cargo", cargoArgs, {
+      cwd: root,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+      env: { ...process.env, ...NATIVE_ENV },
+    }),
+  );
+  if (r.error || r.status !== 0) throw new StepError(`the native bench failed (${r.error?.message ?? `exit ${r.status}`})`);
+  for (const line of r.stdout.trim().split("\n")) {
+    const n = JSON.parse(line);
+    console.log(`bench: native ${n.case.padEnd(24)} ${n.mb_per_s.toFixed(0).padStart(5)} MB/s`);
+  }
+  const file = join(mkdtempSync(join(tmpdir(), "zom-bench-")), "native.jsonl");
+  writeFileSync(file, r.stdout);
+  return file;
+}
+
+runMain(() => {
+  const t0 = performance.now();
+  if (!args["no-build"]) {
+    setup();
+    build();
+  }
+  generate();
+  const nativeFile = args["no-native"] ? undefined : native();
+  const decodeArgs = ["--expose-gc", join(benchDir, "decode.mjs"), "--runs", args.runs];
+  if (args.cases) decodeArgs.push("--cases", args.cases);
+  if (nativeFile) decodeArgs.push("--native", nativeFile);
+  run(process.execPath, decodeArgs);
+  console.log(`bench: done in ${seconds(performance.now() - t0)}`);
+});

@@ -1,0 +1,118 @@
+"""Writes the benchmark arrays into bench/data/ (one Zarr array per case) with zarr-python 3.
+
+    python3 bench/generate.py [OUT_DIR]     # default: bench/data next to this script
+
+Every case holds the same 4096x4096 image-like values (a smooth gradient, a texture, a little
+noise: compressors then behave as on real images), in 1024x1024 chunks (2 MiB of uint16), so
+that per-codec throughputs are comparable. bench/data/manifest.json lists the cases and the
+SHA-256 of this script, which scripts/bench.mjs compares to decide whether to regenerate.
+"""
+
+import hashlib
+import json
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import numcodecs
+import numpy as np
+import zarr
+from zarr.codecs import BloscCodec, GzipCodec, ZstdCodec
+
+SIZE = 4096
+CHUNK = 1024
+
+
+def image_u16() -> np.ndarray:
+    """A deterministic 4096x4096 uint16 'image' with 12-bit values, as a microscope camera
+    writes: smooth structures on a gradient, a fine texture, and a little sensor noise."""
+    y, x = np.mgrid[0:SIZE, 0:SIZE].astype(np.float32)
+    gradient = 600.0 * (x + y) / (2 * SIZE)
+    blobs = 900.0 * np.sin(x / 310.0) * np.cos(y / 270.0) + 400.0 * np.sin((x - y) / 530.0)
+    texture = 60.0 * np.sin(x / 6.5) * np.sin(y / 9.0)
+    noise = np.random.default_rng(42).normal(0.0, 3.0, size=(SIZE, SIZE)).astype(np.float32)
+    values = 1500.0 + gradient + blobs + texture + noise
+    return np.clip(np.rint(values), 0, 4095).astype(np.uint16)
+
+
+def image_f32(u16: np.ndarray) -> np.ndarray:
+    """float32 values of the same image, scaled to about [0, 1] (full mantissas, as measured data)."""
+    return (u16.astype(np.float32) / np.float32(65535.0)).astype(np.float32)
+
+
+def blosc(cname: str, shuffle: str) -> BloscCodec:
+    return BloscCodec(cname=cname, clevel=5, shuffle=shuffle)
+
+
+# name → (description, dtype, create_array keyword arguments)
+CASES = {
+    "v3_gzip": ("v3 gzip level 5", "uint16", dict(compressors=GzipCodec(level=5))),
+    "v3_zstd": ("v3 zstd level 3", "uint16", dict(compressors=ZstdCodec(level=3))),
+    "v3_blosc_lz4_shuffle": ("v3 blosc lz4 shuffle", "uint16", dict(compressors=blosc("lz4", "shuffle"))),
+    "v3_blosc_zstd_shuffle": ("v3 blosc zstd shuffle", "uint16", dict(compressors=blosc("zstd", "shuffle"))),
+    "v3_blosc_lz4_bitshuffle": (
+        "v3 blosc lz4 bitshuffle",
+        "uint16",
+        dict(compressors=blosc("lz4", "bitshuffle")),
+    ),
+    "v2_lz4": ("v2 numcodecs lz4", "uint16", dict(zarr_format=2, compressors=numcodecs.LZ4(), filters=None)),
+    "v2_zlib": ("v2 numcodecs zlib 5", "uint16", dict(zarr_format=2, compressors=numcodecs.Zlib(level=5), filters=None)),
+    "v3_raw": ("v3 uncompressed bytes", "uint16", dict(compressors=None)),
+    "v3_sharded_zstd": (
+        "v3 sharded 2048² (512² inner, zstd)",
+        "uint16",
+        dict(shards=(2048, 2048), chunks=(512, 512), compressors=ZstdCodec(level=3)),
+    ),
+    "v3_f32_blosc_zstd": (
+        "v3 float32 blosc zstd shuffle",
+        "float32",
+        dict(compressors=blosc("zstd", "shuffle")),
+    ),
+}
+
+
+def script_sha256() -> str:
+    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
+
+
+def main() -> None:
+    out = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).parent / "data"
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    t0 = time.perf_counter()
+    u16 = image_u16()
+    f32 = image_f32(u16)
+    manifest = {
+        "generator_sha256": script_sha256(),
+        "zarr": zarr.__version__,
+        "numcodecs": numcodecs.__version__,
+        "cases": [],
+    }
+    for name, (description, dtype, kwargs) in CASES.items():
+        data = u16 if dtype == "uint16" else f32
+        kwargs = {"chunks": (CHUNK, CHUNK), **kwargs}
+        arr = zarr.create_array(
+            store=str(out / name), shape=data.shape, dtype=dtype, fill_value=0, **kwargs
+        )
+        arr[...] = data
+        stored = sum(p.stat().st_size for p in (out / name).rglob("*") if p.is_file())
+        manifest["cases"].append(
+            {
+                "name": name,
+                "description": description,
+                "zarr_format": arr.metadata.zarr_format,
+                "dtype": dtype,
+                "shape": list(data.shape),
+                "decoded_bytes": int(data.nbytes),
+                "stored_bytes": stored,
+            }
+        )
+        print(f"generate: {name:26s} {stored / data.nbytes:6.1%} of {data.nbytes >> 20} MiB", flush=True)
+    (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
+    print(f"generate: {len(CASES)} arrays in {time.perf_counter() - t0:.1f}s → {out}")
+
+
+if __name__ == "__main__":
+    main()
