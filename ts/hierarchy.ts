@@ -176,23 +176,28 @@ export interface WalkOptions {
   format?: 2 | 3;
 }
 
-/** A walked hierarchy. */
-export interface WalkResult {
-  /** The ZOM of the start node with every member that could be read. */
-  zom: Zom;
+/** What a walk found besides the tree: non-enumerable properties of the ZOM {@link walk} returns. */
+export interface WalkReport {
   /**
    * Nodes that could not be read (broken documents, failed requests), each a ZomError with
-   * `code`, `path` and `key` (relative to the store root). They are missing from `zom`.
+   * `code`, `path` and `key` (relative to the store root). They are missing from the ZOM.
    */
-  errors: ZomError[];
-  /** Groups whose members could not be listed (node paths): their `members` in `zom` are empty. */
-  unlisted: string[];
+  readonly errors: ZomError[];
+  /** Groups whose members could not be listed (node paths): their `members` are empty. */
+  readonly unlisted: string[];
   /** Whether consolidated metadata gave the whole tree (one request for v3). */
-  consolidated: boolean;
+  readonly consolidated: boolean;
 }
 
 /**
- * The ZOM of a whole hierarchy, as `{zom, errors, unlisted, consolidated}`.
+ * The ZOM a walk returns: plain ZOM JSON (what `stringify` and `JSON.stringify` write), with
+ * the walk's {@link WalkReport} beside it as non-enumerable properties.
+ */
+export type WalkResult = Zom & WalkReport;
+
+/**
+ * The ZOM of a whole hierarchy (DESIGN.md: `const tree = await walk(store)`), with
+ * `tree.errors`, `tree.unlisted` and `tree.consolidated` beside it.
  *
  * Children come from consolidated metadata when the start node has it (v3 inline, v2
  * `.zmetadata`); otherwise groups are listed with the store's `list` (FetchStore: S3
@@ -209,10 +214,10 @@ export async function walk(store: StoreInput, options: WalkOptions = {}): Promis
   } catch (e) {
     throw toZomError(e);
   }
-  return {
-    zom: result.zom,
-    errors: result.errors.map((e) => toZomError(e) as ZomError),
-    unlisted: result.unlisted,
-    consolidated: result.consolidated,
+  const report = {
+    errors: { value: result.errors.map((e) => toZomError(e) as ZomError) },
+    unlisted: { value: result.unlisted },
+    consolidated: { value: result.consolidated },
   };
+  return Object.defineProperties(result.zom, report) as WalkResult;
 }

@@ -22,7 +22,7 @@ export {
 export { ChunkDecoder, decodeChunk } from "./decode.js";
 export type { ArrayMetadata, Chunk, ChunkData, DecodeOptions, EncodedChunk } from "./decode.js";
 export { open, openArray, openGroup, walk, ZarrGroup } from "./hierarchy.js";
-export type { OpenOptions, Readable, StoreInput, WalkOptions, WalkProgress, WalkResult } from "./hierarchy.js";
+export type { OpenOptions, Readable, StoreInput, WalkOptions, WalkProgress, WalkReport, WalkResult } from "./hierarchy.js";
 export { ZarrArray } from "./array.js";
 export type { GetChunkOptions, GetOptions, ReadProgress } from "./array.js";
 export { slice } from "./slice.js";
