@@ -1,15 +1,17 @@
 // Installs what the build and the tests need, skipping what is already there:
 // the wasm32 Rust target, clang and llvm-ar (C zstd for wasm32), wasm-bindgen-cli (the version
-// Cargo.lock pins), the npm packages, and (tests only) Chromium. Node built-ins only: it runs before `npm install`.
+// Cargo.lock pins), the npm packages, and (tests only) Chromium and its chromedriver. Node built-ins only: it runs before `npm install`.
 //
 //   node scripts/setup.mjs            # build tools
-//   node scripts/setup.mjs --browser  # and Chromium for the browser test
+//   node scripts/setup.mjs --browser  # and Chromium + chromedriver for the browser tests
 import { existsSync, readFileSync, statSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { StepError, capture, isMain, root, run, runMain } from "./lib.mjs";
 
 const WASM_TARGET = "wasm32-unknown-unknown";
 export const CHROMIUM = "/usr/bin/chromium";
+/** Debian's chromium-driver, the WebDriver wasm-bindgen-test-runner drives Chromium through. */
+export const CHROMEDRIVER = "/usr/bin/chromedriver";
 
 /** The wasm-bindgen version Cargo.lock pins (the CLI must match it exactly). */
 export function lockedWasmBindgenVersion() {
@@ -91,6 +93,17 @@ function chromium() {
   if (!existsSync(CHROMIUM)) throw new StepError(`apt installed chromium but ${CHROMIUM} is absent`);
 }
 
+/** chromedriver of the same Chromium (the rust tests in Chromium). */
+function chromedriver() {
+  if (existsSync(CHROMEDRIVER)) {
+    console.log(`ok: chromedriver (${CHROMEDRIVER})`);
+    return;
+  }
+  console.log("installing: chromium-driver (apt-get)");
+  aptInstall(["chromium-driver"]);
+  if (!existsSync(CHROMEDRIVER)) throw new StepError(`apt installed chromium-driver but ${CHROMEDRIVER} is absent`);
+}
+
 /** clang and llvm-ar compile C zstd for wasm32 (see .cargo/config.toml). */
 function cToolchain() {
   const have = (tool) => capture(tool, ["--version"]) !== null;
@@ -105,14 +118,17 @@ function cToolchain() {
 
 /**
  * Installs whatever is missing.
- * @param {{ browser?: boolean }} [opts] browser: also Chromium (for the browser test)
+ * @param {{ browser?: boolean }} [opts] browser: also Chromium and chromedriver (for the browser tests)
  */
 export function setup(opts = {}) {
   rustTarget();
   cToolchain();
   wasmBindgen();
   npmPackages();
-  if (opts.browser) chromium();
+  if (opts.browser) {
+    chromium();
+    chromedriver();
+  }
 }
 
 if (isMain(import.meta.url)) {

@@ -9,7 +9,8 @@ import { readdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import { build } from "./build.mjs";
 import { root, seconds, StepError } from "./lib.mjs";
-import { setup } from "./setup.mjs";
+import { CHROMEDRIVER, setup } from "./setup.mjs";
+import { startServer } from "../tests/server/server.mjs";
 
 const testFiles = (dir) =>
   readdirSync(join(root, dir))
@@ -60,6 +61,39 @@ function runTests(cmd, args, env = {}) {
   });
 }
 
+/**
+ * The Rust tests of store::HttpStore in headless Chromium (tests/wasm_browser.rs): starts one
+ * fixture server per behaviour the tests need and passes their URLs to the test build as
+ * compile-time environment variables; wasm-bindgen-test-runner drives Chromium through
+ * chromedriver with the arguments in webdriver.json.
+ */
+async function rustInChromium() {
+  const modes = {
+    ZOM_TEST_SERVER: { s3Listing: true },
+    ZOM_TEST_SERVER_NO_RANGES: { ignoreRange: true },
+    ZOM_TEST_SERVER_NO_SUFFIX_400: { refuseSuffix: 400 },
+    ZOM_TEST_SERVER_NO_SUFFIX_416: { refuseSuffix: 416 },
+    ZOM_TEST_SERVER_403: { forbiddenForMissing: true },
+    ZOM_TEST_SERVER_BAD_RANGE: { wrongContentRange: true },
+  };
+  const servers = [];
+  try {
+    const env = {
+      CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER: "wasm-bindgen-test-runner",
+      CHROMEDRIVER,
+      WASM_BINDGEN_TEST_WEBDRIVER_JSON: join(root, "webdriver.json"),
+    };
+    for (const [name, mode] of Object.entries(modes)) {
+      const server = await startServer({ root: join(root, "tests", "fixtures"), ...mode });
+      servers.push(server);
+      env[name] = server.url;
+    }
+    await runTests("cargo", ["test", "--target", "wasm32-unknown-unknown", "--test", "wasm_browser"], env);
+  } finally {
+    await Promise.all(servers.map((s) => s.close()));
+  }
+}
+
 const tsc = join(root, "node_modules", ".bin", "tsc");
 const nodeTest = ["--test", "--test-reporter=spec"];
 
@@ -77,6 +111,8 @@ const steps = [
         "--lib",
         "--test",
         "wasm_node",
+        "--test",
+        "wasm_browser",
         "--",
         "-D",
         "warnings",
@@ -90,6 +126,7 @@ const steps = [
         CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER: "wasm-bindgen-test-runner",
       }),
   ],
+  ["rust tests in wasm (chromium)", rustInChromium],
   ["build", () => build()],
   [
     "tsc --strict --noEmit",

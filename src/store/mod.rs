@@ -2,8 +2,12 @@
 //! its own: the HTTP store (TypeScript `FetchStore`, or gloo-net for Rust callers) and any JS
 //! store are adapted to this trait.
 
+#[cfg(target_arch = "wasm32")]
+mod http;
 mod memory;
 
+#[cfg(target_arch = "wasm32")]
+pub use http::HttpStore;
 pub use memory::{MemoryStore, RequestCounts};
 
 use crate::error::Result;
