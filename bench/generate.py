@@ -6,6 +6,13 @@ Every case holds the same 4096x4096 image-like values (a smooth gradient, a text
 noise: compressors then behave as on real images), in 1024x1024 chunks (2 MiB of uint16), so
 that per-codec throughputs are comparable. bench/data/manifest.json lists the cases and the
 SHA-256 of this script, which scripts/bench.mjs compares to decide whether to regenerate.
+
+Besides the decode cases (manifest "cases", bench/decode.mjs):
+- READ_CASES (manifest "read_cases", bench/read.mjs): arrays read over HTTP; the chunked
+  blosc-zstd array is the decode case v3_blosc_zstd_shuffle, the sharded one is written here.
+- walk/plain and walk/consolidated (manifest "walk", bench/walk.mjs): one v3 hierarchy of
+  1001 nodes (groups with small arrays, attributes on every node, no chunks), without and
+  with consolidated metadata.
 """
 
 import hashlib
@@ -13,6 +20,7 @@ import json
 import shutil
 import sys
 import time
+import warnings
 from pathlib import Path
 
 import numcodecs
@@ -72,6 +80,56 @@ CASES = {
 }
 
 
+# Arrays only bench/read.mjs reads (not decode cases): name → (description, kwargs).
+READ_CASES = {
+    "v3_sharded_blosc_zstd": (
+        "v3 sharded 2048² (512² inner, blosc zstd shuffle)",
+        dict(shards=(2048, 2048), chunks=(512, 512), compressors=blosc("zstd", "shuffle")),
+    ),
+}
+
+# The walk hierarchy: root → WALK_GROUPS groups, each with WALK_GROUP_ARRAYS 1-D arrays and
+# WALK_SUBGROUPS subgroups of WALK_LEAF_ARRAYS 2-D arrays each: 1 + 8 × (1 + 4 + 8 × 15) = 1001.
+WALK_GROUPS = 8
+WALK_GROUP_ARRAYS = 4
+WALK_SUBGROUPS = 8
+WALK_LEAF_ARRAYS = 14
+
+
+def walk_hierarchy(out: Path) -> int:
+    """Writes the walk hierarchy (metadata only) to out/plain and a consolidated copy to
+    out/consolidated; returns its number of nodes."""
+    plain = out / "plain"
+    root = zarr.open_group(str(plain), mode="w", zarr_format=3, attributes={"title": "walk bench"})
+    nodes = 1
+    for i in range(WALK_GROUPS):
+        g = root.create_group(f"group{i}", attributes={"index": i, "description": f"group number {i}"})
+        nodes += 1
+        for j in range(WALK_GROUP_ARRAYS):
+            g.create_array(f"series{j}", shape=(1000,), chunks=(250,), dtype="int32", fill_value=0, attributes={"index": j})
+            nodes += 1
+        for k in range(WALK_SUBGROUPS):
+            s = g.create_group(f"sub{k}", attributes={"index": k})
+            nodes += 1
+            for j in range(WALK_LEAF_ARRAYS):
+                s.create_array(
+                    f"image{j}",
+                    shape=(256, 256),
+                    chunks=(64, 64),
+                    dtype="float32",
+                    fill_value=0.0,
+                    compressors=ZstdCodec(level=3),
+                    dimension_names=["y", "x"],
+                    attributes={"units": "m", "index": j},
+                )
+                nodes += 1
+    shutil.copytree(plain, out / "consolidated")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "consolidated metadata is not part of the v3 spec"
+        zarr.consolidate_metadata(str(out / "consolidated"))
+    return nodes
+
+
 def script_sha256() -> str:
     return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
 
@@ -110,8 +168,21 @@ def main() -> None:
             }
         )
         print(f"generate: {name:26s} {stored / data.nbytes:6.1%} of {data.nbytes >> 20} MiB", flush=True)
+    manifest["read_cases"] = []
+    for name, (description, kwargs) in READ_CASES.items():
+        arr = zarr.create_array(store=str(out / name), shape=u16.shape, dtype="uint16", fill_value=0, **kwargs)
+        arr[...] = u16
+        stored = sum(p.stat().st_size for p in (out / name).rglob("*") if p.is_file())
+        manifest["read_cases"].append(
+            {"name": name, "description": description, "dtype": "uint16", "shape": list(u16.shape), "stored_bytes": stored}
+        )
+        print(f"generate: {name:26s} {stored / u16.nbytes:6.1%} of {u16.nbytes >> 20} MiB", flush=True)
+    t1 = time.perf_counter()
+    nodes = walk_hierarchy(out / "walk")
+    manifest["walk"] = {"nodes": nodes, "plain": "walk/plain", "consolidated": "walk/consolidated"}
+    print(f"generate: walk hierarchy of {nodes} nodes in {time.perf_counter() - t1:.1f}s", flush=True)
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
-    print(f"generate: {len(CASES)} arrays in {time.perf_counter() - t0:.1f}s → {out}")
+    print(f"generate: {len(CASES) + len(READ_CASES)} arrays and a hierarchy in {time.perf_counter() - t0:.1f}s → {out}")
 
 
 if __name__ == "__main__":

@@ -1,12 +1,20 @@
-// `npm run bench`: decode throughput of zom (WebAssembly, in Node) against zarrita.js +
-// numcodecs.js in the same process on the same chunks, with the native Rust build as the ceiling.
+// `npm run bench`: zom (WebAssembly, in Node) against zarrita.js in the same process:
+// - decode: throughput on the same chunks (zarrita with numcodecs.js), with the native Rust
+//   build as the ceiling (bench/decode.mjs);
+// - read: whole-array reads over HTTP from a local server with 20 ms latency, time and
+//   requests, chunked and sharded (bench/read.mjs);
+// - walk: a 1001-node hierarchy over the same server, consolidated and listed, and the parse +
+//   validation cost of its consolidated zarr.json against JSON.parse (bench/walk.mjs).
 //
 //   npm run bench [-- --runs N] [-- --cases v3_gzip,v3_zstd] [-- --no-native]
+//                 [-- --only decode,read,walk] [-- --read-runs N]
 //
 // Steps: build pkg/ (incremental, as `npm run build`), write bench/data/ with
 // bench/generate.py when it is missing or the script changed (installing zarr-python with pip
 // only when `import zarr` fails), run examples/bench_decode.rs (release) for the native
-// numbers, then bench/decode.mjs, which prints the table and writes bench/results.json.
+// numbers, then bench/decode.mjs (writes bench/results.json), bench/read.mjs and
+// bench/walk.mjs (add their sections "read" and "walk" to it); each prints its tables.
+// --runs and --cases apply to the decode bench, --read-runs (default 5) to read and walk.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -27,8 +35,11 @@ const { values: args } = parseArgs({
     cases: { type: "string" },
     "no-native": { type: "boolean", default: false },
     "no-build": { type: "boolean", default: false },
+    only: { type: "string", default: "decode,read,walk" },
+    "read-runs": { type: "string", default: "5" },
   },
 });
+const benches = new Set(args.only.split(","));
 
 function timed(label, fn) {
   const t0 = performance.now();
@@ -95,15 +106,25 @@ function native() {
 
 runMain(() => {
   const t0 = performance.now();
+  for (const b of benches) {
+    if (!["decode", "read", "walk"].includes(b)) throw new StepError(`--only: unknown bench '${b}' (decode, read, walk)`);
+  }
   if (!args["no-build"]) {
     setup();
     build();
   }
   generate();
-  const nativeFile = args["no-native"] ? undefined : native();
-  const decodeArgs = ["--expose-gc", join(benchDir, "decode.mjs"), "--runs", args.runs];
-  if (args.cases) decodeArgs.push("--cases", args.cases);
-  if (nativeFile) decodeArgs.push("--native", nativeFile);
-  run(process.execPath, decodeArgs);
+  if (benches.has("decode")) {
+    const nativeFile = args["no-native"] ? undefined : native();
+    const decodeArgs = ["--expose-gc", join(benchDir, "decode.mjs"), "--runs", args.runs];
+    if (args.cases) decodeArgs.push("--cases", args.cases);
+    if (nativeFile) decodeArgs.push("--native", nativeFile);
+    timed("decode (bench/decode.mjs)", () => run(process.execPath, decodeArgs));
+  }
+  for (const name of ["read", "walk"]) {
+    if (!benches.has(name)) continue;
+    const file = join(benchDir, `${name}.mjs`);
+    timed(`${name} (bench/${name}.mjs)`, () => run(process.execPath, ["--expose-gc", file, "--runs", args["read-runs"]]));
+  }
   console.log(`bench: done in ${seconds(performance.now() - t0)}`);
 });

@@ -1,0 +1,203 @@
+// Whole-array reads over HTTP: zom against zarrita.js in this one Node process, both reading
+// the same arrays from the same local server (tests/server) that answers every request after
+// a latency (default 20 ms, a nearby CDN). scripts/bench.mjs runs it after bench/decode.mjs;
+// alone (after bench/generate.py wrote bench/data/):
+//
+//   node bench/read.mjs [--runs N] [--latency MS] [--data DIR] [--out results.json]
+//
+// What is timed, per case and run, from nothing to the array's values in memory:
+// - zom:     new zom.FetchStore(url); await zom.openArray(store); await arr.get()
+// - zarrita: new zarr.FetchStore(url); await zarr.open(store, { kind: "array" }); await zarr.get(arr)
+// A fresh store and array each run (no metadata, shard index or connection reuse beyond what
+// Node's fetch keeps alive). Each library runs with its own defaults: zom at most 16 requests
+// in flight (FetchStore `concurrency` and `get` `concurrency`), a shard the selection covers
+// whole fetched with one GET (index included), otherwise its index with a suffix range and
+// nearby inner chunks merged into one range request (`coalesce`: gap 1 KiB);
+// zarrita 0.7.5 starts every chunk's read at once (no limit), one request per chunk or inner
+// chunk, shard indexes read with HEAD + an absolute range (its FetchStore's default,
+// `useSuffixRequest: false`), and zarr.open probes v2 metadata before v3 on a new store.
+// Node's fetch (undici) opens as many connections to the server as requests are in flight.
+// Requests are counted by the server (OPTIONS none here: Node sends no preflights).
+// One warm-up run each (whose values are compared byte for byte), then N runs alternating
+// zom / zarrita; the table shows medians. Writes the "read" section of bench/results.json.
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import * as zom from "zom";
+import * as zarr from "zarrita";
+import { startServer } from "../tests/server/server.mjs";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const { values: args } = parseArgs({
+  options: {
+    runs: { type: "string", default: "5" },
+    latency: { type: "string", default: "20" },
+    data: { type: "string", default: join(here, "data") },
+    out: { type: "string", default: join(here, "results.json") },
+  },
+});
+const RUNS = Math.max(3, Number(args.runs));
+const LATENCY = Number(args.latency);
+
+/** The arrays read: bench/generate.py's chunked blosc-zstd decode case and its sharded twin. */
+const CASES = [
+  { name: "v3_blosc_zstd_shuffle", label: "chunked 1024², blosc zstd" },
+  { name: "v3_sharded_blosc_zstd", label: "sharded 2048² / 512², blosc zstd" },
+];
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/** A markdown table; the first column left-aligned, the others right-aligned. */
+function table(head, body) {
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
+  const line = (cells) => `| ${cells.map((s, i) => (i === 0 ? s.padEnd(widths[i]) : s.padStart(widths[i]))).join(" | ")} |`;
+  const rule = `|${widths.map((w, i) => (i === 0 ? ":" : "") + "-".repeat(w + 1) + (i === 0 ? "" : ":")).join("|")}|`;
+  return [line(head), rule, ...body.map(line)].join("\n");
+}
+
+/** The server's requests by kind: metadata documents, HEADs, and the rest (chunk data). */
+function breakdown(log) {
+  const meta = log.filter((e) => /(zarr\.json|\.zarray|\.zattrs|\.zgroup|\.zmetadata)$/.test(e.url.split("?")[0])).length;
+  const head = log.filter((e) => e.method === "HEAD").length;
+  return { metadata: meta, head, data: log.length - meta - head };
+}
+
+const asBytes = (v) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+
+const LIBS = {
+  async zom(url) {
+    const store = new zom.FetchStore(url);
+    const arr = await zom.openArray(store);
+    const { data, shape } = await arr.get();
+    arr.free();
+    return { data, shape };
+  },
+  async zarrita(url) {
+    const store = new zarr.FetchStore(url);
+    const arr = await zarr.open(store, { kind: "array" });
+    const { data, shape } = await zarr.get(arr);
+    return { data, shape };
+  },
+};
+
+async function measure(server, lib, url) {
+  server.resetStats();
+  const t0 = performance.now();
+  const { data, shape } = await LIBS[lib](url);
+  const ms = performance.now() - t0;
+  return { ms, requests: server.stats.requests, bytes: server.stats.bytes, kinds: breakdown(server.stats.log), maxInFlight: server.stats.maxInFlight, data, shape };
+}
+
+async function bench(server, c) {
+  const url = `${server.url}/${c.name}`;
+  const warm = { zom: await measure(server, "zom", url), zarrita: await measure(server, "zarrita", url) };
+  if (warm.zom.shape.join() !== warm.zarrita.shape.join()) throw new Error(`${c.name}: shapes differ (${warm.zom.shape} vs ${warm.zarrita.shape})`);
+  if (!asBytes(warm.zom.data).equals(asBytes(warm.zarrita.data))) throw new Error(`${c.name}: zom and zarrita read different values`);
+  const runs = { zom: [], zarrita: [] };
+  for (let i = 0; i < RUNS; i++) {
+    for (const lib of i % 2 ? ["zarrita", "zom"] : ["zom", "zarrita"]) {
+      globalThis.gc?.();
+      const r = await measure(server, lib, url);
+      delete r.data;
+      runs[lib].push(r);
+    }
+  }
+  const summary = (lib) => {
+    const rs = runs[lib];
+    const requests = new Set(rs.map((r) => r.requests));
+    if (requests.size !== 1) throw new Error(`${c.name}: ${lib} made ${[...requests].join(" / ")} requests in different runs`);
+    return {
+      ms: median(rs.map((r) => r.ms)),
+      runs_ms: rs.map((r) => Math.round(r.ms * 10) / 10),
+      requests: rs[0].requests,
+      requests_by_kind: rs[0].kinds,
+      bytes: rs[0].bytes,
+      max_in_flight: Math.max(...rs.map((r) => r.maxInFlight)),
+    };
+  };
+  const info = readManifestCase(c.name);
+  return {
+    case: c.name,
+    description: c.label,
+    shape: warm.zom.shape,
+    dtype: "uint16",
+    stored_bytes: info?.stored_bytes ?? null,
+    decoded_bytes: warm.zom.data.byteLength,
+    zom: summary("zom"),
+    zarrita: summary("zarrita"),
+  };
+}
+
+let manifest;
+function readManifestCase(name) {
+  manifest ??= JSON.parse(readFileSync(join(args.data, "manifest.json"), "utf8"));
+  return [...(manifest.cases ?? []), ...(manifest.read_cases ?? [])].find((c) => c.name === name);
+}
+
+const loadBefore = loadavg()[0];
+const server = await startServer({ root: args.data, latencyMs: LATENCY });
+const rows = [];
+try {
+  for (const c of CASES) {
+    if (!existsSync(join(args.data, c.name, "zarr.json"))) throw new Error(`${c.name}: missing in ${args.data} (run bench/generate.py)`);
+    const r = await bench(server, c);
+    rows.push(r);
+    console.log(`bench: read ${c.name.padEnd(24)} zom ${r.zom.ms.toFixed(0).padStart(5)} ms (${r.zom.requests} requests), zarrita ${r.zarrita.ms.toFixed(0).padStart(5)} ms (${r.zarrita.requests} requests)`);
+  }
+} finally {
+  await server.close();
+}
+
+const pkg = (name) => JSON.parse(readFileSync(join(here, "..", "node_modules", name, "package.json"), "utf8")).version;
+const section = {
+  date: new Date().toISOString(),
+  versions: { zom: zom.version(), zarrita: pkg("zarrita"), node: process.version },
+  load_average_1min: { before: loadBefore, after: loadavg()[0] },
+  method: {
+    runs: RUNS,
+    latency_ms: LATENCY,
+    statistic: "median of the runs after one warm-up per library; runs alternate zom / zarrita",
+    timed: "from a new FetchStore to the whole array's values: zom FetchStore + openArray + arr.get(); zarrita FetchStore + zarr.open(store, {kind: 'array'}) + zarr.get(arr)",
+    server: "tests/server/server.mjs on 127.0.0.1, each response delayed by latency_ms; requests counted by the server",
+    concurrency: {
+      zom: "defaults: at most 16 requests in flight (FetchStore concurrency 16, get concurrency 16); a shard the selection covers whole fetched with one GET (index included), else its index by a suffix range and inner-chunk ranges within 1 KiB merged into one request",
+      zarrita: "defaults: every chunk read started at once (no limit); one request per chunk / inner chunk; shard index by HEAD + absolute range (FetchStore useSuffixRequest false); zarr.open tries v2 metadata before v3",
+    },
+    values: "the two libraries' outputs compared byte for byte (warm-up run)",
+  },
+  results: rows,
+};
+
+let results = {};
+if (existsSync(args.out)) results = JSON.parse(readFileSync(args.out, "utf8"));
+results.read = section;
+writeFileSync(args.out, JSON.stringify(results, null, 2) + "\n");
+
+const kinds = (k) => `${k.metadata} + ${k.head} + ${k.data}`;
+console.log(
+  `\n${table(
+    ["whole-array read (4096² uint16)", "zom ms", "zarrita ms", "zarrita/zom", "zom requests", "zarrita requests", "zarrita: meta + HEAD + data"],
+    rows.map((r) => [
+      r.description,
+      r.zom.ms.toFixed(0),
+      r.zarrita.ms.toFixed(0),
+      `${(r.zarrita.ms / r.zom.ms).toFixed(2)}×`,
+      String(r.zom.requests),
+      String(r.zarrita.requests),
+      kinds(r.zarrita.requests_by_kind),
+    ]),
+  )}\n`,
+);
+console.log(
+  `Server latency ${LATENCY} ms per request; median of ${RUNS} runs; zom ${section.versions.zom} (≤16 requests in flight; a shard read whole is one GET), ` +
+    `zarrita ${section.versions.zarrita} (all chunk requests at once); values equal. zom requests: ` +
+    rows.map((r) => `${r.case} ${kinds(r.zom.requests_by_kind)}`).join(", ") +
+    ` (meta + HEAD + data).`,
+);
+console.log(`bench: wrote the "read" section of ${args.out}`);

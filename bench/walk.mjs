@@ -1,0 +1,242 @@
+// Walking a 1001-node v3 hierarchy over HTTP (bench/generate.py's walk/plain and
+// walk/consolidated), zom against zarrita.js, from the same local server (tests/server, every
+// response delayed by a latency, default 20 ms; S3 ListObjectsV2 listing on). Then the cost of
+// zom's parse + validation of the consolidated zarr.json against JSON.parse of the same text.
+// scripts/bench.mjs runs it after bench/read.mjs; alone (after bench/generate.py):
+//
+//   node bench/walk.mjs [--runs N] [--latency MS] [--data DIR] [--out results.json]
+//
+// What is timed, per run, from a new store to the whole tree:
+// - zom, consolidated:     await zom.walk(new zom.FetchStore(url)): one request (the root
+//   zarr.json holds every node).
+// - zom, not consolidated: the same call; zom lists each group with S3 ListObjectsV2 and reads
+//   every node's zarr.json, at most 16 requests in flight (walk `concurrency` and FetchStore
+//   `concurrency` defaults).
+// - zarrita, consolidated: zarrita has no walk. The nearest: `await
+//   zarr.withConsolidatedMetadata(new zarr.FetchStore(url), { format: "v3" })` (the format
+//   given, so it does not probe v2's .zmetadata first), then every node `store.contents()`
+//   lists opened, all at once, two ways: `zarr.open(zarr.root(store).resolve(path), { kind })`
+//   (format-agnostic, zarrita's usual call: on a new store it tries v2 first, and the consolidated
+//   store only knows v3 documents, so each node costs a .zattrs and a .zarray/.zgroup request
+//   that 404 before its zarr.json is found in memory), and `zarr.open.v3(…)` (the format pinned:
+//   no requests beyond the root's).
+// - zarrita, not consolidated: not possible. Its stores have no listing (FetchStore has get
+//   and getRange only) and a Group has no members, so below the root nothing can be found
+//   without consolidated metadata: "n/a".
+// One warm-up run each (the trees compared: the same 1001 nodes), then N runs, medians.
+// Parse + validate: median of 25 runs of each on the consolidated zarr.json (about 1 MB):
+// JSON.parse(text); TextDecoder + JSON.parse(bytes); zom.fromDocuments({ "zarr.json": bytes })
+// (parse, check and build the ZOM in WebAssembly); zom.validateHierarchy(zom); and the two
+// together. Writes the "walk" section of bench/results.json.
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import * as zom from "zom";
+import * as zarr from "zarrita";
+import { startServer } from "../tests/server/server.mjs";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const { values: args } = parseArgs({
+  options: {
+    runs: { type: "string", default: "5" },
+    latency: { type: "string", default: "20" },
+    data: { type: "string", default: join(here, "data") },
+    out: { type: "string", default: join(here, "results.json") },
+  },
+});
+const RUNS = Math.max(3, Number(args.runs));
+const LATENCY = Number(args.latency);
+const PARSE_RUNS = 25;
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/** A markdown table; the first column left-aligned, the others right-aligned. */
+function table(head, body) {
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
+  const line = (cells) => `| ${cells.map((s, i) => (i === 0 ? s.padEnd(widths[i]) : s.padStart(widths[i]))).join(" | ")} |`;
+  const rule = `|${widths.map((w, i) => (i === 0 ? ":" : "") + "-".repeat(w + 1) + (i === 0 ? "" : ":")).join("|")}|`;
+  return [line(head), rule, ...body.map(line)].join("\n");
+}
+
+/** Node paths of a ZOM ("" for the root), sorted. */
+function zomPaths(node, path = "", out = []) {
+  out.push(path);
+  for (const [name, child] of Object.entries(node.members ?? {})) zomPaths(child, path ? `${path}/${name}` : name, out);
+  return out.sort();
+}
+
+const WALKS = {
+  async "zom consolidated"(url) {
+    const tree = await zom.walk(new zom.FetchStore(`${url}/consolidated`));
+    if (!tree.consolidated || tree.errors.length || tree.unlisted.length) throw new Error("zom: the consolidated walk was not clean");
+    return zomPaths(tree);
+  },
+  async "zom not consolidated"(url) {
+    const tree = await zom.walk(new zom.FetchStore(`${url}/plain`));
+    if (tree.consolidated || tree.errors.length || tree.unlisted.length) {
+      throw new Error(`zom: the listed walk was not clean (${tree.errors.length} errors, unlisted ${tree.unlisted})`);
+    }
+    return zomPaths(tree);
+  },
+  "zarrita consolidated, zarr.open": (url) => zarritaConsolidated(url, zarr.open),
+  "zarrita consolidated, zarr.open.v3": (url) => zarritaConsolidated(url, zarr.open.v3),
+};
+
+/** zarrita's nearest to a consolidated walk: every node store.contents() lists, opened with `openNode`, all at once. */
+async function zarritaConsolidated(url, openNode) {
+  const store = await zarr.withConsolidatedMetadata(new zarr.FetchStore(`${url}/consolidated`), { format: "v3" });
+  const root = zarr.root(store);
+  const nodes = await Promise.all(store.contents().map(({ path, kind }) => openNode(root.resolve(path), { kind })));
+  return nodes.map((n) => n.path.replace(/^\//, "")).sort();
+}
+
+async function measure(server, name) {
+  server.resetStats();
+  const t0 = performance.now();
+  const paths = await WALKS[name](server.url);
+  return { ms: performance.now() - t0, requests: server.stats.requests, listings: server.stats.log.filter((e) => e.url.includes("list-type=2")).length, paths };
+}
+
+async function walks(server, expectedNodes) {
+  const names = Object.keys(WALKS);
+  const warm = {};
+  for (const name of names) warm[name] = await measure(server, name);
+  const reference = warm["zom consolidated"].paths;
+  if (reference.length !== expectedNodes) throw new Error(`zom found ${reference.length} nodes, the manifest says ${expectedNodes}`);
+  for (const name of names) {
+    if (warm[name].paths.join("\n") !== reference.join("\n")) throw new Error(`${name} found other nodes (${warm[name].paths.length}) than the zom consolidated walk`);
+  }
+  const runs = Object.fromEntries(names.map((n) => [n, []]));
+  for (let i = 0; i < RUNS; i++) {
+    for (const name of i % 2 ? [...names].reverse() : names) {
+      globalThis.gc?.();
+      const r = await measure(server, name);
+      delete r.paths;
+      runs[name].push(r);
+    }
+  }
+  return names.map((name) => {
+    const rs = runs[name];
+    return {
+      walk: name,
+      nodes: reference.length,
+      ms: median(rs.map((r) => r.ms)),
+      runs_ms: rs.map((r) => Math.round(r.ms * 10) / 10),
+      requests: median(rs.map((r) => r.requests)),
+      listings: median(rs.map((r) => r.listings)),
+    };
+  });
+}
+
+/** Median milliseconds of `fn` over PARSE_RUNS runs after two warm-ups. */
+function time(fn) {
+  fn();
+  fn();
+  const ts = [];
+  for (let i = 0; i < PARSE_RUNS; i++) {
+    globalThis.gc?.();
+    const t0 = performance.now();
+    fn();
+    ts.push(performance.now() - t0);
+  }
+  return median(ts);
+}
+
+function parseBench(file) {
+  const bytes = new Uint8Array(readFileSync(file));
+  const text = new TextDecoder().decode(bytes);
+  const tree = zom.fromDocuments(new Map([["zarr.json", bytes]]));
+  const nodes = zomPaths(tree).length;
+  const report = zom.validateHierarchy(tree);
+  if (!report.valid) throw new Error(`the walk hierarchy is not valid: ${JSON.stringify(report.problems.slice(0, 3))}`);
+  const rows = [
+    ["JSON.parse(text)", time(() => JSON.parse(text))],
+    ["TextDecoder + JSON.parse(bytes)", time(() => JSON.parse(new TextDecoder().decode(bytes)))],
+    ["zom.fromDocuments(bytes)", time(() => zom.fromDocuments(new Map([["zarr.json", bytes]])))],
+    ["zom.validateHierarchy(zom)", time(() => zom.validateHierarchy(tree))],
+    ["fromDocuments + validateHierarchy", time(() => zom.validateHierarchy(zom.fromDocuments(new Map([["zarr.json", bytes]]))))],
+  ];
+  const base = rows[0][1];
+  return { bytes: bytes.length, nodes, problems: report.problems.length, results: rows.map(([op, ms]) => ({ op, ms, vs_json_parse: ms / base })) };
+}
+
+const manifest = JSON.parse(readFileSync(join(args.data, "manifest.json"), "utf8"));
+if (!manifest.walk) throw new Error(`no walk hierarchy in ${args.data} (run bench/generate.py)`);
+const root = join(args.data, "walk");
+const loadBefore = loadavg()[0];
+const server = await startServer({ root, latencyMs: LATENCY, s3Listing: true });
+let walkRows;
+try {
+  walkRows = await walks(server, manifest.walk.nodes);
+} finally {
+  await server.close();
+}
+for (const r of walkRows) console.log(`bench: walk ${r.walk.padEnd(36)} ${r.ms.toFixed(0).padStart(5)} ms, ${r.requests} requests`);
+const parse = parseBench(join(root, "consolidated", "zarr.json"));
+
+const pkg = (name) => JSON.parse(readFileSync(join(here, "..", "node_modules", name, "package.json"), "utf8")).version;
+const section = {
+  date: new Date().toISOString(),
+  versions: { zom: zom.version(), zarrita: pkg("zarrita"), node: process.version },
+  load_average_1min: { before: loadBefore, after: loadavg()[0] },
+  method: {
+    runs: RUNS,
+    latency_ms: LATENCY,
+    hierarchy: `v3, ${manifest.walk.nodes} nodes (root → 8 groups → 4 arrays + 8 subgroups → 14 arrays each), metadata only, written by zarr-python ${manifest.zarr}; consolidated copy by zarr.consolidate_metadata`,
+    statistic: "median of the runs after one warm-up each; runs alternate the order",
+    timed: "from a new store to every node's metadata in memory",
+    zom: "zom.walk(new zom.FetchStore(url)) with its defaults: at most 16 requests in flight; children from consolidated metadata, else from S3 ListObjectsV2 listings (the server's s3Listing mode)",
+    zarrita: "zarr.withConsolidatedMetadata(new zarr.FetchStore(url), {format: 'v3'}), then every node of store.contents() opened at once with zarr.open(root.resolve(path), {kind}) (format-agnostic: probes v2 .zattrs + .zarray/.zgroup per node first, on a new store) or with zarr.open.v3 (format pinned)",
+    zarrita_not_consolidated: "n/a: zarrita has no walk and no listing (its FetchStore has get/getRange only; a Group has no members API), so a hierarchy without consolidated metadata cannot be discovered below its root",
+    check: "every walk found the same 1001 node paths (warm-up run)",
+    parse: `median of ${PARSE_RUNS} runs of each operation on the consolidated zarr.json, in this process`,
+  },
+  walk: walkRows,
+  parse,
+};
+
+let results = {};
+if (existsSync(args.out)) results = JSON.parse(readFileSync(args.out, "utf8"));
+results.walk = section;
+writeFileSync(args.out, JSON.stringify(results, null, 2) + "\n");
+
+const row = (name) => walkRows.find((r) => r.walk === name);
+const zc = row("zom consolidated");
+const zp = row("zom not consolidated");
+const line = (label, z, r) => [
+  label,
+  z.ms.toFixed(0),
+  z.listings ? `${z.requests} (${z.listings} listings)` : String(z.requests),
+  r ? r.ms.toFixed(0) : "n/a",
+  r ? String(r.requests) : "n/a",
+  r ? `${(r.ms / z.ms).toFixed(2)}×` : "–",
+];
+console.log(
+  `\n${table(
+    [`walk, ${zc.nodes} nodes, ${LATENCY} ms latency`, "zom ms", "zom requests", "zarrita ms", "zarrita requests", "zarrita/zom"],
+    [
+      line("consolidated (zarrita: zarr.open)", zc, row("zarrita consolidated, zarr.open")),
+      line("consolidated (zarrita: zarr.open.v3)", zc, row("zarrita consolidated, zarr.open.v3")),
+      line("not consolidated (S3 listing)", zp, undefined),
+    ],
+  )}\n`,
+);
+console.log(
+  "zarrita opens every node that withConsolidatedMetadata's contents() lists (it has no walk); zarr.open probes v2 " +
+    "(.zattrs, .zarray/.zgroup: 404) per node before finding its v3 zarr.json in memory, zarr.open.v3 does not. " +
+    "n/a: zarrita cannot list a store, so without consolidated metadata nothing below the root can be found.\n",
+);
+console.log(
+  `${table(
+    [`consolidated zarr.json, ${(parse.bytes / 1e6).toFixed(2)} MB, ${parse.nodes} nodes`, "ms", "× JSON.parse"],
+    parse.results.map((r) => [r.op, r.ms.toFixed(2), `${r.vs_json_parse.toFixed(2)}×`]),
+  )}\n`,
+);
+console.log(`Median of ${RUNS} walks and ${PARSE_RUNS} parses; zom ${section.versions.zom}, zarrita ${section.versions.zarrita}, Node ${process.version}.`);
+console.log(`bench: wrote the "walk" section of ${args.out}`);
