@@ -130,7 +130,10 @@ const TYPESIZES: [usize; 10] = [1, 2, 3, 4, 5, 7, 8, 12, 16, 33];
 /// Byte counts around the vector and group boundaries, plus random ones.
 fn lengths(rng: &mut Rng, typesize: usize) -> Vec<usize> {
     let mut out = vec![0, 1, typesize, 8 * typesize, 16 * typesize];
-    for elements in [7, 15, 16, 17, 63, 64, 127, 128, 129, 255, 256, 1000, 1031] {
+    // 8999 elements span more than one of the bit unshuffle's 16 KiB tiles.
+    for elements in [
+        7, 15, 16, 17, 63, 64, 127, 128, 129, 255, 256, 1000, 1031, 4104, 8999,
+    ] {
         out.push(elements * typesize);
         out.push(elements * typesize + typesize / 2);
     }

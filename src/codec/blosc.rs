@@ -128,7 +128,6 @@ impl BloscCodec {
         } else {
             Vec::new()
         };
-        let mut scratch = Vec::new();
         let mut zstd = None;
         for (k, block) in out.chunks_mut(h.blocksize).enumerate() {
             let start =
@@ -152,7 +151,7 @@ impl BloscCodec {
             if shuffle {
                 unshuffle(target, block, h.typesize);
             } else if bsize >= h.typesize {
-                bitunshuffle(target, block, &mut scratch, h.typesize, h.version);
+                bitunshuffle(target, block, h.typesize, h.version);
             } else {
                 block.copy_from_slice(target);
             }

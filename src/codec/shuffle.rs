@@ -42,15 +42,8 @@ pub(crate) fn unshuffle(src: &[u8], dst: &mut [u8], typesize: usize) {
 
 /// Undoes blosc's bitshuffle of one block. Blosc format 2 (c-blosc 1) leaves blocks whose
 /// element count is not a multiple of 8 as they are; later formats bitshuffle the largest
-/// multiple of 8 elements and copy the rest. `scratch` is working space kept between calls
-/// (resized as needed).
-pub(crate) fn bitunshuffle(
-    src: &[u8],
-    dst: &mut [u8],
-    scratch: &mut Vec<u8>,
-    typesize: usize,
-    format_version: u8,
-) {
+/// multiple of 8 elements and copy the rest.
+pub(crate) fn bitunshuffle(src: &[u8], dst: &mut [u8], typesize: usize, format_version: u8) {
     let len = src.len().min(dst.len());
     let count = len.checked_div(typesize).unwrap_or(0);
     let shuffled = if format_version <= 2 {
@@ -65,22 +58,68 @@ pub(crate) fn bitunshuffle(
     // shuffled * typesize <= len: no overflow.
     let done = shuffled * typesize;
     if let (Some(s), Some(d)) = (src.get(..done), dst.get_mut(..done)) {
-        if typesize == 1 {
-            kernel::bits_to_bytes(s, d, shuffled);
-        } else if shuffled > 0 {
-            // The bits become bytes in byte-shuffled order, which a byte unshuffle puts right.
-            // bits_to_bytes writes every byte of it: no need to clear what is reused.
-            if scratch.len() < done {
-                scratch.resize(done, 0);
-            }
-            if let Some(tmp) = scratch.get_mut(..done) {
-                kernel::bits_to_bytes(s, tmp, shuffled);
-                kernel::unshuffle(tmp, d, typesize);
-            }
-        }
+        bit_untranspose(s, d, shuffled, typesize);
     }
     if let (Some(d), Some(s)) = (dst.get_mut(done..len), src.get(done..len)) {
         d.copy_from_slice(s);
+    }
+}
+
+/// Bytes of the stack buffer that [`bit_untranspose`] assembles elements in.
+const TILE: usize = 16384;
+
+/// Undoes bitshuffle's bit transpose of `count` elements (a multiple of 8) of `typesize`
+/// bytes: `src` holds, for each byte `j` and bit `b` of an element, a row of `count` bits.
+/// A tile of elements at a time: each byte of them from its 8 rows (bits to bytes), into a
+/// byte-shuffled tile small enough to stay in L1, then a byte unshuffle into `dst`.
+fn bit_untranspose(src: &[u8], dst: &mut [u8], count: usize, typesize: usize) {
+    let row = count / 8;
+    if row == 0 || typesize == 0 {
+        return;
+    }
+    if typesize == 1 {
+        if let Some(rows) = portable::rows::<8>(src, row) {
+            kernel::bit_plane(rows, dst);
+        }
+        return;
+    }
+    // Elements per tile: a multiple of 8 (whole bit groups); 8 for outlandish element sizes.
+    let per = (TILE / typesize) / 8 * 8;
+    let mut stack = [0u8; TILE];
+    let mut heap = Vec::new();
+    let (tile, per) = if per > 0 {
+        (&mut stack[..], per)
+    } else {
+        let Some(size) = typesize.checked_mul(8) else {
+            return;
+        };
+        heap.resize(size, 0);
+        (&mut heap[..], 8)
+    };
+    let Some(tile_bytes) = per.checked_mul(typesize) else {
+        return;
+    };
+    let mut first_group = 0usize;
+    for out in dst.chunks_mut(tile_bytes) {
+        let n = out.len() / typesize;
+        let Some(end) = first_group.checked_add(n / 8) else {
+            return;
+        };
+        let Some(t) = tile.get_mut(..out.len()) else {
+            return;
+        };
+        for (plane, plane_out) in src.chunks_exact(count).zip(t.chunks_exact_mut(n)) {
+            let Some(rows) = portable::rows::<8>(plane, row) else {
+                return;
+            };
+            let mut part = [&[][..]; 8];
+            for (p, r) in part.iter_mut().zip(rows) {
+                *p = r.get(first_group..end).unwrap_or_default();
+            }
+            kernel::bit_plane(part, plane_out);
+        }
+        kernel::unshuffle(t, out, typesize);
+        first_group = end;
     }
 }
 

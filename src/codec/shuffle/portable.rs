@@ -150,22 +150,12 @@ const BYTE_MASKS: [u64; 3] = [
     0x00FF_00FF_00FF_00FF,
 ];
 
-/// Undoes bitshuffle's bit transpose of `count` elements (a multiple of 8), one byte plane at
-/// a time: `src` holds, for byte `j` and bit `b` of the elements, row `8 j + b` of `count / 8`
-/// bytes (bit `t` of the row's byte `g` is bit `b` of byte `j` of element `8 g + t`);
-/// `dst` receives byte `j` of element `e` at `j * count + e` (a byte-shuffled buffer).
-pub(crate) fn bits_to_bytes(src: &[u8], dst: &mut [u8], count: usize) {
-    let row = count / 8;
-    if row == 0 {
-        return;
-    }
-    for (plane, out) in src.chunks_exact(count).zip(dst.chunks_exact_mut(count)) {
-        let Some(rows) = rows::<8>(plane, row) else {
-            return;
-        };
-        let done = plane_words(rows, out);
-        plane_tail(rows, out, done);
-    }
+/// Undoes bitshuffle's bit transpose for one byte `j` of `8 n` elements: `rows[b]` holds `n`
+/// bytes whose byte `g`, bit `t` is bit `b` of byte `j` of element `8 g + t`; `out` (`8 n`
+/// bytes) receives byte `j` of each element.
+pub(crate) fn bit_plane(rows: [&[u8]; 8], out: &mut [u8]) {
+    let done = plane_words(rows, out);
+    plane_tail(rows, out, done);
 }
 
 /// The bulk of one byte plane, 8 groups of 8 elements (64 bytes) at a time, in u64 words:

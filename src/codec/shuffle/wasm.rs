@@ -214,23 +214,14 @@ fn transpose_bits(v: [v128; 8]) -> [v128; 8] {
     [a, b, c, d, e, f, g, h]
 }
 
-/// See [`portable::bits_to_bytes`].
-pub(crate) fn bits_to_bytes(src: &[u8], dst: &mut [u8], count: usize) {
-    let row = count / 8;
-    if row == 0 {
-        return;
-    }
-    for (plane, out) in src.chunks_exact(count).zip(dst.chunks_exact_mut(count)) {
-        let Some(rows) = portable::rows::<8>(plane, row) else {
-            return;
-        };
-        let mut done = 0;
-        for (o, ins) in out.chunks_exact_mut(128).zip(zip_rows(rows)) {
-            if let (Some(v), Ok(o)) = (vectors(ins), o.try_into()) {
-                store_all::<128, 8>(o, interleave8(transpose_bits(v)));
-            }
-            done += 16;
+/// See [`portable::bit_plane`].
+pub(crate) fn bit_plane(rows: [&[u8]; 8], out: &mut [u8]) {
+    let mut done = 0;
+    for (o, ins) in out.chunks_exact_mut(128).zip(zip_rows(rows)) {
+        if let (Some(v), Ok(o)) = (vectors(ins), o.try_into()) {
+            store_all::<128, 8>(o, interleave8(transpose_bits(v)));
         }
-        portable::plane_tail(rows, out, done);
+        done += 16;
     }
+    portable::plane_tail(rows, out, done);
 }
