@@ -105,7 +105,8 @@ fn unshuffle_tail(src: &[u8], dst: &mut [u8], typesize: usize, from: usize) {
     }
 }
 
-/// Returns the number of elements done (a multiple of 16).
+// The SIMD byte unshuffles return the number of elements they did (a multiple of 16);
+// unshuffle_tail does the rest.
 fn unshuffle2(src: &[u8], dst: &mut [u8]) -> usize {
     let Some([r0, r1]) = rows::<2>(src, dst.len() / 2) else {
         return 0;
