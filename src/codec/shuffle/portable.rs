@@ -1,8 +1,8 @@
 //! Portable (un)shuffle kernels: plain Rust that the compiler vectorises where it can, used
 //! natively, for the tails the SIMD kernels leave, and for element sizes without a SIMD kernel.
 //!
-//! Every kernel takes exact-size slices and writes `min` of what fits: a size mismatch (which
-//! the callers rule out) leaves bytes unwritten, never panics.
+//! The kernels expect slices of matching sizes (the callers cut them so); a mismatch leaves
+//! bytes unwritten rather than panicking.
 
 /// Splits `src` into `T` rows of `n` bytes each, or `None` when it is too short.
 pub(crate) fn rows<const T: usize>(src: &[u8], n: usize) -> Option<[&[u8]; T]> {
