@@ -4,79 +4,39 @@
 use super::{codec_error, BytesToBytesCodec, Limits, SizeBound};
 use crate::error::Result;
 
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+use self::wasm as kernel;
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+use portable as kernel;
+
+// On wasm32 the SIMD kernels use part of the portable ones (for tails).
+#[cfg_attr(
+    all(target_arch = "wasm32", target_feature = "simd128"),
+    allow(dead_code)
+)]
+mod portable;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod wasm;
+
 /// Undoes a byte shuffle of `typesize`-byte elements: `src` holds byte 0 of every element,
 /// then byte 1 of every element, …; trailing bytes that do not make a whole element are
 /// copied as they are. `dst` must have the length of `src`.
 pub(crate) fn unshuffle(src: &[u8], dst: &mut [u8], typesize: usize) {
     let len = src.len().min(dst.len());
+    let (Some(src), Some(dst)) = (src.get(..len), dst.get_mut(..len)) else {
+        return;
+    };
     if typesize < 2 || len < typesize {
-        dst.get_mut(..len)
-            .unwrap_or_default()
-            .copy_from_slice(src.get(..len).unwrap_or_default());
+        dst.copy_from_slice(src);
         return;
     }
-    let n = len / typesize;
-    let whole = n * typesize;
-    match typesize {
-        2 => unshuffle_n::<2>(src, dst, n),
-        4 => unshuffle_n::<4>(src, dst, n),
-        8 => unshuffle_n::<8>(src, dst, n),
-        _ => {
-            for (j, row) in src.chunks_exact(n).take(typesize).enumerate() {
-                for (i, &b) in row.iter().enumerate() {
-                    if let Some(d) = dst.get_mut(i * typesize + j) {
-                        *d = b;
-                    }
-                }
-            }
-        }
-    }
-    if let (Some(d), Some(s)) = (dst.get_mut(whole..len), src.get(whole..len)) {
+    let whole = len - len % typesize;
+    let (Some(s), Some(d)) = (src.get(..whole), dst.get_mut(..whole)) else {
+        return;
+    };
+    kernel::unshuffle(s, d, typesize);
+    if let (Some(d), Some(s)) = (dst.get_mut(whole..), src.get(whole..)) {
         d.copy_from_slice(s);
-    }
-}
-
-/// Byte unshuffle for a compile-time element size (lets the compiler vectorise).
-fn unshuffle_n<const T: usize>(src: &[u8], dst: &mut [u8], n: usize) {
-    let rows: [&[u8]; T] = std::array::from_fn(|j| src.get(j * n..(j + 1) * n).unwrap_or_default());
-    if rows.iter().any(|r| r.len() != n) {
-        return;
-    }
-    for (i, out) in dst.chunks_exact_mut(T).take(n).enumerate() {
-        for (o, row) in out.iter_mut().zip(rows.iter()) {
-            *o = row.get(i).copied().unwrap_or(0);
-        }
-    }
-}
-
-/// Transposes an 8×8 bit matrix held in a u64 (byte `r`, bit `c` ↔ byte `c`, bit `r`).
-fn transpose_bits_8x8(mut x: u64) -> u64 {
-    let t = (x ^ (x >> 7)) & 0x00AA_00AA_00AA_00AA;
-    x = x ^ t ^ (t << 7);
-    let t = (x ^ (x >> 14)) & 0x0000_CCCC_0000_CCCC;
-    x = x ^ t ^ (t << 14);
-    let t = (x ^ (x >> 28)) & 0x0000_0000_F0F0_F0F0;
-    x ^ t ^ (t << 28)
-}
-
-/// Undoes bitshuffle's bit transpose of `count` elements (a multiple of 8) of `typesize`
-/// bytes: `src` holds, for each byte `j` and bit `b` of an element, a row of `count` bits.
-fn bit_untranspose(src: &[u8], dst: &mut [u8], count: usize, typesize: usize) {
-    let row = count / 8;
-    for j in 0..typesize {
-        for g in 0..row {
-            let mut x = 0u64;
-            for b in 0..8 {
-                let byte = src.get((j * 8 + b) * row + g).copied().unwrap_or(0);
-                x |= u64::from(byte) << (8 * b);
-            }
-            let y = transpose_bits_8x8(x);
-            for t in 0..8 {
-                if let Some(d) = dst.get_mut((8 * g + t) * typesize + j) {
-                    *d = (y >> (8 * t)) as u8;
-                }
-            }
-        }
     }
 }
 
@@ -95,12 +55,71 @@ pub(crate) fn bitunshuffle(src: &[u8], dst: &mut [u8], typesize: usize, format_v
     } else {
         count - count % 8
     };
+    // shuffled * typesize <= len: no overflow.
     let done = shuffled * typesize;
-    if shuffled > 0 {
-        bit_untranspose(src, dst, shuffled, typesize);
+    if let (Some(s), Some(d)) = (src.get(..done), dst.get_mut(..done)) {
+        bit_untranspose(s, d, shuffled, typesize);
     }
     if let (Some(d), Some(s)) = (dst.get_mut(done..len), src.get(done..len)) {
         d.copy_from_slice(s);
+    }
+}
+
+/// Bytes of the stack buffer that [`bit_untranspose`] assembles elements in.
+const TILE: usize = 16384;
+
+/// Undoes bitshuffle's bit transpose of `count` elements (a multiple of 8) of `typesize`
+/// bytes: `src` holds, for each byte `j` and bit `b` of an element, a row of `count` bits.
+/// A tile of elements at a time: each byte of them from its 8 rows (bits to bytes), into a
+/// byte-shuffled tile small enough to stay in L1, then a byte unshuffle into `dst`.
+fn bit_untranspose(src: &[u8], dst: &mut [u8], count: usize, typesize: usize) {
+    let row = count / 8;
+    if row == 0 || typesize == 0 {
+        return;
+    }
+    if typesize == 1 {
+        if let Some(rows) = portable::rows::<8>(src, row) {
+            kernel::bit_plane(rows, dst);
+        }
+        return;
+    }
+    // Elements per tile: a multiple of 8 (whole bit groups); 8 for outlandish element sizes.
+    let per = (TILE / typesize) / 8 * 8;
+    let mut stack = [0u8; TILE];
+    let mut heap = Vec::new();
+    let (tile, per) = if per > 0 {
+        (&mut stack[..], per)
+    } else {
+        let Some(size) = typesize.checked_mul(8) else {
+            return;
+        };
+        heap.resize(size, 0);
+        (&mut heap[..], 8)
+    };
+    let Some(tile_bytes) = per.checked_mul(typesize) else {
+        return;
+    };
+    let mut first_group = 0usize;
+    for out in dst.chunks_mut(tile_bytes) {
+        let n = out.len() / typesize;
+        let Some(end) = first_group.checked_add(n / 8) else {
+            return;
+        };
+        let Some(t) = tile.get_mut(..out.len()) else {
+            return;
+        };
+        for (plane, plane_out) in src.chunks_exact(count).zip(t.chunks_exact_mut(n)) {
+            let Some(rows) = portable::rows::<8>(plane, row) else {
+                return;
+            };
+            let mut part = [&[][..]; 8];
+            for (p, r) in part.iter_mut().zip(rows) {
+                *p = r.get(first_group..end).unwrap_or_default();
+            }
+            kernel::bit_plane(part, plane_out);
+        }
+        kernel::unshuffle(t, out, typesize);
+        first_group = end;
     }
 }
 
