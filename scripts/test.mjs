@@ -122,7 +122,7 @@ const steps = [
   [
     "rust tests in wasm (node)",
     () =>
-      runTests("cargo", ["test", "--target", "wasm32-unknown-unknown", "--test", "wasm_node"], {
+      runTests("cargo", ["test", "--target", "wasm32-unknown-unknown", "--test", "wasm_node", "--test", "codec_shuffle"], {
         CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER: "wasm-bindgen-test-runner",
       }),
   ],
