@@ -21,7 +21,11 @@ const WASM_FEATURES = [
   "--enable-reference-types",
   "--enable-multivalue",
 ];
-const WASM_OPT_ARGS = ["-O3", ...WASM_FEATURES, "--strip-debug", "--strip-producers"];
+// zstd-sys exports its C runtime shims (malloc, memcpy, qsort, …) from the cdylib; nothing in
+// JS calls them, and the export keeps unused code alive (qsort alone is ~30 KB): drop them
+// before optimising so that wasm-opt removes what the C decoder does not use.
+const DROP_EXPORTS = ["--remove-exports", "--pass-arg=remove-exports@rust_zstd_wasm_shim_*"];
+const WASM_OPT_ARGS = [...DROP_EXPORTS, "-O3", ...WASM_FEATURES, "--strip-debug", "--strip-producers"];
 
 function timed(label, fn) {
   const t0 = performance.now();
