@@ -12,7 +12,6 @@
 //! decompressor that produces more (or less) than that is a [`ErrorCode::CodecError`].
 
 mod blosc;
-mod blosclz;
 mod bytes;
 mod checksum;
 mod compress;
