@@ -1,4 +1,4 @@
-//! zom's hot decode loops. They live in a crate of their own because Cargo sets optimisation
+//! zom's hot decode loops and checksums. They live in a crate of their own because Cargo sets optimisation
 //! levels per crate: the WebAssembly build (`[profile.wasm-release]`) compiles zom for size
 //! and this crate for speed. Every function here is non-generic, so that its code is generated
 //! in this crate (generic code is generated, and optimised, in the crate that uses it).
@@ -10,6 +10,7 @@
 
 mod alloc;
 mod blosclz;
+mod checksum;
 mod copy;
 mod gather;
 mod shuffle;
@@ -17,6 +18,7 @@ mod swap;
 
 pub use alloc::try_zeroed;
 pub use blosclz::blosclz_decompress;
+pub use checksum::{adler32, crc32c, fletcher32};
 pub use copy::copy_strided;
 pub use gather::gather;
 pub use lz4_flex::block::DecompressError as Lz4Error;
