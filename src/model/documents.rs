@@ -4,7 +4,7 @@
 
 use super::named::NamedConfig;
 use super::node::{join_path, Array, ArrayV2, Group, Node, ZarrFormat, MAX_DEPTH};
-use super::v2::{self, ArrayMetadataV2, ConsolidatedMetadataV2, GroupMetadataV2};
+use super::v2::{ArrayMetadataV2, ConsolidatedMetadataV2, GroupMetadataV2};
 use super::v3::{ArrayMetadataV3, NodeMetadataV3};
 use crate::error::{ErrorCode, Result, ZomError};
 use crate::json;
@@ -433,7 +433,7 @@ fn v3_document(node: &Node, inside_consolidated: bool) -> Value {
             if doc.dimension_names == Some(None) {
                 doc.dimension_names = None;
             }
-            serde_json::to_value(&doc).unwrap_or(Value::Null) // ok: plain JSON data
+            doc.to_value()
         }
         // A v2 node in a v3 tree is refused by check_single_format before this is reached.
         Node::Array(Array::V2(_)) => Value::Null,
@@ -450,13 +450,13 @@ fn v2_documents(node: &Node) -> (&'static str, Value, Value) {
             };
             (
                 ".zgroup",
-                v2::to_value(&meta),
+                meta.to_value(),
                 Value::Object(g.attributes.clone()),
             )
         }
         Node::Array(Array::V2(a)) => (
             ".zarray",
-            v2::to_value(&a.metadata),
+            a.metadata.to_value(),
             Value::Object(a.attributes.clone()),
         ),
         Node::Array(Array::V3(_)) => (".zarray", Value::Null, Value::Null),

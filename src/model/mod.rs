@@ -7,6 +7,9 @@ pub mod documents;
 pub mod flat;
 pub mod named;
 pub mod node;
+mod read;
+#[cfg(test)]
+mod read_tests;
 pub mod schema;
 pub mod v2;
 pub mod v3;
