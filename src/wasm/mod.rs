@@ -372,7 +372,10 @@ fn coords_input(coords: &[f64]) -> Result<Vec<u64>, JsValue> {
             } else {
                 Err(fail(ZomError::new(
                     ErrorCode::InvalidSelection,
-                    format!("chunk coordinate {c} is not a non-negative integer"),
+                    format!(
+                        "chunk coordinate {} is not a non-negative integer",
+                        json::display_f64(c)
+                    ),
                 )))
             }
         })
