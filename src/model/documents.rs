@@ -22,11 +22,16 @@ pub struct DocumentOptions {
 /// the hierarchy's root. Keys that are not metadata (chunks) are ignored. Consolidated metadata
 /// (v3 inline, v2 `.zmetadata`) stands in for documents that are absent.
 pub fn from_documents<K: AsRef<str>>(docs: impl IntoIterator<Item = (K, Value)>) -> Result<Node> {
-    let docs: BTreeMap<String, Value> = docs
-        .into_iter()
-        .filter(|(k, _)| is_metadata_key(k.as_ref()))
-        .map(|(k, v)| (k.as_ref().trim_start_matches('/').to_string(), v))
-        .collect();
+    // Inserted one by one rather than collected: `collect` sorts first, and a sort is a lot of
+    // code per element type in the WebAssembly module. The last of equal keys wins either way.
+    let mut map: BTreeMap<String, Value> = BTreeMap::new();
+    for (k, v) in docs {
+        let k = k.as_ref();
+        if is_metadata_key(k) {
+            map.insert(k.trim_start_matches('/').to_string(), v);
+        }
+    }
+    let docs = map;
     if docs.contains_key("zarr.json") {
         from_v3_documents(&docs)
     } else if [".zgroup", ".zarray", ".zmetadata"]
