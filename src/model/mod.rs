@@ -2,6 +2,7 @@
 //! and the operations on it (documents, flattening, conversion, comparison, JSON Schema).
 
 pub mod compare;
+mod compare_json;
 pub mod convert;
 pub mod documents;
 pub mod flat;
