@@ -1,5 +1,7 @@
 // Builds the npm package into pkg/: the Rust crate to WebAssembly (+simd128, from
-// .cargo/config.toml), the wasm-bindgen JS glue, wasm-opt -O3, then the TypeScript wrapper.
+// .cargo/config.toml) with Cargo's `wasm-release` profile (zom compiled for size, the codec
+// hot paths for speed: see Cargo.toml), the wasm-bindgen JS glue, wasm-opt -Oz, then the
+// TypeScript wrapper.
 // Run scripts/setup.mjs first (npm start / npm test / npm run build do).
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -9,6 +11,8 @@ import { isMain, root, run, runMain, seconds, StepError, targetDir } from "./lib
 const pkgDir = join(root, "pkg");
 const wasmOut = join(pkgDir, "zom_wasm_bg.wasm");
 const bin = (name) => join(root, "node_modules", ".bin", name);
+/** The Cargo profile of the WebAssembly build (Cargo.toml). */
+const PROFILE = "wasm-release";
 
 // What the wasm-bindgen output uses (rustc's default wasm32 features plus +simd128). wasm-opt
 // must be told, or it rejects the module; every engine zom supports has them all.
@@ -21,7 +25,20 @@ const WASM_FEATURES = [
   "--enable-reference-types",
   "--enable-multivalue",
 ];
-const WASM_OPT_ARGS = ["-O3", ...WASM_FEATURES, "--strip-debug", "--strip-producers"];
+// zstd-sys exports its C runtime shims (malloc, memcpy, qsort, …) from the cdylib; nothing in
+// JS calls them, and the export keeps unused code alive (qsort alone is ~30 KB): drop them
+// before optimising so that wasm-opt removes what the C decoder does not use.
+const DROP_EXPORTS = ["--remove-exports", "--pass-arg=remove-exports@rust_zstd_wasm_shim_*"];
+// -Oz: the speed-critical code arrives already optimised for speed by LLVM, and measures the
+// same after -Oz as after -O3; --converge repeats the passes while they still shrink the module.
+const WASM_OPT_ARGS = [
+  ...DROP_EXPORTS,
+  "-Oz",
+  "--converge",
+  ...WASM_FEATURES,
+  "--strip-debug",
+  "--strip-producers",
+];
 
 function timed(label, fn) {
   const t0 = performance.now();
@@ -37,11 +54,11 @@ function stampOf(file) {
 
 /** Builds pkg/ from the sources. */
 export function build() {
-  timed("cargo build (wasm32, release)", () =>
-    run("cargo", ["build", "--release", "--target", "wasm32-unknown-unknown", "--lib"]),
+  timed(`cargo build (wasm32, ${PROFILE})`, () =>
+    run("cargo", ["build", "--profile", PROFILE, "--target", "wasm32-unknown-unknown", "--lib"]),
   );
 
-  const cargoWasm = join(targetDir, "wasm32-unknown-unknown", "release", "zom.wasm");
+  const cargoWasm = join(targetDir, "wasm32-unknown-unknown", PROFILE, "zom.wasm");
   if (!existsSync(cargoWasm)) throw new StepError(`cargo produced no ${cargoWasm}`);
   // Kept out of pkg/, which is what npm publishes.
   const stampFile = join(targetDir, "zom-pkg-wasm.stamp");

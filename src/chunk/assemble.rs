@@ -5,6 +5,7 @@ use super::plan::{ChunkRead, ReadPlan};
 use super::runs::{to_usize, Runs};
 use crate::error::{ErrorCode, Result, ZomError};
 use std::ops::Range;
+use zom_kernels::copy_strided;
 
 fn limit(message: String) -> ZomError {
     ZomError::new(ErrorCode::LimitExceeded, message)
@@ -41,11 +42,8 @@ impl ReadPlan {
         }
         let n = usize::try_from(bytes)
             .map_err(|_| limit(format!("the output needs {bytes} bytes, more than memory")))?;
-        let mut out = Vec::new();
-        out.try_reserve_exact(n)
-            .map_err(|_| limit(format!("cannot allocate {bytes} bytes for the output")))?;
-        out.resize(n, 0);
-        Ok(out)
+        zom_kernels::try_zeroed(n)
+            .ok_or_else(|| limit(format!("cannot allocate {bytes} bytes for the output")))
     }
 
     /// An output of `output_len` elements for variable-length types (strings, byte strings),
@@ -130,7 +128,7 @@ impl ChunkRead {
             let (src, dst) = win.at(s, d)?;
             let src = byte_range(decoded, mul(src.start, isz)?, mul(src.len(), isz)?)?;
             let dst = byte_range_mut(out, mul(dst.start, isz)?, mul(dst.len(), isz)?)?;
-            copy_strided(src, dst, &win, isz);
+            copy_strided(src, dst, win.src_step, win.dst_step, win.reversed, isz);
             Ok(())
         })
     }
@@ -288,48 +286,6 @@ impl Windows {
         };
         let dst_end = dst_hi.checked_add(1).ok_or_else(overflow)?;
         Ok((s..src_end, dst_lo..dst_end))
-    }
-}
-
-/// Copies every `src_step`-th item of `src` to every `dst_step`-th item of `dst` (items of
-/// `isz` bytes; back to front in `dst` when reversed).
-fn copy_strided(src: &[u8], dst: &mut [u8], win: &Windows, isz: usize) {
-    match isz {
-        1 => copy_items::<1>(src, dst, win),
-        2 => copy_items::<2>(src, dst, win),
-        4 => copy_items::<4>(src, dst, win),
-        8 => copy_items::<8>(src, dst, win),
-        16 => copy_items::<16>(src, dst, win),
-        0 => {}
-        _ => copy_items_dyn(src, dst, win, isz),
-    }
-}
-
-/// [`copy_strided`] for a constant item size: each instance is its own tight loop.
-#[inline(never)]
-fn copy_items<const N: usize>(src: &[u8], dst: &mut [u8], win: &Windows) {
-    copy_items_dyn(src, dst, win, N);
-}
-
-#[inline(always)]
-fn copy_items_dyn(src: &[u8], dst: &mut [u8], win: &Windows, isz: usize) {
-    if isz == 0 {
-        return;
-    }
-    let src = src.chunks_exact(isz);
-    let dst = dst.chunks_exact_mut(isz);
-    match (win.reversed, win.src_step, win.dst_step) {
-        // A reversed row: plain chunk iterators are much faster than stepped ones.
-        (true, 1, 1) => dst.rev().zip(src).for_each(|(d, s)| d.copy_from_slice(s)),
-        (true, a, b) => dst
-            .step_by(b)
-            .rev()
-            .zip(src.step_by(a))
-            .for_each(|(d, s)| d.copy_from_slice(s)),
-        (false, a, b) => dst
-            .step_by(b)
-            .zip(src.step_by(a))
-            .for_each(|(d, s)| d.copy_from_slice(s)),
     }
 }
 

@@ -3,9 +3,9 @@
 //! Snappy, zlib or zstd, then byte- or bit-unshuffled.
 
 use super::compress::{inflate_into, lz4_block, Wrapper};
-use super::shuffle::{bitunshuffle, unshuffle};
-use super::{blosclz, codec_error, to_usize, BytesToBytesCodec, Limits, SizeBound};
+use super::{codec_error, to_usize, BytesToBytesCodec, Limits, SizeBound};
 use crate::error::Result;
+use zom_kernels::{bitunshuffle, blosclz_decompress, unshuffle};
 
 const HEADER: usize = 16;
 const DOSHUFFLE: u8 = 0x01;
@@ -196,7 +196,7 @@ impl BloscCodec {
             }
             match compformat {
                 0 => {
-                    let n = blosclz::decompress(src, stream)
+                    let n = blosclz_decompress(src, stream)
                         .ok_or_else(|| codec_error("corrupt blosclz stream"))?;
                     SizeBound::Exact(stream.len() as u64).check(n, "blosclz")?;
                 }

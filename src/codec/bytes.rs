@@ -4,6 +4,7 @@
 use super::{codec_error, to_usize, ArrayToBytesCodec, ChunkRepr, DecodedChunk, Limits, SizeBound};
 use crate::dtype::{DataType, Endianness, StructField};
 use crate::error::Result;
+use zom_kernels::{swap_all, swap_units};
 
 /// Which pieces of one element to byte-reverse.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,16 +42,7 @@ impl SwapPlan {
             swap_all(buf, unit);
             return Ok(());
         }
-        for element in buf.chunks_exact_mut(self.element) {
-            for &(offset, len) in &self.units {
-                if let Some(piece) = offset
-                    .checked_add(len)
-                    .and_then(|end| element.get_mut(offset..end))
-                {
-                    piece.reverse();
-                }
-            }
-        }
+        swap_units(buf, self.element, &self.units);
         Ok(())
     }
 
@@ -63,36 +55,6 @@ impl SwapPlan {
             .enumerate()
             .all(|(i, &(offset, len))| len == unit && i.checked_mul(unit) == Some(offset));
         (tiles && self.units.len().checked_mul(unit) == Some(self.element)).then_some(unit)
-    }
-}
-
-/// Reverses every `unit`-byte piece of `buf` (whose length is a multiple of `unit`).
-pub(crate) fn swap_all(buf: &mut [u8], unit: usize) {
-    match unit {
-        2 => {
-            for c in buf.chunks_exact_mut(2) {
-                c.swap(0, 1);
-            }
-        }
-        4 => {
-            for c in buf.chunks_exact_mut(4) {
-                let v = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
-                c.copy_from_slice(&v.swap_bytes().to_le_bytes());
-            }
-        }
-        8 => {
-            for c in buf.chunks_exact_mut(8) {
-                let mut a = [0u8; 8];
-                a.copy_from_slice(c);
-                c.copy_from_slice(&u64::from_le_bytes(a).swap_bytes().to_le_bytes());
-            }
-        }
-        0 | 1 => {}
-        _ => {
-            for c in buf.chunks_exact_mut(unit) {
-                c.reverse();
-            }
-        }
     }
 }
 

@@ -105,56 +105,13 @@ impl BytesToBytesCodec for ChecksumCodec {
 /// The checksum of `data`.
 pub(crate) fn checksum(algorithm: Algorithm, data: &[u8]) -> u32 {
     match algorithm {
-        Algorithm::Crc32c => crc32c::crc32c(data),
+        Algorithm::Crc32c => zom_kernels::crc32c(data),
         Algorithm::Crc32 => {
             let mut crc = flate2::Crc::new();
             crc.update(data);
             crc.sum()
         }
-        Algorithm::Adler32 => adler32(data),
-        Algorithm::Fletcher32 => fletcher32(data),
+        Algorithm::Adler32 => zom_kernels::adler32(data),
+        Algorithm::Fletcher32 => zom_kernels::fletcher32(data),
     }
-}
-
-/// Adler-32 as zlib computes it (starting value 1).
-fn adler32(data: &[u8]) -> u32 {
-    const MOD: u32 = 65521;
-    // 5552 bytes is the most that can be summed before `b` could overflow a u32.
-    let (mut a, mut b) = (1u32, 0u32);
-    for block in data.chunks(5552) {
-        for &byte in block {
-            a = a.wrapping_add(u32::from(byte));
-            b = b.wrapping_add(a);
-        }
-        a %= MOD;
-        b %= MOD;
-    }
-    (b << 16) | a
-}
-
-/// Fletcher-32 as HDF5 (and numcodecs) compute it: big-endian 16-bit words, a trailing odd
-/// byte as the high half of a last word.
-fn fletcher32(data: &[u8]) -> u32 {
-    let (mut sum1, mut sum2) = (0u32, 0u32);
-    let words = data.chunks_exact(2);
-    let odd = words.remainder().first().copied();
-    let even = data.get(..data.len() - data.len() % 2).unwrap_or_default();
-    // 360 words is the most that can be summed before a reduction is needed.
-    for block in even.chunks(720) {
-        for w in block.chunks_exact(2) {
-            sum1 = sum1.wrapping_add((u32::from(w[0]) << 8) | u32::from(w[1]));
-            sum2 = sum2.wrapping_add(sum1);
-        }
-        sum1 = (sum1 & 0xffff) + (sum1 >> 16);
-        sum2 = (sum2 & 0xffff) + (sum2 >> 16);
-    }
-    if let Some(byte) = odd {
-        sum1 = sum1.wrapping_add(u32::from(byte) << 8);
-        sum2 = sum2.wrapping_add(sum1);
-        sum1 = (sum1 & 0xffff) + (sum1 >> 16);
-        sum2 = (sum2 & 0xffff) + (sum2 >> 16);
-    }
-    sum1 = (sum1 & 0xffff) + (sum1 >> 16);
-    sum2 = (sum2 & 0xffff) + (sum2 >> 16);
-    (sum2 << 16) | sum1
 }

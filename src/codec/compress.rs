@@ -137,8 +137,7 @@ fn lz4_header<'a>(input: &'a [u8], who: &str) -> Result<(usize, &'a [u8])> {
 
 /// Decodes one LZ4 block into exactly `out`.
 pub(crate) fn lz4_block(block: &[u8], out: &mut [u8], who: &str) -> Result<()> {
-    let n = lz4_flex::block::decompress_into(block, out)
-        .map_err(|e| codec_error(format!("{who}: {e}")))?;
+    let n = zom_kernels::lz4_block(block, out).map_err(|e| codec_error(format!("{who}: {e}")))?;
     SizeBound::Exact(out.len() as u64).check(n, who)
 }
 

@@ -12,7 +12,6 @@
 //! decompressor that produces more (or less) than that is a [`ErrorCode::CodecError`].
 
 mod blosc;
-mod blosclz;
 mod bytes;
 mod checksum;
 mod compress;
@@ -208,7 +207,7 @@ impl SizeBound {
 }
 
 /// An array → array codec (transpose, numcodecs filters on typed values).
-pub trait ArrayToArrayCodec: Debug + Send + Sync {
+pub trait ArrayToArrayCodec: Send + Sync {
     /// The codec's name, for messages.
     fn name(&self) -> &str;
     /// What the next codec receives when this one encodes an array of `decoded`.
@@ -218,7 +217,7 @@ pub trait ArrayToArrayCodec: Debug + Send + Sync {
 }
 
 /// An array → bytes codec (bytes, vlen-utf8, vlen-bytes, packbits, sharding_indexed).
-pub trait ArrayToBytesCodec: Debug + Send + Sync {
+pub trait ArrayToBytesCodec: Send + Sync {
     /// The codec's name, for messages.
     fn name(&self) -> &str;
     /// The size of the encoded bytes of a chunk shaped as `decoded`.
@@ -263,7 +262,7 @@ pub trait ArrayToBytesCodec: Debug + Send + Sync {
 }
 
 /// A bytes → bytes codec (compressors, checksums, byte shuffles, numcodecs filters on bytes).
-pub trait BytesToBytesCodec: Debug + Send + Sync {
+pub trait BytesToBytesCodec: Send + Sync {
     /// The codec's name, for messages.
     fn name(&self) -> &str;
     /// The size of the encoded bytes, given the size of the decoded ones.
@@ -278,3 +277,17 @@ pub trait BytesToBytesCodec: Debug + Send + Sync {
         Ok(())
     }
 }
+
+// Debug of a codec is its name. Not a supertrait: a trait object's vtable holds its supertraits'
+// methods, so every codec's derived Debug (fill values, and with them float formatting) would
+// be in the WebAssembly module whether printed or not.
+macro_rules! debug_by_name {
+    ($($t:ident),*) => {$(
+        impl Debug for dyn $t + '_ {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+    )*};
+}
+debug_by_name!(ArrayToArrayCodec, ArrayToBytesCodec, BytesToBytesCodec);

@@ -124,11 +124,9 @@ impl ArrayToArrayCodec for TransposeCodec {
                     ));
                 }
                 let mut out = Vec::with_capacity(bytes.len());
-                for_each_source(&dshape, &in_strides, |src| {
-                    let start = src.checked_mul(item)?;
-                    out.extend_from_slice(bytes.get(start..start.checked_add(item)?)?);
-                    Some(())
-                })?;
+                if !zom_kernels::gather(&bytes, item, &dshape, &in_strides, &mut out) {
+                    return Err(codec_error("element index out of range"));
+                }
                 Ok(DecodedChunk::Fixed(out))
             }
             DecodedChunk::Strings(mut items) => {

@@ -333,7 +333,11 @@ impl Walker {
     }
 
     fn members(&mut self, em: &Map<String, Value>, am: &Map<String, Value>) {
-        let names: BTreeSet<&String> = em.keys().chain(am.keys()).collect();
+        // Inserted, not collected: see model::documents::from_documents.
+        let mut names: BTreeSet<&String> = BTreeSet::new();
+        for name in em.keys().chain(am.keys()) {
+            names.insert(name);
+        }
         for name in names {
             self.full.push(LocStep::Key(name.clone()));
             if !self.excluded() {

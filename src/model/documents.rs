@@ -4,7 +4,7 @@
 
 use super::named::NamedConfig;
 use super::node::{join_path, Array, ArrayV2, Group, Node, ZarrFormat, MAX_DEPTH};
-use super::v2::{self, ArrayMetadataV2, ConsolidatedMetadataV2, GroupMetadataV2};
+use super::v2::{ArrayMetadataV2, ConsolidatedMetadataV2, GroupMetadataV2};
 use super::v3::{ArrayMetadataV3, NodeMetadataV3};
 use crate::error::{ErrorCode, Result, ZomError};
 use crate::json;
@@ -22,11 +22,16 @@ pub struct DocumentOptions {
 /// the hierarchy's root. Keys that are not metadata (chunks) are ignored. Consolidated metadata
 /// (v3 inline, v2 `.zmetadata`) stands in for documents that are absent.
 pub fn from_documents<K: AsRef<str>>(docs: impl IntoIterator<Item = (K, Value)>) -> Result<Node> {
-    let docs: BTreeMap<String, Value> = docs
-        .into_iter()
-        .filter(|(k, _)| is_metadata_key(k.as_ref()))
-        .map(|(k, v)| (k.as_ref().trim_start_matches('/').to_string(), v))
-        .collect();
+    // Inserted one by one rather than collected: `collect` sorts first, and a sort is a lot of
+    // code per element type in the WebAssembly module. The last of equal keys wins either way.
+    let mut map: BTreeMap<String, Value> = BTreeMap::new();
+    for (k, v) in docs {
+        let k = k.as_ref();
+        if is_metadata_key(k) {
+            map.insert(k.trim_start_matches('/').to_string(), v);
+        }
+    }
+    let docs = map;
     if docs.contains_key("zarr.json") {
         from_v3_documents(&docs)
     } else if [".zgroup", ".zarray", ".zmetadata"]
@@ -433,7 +438,7 @@ fn v3_document(node: &Node, inside_consolidated: bool) -> Value {
             if doc.dimension_names == Some(None) {
                 doc.dimension_names = None;
             }
-            serde_json::to_value(&doc).unwrap_or(Value::Null) // ok: plain JSON data
+            doc.to_value()
         }
         // A v2 node in a v3 tree is refused by check_single_format before this is reached.
         Node::Array(Array::V2(_)) => Value::Null,
@@ -450,13 +455,13 @@ fn v2_documents(node: &Node) -> (&'static str, Value, Value) {
             };
             (
                 ".zgroup",
-                v2::to_value(&meta),
+                meta.to_value(),
                 Value::Object(g.attributes.clone()),
             )
         }
         Node::Array(Array::V2(a)) => (
             ".zarray",
-            v2::to_value(&a.metadata),
+            a.metadata.to_value(),
             Value::Object(a.attributes.clone()),
         ),
         Node::Array(Array::V3(_)) => (".zarray", Value::Null, Value::Null),

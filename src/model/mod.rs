@@ -2,11 +2,15 @@
 //! and the operations on it (documents, flattening, conversion, comparison, JSON Schema).
 
 pub mod compare;
+mod compare_json;
 pub mod convert;
 pub mod documents;
 pub mod flat;
 pub mod named;
 pub mod node;
+mod read;
+#[cfg(test)]
+mod read_tests;
 pub mod schema;
 pub mod v2;
 pub mod v3;

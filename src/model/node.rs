@@ -5,7 +5,6 @@ use super::named::NamedConfig;
 use super::v2::ArrayMetadataV2;
 use super::v3::ArrayMetadataV3;
 use crate::error::{ErrorCode, Result, ZomError};
-use serde::Deserialize;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
@@ -205,7 +204,7 @@ impl Node {
                 metadata
                     .dimension_separator
                     .get_or_insert_with(|| ".".into());
-                if let Value::Object(doc) = super::v2::to_value(&metadata) {
+                if let Value::Object(doc) = metadata.to_value() {
                     for (k, v) in doc {
                         if k != "zarr_format" {
                             o.insert(k, v);
@@ -351,7 +350,7 @@ fn group_from_value(
             },
             "extensions" if format == ZarrFormat::V3 => {
                 group.extensions = Some(
-                    Vec::<NamedConfig>::deserialize(value)
+                    super::read::vec_of(value, NamedConfig::from_value)
                         .map_err(|e| invalid(path, format!("extensions: {e}")))?,
                 );
             }
@@ -372,7 +371,7 @@ fn array_from_value(object: &Map<String, Value>, format: ZarrFormat, path: &str)
     let mut doc = object.clone();
     doc.shift_remove("members");
     match format {
-        ZarrFormat::V3 => ArrayMetadataV3::deserialize(&Value::Object(doc))
+        ZarrFormat::V3 => ArrayMetadataV3::read(&Value::Object(doc))
             .map(|mut a| {
                 normalise_v3(&mut a);
                 Array::V3(Box::new(a))
@@ -384,7 +383,7 @@ fn array_from_value(object: &Map<String, Value>, format: ZarrFormat, path: &str)
                 Some(Value::Object(a)) => a,
                 Some(_) => return Err(invalid(path, "attributes must be an object")),
             };
-            let metadata = ArrayMetadataV2::deserialize(&Value::Object(doc))
+            let metadata = ArrayMetadataV2::read(&Value::Object(doc))
                 .map_err(|e| invalid(path, format!("invalid v2 array: {e}")))?;
             Ok(Array::V2(Box::new(ArrayV2 {
                 metadata,

@@ -1,5 +1,9 @@
 //! Zarr v2 metadata documents: `.zarray`, `.zgroup`, `.zattrs` and consolidated `.zmetadata`.
 
+use super::read::{
+    append, map_of, object_of, option_of, required, string_of, u64_list, u64_of, value_of, vec_of,
+    Read,
+};
 use crate::error::{Result, ZomError};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -56,19 +60,19 @@ pub struct ConsolidatedMetadataV2 {
     pub extra: Map<String, Value>,
 }
 
-fn read<T: for<'de> Deserialize<'de>>(value: &Value, what: &str) -> Result<T> {
+fn read<T>(value: &Value, what: &str, read: fn(&Value) -> Read<T>) -> Result<T> {
     if !value.is_object() {
         return Err(ZomError::invalid_metadata(format!(
             "{what} must be a JSON object"
         )));
     }
-    T::deserialize(value).map_err(|e| ZomError::invalid_metadata(format!("invalid {what}: {e}")))
+    read(value).map_err(|e| ZomError::invalid_metadata(format!("invalid {what}: {e}")))
 }
 
 impl ArrayMetadataV2 {
     /// Reads a `.zarray` value.
     pub fn from_value(value: &Value) -> Result<Self> {
-        let meta: Self = read(value, ".zarray")?;
+        let meta = read(value, ".zarray", Self::read)?;
         if meta.zarr_format != 2 {
             return Err(ZomError::invalid_metadata(format!(
                 ".zarray has zarr_format {}, expected 2",
@@ -82,7 +86,7 @@ impl ArrayMetadataV2 {
 impl GroupMetadataV2 {
     /// Reads a `.zgroup` value.
     pub fn from_value(value: &Value) -> Result<Self> {
-        let meta: Self = read(value, ".zgroup")?;
+        let meta = read(value, ".zgroup", Self::read)?;
         if meta.zarr_format != 2 {
             return Err(ZomError::invalid_metadata(format!(
                 ".zgroup has zarr_format {}, expected 2",
@@ -96,11 +100,135 @@ impl GroupMetadataV2 {
 impl ConsolidatedMetadataV2 {
     /// Reads a `.zmetadata` value.
     pub fn from_value(value: &Value) -> Result<Self> {
-        read(value, ".zmetadata")
+        read(value, ".zmetadata", Self::read)
     }
 }
 
-/// Serialises any of the v2 documents (they hold only JSON values, so this cannot fail).
-pub(crate) fn to_value<T: Serialize>(doc: &T) -> Value {
-    serde_json::to_value(doc).unwrap_or(Value::Null) // ok: plain JSON data, string keys
+// Reading and writing by hand: see `read`. Each gives what the derived `Deserialize` and
+// `Serialize` give (fields in declaration order, `None` skipped, `extra` last).
+
+impl ArrayMetadataV2 {
+    /// Reads the fields of a `.zarray`; the error is serde_json's message.
+    pub(crate) fn read(value: &Value) -> Read<Self> {
+        let object = object_of(value, "struct ArrayMetadataV2")?;
+        let (mut shape, mut chunks, mut dtype, mut fill_value, mut order) =
+            (None, None, None, None, None);
+        let (mut filters, mut dimension_separator, mut compressor, mut zarr_format) =
+            (None, None, None, None);
+        let mut extra = Map::new();
+        for (key, v) in object {
+            match key.as_str() {
+                "shape" => shape = Some(vec_of(v, u64_of)?),
+                "chunks" => chunks = Some(vec_of(v, u64_of)?),
+                "dtype" => dtype = Some(v.clone()),
+                "fill_value" => fill_value = Some(v.clone()),
+                "order" => order = Some(string_of(v)?),
+                "filters" => filters = Some(option_of(v, |v| vec_of(v, value_of))?),
+                "dimension_separator" => dimension_separator = Some(option_of(v, string_of)?),
+                "compressor" => compressor = Some(option_of(v, value_of)?),
+                "zarr_format" => zarr_format = Some(u64_of(v)?),
+                _ => {
+                    extra.insert(key.clone(), v.clone());
+                }
+            }
+        }
+        Ok(ArrayMetadataV2 {
+            shape: required(shape, "shape")?,
+            chunks: required(chunks, "chunks")?,
+            dtype: required(dtype, "dtype")?,
+            fill_value: required(fill_value, "fill_value")?,
+            order: required(order, "order")?,
+            filters: filters.flatten(),
+            dimension_separator: dimension_separator.flatten(),
+            compressor: compressor.flatten(),
+            zarr_format: required(zarr_format, "zarr_format")?,
+            extra,
+        })
+    }
+
+    /// The document as JSON, with the keys it was read with.
+    pub fn to_value(&self) -> Value {
+        let mut o = Map::new();
+        o.insert("shape".into(), u64_list(&self.shape));
+        o.insert("chunks".into(), u64_list(&self.chunks));
+        o.insert("dtype".into(), self.dtype.clone());
+        o.insert("fill_value".into(), self.fill_value.clone());
+        o.insert("order".into(), self.order.clone().into());
+        let filters = self.filters.clone().map_or(Value::Null, Value::Array);
+        o.insert("filters".into(), filters);
+        if let Some(separator) = &self.dimension_separator {
+            o.insert("dimension_separator".into(), separator.clone().into());
+        }
+        o.insert(
+            "compressor".into(),
+            self.compressor.clone().unwrap_or(Value::Null),
+        );
+        o.insert("zarr_format".into(), self.zarr_format.into());
+        append(&mut o, &self.extra);
+        Value::Object(o)
+    }
+}
+
+impl GroupMetadataV2 {
+    /// Reads the fields of a `.zgroup`; the error is serde_json's message.
+    pub(crate) fn read(value: &Value) -> Read<Self> {
+        let object = object_of(value, "struct GroupMetadataV2")?;
+        let mut zarr_format = None;
+        let mut extra = Map::new();
+        for (key, v) in object {
+            match key.as_str() {
+                "zarr_format" => zarr_format = Some(u64_of(v)?),
+                _ => {
+                    extra.insert(key.clone(), v.clone());
+                }
+            }
+        }
+        Ok(GroupMetadataV2 {
+            zarr_format: required(zarr_format, "zarr_format")?,
+            extra,
+        })
+    }
+
+    /// The document as JSON, with the keys it was read with.
+    pub fn to_value(&self) -> Value {
+        let mut o = Map::new();
+        o.insert("zarr_format".into(), self.zarr_format.into());
+        append(&mut o, &self.extra);
+        Value::Object(o)
+    }
+}
+
+impl ConsolidatedMetadataV2 {
+    /// Reads the fields of a `.zmetadata`; the error is serde_json's message.
+    pub(crate) fn read(value: &Value) -> Read<Self> {
+        let object = object_of(value, "struct ConsolidatedMetadataV2")?;
+        let (mut metadata, mut format) = (None, None);
+        let mut extra = Map::new();
+        for (key, v) in object {
+            match key.as_str() {
+                "metadata" => metadata = Some(map_of(v)?),
+                "zarr_consolidated_format" => format = Some(u64_of(v)?),
+                _ => {
+                    extra.insert(key.clone(), v.clone());
+                }
+            }
+        }
+        Ok(ConsolidatedMetadataV2 {
+            metadata: required(metadata, "metadata")?,
+            zarr_consolidated_format: required(format, "zarr_consolidated_format")?,
+            extra,
+        })
+    }
+
+    /// The document as JSON, with the keys it was read with.
+    pub fn to_value(&self) -> Value {
+        let mut o = Map::new();
+        o.insert("metadata".into(), Value::Object(self.metadata.clone()));
+        o.insert(
+            "zarr_consolidated_format".into(),
+            self.zarr_consolidated_format.into(),
+        );
+        append(&mut o, &self.extra);
+        Value::Object(o)
+    }
 }

@@ -1,6 +1,10 @@
 //! Zarr v3 metadata documents: `zarr.json` of arrays and groups, and inline consolidated metadata.
 
 use super::named::{double_option, NamedConfig};
+use super::read::{
+    append, bool_of, map_of, named_list, names_of, names_value, object_of, option_of, required,
+    string_of, u64_list, u64_of, vec_of, Read,
+};
 use crate::error::{Result, ZomError};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -111,10 +115,10 @@ impl NodeMetadataV3 {
             None => return Err(ZomError::invalid_metadata("zarr.json has no zarr_format")),
         }
         match object.get("node_type").and_then(Value::as_str) {
-            Some("array") => ArrayMetadataV3::deserialize(value)
+            Some("array") => ArrayMetadataV3::read(value)
                 .map(|a| NodeMetadataV3::Array(Box::new(a)))
                 .map_err(|e| ZomError::invalid_metadata(format!("invalid v3 array metadata: {e}"))),
-            Some("group") => GroupMetadataV3::deserialize(value)
+            Some("group") => GroupMetadataV3::read(value)
                 .map(|g| NodeMetadataV3::Group(Box::new(g)))
                 .map_err(|e| ZomError::invalid_metadata(format!("invalid v3 group metadata: {e}"))),
             Some(other) => Err(ZomError::invalid_metadata(format!(
@@ -128,11 +132,186 @@ impl NodeMetadataV3 {
 
     /// The document as JSON, with the keys it was read with.
     pub fn to_value(&self) -> Value {
-        let result = match self {
-            NodeMetadataV3::Array(a) => serde_json::to_value(a),
-            NodeMetadataV3::Group(g) => serde_json::to_value(g),
-        };
-        // ok: these structs hold only JSON values and string keys; serialising cannot fail.
-        result.unwrap_or(Value::Null)
+        match self {
+            NodeMetadataV3::Array(a) => a.to_value(),
+            NodeMetadataV3::Group(g) => g.to_value(),
+        }
+    }
+}
+
+// Reading and writing by hand: see `read`. Each gives what the derived `Deserialize` and
+// `Serialize` give (fields in declaration order, `None` skipped, `extra` last).
+
+impl ArrayMetadataV3 {
+    /// Reads a `zarr.json` of an array; the error is serde_json's message.
+    pub(crate) fn read(value: &Value) -> Read<Self> {
+        let object = object_of(value, "struct ArrayMetadataV3")?;
+        let (mut shape, mut data_type, mut chunk_grid, mut chunk_key_encoding) =
+            (None, None, None, None);
+        let (mut fill_value, mut codecs, mut attributes, mut dimension_names) =
+            (None, None, None, None);
+        let (mut zarr_format, mut node_type, mut storage_transformers, mut extensions) =
+            (None, None, None, None);
+        let mut extra = Map::new();
+        for (key, v) in object {
+            match key.as_str() {
+                "shape" => shape = Some(vec_of(v, u64_of)?),
+                "data_type" => data_type = Some(NamedConfig::from_value(v)?),
+                "chunk_grid" => chunk_grid = Some(NamedConfig::from_value(v)?),
+                "chunk_key_encoding" => chunk_key_encoding = Some(NamedConfig::from_value(v)?),
+                "fill_value" => fill_value = Some(v.clone()),
+                "codecs" => codecs = Some(vec_of(v, NamedConfig::from_value)?),
+                "attributes" => attributes = Some(option_of(v, map_of)?),
+                "dimension_names" => dimension_names = Some(option_of(v, names_of)?),
+                "zarr_format" => zarr_format = Some(u64_of(v)?),
+                "node_type" => node_type = Some(string_of(v)?),
+                "storage_transformers" => {
+                    storage_transformers =
+                        Some(option_of(v, |v| vec_of(v, NamedConfig::from_value))?)
+                }
+                "extensions" => {
+                    extensions = Some(option_of(v, |v| vec_of(v, NamedConfig::from_value))?)
+                }
+                _ => {
+                    extra.insert(key.clone(), v.clone());
+                }
+            }
+        }
+        Ok(ArrayMetadataV3 {
+            shape: required(shape, "shape")?,
+            data_type: required(data_type, "data_type")?,
+            chunk_grid: required(chunk_grid, "chunk_grid")?,
+            chunk_key_encoding: required(chunk_key_encoding, "chunk_key_encoding")?,
+            fill_value: required(fill_value, "fill_value")?,
+            codecs: required(codecs, "codecs")?,
+            attributes: attributes.flatten(),
+            dimension_names,
+            zarr_format: required(zarr_format, "zarr_format")?,
+            node_type: required(node_type, "node_type")?,
+            storage_transformers: storage_transformers.flatten(),
+            extensions: extensions.flatten(),
+            extra,
+        })
+    }
+
+    /// The document as JSON, with the keys it was read with.
+    pub fn to_value(&self) -> Value {
+        let mut o = Map::new();
+        o.insert("shape".into(), u64_list(&self.shape));
+        o.insert("data_type".into(), self.data_type.to_value());
+        o.insert("chunk_grid".into(), self.chunk_grid.to_value());
+        o.insert(
+            "chunk_key_encoding".into(),
+            self.chunk_key_encoding.to_value(),
+        );
+        o.insert("fill_value".into(), self.fill_value.clone());
+        o.insert("codecs".into(), named_list(&self.codecs));
+        if let Some(attributes) = &self.attributes {
+            o.insert("attributes".into(), Value::Object(attributes.clone()));
+        }
+        if let Some(names) = &self.dimension_names {
+            o.insert("dimension_names".into(), names_value(names));
+        }
+        o.insert("zarr_format".into(), self.zarr_format.into());
+        o.insert("node_type".into(), self.node_type.clone().into());
+        if let Some(list) = &self.storage_transformers {
+            o.insert("storage_transformers".into(), named_list(list));
+        }
+        if let Some(list) = &self.extensions {
+            o.insert("extensions".into(), named_list(list));
+        }
+        append(&mut o, &self.extra);
+        Value::Object(o)
+    }
+}
+
+impl GroupMetadataV3 {
+    /// Reads a `zarr.json` of a group; the error is serde_json's message.
+    pub(crate) fn read(value: &Value) -> Read<Self> {
+        let object = object_of(value, "struct GroupMetadataV3")?;
+        let (mut attributes, mut zarr_format, mut consolidated, mut node_type) =
+            (None, None, None, None);
+        let mut extensions = None;
+        let mut extra = Map::new();
+        for (key, v) in object {
+            match key.as_str() {
+                "attributes" => attributes = Some(option_of(v, map_of)?),
+                "zarr_format" => zarr_format = Some(u64_of(v)?),
+                "consolidated_metadata" => {
+                    consolidated = Some(option_of(v, ConsolidatedMetadataV3::read)?)
+                }
+                "node_type" => node_type = Some(string_of(v)?),
+                "extensions" => {
+                    extensions = Some(option_of(v, |v| vec_of(v, NamedConfig::from_value))?)
+                }
+                _ => {
+                    extra.insert(key.clone(), v.clone());
+                }
+            }
+        }
+        Ok(GroupMetadataV3 {
+            attributes: attributes.flatten(),
+            zarr_format: required(zarr_format, "zarr_format")?,
+            consolidated_metadata: consolidated,
+            node_type: required(node_type, "node_type")?,
+            extensions: extensions.flatten(),
+            extra,
+        })
+    }
+
+    /// The document as JSON, with the keys it was read with.
+    pub fn to_value(&self) -> Value {
+        let mut o = Map::new();
+        if let Some(attributes) = &self.attributes {
+            o.insert("attributes".into(), Value::Object(attributes.clone()));
+        }
+        o.insert("zarr_format".into(), self.zarr_format.into());
+        if let Some(consolidated) = &self.consolidated_metadata {
+            let c = consolidated
+                .as_ref()
+                .map_or(Value::Null, ConsolidatedMetadataV3::to_value);
+            o.insert("consolidated_metadata".into(), c);
+        }
+        o.insert("node_type".into(), self.node_type.clone().into());
+        if let Some(list) = &self.extensions {
+            o.insert("extensions".into(), named_list(list));
+        }
+        append(&mut o, &self.extra);
+        Value::Object(o)
+    }
+}
+
+impl ConsolidatedMetadataV3 {
+    /// Reads inline consolidated metadata; the error is serde_json's message.
+    pub(crate) fn read(value: &Value) -> Read<Self> {
+        let object = object_of(value, "struct ConsolidatedMetadataV3")?;
+        let (mut kind, mut must_understand, mut metadata) = (None, None, None);
+        let mut extra = Map::new();
+        for (key, v) in object {
+            match key.as_str() {
+                "kind" => kind = Some(string_of(v)?),
+                "must_understand" => must_understand = Some(bool_of(v)?),
+                "metadata" => metadata = Some(map_of(v)?),
+                _ => {
+                    extra.insert(key.clone(), v.clone());
+                }
+            }
+        }
+        Ok(ConsolidatedMetadataV3 {
+            kind: required(kind, "kind")?,
+            must_understand: required(must_understand, "must_understand")?,
+            metadata: required(metadata, "metadata")?,
+            extra,
+        })
+    }
+
+    /// The object as JSON.
+    pub fn to_value(&self) -> Value {
+        let mut o = Map::new();
+        o.insert("kind".into(), self.kind.clone().into());
+        o.insert("must_understand".into(), self.must_understand.into());
+        o.insert("metadata".into(), Value::Object(self.metadata.clone()));
+        append(&mut o, &self.extra);
+        Value::Object(o)
     }
 }

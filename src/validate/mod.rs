@@ -33,6 +33,7 @@ mod codecs;
 mod document;
 mod extensions;
 mod hierarchy;
+mod json;
 mod names;
 mod numcodecs;
 mod sharding;

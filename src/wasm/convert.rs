@@ -159,7 +159,8 @@ fn from_js_at(value: &JsValue, depth: usize) -> Result<Value, ZomError> {
 fn number_from_f64(f: f64) -> Result<Value, ZomError> {
     if !f.is_finite() {
         return Err(ZomError::invalid_argument(format!(
-            "{f} is not a JSON number (write \"NaN\", \"Infinity\" or \"-Infinity\" as strings)"
+            "{} is not a JSON number (write \"NaN\", \"Infinity\" or \"-Infinity\" as strings)",
+            crate::json::display_f64(f)
         )));
     }
     if f.fract() == 0.0 && f.abs() <= MAX_SAFE_INTEGER {

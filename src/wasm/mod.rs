@@ -40,10 +40,6 @@ fn fail(error: ZomError) -> JsValue {
     error_to_js(&error)
 }
 
-fn serialised<T: Serialize>(value: &T) -> JsValue {
-    to_js(&serde_json::to_value(value).unwrap_or(Value::Null)) // ok: plain data, string keys
-}
-
 fn option(options: &JsValue, name: &str) -> JsValue {
     if options.is_object() {
         Reflect::get(options, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
@@ -99,7 +95,7 @@ struct JsExtensionHandler {
 
 impl ExtensionHandler for JsExtensionHandler {
     fn check(&self, value: &Value, path: &str, loc: &[LocStep]) -> Vec<Problem> {
-        let loc_js = serialised(&loc);
+        let loc_js = to_js(&LocStep::list_value(loc));
         let result = self.function.call3(
             &JsValue::NULL,
             &to_js(value),
@@ -213,7 +209,7 @@ pub fn validate_document(doc: JsValue, options: JsValue) -> JsResult {
         Some(bytes) => validate::validate_document_bytes(&bytes, &opts),
         None => validate::validate_document(&from_js(&doc).map_err(fail)?, &opts),
     };
-    Ok(serialised(&report))
+    Ok(to_js(&report.to_value()))
 }
 
 /// Validates a whole hierarchy given as ZOM (object or JSON text). Returns `{valid, problems}`.
@@ -222,15 +218,16 @@ pub fn validate_hierarchy(zom: JsValue, options: JsValue) -> JsResult {
     let opts = validate_options(&options)?;
     match bytes_of(&zom) {
         Some(bytes) => match json::parse_document(&bytes, json::DEFAULT_MAX_DOCUMENT_BYTES) {
-            Ok(value) => Ok(serialised(&validate::validate_hierarchy(&value, &opts))),
-            Err(_) => Ok(serialised(&validate::validate_document_bytes(
-                &bytes, &opts,
-            ))),
+            Ok(value) => Ok(to_js(
+                &validate::validate_hierarchy(&value, &opts).to_value(),
+            )),
+            Err(_) => Ok(to_js(
+                &validate::validate_document_bytes(&bytes, &opts).to_value(),
+            )),
         },
-        None => Ok(serialised(&validate::validate_hierarchy(
-            &from_js(&zom).map_err(fail)?,
-            &opts,
-        ))),
+        None => Ok(to_js(
+            &validate::validate_hierarchy(&from_js(&zom).map_err(fail)?, &opts).to_value(),
+        )),
     }
 }
 
@@ -320,7 +317,11 @@ pub fn to_v3(zom: JsValue) -> JsResult {
     let conversion = model::to_v3(&zom_input(&zom)?);
     let out = Object::new();
     convert::set_own(&out, "zom", &to_js(&conversion.node.to_value()));
-    convert::set_own(&out, "problems", &serialised(&conversion.problems));
+    convert::set_own(
+        &out,
+        "problems",
+        &to_js(&Problem::list_value(&conversion.problems)),
+    );
     Ok(out.into())
 }
 
@@ -343,7 +344,7 @@ pub fn like(a: JsValue, b: JsValue, options: JsValue) -> Result<bool, JsValue> {
 pub fn diff(expected: JsValue, actual: JsValue, options: JsValue) -> JsResult {
     let opts = compare_options(&options)?;
     let differences = model::diff(&json_input(&expected)?, &json_input(&actual)?, &opts);
-    Ok(serialised(&differences))
+    Ok(to_js(&model::Difference::list_value(&differences)))
 }
 
 /// The JSON Schema (draft 2020-12) of the ZOM of Zarr v2 or v3.
@@ -374,7 +375,10 @@ fn coords_input(coords: &[f64]) -> Result<Vec<u64>, JsValue> {
             } else {
                 Err(fail(ZomError::new(
                     ErrorCode::InvalidSelection,
-                    format!("chunk coordinate {c} is not a non-negative integer"),
+                    format!(
+                        "chunk coordinate {} is not a non-negative integer",
+                        json::display_f64(c)
+                    ),
                 )))
             }
         })

@@ -2,7 +2,7 @@
 
 /// Decompresses one BloscLZ stream into exactly `out`. Returns the number of bytes written,
 /// or `None` when the stream is malformed or does not fit.
-pub(crate) fn decompress(input: &[u8], out: &mut [u8]) -> Option<usize> {
+pub fn blosclz_decompress(input: &[u8], out: &mut [u8]) -> Option<usize> {
     const MAX_DISTANCE: usize = 8191;
     let mut ip = 0usize;
     let mut op = 0usize;

@@ -1,0 +1,137 @@
+//! Checksums over whole chunks: CRC-32C, Adler-32 and Fletcher-32.
+
+use std::sync::OnceLock;
+
+/// CRC-32C (Castagnoli) of `data`, as the v3 `crc32c` codec and numcodecs compute it.
+pub fn crc32c(data: &[u8]) -> u32 {
+    // Slicing by 8 bytes. The tables (8 KiB) are computed on first use rather than stored in
+    // the module: they are incompressible data, and take microseconds to compute.
+    static TABLES: OnceLock<[[u32; 256]; 8]> = OnceLock::new();
+    let t = TABLES.get_or_init(crc32c_tables);
+    let mut crc = !0u32;
+    let mut words = data.chunks_exact(8);
+    for w in &mut words {
+        let lo = crc ^ u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
+        crc = t[7][(lo & 0xff) as usize]
+            ^ t[6][((lo >> 8) & 0xff) as usize]
+            ^ t[5][((lo >> 16) & 0xff) as usize]
+            ^ t[4][(lo >> 24) as usize]
+            ^ t[3][usize::from(w[4])]
+            ^ t[2][usize::from(w[5])]
+            ^ t[1][usize::from(w[6])]
+            ^ t[0][usize::from(w[7])];
+    }
+    for &b in words.remainder() {
+        crc = t[0][((crc ^ u32::from(b)) & 0xff) as usize] ^ (crc >> 8);
+    }
+    !crc
+}
+
+fn crc32c_tables() -> [[u32; 256]; 8] {
+    const POLY: u32 = 0x82F6_3B78; // reflected
+    let mut t = [[0u32; 256]; 8];
+    for (n, slot) in t[0].iter_mut().enumerate() {
+        let mut c = n as u32;
+        for _ in 0..8 {
+            c = if c & 1 != 0 { (c >> 1) ^ POLY } else { c >> 1 };
+        }
+        *slot = c;
+    }
+    for k in 1..8 {
+        for n in 0..256 {
+            let prev = t[k - 1][n];
+            t[k][n] = t[0][(prev & 0xff) as usize] ^ (prev >> 8);
+        }
+    }
+    t
+}
+
+/// Adler-32 as zlib computes it (starting value 1).
+pub fn adler32(data: &[u8]) -> u32 {
+    const MOD: u32 = 65521;
+    // 5552 bytes is the most that can be summed before `b` could overflow a u32.
+    let (mut a, mut b) = (1u32, 0u32);
+    for block in data.chunks(5552) {
+        for &byte in block {
+            a = a.wrapping_add(u32::from(byte));
+            b = b.wrapping_add(a);
+        }
+        a %= MOD;
+        b %= MOD;
+    }
+    (b << 16) | a
+}
+
+/// Fletcher-32 as HDF5 (and numcodecs) compute it: big-endian 16-bit words, a trailing odd
+/// byte as the high half of a last word.
+pub fn fletcher32(data: &[u8]) -> u32 {
+    let (mut sum1, mut sum2) = (0u32, 0u32);
+    let words = data.chunks_exact(2);
+    let odd = words.remainder().first().copied();
+    let even = data.get(..data.len() - data.len() % 2).unwrap_or_default();
+    // 360 words is the most that can be summed before a reduction is needed.
+    for block in even.chunks(720) {
+        for w in block.chunks_exact(2) {
+            sum1 = sum1.wrapping_add((u32::from(w[0]) << 8) | u32::from(w[1]));
+            sum2 = sum2.wrapping_add(sum1);
+        }
+        sum1 = (sum1 & 0xffff) + (sum1 >> 16);
+        sum2 = (sum2 & 0xffff) + (sum2 >> 16);
+    }
+    if let Some(byte) = odd {
+        sum1 = sum1.wrapping_add(u32::from(byte) << 8);
+        sum2 = sum2.wrapping_add(sum1);
+        sum1 = (sum1 & 0xffff) + (sum1 >> 16);
+        sum2 = (sum2 & 0xffff) + (sum2 >> 16);
+    }
+    sum1 = (sum1 & 0xffff) + (sum1 >> 16);
+    sum2 = (sum2 & 0xffff) + (sum2 >> 16);
+    (sum2 << 16) | sum1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn crc32c_known_answers() {
+        assert_eq!(crc32c(b""), 0);
+        assert_eq!(crc32c(b"123456789"), 0xE306_9283);
+        assert_eq!(crc32c(&[0u8; 32]), 0x8A91_36AA);
+        assert_eq!(crc32c(&[0xffu8; 32]), 0x62A8_AB43);
+        let ascending: Vec<u8> = (0..32).collect();
+        assert_eq!(crc32c(&ascending), 0x46DD_794E);
+    }
+
+    #[test]
+    fn crc32c_matches_bitwise_at_every_length_and_offset() {
+        fn bitwise(data: &[u8]) -> u32 {
+            let mut crc = !0u32;
+            for &b in data {
+                crc ^= u32::from(b);
+                for _ in 0..8 {
+                    crc = if crc & 1 != 0 {
+                        (crc >> 1) ^ 0x82F6_3B78
+                    } else {
+                        crc >> 1
+                    };
+                }
+            }
+            !crc
+        }
+        let data: Vec<u8> = (0..300u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+            .collect();
+        for start in 0..9 {
+            for end in start..data.len() {
+                assert_eq!(crc32c(&data[start..end]), bitwise(&data[start..end]));
+            }
+        }
+    }
+
+    #[test]
+    fn adler32_known_answer() {
+        assert_eq!(adler32(b"Wikipedia"), 0x11E6_0398);
+        assert_eq!(adler32(b""), 1);
+    }
+}
