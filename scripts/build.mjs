@@ -31,8 +31,13 @@ const WASM_FEATURES = [
 const DROP_EXPORTS = ["--remove-exports", "--pass-arg=remove-exports@rust_zstd_wasm_shim_*"];
 // -Oz: the speed-critical code arrives already optimised for speed by LLVM, and measures the
 // same after -Oz as after -O3; --converge repeats the passes while they still shrink the module.
+// --flatten --rereloop first rebuilds the control flow, which -Oz then shrinks further
+// (1.7 KiB gzipped; decoding speed the same, blosc faster).
 const WASM_OPT_ARGS = [
   ...DROP_EXPORTS,
+  "--flatten",
+  "--rereloop",
+  "-Oz",
   "-Oz",
   "--converge",
   ...WASM_FEATURES,

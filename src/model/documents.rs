@@ -205,7 +205,7 @@ pub(crate) fn assemble(
     mut nodes: BTreeMap<String, Node>,
     parent_key: impl Fn(&str) -> String,
 ) -> Result<Node> {
-    let mut paths: Vec<String> = nodes.keys().cloned().collect();
+    let paths: Vec<String> = nodes.keys().cloned().collect();
     for path in &paths {
         let depth = if path.is_empty() {
             0
@@ -226,11 +226,21 @@ pub(crate) fn assemble(
             .at_path(path.clone()));
         }
     }
-    // Deepest first, so that every node is complete before it moves into its parent.
-    paths.sort_unstable_by_key(|p| {
-        std::cmp::Reverse(p.matches('/').count() + usize::from(!p.is_empty()))
-    });
+    // Deepest first, so that every node is complete before it moves into its parent; paths of
+    // one depth in key order. Grouped rather than sorted: a sort is a lot of code in the
+    // WebAssembly module. (Depths are at most MAX_DEPTH, checked above.)
+    let depth = |p: &str| p.matches('/').count() + usize::from(!p.is_empty());
+    let mut by_depth: Vec<Vec<String>> = Vec::new();
     for path in paths {
+        let d = depth(&path);
+        if by_depth.len() <= d {
+            by_depth.resize_with(d + 1, Vec::new);
+        }
+        if let Some(bucket) = by_depth.get_mut(d) {
+            bucket.push(path);
+        }
+    }
+    for path in by_depth.into_iter().rev().flatten() {
         let Some((parent, name)) = split_parent(&path) else {
             continue;
         };
