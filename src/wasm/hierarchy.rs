@@ -12,24 +12,14 @@ use crate::hierarchy::{
     WalkProgress,
 };
 use crate::model::{Array as ArrayNode, Node, ZarrFormat};
-use js_sys::{Array, Function, Object, Promise, Reflect};
+use js_sys::{Array, Function, Object, Promise};
 use serde_json::Value;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::future_to_promise;
 
-fn fail(error: ZomError) -> JsValue {
-    error_to_js(&error)
-}
-
-fn option(options: &JsValue, name: &str) -> JsValue {
-    if options.is_object() {
-        Reflect::get(options, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
-    } else {
-        JsValue::UNDEFINED
-    }
-}
+use super::{fail, option};
 
 /// A non-negative integer option (absent: `None`).
 fn count_option(options: &JsValue, name: &str) -> Result<Option<u64>, ZomError> {

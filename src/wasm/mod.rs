@@ -36,10 +36,12 @@ pub fn start() {
     }));
 }
 
+/// A core error as the plain object JS receives (and ts/ turns into a ZomError).
 fn fail(error: ZomError) -> JsValue {
     error_to_js(&error)
 }
 
+/// `options[name]`, or undefined when `options` is not an object.
 fn option(options: &JsValue, name: &str) -> JsValue {
     if options.is_object() {
         Reflect::get(options, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)

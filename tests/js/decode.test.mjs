@@ -6,43 +6,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { ChunkDecoder, decodeChunk, fromDocuments, isZomError } from "zom";
+import { elements, sameValues } from "./hierarchy-common.mjs";
 import { fixtures, readDocuments, readJson } from "./helpers.mjs";
-
-const b64 = (bytes) => Buffer.from(bytes).toString("base64");
-const encFloat = (x) => (Number.isNaN(x) ? "NaN" : x === Infinity ? "Infinity" : x === -Infinity ? "-Infinity" : x);
-
-/** A decoded JS value in generate.py's encoding of values. */
-function encodeValue(value, dataType) {
-  const name = typeof dataType === "string" ? dataType : dataType.name;
-  if (typeof value === "bigint") return value;
-  if (typeof value === "number") return encFloat(value);
-  if (typeof value === "boolean" || typeof value === "string") return value;
-  if (value instanceof Uint8Array) {
-    if (name === "null_terminated_bytes") {
-      const padded = new Uint8Array(dataType.configuration.length_bytes);
-      padded.set(value);
-      return b64(padded);
-    }
-    return b64(value);
-  }
-  if (Array.isArray(value)) return value.map((v) => encFloat(v));
-  // A struct element: encode each field with its own data type.
-  const fields = dataType.configuration.fields;
-  return Object.fromEntries(fields.map(([field, type]) => [field, encodeValue(value[field], type)]));
-}
-
-/** The decoded chunk's values, one encoded value per element. */
-function elements(data, dataType) {
-  const name = typeof dataType === "string" ? dataType : dataType.name;
-  if (name === "bool") return Array.from(data, (x) => x !== 0);
-  if (name === "complex64" || name === "complex128") {
-    const out = [];
-    for (let i = 0; i < data.length; i += 2) out.push([encFloat(data[i]), encFloat(data[i + 1])]);
-    return out;
-  }
-  if (ArrayBuffer.isView(data)) return Array.from(data, (x) => encodeValue(x, dataType));
-  return data.map((x) => encodeValue(x, dataType));
-}
 
 function* gridCoords(gridShape) {
   const n = gridShape.reduce((a, b) => a * b, 1);
@@ -87,22 +52,6 @@ function readArray(dir, zom, path) {
   }
   decoder.free();
   return out;
-}
-
-const normalise = (v) => (typeof v === "bigint" ? v : typeof v === "number" && Number.isInteger(v) ? BigInt(v) : v);
-function sameValues(got, want, where) {
-  assert.equal(got.length, want.length, where);
-  for (let i = 0; i < want.length; i++) {
-    const g = got[i];
-    const w = want[i];
-    if (typeof w === "object" && w !== null && !Array.isArray(w)) {
-      for (const key of Object.keys(w)) assert.deepEqual(normalise(g[key]), normalise(w[key]), `${where}[${i}].${key}`);
-    } else if (Array.isArray(w)) {
-      assert.deepEqual(g, w, `${where}[${i}]`);
-    } else {
-      assert.deepEqual(normalise(g), normalise(w), `${where}[${i}]`);
-    }
-  }
 }
 
 for (const name of ["v3", "v2", "sample"]) {
