@@ -11,17 +11,18 @@
 //! use zom::chunk::{ReadPlan, Selection, DimSelection};
 //! // A 6×5 array in 4×3 chunks; read rows 1..5, column 3 (dropped from the output).
 //! let sel = Selection::new(vec![DimSelection::slice(Some(1), Some(5), None), DimSelection::Index(3)]);
-//! let resolved = sel.resolve(&[6, 5]).unwrap();
-//! let plan = ReadPlan::new(&[6, 5], &[4, 3], &resolved).unwrap();
+//! let resolved = sel.resolve(&[6, 5])?;
+//! let plan = ReadPlan::new(&[6, 5], &[4, 3], &resolved)?;
 //! assert_eq!(plan.output_shape(), &[4]);
-//! let mut out = plan.allocate_output(4, 1 << 20).unwrap();
+//! let mut out = plan.allocate_output(4, 1 << 20)?;
 //! for chunk in plan.chunks() {
-//!     let chunk = chunk.unwrap();
+//!     let chunk = chunk?;
 //!     // Fetch and decode the chunk at `chunk.coords` here, then `chunk.copy_into(…)`;
 //!     // a missing chunk reads as the fill value:
-//!     chunk.fill_into(&mut out, &7i32.to_le_bytes()).unwrap();
+//!     chunk.fill_into(&mut out, &7i32.to_le_bytes())?;
 //! }
 //! assert_eq!(out, [7i32.to_le_bytes(); 4].concat());
+//! # Ok::<(), zom::ZomError>(())
 //! ```
 //!
 //! Sizes and offsets are `u64` everywhere (WASM is 32-bit) and every computation is checked:
