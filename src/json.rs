@@ -41,13 +41,45 @@ pub fn to_pretty_bytes(value: &Value) -> Vec<u8> {
 /// Serialises like Python's `json.dumps(value)` with `indent` (None: one line with `", "` and
 /// `": "` separators, as zarr-python writes `.zmetadata`), non-ASCII escaped.
 pub fn to_python_json(value: &Value, indent: Option<usize>) -> Vec<u8> {
-    use serde::Serialize;
-    let mut out = Vec::new();
-    let formatter = PythonFormatter {
+    write_json(
+        value,
+        JsonFormatter {
+            indent,
+            spaced: true,
+            ascii: true,
+            level: 0,
+            has_value: false,
+        },
+    )
+}
+
+/// The JSON text serde_json's `to_string` writes (and a `Value`'s `Display`).
+pub fn to_compact(value: &Value) -> String {
+    to_text(value, None)
+}
+
+/// The JSON text serde_json's `PrettyFormatter` writes with an indent of `indent` spaces.
+pub fn to_indented(value: &Value, indent: usize) -> String {
+    to_text(value, Some(indent))
+}
+
+fn to_text(value: &Value, indent: Option<usize>) -> String {
+    let formatter = JsonFormatter {
         indent,
+        spaced: false,
+        ascii: false,
         level: 0,
         has_value: false,
     };
+    // Only whole UTF-8 strings are written: this cannot fail.
+    String::from_utf8(write_json(value, formatter)).unwrap_or_default()
+}
+
+/// Every JSON text zom writes goes through this one serializer: each other one would be a
+/// copy of serde_json's serialisation code in the WebAssembly module.
+fn write_json(value: &Value, formatter: JsonFormatter) -> Vec<u8> {
+    use serde::Serialize;
+    let mut out = Vec::new();
     let mut serializer = serde_json::Serializer::with_formatter(&mut out, formatter);
     // Writing a Value into a Vec cannot fail (no I/O, string keys only).
     if value.serialize(&mut serializer).is_err() {
@@ -56,14 +88,17 @@ pub fn to_python_json(value: &Value, indent: Option<usize>) -> Vec<u8> {
     out
 }
 
-/// Python's `json.dumps` layout with `ensure_ascii=True`.
-struct PythonFormatter {
+/// serde_json's compact and pretty layouts, and Python's `json.dumps` one (`spaced`: `", "`
+/// and `": "` on one line; `ascii`: `ensure_ascii=True`).
+struct JsonFormatter {
     indent: Option<usize>,
+    spaced: bool,
+    ascii: bool,
     level: usize,
     has_value: bool,
 }
 
-impl PythonFormatter {
+impl JsonFormatter {
     fn separator<W: ?Sized + std::io::Write>(&self, w: &mut W, first: bool) -> std::io::Result<()> {
         match self.indent {
             Some(width) => {
@@ -74,7 +109,8 @@ impl PythonFormatter {
                 Ok(())
             }
             None if first => Ok(()),
-            None => w.write_all(b", "),
+            None if self.spaced => w.write_all(b", "),
+            None => w.write_all(b","),
         }
     }
 
@@ -97,12 +133,15 @@ impl PythonFormatter {
     }
 }
 
-impl serde_json::ser::Formatter for PythonFormatter {
+impl serde_json::ser::Formatter for JsonFormatter {
     fn write_string_fragment<W: ?Sized + std::io::Write>(
         &mut self,
         writer: &mut W,
         fragment: &str,
     ) -> std::io::Result<()> {
+        if !self.ascii {
+            return writer.write_all(fragment.as_bytes());
+        }
         let mut units = [0u16; 2];
         for c in fragment.chars() {
             if c.is_ascii() {
@@ -150,7 +189,11 @@ impl serde_json::ser::Formatter for PythonFormatter {
         self.separator(w, first)
     }
     fn begin_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        w.write_all(b": ")
+        w.write_all(if self.spaced || self.indent.is_some() {
+            b": "
+        } else {
+            b":"
+        })
     }
     fn end_object_value<W: ?Sized + std::io::Write>(&mut self, _w: &mut W) -> std::io::Result<()> {
         self.has_value = true;
@@ -279,7 +322,53 @@ fn increment(digits: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::display_f64;
+    use super::{display_f64, to_compact, to_indented};
+    use serde::Serialize;
+    use serde_json::{json, Value};
+
+    fn values() -> Vec<Value> {
+        let mut out = vec![
+            json!(null),
+            json!(true),
+            json!(0),
+            json!(-7),
+            json!(18446744073709551615u64),
+            json!(1.5),
+            json!(1e300),
+            json!(-0.0),
+            json!(""),
+            json!("plain"),
+            json!("quote \" backslash \\ slash / nl \n tab \t cr \r bs \u{8} ff \u{c}"),
+            json!("\u{0} \u{1f} \u{7f} é 中 😀 \u{2028}"),
+            json!([]),
+            json!({}),
+            json!([[], {}, [[]], {"a": {}}]),
+            json!({"a": [1, 2, {"b": null, "c": [true, false]}], "é": "x", "": ""}),
+        ];
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/expected");
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            if let Ok(v) = serde_json::from_slice::<Value>(&std::fs::read(entry.path()).unwrap()) {
+                out.push(v);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn compact_and_indented_text_is_serde_jsons() {
+        for v in values() {
+            assert_eq!(to_compact(&v), serde_json::to_string(&v).unwrap());
+            assert_eq!(to_compact(&v), v.to_string());
+            for n in [1usize, 2, 4, 16] {
+                let pad = " ".repeat(n);
+                let mut out = Vec::new();
+                let formatter = serde_json::ser::PrettyFormatter::with_indent(pad.as_bytes());
+                let mut serializer = serde_json::Serializer::with_formatter(&mut out, formatter);
+                v.serialize(&mut serializer).unwrap();
+                assert_eq!(to_indented(&v, n), String::from_utf8(out).unwrap());
+            }
+        }
+    }
 
     #[test]
     fn display_f64_is_rusts_display() {

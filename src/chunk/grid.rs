@@ -73,7 +73,8 @@ impl ChunkGrid {
         })?;
         let chunk_shape = uint_list(list).ok_or_else(|| {
             grid_error(format!(
-                "chunk_shape must be a list of non-negative integers, not {list}"
+                "chunk_shape must be a list of non-negative integers, not {}",
+                crate::json::to_compact(list)
             ))
         })?;
         Self::new(shape, &chunk_shape)

@@ -28,7 +28,8 @@ fn separator(value: Option<&Value>, default: char, what: &str) -> Result<char> {
         Some(Value::String(s)) if s == "/" => Ok('/'),
         Some(Value::String(s)) if s == "." => Ok('.'),
         Some(other) => Err(ZomError::invalid_metadata(format!(
-            "{what} separator must be \"/\" or \".\", not {other}"
+            "{what} separator must be \"/\" or \".\", not {}",
+            crate::json::to_compact(other)
         ))),
     }
 }

@@ -5,6 +5,7 @@ use super::{codec_error, to_usize, BytesToBytesCodec, Limits, SizeBound};
 use crate::error::Result;
 use flate2::{Decompress, FlushDecompress, Status};
 use std::io::Read;
+use zom_lzma::{lzma_decode, LzmaContainer, LzmaFailure};
 
 /// Which compressor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -323,52 +324,18 @@ fn read_into(mut reader: impl Read, out: &mut [u8], who: &str) -> Result<()> {
     }
 }
 
-/// A writer that refuses to hold more than `max` bytes.
-struct LimitedWriter {
-    out: Vec<u8>,
-    max: usize,
-}
-
-impl std::io::Write for LimitedWriter {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        if self.out.len().saturating_add(buf.len()) > self.max {
-            return Err(std::io::Error::other("output over the limit"));
-        }
-        self.out.extend_from_slice(buf);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 fn lzma(input: &[u8], kind: Compressor, max: usize, who: &str) -> Result<Vec<u8>> {
     const XZ_MAGIC: &[u8] = &[0xfd, b'7', b'z', b'X', b'Z', 0];
-    let kind = match kind {
-        Compressor::LzmaAuto if input.starts_with(XZ_MAGIC) => Compressor::Xz,
-        Compressor::LzmaAuto => Compressor::LzmaAlone,
-        other => other,
+    let container = match kind {
+        Compressor::Xz => LzmaContainer::Xz,
+        Compressor::LzmaAuto if input.starts_with(XZ_MAGIC) => LzmaContainer::Xz,
+        _ => LzmaContainer::Alone,
     };
-    let mut writer = LimitedWriter {
-        out: Vec::new(),
-        max,
-    };
-    let mut reader = input;
-    let result = if kind == Compressor::Xz {
-        lzma_rs::xz_decompress(&mut reader, &mut writer)
-    } else {
-        let options = lzma_rs::decompress::Options {
-            memlimit: Some(max.max(4096)),
-            ..Default::default()
-        };
-        lzma_rs::lzma_decompress_with_options(&mut reader, &mut writer, &options)
-    };
-    match result {
-        Ok(()) => Ok(writer.out),
-        Err(e) if writer.out.len() >= max => Err(codec_error(format!(
-            "{who}: the data decodes to more than the {max} bytes the chunk allows ({e:?})"
+    match lzma_decode(input, container, max) {
+        Ok(out) => Ok(out),
+        Err(LzmaFailure { error, decoded }) if decoded >= max => Err(codec_error(format!(
+            "{who}: the data decodes to more than the {max} bytes the chunk allows ({error:?})"
         ))),
-        Err(e) => Err(codec_error(format!("{who}: {e:?}"))),
+        Err(LzmaFailure { error, .. }) => Err(codec_error(format!("{who}: {error:?}"))),
     }
 }

@@ -138,7 +138,10 @@ impl PackBitsCodec {
             Some(Value::String(s)) if s == "none" => Padding::None,
             Some(Value::String(s)) if s == "first_byte" || s == "start_byte" => Padding::FirstByte,
             Some(Value::String(s)) if s == "last_byte" || s == "end_byte" => Padding::LastByte,
-            Some(other) => return Err(bad_config(name, format!("bad padding_encoding {other}"))),
+            Some(other) => {
+                let other = crate::json::to_compact(other);
+                return Err(bad_config(name, format!("bad padding_encoding {other}")));
+            }
         };
         let bit = |key: &str| -> Result<Option<u64>> {
             match get(key) {

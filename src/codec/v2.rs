@@ -43,7 +43,10 @@ pub(crate) fn numcodecs_bytes_codec(
             None | Some(Value::Null) => Ok(default),
             Some(Value::String(s)) if s == "start" => Ok(Location::Start),
             Some(Value::String(s)) if s == "end" => Ok(Location::End),
-            Some(other) => Err(bad_config(name, format!("bad location {other}"))),
+            Some(other) => Err(bad_config(
+                name,
+                format!("bad location {}", crate::json::to_compact(other)),
+            )),
         }
     };
     let compressor = |kind| Ok(Some(Box::new(CompressorCodec::new(name, kind)) as Box<_>));
@@ -110,7 +113,10 @@ fn num_type(
         }
         Some(other) => Err(bad_config(
             name,
-            format!("{key} must be a dtype string, not {other}"),
+            format!(
+                "{key} must be a dtype string, not {}",
+                crate::json::to_compact(other)
+            ),
         )),
     }
 }

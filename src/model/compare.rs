@@ -548,7 +548,7 @@ fn short(value: &Value) -> String {
         Value::Array(items) => format!("an array of {} items", items.len()),
         Value::Object(object) => format!("an object with {} keys", object.len()),
         scalar => {
-            let text = serde_json::to_string(scalar).unwrap_or_default();
+            let text = crate::json::to_compact(scalar);
             if text.chars().count() > 60 {
                 let cut: String = text.chars().take(57).collect();
                 format!("{cut}...")

@@ -107,7 +107,7 @@ fn convert_array(a: &ArrayV2, path: &str, problems: &mut Vec<Problem>) -> Option
                 Severity::Error,
                 format!(
                     "array not converted: data type {} has no v3 form: {e}",
-                    meta.dtype
+                    crate::json::to_compact(&meta.dtype)
                 ),
             ));
             return None;
@@ -121,7 +121,7 @@ fn convert_array(a: &ArrayV2, path: &str, problems: &mut Vec<Problem>) -> Option
             format!(
                 "array not converted: struct data type {} has big-endian fields; v3 stores every \
              field in the one byte order of the bytes codec, which zarr-python writes little",
-                meta.dtype
+                crate::json::to_compact(&meta.dtype)
             ),
         ));
         return None;
@@ -336,7 +336,7 @@ fn convert_fill_value(
                 Severity::Error,
                 format!(
                     "array not converted: fill_value {} does not fit the data type: {e}",
-                    a.metadata.fill_value
+                    crate::json::to_compact(&a.metadata.fill_value)
                 ),
             ));
             None

@@ -109,7 +109,8 @@ impl NodeMetadataV3 {
             Some(Value::Number(n)) if n.as_u64() == Some(3) => {}
             Some(other) => {
                 return Err(ZomError::invalid_metadata(format!(
-                    "zarr.json has zarr_format {other}, expected 3"
+                    "zarr.json has zarr_format {}, expected 3",
+                    crate::json::to_compact(other)
                 )))
             }
             None => return Err(ZomError::invalid_metadata("zarr.json has no zarr_format")),

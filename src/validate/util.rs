@@ -126,7 +126,7 @@ fn render(value: &Value, depth: usize, out: &mut String) {
     match value {
         Value::String(s) => {
             let shown: String = s.chars().take(60).collect();
-            out.push_str(&serde_json::to_string(&shown).unwrap_or_default());
+            out.push_str(&crate::json::to_compact(&Value::String(shown)));
             if s.chars().count() > 60 {
                 out.push('…');
             }
@@ -158,13 +158,13 @@ fn render(value: &Value, depth: usize, out: &mut String) {
                 if i > 0 {
                     out.push_str(", ");
                 }
-                out.push_str(&serde_json::to_string(k).unwrap_or_default());
+                out.push_str(&crate::json::to_compact(&Value::String(k.clone())));
                 out.push_str(": ");
                 render(v, depth.saturating_add(1), out);
             }
             out.push('}');
         }
-        other => out.push_str(&other.to_string()),
+        other => out.push_str(&crate::json::to_compact(other)),
     }
 }
 

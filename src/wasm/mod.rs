@@ -13,7 +13,6 @@ use crate::model::{self, DocumentOptions, FlatForm, Node};
 use crate::validate::{self, ExtensionHandler, LocStep, Problem, ProblemKind, Severity};
 use convert::{as_array, bytes_of, error_to_js, from_js, to_js};
 use js_sys::{Array, Function, Object, Reflect, Uint8Array};
-use serde::Serialize;
 use serde_json::Value;
 use std::sync::Arc;
 use wasm_bindgen::prelude::*;
@@ -477,18 +476,10 @@ pub fn float16_to_float32(bytes: &[u8]) -> Vec<f32> {
 #[wasm_bindgen]
 pub fn stringify(value: JsValue, indent: Option<u32>) -> Result<String, JsValue> {
     let json = from_js(&value).map_err(fail)?;
-    let text = match indent.unwrap_or(0) {
-        0 => serde_json::to_string(&json),
-        n => {
-            let pad = " ".repeat(n.min(16) as usize);
-            let mut out = Vec::new();
-            let formatter = serde_json::ser::PrettyFormatter::with_indent(pad.as_bytes());
-            let mut serializer = serde_json::Serializer::with_formatter(&mut out, formatter);
-            json.serialize(&mut serializer)
-                .map(|_| String::from_utf8(out).unwrap_or_default())
-        }
-    };
-    text.map_err(|e| fail(ZomError::invalid_argument(e.to_string())))
+    Ok(match indent.unwrap_or(0) {
+        0 => json::to_compact(&json),
+        n => json::to_indented(&json, n.min(16) as usize),
+    })
 }
 
 /// Parses JSON text; integers beyond ±(2^53 − 1) become BigInt.

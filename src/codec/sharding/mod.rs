@@ -90,7 +90,10 @@ impl ShardingCodec {
             None => false,
             Some(Value::String(s)) if s == "end" => false,
             Some(Value::String(s)) if s == "start" => true,
-            Some(other) => return Err(bad_config(name, format!("bad index_location {other}"))),
+            Some(other) => {
+                let other = crate::json::to_compact(other);
+                return Err(bad_config(name, format!("bad index_location {other}")));
+            }
         };
         let inner = v3::build(
             &codec_list(name, config, "codecs")?,
