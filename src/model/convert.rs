@@ -366,7 +366,7 @@ fn has_big_endian_field(data_type: &DataType) -> bool {
     let DataType::Struct { fields, .. } = data_type else {
         return false;
     };
-    // Iterative: struct nesting depth is bounded by the dtype parser, but no recursion needed.
+    // A stack rather than recursion: nested fields are visited without growing the call stack.
     let mut stack: Vec<&crate::dtype::StructField> = fields.iter().collect();
     while let Some(field) = stack.pop() {
         match &field.data_type {
