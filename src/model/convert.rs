@@ -7,7 +7,7 @@ use super::node::{join_path, Array, ArrayV2, Group, Node, ZarrFormat};
 use super::v3::ArrayMetadataV3;
 use crate::dtype::{DataType, Endianness, FillValue};
 use crate::validate::{LocStep, Problem, ProblemKind, Severity};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
 /// A converted hierarchy and what could not be converted as it was.
@@ -143,7 +143,7 @@ fn convert_array(a: &ArrayV2, path: &str, problems: &mut Vec<Problem>) -> Option
             "regular",
             Some(Map::from_iter([(
                 "chunk_shape".to_string(),
-                json!(meta.chunks),
+                Value::Array(meta.chunks.iter().map(|&n| Value::from(n)).collect()),
             )])),
         ),
         chunk_key_encoding: NamedConfig::new(
@@ -346,13 +346,14 @@ fn convert_fill_value(
 
 /// The zero value of a data type in its v3 encoding, found by trying the candidates.
 fn default_fill_value(data_type: &DataType) -> Option<Value> {
+    // Built directly: json! serialises numbers and strings through serde_json::to_value.
     let candidates = [
-        json!(0),
-        json!(0.0),
-        json!(false),
-        json!(""),
-        json!([0.0, 0.0]),
-        json!([]),
+        Value::from(0u64),
+        Value::from(0.0),
+        Value::Bool(false),
+        Value::String(String::new()),
+        Value::Array(vec![Value::from(0.0), Value::from(0.0)]),
+        Value::Array(Vec::new()),
     ];
     candidates.iter().find_map(|candidate| {
         FillValue::from_v3(data_type, candidate)

@@ -8,7 +8,7 @@ use super::v2::{ArrayMetadataV2, ConsolidatedMetadataV2, GroupMetadataV2};
 use super::v3::{ArrayMetadataV3, NodeMetadataV3};
 use crate::error::{ErrorCode, Result, ZomError};
 use crate::json;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
 /// How [`to_documents`] writes a hierarchy.
@@ -319,7 +319,8 @@ pub fn to_documents(root: &Node, options: DocumentOptions) -> Result<Vec<(String
                         root_doc,
                         "node_type",
                         "consolidated_metadata",
-                        json!({"kind": "inline", "must_understand": false, "metadata": metadata}),
+                        // Not json!: it serialises an interpolated value with serde_json::to_value.
+                        inline_consolidated(metadata),
                     );
                 }
             }
@@ -353,10 +354,13 @@ fn zmetadata(nodes: &[(String, &Node)]) -> Value {
                 }
                 // zarr-python 3 writes this into subgroup entries; copied for fidelity.
                 Node::Group(_) if index > 0 => {
-                    d.insert(
-                        "consolidated_metadata".into(),
-                        json!({"metadata": {}, "must_understand": false, "kind": "inline"}),
-                    );
+                    d.insert("consolidated_metadata".into(), {
+                        let mut o = Map::new();
+                        o.insert("metadata".into(), Value::Object(Map::new()));
+                        o.insert("must_understand".into(), false.into());
+                        o.insert("kind".into(), "inline".into());
+                        Value::Object(o)
+                    });
                 }
                 _ => {}
             }
@@ -371,7 +375,21 @@ fn zmetadata(nodes: &[(String, &Node)]) -> Value {
             metadata.insert(node_key, doc);
         }
     }
-    json!({"metadata": metadata, "zarr_consolidated_format": 1})
+    // Not json!: it serialises an interpolated value with serde_json::to_value (its own copy of
+    // serde_json's serialiser in the WebAssembly module).
+    let mut zmetadata = Map::new();
+    zmetadata.insert("metadata".into(), Value::Object(metadata));
+    zmetadata.insert("zarr_consolidated_format".into(), 1.into());
+    Value::Object(zmetadata)
+}
+
+/// `{"kind": "inline", "must_understand": false, "metadata": …}`
+fn inline_consolidated(metadata: Map<String, Value>) -> Value {
+    let mut o = Map::new();
+    o.insert("kind".into(), "inline".into());
+    o.insert("must_understand".into(), false.into());
+    o.insert("metadata".into(), Value::Object(metadata));
+    Value::Object(o)
 }
 
 /// Like [`to_documents`], with each document serialised as zarr-python writes it (indent 2).
@@ -427,7 +445,7 @@ fn v3_document(node: &Node, inside_consolidated: bool) -> Value {
             if inside_consolidated {
                 o.insert(
                     "consolidated_metadata".into(),
-                    json!({"kind": "inline", "must_understand": false, "metadata": {}}),
+                    inline_consolidated(Map::new()),
                 );
             }
             o.insert("node_type".into(), "group".into());
