@@ -160,27 +160,10 @@ impl ChunkRead {
     /// [`ChunkRead::copy_into`] for element values (variable-length strings or byte strings):
     /// `decoded` holds the whole chunk's elements in C order.
     pub fn copy_elements_into<T: Clone>(&self, out: &mut [T], decoded: &[T]) -> Result<()> {
-        let chunk_len = self.chunk_len()?;
-        if u64::try_from(decoded.len()).ok() != Some(chunk_len) {
-            return Err(ZomError::new(
-                ErrorCode::CodecError,
-                format!(
-                    "decoded chunk has {} elements; a chunk of shape {:?} has {chunk_len}",
-                    decoded.len(),
-                    self.chunk_shape
-                ),
-            ));
-        }
-        let Some(runs) = self.runs(out.len(), chunk_len)? else {
-            return Ok(());
-        };
-        let win = Windows::new(&runs)?;
-        let contiguous = runs.contiguous();
-        runs.for_each(|s, d| {
-            let (src, dst) = win.at(s, d)?;
+        self.element_runs(out.len(), Some(decoded.len()), &mut |src, dst, win| {
             let src = decoded.get(src).ok_or_else(overflow)?;
             let dst = out.get_mut(dst).ok_or_else(overflow)?;
-            if contiguous {
+            if win.src_step == 1 && win.dst_step == 1 && !win.reversed {
                 dst.clone_from_slice(src);
                 return Ok(());
             }
@@ -198,12 +181,7 @@ impl ChunkRead {
     /// [`ChunkRead::fill_into`] for element values: sets every output element this chunk
     /// covers to `fill`.
     pub fn fill_elements_into<T: Clone>(&self, out: &mut [T], fill: &T) -> Result<()> {
-        let Some(runs) = self.runs(out.len(), self.chunk_len()?)? else {
-            return Ok(());
-        };
-        let win = Windows::new(&runs)?;
-        runs.for_each(|_, d| {
-            let (_, dst) = win.at(0, d)?;
+        self.element_runs(out.len(), None, &mut |_, dst, win| {
             let dst = out.get_mut(dst).ok_or_else(overflow)?;
             if win.dst_step == 1 {
                 dst.fill(fill.clone());
@@ -213,6 +191,42 @@ impl ChunkRead {
                     .for_each(|d| d.clone_from(fill));
             }
             Ok(())
+        })
+    }
+
+    /// The element windows of every run of this read into an output of `out_len` elements
+    /// (after checking a decoded chunk's length, when there is one): the part of
+    /// [`ChunkRead::copy_elements_into`] and [`ChunkRead::fill_elements_into`] that does not
+    /// depend on the element type, compiled once.
+    fn element_runs(
+        &self,
+        out_len: usize,
+        decoded_len: Option<usize>,
+        each: &mut ElementRun<'_>,
+    ) -> Result<()> {
+        let chunk_len = self.chunk_len()?;
+        if let Some(len) = decoded_len {
+            if u64::try_from(len).ok() != Some(chunk_len) {
+                return Err(ZomError::new(
+                    ErrorCode::CodecError,
+                    format!(
+                        "decoded chunk has {len} elements; a chunk of shape {:?} has {chunk_len}",
+                        self.chunk_shape
+                    ),
+                ));
+            }
+        }
+        let Some(runs) = self.runs(out_len, chunk_len)? else {
+            return Ok(());
+        };
+        let win = Windows::new(&runs)?;
+        runs.for_each(|s, d| {
+            let (src, dst) = if decoded_len.is_some() {
+                win.at(s, d)?
+            } else {
+                win.at(0, d)?
+            };
+            each(src, dst, &win)
         })
     }
 
@@ -242,6 +256,9 @@ impl ChunkRead {
         Some(start..start.checked_add(len)?)
     }
 }
+
+/// What [`ChunkRead::element_runs`] calls per run: the run's source and output element windows.
+type ElementRun<'a> = dyn FnMut(Range<usize>, Range<usize>, &Windows) -> Result<()> + 'a;
 
 /// The element windows one run touches, as ranges: in the chunk from its first to its last
 /// element, in the output from its lowest to its highest element (a reversed run writes the
