@@ -322,7 +322,7 @@ fn json_int(value: &Value, dim: usize, what: &str) -> Result<i64> {
 }
 
 fn short(value: &Value) -> String {
-    let text = value.to_string();
+    let text = crate::json::to_compact(value);
     match text.char_indices().nth(40) {
         Some((cut, _)) => format!("{}…", text.get(..cut).unwrap_or("")),
         None => text,
