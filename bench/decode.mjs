@@ -28,6 +28,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import * as zom from "zom";
 import * as zarr from "zarrita";
+import { median } from "./util.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { values: args } = parseArgs({
@@ -94,12 +95,6 @@ function place(whole, shape, chunk, chunkShape, coords) {
   }
 }
 
-function median(xs) {
-  if (xs.length === 0) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
 
 async function prepare(c) {
   const dir = join(args.data, c.name);

@@ -28,6 +28,7 @@ import { parseArgs } from "node:util";
 import * as zom from "zom";
 import * as zarr from "zarrita";
 import { startServer } from "../tests/server/server.mjs";
+import { median, table } from "./util.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { values: args } = parseArgs({
@@ -47,19 +48,6 @@ const CASES = [
   { name: "v3_sharded_blosc_zstd", label: "sharded 2048² / 512², blosc zstd" },
 ];
 
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
-
-/** A markdown table; the first column left-aligned, the others right-aligned. */
-function table(head, body) {
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
-  const line = (cells) => `| ${cells.map((s, i) => (i === 0 ? s.padEnd(widths[i]) : s.padStart(widths[i]))).join(" | ")} |`;
-  const rule = `|${widths.map((w, i) => (i === 0 ? ":" : "") + "-".repeat(w + 1) + (i === 0 ? "" : ":")).join("|")}|`;
-  return [line(head), rule, ...body.map(line)].join("\n");
-}
 
 /** The server's requests by kind: metadata documents, HEADs, and the rest (chunk data). */
 function breakdown(log) {

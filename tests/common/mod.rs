@@ -12,8 +12,8 @@ pub fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
 }
 
-/// Every metadata document below `dir` as (store key, bytes), keys relative to `dir`.
-pub fn read_documents(dir: &Path) -> Vec<(String, Vec<u8>)> {
+/// Every file below `dir` as (key relative to `dir` with '/' separators, path), sorted.
+pub fn files_below(dir: &Path) -> Vec<(String, PathBuf)> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(current) = stack.pop() {
@@ -27,14 +27,21 @@ pub fn read_documents(dir: &Path) -> Vec<(String, Vec<u8>)> {
                     .unwrap()
                     .to_string_lossy()
                     .replace('\\', "/");
-                if zom::model::documents::is_metadata_key(&key) {
-                    out.push((key, std::fs::read(&path).unwrap()));
-                }
+                out.push((key, path));
             }
         }
     }
     out.sort();
     out
+}
+
+/// Every metadata document below `dir` as (store key, bytes), keys relative to `dir`.
+pub fn read_documents(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    files_below(dir)
+        .into_iter()
+        .filter(|(key, _)| zom::model::documents::is_metadata_key(key))
+        .map(|(key, path)| (key, std::fs::read(path).unwrap()))
+        .collect()
 }
 
 /// Parses a JSON file.

@@ -12,21 +12,8 @@ use zom::store::MemoryStore;
 /// Every file below `dir`, keyed by its path relative to `dir`.
 pub fn store_from_dir(dir: &Path) -> MemoryStore {
     let mut store = MemoryStore::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(current) = stack.pop() {
-        for entry in std::fs::read_dir(&current).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else {
-                let key = path
-                    .strip_prefix(dir)
-                    .unwrap()
-                    .to_string_lossy()
-                    .replace('\\', "/");
-                store.insert(&key, std::fs::read(&path).unwrap());
-            }
-        }
+    for (key, path) in super::files_below(dir) {
+        store.insert(&key, std::fs::read(&path).unwrap());
     }
     store
 }
