@@ -120,7 +120,9 @@ test("the deliberate problem is listed with its location, at the root and at the
   assert.match(await page.innerText("#validation"), /chunk_grid\.configuration\.chunk_shape/);
   await previewDone();
   // The array cannot be read with that grid: said next to it, with the node.
-  assert.match(await page.innerText("#preview .failure"), /InvalidMetadata|chunk/i);
+  const failure = await page.innerText("#preview .failure");
+  assert.match(failure, /InvalidMetadata/);
+  assert.match(failure, /store key\s+broken\/bad_chunk_rank\/zarr\.json/);
   await shot("02-problem");
 });
 
@@ -218,13 +220,28 @@ test("a 3-D array gets a slider for its first dimension; moving it redraws that 
   await shot("05-slider");
 });
 
+test("a slow walk shows a progress bar with the nodes found so far", async () => {
+  const slow = await startServer({ root: fixtures, s3Listing: true, latencyMs: 120 });
+  others.push(slow);
+  await page.fill("#url", `${slow.url}/v3/`);
+  await page.click("#open-form button[type=submit]");
+  await page.waitForFunction(() => {
+    const bar = document.getElementById("walk-progress");
+    return !bar.hidden && bar.value > 0 && /walking: \d+ nodes? found/.test(document.getElementById("walk-status").innerText);
+  }, null, { timeout: 30_000 });
+  await shot("05b-walking");
+  await page.waitForFunction(() => document.body.dataset.state === "ready", null, { timeout: 60_000 });
+  assert.equal(await page.$eval("#walk-progress", (b) => b.hidden), true);
+  assert.deepEqual((await page.$$eval("button.node", (bs) => bs.map((b) => b.dataset.path))).sort(), nodePaths("v3"));
+});
+
 test("a URL that 404s gives a readable message with the store key; ?url= opens it too", async () => {
   await openUrl(`${server.url}data/no-such-hierarchy/`);
   assert.equal(await page.evaluate(() => document.body.dataset.state), "failed");
   const text = await page.innerText("#tree .failure");
   assert.match(text, /Could not open this hierarchy/);
   assert.match(text, /NotFound/);
-  assert.match(text, /store key\s+\S*zarr\.json/, text);
+  assert.match(text, /store key\s+zarr\.json/, text);
   assert.match(new URL(page.url()).searchParams.get("url"), /no-such-hierarchy/);
   await shot("06-not-found");
   await page.goto(`${server.url}?url=${encodeURIComponent(`${server.url}data/v2/`)}`);
@@ -238,7 +255,10 @@ test("403, bad JSON, unknown codec and a server without CORS are readable failur
   const forbidden = await startServer({ root: fixtures, forbiddenForMissing: true });
   others.push(forbidden);
   await openUrl(`${forbidden.url}/nothing-here/`);
-  assert.match(await page.innerText("#tree .failure"), /403/);
+  const denied = await page.innerText("#tree .failure");
+  assert.match(denied, /403/);
+  assert.match(denied, /store key\s+\S*zarr\.json/);
+  assert.match(denied, /refused access/);
 
   // A hierarchy with a broken document and an array of an unknown codec.
   scratch = mkdtempSync(join(tmpdir(), "zom-explorer-"));
@@ -266,6 +286,7 @@ test("403, bad JSON, unknown codec and a server without CORS are readable failur
   const codec = await page.innerText("#preview .failure");
   assert.match(codec, /not_a_codec/);
   assert.match(codec, /UnknownCodec|UnsupportedExtension/);
+  assert.match(codec, /store key\s+odd_codec\/zarr\.json/);
   await shot("07-unknown-codec");
 
   // A server that sends no CORS headers: the browser refuses the answer.

@@ -15,7 +15,7 @@ import { chunking } from "./model.js";
 import type { ImageResult, TableResult } from "./protocol.js";
 
 /** The largest size an image is drawn at on the page, in CSS pixels. */
-const BOX = { width: 640, height: 420 };
+const BOX = { width: 720, height: 480 };
 
 /** Builds the preview of an array node into `root`, and starts its first read. */
 export function renderPreview(root: HTMLElement, node: TreeNode, worker: ZomWorker): void {
@@ -100,8 +100,8 @@ export function renderPreview(root: HTMLElement, node: TreeNode, worker: ZomWork
     const canvas = h("canvas.image", { id: "preview-canvas", width: r.width, height: r.height });
     const ctx = canvas.getContext("2d");
     if (ctx !== null && r.width > 0 && r.height > 0) ctx.putImageData(new ImageData(new Uint8ClampedArray(r.rgba), r.width, r.height), 0, 0);
-    scale = Math.min(BOX.width / r.width, BOX.height / r.height);
-    if (scale > 1) scale = Math.max(1, Math.floor(scale));
+    // Small slices are enlarged (pixelated), up to 24 screen pixels per value.
+    scale = Math.min(BOX.width / r.width, BOX.height / r.height, 24);
     const w = Math.max(1, Math.round(r.width * scale));
     const hgt = Math.max(1, Math.round(r.height * scale));
     canvas.style.width = `${w}px`;

@@ -134,7 +134,24 @@ function unravel(i: number, shape: number[]): number[] {
   return index;
 }
 
+/** The store key of an array's metadata document. */
+function metadataKey(path: string): string {
+  const name = current?.format === 2 ? ".zarray" : "zarr.json";
+  return path === "" ? name : `${path}/${name}`;
+}
+
+/** Failures of the metadata (not of a chunk) name the metadata document when zom gave no key. */
 async function doRead(id: number, path: string, indices: number[]): Promise<void> {
+  try {
+    await read(id, path, indices);
+  } catch (e) {
+    const f = failure(e);
+    const aboutMetadata = ["InvalidMetadata", "UnknownCodec", "UnsupportedExtension"].includes(f.code);
+    throw { ...f, path: f.path ?? path, key: f.key ?? (aboutMetadata ? metadataKey(path) : null) };
+  }
+}
+
+async function read(id: number, path: string, indices: number[]): Promise<void> {
   const arr = await openArray(path);
   const info = infoOf(arr);
   if (arr.readError !== null) throw arr.readError;
