@@ -303,6 +303,41 @@ test("403, bad JSON, unknown codec and a server without CORS are readable failur
   await shot("08-cors");
 });
 
+test("large planes are strided, and planes too large to stride show their top-left corner", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "zom-explorer-large-"));
+  try {
+    const array = (shape) => ({
+      zarr_format: 3,
+      node_type: "array",
+      shape,
+      data_type: "uint8",
+      chunk_grid: { name: "regular", configuration: { chunk_shape: [1000, 1000] } },
+      chunk_key_encoding: { name: "default", configuration: { separator: "/" } },
+      fill_value: 7,
+      codecs: [{ name: "bytes" }],
+      attributes: {},
+    });
+    writeFileSync(join(dir, "zarr.json"), JSON.stringify({ zarr_format: 3, node_type: "group", attributes: {} }));
+    for (const [name, shape] of [["strided", [2100, 3000]], ["huge", [6000, 6000]]]) {
+      mkdirSync(join(dir, name));
+      writeFileSync(join(dir, name, "zarr.json"), JSON.stringify(array(shape)));
+    }
+    const large = await startServer({ root: dir, s3Listing: true });
+    others.push(large);
+    await openUrl(`${large.url}/`);
+    await selectNode("strided");
+    await previewDone();
+    assert.match(await page.innerText(".preview-status"), /700 × 1000 values \(every 3rd row and column of 2100 × 3000\)/);
+    assert.deepEqual(await page.$eval("#preview-canvas", (c) => [c.width, c.height]), [1000, 700]);
+    assert.equal(await page.innerText(".legend-min"), "7");
+    await selectNode("huge");
+    await previewDone();
+    assert.match(await page.innerText(".preview-status"), /1024 × 1024 values \(the top-left corner of 6000 × 6000\)/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test("a spec that differs: the diff lists the difference where it is", async () => {
   await openUrl(server.sampleUrl);
   await page.click("#tab-spec");

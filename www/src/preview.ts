@@ -76,7 +76,12 @@ export function renderPreview(root: HTMLElement, node: TreeNode, worker: ZomWork
       if (result.kind === "image") {
         last = result;
         drawImage(result);
-        const stride = result.step[0] > 1 ? `, every ${result.step[0]}th element` : "";
+        const plane = shape.slice(-2).join(" × ");
+        const stride = result.window
+          ? ` (the top-left corner of ${plane})`
+          : result.step[0] > 1
+            ? ` (every ${ordinal(result.step[0])} row and column of ${plane})`
+            : "";
         status.textContent = `${result.height} × ${result.width} values${stride}, read and decoded in the worker in ${ms} ms`;
       } else {
         last = null;
@@ -100,8 +105,8 @@ export function renderPreview(root: HTMLElement, node: TreeNode, worker: ZomWork
     const canvas = h("canvas.image", { id: "preview-canvas", width: r.width, height: r.height });
     const ctx = canvas.getContext("2d");
     if (ctx !== null && r.width > 0 && r.height > 0) ctx.putImageData(new ImageData(new Uint8ClampedArray(r.rgba), r.width, r.height), 0, 0);
-    // Small slices are enlarged (pixelated), up to 24 screen pixels per value.
-    scale = Math.min(BOX.width / r.width, BOX.height / r.height, 24);
+    // Small slices are enlarged (pixelated), up to 64 screen pixels per value.
+    scale = Math.min(BOX.width / r.width, BOX.height / r.height, 64);
     const w = Math.max(1, Math.round(r.width * scale));
     const hgt = Math.max(1, Math.round(r.height * scale));
     canvas.style.width = `${w}px`;
@@ -180,6 +185,13 @@ export function renderPreview(root: HTMLElement, node: TreeNode, worker: ZomWork
   }
 
   void read();
+}
+
+/** 2 → "2nd", 3 → "3rd", 11 → "11th". */
+function ordinal(n: number): string {
+  const teen = n % 100 >= 11 && n % 100 <= 13;
+  const suffix = teen ? "th" : (["th", "st", "nd", "rd"][n % 10] ?? "th");
+  return `${n}${suffix}`;
 }
 
 function fmt(v: number): string {

@@ -65,6 +65,8 @@ export interface ImageResult {
   height: number;
   /** Every `step[i]`-th element along the two shown axes. */
   step: [number, number];
+  /** True when only the top-left window of the plane was read (the plane is too large to stride). */
+  window: boolean;
   /** RGBA, width × height × 4, viridis from min to max; non-finite values transparent. */
   rgba: Uint8ClampedArray;
   /** The values as numbers (for the readout under the pointer). */

@@ -31,6 +31,8 @@ const scope = self as unknown as {
 const TABLE_LIMIT = 1000;
 /** Most pixels an image preview reads (larger slices are strided). */
 const IMAGE_LIMIT = 1024 * 1024;
+/** The largest stride of a whole-plane preview. */
+const MAX_STRIDE = 4;
 
 /** Any thrown value as a {@link Failure}. */
 function failure(e: unknown): Failure {
@@ -159,14 +161,21 @@ async function read(id: number, path: string, indices: number[]): Promise<void> 
   const lead = arr.shape.slice(0, Math.max(0, rank - 2)).map((n, d) => Math.min(Math.max(0, indices[d] ?? 0), Math.max(0, n - 1)));
   const [h, w] = rank >= 2 ? [arr.shape[rank - 2] ?? 0, arr.shape[rank - 1] ?? 0] : [0, 0];
   if (rank >= 2 && drawable(arr.dtype) && h > 0 && w > 0) {
-    const step = Math.max(1, Math.ceil(Math.sqrt((h * w) / IMAGE_LIMIT)));
-    const selection: Selection = [...lead, slice(null, null, step), slice(null, null, step)];
+    // Up to MAX_STRIDE the whole plane is shown, strided; beyond, a strided read would still
+    // fetch and decode every chunk of it, so the top-left window is shown instead.
+    let step = Math.max(1, Math.ceil(Math.sqrt((h * w) / IMAGE_LIMIT)));
+    const side = Math.floor(Math.sqrt(IMAGE_LIMIT));
+    const corner = step > MAX_STRIDE;
+    if (corner) step = 1;
+    const selection: Selection = corner
+      ? [...lead, slice(0, Math.min(h, side)), slice(0, Math.min(w, side))]
+      : [...lead, slice(null, null, step), slice(null, null, step)];
     const { data, shape } = await arr.get(selection);
     const height = shape[0] ?? 0;
     const width = shape[1] ?? 0;
     const values = Float64Array.from(data as ArrayLike<number | bigint>, Number);
     const { rgba, min, max, nonFinite } = colourise(values);
-    const result: ImageResult = { kind: "image", info, width, height, step: [step, step], rgba, values, min, max, nonFinite };
+    const result: ImageResult = { kind: "image", info, width, height, step: [step, step], window: corner, rgba, values, min, max, nonFinite };
     post({ id, type: "read", result }, [rgba.buffer, values.buffer]);
     return;
   }
