@@ -116,8 +116,8 @@ async function load(url: string): Promise<void> {
   els.progress.removeAttribute("value");
   els.walkStatus.textContent = "opening…";
   replace(els.summary);
-  replace(els.tree, h("p.muted.pad", null, "walking the hierarchy…"));
-  replace(els.nodeView);
+  replace(els.tree);
+  replace(els.nodeView, h("p.muted", null, "Opening ", h("code.url", null, url), "…"));
   try {
     const walked = await worker.call<"walked">({ type: "walk", url }, (p) => {
       if (mine !== loading || p.type !== "progress") return;
