@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "no
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { isMain, root, run, runMain, seconds, StepError, targetDir } from "./lib.mjs";
+import { buildWww } from "../www/build.mjs";
 
 const pkgDir = join(root, "pkg");
 const wasmOut = join(pkgDir, "zom_wasm_bg.wasm");
@@ -95,6 +96,7 @@ export function build() {
     `build: pkg/zom_wasm_bg.wasm ${bytes.length} bytes (${(bytes.length / 1024).toFixed(1)} KiB), ` +
       `gzipped ${gz} bytes (${(gz / 1024).toFixed(1)} KiB)`,
   );
+  timed("explorer (www/dist)", () => buildWww(run));
 }
 
 if (isMain(import.meta.url)) {

@@ -9,6 +9,7 @@
 //   node tests/server/server.mjs DIR [--port N] [--latency MS] [--html] [--s3] [--max-keys N]
 //        [--ignore-range] [--refuse-suffix[=400|416|501|ignore]] [--forbidden-for-missing]
 //        [--fail-every-other] [--retry-after S] [--truncate] [--wrong-content-range]
+//        [--mount /prefix/=DIR] [--index-html]
 //
 // Behaviour (every mode off by default; modes combine):
 // - GET/HEAD of a file: 200 with Content-Length; `Range: bytes=a-b`, `bytes=a-` and the suffix
@@ -37,6 +38,11 @@
 // - truncate: GET bodies of files announce their full Content-Length but the connection is cut
 //   after half of the bytes.
 // - wrongContentRange: 206 answers carry the right bytes but a Content-Range shifted by one.
+// - mounts: `{ "/data/": dir, … }` serves other directories under URL prefixes (ending in "/");
+//   the longest matching prefix wins, everything else comes from root. The S3 listing at "/"
+//   sees the mounted directories under their prefixes (keys "data/…").
+// - indexHtml: a GET of a directory URL ending in "/" that holds an index.html serves it (before
+//   htmlIndex), as static web servers do.
 // stats: requests (not OPTIONS), bytes (body bytes written), inFlight, maxInFlight, preflights,
 // log ([{ method, url, range, status }]); resetStats() zeroes them.
 import { createServer } from "node:http";
@@ -52,6 +58,13 @@ const TYPES = {
   ".zmetadata": "application/json",
   ".html": "text/html; charset=utf-8",
   ".txt": "text/plain; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".map": "application/json",
+  ".wasm": "application/wasm",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
 };
 
 const CORS = {
@@ -102,10 +115,10 @@ async function allFiles(dir) {
  * prefix points into (sub-directories as "name/", which the delimiter turns into common
  * prefixes), else every file below it.
  */
-async function candidateKeys(root, prefix, delimiter) {
+async function candidateKeys(resolvePath, prefix, delimiter) {
   const dirRel = prefix.slice(0, prefix.lastIndexOf("/") + 1);
-  const dir = resolve(root, `./${dirRel}`);
-  if (dir !== root && !dir.startsWith(root + sep)) return [];
+  const dir = resolvePath(`/${dirRel}`);
+  if (dir === null) return [];
   try {
     if (delimiter !== "/") return (await allFiles(dir)).map((k) => dirRel + k);
     const entries = await readdir(dir, { withFileTypes: true });
@@ -116,7 +129,7 @@ async function candidateKeys(root, prefix, delimiter) {
 }
 
 /** The ListObjectsV2 answer for the files under root. */
-async function s3List(root, params, maxKeysCap) {
+async function s3List(resolvePath, params, maxKeysCap) {
   const prefix = params.get("prefix") ?? "";
   const delimiter = params.get("delimiter") ?? "";
   const token = params.get("continuation-token");
@@ -133,7 +146,7 @@ async function s3List(root, params, maxKeysCap) {
   }
   const entries = []; // [name, isPrefix], sorted, unique
   const seen = new Set();
-  for (const key of await candidateKeys(root, prefix, delimiter)) {
+  for (const key of await candidateKeys(resolvePath, prefix, delimiter)) {
     if (!key.startsWith(prefix)) continue;
     const rest = key.slice(prefix.length);
     const cut = delimiter ? rest.indexOf(delimiter) : -1;
@@ -219,11 +232,24 @@ async function htmlListing(dir, urlPath) {
  * @param {boolean} [options.htmlIndex]
  * @param {boolean} [options.truncate]
  * @param {boolean} [options.wrongContentRange]
+ * @param {Record<string, string>} [options.mounts] URL prefix ("/data/") → directory
+ * @param {boolean} [options.indexHtml]
  * @returns {Promise<{url: string, close: () => Promise<void>, stats: object, resetStats: () => void}>}
  */
 export async function startServer(options) {
   const o = { port: 0, host: "127.0.0.1", latencyMs: 0, maxKeys: 1000, ...options };
   const root = resolve(o.root);
+  // [URL prefix, directory], longest prefix first; "/" → root last.
+  const mounts = [
+    ...Object.entries(o.mounts ?? {}).map(([prefix, dir]) => [prefix.endsWith("/") ? prefix : `${prefix}/`, resolve(dir)]),
+    ["/", root],
+  ].sort((a, b) => b[0].length - a[0].length);
+  /** The file a decoded URL path names, or null when it is outside every served directory. */
+  const resolvePath = (path) => {
+    const [prefix, dir] = mounts.find(([p]) => path.startsWith(p)) ?? ["/", root];
+    const file = resolve(dir, `./${path.slice(prefix.length)}`);
+    return path.includes("\0") || (file !== dir && !file.startsWith(dir + sep)) ? null : file;
+  };
   const stats = { requests: 0, bytes: 0, inFlight: 0, maxInFlight: 0, preflights: 0, log: [] };
   const resetStats = () => {
     Object.assign(stats, { requests: 0, bytes: 0, maxInFlight: stats.inFlight, preflights: 0 });
@@ -253,7 +279,7 @@ export async function startServer(options) {
     }
     const url = new URL(req.url ?? "/", "http://localhost");
     if (o.s3Listing && url.pathname === "/" && url.searchParams.get("list-type") === "2") {
-      const { status, body } = await s3List(root, url.searchParams, o.maxKeys);
+      const { status, body } = await s3List(resolvePath, url.searchParams, o.maxKeys);
       return send(status, { "content-type": "application/xml" }, body);
     }
     let path;
@@ -262,13 +288,18 @@ export async function startServer(options) {
     } catch {
       return send(400, { "content-type": "text/plain" }, "bad path");
     }
-    const file = resolve(root, `.${path}`);
-    if (path.includes("\0") || (file !== root && !file.startsWith(root + sep))) return notFound();
+    const file = resolvePath(path);
+    if (file === null) return notFound();
     let info;
     try {
       info = await stat(file);
     } catch {
       return notFound();
+    }
+    if (info.isDirectory() && o.indexHtml && url.pathname.endsWith("/")) {
+      const index = join(file, "index.html");
+      const page = await readFile(index).catch(() => null);
+      if (page !== null) return send(200, { "content-type": TYPES[".html"], "cache-control": "no-cache" }, page);
     }
     if (info.isDirectory()) {
       if (!o.htmlIndex) return notFound();
@@ -387,6 +418,12 @@ function cli(argv) {
       case "--retry-after": options.retryAfter = Number(value()); break;
       case "--truncate": options.truncate = true; break;
       case "--wrong-content-range": options.wrongContentRange = true; break;
+      case "--index-html": options.indexHtml = true; break;
+      case "--mount": {
+        const [prefix, target] = value().split("=", 2);
+        options.mounts = { ...options.mounts, [prefix]: target };
+        break;
+      }
       default:
         console.error(`unknown option ${rest[i]}`);
         process.exit(2);

@@ -1,0 +1,377 @@
+// The explorer (www/, what `npm start` serves) in headless Chromium: the server is started by
+// the same function `npm start` uses (port 0), the page walks the bundled sample, and the
+// checks compare what it shows with zarr-python's values (tests/fixtures/expected) and with
+// the fixture files: the tree, an image preview whose pixels are drawn from the real values
+// (min and max in viridis' end colours), the chunk grid, the slider of a 3-D array, tables of
+// datetimes, strings and structs, the deliberate validation problem, readable failures (404,
+// 403, bad JSON, unknown codec, a server without CORS) with their store keys, and the spec
+// diff. Decoding happens in the worker: the page itself fetches no chunk. Screenshots go to
+// test-output/explorer/.
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import { join, relative, sep } from "node:path";
+import { after, before, test } from "node:test";
+import { chromium } from "playwright-core";
+import { serveExplorer } from "../../scripts/start.mjs";
+import { wwwDist } from "../../www/build.mjs";
+import { readJson, repoRoot } from "../js/helpers.mjs";
+import { startServer } from "../server/server.mjs";
+import { fixtures } from "../server/testing.mjs";
+
+const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+const shots = join(repoRoot, "test-output", "explorer");
+
+let server;
+let browser;
+let profile;
+let page;
+let scratch;
+const others = [];
+const consoleLines = [];
+
+/** Node paths of a fixture hierarchy: every directory holding a zarr.json ("" for the root). */
+function nodePaths(name) {
+  const dir = join(fixtures, name);
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name === "zarr.json")
+    .map((e) => relative(dir, e.parentPath ?? e.path).split(sep).join("/"))
+    .sort();
+}
+
+const shot = (name) => page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+
+/** Opens a hierarchy through the URL box and waits until the page has walked it or failed. */
+async function openUrl(url) {
+  await page.fill("#url", url);
+  await page.click("#open-form button[type=submit]");
+  await page.waitForFunction((u) => document.body.dataset.state !== "walking" && document.querySelector("#url").value === u, url, { timeout: 30_000 });
+}
+
+/** Clicks a node in the tree and waits for its panel. */
+async function selectNode(path) {
+  await page.click(`button.node[data-path="${path}"]`);
+  await page.waitForSelector(`article.panel[data-path="${path}"]`);
+}
+
+/** Waits for the preview of the selected array to finish (drawn, or failed). */
+async function previewDone() {
+  await page.waitForFunction(() => {
+    const status = document.querySelector(".preview-status");
+    return status !== null && !status.classList.contains("busy") && document.querySelector(".preview-output")?.childElementCount > 0;
+  }, null, { timeout: 30_000 });
+}
+
+before(async () => {
+  assert.ok(existsSync(join(wwwDist, "index.html")), "www/dist is missing: run `npm run build` first");
+  mkdirSync(shots, { recursive: true });
+  server = await serveExplorer({ port: 0 });
+  profile = mkdtempSync(join(tmpdir(), "zom-chromium-explorer-"));
+  browser = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    viewport: { width: 1400, height: 900 },
+    timeout: 60_000,
+    acceptDownloads: true,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+  page = await browser.newPage();
+  page.on("console", (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
+  page.on("pageerror", (e) => consoleLines.push(`pageerror: ${e.message}`));
+  await page.goto(server.url);
+  await page.waitForFunction(() => document.body.dataset.state === "ready" || document.body.dataset.state === "failed", null, { timeout: 30_000 });
+  const state = await page.evaluate(() => document.body.dataset.state);
+  assert.equal(state, "ready", `the sample did not open:\n${await page.innerText("body")}\n${consoleLines.join("\n")}`);
+});
+
+after(async () => {
+  await browser?.close();
+  await Promise.all([server?.close(), ...others.map((s) => s.close())]);
+  if (profile) rmSync(profile, { recursive: true, force: true });
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
+
+test("the sample opens by default: the tree lists every node with kinds, shapes and data types", async () => {
+  const rows = await page.$$eval("button.node", (bs) => bs.map((b) => ({ path: b.dataset.path, kind: b.dataset.kind, text: b.innerText })));
+  assert.deepEqual(rows.map((r) => r.path).sort(), nodePaths("sample"));
+  const byPath = Object.fromEntries(rows.map((r) => [r.path, r]));
+  assert.equal(byPath["image/gradient_circles"].kind, "array");
+  assert.equal(byPath["measurements/2024"].kind, "group");
+  assert.match(byPath["image/gradient_circles"].text, /256 × 256 · uint16/);
+  assert.match(byPath["measurements/timestamps"].text, /10 · datetime64\[s\]/);
+  assert.match(byPath["measurements/2024/run1/records"].text, /6 · structured\{id, temp, ok\}/);
+  // Counters of the worker's store, shown as they change.
+  const requests = Number((await page.innerText("#requests")).replace(/,/g, ""));
+  assert.ok(requests >= nodePaths("sample").length, `${requests} requests`);
+  assert.match(await page.innerText("#bytes"), /\d+(\.\d+)? (B|kB)/);
+  assert.equal(await page.inputValue("#url"), server.sampleUrl);
+  await shot("01-sample-root");
+});
+
+test("the deliberate problem is listed with its location, at the root and at the node", async () => {
+  await selectNode("");
+  const rows = await page.$$eval("#validation table.problems tbody tr", (trs) => trs.map((tr) => tr.innerText));
+  assert.equal(rows.length, 1, rows.join("\n"));
+  assert.match(rows[0], /error\s+\/broken\/bad_chunk_rank\s+chunk_grid\.configuration\.chunk_shape\s+invalid_value\s+chunk_shape has 1 dimensions; shape \[16, 16\] has 2/i);
+  assert.match(await page.innerText("#summary"), /1 error/);
+  // The tree marks the node and its group.
+  assert.equal(await page.innerText('button.node[data-path="broken/bad_chunk_rank"] .badge-problem'), "1");
+  await selectNode("broken/bad_chunk_rank");
+  assert.match(await page.innerText("#validation"), /chunk_grid\.configuration\.chunk_shape/);
+  await previewDone();
+  // The array cannot be read with that grid: said next to it, with the node.
+  const failure = await page.innerText("#preview .failure");
+  assert.match(failure, /InvalidMetadata/);
+  assert.match(failure, /store key\s+broken\/bad_chunk_rank\/zarr\.json/);
+  await shot("02-problem");
+});
+
+test("an image preview is drawn from the real values in the worker, with min/max and the chunk grid", async () => {
+  const expected = readJson("expected", "sample.values.json")["image/gradient_circles"];
+  const values = expected.values;
+  const min = Math.min(...values);
+  const max = Math.max(...values);
+  const logBefore = server.stats.log.length;
+  await selectNode("image/gradient_circles");
+  await previewDone();
+  assert.equal(await page.innerText(".legend-min"), String(min));
+  assert.equal(await page.innerText(".legend-max"), String(max));
+  const [h, w] = expected.shape;
+  const iMin = values.indexOf(min);
+  const iMax = values.indexOf(max);
+  const pixels = await page.evaluate(([points]) => {
+    const canvas = document.getElementById("preview-canvas");
+    const data = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height).data;
+    const colours = new Set();
+    let opaque = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      if (data[i + 3] === 255) opaque++;
+      colours.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
+    }
+    const at = ([x, y]) => Array.from(data.slice((y * canvas.width + x) * 4, (y * canvas.width + x) * 4 + 4));
+    return { width: canvas.width, height: canvas.height, opaque, colours: colours.size, points: points.map(at) };
+  }, [[[iMin % w, Math.floor(iMin / w)], [iMax % w, Math.floor(iMax / w)]]]);
+  assert.deepEqual([pixels.width, pixels.height], [w, h]);
+  assert.equal(pixels.opaque, w * h, "every pixel drawn");
+  assert.ok(pixels.colours > 100, `${pixels.colours} colours`);
+  assert.deepEqual(pixels.points[0], [0x44, 0x01, 0x54, 255], "the minimum in viridis' first colour");
+  assert.deepEqual(pixels.points[1], [0xfd, 0xe7, 0x25, 255], "the maximum in viridis' last colour");
+
+  // The chunks were read, but not by the page: its own resource timeline holds no chunk (the
+  // worker's requests are on the worker's timeline).
+  const chunkRequests = server.stats.log.slice(logBefore).filter((e) => e.url.startsWith("/data/sample/image/gradient_circles/c/"));
+  assert.ok(chunkRequests.length > 0, "the server saw the chunk reads");
+  const pageFetches = await page.evaluate(() => performance.getEntriesByType("resource").map((e) => e.name));
+  assert.ok(!pageFetches.some((u) => u.includes("/c/") || u.endsWith(".wasm")), pageFetches.join("\n"));
+
+  const overlayInk = () =>
+    page.evaluate(() => {
+      const c = document.querySelector("canvas.overlay");
+      const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+      let n = 0;
+      for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++;
+      return n;
+    });
+  assert.equal(await overlayInk(), 0);
+  await page.check("#grid-toggle");
+  assert.ok((await overlayInk()) > 0, "the chunk grid is drawn");
+  await shot("03-image-grid");
+});
+
+test("1-D arrays, datetimes, strings and structs show as tables of their values", async () => {
+  const expected = readJson("expected", "sample.values.json");
+  await selectNode("measurements/timestamps");
+  await previewDone();
+  const times = await page.$$eval("table.values tbody tr td:last-child", (tds) => tds.map((td) => td.innerText));
+  assert.deepEqual(
+    times,
+    expected["measurements/timestamps"].values.map((s) => `${new Date(s * 1000).toISOString().replace(".000Z", "Z")}  (${s} s)`),
+  );
+  await selectNode("measurements/labels");
+  await previewDone();
+  const labels = await page.$$eval("table.values tbody tr td:last-child", (tds) => tds.map((td) => td.innerText));
+  assert.deepEqual(labels, expected["measurements/labels"].values.map((s) => JSON.stringify(s)));
+  await selectNode("measurements/2024/run1/records");
+  await previewDone();
+  const header = await page.$$eval("table.values thead th", (ths) => ths.map((th) => th.innerText));
+  assert.deepEqual(header, ["i0", "id", "temp", "ok"]);
+  const records = await page.$$eval("table.values tbody tr", (trs) => trs.map((tr) => [...tr.cells].slice(1).map((c) => c.innerText)));
+  assert.deepEqual(records, expected["measurements/2024/run1/records"].values.map((r) => [String(r.id), String(r.temp), String(r.ok)]));
+  await shot("04-table-struct");
+});
+
+test("a 3-D array gets a slider for its first dimension; moving it redraws that plane", async () => {
+  await openUrl(`${server.url}data/v3/`);
+  assert.equal(await page.evaluate(() => document.body.dataset.state), "ready", await page.innerText("body"));
+  const expected = readJson("expected", "v3.values.json").codec_transpose;
+  assert.deepEqual(expected.shape, [3, 4, 5]);
+  await selectNode("codec_transpose");
+  await previewDone();
+  const plane = (k) => expected.values.slice(k * 20, (k + 1) * 20);
+  assert.equal(await page.innerText(".legend-min"), String(Math.min(...plane(0))));
+  await page.$eval('input[type=range][data-dim="0"]', (el) => {
+    el.value = "2";
+    el.dispatchEvent(new Event("input"));
+  });
+  await page.waitForFunction((want) => document.querySelector(".legend-min")?.innerText === want, String(Math.min(...plane(2))), { timeout: 10_000 });
+  await previewDone();
+  assert.equal(await page.innerText(".legend-max"), String(Math.max(...plane(2))));
+  assert.match(await page.innerText(".slider"), /2 \/ 2/);
+  await shot("05-slider");
+});
+
+test("a slow walk shows a progress bar with the nodes found so far", async () => {
+  const slow = await startServer({ root: fixtures, s3Listing: true, latencyMs: 120 });
+  others.push(slow);
+  await page.fill("#url", `${slow.url}/v3/`);
+  await page.click("#open-form button[type=submit]");
+  await page.waitForFunction(() => {
+    const bar = document.getElementById("walk-progress");
+    return !bar.hidden && bar.value > 0 && /walking: \d+ nodes? found/.test(document.getElementById("walk-status").innerText);
+  }, null, { timeout: 30_000 });
+  await shot("05b-walking");
+  await page.waitForFunction(() => document.body.dataset.state === "ready", null, { timeout: 60_000 });
+  assert.equal(await page.$eval("#walk-progress", (b) => b.hidden), true);
+  assert.deepEqual((await page.$$eval("button.node", (bs) => bs.map((b) => b.dataset.path))).sort(), nodePaths("v3"));
+});
+
+test("a URL that 404s gives a readable message with the store key; ?url= opens it too", async () => {
+  await openUrl(`${server.url}data/no-such-hierarchy/`);
+  assert.equal(await page.evaluate(() => document.body.dataset.state), "failed");
+  const text = await page.innerText("#tree .failure");
+  assert.match(text, /Could not open this hierarchy/);
+  assert.match(text, /NotFound/);
+  assert.match(text, /store key\s+zarr\.json/, text);
+  assert.match(new URL(page.url()).searchParams.get("url"), /no-such-hierarchy/);
+  await shot("06-not-found");
+  await page.goto(`${server.url}?url=${encodeURIComponent(`${server.url}data/v2/`)}`);
+  await page.waitForFunction(() => document.body.dataset.state === "ready", null, { timeout: 30_000 });
+  assert.ok(await page.$('button.node[data-path="group1"]'), "?url= opened the v2 fixture");
+  assert.match(await page.innerText('button.node[data-path=""]'), /v2/);
+});
+
+test("403, bad JSON, unknown codec and a server without CORS are readable failures next to the node", async () => {
+  // 403 for a missing node, cross-origin.
+  const forbidden = await startServer({ root: fixtures, forbiddenForMissing: true });
+  others.push(forbidden);
+  await openUrl(`${forbidden.url}/nothing-here/`);
+  const denied = await page.innerText("#tree .failure");
+  assert.match(denied, /403/);
+  assert.match(denied, /store key\s+\S*zarr\.json/);
+  assert.match(denied, /refused access/);
+
+  // A hierarchy with a broken document and an array of an unknown codec.
+  scratch = mkdtempSync(join(tmpdir(), "zom-explorer-"));
+  const sample = JSON.parse(readFileSync(join(fixtures, "sample", "measurements", "temperature", "zarr.json"), "utf8"));
+  const write = (path, text) => {
+    mkdirSync(join(scratch, path, ".."), { recursive: true });
+    writeFileSync(join(scratch, path), text);
+  };
+  write("zarr.json", JSON.stringify({ zarr_format: 3, node_type: "group", attributes: {} }));
+  write("broken_json/zarr.json", '{"zarr_format": 3, "node_type": "array", "shape": [');
+  write("odd_codec/zarr.json", JSON.stringify({ ...sample, codecs: [sample.codecs[0], { name: "not_a_codec", configuration: {} }] }));
+  write("odd_codec/c/0/0", "bytes");
+  const scratchServer = await startServer({ root: scratch, s3Listing: true });
+  others.push(scratchServer);
+  await openUrl(`${scratchServer.url}/`);
+  assert.equal(await page.evaluate(() => document.body.dataset.state), "ready", await page.innerText("body"));
+  const failedRow = await page.innerText('button.node[data-path="broken_json"]');
+  assert.match(failedRow, /InvalidMetadata/);
+  await selectNode("broken_json");
+  const broken = await page.innerText("#failures");
+  assert.match(broken, /InvalidMetadata/);
+  assert.match(broken, /store key\s+\/?broken_json\/zarr\.json/);
+  await selectNode("odd_codec");
+  await previewDone();
+  const codec = await page.innerText("#preview .failure");
+  assert.match(codec, /not_a_codec/);
+  assert.match(codec, /UnknownCodec|UnsupportedExtension/);
+  assert.match(codec, /store key\s+odd_codec\/zarr\.json/);
+  await shot("07-unknown-codec");
+
+  // A server that sends no CORS headers: the browser refuses the answer.
+  const noCors = createServer((req, res) => {
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify({ zarr_format: 3, node_type: "group", attributes: {} }));
+  });
+  await new Promise((done) => noCors.listen(0, "127.0.0.1", done));
+  others.push({ close: () => new Promise((done) => (noCors.closeAllConnections(), noCors.close(done))) });
+  await openUrl(`http://127.0.0.1:${noCors.address().port}/store/`);
+  const cors = await page.innerText("#tree .failure");
+  assert.match(cors, /cross-origin/);
+  assert.match(cors, /store key\s+\S*zarr\.json/);
+  await shot("08-cors");
+});
+
+test("large planes are strided, and planes too large to stride show their top-left corner", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "zom-explorer-large-"));
+  try {
+    const array = (shape) => ({
+      zarr_format: 3,
+      node_type: "array",
+      shape,
+      data_type: "uint8",
+      chunk_grid: { name: "regular", configuration: { chunk_shape: [1000, 1000] } },
+      chunk_key_encoding: { name: "default", configuration: { separator: "/" } },
+      fill_value: 7,
+      codecs: [{ name: "bytes" }],
+      attributes: {},
+    });
+    writeFileSync(join(dir, "zarr.json"), JSON.stringify({ zarr_format: 3, node_type: "group", attributes: {} }));
+    for (const [name, shape] of [["strided", [2100, 3000]], ["huge", [6000, 6000]]]) {
+      mkdirSync(join(dir, name));
+      writeFileSync(join(dir, name, "zarr.json"), JSON.stringify(array(shape)));
+    }
+    const large = await startServer({ root: dir, s3Listing: true });
+    others.push(large);
+    await openUrl(`${large.url}/`);
+    await selectNode("strided");
+    await previewDone();
+    assert.match(await page.innerText(".preview-status"), /700 × 1000 values \(every 3rd row and column of 2100 × 3000\)/);
+    assert.deepEqual(await page.$eval("#preview-canvas", (c) => [c.width, c.height]), [1000, 700]);
+    assert.equal(await page.innerText(".legend-min"), "7");
+    await selectNode("huge");
+    await previewDone();
+    assert.match(await page.innerText(".preview-status"), /1024 × 1024 values \(the top-left corner of 6000 × 6000\)/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a spec that differs: the diff lists the difference where it is", async () => {
+  await openUrl(server.sampleUrl);
+  await page.click("#tab-spec");
+  await page.click("text=Start from the current ZOM");
+  await page.waitForFunction(() => document.getElementById("spec-text").value.length > 100);
+  const zom = await page.inputValue("#spec-text");
+  assert.ok(zom.includes('"zom sample hierarchy"'));
+  await page.fill("#spec-text", zom.replace('"zom sample hierarchy"', '"another title"'));
+  await page.click("#spec-compare");
+  await page.waitForSelector("#spec-results .spec-summary");
+  assert.equal(await page.innerText("#spec-results .spec-summary"), "1 difference");
+  const row = await page.innerText("#spec-results table.diff tbody tr");
+  assert.match(row, /^\/\s+attributes\.title\s+changed\s+"another title"\s+"zom sample hierarchy"/);
+  await shot("09-spec-diff");
+
+  // Ignoring the field: no difference.
+  await page.fill("#spec-exclude", "attributes");
+  await page.click("#spec-compare");
+  await page.waitForFunction(() => /No differences/.test(document.getElementById("spec-results").innerText));
+  // Not JSON: a readable message, the page still works.
+  await page.fill("#spec-text", "{ not json");
+  await page.click("#spec-compare");
+  await page.waitForSelector("#spec-results .failure");
+  assert.match(await page.innerText("#spec-results .failure"), /not JSON/);
+});
+
+test("the whole ZOM downloads as JSON equal to the walked hierarchy", async () => {
+  await page.click("#tab-node");
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#download")]);
+  assert.equal(download.suggestedFilename(), "sample.zom.json");
+  const text = readFileSync(await download.path(), "utf8");
+  const zom = JSON.parse(text);
+  assert.equal(zom.attributes.title, "zom sample hierarchy");
+  assert.deepEqual(Object.keys(zom.members).sort(), ["broken", "image", "measurements"]);
+  assert.deepEqual(zom.members.image.members.gradient_circles.shape, [256, 256]);
+  assert.deepEqual(consoleLines.filter((l) => l.startsWith("pageerror")), []);
+});

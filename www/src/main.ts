@@ -1,0 +1,191 @@
+/**
+ * The zom explorer page: opens a hierarchy (the bundled sample, `?url=`, or the URL box),
+ * walks it in the worker with a progress bar and the store's request and byte counters, and
+ * shows its tree, the selected node's panel, and the spec check. Plain DOM, no framework.
+ * @module
+ */
+import { WorkerFailure, ZomWorker } from "./client.js";
+import { byId, formatBytes, h, replace } from "./dom.js";
+import { failureBox } from "./failure.js";
+import type { Hierarchy, ZomNode } from "./model.js";
+import { hierarchy } from "./model.js";
+import { renderPanel } from "./panel.js";
+import type { Failure } from "./protocol.js";
+import { renderSpec } from "./spec.js";
+import { renderTree } from "./tree.js";
+
+/** The hierarchy `npm start` serves beside the page. */
+const SAMPLE = "data/sample/";
+
+const els = {
+  form: byId<HTMLFormElement>("open-form"),
+  url: byId<HTMLInputElement>("url"),
+  requests: byId("requests"),
+  bytes: byId("bytes"),
+  download: byId<HTMLButtonElement>("download"),
+  progress: byId<HTMLProgressElement>("walk-progress"),
+  walkStatus: byId("walk-status"),
+  summary: byId("summary"),
+  tree: byId("tree"),
+  nodeView: byId("node-view"),
+  specView: byId("spec-view"),
+  tabNode: byId<HTMLButtonElement>("tab-node"),
+  tabSpec: byId<HTMLButtonElement>("tab-spec"),
+  banner: byId("banner"),
+  version: byId("version"),
+};
+
+const worker = new ZomWorker();
+let hier: Hierarchy | null = null;
+let selected = "";
+let loading = 0;
+
+function banner(f: Failure): void {
+  els.banner.hidden = false;
+  replace(els.banner, failureBox(f, "Something went wrong"));
+}
+
+worker.onStats = (requests, bytes) => {
+  els.requests.textContent = requests.toLocaleString("en");
+  els.bytes.textContent = formatBytes(bytes);
+};
+worker.onFatal = (f) => {
+  banner(f);
+  document.body.dataset.state = "failed";
+};
+window.addEventListener("error", (e) => banner({ code: "Error", message: e.message, path: null, key: null }));
+window.addEventListener("unhandledrejection", (e) => banner({ code: "Error", message: String((e.reason as Error)?.message ?? e.reason), path: null, key: null }));
+
+/** The store URL of what the address asks for: ?url=, else the sample. */
+function requestedUrl(): string {
+  const asked = new URLSearchParams(location.search).get("url");
+  return new URL(asked !== null && asked.trim() !== "" ? asked.trim() : SAMPLE, location.href).href;
+}
+
+function pathFromHash(): string {
+  try {
+    return decodeURIComponent(location.hash.replace(/^#\/?/, "")).replace(/\/+$/, "");
+  } catch {
+    return "";
+  }
+}
+
+function showTab(tab: "node" | "spec"): void {
+  els.nodeView.hidden = tab !== "node";
+  els.specView.hidden = tab !== "spec";
+  els.tabNode.setAttribute("aria-selected", String(tab === "node"));
+  els.tabSpec.setAttribute("aria-selected", String(tab === "spec"));
+}
+
+function select(path: string): void {
+  if (hier === null) return;
+  const node = hier.byPath.get(path) ?? hier.root;
+  selected = node.path;
+  if (pathFromHash() !== selected) history.replaceState(null, "", `${location.pathname}${location.search}#/${selected}`);
+  for (const b of els.tree.querySelectorAll<HTMLButtonElement>("button.node")) {
+    const on = b.dataset.path === selected;
+    b.classList.toggle("selected", on);
+    b.parentElement?.setAttribute("aria-selected", String(on));
+  }
+  replace(els.nodeView, renderPanel(hier, node, worker, select));
+  showTab("node");
+}
+
+function summary(h0: Hierarchy): HTMLElement {
+  const errors = h0.problems.filter((p) => p.severity === "error").length;
+  const warnings = h0.problems.length - errors;
+  const nodes = h0.byPath.size;
+  const parts = [
+    h("span", null, `${nodes} node${nodes === 1 ? "" : "s"}`),
+    h0.consolidated && h("span.muted", null, "consolidated"),
+    h0.problems.length === 0
+      ? h("span.pill.pill-good", null, "valid")
+      : h("span.pill.pill-bad", null, `${errors} error${errors === 1 ? "" : "s"}${warnings ? `, ${warnings} warning${warnings === 1 ? "" : "s"}` : ""}`),
+    h0.errors.length > 0 && h("span.pill.pill-warn", null, `${h0.errors.length} unreadable`),
+  ];
+  return h("div.summary-line", null, parts);
+}
+
+async function load(url: string): Promise<void> {
+  const mine = ++loading;
+  hier = null;
+  els.url.value = url;
+  els.download.disabled = true;
+  document.body.dataset.state = "walking";
+  els.progress.hidden = false;
+  els.progress.removeAttribute("value");
+  els.walkStatus.textContent = "opening…";
+  replace(els.summary);
+  replace(els.tree);
+  replace(els.nodeView, h("p.muted", null, "Opening ", h("code.url", null, url), "…"));
+  try {
+    const walked = await worker.call<"walked">({ type: "walk", url }, (p) => {
+      if (mine !== loading || p.type !== "progress") return;
+      els.progress.max = p.nodes + p.pending;
+      els.progress.value = p.nodes;
+      els.walkStatus.textContent = `walking: ${p.nodes} node${p.nodes === 1 ? "" : "s"} found, ${p.pending} request${p.pending === 1 ? "" : "s"} pending${p.errors ? `, ${p.errors} failed` : ""}`;
+    });
+    if (mine !== loading) return;
+    hier = hierarchy(url, walked.zom as ZomNode, walked.problems, walked.errors, walked.unlisted, walked.consolidated);
+    els.version.textContent = `zom ${walked.version}`;
+    els.progress.hidden = true;
+    els.walkStatus.textContent = "";
+    els.download.disabled = false;
+    replace(els.summary, summary(hier));
+    replace(els.tree, renderTree(hier, "", select));
+    select(pathFromHash());
+    document.body.dataset.state = "ready";
+  } catch (e) {
+    if (mine !== loading) return;
+    const f = e instanceof WorkerFailure ? e.failure : { code: "Error", message: String(e), path: null, key: null };
+    els.progress.hidden = true;
+    els.walkStatus.textContent = "";
+    replace(els.tree, failureBox(f, "Could not open this hierarchy"));
+    replace(
+      els.nodeView,
+      h("article.panel", null, h("header.panel-head", null, h("h2", null, "Could not open")), h("div.panel-body", null, h("p", null, h("code.url", null, url)), failureBox(f, "Could not open this hierarchy"))),
+    );
+    showTab("node");
+    document.body.dataset.state = "failed";
+  }
+}
+
+els.form.addEventListener("submit", (e) => {
+  e.preventDefault();
+  const raw = els.url.value.trim();
+  let url: string;
+  try {
+    url = new URL(raw === "" ? SAMPLE : raw, location.href).href;
+  } catch {
+    banner({ code: "InvalidArgument", message: `not a URL: ${raw}`, path: null, key: null });
+    return;
+  }
+  history.pushState(null, "", `${location.pathname}?url=${encodeURIComponent(url)}`);
+  void load(url);
+});
+window.addEventListener("popstate", () => void load(requestedUrl()));
+window.addEventListener("hashchange", () => {
+  if (hier !== null && pathFromHash() !== selected) select(pathFromHash());
+});
+els.tabNode.addEventListener("click", () => showTab("node"));
+els.tabSpec.addEventListener("click", () => showTab("spec"));
+els.download.addEventListener("click", async () => {
+  if (hier === null) return;
+  try {
+    const { text } = await worker.call<"stringify">({ type: "stringify" });
+    const name = new URL(hier.url).pathname.split("/").filter(Boolean).pop() ?? "hierarchy";
+    const a = h("a", { href: URL.createObjectURL(new Blob([text], { type: "application/json" })), download: `${name}.zom.json` });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+  } catch (e) {
+    if (e instanceof WorkerFailure) banner(e.failure);
+  }
+});
+els.banner.addEventListener("click", () => {
+  els.banner.hidden = true;
+});
+
+renderSpec(els.specView, worker, select);
+void load(requestedUrl());

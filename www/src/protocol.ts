@@ -1,0 +1,113 @@
+/**
+ * The messages between the page (main.ts) and its worker (worker.ts). Every zom call — the
+ * walk, validation, opening and reading arrays, diff, stringify — runs in the worker; the page
+ * only draws. Values cross by structured clone (BigInts included).
+ * @module
+ */
+
+/** A failure, as the page shows it: zom's error code, node path and store key when known. */
+export interface Failure {
+  code: string;
+  message: string;
+  path: string | null;
+  key: string | null;
+}
+
+/** One validation problem or diff entry location. */
+export type Loc = (string | number)[];
+
+/** A validation problem (zom's Problem). */
+export interface Problem {
+  path: string;
+  loc: Loc;
+  kind: string;
+  message: string;
+  severity: "error" | "warning";
+}
+
+/** One difference (zom's Difference). */
+export interface Difference {
+  path: string;
+  loc: Loc;
+  kind: string;
+  expected?: unknown;
+  actual?: unknown;
+  message: string;
+}
+
+/** Requests from the page. */
+export type Request =
+  | { id: number; type: "walk"; url: string }
+  /** Reads what the preview of an array shows; `indices` fix the dimensions before the last two. */
+  | { id: number; type: "read"; path: string; indices: number[] }
+  | { id: number; type: "diff"; expected: string; exclude: string[] }
+  | { id: number; type: "stringify" };
+
+/** How an array's values are shown. */
+export interface ArrayInfo {
+  path: string;
+  shape: number[];
+  /** Inner chunk shape (what reads are made of); null when the array cannot be read. */
+  chunks: number[] | null;
+  /** Shard shape of a sharded array. */
+  shards: number[] | null;
+  dtype: unknown;
+  /** Why the array cannot be read, or null. */
+  readError: Failure | null;
+}
+
+/** A 2-D numeric slice, coloured. */
+export interface ImageResult {
+  kind: "image";
+  info: ArrayInfo;
+  /** Pixels of the slice after striding (`step` per axis). */
+  width: number;
+  height: number;
+  /** Every `step[i]`-th element along the two shown axes. */
+  step: [number, number];
+  /** True when only the top-left window of the plane was read (the plane is too large to stride). */
+  window: boolean;
+  /** RGBA, width × height × 4, viridis from min to max; non-finite values transparent. */
+  rgba: Uint8ClampedArray;
+  /** The values as numbers (for the readout under the pointer). */
+  values: Float64Array;
+  min: number | null;
+  max: number | null;
+  /** Values that are NaN or ±∞. */
+  nonFinite: number;
+}
+
+/** Values shown as a table (1-D arrays, strings, datetimes, structs, complex numbers). */
+export interface TableResult {
+  kind: "table";
+  info: ArrayInfo;
+  /** The shape of what was read. */
+  shape: number[];
+  /** Column names: "value", or one per struct field. */
+  columns: string[];
+  /** Rows: the element's index, then one text per column. */
+  rows: { index: number[]; cells: string[] }[];
+  /** Elements read in all (rows may hold fewer). */
+  total: number;
+}
+
+/** Answers and notices from the worker. */
+export type Response =
+  | { id: number; type: "error"; error: Failure }
+  | { id: number; type: "progress"; nodes: number; pending: number; errors: number }
+  | {
+      id: number;
+      type: "walked";
+      url: string;
+      zom: unknown;
+      errors: Failure[];
+      unlisted: string[];
+      consolidated: boolean;
+      problems: Problem[];
+      version: string;
+    }
+  | { id: number; type: "read"; result: ImageResult | TableResult }
+  | { id: number; type: "diff"; differences: Difference[] }
+  | { id: number; type: "stringify"; text: string }
+  | { id: 0; type: "stats"; requests: number; bytes: number }
+  | { id: 0; type: "fatal"; error: Failure };

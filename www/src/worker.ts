@@ -1,0 +1,269 @@
+/**
+ * The explorer's worker: loads zom (its WebAssembly comes from beside this file), walks the
+ * hierarchy, validates it, opens and reads arrays, compares with a spec. The page never runs
+ * zom itself, so decoding and walking never block drawing.
+ * @module
+ */
+import {
+  diff,
+  FetchStore,
+  init,
+  open,
+  parseJson,
+  slice,
+  stringify,
+  validateHierarchy,
+  version,
+  walk,
+} from "zom/manual";
+import type { ZarrArray, Zom, Selection } from "zom/manual";
+import { formatValue, isComplex, isTemporal, nameOf } from "./values.js";
+import { colourise } from "./colour.js";
+import type { ArrayInfo, Failure, ImageResult, Request, Response, TableResult } from "./protocol.js";
+
+/** The worker's global scope, typed without the WebWorker lib (it clashes with DOM's). */
+const scope = self as unknown as {
+  postMessage(message: Response, transfer?: Transferable[]): void;
+  addEventListener(type: "message", listener: (event: MessageEvent<Request>) => void): void;
+};
+
+/** Most elements a table shows. */
+const TABLE_LIMIT = 1000;
+/** Most pixels an image preview reads (larger slices are strided). */
+const IMAGE_LIMIT = 1024 * 1024;
+/** The largest stride of a whole-plane preview. */
+const MAX_STRIDE = 4;
+
+/** Any thrown value as a {@link Failure}. */
+function failure(e: unknown): Failure {
+  const x = (typeof e === "object" && e !== null ? e : {}) as { code?: unknown; message?: unknown; path?: unknown; key?: unknown; name?: unknown };
+  const text = (v: unknown): string | null => (typeof v === "string" ? v : null);
+  return {
+    code: text(x.code) ?? text(x.name) ?? "Error",
+    message: text(x.message) ?? String(e),
+    path: text(x.path),
+    key: text(x.key),
+  };
+}
+
+const post = (message: Response, transfer: Transferable[] = []): void => scope.postMessage(message, transfer);
+
+// The hierarchy being shown: its store, its walked ZOM, and the arrays opened so far.
+let store: FetchStore | null = null;
+let current: { url: string; zom: Zom; format: 2 | 3 } | null = null;
+let controller: AbortController | null = null;
+const arrays = new Map<string, Promise<ZarrArray>>();
+
+let lastStats = "";
+function postStats(): void {
+  if (store === null) return;
+  const { requests, bytes } = store.stats;
+  const text = `${requests}/${bytes}`;
+  if (text === lastStats) return;
+  lastStats = text;
+  post({ id: 0, type: "stats", requests, bytes });
+}
+setInterval(postStats, 150);
+
+async function doWalk(id: number, url: string): Promise<void> {
+  controller?.abort();
+  const mine = new AbortController();
+  controller = mine;
+  arrays.clear();
+  current = null;
+  store = new FetchStore(url, { concurrency: 16 });
+  lastStats = "";
+  postStats();
+  const tree = await walk(store, {
+    signal: mine.signal,
+    onProgress: (p) => post({ id, type: "progress", nodes: p.nodes, pending: p.pending, errors: p.errors }),
+  });
+  if (controller !== mine) return;
+  current = { url, zom: tree, format: tree.zarr_format === 2 ? 2 : 3 };
+  const report = validateHierarchy(tree);
+  post({
+    id,
+    type: "walked",
+    url,
+    zom: tree,
+    errors: tree.errors.map(failure),
+    unlisted: tree.unlisted,
+    consolidated: tree.consolidated,
+    problems: report.problems,
+    version: version(),
+  });
+}
+
+function openArray(path: string): Promise<ZarrArray> {
+  if (store === null || current === null) throw new Error("no hierarchy is open");
+  let opened = arrays.get(path);
+  if (opened === undefined) {
+    const hint = { kind: "array" as const, format: current.format };
+    opened = open(store, path, hint) as Promise<ZarrArray>;
+    opened.catch(() => arrays.delete(path));
+    arrays.set(path, opened);
+  }
+  return opened;
+}
+
+function infoOf(arr: ZarrArray): ArrayInfo {
+  return {
+    path: arr.path,
+    shape: arr.shape,
+    chunks: arr.chunks,
+    shards: arr.shards,
+    dtype: arr.dtype,
+    readError: arr.readError === null ? null : failure(arr.readError),
+  };
+}
+
+/** True when the values of this data type make an image (real numbers and booleans). */
+function drawable(dtype: unknown): boolean {
+  const name = nameOf(dtype);
+  if (isComplex(name) || isTemporal(name)) return false;
+  return /^(bool|u?int(8|16|32|64)|float(16|32|64))$/.test(name);
+}
+
+/** The C-order index of element `i` of an array of `shape`. */
+function unravel(i: number, shape: number[]): number[] {
+  const index = new Array<number>(shape.length).fill(0);
+  let rest = i;
+  for (let d = shape.length - 1; d >= 0; d--) {
+    const n = shape[d] ?? 1;
+    index[d] = n > 0 ? rest % n : 0;
+    rest = n > 0 ? Math.floor(rest / n) : 0;
+  }
+  return index;
+}
+
+/** The store key of an array's metadata document. */
+function metadataKey(path: string): string {
+  const name = current?.format === 2 ? ".zarray" : "zarr.json";
+  return path === "" ? name : `${path}/${name}`;
+}
+
+/** Failures of the metadata (not of a chunk) name the metadata document when zom gave no key. */
+async function doRead(id: number, path: string, indices: number[]): Promise<void> {
+  try {
+    await read(id, path, indices);
+  } catch (e) {
+    const f = failure(e);
+    const aboutMetadata = ["InvalidMetadata", "UnknownCodec", "UnsupportedExtension"].includes(f.code);
+    throw { ...f, path: f.path ?? path, key: f.key ?? (aboutMetadata ? metadataKey(path) : null) };
+  }
+}
+
+async function read(id: number, path: string, indices: number[]): Promise<void> {
+  const arr = await openArray(path);
+  const info = infoOf(arr);
+  if (arr.readError !== null) throw arr.readError;
+  const rank = arr.shape.length;
+  const lead = arr.shape.slice(0, Math.max(0, rank - 2)).map((n, d) => Math.min(Math.max(0, indices[d] ?? 0), Math.max(0, n - 1)));
+  const [h, w] = rank >= 2 ? [arr.shape[rank - 2] ?? 0, arr.shape[rank - 1] ?? 0] : [0, 0];
+  if (rank >= 2 && drawable(arr.dtype) && h > 0 && w > 0) {
+    // Up to MAX_STRIDE the whole plane is shown, strided; beyond, a strided read would still
+    // fetch and decode every chunk of it, so the top-left window is shown instead.
+    let step = Math.max(1, Math.ceil(Math.sqrt((h * w) / IMAGE_LIMIT)));
+    const side = Math.floor(Math.sqrt(IMAGE_LIMIT));
+    const corner = step > MAX_STRIDE;
+    if (corner) step = 1;
+    const selection: Selection = corner
+      ? [...lead, slice(0, Math.min(h, side)), slice(0, Math.min(w, side))]
+      : [...lead, slice(null, null, step), slice(null, null, step)];
+    const { data, shape } = await arr.get(selection);
+    const height = shape[0] ?? 0;
+    const width = shape[1] ?? 0;
+    const values = Float64Array.from(data as ArrayLike<number | bigint>, Number);
+    const { rgba, min, max, nonFinite } = colourise(values);
+    const result: ImageResult = { kind: "image", info, width, height, step: [step, step], window: corner, rgba, values, min, max, nonFinite };
+    post({ id, type: "read", result }, [rgba.buffer, values.buffer]);
+    return;
+  }
+  let selection: Selection | undefined;
+  if (rank === 1) selection = [slice(0, Math.min(arr.shape[0] ?? 0, TABLE_LIMIT))];
+  else if (rank >= 2) selection = [...lead, slice(0, Math.min(h, 50)), slice(0, Math.min(w, 20))];
+  const { data, shape } = await arr.get(selection);
+  const name = nameOf(arr.dtype);
+  const complex = isComplex(name);
+  const count = shape.reduce((a, b) => a * b, 1);
+  const fields = structFields(arr.dtype);
+  const rows: TableResult["rows"] = [];
+  const values = data as ArrayLike<unknown>;
+  for (let i = 0; i < Math.min(count, TABLE_LIMIT); i++) {
+    const index = unravel(i, shape);
+    let cells: string[];
+    if (complex) cells = [formatValue([values[2 * i], values[2 * i + 1]], arr.dtype)];
+    else if (fields !== null) {
+      const element = values[i] as { [field: string]: unknown } | undefined;
+      cells = fields.map(([field, type]) => formatValue(element?.[field], type));
+    } else cells = [formatValue(values[i], arr.dtype)];
+    rows.push({ index: [...lead, ...index], cells });
+  }
+  const columns = fields !== null ? fields.map(([f]) => f) : ["value"];
+  const result: TableResult = { kind: "table", info, shape, columns, rows, total: count };
+  post({ id, type: "read", result });
+}
+
+/** The fields of a struct data type (v3 `structured` or zarr-extensions `struct`), else null. */
+function structFields(dtype: unknown): [string, unknown][] | null {
+  const config = (dtype as { configuration?: { fields?: unknown } } | null)?.configuration;
+  const fields = config?.fields;
+  if (!Array.isArray(fields)) return null;
+  return fields.map((f: unknown): [string, unknown] => {
+    if (Array.isArray(f)) return [String(f[0]), f[1]];
+    const o = f as { name?: unknown; data_type?: unknown };
+    return [String(o.name), o.data_type];
+  });
+}
+
+async function handle(request: Request): Promise<void> {
+  const { id } = request;
+  try {
+    switch (request.type) {
+      case "walk":
+        await doWalk(id, request.url);
+        break;
+      case "read":
+        await doRead(id, request.path, request.indices);
+        break;
+      case "diff": {
+        if (current === null) throw new Error("no hierarchy is open");
+        let expected;
+        try {
+          expected = parseJson(request.expected);
+        } catch (e) {
+          throw { ...failure(e), code: "InvalidJson", message: `the spec is not JSON: ${failure(e).message}` };
+        }
+        if (typeof expected !== "object" || expected === null || Array.isArray(expected)) {
+          throw { code: "InvalidArgument", message: "the spec must be a ZOM: a JSON object with zarr_format", path: null, key: null };
+        }
+        const differences = diff(expected as unknown as Zom, current.zom, { exclude: request.exclude });
+        post({ id, type: "diff", differences });
+        break;
+      }
+      case "stringify":
+        if (current === null) throw new Error("no hierarchy is open");
+        post({ id, type: "stringify", text: stringify(current.zom, 2) });
+        break;
+    }
+  } catch (e) {
+    post({ id, type: "error", error: failure(e) });
+  } finally {
+    postStats();
+  }
+}
+
+const ready = init(new URL("./zom_wasm_bg.wasm", import.meta.url)).then(
+  () => true,
+  (e: unknown) => {
+    post({ id: 0, type: "fatal", error: { ...failure(e), message: `zom's WebAssembly did not load: ${failure(e).message}` } });
+    return false;
+  },
+);
+
+scope.addEventListener("message", (event) => {
+  void ready.then((ok) => {
+    if (ok) void handle(event.data);
+    else post({ id: event.data.id, type: "error", error: { code: "Fatal", message: "zom's WebAssembly did not load", path: null, key: null } });
+  });
+});
