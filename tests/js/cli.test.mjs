@@ -244,6 +244,13 @@ test("get over HTTP equals get from the directory; text output is NumPy's layout
   exits(text, 0, "text");
   const values = readJson("expected", "v3.values.json").codec_bytes_only.values;
   assert.equal(text.stdout, `[[${values.slice(1, 4).join(", ")}],\n [${values.slice(6, 9).join(", ")}]]\n`);
+  // float32 as NumPy prints it: the fewest digits that read back as the same float32.
+  const f32 = await zom("get", dir("sample"), "measurements/temperature", "0:3,::12");
+  const temperature = readJson("expected", "sample.values.json")["measurements/temperature"].values;
+  const printed = f32.stdout.match(/[\d.e+-]+/g).map(Number);
+  const want = [0, 1, 2].flatMap((row) => [0, 12, 24, 36].map((col) => temperature[row * 48 + col]));
+  assert.deepEqual(printed.map(Math.fround), want.map(Math.fround), f32.stdout);
+  assert.ok(f32.stdout.includes("[[20, 24.546486, "), f32.stdout);
   const complex = await zom("get", dir("v3"), "dtype_complex64", "0:2");
   assert.equal(complex.stdout, "[(NaN, 1), (Infinity, 0)]\n");
   const scalar = await zom("get", dir("v3"), "dtype_int32", "2");

@@ -288,7 +288,7 @@ complex numbers as [re, im], byte strings as base64, datetimes as integer counts
     const values = jsonValues(result.data, arr.dtype);
     // One line: the values may be millions.
     if (ctx.options.has("json")) ctx.stdout.write(`${stringify({ path: arr.path, dtype: arr.dtype, shape: result.shape, values })}\n`);
-    else ctx.stdout.write(`${textValues(values, result.shape)}\n`);
+    else ctx.stdout.write(`${textValues(values, result.shape, arr.dtype)}\n`);
     return 0;
   },
 };

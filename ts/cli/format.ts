@@ -165,12 +165,22 @@ export function jsonValues(data: ChunkData, dataType: JsonValue): JsonValue[] {
   return items.map(encodeValue);
 }
 
+/** The shortest decimal that reads back as the same float32 (what NumPy prints for float32). */
+function shortestFloat32(x: number): string {
+  for (let digits = 1; digits < 9; digits++) {
+    const text = x.toPrecision(digits);
+    if (Math.fround(Number(text)) === x) return String(Number(text));
+  }
+  return String(x);
+}
+
 /** One value for the text output: NaN and the infinities bare, everything else as compact JSON. */
-function textValue(v: JsonValue): string {
+function textValue(v: JsonValue, float32: boolean): string {
   if (v === "NaN" || v === "Infinity" || v === "-Infinity") return v;
   if (typeof v === "bigint") return v.toString();
+  if (typeof v === "number") return float32 ? shortestFloat32(v) : String(v);
   if (Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === "number" || x === "NaN" || x === "Infinity" || x === "-Infinity")) {
-    return `(${textValue(v[0] ?? null)}, ${textValue(v[1] ?? null)})`; // complex
+    return `(${textValue(v[0] ?? null, float32)}, ${textValue(v[1] ?? null, float32)})`; // complex
   }
   return JSON.stringify(v, (_k, x: unknown) => (typeof x === "bigint" ? Number(x) : x));
 }
@@ -181,10 +191,12 @@ const EDGE = 3;
 
 /**
  * Values of a region as NumPy prints them: nested brackets, one row per line, and beyond 1000
- * elements only the first and last three along each dimension (`...` between).
+ * elements only the first and last three along each dimension (`...` between). float32 and
+ * complex64 values are written with the fewest digits that identify them as float32.
  */
-export function textValues(values: JsonValue[], shape: number[]): string {
-  if (shape.length === 0) return textValue(values[0] ?? null);
+export function textValues(values: JsonValue[], shape: number[], dataType: JsonValue): string {
+  const float32 = dataType === "float32" || dataType === "complex64";
+  if (shape.length === 0) return textValue(values[0] ?? null, float32);
   const summarise = values.length > THRESHOLD;
   const strides = shape.map((_, d) => shape.slice(d + 1).reduce((a, b) => a * b, 1));
   const rows = (d: number, offset: number, indent: string): string => {
@@ -192,7 +204,7 @@ export function textValues(values: JsonValue[], shape: number[]): string {
     const stride = strides[d] ?? 1;
     const idx = summarise && len > 2 * EDGE ? [0, 1, 2, -1, len - 3, len - 2, len - 1] : [...Array(len).keys()];
     if (d === shape.length - 1) {
-      return `[${idx.map((i) => (i < 0 ? "..." : textValue(values[offset + i] ?? null))).join(", ")}]`;
+      return `[${idx.map((i) => (i < 0 ? "..." : textValue(values[offset + i] ?? null, float32))).join(", ")}]`;
     }
     const sep = `,${"\n".repeat(shape.length - 1 - d)}${indent} `;
     return `[${idx.map((i) => (i < 0 ? "..." : rows(d + 1, offset + i * stride, `${indent} `))).join(sep)}]`;
