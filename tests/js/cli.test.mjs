@@ -4,7 +4,7 @@
 // errors (exit 2, "zom: <code>: …"), progress and help.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { test } from "node:test";
@@ -107,6 +107,27 @@ test("validate: the sample's broken array exits 1 and is named; v3 exits 0", asy
   const strict = await zom("validate", dir("v3"), "--strict", "--json");
   exits(strict, 0, "validate v3 --strict");
   assert.equal(parseJsonExact(strict.stdout).valid, true);
+});
+
+test("a node that cannot be read: tree and validate list it with its key and exit 1", async () => {
+  const tmp = mkdtempSync(join(tmpdir(), "zom-cli-"));
+  try {
+    cpSync(join(fixtures, "sample"), join(tmp, "sample"), { recursive: true });
+    writeFileSync(join(tmp, "sample", "measurements", "labels", "zarr.json"), "{broken");
+    const where = "(path /measurements/labels, key measurements/labels/zarr.json)";
+    const tree = await zom("tree", join(tmp, "sample"));
+    exits(tree, 1, "tree");
+    assert.equal(tree.stdout.trimEnd().split("\n").length, 12, "the other nodes are listed");
+    assert.match(tree.stderr, /^zom: unreadable node: InvalidMetadata: invalid JSON .*\(path \/measurements\/labels, key measurements\/labels\/zarr\.json\)$/m);
+    const text = await zom("validate", join(tmp, "sample"));
+    exits(text, 1, "validate");
+    assert.ok(text.stdout.split("\n").some((l) => l.startsWith("unreadable InvalidMetadata: invalid JSON") && l.endsWith(where)), text.stdout);
+    assert.match(text.stdout, /^INVALID: 12 nodes checked, 1 error, 0 warnings, 1 unreadable$/m);
+    const json = parseJsonExact((await zom("validate", join(tmp, "sample"), "--json")).stdout);
+    assert.deepEqual(json.unreadable.map((e) => [e.code, e.path, e.key]), [["InvalidMetadata", "measurements/labels", "measurements/labels/zarr.json"]]);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
 });
 
 test("validate over HTTP: consolidated, listed, and unlisted (a note; a failure with --strict)", async () => {
