@@ -168,6 +168,16 @@ test("validate --spec: equal to the expected ZOM exits 0, a changed spec exits 1
     ]);
     assert.match(r.stdout, /^INVALID: 54 nodes checked, 0 errors, 0 warnings, 0 unreadable, 3 differences from /m);
 
+    // Field selectors: the member structure is compared whatever they select.
+    for (const selector of [["--exclude", "attributes,shape"], ["--include", "attributes.title"]]) {
+      const some = await zom("validate", dir("v3"), "--spec", file, ...selector);
+      exits(some, 1, selector.join(" "));
+      assert.deepEqual(some.stdout.split("\n").filter((l) => l.startsWith("difference ")), [
+        "difference added at /dtype_bool: array member only in actual",
+      ]);
+    }
+    exits(await zom("validate", dir("v3"), "--exclude", "attributes"), 2, "--exclude without --spec");
+
     const json = await zom("validate", dir("v3"), "--spec", file, "--json");
     exits(json, 1, "changed spec --json");
     const report = parseJsonExact(json.stdout);

@@ -22,7 +22,7 @@ import {
 } from "../index.js";
 import type { StoreInput, WalkResult, ZarrArray } from "../index.js";
 import { FsStore } from "../store/fs.js";
-import type { Difference, JsonValue, Zom } from "../types.js";
+import type { CompareOptions, Difference, JsonValue, Zom } from "../types.js";
 import {
   countNodes,
   codecsOf,
@@ -180,16 +180,33 @@ async function readSpec(file: string): Promise<Zom> {
   return parseJson(text) as unknown as Zom;
 }
 
+/** diff's field selectors from --include / --exclude (comma-separated). */
+function compareOptions(ctx: Context): CompareOptions {
+  const fields = (name: string): string[] | undefined => {
+    const v = ctx.options.get(name);
+    if (v === undefined) return undefined;
+    if (!ctx.options.has("spec")) throw new UsageError(`--${name} only applies with --spec`);
+    return String(v)
+      .split(",")
+      .map((f) => f.trim())
+      .filter((f) => f !== "");
+  };
+  const include = fields("include");
+  const exclude = fields("exclude");
+  return { ...(include ? { include } : {}), ...(exclude ? { exclude } : {}) };
+}
+
 const validate: Command = {
   name: "validate",
   arity: [1, 1],
-  options: ["json", "spec", "strict", "progress", "no-progress", "concurrency"],
-  help: `Usage: zom validate TARGET [--spec FILE] [--strict] [--json] [--progress]
+  options: ["json", "spec", "include", "exclude", "strict", "progress", "no-progress", "concurrency"],
+  help: `Usage: zom validate TARGET [--spec FILE [--include F,…] [--exclude F,…]] [--strict] [--json]
 
 Walks the hierarchy and checks every node against the Zarr spec, listing every problem with its
 node path and location. --strict also reports, as warnings, what the spec says SHOULD NOT be
 there. --spec FILE compares the hierarchy with an expected ZOM (JSON, e.g. from 'zom tree --json')
-and lists every difference.
+and lists every difference; --include and --exclude take comma-separated field selectors
+(attributes, codecs.*.configuration, members.a) to compare only some fields, or to ignore some.
 
 Exit code 1 when anything is wrong: a problem of severity error, a node that could not be read,
 a difference from the spec; with --strict also a warning or a group whose members could not be
@@ -200,11 +217,12 @@ unlisted, differences}.
     const specFile = ctx.options.get("spec");
     // The spec is read first: a bad spec file fails before a long walk.
     const expected = typeof specFile === "string" ? await readSpec(specFile) : null;
+    const selectors = compareOptions(ctx);
     const t = await target(ctx, ctx.args[0] ?? "");
     const result = await walkTarget(ctx, t);
     const strict = ctx.options.has("strict");
     const report = validateHierarchy(result, { strict });
-    const differences: Difference[] | null = expected === null ? null : diff(expected, result);
+    const differences: Difference[] | null = expected === null ? null : diff(expected, result, selectors);
     const errors = report.problems.filter((p) => p.severity === "error").length;
     const warnings = report.problems.length - errors;
     const failed =

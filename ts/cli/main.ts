@@ -16,7 +16,7 @@ import type { Command, Context } from "./commands.js";
 import { showError } from "./format.js";
 
 /** Options that take a value. */
-const VALUED = new Set(["spec", "depth", "concurrency"]);
+const VALUED = new Set(["spec", "include", "exclude", "depth", "concurrency"]);
 /** Options every command accepts. */
 const GLOBAL = new Set(["help", "version"]);
 
@@ -63,7 +63,7 @@ const HELP = `zom: read, inspect and validate Zarr v2/v3 hierarchies (local dire
 
 Usage:
   zom tree TARGET [--json] [--depth N]          the hierarchy as a tree (--json: its ZOM)
-  zom validate TARGET [--spec FILE] [--strict] [--json]
+  zom validate TARGET [--spec FILE [--include F,…] [--exclude F,…]] [--strict] [--json]
                                                 spec problems of every node, located; --spec
                                                 also compares with an expected ZOM (JSON)
   zom get TARGET PATH [SELECTION] [--json]      values of an array (SELECTION like NumPy:
