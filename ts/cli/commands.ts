@@ -88,11 +88,16 @@ function positiveInt(ctx: Context, name: string): number | undefined {
   return Number(v);
 }
 
+/** --concurrency (at least 1), if given. */
+function concurrencyOf(ctx: Context): { concurrency?: number } {
+  const n = positiveInt(ctx, "concurrency");
+  return n === undefined ? {} : { concurrency: Math.max(1, n) };
+}
+
 /** Opens TARGET: an http(s) URL through FetchStore, a directory or file: URL through FsStore. */
 async function target(ctx: Context, text: string): Promise<Target> {
-  const concurrency = positiveInt(ctx, "concurrency");
   if (/^https?:\/\//i.test(text)) {
-    const fetch = new FetchStore(text, concurrency === undefined ? {} : { concurrency: Math.max(1, concurrency) });
+    const fetch = new FetchStore(text, concurrencyOf(ctx));
     return { store: fetch, fetch, fs: null };
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text) && !/^file:/i.test(text)) {
@@ -102,7 +107,8 @@ async function target(ctx: Context, text: string): Promise<Target> {
   let info;
   try {
     info = await stat(dir);
-  } catch {
+  } catch (e) {
+    if ((e as { code?: unknown }).code !== "ENOENT") throw e;
     throw new ZomError("NotFound", `no directory ${resolve(dir)}`);
   }
   if (!info.isDirectory()) {
@@ -128,7 +134,7 @@ async function walkTarget(ctx: Context, t: Target, depth?: number): Promise<Walk
   try {
     tree = await walk(t.store, {
       ...(depth === undefined ? {} : { depth }),
-      ...(t.fetch ? {} : { concurrency: positiveInt(ctx, "concurrency") ?? 16 }),
+      ...concurrencyOf(ctx),
       onProgress: (p) =>
         progress.update(() => `walking: ${plural(p.nodes, "node")}, ${p.pending} pending, ${plural(p.errors, "error")}${traffic(t)}`),
     });
@@ -140,6 +146,7 @@ async function walkTarget(ctx: Context, t: Target, depth?: number): Promise<Walk
   return tree;
 }
 
+/** Lists on stderr the nodes a walk could not read and the groups it could not list. */
 function warnUnread(ctx: Context, tree: WalkResult): void {
   for (const e of tree.errors) ctx.stderr.write(`zom: unreadable node: ${showError(e)}\n`);
   for (const p of tree.unlisted) {
@@ -293,9 +300,8 @@ complex numbers as [re, im], byte strings as base64, datetimes as integer counts
     const progress = new Progress(ctx.stderr, ctx.progress);
     let result;
     try {
-      const concurrency = positiveInt(ctx, "concurrency");
       result = await arr.get(toSelection(parsed, arr.shape.length), {
-        ...(concurrency === undefined ? {} : { concurrency: Math.max(1, concurrency) }),
+        ...concurrencyOf(ctx),
         onProgress: (p) => progress.update(() => `reading: ${p.done}/${plural(p.total, "chunk")}${traffic(t)}`),
       });
     } catch (e) {
