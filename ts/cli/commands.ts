@@ -33,7 +33,7 @@ import {
   showError,
   showPath,
   showProblem,
-  jsonValues,
+  valuesOf,
   textValues,
   treeLines,
   describe,
@@ -309,10 +309,14 @@ complex numbers as [re, im], byte strings as base64, datetimes as integer counts
       throw e;
     }
     progress.done(`read shape [${result.shape.join(", ")}]${traffic(t)}`);
-    const values = jsonValues(result.data, arr.dtype);
-    // One line: the values may be millions.
-    if (ctx.options.has("json")) ctx.stdout.write(`${stringify({ path: arr.path, dtype: arr.dtype, shape: result.shape, values })}\n`);
-    else ctx.stdout.write(`${textValues(values, result.shape, arr.dtype)}\n`);
+    const values = valuesOf(result.data, arr.dtype);
+    if (ctx.options.has("json")) {
+      // One line, the values written directly: they may be millions.
+      const head = stringify({ path: arr.path, dtype: arr.dtype, shape: result.shape });
+      ctx.stdout.write(`${head.slice(0, -1)},"values":${values.json()}}\n`);
+    } else {
+      ctx.stdout.write(`${textValues(values, result.shape, arr.dtype)}\n`);
+    }
     return 0;
   },
 };

@@ -3,6 +3,7 @@
  * text, and array values as JSON.
  * @module
  */
+import { stringify } from "../api.js";
 import type { ChunkData } from "../decode.js";
 import type { ZomError } from "../errors.js";
 import type { Difference, JsonValue, Loc, NamedConfig, Problem, Zom } from "../types.js";
@@ -146,23 +147,55 @@ function encodeValue(v: unknown): JsonValue {
   return String(v);
 }
 
+/** The values of a read, element by element, as JSON values. */
+export interface Values {
+  /** The number of elements. */
+  readonly length: number;
+  /** Element `i` (C order) as a JSON value. */
+  at(i: number): JsonValue;
+  /** Every element as one JSON array text. */
+  json(): string;
+}
+
+function nameOfType(dataType: JsonValue): string {
+  return typeof dataType === "string" ? dataType : String((dataType as { name?: unknown } | null)?.name ?? "");
+}
+
 /**
  * The values of a read as JSON values, one per element in C order: numbers (NaN and the
  * infinities as the strings "NaN", "Infinity", "-Infinity"), bigints for 64-bit integers and
  * datetimes, booleans, `[re, im]` for complex numbers, strings, base64 for byte strings and
- * objects for structs — the encoding of tests/fixtures/expected/*.values.json.
+ * objects for structs — the encoding of tests/fixtures/expected/*.values.json. Elements are
+ * converted when asked for, so that a summarised text output does not convert them all.
  */
-export function jsonValues(data: ChunkData, dataType: JsonValue): JsonValue[] {
-  const name = typeof dataType === "string" ? dataType : String((dataType as { name?: unknown } | null)?.name ?? "");
-  if (name === "bool") return Array.from(data as Uint8Array, (x) => x !== 0);
+export function valuesOf(data: ChunkData, dataType: JsonValue): Values {
+  const name = nameOfType(dataType);
+  if (name === "bool") {
+    const bytes = data as Uint8Array;
+    return { length: bytes.length, at: (i) => bytes[i] !== 0, json: () => `[${Array.from(bytes, (x) => (x !== 0 ? "true" : "false")).join(",")}]` };
+  }
   if (name === "complex64" || name === "complex128") {
     const parts = data as Float32Array | Float64Array;
-    const out: JsonValue[] = [];
-    for (let i = 0; i + 1 < parts.length; i += 2) out.push([encFloat(parts[i] ?? NaN), encFloat(parts[i + 1] ?? NaN)]);
-    return out;
+    const at = (i: number): JsonValue => [encFloat(parts[2 * i] ?? NaN), encFloat(parts[2 * i + 1] ?? NaN)];
+    const length = Math.floor(parts.length / 2);
+    return { length, at, json: () => JSON.stringify(Array.from({ length }, (_, i) => at(i))) };
   }
-  const items: unknown[] = ArrayBuffer.isView(data) ? Array.from(data as ArrayLike<unknown>) : (data as unknown[]);
-  return items.map(encodeValue);
+  if (ArrayBuffer.isView(data)) {
+    // Numbers (and bigints): a typed array's join writes them as JSON does, NaN and the
+    // infinities aside, which become strings.
+    const view = data as unknown as ArrayLike<number | bigint> & { join(sep: string): string };
+    const at = (i: number): JsonValue => encodeValue(view[i]);
+    return { length: view.length, at, json: () => `[${view.join(",").replace(/-?Infinity|NaN/g, '"$&"')}]` };
+  }
+  const items = data as unknown[];
+  const at = (i: number): JsonValue => encodeValue(items[i]);
+  // Strings and byte strings go through JSON.stringify; structs may hold bigints, which only
+  // zom's stringify writes exactly.
+  const json = (): string => {
+    const all = items.map(encodeValue);
+    return all.some((v) => typeof v === "object" && v !== null) ? stringify(all) : JSON.stringify(all);
+  };
+  return { length: items.length, at, json };
 }
 
 /** The shortest decimal that reads back as the same float32 (what NumPy prints for float32). */
@@ -182,7 +215,7 @@ function textValue(v: JsonValue, float32: boolean): string {
   if (Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === "number" || x === "NaN" || x === "Infinity" || x === "-Infinity")) {
     return `(${textValue(v[0] ?? null, float32)}, ${textValue(v[1] ?? null, float32)})`; // complex
   }
-  return JSON.stringify(v, (_k, x: unknown) => (typeof x === "bigint" ? Number(x) : x));
+  return stringify(v);
 }
 
 /** NumPy's print threshold and edge items: beyond this many elements the text output is summarised. */
@@ -194,9 +227,10 @@ const EDGE = 3;
  * elements only the first and last three along each dimension (`...` between). float32 and
  * complex64 values are written with the fewest digits that identify them as float32.
  */
-export function textValues(values: JsonValue[], shape: number[], dataType: JsonValue): string {
+export function textValues(values: Values, shape: number[], dataType: JsonValue): string {
   const float32 = dataType === "float32" || dataType === "complex64";
-  if (shape.length === 0) return textValue(values[0] ?? null, float32);
+  const show = (i: number): string => textValue(i < values.length ? values.at(i) : null, float32);
+  if (shape.length === 0) return show(0);
   const summarise = values.length > THRESHOLD;
   const strides = shape.map((_, d) => shape.slice(d + 1).reduce((a, b) => a * b, 1));
   const rows = (d: number, offset: number, indent: string): string => {
@@ -204,7 +238,7 @@ export function textValues(values: JsonValue[], shape: number[], dataType: JsonV
     const stride = strides[d] ?? 1;
     const idx = summarise && len > 2 * EDGE ? [0, 1, 2, -1, len - 3, len - 2, len - 1] : [...Array(len).keys()];
     if (d === shape.length - 1) {
-      return `[${idx.map((i) => (i < 0 ? "..." : textValue(values[offset + i] ?? null, float32))).join(", ")}]`;
+      return `[${idx.map((i) => (i < 0 ? "..." : show(offset + i))).join(", ")}]`;
     }
     const sep = `,${"\n".repeat(shape.length - 1 - d)}${indent} `;
     return `[${idx.map((i) => (i < 0 ? "..." : rows(d + 1, offset + i * stride, `${indent} `))).join(sep)}]`;
