@@ -89,6 +89,7 @@ export function build() {
   }
 
   timed("tsc", () => run(bin("tsc"), ["-p", join(root, "tsconfig.json")]));
+  timed("tsc (Node-only: zom/fs, CLI)", () => run(bin("tsc"), ["-p", join(root, "tsconfig.node.json")]));
 
   const bytes = readFileSync(wasmOut);
   const gz = gzipSync(bytes, { level: 9 }).length;

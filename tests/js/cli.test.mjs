@@ -1,0 +1,442 @@
+// The `zom` command line (bin/zom.mjs), run as a child process on the fixture hierarchies, from
+// their directories and over HTTP from tests/server: output and exit codes of tree, validate
+// (--spec, --strict, --json), get (selections, values equal zarr-python's), info, schema, the
+// errors (exit 2, "zom: <code>: …"), progress and help.
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { test } from "node:test";
+import { jsonSchema, slice, stringify } from "zom";
+import { withServer } from "../server/testing.mjs";
+import { reference } from "./hierarchy-common.mjs";
+import { assertJsonEqual, fixtures, HIERARCHIES, parseJsonExact, readJson, repoRoot } from "./helpers.mjs";
+
+const BIN = join(repoRoot, "bin", "zom.mjs");
+const dir = (name) => relative(repoRoot, join(fixtures, name));
+
+/** Runs `node bin/zom.mjs …args` (asynchronously: the test server shares this process). */
+function zom(...args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Asserts the exit code, showing the output when it differs. */
+function exits(result, code, what) {
+  assert.equal(result.code, code, `${what}: exit ${result.code}\nstdout: ${result.stdout.slice(0, 2000)}\nstderr: ${result.stderr}`);
+}
+
+test("tree lists every node of the sample, with kinds, shapes, data types and codecs", async () => {
+  const r = await zom("tree", dir("sample"));
+  exits(r, 0, "tree sample");
+  const lines = r.stdout.trimEnd().split("\n");
+  assert.equal(lines.length, 13, r.stdout);
+  assert.match(lines[0], /^\/ \(group, v3, 4 attributes\)$/);
+  for (const [name, rest] of [
+    ["broken", /\(group, v3, 1 attribute\)/],
+    ["bad_chunk_rank", /\(array, v3\) shape \[16, 16\] float32 chunks \[8\] codecs: bytes → zstd/],
+    ["gradient_circles", /shape \[256, 256\] uint16 chunks \[32, 32\] in shards \[128, 128\] codecs: sharding_indexed\(bytes → zstd\)/],
+    ["run1", /\(group, v3, 2 attributes\)/],
+    ["records", /shape \[6\] structured/],
+    ["timestamps", /numpy\.datetime64/],
+  ]) {
+    assert.ok(lines.some((l) => l.includes(` ${name} `) && rest.test(l)), `${name} in\n${r.stdout}`);
+  }
+  assert.ok(lines.includes("    │   └── run1 (group, v3, 2 attributes)"), r.stdout);
+  assert.equal(r.stderr, "", "no progress when stderr is not a terminal");
+});
+
+test("tree --json prints pydantic-zarr's ZOM, from directories and over HTTP", async () => {
+  for (const name of HIERARCHIES) {
+    const r = await zom("tree", dir(name), "--json");
+    exits(r, 0, name);
+    assertJsonEqual(parseJsonExact(r.stdout), readJson("expected", `${name}.zom.json`), `tree --json ${name}`);
+  }
+  await withServer({ s3Listing: true }, async (server) => {
+    for (const name of ["v3", "v2-consolidated"]) {
+      const r = await zom("tree", `${server.url}/${name}`, "--json");
+      exits(r, 0, `HTTP ${name}`);
+      assertJsonEqual(parseJsonExact(r.stdout), readJson("expected", `${name}.zom.json`), `tree --json over HTTP ${name}`);
+    }
+    const text = await zom("tree", `${server.url}/sample/`);
+    const local = await zom("tree", dir("sample"));
+    assert.equal(text.stdout, local.stdout, "the same tree over HTTP");
+  });
+});
+
+test("tree --depth stops below the root", async () => {
+  const r = await zom("tree", dir("sample"), "--depth", "1");
+  exits(r, 0, "depth 1");
+  assert.deepEqual(
+    r.stdout.trimEnd().split("\n").map((l) => l.replace(/ \(.*$/, "")),
+    ["/", "├── broken", "├── image", "└── measurements"],
+  );
+});
+
+test("validate: the sample's broken array exits 1 and is named; v3 exits 0", async () => {
+  const bad = await zom("validate", dir("sample"));
+  exits(bad, 1, "validate sample");
+  assert.match(bad.stdout, /^error invalid_value at \/broken\/bad_chunk_rank chunk_grid\.configuration\.chunk_shape: chunk_shape has 1 dimensions; shape \[16, 16\] has 2$/m);
+  assert.match(bad.stdout, /^INVALID: 13 nodes checked, 1 error, 0 warnings, 0 unreadable$/m);
+
+  const json = await zom("validate", dir("sample"), "--json");
+  exits(json, 1, "validate sample --json");
+  const report = parseJsonExact(json.stdout);
+  assert.equal(report.valid, false);
+  assert.equal(report.nodes, 13);
+  assert.deepEqual(report.problems.map((p) => [p.path, p.loc.join("."), p.kind, p.severity]), [
+    ["broken/bad_chunk_rank", "chunk_grid.configuration.chunk_shape", "invalid_value", "error"],
+  ]);
+  assert.deepEqual([report.unreadable, report.unlisted, report.differences], [[], [], null]);
+
+  await Promise.all(
+    HIERARCHIES.map(async (name) => {
+      const good = await zom("validate", dir(name));
+      exits(good, 0, `validate ${name}`);
+      assert.match(good.stdout, /^valid: \d+ nodes checked, 0 errors, 0 warnings, 0 unreadable$/m);
+    }),
+  );
+  const strict = await zom("validate", dir("v3"), "--strict", "--json");
+  exits(strict, 0, "validate v3 --strict");
+  assert.equal(parseJsonExact(strict.stdout).valid, true);
+});
+
+test("a node that cannot be read: tree and validate list it with its key and exit 1", async () => {
+  const tmp = mkdtempSync(join(tmpdir(), "zom-cli-"));
+  try {
+    cpSync(join(fixtures, "sample"), join(tmp, "sample"), { recursive: true });
+    writeFileSync(join(tmp, "sample", "measurements", "labels", "zarr.json"), "{broken");
+    const where = "(path /measurements/labels, key measurements/labels/zarr.json)";
+    const tree = await zom("tree", join(tmp, "sample"));
+    exits(tree, 1, "tree");
+    assert.equal(tree.stdout.trimEnd().split("\n").length, 12, "the other nodes are listed");
+    assert.match(tree.stderr, /^zom: unreadable node: InvalidMetadata: invalid JSON .*\(path \/measurements\/labels, key measurements\/labels\/zarr\.json\)$/m);
+    const text = await zom("validate", join(tmp, "sample"));
+    exits(text, 1, "validate");
+    assert.ok(text.stdout.split("\n").some((l) => l.startsWith("unreadable InvalidMetadata: invalid JSON") && l.endsWith(where)), text.stdout);
+    assert.match(text.stdout, /^INVALID: 12 nodes checked, 1 error, 0 warnings, 1 unreadable$/m);
+    const json = parseJsonExact((await zom("validate", join(tmp, "sample"), "--json")).stdout);
+    assert.deepEqual(json.unreadable.map((e) => [e.code, e.path, e.key]), [["InvalidMetadata", "measurements/labels", "measurements/labels/zarr.json"]]);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+});
+
+test("validate over HTTP: consolidated, listed, and unlisted (a note; a failure with --strict)", async () => {
+  await withServer({ s3Listing: true }, async (server) => {
+    exits(await zom("validate", `${server.url}/v3-consolidated`), 0, "v3-consolidated");
+    const bad = await zom("validate", `${server.url}/sample`);
+    exits(bad, 1, "sample over HTTP");
+    assert.match(bad.stdout, /at \/broken\/bad_chunk_rank /);
+  });
+  await withServer({}, async (server) => {
+    // No listing and no consolidated metadata: only the root can be checked.
+    const r = await zom("validate", `${server.url}/v3`);
+    exits(r, 0, "unlisted, lenient");
+    assert.match(r.stdout, /^note unlisted at \/: /m);
+    assert.match(r.stdout, /^valid: 1 node checked/m);
+    exits(await zom("validate", `${server.url}/v3`, "--strict"), 1, "unlisted, strict");
+  });
+});
+
+test("validate --spec: equal to the expected ZOM exits 0, a changed spec exits 1 and lists each difference", async () => {
+  const tmp = mkdtempSync(join(tmpdir(), "zom-cli-"));
+  try {
+    exits(await zom("validate", dir("v3"), "--spec", join(fixtures, "expected", "v3.zom.json")), 0, "spec = actual");
+    const spec = readJson("expected", "v3.zom.json");
+    spec.members.group1.attributes.owner = "someone";
+    delete spec.members.dtype_bool;
+    spec.members.dtype_int8.shape = [6];
+    const file = join(tmp, "expected.json");
+    writeFileSync(file, stringify(spec, 2));
+
+    const r = await zom("validate", dir("v3"), `--spec=${file}`);
+    exits(r, 1, "changed spec");
+    const diffs = r.stdout.split("\n").filter((l) => l.startsWith("difference "));
+    assert.deepEqual(diffs, [
+      "difference added at /dtype_bool: array member only in actual",
+      "difference changed at /dtype_int8: shape.0: expected 6, found 5",
+      "difference removed at /group1: attributes.owner: only in expected (\"someone\")",
+    ]);
+    assert.match(r.stdout, /^INVALID: 54 nodes checked, 0 errors, 0 warnings, 0 unreadable, 3 differences from /m);
+
+    // Field selectors: the member structure is compared whatever they select.
+    for (const selector of [["--exclude", "attributes,shape"], ["--include", "attributes.title"]]) {
+      const some = await zom("validate", dir("v3"), "--spec", file, ...selector);
+      exits(some, 1, selector.join(" "));
+      assert.deepEqual(some.stdout.split("\n").filter((l) => l.startsWith("difference ")), [
+        "difference added at /dtype_bool: array member only in actual",
+      ]);
+    }
+    exits(await zom("validate", dir("v3"), "--exclude", "attributes"), 2, "--exclude without --spec");
+
+    const json = await zom("validate", dir("v3"), "--spec", file, "--json");
+    exits(json, 1, "changed spec --json");
+    const report = parseJsonExact(json.stdout);
+    assert.equal(report.valid, false);
+    assert.deepEqual(report.differences.map((d) => [d.kind, d.path, d.loc]), [
+      ["added", "dtype_bool", []],
+      ["changed", "dtype_int8", ["shape", 0]],
+      ["removed", "group1", ["attributes", "owner"]],
+    ]);
+
+    writeFileSync(file, "{not json");
+    const broken = await zom("validate", dir("v3"), "--spec", file);
+    exits(broken, 2, "spec file with bad JSON");
+    assert.match(broken.stderr, /^zom: InvalidMetadata: invalid JSON/);
+    const missing = await zom("validate", dir("v3"), "--spec", join(tmp, "nope.json"));
+    exits(missing, 2, "missing spec file");
+    assert.match(missing.stderr, /^zom: NotFound: cannot read the spec file /);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+});
+
+/** [hierarchy, array, SELECTION text, the same selection as objects]. */
+const GETS = [
+  ["v3", "dtype_int64", "1:", [slice(1, null)]],
+  ["v3", "dtype_uint64", "", null],
+  ["v3", "dtype_float16", "::2", [slice(null, null, 2)]],
+  ["v3", "dtype_complex128", "-2:, ::-1", [slice(-2, null), slice(null, null, -1)]],
+  ["v3", "fill_complex64_nan", ":", [null]],
+  ["v3", "dtype_bool", "1", [1]],
+  ["v3", "dtype_string", "[1:4]", [slice(1, 4)]],
+  ["v3", "dtype_fixed_utf32", "-1", [-1]],
+  ["v3", "dtype_datetime_ns", "", null],
+  ["v3", "dtype_timedelta_ms", "0:5:2", [slice(0, 5, 2)]],
+  ["v3", "dtype_raw_bytes", "", null],
+  ["v3", "dtype_nullterm_bytes", "1:", [slice(1, null)]],
+  ["v3", "dtype_vlen_bytes", "", null],
+  ["v3", "dtype_struct_nested", "3:", [slice(3, null)]],
+  ["v3", "codec_transpose", "...,1", [null, null, 1]],
+  ["v3", "shard_nested", "1:11:3,-4:", [slice(1, 11, 3), slice(-4, null)]],
+  ["v3", "shard_string", "2:9", [slice(2, 9)]],
+  ["v2", "order_f_3d", "1,...,::-2", [1, null, slice(null, null, -2)]],
+  ["v2", "filter_packbits", "", null],
+  ["v2", "dtype_float32", ":,2", [null, 2]],
+  ["sample", "image/gradient_circles", "30:170, ::7", [slice(30, 170), slice(null, null, 7)]],
+  ["sample", "measurements/2024/run1/records", "", null],
+  ["sample", "measurements/timestamps", "-5:", [slice(-5, null)]],
+];
+
+/**
+ * A value of `get --json` as values.json writes it: null-terminated byte strings padded with
+ * NULs to their width (zom gives them without the padding, as NumPy does).
+ */
+function padded(value, dataType) {
+  const name = typeof dataType === "string" ? dataType : dataType.name;
+  if (name === "null_terminated_bytes") {
+    const bytes = new Uint8Array(dataType.configuration.length_bytes);
+    bytes.set(Buffer.from(value, "base64"));
+    return Buffer.from(bytes).toString("base64");
+  }
+  if (name === "structured") {
+    return Object.fromEntries(dataType.configuration.fields.map(([field, type]) => [field, padded(value[field], type)]));
+  }
+  return value;
+}
+
+test("get --json prints the values zarr-python wrote, for every data type and selections", async () => {
+  await Promise.all(
+    GETS.map(async ([name, path, text, selection]) => {
+      const r = await zom("get", dir(name), path, ...(text === "" ? [] : [text]), "--json");
+      exits(r, 0, `get ${name} ${path} ${text}`);
+      const got = parseJsonExact(r.stdout);
+      const expected = readJson("expected", `${name}.values.json`)[path];
+      const want = reference(expected.values, expected.shape, selection);
+      assert.equal(got.path, path);
+      assert.deepEqual(got.shape, want.shape, `${path} ${text}: shape`);
+      // zom's stringify writes -0 as 0 (src/wasm/convert.rs number_from_f64 turns every integral
+      // float into an integer): the one value where the sign is lost.
+      const unsign = (v) =>
+        Object.is(v, -0) ? 0 : Array.isArray(v) ? v.map(unsign) : typeof v === "object" && v !== null ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, unsign(x)])) : v;
+      const values = got.values.map((v) => padded(v, got.dtype));
+      assertJsonEqual(values, want.values.map(unsign), `${name} ${path} [${text}]`);
+    }),
+  );
+});
+
+test("get over HTTP equals get from the directory; text output is NumPy's layout", async () => {
+  await withServer({}, async (server) => {
+    const http = await zom("get", `${server.url}/sample`, "image/gradient_circles", "100:104,0:6", "--json");
+    const local = await zom("get", dir("sample"), "image/gradient_circles", "100:104,0:6", "--json");
+    exits(http, 0, "over HTTP");
+    assert.equal(http.stdout, local.stdout);
+  });
+  const text = await zom("get", dir("v3"), "codec_bytes_only", "0:2,1:4");
+  exits(text, 0, "text");
+  const values = readJson("expected", "v3.values.json").codec_bytes_only.values;
+  assert.equal(text.stdout, `[[${values.slice(1, 4).join(", ")}],\n [${values.slice(6, 9).join(", ")}]]\n`);
+  // float32 as NumPy prints it: the fewest digits that read back as the same float32.
+  const f32 = await zom("get", dir("sample"), "measurements/temperature", "0:3,::12");
+  const temperature = readJson("expected", "sample.values.json")["measurements/temperature"].values;
+  const printed = f32.stdout.match(/[\d.e+-]+/g).map(Number);
+  const want = [0, 1, 2].flatMap((row) => [0, 12, 24, 36].map((col) => temperature[row * 48 + col]));
+  assert.deepEqual(printed.map(Math.fround), want.map(Math.fround), f32.stdout);
+  assert.ok(f32.stdout.includes("[[20, 24.546486, "), f32.stdout);
+  const complex = await zom("get", dir("v3"), "dtype_complex64", "0:2");
+  assert.equal(complex.stdout, "[(NaN, 1), (Infinity, 0)]\n");
+  const scalar = await zom("get", dir("v3"), "dtype_int32", "2");
+  assert.equal(scalar.stdout, `${readJson("expected", "v3.values.json").dtype_int32.values[2]}\n`);
+  // Beyond 1000 elements NumPy summarises: three at each edge.
+  const big = await zom("get", dir("sample"), "image/gradient_circles");
+  const lines = big.stdout.trimEnd().split("\n");
+  assert.equal(lines.length, 7, big.stdout);
+  assert.equal(lines[3], " ...,");
+  assert.match(lines[0], /^\[\[\d+, \d+, \d+, \.\.\., \d+, \d+, \d+\],$/);
+});
+
+test("get: bad selections are usage or selection errors (exit 2)", async () => {
+  for (const [sel, pattern] of [
+    ["1.5", /^zom: index '1\.5' in selection '1\.5' is not an integer/],
+    ["1:2:3:4", /has more than two ':'/],
+    ["...,...", /more than one '\.\.\.'/],
+    ["0,,1", /has an empty entry/],
+    ["99", /^zom: InvalidSelection: .*\(path \/dtype_int8\)/],
+    ["::0", /^zom: InvalidSelection: .*step cannot be zero/],
+    ["0,0", /^zom: InvalidSelection: /],
+  ]) {
+    const r = await zom("get", dir("v3"), "dtype_int8", sel);
+    exits(r, 2, `selection ${sel}`);
+    assert.match(r.stderr, pattern, sel);
+    assert.equal(r.stdout, "");
+  }
+  const group = await zom("get", dir("v3"), "group1");
+  exits(group, 2, "get of a group");
+  assert.match(group.stderr, /^zom: NotFound: .*group1/);
+});
+
+test("info describes an array (shape, chunks, shards, grid, codecs, fill value, files stored) and a group", async () => {
+  const zomOf = readJson("sample", "image", "gradient_circles", "zarr.json");
+  const r = await zom("info", dir("sample"), "image/gradient_circles", "--json");
+  exits(r, 0, "info --json");
+  const info = parseJsonExact(r.stdout);
+  const shardFiles = readdirSync(join(fixtures, "sample/image/gradient_circles/c"), { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+  const bytes = shardFiles.reduce((n, e) => n + readFileSync(join(e.parentPath ?? e.path, e.name)).length, 0);
+  assertJsonEqual(
+    info,
+    {
+      path: "image/gradient_circles",
+      kind: "array",
+      zarr_format: 3,
+      shape: zomOf.shape,
+      dtype: zomOf.data_type,
+      chunks: zomOf.codecs[0].configuration.chunk_shape,
+      shards: zomOf.chunk_grid.configuration.chunk_shape,
+      grid: [2, 2],
+      nchunks: 4,
+      codecs: zomOf.codecs,
+      fill_value: zomOf.fill_value,
+      order: null,
+      dimension_names: zomOf.dimension_names,
+      attributes: zomOf.attributes,
+      stored: { objects: shardFiles.length, bytes },
+      read_error: null,
+    },
+    "info --json",
+  );
+
+  const text = await zom("info", dir("sample"), "image/gradient_circles");
+  exits(text, 0, "info");
+  for (const line of ["shape:        [256, 256]", "chunks:       [32, 32]", "shards:       [128, 128]", "grid:         [2, 2] = 4 shards", "codecs:       sharding_indexed(bytes → zstd)", 'dimensions:   ["y","x"]', `stored:       4 files, `]) {
+    assert.ok(text.stdout.includes(line), `${line}\n${text.stdout}`);
+  }
+
+  const v2 = parseJsonExact((await zom("info", dir("v2"), "dtype_int64", "--json")).stdout);
+  assert.deepEqual([v2.dtype, v2.order, v2.fill_value, v2.grid, v2.nchunks, v2.shards], ["int64", "C", -9223372036854775808n, [3], 3, null]);
+  assert.deepEqual(v2.codecs, { filters: null, compressor: readJson("expected", "v2.zom.json").members.dtype_int64.compressor });
+
+  const group = await zom("info", dir("sample"), "measurements");
+  exits(group, 0, "info of a group");
+  assert.match(group.stdout, /^node: +group \(Zarr v3\)$/m);
+  assert.match(group.stdout, /^ {2}temperature \(array, v3\) shape \[64, 48\] float32/m);
+
+  await withServer({}, async (server) => {
+    const remote = parseJsonExact((await zom("info", `${server.url}/sample`, "image/gradient_circles", "--json")).stdout);
+    assert.equal(remote.stored, null, "not counted over HTTP");
+    assert.deepEqual(remote.grid, [2, 2]);
+  });
+});
+
+test("schema 2|3 prints the package's JSON Schemas", async () => {
+  for (const v of [2, 3]) {
+    const r = await zom("schema", String(v));
+    exits(r, 0, `schema ${v}`);
+    const schema = JSON.parse(r.stdout);
+    assert.match(schema.$schema, /json-schema\.org/);
+    assert.deepEqual(schema, JSON.parse(stringify(jsonSchema(v))));
+  }
+  exits(await zom("schema", "4"), 2, "schema 4");
+});
+
+test("errors: a ZomError prints its code, path and key and exits 2", async () => {
+  await withServer({}, async (server) => {
+    const r = await zom("tree", `${server.url}/no-such-hierarchy`);
+    exits(r, 2, "404");
+    assert.match(r.stderr, /^zom: NotFound: .* \(path \/, key zarr\.json\)\n$/);
+  });
+  const missing = await zom("tree", join(tmpdir(), "zom-no-such-dir"));
+  exits(missing, 2, "no directory");
+  assert.match(missing.stderr, /^zom: NotFound: no directory /);
+  const escape = await zom("get", dir("v3"), "../v2/dtype_int8");
+  exits(escape, 2, "path leaving the hierarchy");
+  assert.match(escape.stderr, /^zom: InvalidArgument: /);
+  const scheme = await zom("tree", "s3://bucket/data.zarr");
+  exits(scheme, 2, "unsupported scheme");
+});
+
+test("a refused connection is an HttpError (exit 2)", async () => {
+  // A port nothing listens on: the server is started and closed first.
+  let url;
+  await withServer({}, async (server) => {
+    url = server.url;
+  });
+  const r = await zom("tree", url);
+  exits(r, 2, "connection refused");
+  assert.match(r.stderr, /^zom: HttpError: .*\(path \/, key zarr\.json\)/);
+});
+
+test("usage errors exit 2; help and --version exit 0", async () => {
+  const usage = [[], ["frobnicate"], ["tree"], ["tree", "a", "b"], ["tree", dir("v3"), "--bogus"], ["info", dir("v3"), "--spec", "x"], ["validate", dir("v3"), "--spec"], ["tree", dir("v3"), "--depth", "x"], ["get", dir("v3"), "dtype_int8", "-x"]];
+  await Promise.all(
+    usage.map(async (args) => {
+      const r = await zom(...args);
+      exits(r, 2, args.join(" "));
+      assert.match(r.stderr, /^zom: /, args.join(" "));
+      assert.equal(r.stdout, "", args.join(" "));
+    }),
+  );
+  await Promise.all(
+    [["help"], ["--help"], ["-h"], ["help", "get"], ["get", "--help"]].map(async (args) => {
+      const r = await zom(...args);
+      exits(r, 0, args.join(" "));
+      assert.match(r.stdout, /Usage/);
+    }),
+  );
+  const version = await zom("--version");
+  exits(version, 0, "--version");
+  const pkg = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8"));
+  assert.equal(version.stdout, `zom ${pkg.version} (core ${pkg.version})\n`);
+});
+
+test("--progress writes progress and a summary to stderr, stdout unchanged", async () => {
+  const quiet = await zom("tree", dir("sample"));
+  const r = await zom("tree", dir("sample"), "--progress");
+  exits(r, 0, "--progress");
+  assert.equal(r.stdout, quiet.stdout);
+  assert.match(r.stderr, /^walking: \d+ nodes?, /m);
+  assert.match(r.stderr, /^walked 13 nodes in \d+\.\d+ s$/m);
+  await withServer({}, async (server) => {
+    const g = await zom("get", `${server.url}/sample`, "image/gradient_circles", "--progress", "--json");
+    exits(g, 0, "get --progress");
+    assert.match(g.stderr, /^read shape \[256, 256\], \d+ requests, [\d.]+ kB in /m);
+  });
+});

@@ -1,0 +1,476 @@
+/**
+ * The `zom` commands: tree, validate, get, info and schema. Each reads a hierarchy through
+ * the package's public API (FetchStore for http(s) URLs, FsStore for directories) and writes
+ * text or, with `--json`, JSON.
+ * @module
+ */
+import { readFile, readdir, stat } from "node:fs/promises";
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  ChunkDecoder,
+  diff,
+  FetchStore,
+  jsonSchema,
+  open,
+  openArray,
+  parseJson,
+  stringify,
+  validateHierarchy,
+  walk,
+  ZomError,
+} from "../index.js";
+import type { StoreInput, WalkResult, ZarrArray } from "../index.js";
+import { FsStore } from "../store/fs.js";
+import type { CompareOptions, Difference, JsonValue, Zom } from "../types.js";
+import {
+  countNodes,
+  codecsOf,
+  isGroup,
+  membersOf,
+  plural,
+  showDifference,
+  showError,
+  showPath,
+  showProblem,
+  valuesOf,
+  textValues,
+  treeLines,
+  describe,
+} from "./format.js";
+import { Progress, showBytes } from "./progress.js";
+import { parseSelection, SelectionSyntaxError, toSelection } from "./selection.js";
+
+/** A command line the CLI cannot run (exit code 2); `help` is shown after the message. */
+export class UsageError extends Error {
+  /** The usage text to show after the message, if any. */
+  readonly help: string | undefined;
+
+  constructor(message: string, help?: string) {
+    super(message);
+    this.name = "UsageError";
+    this.help = help;
+  }
+}
+
+/** What a command gets: its positional arguments, its options and where to write. */
+export interface Context {
+  args: string[];
+  options: Map<string, string | true>;
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown; isTTY?: boolean };
+  /** Whether to show progress on stderr. */
+  progress: boolean;
+}
+
+/** One command: its name, how many positional arguments it takes, its options and help. */
+export interface Command {
+  name: string;
+  arity: [number, number];
+  options: string[];
+  help: string;
+  run(ctx: Context): Promise<number>;
+}
+
+/** A store for TARGET, and what the progress lines need to know about it. */
+interface Target {
+  store: StoreInput;
+  fetch: FetchStore | null;
+  fs: FsStore | null;
+}
+
+function positiveInt(ctx: Context, name: string): number | undefined {
+  const v = ctx.options.get(name);
+  if (v === undefined) return undefined;
+  if (typeof v !== "string" || !/^\d+$/.test(v) || !Number.isSafeInteger(Number(v))) {
+    throw new UsageError(`--${name} needs a non-negative integer, got '${String(v)}'`);
+  }
+  return Number(v);
+}
+
+/** --concurrency (at least 1), if given. */
+function concurrencyOf(ctx: Context): { concurrency?: number } {
+  const n = positiveInt(ctx, "concurrency");
+  return n === undefined ? {} : { concurrency: Math.max(1, n) };
+}
+
+/** Opens TARGET: an http(s) URL through FetchStore, a directory or file: URL through FsStore. */
+async function target(ctx: Context, text: string): Promise<Target> {
+  if (/^https?:\/\//i.test(text)) {
+    const fetch = new FetchStore(text, concurrencyOf(ctx));
+    return { store: fetch, fetch, fs: null };
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text) && !/^file:/i.test(text)) {
+    throw new UsageError(`'${text}': only directories, file: URLs and http(s) URLs can be read`);
+  }
+  const dir = /^file:/i.test(text) ? fileURLToPath(text) : text;
+  let info;
+  try {
+    info = await stat(dir);
+  } catch (e) {
+    if ((e as { code?: unknown }).code !== "ENOENT") throw e;
+    throw new ZomError("NotFound", `no directory ${resolve(dir)}`);
+  }
+  if (!info.isDirectory()) {
+    throw new ZomError("NotFound", `${resolve(dir)} is not a directory (give the hierarchy's root directory)`);
+  }
+  const fs = new FsStore(dir);
+  return { store: fs, fetch: null, fs };
+}
+
+/** Requests and bytes so far, for an HTTP target. */
+function traffic(t: Target): string {
+  return t.fetch ? `, ${plural(t.fetch.stats.requests, "request")}, ${showBytes(t.fetch.stats.bytes)}` : "";
+}
+
+const json = (ctx: Context, value: unknown): void => {
+  ctx.stdout.write(`${stringify(value, 2)}\n`);
+};
+
+/** Walks TARGET with progress lines; warns on stderr about nodes it could not read or list. */
+async function walkTarget(ctx: Context, t: Target, depth?: number): Promise<WalkResult> {
+  const progress = new Progress(ctx.stderr, ctx.progress);
+  let tree: WalkResult;
+  try {
+    tree = await walk(t.store, {
+      ...(depth === undefined ? {} : { depth }),
+      ...concurrencyOf(ctx),
+      onProgress: (p) =>
+        progress.update(() => `walking: ${plural(p.nodes, "node")}, ${p.pending} pending, ${plural(p.errors, "error")}${traffic(t)}`),
+    });
+  } catch (e) {
+    progress.clear();
+    throw e;
+  }
+  progress.done(`walked ${plural(countNodes(tree), "node")}${tree.errors.length ? ` (${tree.errors.length} unreadable)` : ""}${traffic(t)}`);
+  return tree;
+}
+
+/** Lists on stderr the nodes a walk could not read and the groups it could not list. */
+function warnUnread(ctx: Context, tree: WalkResult): void {
+  for (const e of tree.errors) ctx.stderr.write(`zom: unreadable node: ${showError(e)}\n`);
+  for (const p of tree.unlisted) {
+    ctx.stderr.write(`zom: note: the members of ${showPath(p)} could not be listed (no consolidated metadata, and the store offers no listing)\n`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const tree: Command = {
+  name: "tree",
+  arity: [1, 1],
+  options: ["json", "depth", "progress", "no-progress", "concurrency"],
+  help: `Usage: zom tree TARGET [--json] [--depth N] [--progress]
+
+Walks the hierarchy (consolidated metadata when present, else the store's listing) and prints
+one line per node: kind, format, and for arrays shape, data type, chunks and codecs. --json
+prints the ZOM instead (pydantic-zarr's JSON; usable as 'zom validate --spec'). --depth N stops
+N levels below the root. Nodes that cannot be read are listed on stderr; the exit code is then 1.
+`,
+  async run(ctx) {
+    const t = await target(ctx, ctx.args[0] ?? "");
+    const result = await walkTarget(ctx, t, positiveInt(ctx, "depth"));
+    if (ctx.options.has("json")) json(ctx, result);
+    else ctx.stdout.write(`${treeLines(result).join("\n")}\n`);
+    warnUnread(ctx, result);
+    return result.errors.length ? 1 : 0;
+  },
+};
+
+async function readSpec(file: string): Promise<Zom> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (e) {
+    throw new ZomError("NotFound", `cannot read the spec file ${file}: ${e instanceof Error ? e.message : String(e)}`, { key: file });
+  }
+  return parseJson(text) as unknown as Zom;
+}
+
+/** diff's field selectors from --include / --exclude (comma-separated). */
+function compareOptions(ctx: Context): CompareOptions {
+  const fields = (name: string): string[] | undefined => {
+    const v = ctx.options.get(name);
+    if (v === undefined) return undefined;
+    if (!ctx.options.has("spec")) throw new UsageError(`--${name} only applies with --spec`);
+    return String(v)
+      .split(",")
+      .map((f) => f.trim())
+      .filter((f) => f !== "");
+  };
+  const include = fields("include");
+  const exclude = fields("exclude");
+  return { ...(include ? { include } : {}), ...(exclude ? { exclude } : {}) };
+}
+
+const validate: Command = {
+  name: "validate",
+  arity: [1, 1],
+  options: ["json", "spec", "include", "exclude", "strict", "progress", "no-progress", "concurrency"],
+  help: `Usage: zom validate TARGET [--spec FILE [--include F,…] [--exclude F,…]] [--strict] [--json]
+
+Walks the hierarchy and checks every node against the Zarr spec, listing every problem with its
+node path and location. --strict also reports, as warnings, what the spec says SHOULD NOT be
+there. --spec FILE compares the hierarchy with an expected ZOM (JSON, e.g. from 'zom tree --json')
+and lists every difference; --include and --exclude take comma-separated field selectors
+(attributes, codecs.*.configuration, members.a) to compare only some fields, or to ignore some.
+
+Exit code 1 when anything is wrong: a problem of severity error, a node that could not be read,
+a difference from the spec; with --strict also a warning or a group whose members could not be
+listed. Otherwise 0. --json prints {valid, nodes, errors, warnings, problems, unreadable,
+unlisted, differences}.
+`,
+  async run(ctx) {
+    const specFile = ctx.options.get("spec");
+    // The spec is read first: a bad spec file fails before a long walk.
+    const expected = typeof specFile === "string" ? await readSpec(specFile) : null;
+    const selectors = compareOptions(ctx);
+    const t = await target(ctx, ctx.args[0] ?? "");
+    const result = await walkTarget(ctx, t);
+    const strict = ctx.options.has("strict");
+    const report = validateHierarchy(result, { strict });
+    const differences: Difference[] | null = expected === null ? null : diff(expected, result, selectors);
+    const errors = report.problems.filter((p) => p.severity === "error").length;
+    const warnings = report.problems.length - errors;
+    const failed =
+      errors > 0 ||
+      result.errors.length > 0 ||
+      (differences?.length ?? 0) > 0 ||
+      (strict && (warnings > 0 || result.unlisted.length > 0));
+    const nodes = countNodes(result);
+    if (ctx.options.has("json")) {
+      json(ctx, {
+        valid: !failed,
+        nodes,
+        errors,
+        warnings,
+        problems: report.problems,
+        unreadable: result.errors.map((e) => ({ code: e.code, message: e.message, path: e.path, key: e.key })),
+        unlisted: result.unlisted,
+        differences,
+      });
+      return failed ? 1 : 0;
+    }
+    const out: string[] = [];
+    for (const p of report.problems) out.push(showProblem(p));
+    for (const e of result.errors) out.push(`unreadable ${showError(e)}`);
+    for (const p of result.unlisted) out.push(`${strict ? "warning" : "note"} unlisted at ${showPath(p)}: the members could not be listed`);
+    if (differences !== null) {
+      for (const d of differences) out.push(`difference ${showDifference(d)}`);
+    }
+    const summary = [
+      plural(errors, "error"),
+      plural(warnings, "warning"),
+      `${result.errors.length} unreadable`,
+      ...(differences === null ? [] : [plural(differences.length, "difference") + ` from ${String(specFile)}`]),
+    ];
+    out.push(`${failed ? "INVALID" : "valid"}: ${plural(nodes, "node")} checked, ${summary.join(", ")}`);
+    ctx.stdout.write(`${out.join("\n")}\n`);
+    return failed ? 1 : 0;
+  },
+};
+
+const get: Command = {
+  name: "get",
+  arity: [2, 3],
+  options: ["json", "progress", "no-progress", "concurrency"],
+  help: `Usage: zom get TARGET PATH [SELECTION] [--json] [--progress]
+
+Reads the array at PATH, or the part SELECTION names, written like NumPy's indexing: entries
+separated by commas, each an index (3, -1), a slice start:stop:step with parts left out
+(0:10, ::2, -5:, :), or ... for all remaining dimensions; missing trailing entries select
+whole dimensions. Only the chunks the selection touches are read.
+
+Prints the values as NumPy does (summarised beyond 1000 elements). --json prints
+{path, dtype, shape, values}: every value, flat in C order, NaN and infinities as strings,
+complex numbers as [re, im], byte strings as base64, datetimes as integer counts of their unit.
+`,
+  async run(ctx) {
+    const [where = "", path = "", selectionText = ""] = ctx.args;
+    let parsed;
+    try {
+      parsed = parseSelection(selectionText);
+    } catch (e) {
+      if (e instanceof SelectionSyntaxError) throw new UsageError(e.message);
+      throw e;
+    }
+    const t = await target(ctx, where);
+    const arr: ZarrArray = await openArray(t.store, path);
+    if (arr.readError) throw arr.readError;
+    const progress = new Progress(ctx.stderr, ctx.progress);
+    let result;
+    try {
+      result = await arr.get(toSelection(parsed, arr.shape.length), {
+        ...concurrencyOf(ctx),
+        onProgress: (p) => progress.update(() => `reading: ${p.done}/${plural(p.total, "chunk")}${traffic(t)}`),
+      });
+    } catch (e) {
+      progress.clear();
+      throw e;
+    }
+    progress.done(`read shape [${result.shape.join(", ")}]${traffic(t)}`);
+    const values = valuesOf(result.data, arr.dtype);
+    if (ctx.options.has("json")) {
+      // One line, the values written directly: they may be millions.
+      const head = stringify({ path: arr.path, dtype: arr.dtype, shape: result.shape });
+      ctx.stdout.write(`${head.slice(0, -1)},"values":${values.json()}}\n`);
+    } else {
+      ctx.stdout.write(`${textValues(values, result.shape, arr.dtype)}\n`);
+    }
+    return 0;
+  },
+};
+
+/** The metadata documents of a node, which are not chunks. */
+const METADATA = new Set(["zarr.json", ".zarray", ".zattrs", ".zgroup", ".zmetadata"]);
+/** info counts stored chunk files only up to this many (beyond, it says so). */
+const COUNT_LIMIT = 100_000;
+
+/** Files and bytes under an array's directory, its metadata documents aside; null beyond COUNT_LIMIT files. */
+async function storedOf(fs: FsStore, path: string): Promise<{ objects: number; bytes: number } | null> {
+  const root = fs.pathOf(path === "" ? "/" : `/${path}/`);
+  let objects = 0;
+  let bytes = 0;
+  const visit = async (dir: string, top: boolean): Promise<boolean> => {
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch {
+      return true;
+    }
+    for (const entry of entries) {
+      if (top && METADATA.has(entry.name)) continue;
+      const file = resolve(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (!(await visit(file, false))) return false;
+      } else if (entry.isFile()) {
+        objects += 1;
+        if (objects > COUNT_LIMIT) return false;
+        bytes += (await stat(file)).size;
+      }
+    }
+    return true;
+  };
+  return (await visit(root, true)) ? { objects, bytes } : null;
+}
+
+/** The shape of the grid of stored chunks (of shards, for a sharded array), or null when the array cannot be read. */
+function gridOf(arr: ZarrArray): number[] | null {
+  if (arr.readError) return null;
+  try {
+    const decoder = new ChunkDecoder(arr.zom, arr.path);
+    try {
+      return decoder.gridShape;
+    } finally {
+      decoder.free();
+    }
+  } catch {
+    return null;
+  }
+}
+
+const label = (name: string): string => `${name}:`.padEnd(14);
+const compact = (v: unknown): string => stringify(v);
+
+const info: Command = {
+  name: "info",
+  arity: [1, 2],
+  options: ["json"],
+  help: `Usage: zom info TARGET [PATH] [--json]
+
+Describes the node at PATH (default: the root). An array: shape, data type, chunk shape, shard
+shape, the grid of stored chunks (or shards) and their number, codecs, fill value, order (v2),
+dimension names, attributes and, for a local directory, the files and bytes stored. A group:
+attributes and members.
+`,
+  async run(ctx) {
+    const [where = "", path = ""] = ctx.args;
+    const t = await target(ctx, where);
+    const node = await open(t.store, path);
+    if (node.kind === "group") {
+      const result = await walk(t.store, { path: node.path, depth: 1, kind: "group" });
+      const members = membersOf(result).map(([name, m]) => ({ name, kind: isGroup(m) ? "group" : "array", summary: describe(m) }));
+      if (ctx.options.has("json")) {
+        json(ctx, { path: node.path, kind: "group", zarr_format: node.zarrFormat, consolidated: node.consolidated, attributes: node.attributes, members: members.map(({ name, kind }) => ({ name, kind })) });
+        return 0;
+      }
+      const lines = [
+        `${label("path")}${showPath(node.path)}`,
+        `${label("node")}group (Zarr v${node.zarrFormat}${node.consolidated ? ", consolidated metadata" : ""})`,
+        `${label("attributes")}${stringify(node.attributes, 2).replace(/\n/g, `\n${" ".repeat(14)}`)}`,
+        members.length ? "members:" : `${label("members")}none`,
+        ...members.map((m) => `  ${m.name} ${m.summary}`),
+      ];
+      ctx.stdout.write(`${lines.join("\n")}\n`);
+      return 0;
+    }
+    const arr = node;
+    const zom = arr.zom as Zom & { [key: string]: JsonValue | undefined };
+    const grid = gridOf(arr);
+    const count = grid === null ? null : grid.reduce((a, b) => a * b, 1);
+    const stored = t.fs ? await storedOf(t.fs, arr.path) : null;
+    const codecs = arr.zarrFormat === 3 ? (zom.codecs ?? null) : { filters: zom.filters ?? null, compressor: zom.compressor ?? null };
+    const unit = arr.shards ? "shard" : "chunk";
+    if (ctx.options.has("json")) {
+      json(ctx, {
+        path: arr.path,
+        kind: "array",
+        zarr_format: arr.zarrFormat,
+        shape: arr.shape,
+        dtype: arr.dtype,
+        chunks: arr.chunks,
+        shards: arr.shards,
+        grid,
+        nchunks: count,
+        codecs,
+        fill_value: zom.fill_value ?? null,
+        order: arr.zarrFormat === 2 ? (zom.order ?? null) : null,
+        dimension_names: arr.dimensionNames,
+        attributes: arr.attributes,
+        stored,
+        read_error: arr.readError ? arr.readError.message : null,
+      });
+      return 0;
+    }
+    const lines = [
+      `${label("path")}${showPath(arr.path)}`,
+      `${label("node")}array (Zarr v${arr.zarrFormat})`,
+      `${label("shape")}[${arr.shape.join(", ")}]`,
+      `${label("dtype")}${typeof arr.dtype === "string" ? arr.dtype : compact(arr.dtype)}${arr.zarrFormat === 2 ? ` (v2 ${compact(zom.dtype ?? null)})` : ""}`,
+      `${label("chunks")}${arr.chunks ? `[${arr.chunks.join(", ")}]` : "?"}`,
+      ...(arr.shards ? [`${label("shards")}[${arr.shards.join(", ")}]`] : []),
+      `${label("grid")}${grid ? `[${grid.join(", ")}] = ${plural(count ?? 0, unit)}` : "?"}`,
+      `${label("codecs")}${codecsOf(arr.zom)}`,
+      ...(arr.zarrFormat === 3
+        ? (Array.isArray(zom.codecs) ? zom.codecs : []).map((c) => `${" ".repeat(14)}${compact(c)}`)
+        : [`${" ".repeat(14)}filters ${compact(zom.filters ?? null)}, compressor ${compact(zom.compressor ?? null)}`]),
+      `${label("fill value")}${compact(zom.fill_value ?? null)}`,
+      ...(arr.zarrFormat === 2 ? [`${label("order")}${String(zom.order)}`] : []),
+      `${label("dimensions")}${arr.dimensionNames ? compact(arr.dimensionNames) : "unnamed"}`,
+      `${label("stored")}${stored ? `${plural(stored.objects, "file")}, ${showBytes(stored.bytes)} (${stored.bytes} bytes)` : t.fs ? `not counted (over ${COUNT_LIMIT} files)` : "not counted (remote store)"}`,
+      `${label("attributes")}${stringify(arr.attributes, 2).replace(/\n/g, `\n${" ".repeat(14)}`)}`,
+      ...(arr.readError ? [`${label("unreadable")}${showError(arr.readError as ZomError)}`] : []),
+    ];
+    ctx.stdout.write(`${lines.join("\n")}\n`);
+    return 0;
+  },
+};
+
+const schema: Command = {
+  name: "schema",
+  arity: [1, 1],
+  options: [],
+  help: `Usage: zom schema 2|3
+
+Prints the JSON Schema (draft 2020-12) of a Zarr v2 or v3 ZOM.
+`,
+  async run(ctx) {
+    const v = ctx.args[0];
+    if (v !== "2" && v !== "3") throw new UsageError(`zom schema takes 2 or 3, got '${String(v)}'`);
+    json(ctx, jsonSchema(v === "2" ? 2 : 3));
+    return 0;
+  },
+};
+
+/** Every command, in the order the help lists them. */
+export const COMMANDS: Command[] = [tree, validate, get, info, schema];

@@ -1,0 +1,247 @@
+/**
+ * How the CLI writes what it found: ZOM trees, problems, differences, and array values as
+ * text, and array values as JSON.
+ * @module
+ */
+import { stringify } from "../api.js";
+import type { ChunkData } from "../decode.js";
+import type { ZomError } from "../errors.js";
+import type { Difference, JsonValue, Loc, NamedConfig, Problem, Zom } from "../types.js";
+
+/** A ZOM node as the CLI reads it: any fields, and members when it is a group. */
+type AnyNode = Zom & { [key: string]: unknown };
+
+/** Whether a ZOM node is a group (v3 `node_type`, v2: no `shape`). */
+export function isGroup(node: Zom): boolean {
+  const n = node as AnyNode;
+  return n.zarr_format === 3 ? n.node_type === "group" : !("shape" in n);
+}
+
+/** The members of a group node, in the ZOM's order (none for an array). */
+export function membersOf(node: Zom): [string, Zom][] {
+  const members = (node as { members?: { [name: string]: Zom } | null }).members;
+  return members ? Object.entries(members) : [];
+}
+
+/** The number of nodes in a ZOM tree, the root included. */
+export function countNodes(node: Zom): number {
+  return membersOf(node).reduce((n, [, child]) => n + countNodes(child), 1);
+}
+
+/** A node path as the CLI shows it: "/" for the root, "/a/b" for a member. */
+export function showPath(path: string | null | undefined): string {
+  return `/${(path ?? "").replace(/^\/+/, "")}`;
+}
+
+/** A location inside a document: `codecs[1].configuration.level`. */
+export function showLoc(loc: Loc): string {
+  return loc.map((step, i) => (typeof step === "number" ? `[${step}]` : `${i ? "." : ""}${step}`)).join("");
+}
+
+const list = (xs: readonly unknown[]): string => `[${xs.map(String).join(", ")}]`;
+
+/** The name of a v3 extension point or a numcodecs configuration. */
+function nameOf(c: unknown): string {
+  if (typeof c === "string") return c;
+  const o = c as { name?: unknown; id?: unknown } | null;
+  return String(o?.name ?? o?.id ?? "?");
+}
+
+/** A codec and, for sharding, its inner codecs: `sharding_indexed(bytes → zstd)`. */
+export function codecSummary(c: unknown): string {
+  const inner = (c as { configuration?: { codecs?: unknown } } | null)?.configuration?.codecs;
+  return Array.isArray(inner) ? `${nameOf(c)}(${inner.map(codecSummary).join(" → ")})` : nameOf(c);
+}
+
+/** The codecs of an array node, v2 filters and compressor included, as one summary. */
+export function codecsOf(node: Zom): string {
+  const n = node as AnyNode;
+  if (n.zarr_format === 3) {
+    const codecs = Array.isArray(n.codecs) ? (n.codecs as NamedConfig[]) : [];
+    return codecs.map(codecSummary).join(" → ");
+  }
+  const codecs = [...(Array.isArray(n.filters) ? n.filters : []), ...(n.compressor ? [n.compressor] : [])];
+  return codecs.length ? codecs.map(nameOf).join(" → ") : "none";
+}
+
+/** A data type in a word: "uint16", "fixed_length_utf32", a v2 typestring, "structured". */
+function dtypeName(node: Zom): string {
+  const n = node as AnyNode;
+  if (n.zarr_format === 3) return nameOf(n.data_type);
+  return typeof n.dtype === "string" ? n.dtype : "structured";
+}
+
+/** One line about a node: kind and format, and for arrays shape, data type, chunks and codecs. */
+export function describe(node: Zom): string {
+  const n = node as AnyNode;
+  const attrs = Object.keys((n.attributes as object | undefined) ?? {}).length;
+  const tail = attrs ? `, ${attrs} attribute${attrs === 1 ? "" : "s"}` : "";
+  if (isGroup(node)) return `(group, v${String(n.zarr_format)}${tail})`;
+  const shape = Array.isArray(n.shape) ? list(n.shape) : "?";
+  let chunks = "";
+  if (n.zarr_format === 3) {
+    const grid = (n.chunk_grid as { configuration?: { chunk_shape?: unknown } } | undefined)?.configuration?.chunk_shape;
+    const first = Array.isArray(n.codecs) ? (n.codecs[0] as { name?: unknown; configuration?: { chunk_shape?: unknown } } | undefined) : undefined;
+    // With sharding the grid's chunks are shards; the inner chunks are the codec's.
+    const inner = first?.name === "sharding_indexed" ? first.configuration?.chunk_shape : undefined;
+    if (Array.isArray(grid)) chunks = Array.isArray(inner) ? ` chunks ${list(inner)} in shards ${list(grid)}` : ` chunks ${list(grid)}`;
+  } else if (Array.isArray(n.chunks)) {
+    chunks = ` chunks ${list(n.chunks)}`;
+  }
+  return `(array, v${String(n.zarr_format)}) shape ${shape} ${dtypeName(node)}${chunks} codecs: ${codecsOf(node)}${tail}`;
+}
+
+/** The ZOM as indented lines (`├──`, `└──`), members in the ZOM's order. */
+export function treeLines(node: Zom, name = "/", prefix = "", last = true, isRoot = true): string[] {
+  const lines = [`${isRoot ? "" : prefix + (last ? "└── " : "├── ")}${name} ${describe(node)}`];
+  const members = membersOf(node);
+  const childPrefix = isRoot ? "" : prefix + (last ? "    " : "│   ");
+  members.forEach(([child, sub], i) => {
+    lines.push(...treeLines(sub, child, childPrefix, i === members.length - 1, false));
+  });
+  return lines;
+}
+
+/** `<code>: <message> (path /a, key a/zarr.json)`: a ZomError on one line. */
+export function showError(e: ZomError): string {
+  const where = [e.path !== null ? `path ${showPath(e.path)}` : null, e.key !== null ? `key ${e.key}` : null].filter((x) => x !== null);
+  return `${e.code}: ${e.message}${where.length ? ` (${where.join(", ")})` : ""}`;
+}
+
+/** One validation problem: `error invalid_value at /a chunk_grid.configuration: message`. */
+export function showProblem(p: Problem): string {
+  const loc = showLoc(p.loc);
+  return `${p.severity} ${p.kind} at ${showPath(p.path)}${loc ? ` ${loc}` : ""}: ${p.message}`;
+}
+
+/** One difference from the expected ZOM: `changed at /a: shape.0: expected 1, found 5`. */
+export function showDifference(d: Difference): string {
+  return `${d.kind} at ${showPath(d.path)}: ${d.message}`;
+}
+
+/** `n thing` or `n things`. */
+export function plural(n: number, thing: string): string {
+  return `${n} ${thing}${n === 1 ? "" : "s"}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Array values
+// ---------------------------------------------------------------------------------------------
+
+const encFloat = (x: number): JsonValue => (Number.isNaN(x) ? "NaN" : x === Infinity ? "Infinity" : x === -Infinity ? "-Infinity" : x);
+
+function base64(bytes: Uint8Array): string {
+  let s = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(s);
+}
+
+function encodeValue(v: unknown): JsonValue {
+  if (typeof v === "number") return encFloat(v);
+  if (typeof v === "bigint" || typeof v === "boolean" || typeof v === "string" || v === null) return v;
+  if (v instanceof Uint8Array) return base64(v);
+  if (Array.isArray(v)) return v.map(encodeValue);
+  if (typeof v === "object" && v !== undefined) {
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, encodeValue(x)]));
+  }
+  return String(v);
+}
+
+/** The values of a read, element by element, as JSON values. */
+export interface Values {
+  /** The number of elements. */
+  readonly length: number;
+  /** Element `i` (C order) as a JSON value. */
+  at(i: number): JsonValue;
+  /** Every element as one JSON array text. */
+  json(): string;
+}
+
+function nameOfType(dataType: JsonValue): string {
+  return typeof dataType === "string" ? dataType : String((dataType as { name?: unknown } | null)?.name ?? "");
+}
+
+/**
+ * The values of a read as JSON values, one per element in C order: numbers (NaN and the
+ * infinities as the strings "NaN", "Infinity", "-Infinity"), bigints for 64-bit integers and
+ * datetimes, booleans, `[re, im]` for complex numbers, strings, base64 for byte strings and
+ * objects for structs — the encoding of tests/fixtures/expected/*.values.json. Elements are
+ * converted when asked for, so that a summarised text output does not convert them all.
+ */
+export function valuesOf(data: ChunkData, dataType: JsonValue): Values {
+  const name = nameOfType(dataType);
+  if (name === "bool") {
+    const bytes = data as Uint8Array;
+    return { length: bytes.length, at: (i) => bytes[i] !== 0, json: () => `[${Array.from(bytes, (x) => (x !== 0 ? "true" : "false")).join(",")}]` };
+  }
+  if (name === "complex64" || name === "complex128") {
+    const parts = data as Float32Array | Float64Array;
+    const at = (i: number): JsonValue => [encFloat(parts[2 * i] ?? NaN), encFloat(parts[2 * i + 1] ?? NaN)];
+    const length = Math.floor(parts.length / 2);
+    return { length, at, json: () => JSON.stringify(Array.from({ length }, (_, i) => at(i))) };
+  }
+  if (ArrayBuffer.isView(data)) {
+    // Numbers (and bigints): a typed array's join writes them as JSON does, NaN and the
+    // infinities aside, which become strings.
+    const view = data as unknown as ArrayLike<number | bigint> & { join(sep: string): string };
+    const at = (i: number): JsonValue => encodeValue(view[i]);
+    return { length: view.length, at, json: () => `[${view.join(",").replace(/-?Infinity|NaN/g, '"$&"')}]` };
+  }
+  const items = data as unknown[];
+  const at = (i: number): JsonValue => encodeValue(items[i]);
+  // Strings and byte strings go through JSON.stringify; structs may hold bigints, which only
+  // zom's stringify writes exactly.
+  const json = (): string => {
+    const all = items.map(encodeValue);
+    return all.some((v) => typeof v === "object" && v !== null) ? stringify(all) : JSON.stringify(all);
+  };
+  return { length: items.length, at, json };
+}
+
+/** The shortest decimal that reads back as the same float32 (what NumPy prints for float32). */
+function shortestFloat32(x: number): string {
+  for (let digits = 1; digits < 9; digits++) {
+    const text = x.toPrecision(digits);
+    if (Math.fround(Number(text)) === x) return String(Number(text));
+  }
+  return String(x);
+}
+
+/** One value for the text output: NaN and the infinities bare, everything else as compact JSON. */
+function textValue(v: JsonValue, float32: boolean): string {
+  if (v === "NaN" || v === "Infinity" || v === "-Infinity") return v;
+  if (typeof v === "bigint") return v.toString();
+  if (typeof v === "number") return float32 ? shortestFloat32(v) : String(v);
+  if (Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === "number" || x === "NaN" || x === "Infinity" || x === "-Infinity")) {
+    return `(${textValue(v[0] ?? null, float32)}, ${textValue(v[1] ?? null, float32)})`; // complex
+  }
+  return stringify(v);
+}
+
+/** NumPy's print threshold and edge items: beyond this many elements the text output is summarised. */
+const THRESHOLD = 1000;
+const EDGE = 3;
+
+/**
+ * Values of a region as NumPy prints them: nested brackets, one row per line, and beyond 1000
+ * elements only the first and last three along each dimension (`...` between). float32 and
+ * complex64 values are written with the fewest digits that identify them as float32.
+ */
+export function textValues(values: Values, shape: number[], dataType: JsonValue): string {
+  const float32 = dataType === "float32" || dataType === "complex64";
+  const show = (i: number): string => textValue(i < values.length ? values.at(i) : null, float32);
+  if (shape.length === 0) return show(0);
+  const summarise = values.length > THRESHOLD;
+  const strides = shape.map((_, d) => shape.slice(d + 1).reduce((a, b) => a * b, 1));
+  const rows = (d: number, offset: number, indent: string): string => {
+    const len = shape[d] ?? 0;
+    const stride = strides[d] ?? 1;
+    const idx = summarise && len > 2 * EDGE ? [0, 1, 2, -1, len - 3, len - 2, len - 1] : [...Array(len).keys()];
+    if (d === shape.length - 1) {
+      return `[${idx.map((i) => (i < 0 ? "..." : show(offset + i))).join(", ")}]`;
+    }
+    const sep = `,${"\n".repeat(shape.length - 1 - d)}${indent} `;
+    return `[${idx.map((i) => (i < 0 ? "..." : rows(d + 1, offset + i * stride, `${indent} `))).join(sep)}]`;
+  };
+  return rows(0, 0, "");
+}
