@@ -4,8 +4,8 @@
 
 use super::numeric::{as_f64, NumKind, NumType, Scalar};
 use super::{
-    codec_error, to_usize, ArrayToArrayCodec, BytesToBytesCodec, ChunkRepr, DecodedChunk, Limits,
-    SizeBound,
+    codec_error, to_usize, ArrayToArrayCodec, ArrayToBytesCodec, BytesToBytesCodec, ChunkRepr,
+    DecodedChunk, Limits, SizeBound,
 };
 use crate::dtype::DataType;
 use crate::error::Result;
@@ -245,6 +245,66 @@ impl ArrayToArrayCodec for NumFilterArrayCodec {
             .ok_or_else(|| codec_error("numcodecs filters need fixed-size types"))?;
         let out = self.filter.decode_bytes(&bytes, SizeBound::Exact(len))?;
         Ok(DecodedChunk::Fixed(out))
+    }
+}
+
+/// numcodecs `categorize` on an object (`|O`) array, the form zarr-python 2 wrote with the
+/// categorize filter as the array's only object codec: the encoded bytes are one `astype`
+/// index per element, decoded to the label strings (0 and unknown indices give `""`).
+#[derive(Clone, Debug)]
+pub(crate) struct CategorizeStrings {
+    name: String,
+    labels: Vec<String>,
+    astype: NumType,
+}
+
+impl CategorizeStrings {
+    /// The codec for `labels`, indices stored as `astype`.
+    pub(crate) fn new(name: &str, labels: Vec<String>, astype: NumType) -> CategorizeStrings {
+        CategorizeStrings {
+            name: name.to_string(),
+            labels,
+            astype,
+        }
+    }
+}
+
+impl ArrayToBytesCodec for CategorizeStrings {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+
+    fn encoded_size(&self, decoded: &ChunkRepr, _limits: &Limits) -> Result<SizeBound> {
+        decoded
+            .num_elements()?
+            .checked_mul(self.astype.kind.size() as u64)
+            .map(SizeBound::Exact)
+            .ok_or_else(|| codec_error(format!("{}: the chunk's size overflows", self.name)))
+    }
+
+    fn decode(&self, input: &[u8], decoded: &ChunkRepr, limits: &Limits) -> Result<DecodedChunk> {
+        self.encoded_size(decoded, limits)?
+            .check(input.len(), &self.name)?;
+        let strings = input
+            .chunks_exact(self.astype.kind.size())
+            .map(|src| {
+                let index = match self.astype.read(src) {
+                    Scalar::Int(i) => i,
+                    Scalar::Float(f) => f as i128,
+                };
+                usize::try_from(index)
+                    .ok()
+                    .and_then(|i| i.checked_sub(1))
+                    .and_then(|i| self.labels.get(i))
+                    .cloned()
+                    .unwrap_or_default()
+            })
+            .collect();
+        Ok(DecodedChunk::Strings(strings))
     }
 }
 

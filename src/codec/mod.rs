@@ -118,7 +118,8 @@ pub enum DecodedChunk {
     Fixed(Vec<u8>),
     /// Variable-length UTF-8 strings (`string` data type), in C order.
     Strings(Vec<String>),
-    /// Variable-length byte strings (`bytes` data types), in C order.
+    /// Variable-length byte strings (`bytes` data types), in C order; for
+    /// [`DataType::VlenArray`], each element's values as little-endian bytes.
     Bytes(Vec<Vec<u8>>),
 }
 
@@ -145,7 +146,12 @@ impl DecodedChunk {
             (DecodedChunk::Strings(s), None) if repr.data_type == DataType::String => {
                 (s.len() as u64, n, "elements")
             }
-            (DecodedChunk::Bytes(b), None) if matches!(repr.data_type, DataType::Bytes(_)) => {
+            (DecodedChunk::Bytes(b), None)
+                if matches!(
+                    repr.data_type,
+                    DataType::Bytes(_) | DataType::VlenArray { .. }
+                ) =>
+            {
                 (b.len() as u64, n, "elements")
             }
             _ => {

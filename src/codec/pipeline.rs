@@ -254,7 +254,8 @@ pub(crate) fn fill_chunk(
             check_total(total, limits)?;
             Ok(DecodedChunk::Strings(vec![value; to_usize(n, "a chunk")?]))
         }
-        (DataType::Bytes(_), _) => {
+        // A vlen-array's fill value gives no array: missing elements are empty arrays.
+        (DataType::Bytes(_) | DataType::VlenArray { .. }, _) => {
             let value = match fill {
                 FillValue::Bytes(b) => b.clone(),
                 _ => Vec::new(),

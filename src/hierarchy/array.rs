@@ -49,14 +49,8 @@ impl ArrayReader {
                 }
                 Array::V2(a) => {
                     let meta = &a.metadata;
-                    let object_codec = meta
-                        .filters
-                        .iter()
-                        .flatten()
-                        .chain(meta.compressor.iter())
-                        .filter_map(|c| c.get("id").and_then(|id| id.as_str()))
-                        .find(|id| id.starts_with("vlen-"));
-                    let (data_type, _) = DataType::from_v2(&meta.dtype, object_codec)
+                    let codecs = meta.filters.iter().flatten().chain(&meta.compressor);
+                    let (data_type, _) = DataType::from_v2_codecs(&meta.dtype, codecs)
                         .map_err(|e| ZomError::invalid_metadata(format!("dtype: {e}")))?;
                     (
                         ArrayLayout::from_v2(meta, path)?,
