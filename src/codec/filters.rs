@@ -146,15 +146,7 @@ impl NumFilter {
                 big,
             } => {
                 for (src, dst) in pairs {
-                    let index = match self.encoded.read(src) {
-                        Scalar::Int(i) => i,
-                        Scalar::Float(f) => f as i128,
-                    };
-                    let label = usize::try_from(index)
-                        .ok()
-                        .and_then(|i| i.checked_sub(1))
-                        .and_then(|i| labels.get(i));
-                    if let Some(label) = label {
+                    if let Some(label) = label_at(labels, self.encoded.read(src)) {
                         let units = dst.chunks_exact_mut(4).take(*length_bytes / 4);
                         for (unit, ch) in units.zip(label.chars()) {
                             let code = u32::from(ch);
@@ -248,6 +240,18 @@ impl ArrayToArrayCodec for NumFilterArrayCodec {
     }
 }
 
+/// The label a categorize index stands for (1-based; 0 and unknown indices have none).
+fn label_at(labels: &[String], index: Scalar) -> Option<&String> {
+    let index = match index {
+        Scalar::Int(i) => i,
+        Scalar::Float(f) => f as i128,
+    };
+    usize::try_from(index)
+        .ok()
+        .and_then(|i| i.checked_sub(1))
+        .and_then(|i| labels.get(i))
+}
+
 /// numcodecs `categorize` on an object (`|O`) array, the form zarr-python 2 wrote with the
 /// categorize filter as the array's only object codec: the encoded bytes are one `astype`
 /// index per element, decoded to the label strings (0 and unknown indices give `""`).
@@ -292,14 +296,7 @@ impl ArrayToBytesCodec for CategorizeStrings {
         let strings = input
             .chunks_exact(self.astype.kind.size())
             .map(|src| {
-                let index = match self.astype.read(src) {
-                    Scalar::Int(i) => i,
-                    Scalar::Float(f) => f as i128,
-                };
-                usize::try_from(index)
-                    .ok()
-                    .and_then(|i| i.checked_sub(1))
-                    .and_then(|i| self.labels.get(i))
+                label_at(&self.labels, self.astype.read(src))
                     .cloned()
                     .unwrap_or_default()
             })

@@ -228,7 +228,7 @@ pub(crate) fn from_v2(meta: &ArrayMetadataV2) -> Result<CodecPipeline> {
         ids.push(codec_id(filter)?);
     }
     let (data_type, endianness) =
-        DataType::from_v2_codecs(&meta.dtype, filters.iter().chain(&meta.compressor))
+        DataType::from_v2_codecs(&meta.dtype, Some(filters), meta.compressor.as_ref())
             .map_err(|e| ZomError::invalid_metadata(format!("dtype: {e}")))?;
     let fill = FillValue::from_v2(&data_type, endianness, &meta.fill_value)
         .map_err(|e| ZomError::invalid_metadata(format!("fill_value: {e}")))?;
@@ -278,7 +278,7 @@ pub(crate) fn from_v2(meta: &ArrayMetadataV2) -> Result<CodecPipeline> {
             .get(position)
             .copied()
             .ok_or_else(|| unknown_codec("object", "no object codec"))?;
-        a2b = Some(object_codec(id, config)?);
+        a2b = Some(object_codec(id, config, &data_type)?);
         ids.drain(..=position);
     }
     for (id, config) in ids {
@@ -317,31 +317,32 @@ pub(crate) fn from_v2(meta: &ArrayMetadataV2) -> Result<CodecPipeline> {
 }
 
 /// The array → bytes codec standing for a v2 object codec.
-fn object_codec(id: &str, config: &Map<String, Value>) -> Result<Box<dyn ArrayToBytesCodec>> {
+fn object_codec(
+    id: &str,
+    config: &Map<String, Value>,
+    data_type: &DataType,
+) -> Result<Box<dyn ArrayToBytesCodec>> {
     let kind = match id {
         "vlen-utf8" => VlenKind::Utf8,
         "vlen-bytes" => VlenKind::Bytes,
         "vlen-array" => {
-            let item = config.get("dtype").unwrap_or(&Value::Null);
-            let (item, order) =
-                DataType::from_v2(item, None).map_err(|e| bad_config(id, format!("dtype: {e}")))?;
+            let DataType::VlenArray { item } = data_type else {
+                return Err(bad_config(id, "the array's dtype must be |O"));
+            };
             let item_size = item
                 .fixed_size()
                 .and_then(|s| usize::try_from(s).ok())
                 .filter(|&s| s > 0)
                 .ok_or_else(|| bad_config(id, "dtype must be a numeric type"))?;
-            let swap_unit = match (&item, order) {
-                (_, Endianness::Big)
-                    if matches!(item, DataType::Complex64 | DataType::Complex128) =>
-                {
-                    Some(item_size / 2)
-                }
-                (_, Endianness::Big) => Some(item_size),
-                _ => None,
-            };
+            // numcodecs writes the items in the byte order its dtype names.
+            let big = config
+                .get("dtype")
+                .and_then(Value::as_str)
+                .is_some_and(|s| s.starts_with('>'));
+            let complex = matches!(**item, DataType::Complex64 | DataType::Complex128);
             VlenKind::Array {
                 item_size,
-                swap_unit,
+                swap_unit: big.then_some(if complex { item_size / 2 } else { item_size }),
             }
         }
         "categorize" => {

@@ -265,11 +265,12 @@ impl DataType {
     /// Reads a v2 `dtype` with the array's `filters` and `compressor`, finding the object
     /// codec as zarr-python does (the first codec, filters then compressor, with an object
     /// codec id), so that `|O` with `vlen-array` gets its item type from the codec's `dtype`.
-    pub fn from_v2_codecs<'a>(
+    pub fn from_v2_codecs(
         dtype: &Value,
-        codecs: impl IntoIterator<Item = &'a Value>,
+        filters: Option<&[Value]>,
+        compressor: Option<&Value>,
     ) -> Result<(DataType, Endianness), String> {
-        v2::from_v2_codecs(dtype, codecs)
+        v2::from_v2_codecs(dtype, filters.unwrap_or_default(), compressor)
     }
 
     /// Bytes per element, or `None` for variable-length types.

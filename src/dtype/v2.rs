@@ -36,13 +36,14 @@ const OBJECT_CODEC_IDS: &[&str] = &[
 ];
 
 /// Reads a v2 `dtype`, finding the object codec among `codecs` (filters, then compressor).
-pub(super) fn from_v2_codecs<'a>(
+pub(super) fn from_v2_codecs(
     dtype: &Value,
-    codecs: impl IntoIterator<Item = &'a Value>,
+    filters: &[Value],
+    compressor: Option<&Value>,
 ) -> Result<(DataType, Endianness), String> {
     let mut categorize = false;
     let mut found = None;
-    for codec in codecs {
+    for codec in filters.iter().chain(compressor) {
         let Some(id) = codec.get("id").and_then(Value::as_str) else {
             continue;
         };
