@@ -293,14 +293,12 @@ impl ArrayToBytesCodec for CategorizeStrings {
     fn decode(&self, input: &[u8], decoded: &ChunkRepr, limits: &Limits) -> Result<DecodedChunk> {
         self.encoded_size(decoded, limits)?
             .check(input.len(), &self.name)?;
-        let strings = input
-            .chunks_exact(self.astype.kind.size())
-            .map(|src| {
-                label_at(&self.labels, self.astype.read(src))
-                    .cloned()
-                    .unwrap_or_default()
-            })
-            .collect();
+        let size = self.astype.kind.size();
+        let mut strings = Vec::with_capacity(input.len() / size.max(1));
+        for src in input.chunks_exact(size) {
+            let label = label_at(&self.labels, self.astype.read(src));
+            strings.push(label.cloned().unwrap_or_default());
+        }
         Ok(DecodedChunk::Strings(strings))
     }
 }

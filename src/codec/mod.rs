@@ -240,10 +240,7 @@ pub trait ArrayToBytesCodec: Send + Sync {
     }
     /// Turns encoded bytes already in `buf` into decoded ones (byte swapping).
     fn decode_in_place(&self, _buf: &mut [u8], _decoded: &ChunkRepr) -> Result<()> {
-        Err(codec_error(format!(
-            "{} cannot decode in place",
-            self.name()
-        )))
+        Err(not_in_place(self.name()))
     }
     /// Decodes fixed-size elements straight into `out` (exactly the chunk's byte length).
     fn decode_into(
@@ -253,18 +250,32 @@ pub trait ArrayToBytesCodec: Send + Sync {
         limits: &Limits,
         out: &mut [u8],
     ) -> Result<()> {
-        match self.decode(input, decoded, limits)? {
-            DecodedChunk::Fixed(bytes) if bytes.len() == out.len() => {
-                out.copy_from_slice(&bytes);
-                Ok(())
-            }
-            _ => Err(codec_error(format!(
-                "{} did not decode to {} bytes",
-                self.name(),
-                out.len()
-            ))),
-        }
+        copy_decoded(self.decode(input, decoded, limits)?, self.name(), out)
     }
+}
+
+// The default methods' bodies, out of line: a default method is compiled once per codec.
+fn not_in_place(who: &str) -> ZomError {
+    codec_error(format!("{who} cannot decode in place"))
+}
+
+fn copy_decoded(chunk: DecodedChunk, who: &str, out: &mut [u8]) -> Result<()> {
+    match chunk {
+        DecodedChunk::Fixed(bytes) if bytes.len() == out.len() => {
+            out.copy_from_slice(&bytes);
+            Ok(())
+        }
+        _ => Err(codec_error(format!(
+            "{who} did not decode to {} bytes",
+            out.len()
+        ))),
+    }
+}
+
+fn copy_exact(bytes: Vec<u8>, who: &str, out: &mut [u8]) -> Result<()> {
+    SizeBound::Exact(out.len() as u64).check(bytes.len(), who)?;
+    out.copy_from_slice(&bytes);
+    Ok(())
 }
 
 /// A bytes → bytes codec (compressors, checksums, byte shuffles, numcodecs filters on bytes).
@@ -278,9 +289,7 @@ pub trait BytesToBytesCodec: Send + Sync {
     /// Decodes `input` into `out`, which it must fill exactly.
     fn decode_into(&self, input: &[u8], out: &mut [u8]) -> Result<()> {
         let bytes = self.decode(input, SizeBound::Exact(out.len() as u64))?;
-        SizeBound::Exact(out.len() as u64).check(bytes.len(), self.name())?;
-        out.copy_from_slice(&bytes);
-        Ok(())
+        copy_exact(bytes, self.name(), out)
     }
 }
 

@@ -140,12 +140,13 @@ impl ArrayToBytesCodec for VlenCodec {
                     swap_unit,
                 },
                 DataType::VlenArray { .. },
-            ) => items
-                .into_iter()
-                .enumerate()
-                .map(|(i, b)| self.array_item(i, b, item_size, swap_unit))
-                .collect::<Result<Vec<Vec<u8>>>>()
-                .map(DecodedChunk::Bytes),
+            ) => {
+                let mut out = Vec::with_capacity(items.len());
+                for (i, b) in items.into_iter().enumerate() {
+                    out.push(self.array_item(i, b, item_size, swap_unit)?);
+                }
+                Ok(DecodedChunk::Bytes(out))
+            }
             (VlenKind::Array { .. }, _) | (_, DataType::VlenArray { .. }) => Err(codec_error(
                 format!("{} does not match the array's data type", self.name),
             )),
