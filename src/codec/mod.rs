@@ -15,6 +15,8 @@ mod blosc;
 mod bytes;
 mod checksum;
 mod compress;
+#[cfg(feature = "encode")]
+mod encode;
 mod filters;
 mod numeric;
 mod packbits;
@@ -220,6 +222,11 @@ pub trait ArrayToArrayCodec: Send + Sync {
     fn encoded_repr(&self, decoded: &ChunkRepr) -> Result<ChunkRepr>;
     /// Decodes `input` (shaped as `encoded_repr(decoded)`) into an array shaped as `decoded`.
     fn decode(&self, input: DecodedChunk, decoded: &ChunkRepr) -> Result<DecodedChunk>;
+    /// Encodes an array shaped as `decoded` (feature `encode`).
+    #[cfg(feature = "encode")]
+    fn encode(&self, _input: DecodedChunk, _decoded: &ChunkRepr) -> Result<DecodedChunk> {
+        Err(encode::unsupported(self.name()))
+    }
 }
 
 /// An array → bytes codec (bytes, vlen-utf8, vlen-bytes, packbits, sharding_indexed).
@@ -232,6 +239,11 @@ pub trait ArrayToBytesCodec: Send + Sync {
     fn decode(&self, input: &[u8], decoded: &ChunkRepr, limits: &Limits) -> Result<DecodedChunk>;
     /// The codec itself, so that callers can reach a concrete codec's own API.
     fn as_any(&self) -> &dyn std::any::Any;
+    /// Encodes a chunk shaped as `decoded` (feature `encode`).
+    #[cfg(feature = "encode")]
+    fn encode(&self, _input: &DecodedChunk, _decoded: &ChunkRepr) -> Result<Vec<u8>> {
+        Err(encode::unsupported(self.name()))
+    }
     /// Whether the encoded bytes are the decoded element bytes up to an in-place fix-up
     /// ([`ArrayToBytesCodec::decode_in_place`]), so a decompressor can write straight into
     /// the caller's buffer.
@@ -286,6 +298,11 @@ pub trait BytesToBytesCodec: Send + Sync {
     fn encoded_bound(&self, decoded: SizeBound, limits: &Limits) -> SizeBound;
     /// Decodes `input`; the output must fit `bound` (the codec refuses to produce more).
     fn decode(&self, input: &[u8], bound: SizeBound) -> Result<Vec<u8>>;
+    /// Encodes `input` (feature `encode`).
+    #[cfg(feature = "encode")]
+    fn encode(&self, _input: &[u8]) -> Result<Vec<u8>> {
+        Err(encode::unsupported(self.name()))
+    }
     /// Decodes `input` into `out`, which it must fill exactly.
     fn decode_into(&self, input: &[u8], out: &mut [u8]) -> Result<()> {
         let bytes = self.decode(input, SizeBound::Exact(out.len() as u64))?;

@@ -114,6 +114,36 @@ impl ArrayToBytesCodec for VlenCodec {
         self
     }
 
+    #[cfg(feature = "encode")]
+    fn encode(&self, input: &DecodedChunk, _decoded: &ChunkRepr) -> Result<Vec<u8>> {
+        use super::encode::vlen_frame;
+        match (self.kind, input) {
+            (VlenKind::Utf8 | VlenKind::Bytes, DecodedChunk::Strings(s)) => {
+                vlen_frame(s.iter().map(|s| s.as_bytes()))
+            }
+            (VlenKind::Bytes, DecodedChunk::Bytes(b)) => vlen_frame(b.iter().map(Vec::as_slice)),
+            (
+                VlenKind::Array {
+                    item_size,
+                    swap_unit,
+                },
+                DecodedChunk::Bytes(b),
+            ) => {
+                // Back to the codec's byte order: the same swap as on decode.
+                let items = b
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| self.array_item(i, v, item_size, swap_unit))
+                    .collect::<Result<Vec<Vec<u8>>>>()?;
+                vlen_frame(items.iter().map(Vec::as_slice))
+            }
+            _ => Err(codec_error(format!(
+                "{}: the values do not fit the codec",
+                self.name
+            ))),
+        }
+    }
+
     fn encoded_size(&self, _decoded: &ChunkRepr, limits: &Limits) -> Result<SizeBound> {
         Ok(SizeBound::AtMost(limits.max_decoded_bytes))
     }
