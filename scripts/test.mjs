@@ -119,6 +119,14 @@ const steps = [
       ]),
   ],
   ["cargo test", () => runTests("cargo", ["test"])],
+  // Chunk encoding is a feature the WebAssembly build leaves off: lint and test it on its own.
+  [
+    "cargo test (encode feature)",
+    async () => {
+      await runTests("cargo", ["clippy", "--all-targets", "--features", "encode", "--", "-D", "warnings"]);
+      await runTests("cargo", ["test", "--features", "encode", "--test", "codec_encode"]);
+    },
+  ],
   [
     "rust tests in wasm (node)",
     () =>

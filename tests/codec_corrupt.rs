@@ -246,3 +246,85 @@ fn unknown_codecs_are_refused_when_building() {
         CodecPipeline::from_v2_metadata(&ArrayMetadataV2::from_value(&meta).unwrap()).unwrap_err();
     assert!(err.code == ErrorCode::UnknownCodec && err.message.contains("pcodec"));
 }
+
+/// numcodecs framing: u32 count, then per item u32 length + bytes.
+fn vlen_frame(count: u32, items: &[(u32, &[u8])]) -> Vec<u8> {
+    let mut out = count.to_le_bytes().to_vec();
+    for (len, bytes) in items {
+        out.extend_from_slice(&len.to_le_bytes());
+        out.extend_from_slice(bytes);
+    }
+    out
+}
+
+#[test]
+fn lying_vlen_array_chunks_are_codec_errors() {
+    let meta = json!({"zarr_format": 2, "shape": [2], "chunks": [2], "dtype": "|O",
+        "fill_value": null, "order": "C", "compressor": null,
+        "filters": [{"id": "vlen-array", "dtype": "<i4"}]});
+    let pipeline =
+        CodecPipeline::from_v2_metadata(&ArrayMetadataV2::from_value(&meta).unwrap()).unwrap();
+    let seven = 7i32.to_le_bytes();
+    let good = vlen_frame(2, &[(4, &seven), (0, &[])]);
+    assert_eq!(
+        pipeline.decode(&good).unwrap(),
+        DecodedChunk::Bytes(vec![seven.to_vec(), vec![]])
+    );
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("no header", vec![2, 0]),
+        ("count says 3", vlen_frame(3, &[(4, &seven), (0, &[])])),
+        ("count says 1", vlen_frame(1, &[(4, &seven), (0, &[])])),
+        ("count says 2^32-1", vlen_frame(u32::MAX, &[(4, &seven)])),
+        (
+            "length past the end",
+            vlen_frame(2, &[(4, &seven), (400, &[1, 2])]),
+        ),
+        ("length 2^32-1", vlen_frame(2, &[(u32::MAX, &seven)])),
+        (
+            "3 bytes of int32",
+            vlen_frame(2, &[(3, &seven[..3]), (0, &[])]),
+        ),
+        ("6 bytes of int32", vlen_frame(2, &[(6, &[0; 6]), (0, &[])])),
+        ("item without length", vlen_frame(2, &[(4, &seven)])),
+        ("trailing bytes", {
+            let mut v = good.clone();
+            v.push(0);
+            v
+        }),
+        ("truncated item", good[..good.len() - 6].to_vec()),
+    ];
+    for (what, input) in cases {
+        let err = pipeline.decode(&input).unwrap_err();
+        assert_eq!(err.code, ErrorCode::CodecError, "{what}: {err}");
+    }
+    // A vlen-array whose dtype is no number is refused when the array is opened.
+    let mut bad = meta.clone();
+    bad["filters"][0]["dtype"] = json!("|S3");
+    let err =
+        CodecPipeline::from_v2_metadata(&ArrayMetadataV2::from_value(&bad).unwrap()).unwrap_err();
+    assert_eq!(err.code, ErrorCode::InvalidMetadata, "{err}");
+}
+
+#[test]
+fn categorize_strings_of_the_wrong_size_are_codec_errors() {
+    let meta = json!({"zarr_format": 2, "shape": [4], "chunks": [4], "dtype": "|O",
+        "fill_value": "", "order": "C", "compressor": null,
+        "filters": [{"id": "categorize", "labels": ["a", "b"], "dtype": "|O", "astype": "<u2"}]});
+    let pipeline =
+        CodecPipeline::from_v2_metadata(&ArrayMetadataV2::from_value(&meta).unwrap()).unwrap();
+    let good = [1u8, 0, 2, 0, 0, 0, 9, 0];
+    let strings = |v: &[&str]| DecodedChunk::Strings(v.iter().map(|s| s.to_string()).collect());
+    assert_eq!(
+        pipeline.decode(&good).unwrap(),
+        strings(&["a", "b", "", ""])
+    );
+    for input in [&good[..7], &good[..0], &[0u8; 10][..]] {
+        let err = pipeline.decode(input).unwrap_err();
+        assert_eq!(
+            err.code,
+            ErrorCode::CodecError,
+            "{} bytes: {err}",
+            input.len()
+        );
+    }
+}

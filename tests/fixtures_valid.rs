@@ -20,7 +20,13 @@ fn errors(report: &zom::validate::Report) -> Vec<String> {
 
 #[test]
 fn every_fixture_document_is_valid() {
-    for name in ["v3", "v3-consolidated", "v2", "v2-consolidated"] {
+    for name in [
+        "v3",
+        "v3-consolidated",
+        "v2",
+        "v2-consolidated",
+        "v2-numcodecs",
+    ] {
         for (key, bytes) in read_documents(&fixtures().join(name)) {
             let options = ValidateOptions {
                 key: Some(key.clone()),
@@ -29,6 +35,19 @@ fn every_fixture_document_is_valid() {
             let report = validate_document_bytes(&bytes, &options);
             assert!(report.valid, "{name}/{key}: {:#?}", errors(&report));
         }
+    }
+}
+
+#[test]
+fn zarr_python_2_object_arrays_validate_strictly_without_problems() {
+    for (key, bytes) in read_documents(&fixtures().join("v2-numcodecs")) {
+        let options = ValidateOptions {
+            key: Some(key.clone()),
+            strict: true,
+            ..Default::default()
+        };
+        let report = validate_document_bytes(&bytes, &options);
+        assert!(report.problems.is_empty(), "{key}: {:#?}", report.problems);
     }
 }
 

@@ -194,6 +194,11 @@ fn v2_consolidated_arrays_read_by_selections() {
 }
 
 #[test]
+fn v2_numcodecs_object_arrays_read_by_selections() {
+    check_fixture("v2-numcodecs");
+}
+
+#[test]
 fn sample_arrays_read_by_selections() {
     check_fixture("sample");
 }

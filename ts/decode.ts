@@ -1,13 +1,13 @@
 /**
  * Chunk decoding: the encoded bytes of a chunk in, its values out as the JS values DESIGN.md
  * lists (TypedArrays for numbers, string[] for strings, Uint8Array[] for byte strings, plain
- * objects for structs). The decoding itself happens in WebAssembly.
+ * objects for structs, one TypedArray per element for numcodecs vlen-array). The decoding itself happens in WebAssembly.
  * @module
  */
 import * as raw from "./zom_wasm.js";
 import { toZomError, ZomError } from "./errors.js";
 import { requireInit } from "./load.js";
-import type { ArrayZom, JsonValue } from "./types.js";
+import type { ArrayZom, JsonValue, NumericArray } from "./types.js";
 
 /** The values of a decoded chunk, by data type. */
 export type ChunkData =
@@ -23,6 +23,7 @@ export type ChunkData =
   | Float64Array
   | JsonValue[]
   | Uint8Array[]
+  | NumericArray[]
   | string[]
   | { [field: string]: unknown }[];
 
@@ -47,6 +48,7 @@ export interface DecodeOptions {
 /** A decoded region as the WebAssembly side returns it (element bytes or JS values). @internal */
 export type RawChunk =
   | { shape: number[]; kind: "values"; values: ChunkData }
+  | { shape: number[]; kind: "arrays"; item: string; values: Uint8Array[] }
   | { shape: number[]; kind: string; bytes: Uint8Array };
 
 interface Float16ArrayConstructor {
@@ -86,6 +88,10 @@ function view(kind: string, bytes: Uint8Array): ChunkData {
 /** The JS values of a raw decoded region (views of its bytes, or into `options.out`). @internal */
 export function finish(result: RawChunk, options: DecodeOptions): Chunk {
   if (result.kind === "values") return { data: (result as { values: ChunkData }).values, shape: result.shape };
+  if (result.kind === "arrays") {
+    const { item, values } = result as { item: string; values: Uint8Array[] };
+    return { data: values.map((b) => view(item, b)) as NumericArray[], shape: result.shape };
+  }
   const bytes = (result as { bytes: Uint8Array }).bytes;
   const out = options.out;
   if (out !== undefined) {

@@ -15,6 +15,27 @@ export type JsonValue =
   | JsonValue[]
   | { [key: string]: JsonValue };
 
+/**
+ * One element of a numcodecs `vlen-array` array (v2 `|O` with a `vlen-array` object codec):
+ * a 1-D TypedArray of the codec's `dtype`, chosen as for a whole chunk of that type
+ * (Int32Array for `<i4`, Float64Array for `<f8`, BigInt64Array for `<i8`, interleaved re, im
+ * for complex, Uint8Array of 0/1 for bool, Float16Array or Float32Array for `<f2`). Elements of
+ * missing chunks are empty arrays. The array's `dtype` reads
+ * `{name: "numcodecs.vlen-array", configuration: {data_type: <item>}}` (zom's naming: v3 has
+ * no such data type).
+ */
+export type NumericArray =
+  | Uint8Array
+  | Int8Array
+  | Int16Array
+  | Int32Array
+  | BigInt64Array
+  | Uint16Array
+  | Uint32Array
+  | BigUint64Array
+  | Float32Array
+  | Float64Array;
+
 /** A JSON object. */
 export type JsonObject = { [key: string]: JsonValue };
 

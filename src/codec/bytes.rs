@@ -177,6 +177,19 @@ impl ArrayToBytesCodec for BytesCodec {
         Ok(DecodedChunk::Fixed(out))
     }
 
+    #[cfg(feature = "encode")]
+    fn encode(&self, input: &DecodedChunk, decoded: &ChunkRepr) -> Result<Vec<u8>> {
+        let DecodedChunk::Fixed(bytes) = input else {
+            return Err(codec_error("the bytes codec needs fixed-size values"));
+        };
+        self.encoded_size(decoded, &Limits::default())?
+            .check(bytes.len(), &self.name)?;
+        // Swapping to the stored order is the same swap as from it.
+        let mut out = bytes.clone();
+        self.plan.apply(&mut out)?;
+        Ok(out)
+    }
+
     fn supports_in_place(&self) -> bool {
         true
     }

@@ -84,6 +84,23 @@ impl BytesToBytesCodec for ChecksumCodec {
         &self.name
     }
 
+    #[cfg(feature = "encode")]
+    fn encode(&self, input: &[u8]) -> Result<Vec<u8>> {
+        let sum = checksum(self.algorithm, input).to_le_bytes();
+        let mut out = Vec::with_capacity(input.len().saturating_add(4));
+        match self.location {
+            Location::Start => {
+                out.extend_from_slice(&sum);
+                out.extend_from_slice(input);
+            }
+            Location::End => {
+                out.extend_from_slice(input);
+                out.extend_from_slice(&sum);
+            }
+        }
+        Ok(out)
+    }
+
     fn encoded_bound(&self, decoded: SizeBound, _limits: &Limits) -> SizeBound {
         decoded.plus(4)
     }

@@ -45,9 +45,22 @@ impl CompressorCodec {
     }
 }
 
+impl CompressorCodec {
+    /// Which compressor it is.
+    #[cfg(feature = "encode")]
+    pub(crate) fn kind(&self) -> Compressor {
+        self.kind
+    }
+}
+
 impl BytesToBytesCodec for CompressorCodec {
     fn name(&self) -> &str {
         &self.name
+    }
+
+    #[cfg(feature = "encode")]
+    fn encode(&self, input: &[u8]) -> Result<Vec<u8>> {
+        self.compress(input)
     }
 
     fn encoded_bound(&self, _decoded: SizeBound, limits: &Limits) -> SizeBound {

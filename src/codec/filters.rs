@@ -4,8 +4,8 @@
 
 use super::numeric::{as_f64, NumKind, NumType, Scalar};
 use super::{
-    codec_error, to_usize, ArrayToArrayCodec, BytesToBytesCodec, ChunkRepr, DecodedChunk, Limits,
-    SizeBound,
+    codec_error, to_usize, ArrayToArrayCodec, ArrayToBytesCodec, BytesToBytesCodec, ChunkRepr,
+    DecodedChunk, Limits, SizeBound,
 };
 use crate::dtype::DataType;
 use crate::error::Result;
@@ -146,15 +146,7 @@ impl NumFilter {
                 big,
             } => {
                 for (src, dst) in pairs {
-                    let index = match self.encoded.read(src) {
-                        Scalar::Int(i) => i,
-                        Scalar::Float(f) => f as i128,
-                    };
-                    let label = usize::try_from(index)
-                        .ok()
-                        .and_then(|i| i.checked_sub(1))
-                        .and_then(|i| labels.get(i));
-                    if let Some(label) = label {
+                    if let Some(label) = label_at(labels, self.encoded.read(src)) {
                         let units = dst.chunks_exact_mut(4).take(*length_bytes / 4);
                         for (unit, ch) in units.zip(label.chars()) {
                             let code = u32::from(ch);
@@ -245,6 +237,69 @@ impl ArrayToArrayCodec for NumFilterArrayCodec {
             .ok_or_else(|| codec_error("numcodecs filters need fixed-size types"))?;
         let out = self.filter.decode_bytes(&bytes, SizeBound::Exact(len))?;
         Ok(DecodedChunk::Fixed(out))
+    }
+}
+
+/// The label a categorize index stands for (1-based; 0 and unknown indices have none).
+fn label_at(labels: &[String], index: Scalar) -> Option<&String> {
+    let index = match index {
+        Scalar::Int(i) => i,
+        Scalar::Float(f) => f as i128,
+    };
+    usize::try_from(index)
+        .ok()
+        .and_then(|i| i.checked_sub(1))
+        .and_then(|i| labels.get(i))
+}
+
+/// numcodecs `categorize` on an object (`|O`) array, the form zarr-python 2 wrote with the
+/// categorize filter as the array's only object codec: the encoded bytes are one `astype`
+/// index per element, decoded to the label strings (0 and unknown indices give `""`).
+#[derive(Clone, Debug)]
+pub(crate) struct CategorizeStrings {
+    name: String,
+    labels: Vec<String>,
+    astype: NumType,
+}
+
+impl CategorizeStrings {
+    /// The codec for `labels`, indices stored as `astype`.
+    pub(crate) fn new(name: &str, labels: Vec<String>, astype: NumType) -> CategorizeStrings {
+        CategorizeStrings {
+            name: name.to_string(),
+            labels,
+            astype,
+        }
+    }
+}
+
+impl ArrayToBytesCodec for CategorizeStrings {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+
+    fn encoded_size(&self, decoded: &ChunkRepr, _limits: &Limits) -> Result<SizeBound> {
+        decoded
+            .num_elements()?
+            .checked_mul(self.astype.kind.size() as u64)
+            .map(SizeBound::Exact)
+            .ok_or_else(|| codec_error(format!("{}: the chunk's size overflows", self.name)))
+    }
+
+    fn decode(&self, input: &[u8], decoded: &ChunkRepr, limits: &Limits) -> Result<DecodedChunk> {
+        self.encoded_size(decoded, limits)?
+            .check(input.len(), &self.name)?;
+        let size = self.astype.kind.size();
+        let mut strings = Vec::with_capacity(input.len() / size.max(1));
+        for src in input.chunks_exact(size) {
+            let label = label_at(&self.labels, self.astype.read(src));
+            strings.push(label.cloned().unwrap_or_default());
+        }
+        Ok(DecodedChunk::Strings(strings))
     }
 }
 

@@ -15,6 +15,8 @@ mod blosc;
 mod bytes;
 mod checksum;
 mod compress;
+#[cfg(feature = "encode")]
+mod encode;
 mod filters;
 mod numeric;
 mod packbits;
@@ -118,7 +120,8 @@ pub enum DecodedChunk {
     Fixed(Vec<u8>),
     /// Variable-length UTF-8 strings (`string` data type), in C order.
     Strings(Vec<String>),
-    /// Variable-length byte strings (`bytes` data types), in C order.
+    /// Variable-length byte strings (`bytes` data types), in C order; for
+    /// [`DataType::VlenArray`], each element's values as little-endian bytes.
     Bytes(Vec<Vec<u8>>),
 }
 
@@ -145,7 +148,12 @@ impl DecodedChunk {
             (DecodedChunk::Strings(s), None) if repr.data_type == DataType::String => {
                 (s.len() as u64, n, "elements")
             }
-            (DecodedChunk::Bytes(b), None) if matches!(repr.data_type, DataType::Bytes(_)) => {
+            (DecodedChunk::Bytes(b), None)
+                if matches!(
+                    repr.data_type,
+                    DataType::Bytes(_) | DataType::VlenArray { .. }
+                ) =>
+            {
                 (b.len() as u64, n, "elements")
             }
             _ => {
@@ -214,6 +222,11 @@ pub trait ArrayToArrayCodec: Send + Sync {
     fn encoded_repr(&self, decoded: &ChunkRepr) -> Result<ChunkRepr>;
     /// Decodes `input` (shaped as `encoded_repr(decoded)`) into an array shaped as `decoded`.
     fn decode(&self, input: DecodedChunk, decoded: &ChunkRepr) -> Result<DecodedChunk>;
+    /// Encodes an array shaped as `decoded` (feature `encode`).
+    #[cfg(feature = "encode")]
+    fn encode(&self, _input: DecodedChunk, _decoded: &ChunkRepr) -> Result<DecodedChunk> {
+        Err(encode::unsupported(self.name()))
+    }
 }
 
 /// An array → bytes codec (bytes, vlen-utf8, vlen-bytes, packbits, sharding_indexed).
@@ -226,6 +239,11 @@ pub trait ArrayToBytesCodec: Send + Sync {
     fn decode(&self, input: &[u8], decoded: &ChunkRepr, limits: &Limits) -> Result<DecodedChunk>;
     /// The codec itself, so that callers can reach a concrete codec's own API.
     fn as_any(&self) -> &dyn std::any::Any;
+    /// Encodes a chunk shaped as `decoded` (feature `encode`).
+    #[cfg(feature = "encode")]
+    fn encode(&self, _input: &DecodedChunk, _decoded: &ChunkRepr) -> Result<Vec<u8>> {
+        Err(encode::unsupported(self.name()))
+    }
     /// Whether the encoded bytes are the decoded element bytes up to an in-place fix-up
     /// ([`ArrayToBytesCodec::decode_in_place`]), so a decompressor can write straight into
     /// the caller's buffer.
@@ -234,10 +252,7 @@ pub trait ArrayToBytesCodec: Send + Sync {
     }
     /// Turns encoded bytes already in `buf` into decoded ones (byte swapping).
     fn decode_in_place(&self, _buf: &mut [u8], _decoded: &ChunkRepr) -> Result<()> {
-        Err(codec_error(format!(
-            "{} cannot decode in place",
-            self.name()
-        )))
+        Err(not_in_place(self.name()))
     }
     /// Decodes fixed-size elements straight into `out` (exactly the chunk's byte length).
     fn decode_into(
@@ -247,18 +262,32 @@ pub trait ArrayToBytesCodec: Send + Sync {
         limits: &Limits,
         out: &mut [u8],
     ) -> Result<()> {
-        match self.decode(input, decoded, limits)? {
-            DecodedChunk::Fixed(bytes) if bytes.len() == out.len() => {
-                out.copy_from_slice(&bytes);
-                Ok(())
-            }
-            _ => Err(codec_error(format!(
-                "{} did not decode to {} bytes",
-                self.name(),
-                out.len()
-            ))),
-        }
+        copy_decoded(self.decode(input, decoded, limits)?, self.name(), out)
     }
+}
+
+// The default methods' bodies, out of line: a default method is compiled once per codec.
+fn not_in_place(who: &str) -> ZomError {
+    codec_error(format!("{who} cannot decode in place"))
+}
+
+fn copy_decoded(chunk: DecodedChunk, who: &str, out: &mut [u8]) -> Result<()> {
+    match chunk {
+        DecodedChunk::Fixed(bytes) if bytes.len() == out.len() => {
+            out.copy_from_slice(&bytes);
+            Ok(())
+        }
+        _ => Err(codec_error(format!(
+            "{who} did not decode to {} bytes",
+            out.len()
+        ))),
+    }
+}
+
+fn copy_exact(bytes: Vec<u8>, who: &str, out: &mut [u8]) -> Result<()> {
+    SizeBound::Exact(out.len() as u64).check(bytes.len(), who)?;
+    out.copy_from_slice(&bytes);
+    Ok(())
 }
 
 /// A bytes → bytes codec (compressors, checksums, byte shuffles, numcodecs filters on bytes).
@@ -269,12 +298,15 @@ pub trait BytesToBytesCodec: Send + Sync {
     fn encoded_bound(&self, decoded: SizeBound, limits: &Limits) -> SizeBound;
     /// Decodes `input`; the output must fit `bound` (the codec refuses to produce more).
     fn decode(&self, input: &[u8], bound: SizeBound) -> Result<Vec<u8>>;
+    /// Encodes `input` (feature `encode`).
+    #[cfg(feature = "encode")]
+    fn encode(&self, _input: &[u8]) -> Result<Vec<u8>> {
+        Err(encode::unsupported(self.name()))
+    }
     /// Decodes `input` into `out`, which it must fill exactly.
     fn decode_into(&self, input: &[u8], out: &mut [u8]) -> Result<()> {
         let bytes = self.decode(input, SizeBound::Exact(out.len() as u64))?;
-        SizeBound::Exact(out.len() as u64).check(bytes.len(), self.name())?;
-        out.copy_from_slice(&bytes);
-        Ok(())
+        copy_exact(bytes, self.name(), out)
     }
 }
 

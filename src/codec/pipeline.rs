@@ -207,6 +207,24 @@ impl CodecPipeline {
         }
     }
 
+    /// Encodes one chunk (shaped and typed as [`CodecPipeline::decoded_repr`]) into the bytes
+    /// a store holds: the array → array codecs, the array → bytes codec, then the bytes →
+    /// bytes codecs, in encode order.
+    #[cfg(feature = "encode")]
+    pub fn encode(&self, chunk: &DecodedChunk) -> Result<Vec<u8>> {
+        chunk.check(&self.decoded, "the chunk to encode")?;
+        let mut array = std::borrow::Cow::Borrowed(chunk);
+        for (codec, repr) in &self.a2a {
+            let encoded = codec.encode(array.into_owned(), repr)?;
+            array = std::borrow::Cow::Owned(encoded);
+        }
+        let mut bytes = self.a2b.encode(&array, &self.a2b_repr)?;
+        for codec in &self.b2b {
+            bytes = codec.encode(&bytes)?;
+        }
+        Ok(bytes)
+    }
+
     /// A chunk where every element is the fill value (what a missing chunk reads as).
     pub fn fill_chunk(&self) -> Result<DecodedChunk> {
         let len = self.check_limit()?;
@@ -254,7 +272,8 @@ pub(crate) fn fill_chunk(
             check_total(total, limits)?;
             Ok(DecodedChunk::Strings(vec![value; to_usize(n, "a chunk")?]))
         }
-        (DataType::Bytes(_), _) => {
+        // A vlen-array's fill value gives no array: missing elements are empty arrays.
+        (DataType::Bytes(_) | DataType::VlenArray { .. }, _) => {
             let value = match fill {
                 FillValue::Bytes(b) => b.clone(),
                 _ => Vec::new(),

@@ -85,66 +85,103 @@ impl ArrayToArrayCodec for TransposeCodec {
     }
 
     fn decode(&self, input: DecodedChunk, decoded: &ChunkRepr) -> Result<DecodedChunk> {
-        let order = self.permutation(decoded.shape.len())?;
-        let dshape = decoded
-            .shape
-            .iter()
-            .map(|&d| to_usize(d, "a dimension"))
-            .collect::<Result<Vec<usize>>>()?;
+        let (order, dshape, eshape) = self.shapes(decoded)?;
         if order.iter().enumerate().all(|(i, &a)| i == a) || dshape.len() < 2 {
             return Ok(input);
         }
-        let eshape: Vec<usize> = order
-            .iter()
-            .map(|&a| dshape.get(a).copied().unwrap_or(0))
-            .collect();
-        // Strides of the encoded (input) array, in elements, C order.
-        let mut estrides = vec![0usize; eshape.len()];
-        let mut acc = 1usize;
-        for (stride, &d) in estrides.iter_mut().zip(&eshape).rev() {
-            *stride = acc;
-            acc = acc
-                .checked_mul(d)
-                .ok_or_else(|| codec_error("the chunk is too large"))?;
-        }
-        // The input stride of each decoded dimension.
+        // The input (encoded) stride of each decoded dimension.
+        let estrides = c_strides(&eshape)?;
         let mut in_strides = vec![0usize; dshape.len()];
         for (i, &axis) in order.iter().enumerate() {
             if let (Some(slot), Some(&s)) = (in_strides.get_mut(axis), estrides.get(i)) {
                 *slot = s;
             }
         }
-        let n = acc;
-        match input {
-            DecodedChunk::Fixed(bytes) => {
-                let item = bytes.len().checked_div(n).unwrap_or(0);
-                if item.checked_mul(n) != Some(bytes.len()) {
-                    return Err(codec_error(
-                        "transpose: the chunk size does not fit its shape",
-                    ));
-                }
-                let mut out = Vec::with_capacity(bytes.len());
-                if !zom_kernels::gather(&bytes, item, &dshape, &in_strides, &mut out) {
-                    return Err(codec_error("element index out of range"));
-                }
-                Ok(DecodedChunk::Fixed(out))
+        permute(input, &dshape, &in_strides)
+    }
+
+    #[cfg(feature = "encode")]
+    fn encode(&self, input: DecodedChunk, decoded: &ChunkRepr) -> Result<DecodedChunk> {
+        let (order, dshape, eshape) = self.shapes(decoded)?;
+        if order.iter().enumerate().all(|(i, &a)| i == a) || dshape.len() < 2 {
+            return Ok(input);
+        }
+        // Encoded dimension i walks decoded dimension order[i].
+        let dstrides = c_strides(&dshape)?;
+        let in_strides: Vec<usize> = order
+            .iter()
+            .map(|&axis| dstrides.get(axis).copied().unwrap_or(0))
+            .collect();
+        permute(input, &eshape, &in_strides)
+    }
+}
+
+impl TransposeCodec {
+    /// The permutation, the decoded shape and the encoded shape.
+    fn shapes(&self, decoded: &ChunkRepr) -> Result<(Vec<usize>, Vec<usize>, Vec<usize>)> {
+        let order = self.permutation(decoded.shape.len())?;
+        let dshape = decoded
+            .shape
+            .iter()
+            .map(|&d| to_usize(d, "a dimension"))
+            .collect::<Result<Vec<usize>>>()?;
+        let eshape = order
+            .iter()
+            .map(|&a| dshape.get(a).copied().unwrap_or(0))
+            .collect();
+        Ok((order, dshape, eshape))
+    }
+}
+
+/// C-order strides, in elements, of an array of `shape`.
+fn c_strides(shape: &[usize]) -> Result<Vec<usize>> {
+    let mut strides = vec![0usize; shape.len()];
+    let mut acc = 1usize;
+    for (stride, &d) in strides.iter_mut().zip(shape).rev() {
+        *stride = acc;
+        acc = acc
+            .checked_mul(d)
+            .ok_or_else(|| codec_error("the chunk is too large"))?;
+    }
+    Ok(strides)
+}
+
+/// The elements of `input` in the C order of an output of `shape`, whose element at each
+/// index is the input's at the dot product of that index and `strides`.
+fn permute(input: DecodedChunk, shape: &[usize], strides: &[usize]) -> Result<DecodedChunk> {
+    let n = shape
+        .iter()
+        .try_fold(1usize, |acc, &d| acc.checked_mul(d))
+        .ok_or_else(|| codec_error("the chunk is too large"))?;
+    match input {
+        DecodedChunk::Fixed(bytes) => {
+            let item = bytes.len().checked_div(n).unwrap_or(0);
+            if item.checked_mul(n) != Some(bytes.len()) {
+                return Err(codec_error(
+                    "transpose: the chunk size does not fit its shape",
+                ));
             }
-            DecodedChunk::Strings(mut items) => {
-                let mut out = Vec::with_capacity(items.len());
-                for_each_source(&dshape, &in_strides, |src| {
-                    out.push(std::mem::take(items.get_mut(src)?));
-                    Some(())
-                })?;
-                Ok(DecodedChunk::Strings(out))
+            let mut out = Vec::with_capacity(bytes.len());
+            if !zom_kernels::gather(&bytes, item, shape, strides, &mut out) {
+                return Err(codec_error("element index out of range"));
             }
-            DecodedChunk::Bytes(mut items) => {
-                let mut out = Vec::with_capacity(items.len());
-                for_each_source(&dshape, &in_strides, |src| {
-                    out.push(std::mem::take(items.get_mut(src)?));
-                    Some(())
-                })?;
-                Ok(DecodedChunk::Bytes(out))
-            }
+            Ok(DecodedChunk::Fixed(out))
+        }
+        DecodedChunk::Strings(mut items) => {
+            let mut out = Vec::with_capacity(items.len());
+            for_each_source(shape, strides, |src| {
+                out.push(std::mem::take(items.get_mut(src)?));
+                Some(())
+            })?;
+            Ok(DecodedChunk::Strings(out))
+        }
+        DecodedChunk::Bytes(mut items) => {
+            let mut out = Vec::with_capacity(items.len());
+            for_each_source(shape, strides, |src| {
+                out.push(std::mem::take(items.get_mut(src)?));
+                Some(())
+            })?;
+            Ok(DecodedChunk::Bytes(out))
         }
     }
 }

@@ -5,7 +5,7 @@ use super::blosc::BloscCodec;
 use super::bytes::BytesCodec;
 use super::checksum::{Algorithm, ChecksumCodec, Location};
 use super::compress::{Compressor, CompressorCodec};
-use super::filters::{utf32_length, FilterOp, NumFilter};
+use super::filters::{utf32_length, CategorizeStrings, FilterOp, NumFilter};
 use super::numeric::{NumKind, NumType};
 use super::packbits::NumcodecsPackBits;
 use super::shuffle::ShuffleCodec;
@@ -171,14 +171,9 @@ pub(crate) fn numcodecs_filter(
     }))
 }
 
-/// numcodecs `categorize` decoding to fixed-length UTF-32 (`<U…` dtypes).
-fn categorize(
-    name: &str,
-    config: &Map<String, Value>,
-    data_type: &DataType,
-    big: bool,
-) -> Result<NumFilter> {
-    let labels = config
+/// The `labels` of a categorize configuration.
+fn labels(name: &str, config: &Map<String, Value>) -> Result<Vec<String>> {
+    config
         .get("labels")
         .and_then(Value::as_array)
         .ok_or_else(|| bad_config(name, "labels must be an array"))?
@@ -188,7 +183,17 @@ fn categorize(
                 .map(str::to_string)
                 .ok_or_else(|| bad_config(name, "labels must be strings"))
         })
-        .collect::<Result<Vec<String>>>()?;
+        .collect::<Result<Vec<String>>>()
+}
+
+/// numcodecs `categorize` decoding to fixed-length UTF-32 (`<U…` dtypes).
+fn categorize(
+    name: &str,
+    config: &Map<String, Value>,
+    data_type: &DataType,
+    big: bool,
+) -> Result<NumFilter> {
+    let labels = labels(name, config)?;
     let length_bytes = utf32_length(data_type).ok_or_else(|| {
         unknown_codec(
             name,
@@ -222,12 +227,9 @@ pub(crate) fn from_v2(meta: &ArrayMetadataV2) -> Result<CodecPipeline> {
     for filter in filters {
         ids.push(codec_id(filter)?);
     }
-    let object_codec = ids
-        .iter()
-        .map(|(id, _)| *id)
-        .find(|id| OBJECT_CODECS.contains(id));
-    let (data_type, endianness) = DataType::from_v2(&meta.dtype, object_codec)
-        .map_err(|e| ZomError::invalid_metadata(format!("dtype: {e}")))?;
+    let (data_type, endianness) =
+        DataType::from_v2_codecs(&meta.dtype, Some(filters), meta.compressor.as_ref())
+            .map_err(|e| ZomError::invalid_metadata(format!("dtype: {e}")))?;
     let fill = FillValue::from_v2(&data_type, endianness, &meta.fill_value)
         .map_err(|e| ZomError::invalid_metadata(format!("fill_value: {e}")))?;
     let fill = v2_fill_to_le(&data_type, fill)?;
@@ -255,11 +257,16 @@ pub(crate) fn from_v2(meta: &ArrayMetadataV2) -> Result<CodecPipeline> {
     if item.is_none() {
         // Object arrays: the object codec is the array → bytes step; filters before it would
         // work on Python objects, which zom does not model.
+        // zarr-python 2 let a categorize filter stand in for the object codec.
         let position = ids
             .iter()
             .position(|(id, _)| OBJECT_CODECS.contains(id))
+            .or_else(|| ids.iter().position(|(id, _)| *id == "categorize"))
             .ok_or_else(|| {
-                unknown_codec("object", "an object array needs vlen-utf8 or vlen-bytes")
+                unknown_codec(
+                    "object",
+                    "an object array needs vlen-utf8, vlen-bytes or vlen-array",
+                )
             })?;
         if let Some((id, _)) = ids.get(..position).and_then(|before| before.first()) {
             return Err(unknown_codec(
@@ -267,13 +274,11 @@ pub(crate) fn from_v2(meta: &ArrayMetadataV2) -> Result<CodecPipeline> {
                 "filters before an object codec are not supported",
             ));
         }
-        let id = ids.get(position).map_or("", |(id, _)| *id);
-        let kind = match id {
-            "vlen-utf8" => VlenKind::Utf8,
-            "vlen-bytes" => VlenKind::Bytes,
-            other => return Err(unknown_codec(other, "")),
-        };
-        a2b = Some(Box::new(VlenCodec::new(id, kind)));
+        let (id, config) = ids
+            .get(position)
+            .copied()
+            .ok_or_else(|| unknown_codec("object", "no object codec"))?;
+        a2b = Some(object_codec(id, config, &data_type)?);
         ids.drain(..=position);
     }
     for (id, config) in ids {
@@ -309,6 +314,48 @@ pub(crate) fn from_v2(meta: &ArrayMetadataV2) -> Result<CodecPipeline> {
         }
     };
     CodecPipeline::new(decoded, a2a, a2b, b2b, fill.unwrap_or(FillValue::Int(0)))
+}
+
+/// The array → bytes codec standing for a v2 object codec.
+fn object_codec(
+    id: &str,
+    config: &Map<String, Value>,
+    data_type: &DataType,
+) -> Result<Box<dyn ArrayToBytesCodec>> {
+    let kind = match id {
+        "vlen-utf8" => VlenKind::Utf8,
+        "vlen-bytes" => VlenKind::Bytes,
+        "vlen-array" => {
+            let DataType::VlenArray { item } = data_type else {
+                return Err(bad_config(id, "the array's dtype must be |O"));
+            };
+            let item_size = item
+                .fixed_size()
+                .and_then(|s| usize::try_from(s).ok())
+                .filter(|&s| s > 0)
+                .ok_or_else(|| bad_config(id, "dtype must be a numeric type"))?;
+            // numcodecs writes the items in the byte order its dtype names.
+            let big = config
+                .get("dtype")
+                .and_then(Value::as_str)
+                .is_some_and(|s| s.starts_with('>'));
+            let complex = matches!(**item, DataType::Complex64 | DataType::Complex128);
+            VlenKind::Array {
+                item_size,
+                swap_unit: big.then_some(if complex { item_size / 2 } else { item_size }),
+            }
+        }
+        "categorize" => {
+            let astype = num_type(id, config, "astype", Some(NumType::le(NumKind::U8)))?;
+            return Ok(Box::new(CategorizeStrings::new(
+                id,
+                labels(id, config)?,
+                astype,
+            )));
+        }
+        other => return Err(unknown_codec(other, "")),
+    };
+    Ok(Box::new(VlenCodec::new(id, kind)))
 }
 
 /// v2 struct fill values come as bytes in the fields' own byte orders: make them

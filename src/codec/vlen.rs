@@ -1,5 +1,7 @@
-//! The `vlen-utf8` and `vlen-bytes` array → bytes codecs (numcodecs' framing: a u32 LE item
-//! count, then for each item a u32 LE length and its bytes).
+//! The `vlen-utf8`, `vlen-bytes` and `vlen-array` array → bytes codecs (numcodecs' framing: a
+//! u32 LE item count, then for each item a u32 LE length and its bytes). A `vlen-array` item
+//! is a 1-D array of numbers in the codec's `dtype` byte order; it decodes to its
+//! little-endian element bytes.
 
 use super::{codec_error, ArrayToBytesCodec, ChunkRepr, DecodedChunk, Limits, SizeBound};
 use crate::dtype::DataType;
@@ -12,6 +14,14 @@ pub(crate) enum VlenKind {
     Utf8,
     /// Byte strings.
     Bytes,
+    /// 1-D numeric arrays of `item_size`-byte values, byte-swapped in `swap_unit`-byte units
+    /// when the codec's dtype is big-endian.
+    Array {
+        /// Bytes per value.
+        item_size: usize,
+        /// The unit to reverse (the value, or each half of a complex), or `None` to keep.
+        swap_unit: Option<usize>,
+    },
 }
 
 /// `vlen-utf8` / `vlen-bytes`.
@@ -28,6 +38,32 @@ impl VlenCodec {
             name: name.to_string(),
             kind,
         }
+    }
+}
+
+impl VlenCodec {
+    /// One `vlen-array` item's values, little-endian.
+    fn array_item(
+        &self,
+        i: usize,
+        bytes: &[u8],
+        item_size: usize,
+        swap_unit: Option<usize>,
+    ) -> Result<Vec<u8>> {
+        if item_size == 0 || bytes.len() % item_size != 0 {
+            return Err(codec_error(format!(
+                "{}: item {i} has {} bytes, not a whole number of {item_size}-byte values",
+                self.name,
+                bytes.len()
+            )));
+        }
+        let mut out = bytes.to_vec();
+        if let Some(unit) = swap_unit.filter(|&u| u > 1) {
+            for value in out.chunks_exact_mut(unit) {
+                value.reverse();
+            }
+        }
+        Ok(out)
     }
 }
 
@@ -78,6 +114,36 @@ impl ArrayToBytesCodec for VlenCodec {
         self
     }
 
+    #[cfg(feature = "encode")]
+    fn encode(&self, input: &DecodedChunk, _decoded: &ChunkRepr) -> Result<Vec<u8>> {
+        use super::encode::vlen_frame;
+        match (self.kind, input) {
+            (VlenKind::Utf8 | VlenKind::Bytes, DecodedChunk::Strings(s)) => {
+                vlen_frame(s.iter().map(|s| s.as_bytes()))
+            }
+            (VlenKind::Bytes, DecodedChunk::Bytes(b)) => vlen_frame(b.iter().map(Vec::as_slice)),
+            (
+                VlenKind::Array {
+                    item_size,
+                    swap_unit,
+                },
+                DecodedChunk::Bytes(b),
+            ) => {
+                // Back to the codec's byte order: the same swap as on decode.
+                let items = b
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| self.array_item(i, v, item_size, swap_unit))
+                    .collect::<Result<Vec<Vec<u8>>>>()?;
+                vlen_frame(items.iter().map(Vec::as_slice))
+            }
+            _ => Err(codec_error(format!(
+                "{}: the values do not fit the codec",
+                self.name
+            ))),
+        }
+    }
+
     fn encoded_size(&self, _decoded: &ChunkRepr, limits: &Limits) -> Result<SizeBound> {
         Ok(SizeBound::AtMost(limits.max_decoded_bytes))
     }
@@ -97,6 +163,22 @@ impl ArrayToBytesCodec for VlenCodec {
                 .map(DecodedChunk::Strings),
             (_, DataType::Bytes(_)) => Ok(DecodedChunk::Bytes(
                 items.into_iter().map(<[u8]>::to_vec).collect(),
+            )),
+            (
+                VlenKind::Array {
+                    item_size,
+                    swap_unit,
+                },
+                DataType::VlenArray { .. },
+            ) => {
+                let mut out = Vec::with_capacity(items.len());
+                for (i, b) in items.into_iter().enumerate() {
+                    out.push(self.array_item(i, b, item_size, swap_unit)?);
+                }
+                Ok(DecodedChunk::Bytes(out))
+            }
+            (VlenKind::Array { .. }, _) | (_, DataType::VlenArray { .. }) => Err(codec_error(
+                format!("{} does not match the array's data type", self.name),
             )),
             (VlenKind::Bytes, DataType::String) => Ok(DecodedChunk::Strings(
                 items

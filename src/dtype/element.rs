@@ -19,7 +19,7 @@ pub(super) fn fixed_size(data_type: &DataType) -> Option<u64> {
         | DataType::DateTime64 { .. }
         | DataType::TimeDelta64 { .. } => Some(8),
         DataType::Complex128 => Some(16),
-        DataType::String | DataType::Bytes(_) => None,
+        DataType::String | DataType::Bytes(_) | DataType::VlenArray { .. } => None,
         DataType::FixedLengthUtf32 { length_bytes }
         | DataType::NullTerminatedBytes { length_bytes }
         | DataType::RawBytes { length_bytes, .. } => Some(*length_bytes),
@@ -233,7 +233,7 @@ fn element(value: &FillValue, data_type: &DataType, size: usize) -> Option<Vec<u
             }
             _ => return None,
         },
-        DataType::String | DataType::Bytes(_) => return None,
+        DataType::String | DataType::Bytes(_) | DataType::VlenArray { .. } => return None,
     })
 }
 
@@ -380,7 +380,7 @@ pub(super) fn from_element_bytes(data_type: &DataType, bytes: &[u8]) -> Option<F
             }
             FillValue::Struct(values)
         }
-        DataType::String | DataType::Bytes(_) => return None,
+        DataType::String | DataType::Bytes(_) | DataType::VlenArray { .. } => return None,
     })
 }
 

@@ -16,7 +16,9 @@
 //!   `struct`, which has no base64 form.
 //! - v3 has no subarray struct fields: [`DataType::to_v3`] writes a v2 field `["b", "<f8", [2]]`
 //!   as `raw_bytes` of its size, as zarr-python does when it reads such a NumPy dtype.
-//! - `|O` needs the object codec (`vlen-utf8` / `vlen-bytes`); `=` counts as little-endian.
+//! - `|O` needs the object codec (`vlen-utf8` / `vlen-bytes` / `vlen-array`, or `categorize`,
+//!   which zarr-python 2 accepted as the only filter of a string array); `=` counts as
+//!   little-endian.
 
 mod element;
 mod fill;
@@ -188,6 +190,14 @@ pub enum DataType {
         /// How many units one step is.
         scale_factor: u64,
     },
+    /// numcodecs `vlen-array` (a v2 `|O` array whose object codec is `vlen-array`): every
+    /// element is a 1-D array of `item` values, of any length. It has no v3 form; its v3 JSON
+    /// (for messages and `dataType`) is zom's own `{"name": "numcodecs.vlen-array",
+    /// "configuration": {"data_type": <item>}}`.
+    VlenArray {
+        /// The numeric type of the items.
+        item: Box<DataType>,
+    },
     /// `structured` / `struct`
     Struct {
         /// The fields in order.
@@ -250,6 +260,17 @@ impl DataType {
     /// `Little` or `Big` applies that order to every multi-byte field.
     pub fn to_v2(&self, endianness: Endianness) -> Result<Value, String> {
         v2::to_v2(self, endianness)
+    }
+
+    /// Reads a v2 `dtype` with the array's `filters` and `compressor`, finding the object
+    /// codec as zarr-python does (the first codec, filters then compressor, with an object
+    /// codec id), so that `|O` with `vlen-array` gets its item type from the codec's `dtype`.
+    pub fn from_v2_codecs(
+        dtype: &Value,
+        filters: Option<&[Value]>,
+        compressor: Option<&Value>,
+    ) -> Result<(DataType, Endianness), String> {
+        v2::from_v2_codecs(dtype, filters.unwrap_or_default(), compressor)
     }
 
     /// Bytes per element, or `None` for variable-length types.

@@ -249,3 +249,81 @@ fn v2_structured() {
         assert!(err.contains(message), "{dtype}: {err}");
     }
 }
+
+#[test]
+fn v2_object_codec_found_among_filters_and_compressor() {
+    let found = |dtype: Value, filters: Value, compressor: Value| {
+        let filters = filters.as_array().cloned();
+        let compressor = (!compressor.is_null()).then_some(compressor);
+        DataType::from_v2_codecs(&dtype, filters.as_deref(), compressor.as_ref())
+    };
+    let vlen_i4 = DataType::VlenArray {
+        item: Box::new(DataType::Int32),
+    };
+    assert_eq!(
+        found(
+            json!("|O"),
+            json!([{"id": "vlen-array", "dtype": ">i4"}]),
+            Value::Null
+        ),
+        Ok((vlen_i4.clone(), Endianness::NotApplicable))
+    );
+    // The first object codec wins, filters before compressor, as in zarr-python.
+    assert_eq!(
+        found(
+            json!("|O"),
+            json!([{"id": "zlib"}, {"id": "vlen-utf8"}]),
+            json!({"id": "vlen-bytes"})
+        ),
+        Ok((DataType::String, Endianness::NotApplicable))
+    );
+    assert_eq!(
+        found(json!("|O"), json!(null), json!({"id": "vlen-bytes"})).map(|f| f.0),
+        Ok(DataType::Bytes(BytesNaming::VariableLengthBytes))
+    );
+    // zarr-python 2's categorize alone gives strings.
+    assert_eq!(
+        found(
+            json!("|O"),
+            json!([{"id": "categorize", "labels": ["a"], "dtype": "|O", "astype": "|u1"}]),
+            Value::Null
+        )
+        .map(|f| f.0),
+        Ok(DataType::String)
+    );
+    // A non-object dtype ignores the object codec.
+    assert_eq!(
+        found(
+            json!("<i4"),
+            json!([{"id": "vlen-array", "dtype": "<i4"}]),
+            Value::Null
+        )
+        .map(|f| f.0),
+        Ok(DataType::Int32)
+    );
+    for bad in [
+        json!("|S3"),
+        json!("|O"),
+        json!(4),
+        json!(null),
+        json!("<M8[s]"),
+    ] {
+        let err = found(
+            json!("|O"),
+            json!([{"id": "vlen-array", "dtype": bad}]),
+            Value::Null,
+        );
+        assert!(err.is_err(), "{bad}: {err:?}");
+    }
+    assert_eq!(vlen_i4.to_v2(Endianness::Little), Ok(json!("|O")));
+    assert_eq!(
+        vlen_i4.to_v3().to_value(),
+        json!({"name": "numcodecs.vlen-array", "configuration": {"data_type": "int32"}})
+    );
+    assert_eq!(vlen_i4.fixed_size(), None);
+    assert_eq!(
+        FillValue::from_v2(&vlen_i4, Endianness::NotApplicable, &json!(0)),
+        Ok(Some(FillValue::Int(0)))
+    );
+    assert!(FillValue::from_v2(&vlen_i4, Endianness::NotApplicable, &json!("x")).is_err());
+}

@@ -25,6 +25,85 @@ pub(super) fn from_v2(
     }
 }
 
+/// numcodecs ids that give a `|O` array its meaning, as zarr-python 3 lists them.
+const OBJECT_CODEC_IDS: &[&str] = &[
+    "vlen-utf8",
+    "vlen-bytes",
+    "vlen-array",
+    "pickle",
+    "json2",
+    "msgpack2",
+];
+
+/// Reads a v2 `dtype`, finding the object codec among `codecs` (filters, then compressor).
+pub(super) fn from_v2_codecs(
+    dtype: &Value,
+    filters: &[Value],
+    compressor: Option<&Value>,
+) -> Result<(DataType, Endianness), String> {
+    let mut categorize = false;
+    let mut found = None;
+    for codec in filters.iter().chain(compressor) {
+        let Some(id) = codec.get("id").and_then(Value::as_str) else {
+            continue;
+        };
+        if OBJECT_CODEC_IDS.contains(&id) {
+            found = Some((id, codec));
+            break;
+        }
+        categorize |= id == "categorize";
+    }
+    let is_object = matches!(dtype.as_str(), Some(s) if s.get(1..) == Some("O"));
+    match found {
+        Some(("vlen-array", codec)) if is_object => {
+            let item = codec.get("dtype").unwrap_or(&Value::Null);
+            Ok((vlen_array_item(item)?, Endianness::NotApplicable))
+        }
+        Some((id, _)) => from_v2(dtype, Some(id)),
+        // zarr-python 2 let a categorize filter alone stand for the object codec.
+        None if categorize => from_v2(dtype, Some("categorize")),
+        None => from_v2(dtype, None),
+    }
+}
+
+/// The [`DataType::VlenArray`] of a `vlen-array` codec's `dtype` (a numeric typestring).
+fn vlen_array_item(item: &Value) -> Result<DataType, String> {
+    let (item, _) = match item {
+        Value::String(s) => parse_typestring(s, None)?,
+        other => {
+            return Err(format!(
+                "the vlen-array codec's dtype must be a typestring, got {}",
+                type_name(other)
+            ))
+        }
+    };
+    let numeric = matches!(
+        item,
+        DataType::Bool
+            | DataType::Int8
+            | DataType::Int16
+            | DataType::Int32
+            | DataType::Int64
+            | DataType::UInt8
+            | DataType::UInt16
+            | DataType::UInt32
+            | DataType::UInt64
+            | DataType::Float16
+            | DataType::Float32
+            | DataType::Float64
+            | DataType::Complex64
+            | DataType::Complex128
+    );
+    if !numeric {
+        return Err(
+            "vlen-array items must be booleans, integers, floats or complex numbers".into(),
+        );
+    }
+    Ok(DataType::VlenArray {
+        item: Box::new(item),
+    })
+}
+
 /// Reads a structured list; `depth` is how many structs enclose it.
 fn structured_from_v2(list: &[Value], depth: usize) -> Result<DataType, String> {
     if depth >= MAX_STRUCT_DEPTH {
@@ -160,15 +239,23 @@ fn parse_typestring(
         "O" => match object_codec_id {
             Some("vlen-utf8") => DataType::String,
             Some("vlen-bytes") => DataType::Bytes(BytesNaming::VariableLengthBytes),
+            // A categorize filter alone (zarr-python 2) decodes to strings.
+            Some("categorize") => DataType::String,
+            Some("vlen-array") => {
+                return Err(
+                    "dtype '|O' with object codec 'vlen-array' takes its item type from the codec's dtype (DataType::from_v2_codecs)"
+                        .into(),
+                )
+            }
             Some(other) => {
                 return Err(format!(
-                    "dtype '|O' with object codec '{}' is not supported (zom reads vlen-utf8 and vlen-bytes)",
+                    "dtype '|O' with object codec '{}' is not supported (zom reads vlen-utf8, vlen-bytes, vlen-array and categorize)",
                     shorten(other)
                 ))
             }
             None => {
                 return Err(
-                    "dtype '|O' needs an object codec (vlen-utf8 or vlen-bytes) in filters or compressor"
+                    "dtype '|O' needs an object codec (vlen-utf8, vlen-bytes or vlen-array) in filters or compressor"
                         .into(),
                 )
             }
@@ -299,7 +386,7 @@ fn to_v2_inner(
         DataType::Float64 => format!("{o}f8"),
         DataType::Complex64 => format!("{o}c8"),
         DataType::Complex128 => format!("{o}c16"),
-        DataType::String | DataType::Bytes(_) => "|O".to_string(),
+        DataType::String | DataType::Bytes(_) | DataType::VlenArray { .. } => "|O".to_string(),
         DataType::FixedLengthUtf32 { length_bytes } => {
             if length_bytes % 4 != 0 || *length_bytes == 0 {
                 return Err(format!(

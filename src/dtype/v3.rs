@@ -353,6 +353,10 @@ pub(super) fn to_v3(data_type: &DataType) -> NamedConfig {
             };
             named(name, vec![("fields", Value::Array(list))])
         }
+        DataType::VlenArray { item } => named(
+            "numcodecs.vlen-array",
+            vec![("data_type", to_v3(item).to_value())],
+        ),
         // The simple types were handled above.
         _ => NamedConfig::short("unknown"),
     }

@@ -49,18 +49,13 @@ impl ArrayReader {
                 }
                 Array::V2(a) => {
                     let meta = &a.metadata;
-                    let object_codec = meta
-                        .filters
-                        .iter()
-                        .flatten()
-                        .chain(meta.compressor.iter())
-                        .filter_map(|c| c.get("id").and_then(|id| id.as_str()))
-                        .find(|id| id.starts_with("vlen-"));
-                    let (data_type, _) = DataType::from_v2(&meta.dtype, object_codec)
-                        .map_err(|e| ZomError::invalid_metadata(format!("dtype: {e}")))?;
+                    // The pipeline reads the dtype with its object codec (vlen-array's
+                    // item type is in its configuration): one reading of it.
+                    let pipeline = CodecPipeline::from_v2_metadata(meta)?;
+                    let data_type = pipeline.decoded_repr().data_type.clone();
                     (
                         ArrayLayout::from_v2(meta, path)?,
-                        CodecPipeline::from_v2_metadata(meta)?,
+                        pipeline,
                         data_type,
                         meta.shape.clone(),
                     )

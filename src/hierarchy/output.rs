@@ -27,7 +27,7 @@ impl Fill {
                 FillValue::String(s) => s.clone(),
                 _ => String::new(),
             }),
-            DataType::Bytes(_) => Fill::Bytes(match fill {
+            DataType::Bytes(_) | DataType::VlenArray { .. } => Fill::Bytes(match fill {
                 FillValue::Bytes(b) => b.clone(),
                 _ => Vec::new(),
             }),
@@ -87,7 +87,7 @@ impl Output {
             DataType::String => Output::Strings(
                 plan.allocate_elements(String::new(), slots(std::mem::size_of::<String>()))?,
             ),
-            DataType::Bytes(_) => Output::Bytes(
+            DataType::Bytes(_) | DataType::VlenArray { .. } => Output::Bytes(
                 plan.allocate_elements(Vec::new(), slots(std::mem::size_of::<Vec<u8>>()))?,
             ),
             other => {

@@ -146,7 +146,11 @@ pub(crate) fn check_config(cx: &mut Ctx, id: &str, obj: &Map<String, Value>, loc
         }
         "delta" | "quantize" | "fixedscaleoffset" | "categorize" | "vlen-array" => {
             if let Some(v) = required(cx, obj, loc, "dtype", &what) {
-                check_dtype(cx, v, &loc.key("dtype"), &format!("{id} 'dtype'"));
+                // categorize encodes object (string) arrays too: zarr-python 2 wrote "|O".
+                let object = id == "categorize" && matches!(v.as_str(), Some("|O" | "O"));
+                if !object {
+                    check_dtype(cx, v, &loc.key("dtype"), &format!("{id} 'dtype'"));
+                }
             }
             if let Some(v) = opt("astype") {
                 check_dtype(cx, v, &loc.key("astype"), &format!("{id} 'astype'"));

@@ -1,6 +1,6 @@
 //! Decoded chunks as JS values (DESIGN.md's table): element bytes for numeric types, which
-//! the TypeScript side views as the matching TypedArray, and JS values for strings, byte
-//! strings and structs.
+//! the TypeScript side views as the matching TypedArray, JS values for strings, byte strings
+//! and structs, and one element-bytes buffer per element for vlen-array (viewed likewise).
 
 use super::convert::set_own;
 use crate::codec::DecodedChunk;
@@ -71,7 +71,18 @@ pub fn chunk_to_js(data_type: &DataType, chunk: ChunkValues) -> Result<JsValue> 
             for b in items {
                 values.push(&Uint8Array::from(b.as_slice()));
             }
-            set_own(&out, "kind", &JsValue::from_str("values"));
+            // vlen-array elements: each one's element bytes, viewed as `item` on the TS side.
+            let item = match data_type {
+                DataType::VlenArray { item } => numeric_kind(item),
+                _ => None,
+            };
+            match item {
+                Some(kind) => {
+                    set_own(&out, "kind", &JsValue::from_str("arrays"));
+                    set_own(&out, "item", &JsValue::from_str(kind));
+                }
+                None => set_own(&out, "kind", &JsValue::from_str("values")),
+            }
             set_own(&out, "values", &values);
         }
     }
@@ -173,7 +184,7 @@ fn element_to_js(data_type: &DataType, b: &[u8], depth: usize) -> Result<JsValue
             }
             object.into()
         }
-        DataType::String | DataType::Bytes(_) => {
+        DataType::String | DataType::Bytes(_) | DataType::VlenArray { .. } => {
             return Err(ZomError::new(
                 ErrorCode::CodecError,
                 "variable-length values have no element bytes",

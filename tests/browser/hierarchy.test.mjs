@@ -160,7 +160,7 @@ test("walk of v3 over the S3 listing equals pydantic-zarr's ZOM", () =>
     return `ZOM equals v3.zom.json; ${data.stats.requests} requests (${listings} listings)`;
   }));
 
-for (const name of ["v3", "v2", "sample"]) {
+for (const name of ["v3", "v2", "v2-numcodecs", "sample"]) {
   test(`every ${name} array read whole and by selections in Chromium equals zarr-python's values`, () =>
     checked(`${name}: every array, whole and by selections = ${name}.values.json`, async () => {
       const expected = readJson("expected", `${name}.values.json`);

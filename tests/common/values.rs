@@ -82,9 +82,18 @@ pub fn encode_all(dt: &DataType, data: &DecodedChunk) -> Vec<Value> {
             bytes.chunks_exact(size).map(|e| encode(dt, e)).collect()
         }
         DecodedChunk::Strings(s) => s.iter().map(|s| json!(s)).collect(),
-        DecodedChunk::Bytes(b) => b
-            .iter()
-            .map(|b| json!(base64::engine::general_purpose::STANDARD.encode(b)))
-            .collect(),
+        DecodedChunk::Bytes(b) => b.iter().map(|b| encode_variable(dt, b)).collect(),
+    }
+}
+
+/// One element of a `DecodedChunk::Bytes`: a vlen-array's items as a list of encoded items,
+/// a byte string as base64.
+pub fn encode_variable(dt: &DataType, b: &[u8]) -> Value {
+    match dt {
+        DataType::VlenArray { item } => {
+            let size = item.fixed_size().unwrap() as usize;
+            Value::Array(b.chunks_exact(size).map(|x| encode(item, x)).collect())
+        }
+        _ => json!(base64::engine::general_purpose::STANDARD.encode(b)),
     }
 }

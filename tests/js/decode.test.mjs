@@ -54,7 +54,7 @@ function readArray(dir, zom, path) {
   return out;
 }
 
-for (const name of ["v3", "v2", "sample"]) {
+for (const name of ["v3", "v2", "v2-numcodecs", "sample"]) {
   test(`every ${name} fixture array decodes to zarr-python's values`, () => {
     const zom = fromDocuments(readDocuments(name));
     const expected = readJson("expected", `${name}.values.json`);
@@ -85,6 +85,26 @@ test("numeric chunks come as the matching TypedArray", () => {
   assert.ok(Number.isNaN(f16[0]), "float16 fill NaN");
 });
 
+test("vlen-array elements come as TypedArrays of the codec's dtype, categorize as strings", () => {
+  const zom = fromDocuments(readDocuments("v2-numcodecs"));
+  const kinds = { vlen_array_int32: Int32Array, vlen_array_float64_2d: Float64Array, vlen_array_int16_be: Int16Array, vlen_array_complex128: Float64Array };
+  for (const [path, Kind] of Object.entries(kinds)) {
+    const decoder = new ChunkDecoder(nodeAt(zom, path), path);
+    assert.equal(decoder.dataType.name, "numcodecs.vlen-array", path);
+    const coords = new Array(decoder.shape.length).fill(0);
+    const { data } = decoder.decode(readFileSync(join(fixtures, "v2-numcodecs", decoder.chunkKey(coords))), coords);
+    assert.ok(Array.isArray(data) && data.every((a) => a instanceof Kind), `${path}: ${data.map((a) => a.constructor.name)}`);
+    // a missing chunk: empty arrays of the same kind
+    const missing = decoder.decode(null, coords).data;
+    assert.ok(missing.every((a) => a instanceof Kind && a.length === 0), path);
+    decoder.free();
+  }
+  const be = decodeChunk(nodeAt(zom, "vlen_array_int16_be"), readFileSync(join(fixtures, "v2-numcodecs", "vlen_array_int16_be", "0")), [0]).data;
+  assert.deepEqual(be.map((a) => Array.from(a)), [[1, -2, 300], [], [-32768, 32767], [7]]);
+  const words = decodeChunk(nodeAt(zom, "categorize_strings_u2"), readFileSync(join(fixtures, "v2-numcodecs", "categorize_strings_u2", "0")), [0]).data;
+  assert.deepEqual(words, ["banana", "apple", "", "cherry", "dürian ✓"]);
+});
+
 test("a caller's buffer receives the values", () => {
   const zom = fromDocuments(readDocuments("v3"));
   const meta = nodeAt(zom, "dtype_int32");
@@ -111,7 +131,7 @@ test("an unknown codec is refused when the array is opened, naming it and the pa
 
 test("corrupt chunks throw ZomErrors and the instance keeps working", () => {
   const cases = [];
-  for (const name of ["v3", "v2"]) {
+  for (const name of ["v3", "v2", "v2-numcodecs"]) {
     const zom = fromDocuments(readDocuments(name));
     for (const path of Object.keys(readJson("expected", `${name}.values.json`))) {
       const decoder = new ChunkDecoder(nodeAt(zom, path), path);

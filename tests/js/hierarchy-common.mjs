@@ -76,6 +76,8 @@ function encodeValue(value, dataType) {
 /** The values of a read, one encoded value per element. */
 export function elements(data, dataType) {
   const name = typeof dataType === "string" ? dataType : dataType.name;
+  // vlen-array: one array of items per element, each encoded as its item type.
+  if (name === "numcodecs.vlen-array") return Array.from(data, (a) => elements(a, dataType.configuration.data_type));
   if (name === "bool") return Array.from(data, (x) => x !== 0);
   if (name === "complex64" || name === "complex128") {
     const out = [];

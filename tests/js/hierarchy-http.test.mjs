@@ -75,9 +75,9 @@ test("one inner chunk of a shard costs two range requests", () =>
     assert.equal(server.stats.requests, 2, logLines(server).join("\n"));
   }));
 
-test("every v3, v2 and sample array read over HTTP equals zarr-python's values", () =>
+test("every v3, v2, v2-numcodecs and sample array read over HTTP equals zarr-python's values", () =>
   withServer({}, async (server) => {
-    for (const name of ["v3", "v2", "sample"]) {
+    for (const name of ["v3", "v2", "v2-numcodecs", "sample"]) {
       const store = new FetchStore(`${server.url}/${name}`);
       const expected = readJson("expected", `${name}.values.json`);
       for (const [path, entry] of Object.entries(expected)) {

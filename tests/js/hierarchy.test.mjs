@@ -28,7 +28,7 @@ function selections(shape) {
   return out;
 }
 
-for (const name of [...HIERARCHIES, "sample"]) {
+for (const name of [...HIERARCHIES, "v2-numcodecs", "sample"]) {
   test(`every ${name} array read whole and by selections equals zarr-python's values`, async () => {
     const store = mapStore(name);
     const expected = readJson("expected", `${name}.values.json`);
