@@ -26,7 +26,8 @@ mod v2;
 mod v3;
 mod vlen;
 
-pub use pipeline::{CodecPipeline, Limits};
+pub use crate::limits::Limits;
+pub use pipeline::CodecPipeline;
 
 use crate::dtype::DataType;
 use crate::error::{ErrorCode, Result, ZomError};
@@ -239,6 +240,8 @@ pub trait ArrayToBytesCodec: Send + Sync {
             self.name()
         )))
     }
+    /// Passes the pipeline's limits on to pipelines nested in the codec (sharding's).
+    fn set_limits(&mut self, _limits: Limits) {}
     /// Decodes fixed-size elements straight into `out` (exactly the chunk's byte length).
     fn decode_into(
         &self,
