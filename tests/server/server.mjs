@@ -9,6 +9,8 @@
 //   node tests/server/server.mjs DIR [--port N] [--latency MS] [--html] [--s3] [--max-keys N]
 //        [--ignore-range] [--refuse-suffix[=400|416|501|ignore]] [--forbidden-for-missing]
 //        [--fail-every-other] [--retry-after S] [--truncate] [--wrong-content-range]
+//        [--redirect[=301|302|307]] [--stall=headers|body] [--stall-match S] [--spa-fallback]
+//        [--html-match S]
 //
 // Behaviour (every mode off by default; modes combine):
 // - GET/HEAD of a file: 200 with Content-Length; `Range: bytes=a-b`, `bytes=a-` and the suffix
@@ -37,6 +39,16 @@
 // - truncate: GET bodies of files announce their full Content-Length but the connection is cut
 //   after half of the bytes.
 // - wrongContentRange: 206 answers carry the right bytes but a Content-Range shifted by one.
+// - redirect: 301, 302 or 307 (`true`: 302): every GET/HEAD of a file or a listing is answered
+//   with a redirect to the same path under `/__moved` (query kept), where it is served; the
+//   redirected request itself behaves as without the mode.
+// - stall: the response of a file whose path contains `stallMatch` (default: every file)
+//   never completes: "headers" → nothing is ever sent; "body" → the headers and the first half
+//   of the body, then silence (the connection stays open).
+// - spaFallback: a missing file → 200 with an HTML page (text/html), as single-page-app hosts
+//   answer every unknown path with their index.html.
+// - htmlMatch: files whose path contains this string → 200 with an HTML page instead of their
+//   bytes (a captive portal, a login page, an error page sent with status 200).
 // stats: requests (not OPTIONS), bytes (body bytes written), inFlight, maxInFlight, preflights,
 // log ([{ method, url, range, status }]); resetStats() zeroes them.
 import { createServer } from "node:http";
@@ -53,6 +65,17 @@ const TYPES = {
   ".html": "text/html; charset=utf-8",
   ".txt": "text/plain; charset=utf-8",
 };
+
+/** Where redirect mode sends every request (the path follows). */
+const MOVED = "/__moved";
+
+/** The page spaFallback and htmlMatch answer with. */
+const SPA_PAGE = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>App</title><script type="module" src="/assets/index.js"></script></head>
+<body><div id="root"></div></body>
+</html>
+`;
 
 const CORS = {
   "access-control-allow-origin": "*",
@@ -219,6 +242,11 @@ async function htmlListing(dir, urlPath) {
  * @param {boolean} [options.htmlIndex]
  * @param {boolean} [options.truncate]
  * @param {boolean} [options.wrongContentRange]
+ * @param {boolean | 301 | 302 | 307} [options.redirect]
+ * @param {"headers" | "body"} [options.stall]
+ * @param {string} [options.stallMatch]
+ * @param {boolean} [options.spaFallback]
+ * @param {string} [options.htmlMatch]
  * @returns {Promise<{url: string, close: () => Promise<void>, stats: object, resetStats: () => void}>}
  */
 export async function startServer(options) {
@@ -242,7 +270,9 @@ export async function startServer(options) {
       } else res.end();
     };
     const notFound = () =>
-      o.forbiddenForMissing
+      o.spaFallback
+        ? send(200, { "content-type": "text/html; charset=utf-8" }, SPA_PAGE)
+        : o.forbiddenForMissing
         ? send(403, { "content-type": "application/xml" }, s3Error("AccessDenied", "Access Denied"))
         : send(404, { "content-type": "text/plain" }, "not found");
 
@@ -252,6 +282,13 @@ export async function startServer(options) {
       return send(503, { "content-type": "text/plain", ...(o.retryAfter !== undefined ? { "retry-after": String(o.retryAfter) } : {}) }, "try again");
     }
     const url = new URL(req.url ?? "/", "http://localhost");
+    if (o.redirect) {
+      if (!url.pathname.startsWith(MOVED)) {
+        const status = o.redirect === true ? 302 : o.redirect;
+        return send(status, { location: `${MOVED}${url.pathname}${url.search}` }, "");
+      }
+      url.pathname = url.pathname.slice(MOVED.length) || "/";
+    }
     if (o.s3Listing && url.pathname === "/" && url.searchParams.get("list-type") === "2") {
       const { status, body } = await s3List(root, url.searchParams, o.maxKeys);
       return send(status, { "content-type": "application/xml" }, body);
@@ -276,7 +313,15 @@ export async function startServer(options) {
       return send(200, { "content-type": "text/html; charset=utf-8" }, await htmlListing(file, path));
     }
     if (!info.isFile() || path.endsWith("/")) return notFound();
+    if (o.htmlMatch && path.includes(o.htmlMatch)) return send(200, { "content-type": "text/html; charset=utf-8" }, SPA_PAGE);
     const data = await readFile(file);
+    if (o.stall && path.includes(o.stallMatch ?? "")) {
+      entry.status = 200;
+      if (o.stall === "headers") return; // nothing, ever
+      res.writeHead(200, { ...CORS, "content-type": "application/octet-stream", "content-length": data.length });
+      res.write(data.subarray(0, Math.floor(data.length / 2)));
+      return; // the rest never comes
+    }
     const type = TYPES[extname(file)] ?? (file.endsWith("zarr.json") ? "application/json" : "application/octet-stream");
     const base = { "content-type": type, "accept-ranges": o.ignoreRange ? "none" : "bytes" };
     const range = o.ignoreRange ? { kind: "none" } : parseRange(req.headers.range, data.length);
@@ -387,6 +432,11 @@ function cli(argv) {
       case "--retry-after": options.retryAfter = Number(value()); break;
       case "--truncate": options.truncate = true; break;
       case "--wrong-content-range": options.wrongContentRange = true; break;
+      case "--redirect": options.redirect = inline === undefined ? true : Number(inline); break;
+      case "--stall": options.stall = value(); break;
+      case "--stall-match": options.stallMatch = value(); break;
+      case "--spa-fallback": options.spaFallback = true; break;
+      case "--html-match": options.htmlMatch = value(); break;
       default:
         console.error(`unknown option ${rest[i]}`);
         process.exit(2);
