@@ -43,17 +43,22 @@ pub struct Limits {
 /// that fails), and so the highest [`Limits::max_json_depth`] that has an effect.
 pub const MAX_JSON_DEPTH: u64 = 127;
 
+impl Limits {
+    /// The defaults (documented on each field).
+    pub const DEFAULT: Limits = Limits {
+        max_chunk_bytes: 1 << 30,
+        max_bytes: 1 << 30,
+        max_chunks: 1 << 20,
+        max_document_bytes: 64 << 20,
+        max_json_depth: MAX_JSON_DEPTH,
+        max_nodes: 1_000_000,
+        max_shard_index_bytes: 16 << 20,
+    };
+}
+
 impl Default for Limits {
     fn default() -> Self {
-        Limits {
-            max_chunk_bytes: 1 << 30,
-            max_bytes: 1 << 30,
-            max_chunks: 1 << 20,
-            max_document_bytes: 64 << 20,
-            max_json_depth: MAX_JSON_DEPTH,
-            max_nodes: 1_000_000,
-            max_shard_index_bytes: 16 << 20,
-        }
+        Limits::DEFAULT
     }
 }
 

@@ -134,12 +134,12 @@ export function parseJson(text: string): JsonValue {
  * ```
  */
 export function setLimits(limits: LimitsOptions | null): Limits {
-  return call(() => raw.setLimits(limits));
+  return call(() => raw.defaultLimits(limits));
 }
 
 /** The default limits in force (see {@link setLimits}). */
 export function getLimits(): Limits {
-  return call(() => raw.getLimits());
+  return call(() => raw.defaultLimits(undefined));
 }
 
 /** The version of the zom crate inside the WebAssembly. */
