@@ -83,14 +83,7 @@ impl Output {
     /// The output of `plan` for `data_type`, refused with [`ErrorCode::LimitExceeded`] over
     /// the limit `maxBytes` (for variable-length data: elements × the size of one slot).
     pub fn allocate(plan: &ReadPlan, data_type: &DataType, limits: &Limits) -> Result<Output> {
-        let slot = |size: usize| u64::try_from(size).unwrap_or(u64::MAX);
-        let item = match data_type {
-            DataType::String => slot(std::mem::size_of::<String>()),
-            DataType::Bytes(_) => slot(std::mem::size_of::<Vec<u8>>()),
-            other => item_size(other)?,
-        };
-        let bytes = plan.output_len()?.saturating_mul(item);
-        limits.check(Limit::Bytes, bytes, "the read's output size in bytes")?;
+        let item = Self::check_size(plan, data_type, limits)?;
         Ok(match data_type {
             DataType::String => Output::Strings(plan.allocate_elements(String::new(), u64::MAX)?),
             DataType::Bytes(_) => Output::Bytes(plan.allocate_elements(Vec::new(), u64::MAX)?),
@@ -99,6 +92,20 @@ impl Output {
                 item,
             },
         })
+    }
+
+    /// Refuses an output of `plan` for `data_type` over the limit `maxBytes` (cheap: nothing
+    /// is allocated). Returns the size of one element or slot.
+    pub fn check_size(plan: &ReadPlan, data_type: &DataType, limits: &Limits) -> Result<u64> {
+        let slot = |size: usize| u64::try_from(size).unwrap_or(u64::MAX);
+        let item = match data_type {
+            DataType::String => slot(std::mem::size_of::<String>()),
+            DataType::Bytes(_) => slot(std::mem::size_of::<Vec<u8>>()),
+            other => item_size(other)?,
+        };
+        let bytes = plan.output_len()?.saturating_mul(item);
+        limits.check(Limit::Bytes, bytes, "the read's output size in bytes")?;
+        Ok(item)
     }
 
     /// Writes the fill value wherever `read` (of a missing chunk) covers the output.

@@ -64,6 +64,8 @@ pub async fn read<S: Store>(
     let layout = reader.layout();
     let path = layout.path.as_str();
     let plan = layout.plan(selection)?;
+    // Both limits before the chunk list is built: a million keys take a while.
+    Output::check_size(&plan, reader.data_type(), &options.limits).map_err(|e| e.at_path(path))?;
     let chunks = layout.planned_chunks(&plan, options.limits.max_chunks)?;
     let mut out = Output::allocate(&plan, reader.data_type(), &options.limits)
         .map_err(|e| e.at_path(path))?;

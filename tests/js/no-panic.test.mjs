@@ -68,7 +68,7 @@ function mutations(bytes) {
 }
 
 /** Hostile values a metadata field is replaced with. */
-const HOSTILE = [null, -1, 0, 2 ** 53, 1e308, -1e308, 0.5, "x", "", [], {}, [2 ** 53, 2 ** 53], [0], [-1, 7], [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]];
+const HOSTILE = [null, -1, 0, 2 ** 53, 1e308, "x", [], {}, [2 ** 53, 2 ** 53], new Array(40).fill(1)];
 
 /** Copies of `doc` with one field (at depth ≤ 3) replaced by each hostile value, or removed. */
 function* fieldMutations(doc) {
@@ -123,16 +123,20 @@ const hostileArray = (over) => ({
 });
 
 test("no input panics: corrupt chunks, mutated documents and limit cases in one instance", { timeout: 600_000 }, async () => {
+  const t0 = performance.now();
   // 1. Every codec case's chunks, mutated, through ChunkDecoder.
   const cases = codecCases();
   assert.ok(cases.length > 150, `${cases.length} codec chunks`);
   for (const { name, meta, coords, bytes } of cases) {
-    const decoder = new ChunkDecoder(meta, "case");
+    let decoder;
+    await survive(`${name} open`, () => (decoder = new ChunkDecoder(meta, "case")));
+    if (decoder === undefined) continue;
     await survive(`${name} intact`, () => decoder.decode(bytes, coords));
     for (const m of mutations(bytes)) await survive(`${name} mutated`, () => decoder.decode(m, coords));
     decoder.free();
   }
 
+  const t1 = performance.now();
   // 2. Every fixture document, mutated as bytes and field by field.
   for (const root of ["v3", "v2", "sample"]) {
     const store = mapStore(root);
@@ -163,9 +167,9 @@ test("no input panics: corrupt chunks, mutated documents and limit cases in one 
             decoder.free();
           }
         });
-        // open + get through a Map store holding the mutated document.
-        const hostile = new Map(store);
-        hostile.set(key, utf8(text));
+        // open + get through a store that answers the mutated document for its key.
+        const mutatedBytes = utf8(text);
+        const hostile = { get: (k) => (k === key ? mutatedBytes : store.get(k)) };
         await survive(`${root}/${rel} ${what} get`, async () => {
           const arr = await openArray(hostile, path);
           await arr.get();
@@ -174,6 +178,7 @@ test("no input panics: corrupt chunks, mutated documents and limit cases in one 
     }
   }
 
+  const t2 = performance.now();
   // 3. The limit cases.
   const deep = (n) => "[".repeat(n) + "]".repeat(n);
   await survive("deep JSON", () => parseJson(deep(100_000)));
@@ -194,9 +199,9 @@ test("no input panics: corrupt chunks, mutated documents and limit cases in one 
     hostileArray({ data_type: "string", fill_value: "", shape: [2 ** 28], chunk_grid: { name: "regular", configuration: { chunk_shape: [2 ** 28] } }, codecs: [{ name: "vlen-utf8" }] }),
     hostileArray({ data_type: "string", fill_value: "", shape: [2 ** 40], chunk_grid: { name: "regular", configuration: { chunk_shape: [2 ** 40] } }, codecs: [{ name: "vlen-utf8" }] }),
     hostileArray({
-      shape: [2 ** 30],
+      shape: [2 ** 31],
       data_type: "uint8",
-      chunk_grid: { name: "regular", configuration: { chunk_shape: [2 ** 30] } },
+      chunk_grid: { name: "regular", configuration: { chunk_shape: [2 ** 31] } },
       codecs: [{ name: "sharding_indexed", configuration: { chunk_shape: [1], codecs: [{ name: "bytes" }], index_codecs: [{ name: "bytes", configuration: { endian: "little" } }, { name: "crc32c" }] } }],
     }),
     hostileArray({ codecs: [{ name: "bytes", configuration: { endian: "little" } }, { name: "gzip", configuration: { level: 1 } }] }),
@@ -218,6 +223,8 @@ test("no input panics: corrupt chunks, mutated documents and limit cases in one 
   await survive("walk maxNodes", () => walk(mapStore("v3"), { limits: { maxNodes: 2 } }));
   await survive("get maxChunks", async () => (await openArray(mapStore("v3"), "dtype_int32")).get(null, { limits: { maxChunks: 1 } }));
 
+  const t3 = performance.now();
+  console.log(`codec cases ${Math.round(t1 - t0)} ms, documents ${Math.round(t2 - t1)} ms, limit cases ${Math.round(t3 - t2)} ms`);
   assert.ok(calls > 50_000, `${calls} calls`);
   for (const code of ["CodecError", "ChecksumMismatch", "InvalidMetadata", "LimitExceeded"]) assert.ok(seen.has(code), `no ${code} seen: ${[...seen]}`);
 
