@@ -1,27 +1,19 @@
 //! Bounded JSON parsing for bytes that come from a store or a caller.
 
-use crate::error::{ErrorCode, Result, ZomError};
+use crate::error::{Result, ZomError};
+use crate::limits::{Limit, Limits, MAX_JSON_DEPTH};
 use serde_json::Value;
 
-/// The largest metadata document zom parses by default (64 MiB).
-pub const DEFAULT_MAX_DOCUMENT_BYTES: usize = 64 << 20;
-
-/// The deepest nesting of arrays and objects zom accepts. serde_json refuses anything
-/// deeper than 128 levels, so parsing never overflows the stack.
-pub const MAX_JSON_DEPTH: usize = 128;
-
-/// Parses a metadata document, refusing documents over `max_bytes`.
-/// Errors name the line and column where the JSON broke.
-pub fn parse_document(bytes: &[u8], max_bytes: usize) -> Result<Value> {
-    if bytes.len() > max_bytes {
-        return Err(ZomError::new(
-            ErrorCode::LimitExceeded,
-            format!(
-                "metadata document is {} bytes, over the limit of {max_bytes} bytes",
-                bytes.len()
-            ),
-        ));
-    }
+/// Parses a metadata document, refusing documents over the limits `maxDocumentBytes` and
+/// `maxJsonDepth` ([`crate::ErrorCode::LimitExceeded`]). Errors name the line and column
+/// where the JSON broke.
+pub fn parse_document(bytes: &[u8], limits: &Limits) -> Result<Value> {
+    limits.check(
+        Limit::DocumentBytes,
+        u64::try_from(bytes.len()).unwrap_or(u64::MAX),
+        "a metadata document's size in bytes",
+    )?;
+    check_depth(bytes, limits)?;
     serde_json::from_slice(bytes).map_err(|e| {
         ZomError::invalid_metadata(format!(
             "invalid JSON at line {}, column {}: {}",
@@ -30,6 +22,42 @@ pub fn parse_document(bytes: &[u8], max_bytes: usize) -> Result<Value> {
             e
         ))
     })
+}
+
+/// Refuses JSON text nested deeper than `maxJsonDepth` (at most [`MAX_JSON_DEPTH`], where
+/// serde_json itself stops). Brackets inside strings do not count; malformed text is left for
+/// the parser to report.
+fn check_depth(bytes: &[u8], limits: &Limits) -> Result<()> {
+    let max = limits.max_json_depth.min(MAX_JSON_DEPTH);
+    let (mut depth, mut in_string, mut escaped) = (0u64, false, false);
+    for &b in bytes {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth = depth.saturating_add(1);
+                if depth > max {
+                    return Err(crate::limits::exceeded(
+                        Limit::JsonDepth,
+                        max,
+                        depth,
+                        "a metadata document's nesting depth",
+                    ));
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// Serialises a document the way zarr-python writes them (Python's `json.dumps` with

@@ -11,11 +11,13 @@ pub mod dtype;
 pub mod error;
 pub mod hierarchy;
 pub mod json;
+pub mod limits;
 pub mod model;
 pub mod store;
 pub mod validate;
 
 pub use error::{ErrorCode, Result, ZomError};
+pub use limits::Limits;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

@@ -205,7 +205,8 @@ fn lying_sizes_are_refused_before_allocating() {
     let strings = CodecPipeline::from_v3_metadata(&meta)
         .unwrap()
         .with_limits(Limits {
-            max_decoded_bytes: 1000,
+            max_chunk_bytes: 1000,
+            ..Limits::default()
         });
     let gz = {
         use std::io::Write;
@@ -216,7 +217,8 @@ fn lying_sizes_are_refused_before_allocating() {
     assert_eq!(strings.decode(&gz).unwrap_err().code, ErrorCode::CodecError);
     // A fixed-size chunk over the limit is refused up front.
     let big = stream_pipeline(&json!({"id": "zlib"}), 1 << 20, 8).with_limits(Limits {
-        max_decoded_bytes: 1 << 20,
+        max_chunk_bytes: 1 << 20,
+        ..Limits::default()
     });
     assert_eq!(
         big.decode(&bomb).unwrap_err().code,

@@ -63,7 +63,7 @@ fn every_pydantic_zarr_dump_is_a_valid_hierarchy() {
 #[test]
 fn converted_v2_hierarchy_is_valid_v3() {
     let docs = read_documents(&fixtures().join("v2"));
-    let v2 = model::from_document_bytes(docs, 1 << 20).unwrap();
+    let v2 = model::from_document_bytes(docs, &zom::Limits::default()).unwrap();
     let converted = model::to_v3(&v2).node;
     let report = validate_hierarchy(&converted.to_value(), &ValidateOptions::default());
     assert!(report.valid, "{:#?}", errors(&report));
@@ -80,7 +80,7 @@ fn converted_v2_hierarchy_is_valid_v3() {
 #[test]
 fn sample_deliberate_problem_is_reported_with_its_location() {
     let docs = read_documents(&fixtures().join("sample"));
-    let sample = model::from_document_bytes(docs, 1 << 20).unwrap();
+    let sample = model::from_document_bytes(docs, &zom::Limits::default()).unwrap();
     let report = validate_hierarchy(&sample.to_value(), &ValidateOptions::default());
     assert!(!report.valid);
     let errors: Vec<_> = report

@@ -348,7 +348,10 @@ fn progress_counts_chunks_and_limits_refuse_large_outputs() {
     assert_eq!(seen.last().map(|p| (p.done, p.total)), Some((4, 4)));
 
     let small = ReadOptions {
-        max_bytes: 1000,
+        limits: zom::Limits {
+            max_bytes: 1000,
+            ..zom::Limits::default()
+        },
         ..ReadOptions::default()
     };
     let err = block_on(read(

@@ -13,7 +13,8 @@ const HIERARCHIES: [&str; 4] = ["v3", "v3-consolidated", "v2", "v2-consolidated"
 fn load(name: &str) -> Node {
     let docs = read_documents(&fixtures().join(name));
     assert!(!docs.is_empty(), "fixture {name} has documents");
-    model::from_document_bytes(docs, 1 << 20).unwrap_or_else(|e| panic!("{name}: {e}"))
+    model::from_document_bytes(docs, &zom::Limits::default())
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
 fn documents_as_json(docs: Vec<(String, Vec<u8>)>) -> BTreeMap<String, Value> {
@@ -53,7 +54,7 @@ fn document_bytes_are_what_zarr_python_writes() {
     // Byte for byte: two-space indent, non-ASCII escaped, zarr-python's key order.
     for name in HIERARCHIES {
         let docs = read_documents(&fixtures().join(name));
-        let node = model::from_document_bytes(docs.clone(), 1 << 20).unwrap();
+        let node = model::from_document_bytes(docs.clone(), &zom::Limits::default()).unwrap();
         let consolidated = name.ends_with("consolidated");
         let written: BTreeMap<String, Vec<u8>> =
             model::to_document_bytes(&node, DocumentOptions { consolidated })
@@ -134,7 +135,7 @@ fn missing_parent_is_an_error_with_location() {
 fn broken_json_names_key_and_line() {
     let err = model::from_document_bytes(
         [("zarr.json", b"{\n\"zarr_format\": 3,\n oops}".to_vec())],
-        1 << 20,
+        &zom::Limits::default(),
     )
     .unwrap_err();
     assert_eq!(err.code, zom::ErrorCode::InvalidMetadata);
@@ -144,7 +145,14 @@ fn broken_json_names_key_and_line() {
 
 #[test]
 fn oversized_documents_are_refused_before_parsing() {
-    let err = model::from_document_bytes([("zarr.json", vec![b' '; 100])], 10).unwrap_err();
+    let err = model::from_document_bytes(
+        [("zarr.json", vec![b' '; 100])],
+        &zom::Limits {
+            max_document_bytes: 10,
+            ..zom::Limits::default()
+        },
+    )
+    .unwrap_err();
     assert_eq!(err.code, zom::ErrorCode::LimitExceeded);
 }
 

@@ -64,7 +64,7 @@ fn read_array(dir: &std::path::Path, path: &str, reader: &ArrayReader) -> Vec<Va
 
 fn check_hierarchy(name: &str, values_file: &str, at_least: usize) {
     let dir = fixtures().join(name);
-    let root = model::from_document_bytes(read_documents(&dir), 1 << 20).unwrap();
+    let root = model::from_document_bytes(read_documents(&dir), &zom::Limits::default()).unwrap();
     let expected = read_json(&fixtures().join(format!("expected/{values_file}.values.json")));
     let mut checked = 0;
     for (path, entry) in expected.as_object().unwrap() {
@@ -105,7 +105,7 @@ fn v2_numcodecs_object_arrays_read_as_numcodecs_decodes_them() {
 #[test]
 fn sample_arrays_read_as_zarr_python_reads_them() {
     let dir = fixtures().join("sample");
-    let root = model::from_document_bytes(read_documents(&dir), 1 << 20).unwrap();
+    let root = model::from_document_bytes(read_documents(&dir), &zom::Limits::default()).unwrap();
     let expected = read_json(&fixtures().join("expected/sample.values.json"));
     for (path, entry) in expected.as_object().unwrap() {
         let reader = ArrayReader::open_in(&root, path).unwrap();

@@ -105,7 +105,7 @@ fn zom_from_documents_and_back() {
 #[wasm_bindgen_test]
 fn from_document_bytes_refuses_garbage_with_its_key() {
     let docs = vec![("zarr.json", b"\x00 not json".to_vec())];
-    let err = model::from_document_bytes(docs, 1 << 20).unwrap_err();
+    let err = model::from_document_bytes(docs, &zom::Limits::default()).unwrap_err();
     assert_eq!(err.code, zom::ErrorCode::InvalidMetadata);
     assert_eq!(err.key.as_deref(), Some("zarr.json"));
 }

@@ -15,6 +15,8 @@ import type {
   JsonObject,
   JsonSchema,
   JsonValue,
+  Limits,
+  LimitsOptions,
   Report,
   ToDocumentsOptions,
   ToV3Result,
@@ -120,6 +122,24 @@ export function stringify(value: unknown, indent?: number): string {
 /** Parses JSON text, giving integers beyond ±(2^53−1) as bigints. */
 export function parseJson(text: string): JsonValue {
   return call(() => raw.parseJson(text));
+}
+
+/**
+ * Changes the default limits of every later call (each call's `limits` option still overrides
+ * them): the fields given replace the current ones; `null` puts every default back. Returns
+ * the limits now in force.
+ *
+ * ```ts
+ * setLimits({ maxChunkBytes: 256 * 2 ** 20, maxNodes: 10_000 });
+ * ```
+ */
+export function setLimits(limits: LimitsOptions | null): Limits {
+  return call(() => raw.defaultLimits(limits));
+}
+
+/** The default limits in force (see {@link setLimits}). */
+export function getLimits(): Limits {
+  return call(() => raw.defaultLimits(undefined));
 }
 
 /** The version of the zom crate inside the WebAssembly. */

@@ -9,7 +9,7 @@ import { finish } from "./decode.js";
 import type { Chunk, ChunkData, RawChunk } from "./decode.js";
 import { toZomError } from "./errors.js";
 import type { Selection } from "./slice.js";
-import type { ArrayZom, Attributes, JsonValue } from "./types.js";
+import type { ArrayZom, Attributes, JsonValue, LimitsOptions } from "./types.js";
 
 /** Progress of a read: chunks (or shards) done out of those the selection touches. */
 export interface ReadProgress {
@@ -25,8 +25,10 @@ export interface GetOptions {
   onProgress?: (progress: ReadProgress) => void;
   /** Most store requests in flight (default 16). */
   concurrency?: number;
-  /** The largest output in bytes (default 1 GiB): larger selections throw "LimitExceeded". */
+  /** The largest output in bytes (default 1 GiB): larger selections throw "LimitExceeded". Same as `limits.maxBytes`. */
   maxBytes?: number;
+  /** Limits for this read, over those the array was opened with (`maxBytes`, `maxChunks`, `maxChunkBytes`, …). */
+  limits?: LimitsOptions;
   /** A TypedArray of exactly the output's size to write numeric values into. */
   out?: ArrayBufferView;
 }
@@ -37,6 +39,8 @@ export interface GetChunkOptions {
   signal?: AbortSignal;
   /** A TypedArray of exactly the chunk's size to write numeric values into. */
   out?: ArrayBufferView;
+  /** Limits for this read, over those the array was opened with. */
+  limits?: LimitsOptions;
 }
 
 /** An array of a hierarchy, opened with {@link open} or {@link openArray}. */

@@ -7,7 +7,7 @@
 import * as raw from "./zom_wasm.js";
 import { toZomError, ZomError } from "./errors.js";
 import { requireInit } from "./load.js";
-import type { ArrayZom, JsonValue, NumericArray } from "./types.js";
+import type { ArrayZom, JsonValue, LimitsOptions, NumericArray } from "./types.js";
 
 /** The values of a decoded chunk, by data type. */
 export type ChunkData =
@@ -43,6 +43,12 @@ export type EncodedChunk = Uint8Array | ArrayBuffer | null | undefined;
 export interface DecodeOptions {
   /** A TypedArray of exactly the decoded size to write numeric values into. */
   out?: ArrayBufferView;
+}
+
+/** Options of a {@link ChunkDecoder}. */
+export interface DecoderOptions {
+  /** Limits for this decoder (over those of `setLimits`): `maxChunkBytes`, `maxShardIndexBytes`, `maxDocumentBytes`, `maxJsonDepth`. */
+  limits?: LimitsOptions;
 }
 
 /** A decoded region as the WebAssembly side returns it (element bytes or JS values). @internal */
@@ -117,10 +123,10 @@ export class ChunkDecoder {
   readonly #inner: raw.ChunkDecoder;
 
   /** Opens an array from its metadata; `path` (its node path) appears in errors and keys. */
-  constructor(meta: ArrayMetadata | string, path = "") {
+  constructor(meta: ArrayMetadata | string, path = "", options: DecoderOptions = {}) {
     requireInit();
     try {
-      this.#inner = new raw.ChunkDecoder(meta, path);
+      this.#inner = new raw.ChunkDecoder(meta, path, options);
     } catch (e) {
       throw toZomError(e);
     }
@@ -180,9 +186,9 @@ export function decodeChunk(
   meta: ArrayMetadata | string,
   bytes: EncodedChunk,
   coords: number[],
-  options: DecodeOptions = {},
+  options: DecodeOptions & DecoderOptions = {},
 ): Chunk {
-  const decoder = new ChunkDecoder(meta);
+  const decoder = new ChunkDecoder(meta, "", options);
   try {
     return decoder.decode(bytes, coords, options);
   } finally {

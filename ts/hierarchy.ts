@@ -9,7 +9,7 @@ import { ZarrArray } from "./array.js";
 import { toZomError, ZomError } from "./errors.js";
 import { requireInit } from "./load.js";
 import type { ByteRange, StoreCallOptions, StoreListing } from "./store/types.js";
-import type { ArrayZom, Attributes, Zom } from "./types.js";
+import type { ArrayZom, Attributes, LimitsOptions, Zom } from "./types.js";
 
 /**
  * A store zom reads from: zarrita's store shape. Keys are absolute ("/a/zarr.json");
@@ -33,6 +33,11 @@ export interface OpenOptions {
   format?: 2 | 3;
   /** Aborts the requests; the call rejects with a ZomError "Aborted". */
   signal?: AbortSignal;
+  /**
+   * Limits for this call (over those of `setLimits`): documents are parsed under
+   * `maxDocumentBytes` and `maxJsonDepth`; an array keeps them as the defaults of its reads.
+   */
+  limits?: LimitsOptions;
 }
 
 /** A group of a hierarchy, opened with {@link open} or {@link openGroup}. */
@@ -84,7 +89,7 @@ export class ZarrGroup {
     }
     let node: RawNode;
     try {
-      node = raw.nodeFromZom(this.#store, full, member, true) as RawNode;
+      node = raw.nodeFromZom(this.#store, full, member, true, options) as RawNode;
     } catch (e) {
       throw toZomError(e);
     }
@@ -174,6 +179,8 @@ export interface WalkOptions {
   kind?: "array" | "group";
   /** The hierarchy's Zarr format, if known (saves probes). */
   format?: 2 | 3;
+  /** Limits for this walk (over those of `setLimits`): `maxNodes`, `maxDocumentBytes`, `maxJsonDepth`. */
+  limits?: LimitsOptions;
 }
 
 /** What a walk found besides the tree: non-enumerable properties of the ZOM {@link walk} returns. */
@@ -204,7 +211,8 @@ export type WalkResult = Zom & WalkReport;
  * ListObjectsV2 or an HTML directory index; a Map lists its keys). Requests at the same depth
  * run concurrently, up to `concurrency`. Nodes that fail are reported in `errors` and the rest
  * of the tree is returned; groups that cannot be listed are reported in `unlisted`, not
- * guessed. Throws only when the start node cannot be opened, on abort, or past a million nodes.
+ * guessed. Throws only when the start node cannot be opened, on abort, or past `limits.maxNodes`
+ * nodes ("LimitExceeded").
  */
 export async function walk(store: StoreInput, options: WalkOptions = {}): Promise<WalkResult> {
   requireInit();

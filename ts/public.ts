@@ -17,10 +17,12 @@ export {
   jsonSchema,
   stringify,
   parseJson,
+  setLimits,
+  getLimits,
   version,
 } from "./api.js";
 export { ChunkDecoder, decodeChunk } from "./decode.js";
-export type { ArrayMetadata, Chunk, ChunkData, DecodeOptions, EncodedChunk } from "./decode.js";
+export type { ArrayMetadata, Chunk, ChunkData, DecodeOptions, DecoderOptions, EncodedChunk } from "./decode.js";
 export { open, openArray, openGroup, walk, ZarrGroup } from "./hierarchy.js";
 export type { OpenOptions, Readable, StoreInput, WalkOptions, WalkProgress, WalkReport, WalkResult } from "./hierarchy.js";
 export { ZarrArray } from "./array.js";

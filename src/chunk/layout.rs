@@ -5,7 +5,8 @@ use super::grid::ChunkGrid;
 use super::key::ChunkKeyEncoding;
 use super::plan::{ChunkRead, ReadPlan};
 use super::selection::Selection;
-use crate::error::{ErrorCode, Result, ZomError};
+use crate::error::Result;
+use crate::limits::{exceeded, Limit};
 use crate::model::v2::ArrayMetadataV2;
 use crate::model::v3::ArrayMetadataV3;
 
@@ -74,15 +75,13 @@ impl ArrayLayout {
     }
 
     /// Every chunk of `plan` with its store key, in C order of coordinates. Refused with
-    /// [`ErrorCode::LimitExceeded`] when the plan touches more than `max_chunks` chunks.
+    /// [`crate::ErrorCode::LimitExceeded`] when the plan touches more than `max_chunks`
+    /// chunks (the limit `maxChunks`).
     pub fn planned_chunks(&self, plan: &ReadPlan, max_chunks: u64) -> Result<Vec<PlannedChunk>> {
         let n = plan.num_chunks()?;
         if n > max_chunks {
-            return Err(ZomError::new(
-                ErrorCode::LimitExceeded,
-                format!("the selection touches {n} chunks; the limit is {max_chunks}"),
-            )
-            .at_path(self.path.clone()));
+            let what = "the number of chunks the selection touches";
+            return Err(exceeded(Limit::Chunks, max_chunks, n, what).at_path(self.path.clone()));
         }
         let mut out = Vec::with_capacity(usize::try_from(n).unwrap_or(0));
         for read in plan.chunks() {

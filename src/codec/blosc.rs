@@ -236,7 +236,7 @@ impl BytesToBytesCodec for BloscCodec {
     }
 
     fn encoded_bound(&self, _decoded: SizeBound, limits: &Limits) -> SizeBound {
-        SizeBound::AtMost(limits.max_decoded_bytes)
+        SizeBound::AtMost(limits.max_chunk_bytes)
     }
 
     fn decode(&self, input: &[u8], bound: SizeBound) -> Result<Vec<u8>> {

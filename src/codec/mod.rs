@@ -28,7 +28,8 @@ mod v2;
 mod v3;
 mod vlen;
 
-pub use pipeline::{CodecPipeline, Limits};
+pub use crate::limits::Limits;
+pub use pipeline::CodecPipeline;
 
 use crate::dtype::DataType;
 use crate::error::{ErrorCode, Result, ZomError};
@@ -254,6 +255,8 @@ pub trait ArrayToBytesCodec: Send + Sync {
     fn decode_in_place(&self, _buf: &mut [u8], _decoded: &ChunkRepr) -> Result<()> {
         Err(not_in_place(self.name()))
     }
+    /// Passes the pipeline's limits on to pipelines nested in the codec (sharding's).
+    fn set_limits(&mut self, _limits: Limits) {}
     /// Decodes fixed-size elements straight into `out` (exactly the chunk's byte length).
     fn decode_into(
         &self,

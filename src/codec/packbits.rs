@@ -222,17 +222,20 @@ impl ArrayToBytesCodec for PackBitsCodec {
                 .checked_mul(unit)
                 .ok_or_else(|| codec_error("overflow"))?
         ];
-        let mut bitpos = 0usize;
+        // Bit positions in u64: on wasm32 a chunk of over 512 MiB has more bits than a usize
+        // counts.
+        let mut bitpos = 0u64;
         for slot in out.chunks_exact_mut(unit) {
             let mut v = 0u64;
-            for k in 0..b as usize {
-                let pos = bitpos + k;
-                let bit = packed
-                    .get(pos / 8)
+            for k in 0..b {
+                let pos = bitpos.saturating_add(u64::from(k));
+                let bit = usize::try_from(pos / 8)
+                    .ok()
+                    .and_then(|i| packed.get(i))
                     .map_or(0, |byte| (byte >> (pos % 8)) & 1);
                 v |= u64::from(bit) << k;
             }
-            bitpos += b as usize;
+            bitpos = bitpos.saturating_add(u64::from(b));
             let mut v = v << first;
             let top = first + b;
             if signed && top < 64 && (v >> (top - 1)) & 1 == 1 {

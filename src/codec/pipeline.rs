@@ -6,25 +6,9 @@ use super::{
     DecodedChunk, SizeBound,
 };
 use crate::dtype::{DataType, FillValue};
-use crate::error::{ErrorCode, Result, ZomError};
+use crate::error::{Result, ZomError};
+use crate::limits::{Limit, Limits};
 use std::borrow::Cow;
-
-/// Resource limits applied while decoding.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Limits {
-    /// The largest decoded (or intermediate) byte stream a chunk may produce when the
-    /// metadata cannot give its exact size (variable-length data, compressed data in front of
-    /// a compressor or a shard). Fixed-size chunks larger than this are refused too.
-    pub max_decoded_bytes: u64,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            max_decoded_bytes: 1 << 30,
-        }
-    }
-}
 
 /// The codecs of one array, ready to decode its chunks.
 #[derive(Debug)]
@@ -71,10 +55,17 @@ impl CodecPipeline {
         })
     }
 
-    /// The same pipeline with other limits.
+    /// The same pipeline with other limits (a sharding codec's inner and index pipelines
+    /// too).
     pub fn with_limits(mut self, limits: Limits) -> Self {
-        self.limits = limits;
+        self.set_limits(limits);
         self
+    }
+
+    /// Sets the limits of this pipeline and of the pipelines nested in its codecs.
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+        self.a2b.set_limits(limits);
     }
 
     /// The limits in force.
@@ -120,15 +111,8 @@ impl CodecPipeline {
     fn check_limit(&self) -> Result<Option<u64>> {
         let len = self.decoded.fixed_byte_len()?;
         if let Some(len) = len {
-            if len > self.limits.max_decoded_bytes {
-                return Err(ZomError::new(
-                    ErrorCode::LimitExceeded,
-                    format!(
-                        "a decoded chunk would be {len} bytes, over the limit of {} bytes",
-                        self.limits.max_decoded_bytes
-                    ),
-                ));
-            }
+            self.limits
+                .check(Limit::ChunkBytes, len, "a decoded chunk's size in bytes")?;
         }
         Ok(len)
     }
@@ -268,8 +252,10 @@ pub(crate) fn fill_chunk(
                 FillValue::String(s) => s.clone(),
                 _ => String::new(),
             };
-            let total = (value.len() as u64).saturating_mul(n);
-            check_total(total, limits)?;
+            check_total(
+                slots_bytes(value.len(), std::mem::size_of::<String>(), n),
+                limits,
+            )?;
             Ok(DecodedChunk::Strings(vec![value; to_usize(n, "a chunk")?]))
         }
         // A vlen-array's fill value gives no array: missing elements are empty arrays.
@@ -278,8 +264,10 @@ pub(crate) fn fill_chunk(
                 FillValue::Bytes(b) => b.clone(),
                 _ => Vec::new(),
             };
-            let total = (value.len() as u64).saturating_mul(n);
-            check_total(total, limits)?;
+            check_total(
+                slots_bytes(value.len(), std::mem::size_of::<Vec<u8>>(), n),
+                limits,
+            )?;
             Ok(DecodedChunk::Bytes(vec![value; to_usize(n, "a chunk")?]))
         }
         (data_type, Some(len)) => {
@@ -301,14 +289,13 @@ pub(crate) fn fill_chunk(
 }
 
 fn check_total(total: u64, limits: &Limits) -> Result<()> {
-    if total > limits.max_decoded_bytes {
-        return Err(ZomError::new(
-            ErrorCode::LimitExceeded,
-            format!(
-                "a chunk of fill values would be {total} bytes, over the limit of {} bytes",
-                limits.max_decoded_bytes
-            ),
-        ));
-    }
-    Ok(())
+    limits.check(Limit::ChunkBytes, total, "a chunk of fill values, in bytes")
+}
+
+/// The memory `n` variable-length values of `len` bytes each take: their bytes and their
+/// slots (an empty fill value still costs a slot per element).
+fn slots_bytes(len: usize, slot: usize, n: u64) -> u64 {
+    u64::try_from(len.saturating_add(slot))
+        .unwrap_or(u64::MAX)
+        .saturating_mul(n)
 }

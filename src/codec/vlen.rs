@@ -145,7 +145,7 @@ impl ArrayToBytesCodec for VlenCodec {
     }
 
     fn encoded_size(&self, _decoded: &ChunkRepr, limits: &Limits) -> Result<SizeBound> {
-        Ok(SizeBound::AtMost(limits.max_decoded_bytes))
+        Ok(SizeBound::AtMost(limits.max_chunk_bytes))
     }
 
     fn decode(&self, input: &[u8], decoded: &ChunkRepr, _limits: &Limits) -> Result<DecodedChunk> {

@@ -195,7 +195,7 @@ impl ArrayReader {
                 })
             }
         };
-        let limit = self.pipeline.limits().max_decoded_bytes;
+        let limit = self.pipeline.limits().max_chunk_bytes;
         let data = match full {
             DecodedChunk::Fixed(bytes) => {
                 let item = self.data_type.fixed_size().unwrap_or(1);

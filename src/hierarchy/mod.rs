@@ -15,26 +15,32 @@ mod shard;
 mod walk;
 
 pub use array::{ArrayReader, ChunkValues};
-pub use open::{attributes_of, normalize_path, open, NodeKind, OpenHints, Opened};
+pub use open::{attributes_of, normalize_path, open, open_with, NodeKind, OpenHints, Opened};
 pub use read::{read, read_chunk, ReadOptions, ReadProgress};
 pub use walk::{walk, WalkOptions, WalkProgress, WalkResult};
 
 use crate::error::{Result, ZomError};
 use crate::json;
+use crate::limits::Limits;
 use crate::model::join_path;
 use crate::store::Store;
 use serde_json::Value;
 
 /// The JSON document at `key` (node `path`), or `None` when the key does not exist. Store
-/// errors and JSON errors carry the key and the path.
-pub(crate) async fn document<S: Store>(store: &S, key: &str, path: &str) -> Result<Option<Value>> {
+/// errors, JSON errors and documents over the limits carry the key and the path.
+pub(crate) async fn document<S: Store>(
+    store: &S,
+    key: &str,
+    path: &str,
+    limits: &Limits,
+) -> Result<Option<Value>> {
     let bytes = store
         .get(key)
         .await
         .map_err(|e| e.at_key(key).at_path(path))?;
     match bytes {
         None => Ok(None),
-        Some(bytes) => json::parse_document(&bytes, json::DEFAULT_MAX_DOCUMENT_BYTES)
+        Some(bytes) => json::parse_document(&bytes, limits)
             .map(Some)
             .map_err(|e| e.at_key(key).at_path(path)),
     }

@@ -22,6 +22,7 @@
 
 use super::{document, keyed};
 use crate::error::{ErrorCode, Result, ZomError};
+use crate::limits::Limits;
 use crate::model::v3::NodeMetadataV3;
 use crate::model::{from_documents, join_path, Node, ZarrFormat};
 use crate::store::Store;
@@ -99,14 +100,27 @@ pub fn normalize_path(path: &str) -> Result<String> {
     Ok(trimmed.to_string())
 }
 
-/// Opens the node at `path` (see the module docs for the requests it makes).
+/// Opens the node at `path` (see the module docs for the requests it makes) under the
+/// default [`Limits`].
 ///
 /// Errors: [`ErrorCode::NotFound`] (with the first key tried) when no metadata document is
 /// there, or the node is not of the hinted kind; [`ErrorCode::InvalidMetadata`] (with the
-/// document's key) for a document that is not JSON or not valid metadata; the store's errors.
+/// document's key) for a document that is not JSON or not valid metadata;
+/// [`ErrorCode::LimitExceeded`] for a document over `maxDocumentBytes` or `maxJsonDepth`;
+/// the store's errors.
 pub async fn open<S: Store>(store: &S, path: &str, hints: OpenHints) -> Result<Opened> {
+    open_with(store, path, hints, &Limits::default()).await
+}
+
+/// Like [`open`], with documents parsed under `limits`.
+pub async fn open_with<S: Store>(
+    store: &S,
+    path: &str,
+    hints: OpenHints,
+    limits: &Limits,
+) -> Result<Opened> {
     let path = normalize_path(path)?;
-    match try_open(store, &path, hints).await? {
+    match try_open(store, &path, hints, limits).await? {
         Ok(opened) => Ok(opened),
         Err(tried) => Err(not_found(&path, &tried)),
     }
@@ -117,11 +131,12 @@ pub(crate) async fn try_open<S: Store>(
     store: &S,
     path: &str,
     hints: OpenHints,
+    limits: &Limits,
 ) -> Result<Result<Opened, Vec<String>>> {
     let mut tried: Vec<String> = Vec::new();
     if hints.format != Some(ZarrFormat::V2) {
         let key = join_path(path, "zarr.json");
-        if let Some(doc) = document(store, &key, path).await? {
+        if let Some(doc) = document(store, &key, path, limits).await? {
             return finish(open_v3(path, &key, doc)?, hints, &key).map(Ok);
         }
         tried.push(key);
@@ -135,8 +150,8 @@ pub(crate) async fn try_open<S: Store>(
         };
         for name in candidates {
             let key = join_path(path, name);
-            if let Some(doc) = document(store, &key, path).await? {
-                let opened = open_v2_from(store, path, name, doc, None).await?;
+            if let Some(doc) = document(store, &key, path, limits).await? {
+                let opened = open_v2_from(store, path, name, doc, None, limits).await?;
                 return finish(opened, hints, &key).map(Ok);
             }
             tried.push(key);
@@ -219,6 +234,7 @@ pub(crate) async fn open_v2_from<S: Store>(
     name: &str,
     doc: Value,
     listed: Option<V2Keys>,
+    limits: &Limits,
 ) -> Result<Opened> {
     if name == ".zmetadata" {
         let node = from_documents([(".zmetadata", doc)]).map_err(|e| keyed(e, path))?;
@@ -231,7 +247,7 @@ pub(crate) async fn open_v2_from<S: Store>(
     }
     let attrs_key = join_path(path, ".zattrs");
     let attributes = if listed.is_none_or(|k| k.zattrs) {
-        document(store, &attrs_key, path).await?
+        document(store, &attrs_key, path, limits).await?
     } else {
         None
     };
@@ -253,6 +269,7 @@ pub(crate) async fn open_v2_listed<S: Store>(
     store: &S,
     path: &str,
     keys: V2Keys,
+    limits: &Limits,
 ) -> Result<Option<Opened>> {
     let order: [(&str, bool); 3] = [
         (
@@ -268,8 +285,8 @@ pub(crate) async fn open_v2_listed<S: Store>(
         }
         let key = join_path(path, name);
         // Listed but gone (or unreadable as missing): try the next candidate.
-        if let Some(doc) = document(store, &key, path).await? {
-            return open_v2_from(store, path, name, doc, Some(keys))
+        if let Some(doc) = document(store, &key, path, limits).await? {
+            return open_v2_from(store, path, name, doc, Some(keys), limits)
                 .await
                 .map(Some);
         }

@@ -6,6 +6,7 @@ use crate::chunk::{ChunkRead, ReadPlan};
 use crate::codec::{CodecPipeline, DecodedChunk};
 use crate::dtype::{DataType, FillValue};
 use crate::error::{ErrorCode, Result, ZomError};
+use crate::limits::{Limit, Limits};
 
 /// The fill value in the form the output writes it.
 #[derive(Clone, Debug, PartialEq)]
@@ -80,24 +81,33 @@ pub(crate) enum Output {
 
 impl Output {
     /// The output of `plan` for `data_type`, refused with [`ErrorCode::LimitExceeded`] over
-    /// `max_bytes` (for variable-length data: over `max_bytes` / the size of one slot).
-    pub fn allocate(plan: &ReadPlan, data_type: &DataType, max_bytes: u64) -> Result<Output> {
-        let slots = |size: usize| max_bytes / u64::try_from(size).unwrap_or(u64::MAX).max(1);
+    /// the limit `maxBytes` (for variable-length data: elements × the size of one slot).
+    pub fn allocate(plan: &ReadPlan, data_type: &DataType, limits: &Limits) -> Result<Output> {
+        let item = Self::check_size(plan, data_type, limits)?;
         Ok(match data_type {
-            DataType::String => Output::Strings(
-                plan.allocate_elements(String::new(), slots(std::mem::size_of::<String>()))?,
-            ),
-            DataType::Bytes(_) | DataType::VlenArray { .. } => Output::Bytes(
-                plan.allocate_elements(Vec::new(), slots(std::mem::size_of::<Vec<u8>>()))?,
-            ),
-            other => {
-                let item = item_size(other)?;
-                Output::Fixed {
-                    bytes: plan.allocate_output(item, max_bytes)?,
-                    item,
-                }
+            DataType::String => Output::Strings(plan.allocate_elements(String::new(), u64::MAX)?),
+            DataType::Bytes(_) | DataType::VlenArray { .. } => {
+                Output::Bytes(plan.allocate_elements(Vec::new(), u64::MAX)?)
             }
+            _ => Output::Fixed {
+                bytes: plan.allocate_output(item, u64::MAX)?,
+                item,
+            },
         })
+    }
+
+    /// Refuses an output of `plan` for `data_type` over the limit `maxBytes` (cheap: nothing
+    /// is allocated). Returns the size of one element or slot.
+    pub fn check_size(plan: &ReadPlan, data_type: &DataType, limits: &Limits) -> Result<u64> {
+        let slot = |size: usize| u64::try_from(size).unwrap_or(u64::MAX);
+        let item = match data_type {
+            DataType::String => slot(std::mem::size_of::<String>()),
+            DataType::Bytes(_) | DataType::VlenArray { .. } => slot(std::mem::size_of::<Vec<u8>>()),
+            other => item_size(other)?,
+        };
+        let bytes = plan.output_len()?.saturating_mul(item);
+        limits.check(Limit::Bytes, bytes, "the read's output size in bytes")?;
+        Ok(item)
     }
 
     /// Writes the fill value wherever `read` (of a missing chunk) covers the output.

@@ -13,6 +13,7 @@ use super::output::{Fill, Output};
 use super::shard;
 use crate::chunk::{ChunkGrid, DimSelection, Selection};
 use crate::error::{ErrorCode, Result, ZomError};
+use crate::limits::Limits;
 use crate::store::Store;
 use futures_util::stream::{self, StreamExt};
 
@@ -21,10 +22,11 @@ use futures_util::stream::{self, StreamExt};
 pub struct ReadOptions {
     /// Requests in flight at most (chunks, or shards being read).
     pub concurrency: usize,
-    /// The largest output, in bytes (variable-length data: slots × slot size).
-    pub max_bytes: u64,
-    /// The most chunks (or inner chunks of one shard) a selection may touch.
-    pub max_chunks: u64,
+    /// The limits of the read: `max_bytes` (the output, in bytes; variable-length data:
+    /// slots × slot size) and `max_chunks` (chunks, or inner chunks of one shard, a selection
+    /// may touch). Chunks decode under the reader's own limits
+    /// ([`ArrayReader::open_with_limits`]).
+    pub limits: Limits,
     /// Byte ranges of inner chunks closer than this are fetched as one range.
     pub shard_gap: u64,
 }
@@ -33,8 +35,7 @@ impl Default for ReadOptions {
     fn default() -> Self {
         ReadOptions {
             concurrency: 16,
-            max_bytes: 1 << 30,
-            max_chunks: 1 << 20,
+            limits: Limits::default(),
             shard_gap: 0,
         }
     }
@@ -63,8 +64,10 @@ pub async fn read<S: Store>(
     let layout = reader.layout();
     let path = layout.path.as_str();
     let plan = layout.plan(selection)?;
-    let chunks = layout.planned_chunks(&plan, options.max_chunks)?;
-    let mut out = Output::allocate(&plan, reader.data_type(), options.max_bytes)
+    // Both limits before the chunk list is built: a million keys take a while.
+    Output::check_size(&plan, reader.data_type(), &options.limits).map_err(|e| e.at_path(path))?;
+    let chunks = layout.planned_chunks(&plan, options.limits.max_chunks)?;
+    let mut out = Output::allocate(&plan, reader.data_type(), &options.limits)
         .map_err(|e| e.at_path(path))?;
     let fill = Fill::of(reader.data_type(), reader.fill_value()).map_err(|e| e.at_path(path))?;
     let total = u64::try_from(chunks.len()).unwrap_or(u64::MAX);

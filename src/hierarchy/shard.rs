@@ -18,6 +18,7 @@ use super::read::ReadOptions;
 use crate::chunk::{ChunkRead, PlannedChunk};
 use crate::codec::sharding::{IndexRange, ReadPlan, ShardingCodec};
 use crate::error::{ErrorCode, Result, ZomError};
+use crate::limits::{exceeded, Limit};
 use crate::store::{ByteRange, Store};
 use futures_util::stream::{self, StreamExt, TryStreamExt};
 
@@ -52,12 +53,8 @@ fn inner_reads(
     let plan = read.inner_plan(sharding.inner_chunk_shape())?;
     let n = plan.num_chunks()?;
     if n > max_chunks {
-        return Err(ZomError::new(
-            ErrorCode::LimitExceeded,
-            format!(
-                "the selection touches {n} inner chunks of one shard; the limit is {max_chunks}"
-            ),
-        ));
+        let what = "the number of inner chunks of one shard the selection touches";
+        return Err(exceeded(Limit::Chunks, max_chunks, n, what));
     }
     plan.chunks().collect()
 }
@@ -70,7 +67,7 @@ pub(crate) async fn fetch<S: Store>(
     options: &ReadOptions,
 ) -> Result<ShardData> {
     let key = chunk.key.as_str();
-    let inner = inner_reads(sharding, &chunk.read, options.max_chunks)?;
+    let inner = inner_reads(sharding, &chunk.read, options.limits.max_chunks)?;
     let total = crate::chunk::checked_product(sharding.chunks_per_shard(), "the inner chunk grid")?;
     let wanted = u64::try_from(inner.len()).unwrap_or(u64::MAX);
     if wanted.saturating_mul(2) > total {

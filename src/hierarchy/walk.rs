@@ -18,8 +18,9 @@
 //! in [`WalkResult::unlisted`], not guessed. Only a failure to open the start node, an abort,
 //! or the node limit end the walk with an error.
 
-use super::open::{normalize_path, open, open_v2_listed, try_open, OpenHints, Opened, V2Keys};
+use super::open::{normalize_path, open_v2_listed, open_with, try_open, OpenHints, Opened, V2Keys};
 use crate::error::{ErrorCode, Result, ZomError};
+use crate::limits::{Limit, Limits};
 use crate::model::documents::assemble;
 use crate::model::node::MAX_DEPTH;
 use crate::model::{join_path, Node, ZarrFormat};
@@ -37,8 +38,9 @@ pub struct WalkOptions {
     pub concurrency: usize,
     /// What is known about the start node.
     pub hints: OpenHints,
-    /// The most nodes a walk visits before it stops with [`ErrorCode::LimitExceeded`].
-    pub max_nodes: u64,
+    /// The limits: documents are parsed under `max_document_bytes` and `max_json_depth`;
+    /// a walk that finds more than `max_nodes` nodes stops with [`ErrorCode::LimitExceeded`].
+    pub limits: Limits,
 }
 
 impl Default for WalkOptions {
@@ -47,7 +49,7 @@ impl Default for WalkOptions {
             depth: None,
             concurrency: 16,
             hints: OpenHints::default(),
-            max_nodes: 1_000_000,
+            limits: Limits::default(),
         }
     }
 }
@@ -96,7 +98,7 @@ enum Done {
     Listed(String, usize, Result<Option<Listing>>),
 }
 
-async fn run<S: Store>(store: &S, task: Task, format: ZarrFormat) -> Done {
+async fn run<S: Store>(store: &S, task: Task, format: ZarrFormat, limits: &Limits) -> Done {
     match task {
         Task::List(path, depth) => {
             let listed = store
@@ -106,13 +108,18 @@ async fn run<S: Store>(store: &S, task: Task, format: ZarrFormat) -> Done {
             Done::Listed(path, depth, listed)
         }
         Task::Visit(path, depth) => {
-            let visited = visit(store, &path, format).await;
+            let visited = visit(store, &path, format, limits).await;
             Done::Visited(path, depth, visited)
         }
     }
 }
 
-async fn visit<S: Store>(store: &S, path: &str, format: ZarrFormat) -> Result<Option<Visit>> {
+async fn visit<S: Store>(
+    store: &S,
+    path: &str,
+    format: ZarrFormat,
+    limits: &Limits,
+) -> Result<Option<Visit>> {
     let hints = OpenHints {
         kind: None,
         format: Some(format),
@@ -133,20 +140,20 @@ async fn visit<S: Store>(store: &S, path: &str, format: ZarrFormat) -> Result<Op
             if !(keys.zarray || keys.zgroup || keys.zmetadata) {
                 return Ok(None);
             }
-            return Ok(open_v2_listed(store, path, keys)
+            return Ok(open_v2_listed(store, path, keys, limits)
                 .await?
                 .map(|opened| Visit {
                     opened,
                     listing: Some(Some(listing)),
                 }));
         }
-        let opened = try_open(store, path, hints).await?.ok();
+        let opened = try_open(store, path, hints, limits).await?.ok();
         return Ok(opened.map(|opened| Visit {
             opened,
             listing: Some(None),
         }));
     }
-    let opened = try_open(store, path, hints).await?.ok();
+    let opened = try_open(store, path, hints, limits).await?.ok();
     Ok(opened.map(|opened| Visit {
         opened,
         listing: None,
@@ -184,7 +191,7 @@ struct State {
     unlisted: Vec<String>,
     queue: VecDeque<Task>,
     found: u64,
-    max_nodes: u64,
+    limits: Limits,
 }
 
 impl State {
@@ -232,13 +239,9 @@ impl State {
             Ok(Some(visit)) => visit,
         };
         self.found = self.found.saturating_add(1);
-        if self.found > self.max_nodes {
-            return Err(ZomError::new(
-                ErrorCode::LimitExceeded,
-                format!("the hierarchy has more than {} nodes", self.max_nodes),
-            )
-            .at_path(path));
-        }
+        self.limits
+            .check(Limit::Nodes, self.found, "the walk's node count")
+            .map_err(|e| e.at_path(path))?;
         let Opened {
             mut node,
             consolidated,
@@ -272,7 +275,7 @@ pub async fn walk<S: Store>(
     } else {
         path.split('/').count()
     };
-    let opened = open(store, &path, options.hints).await?;
+    let opened = open_with(store, &path, options.hints, &options.limits).await?;
     let format = opened.node.format();
     let consolidated = opened.consolidated;
     let mut state = State {
@@ -286,7 +289,7 @@ pub async fn walk<S: Store>(
         unlisted: Vec::new(),
         queue: VecDeque::new(),
         found: 0,
-        max_nodes: options.max_nodes,
+        limits: options.limits,
     };
     state.visited(
         &path,
@@ -301,7 +304,7 @@ pub async fn walk<S: Store>(
     loop {
         while running.len() < concurrency {
             match state.queue.pop_front() {
-                Some(task) => running.push(run(store, task, format)),
+                Some(task) => running.push(run(store, task, format, &options.limits)),
                 None => break,
             }
         }

@@ -8,6 +8,7 @@ use super::v2::{ArrayMetadataV2, ConsolidatedMetadataV2, GroupMetadataV2};
 use super::v3::{ArrayMetadataV3, NodeMetadataV3};
 use crate::error::{ErrorCode, Result, ZomError};
 use crate::json;
+use crate::limits::Limits;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
@@ -48,10 +49,11 @@ pub fn from_documents<K: AsRef<str>>(docs: impl IntoIterator<Item = (K, Value)>)
     }
 }
 
-/// Like [`from_documents`], for documents as bytes; each is parsed with the size limit.
+/// Like [`from_documents`], for documents as bytes; each is parsed under the limits
+/// `maxDocumentBytes` and `maxJsonDepth`.
 pub fn from_document_bytes<K: AsRef<str>, B: AsRef<[u8]>>(
     docs: impl IntoIterator<Item = (K, B)>,
-    max_document_bytes: usize,
+    limits: &Limits,
 ) -> Result<Node> {
     let mut parsed = Vec::new();
     for (key, bytes) in docs {
@@ -59,7 +61,7 @@ pub fn from_document_bytes<K: AsRef<str>, B: AsRef<[u8]>>(
         if !is_metadata_key(key) {
             continue;
         }
-        let value = json::parse_document(bytes.as_ref(), max_document_bytes)
+        let value = json::parse_document(bytes.as_ref(), limits)
             .map_err(|e| e.at_key(key).at_path(node_path_of_key(key)))?;
         parsed.push((key.to_string(), value));
     }

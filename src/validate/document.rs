@@ -86,7 +86,7 @@ pub(crate) fn check_kind(cx: &mut Ctx, kind: DocumentKind, doc: &Value, base: &[
 
 /// Parses then validates; a parse failure is one `invalid_json` problem.
 pub(crate) fn validate_bytes(cx: &mut Ctx, bytes: &[u8]) {
-    match crate::json::parse_document(bytes, crate::json::DEFAULT_MAX_DOCUMENT_BYTES) {
+    match crate::json::parse_document(bytes, &cx.opts.limits) {
         Ok(doc) => validate(cx, &doc),
         Err(e) => {
             if let Some(key) = &cx.opts.key {

@@ -147,6 +147,9 @@ pub struct ValidateOptions {
     pub extensions: bool,
     /// Extension names known beyond the built-in ones, with their handlers.
     pub registry: ExtensionRegistry,
+    /// The limits documents given as bytes are parsed under (`maxDocumentBytes`,
+    /// `maxJsonDepth`).
+    pub limits: crate::limits::Limits,
 }
 
 /// Validates one metadata document given as JSON.

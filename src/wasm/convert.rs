@@ -2,7 +2,7 @@
 //! ±(2^53 − 1)) travel as BigInt, in both directions; everything else is plain JS data.
 
 use crate::error::ZomError;
-use crate::json::MAX_JSON_DEPTH;
+use crate::limits::MAX_JSON_DEPTH;
 use js_sys::{Array, BigInt, Object, Reflect, Uint8Array};
 use serde_json::{Map, Number, Value};
 use wasm_bindgen::{JsCast, JsValue};
@@ -73,7 +73,7 @@ pub fn from_js(value: &JsValue) -> Result<Value, ZomError> {
 }
 
 fn from_js_at(value: &JsValue, depth: usize) -> Result<Value, ZomError> {
-    if depth > MAX_JSON_DEPTH {
+    if u64::try_from(depth).map_or(true, |d| d > MAX_JSON_DEPTH) {
         return Err(ZomError::invalid_argument(format!(
             "value is nested deeper than {MAX_JSON_DEPTH} levels"
         )));

@@ -11,6 +11,7 @@ use crate::hierarchy::{
     self, ArrayReader, NodeKind, OpenHints, Opened, ReadOptions, ReadProgress, WalkOptions,
     WalkProgress,
 };
+use crate::limits::Limits;
 use crate::model::{Array as ArrayNode, Node, ZarrFormat};
 use js_sys::{Array, Function, Object, Promise};
 use serde_json::Value;
@@ -19,10 +20,10 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::future_to_promise;
 
-use super::{fail, option};
+use super::{fail, limits, option};
 
 /// A non-negative integer option (absent: `None`).
-fn count_option(options: &JsValue, name: &str) -> Result<Option<u64>, ZomError> {
+pub(super) fn count_option(options: &JsValue, name: &str) -> Result<Option<u64>, ZomError> {
     let value = option(options, name);
     if value.is_undefined() || value.is_null() {
         return Ok(None);
@@ -81,7 +82,7 @@ fn report(callback: &JsValue, fields: &[(&str, u64)]) {
 }
 
 /// Opens the node at `path`: `{kind, path, zom, consolidated, array?}` (`array`: an
-/// [`ArrayHandle`]). Options: `kind`, `format`, `signal`.
+/// [`ArrayHandle`]). Options: `kind`, `format`, `signal`, `limits`.
 #[wasm_bindgen(js_name = openNode)]
 pub async fn open_node(
     store: JsValue,
@@ -90,21 +91,25 @@ pub async fn open_node(
 ) -> Result<JsValue, JsValue> {
     let js_store = JsStore::new(&store, option(&options, "signal")).map_err(fail)?;
     let hints = hints_of(&options).map_err(fail)?;
-    let opened = hierarchy::open(&js_store, path.as_deref().unwrap_or(""), hints)
+    let limits = limits::of_options(&options, limits::current()).map_err(fail)?;
+    let opened = hierarchy::open_with(&js_store, path.as_deref().unwrap_or(""), hints, &limits)
         .await
         .map_err(fail)?;
-    Ok(node_result(store, opened))
+    Ok(node_result(store, opened, limits))
 }
 
 /// A node from its ZOM (a member of a group opened from consolidated metadata), without any
-/// request: the same `{kind, path, zom, consolidated, array?}` as [`open_node`].
+/// request: the same `{kind, path, zom, consolidated, array?}` as [`open_node`]. Options:
+/// `limits`.
 #[wasm_bindgen(js_name = nodeFromZom)]
 pub fn node_from_zom(
     store: JsValue,
     path: Option<String>,
     zom: JsValue,
     consolidated: bool,
+    options: JsValue,
 ) -> Result<JsValue, JsValue> {
+    let limits = limits::of_options(&options, limits::current()).map_err(fail)?;
     JsStore::new(&store, JsValue::UNDEFINED).map_err(fail)?;
     let path = hierarchy::normalize_path(path.as_deref().unwrap_or("")).map_err(fail)?;
     let node = from_js(&zom)
@@ -117,10 +122,11 @@ pub fn node_from_zom(
             node,
             consolidated,
         },
+        limits,
     ))
 }
 
-fn node_result(store: JsValue, opened: Opened) -> JsValue {
+fn node_result(store: JsValue, opened: Opened, limits: Limits) -> JsValue {
     let out = Object::new();
     let kind = match opened.node {
         Node::Array(_) => "array",
@@ -135,13 +141,14 @@ fn node_result(store: JsValue, opened: Opened) -> JsValue {
         &JsValue::from_bool(opened.consolidated),
     );
     if let Node::Array(array) = opened.node {
-        let reader = ArrayReader::open(&array, &opened.path);
+        let reader = ArrayReader::open_with_limits(&array, &opened.path, limits);
         let handle = ArrayHandle {
             inner: Rc::new(ArrayInner {
                 store,
                 reader,
                 array,
                 path: opened.path,
+                limits,
             }),
         };
         set_own(&out, "array", &JsValue::from(handle));
@@ -150,8 +157,8 @@ fn node_result(store: JsValue, opened: Opened) -> JsValue {
 }
 
 /// Walks the hierarchy below `path`: `{zom, errors, unlisted, consolidated}`. Options:
-/// `depth`, `concurrency`, `kind`, `format` (of the start node), `signal`, `onProgress`
-/// (`{nodes, pending, errors}`).
+/// `depth`, `concurrency`, `kind`, `format` (of the start node), `signal`, `limits`,
+/// `onProgress` (`{nodes, pending, errors}`).
 #[wasm_bindgen(js_name = walkHierarchy)]
 pub async fn walk_hierarchy(
     store: JsValue,
@@ -167,7 +174,7 @@ pub async fn walk_hierarchy(
             .map_or(defaults.concurrency, usize_of)
             .max(1),
         hints: hints_of(&options).map_err(fail)?,
-        ..defaults
+        limits: limits::of_options(&options, limits::current()).map_err(fail)?,
     };
     let callback = option(&options, "onProgress");
     let mut progress = |p: WalkProgress| {
@@ -215,11 +222,26 @@ struct ArrayInner {
     reader: Result<ArrayReader, ZomError>,
     array: ArrayNode,
     path: String,
+    /// The limits it was opened with: those of its reads unless a read gives its own.
+    limits: Limits,
 }
 
 impl ArrayInner {
     fn reader(&self) -> Result<&ArrayReader, JsValue> {
         self.reader.as_ref().map_err(|e| fail(e.clone()))
+    }
+
+    /// The array reopened for a read under `limits` when they change how chunks decode
+    /// (`None`: [`ArrayInner::reader`] serves).
+    fn reopened(&self, limits: &Limits) -> Result<Option<ArrayReader>, JsValue> {
+        self.reader()?;
+        let decoding = |l: &Limits| (l.max_chunk_bytes, l.max_shard_index_bytes);
+        if decoding(limits) == decoding(&self.limits) {
+            return Ok(None);
+        }
+        ArrayReader::open_with_limits(&self.array, &self.path, *limits)
+            .map(Some)
+            .map_err(fail)
     }
 }
 
@@ -229,13 +251,18 @@ pub struct ArrayHandle {
     inner: Rc<ArrayInner>,
 }
 
-fn read_options(options: &JsValue) -> Result<ReadOptions, ZomError> {
+/// The options of a read; `base`: the limits the array was opened with.
+fn read_options(options: &JsValue, base: Limits) -> Result<ReadOptions, ZomError> {
     let defaults = ReadOptions::default();
+    let mut limits = limits::of_options(options, base)?;
+    if let Some(max) = count_option(options, "maxBytes")? {
+        limits.max_bytes = max;
+    }
     Ok(ReadOptions {
         concurrency: count_option(options, "concurrency")?
             .map_or(defaults.concurrency, usize_of)
             .max(1),
-        max_bytes: count_option(options, "maxBytes")?.unwrap_or(defaults.max_bytes),
+        limits,
         ..defaults
     })
 }
@@ -276,11 +303,15 @@ impl ArrayHandle {
     pub fn get(&self, selection: JsValue, options: JsValue) -> Promise {
         let inner = Rc::clone(&self.inner);
         future_to_promise(async move {
-            let reader = inner.reader()?;
+            let read_options = read_options(&options, inner.limits).map_err(fail)?;
+            let reopened = inner.reopened(&read_options.limits)?;
+            let reader = match &reopened {
+                Some(reader) => reader,
+                None => inner.reader()?,
+            };
             let selection = from_js(&selection)
                 .and_then(|v| Selection::from_json(&v))
                 .map_err(|e| fail(e.at_path(inner.path.clone())))?;
-            let read_options = read_options(&options).map_err(fail)?;
             let store = JsStore::new(&inner.store, option(&options, "signal")).map_err(fail)?;
             let callback = option(&options, "onProgress");
             let mut progress =
@@ -298,9 +329,13 @@ impl ArrayHandle {
     pub fn get_chunk(&self, coords: JsValue, options: JsValue) -> Promise {
         let inner = Rc::clone(&self.inner);
         future_to_promise(async move {
-            let reader = inner.reader()?;
+            let read_options = read_options(&options, inner.limits).map_err(fail)?;
+            let reopened = inner.reopened(&read_options.limits)?;
+            let reader = match &reopened {
+                Some(reader) => reader,
+                None => inner.reader()?,
+            };
             let coords = coords_of(&coords).map_err(|e| fail(e.at_path(inner.path.clone())))?;
-            let read_options = read_options(&options).map_err(fail)?;
             let store = JsStore::new(&inner.store, option(&options, "signal")).map_err(fail)?;
             let values = hierarchy::read_chunk(&store, reader, &coords, &read_options)
                 .await

@@ -3,6 +3,7 @@
 
 mod convert;
 mod hierarchy;
+mod limits;
 mod store;
 mod values;
 
@@ -76,10 +77,15 @@ fn string_list_option(options: &JsValue, name: &str) -> Result<Option<Vec<String
         .map(Some)
 }
 
-/// A JSON value from a JS object, or from JSON text / bytes.
+/// A JSON value from a JS object, or from JSON text / bytes (parsed under the default limits).
 fn json_input(value: &JsValue) -> Result<Value, JsValue> {
+    json_input_with(value, &limits::current())
+}
+
+/// A JSON value from a JS object, or from JSON text / bytes parsed under `limits`.
+fn json_input_with(value: &JsValue, limits: &crate::Limits) -> Result<Value, JsValue> {
     match bytes_of(value) {
-        Some(bytes) => json::parse_document(&bytes, json::DEFAULT_MAX_DOCUMENT_BYTES).map_err(fail),
+        Some(bytes) => json::parse_document(&bytes, limits).map_err(fail),
         None => from_js(value).map_err(fail),
     }
 }
@@ -176,6 +182,7 @@ fn validate_options(options: &JsValue) -> Result<validate::ValidateOptions, JsVa
         key: option(options, "key").as_string(),
         strict: bool_option(options, "strict"),
         extensions: bool_option(options, "extensions"),
+        limits: limits::current(),
         ..Default::default()
     };
     let handlers = option(options, "extensionHandlers");
@@ -218,7 +225,7 @@ pub fn validate_document(doc: JsValue, options: JsValue) -> JsResult {
 pub fn validate_hierarchy(zom: JsValue, options: JsValue) -> JsResult {
     let opts = validate_options(&options)?;
     match bytes_of(&zom) {
-        Some(bytes) => match json::parse_document(&bytes, json::DEFAULT_MAX_DOCUMENT_BYTES) {
+        Some(bytes) => match json::parse_document(&bytes, &opts.limits) {
             Ok(value) => Ok(to_js(
                 &validate::validate_hierarchy(&value, &opts).to_value(),
             )),
@@ -358,9 +365,9 @@ pub fn json_schema(version: JsValue) -> JsResult {
     Ok(to_js(&model::json_schema(number as u8).map_err(fail)?))
 }
 
-fn array_input(meta: &JsValue, path: &str) -> Result<ArrayReader, JsValue> {
-    match json_input(meta).and_then(|v| Node::from_value(&v).map_err(fail))? {
-        Node::Array(array) => ArrayReader::open(&array, path).map_err(fail),
+fn array_input(meta: &JsValue, path: &str, limits: crate::Limits) -> Result<ArrayReader, JsValue> {
+    match json_input_with(meta, &limits).and_then(|v| Node::from_value(&v).map_err(fail))? {
+        Node::Array(array) => ArrayReader::open_with_limits(&array, path, limits).map_err(fail),
         Node::Group(_) => Err(fail(ZomError::invalid_argument(
             "array metadata expected (a zarr.json of an array, a .zarray, or an array ZOM node)",
         ))),
@@ -395,11 +402,16 @@ pub struct ChunkDecoder {
 #[wasm_bindgen]
 impl ChunkDecoder {
     /// Opens an array from its metadata (`zarr.json` of an array, `.zarray`, or a ZOM array
-    /// node); `path` is its node path, used in errors and chunk keys.
+    /// node); `path` is its node path, used in errors and chunk keys. Options: `limits`.
     #[wasm_bindgen(constructor)]
-    pub fn new(meta: JsValue, path: Option<String>) -> Result<ChunkDecoder, JsValue> {
+    pub fn new(
+        meta: JsValue,
+        path: Option<String>,
+        options: JsValue,
+    ) -> Result<ChunkDecoder, JsValue> {
+        let limits = limits::of_options(&options, limits::current()).map_err(fail)?;
         Ok(ChunkDecoder {
-            reader: array_input(&meta, path.as_deref().unwrap_or(""))?,
+            reader: array_input(&meta, path.as_deref().unwrap_or(""), limits)?,
         })
     }
 
@@ -460,7 +472,7 @@ impl ChunkDecoder {
 /// Decodes one chunk of an array given its metadata (see [`ChunkDecoder`]).
 #[wasm_bindgen(js_name = decodeChunk)]
 pub fn decode_chunk(meta: JsValue, bytes: Option<Vec<u8>>, coords: Vec<f64>) -> JsResult {
-    ChunkDecoder::new(meta, None)?.decode(bytes, coords)
+    ChunkDecoder::new(meta, None, JsValue::UNDEFINED)?.decode(bytes, coords)
 }
 
 /// float16 element bytes as float32 values, for runtimes without `Float16Array`.
@@ -485,8 +497,7 @@ pub fn stringify(value: JsValue, indent: Option<u32>) -> Result<String, JsValue>
 /// Parses JSON text; integers beyond ±(2^53 − 1) become BigInt.
 #[wasm_bindgen(js_name = parseJson)]
 pub fn parse_json(text: &str) -> JsResult {
-    let value =
-        json::parse_document(text.as_bytes(), json::DEFAULT_MAX_DOCUMENT_BYTES).map_err(fail)?;
+    let value = json::parse_document(text.as_bytes(), &limits::current()).map_err(fail)?;
     Ok(to_js(&value))
 }
 

@@ -10,6 +10,8 @@
 //        [--ignore-range] [--refuse-suffix[=400|416|501|ignore]] [--forbidden-for-missing]
 //        [--fail-every-other] [--retry-after S] [--truncate] [--wrong-content-range]
 //        [--mount /prefix/=DIR] [--index-html]
+//        [--redirect[=301|302|307]] [--stall=headers|body] [--stall-match S] [--spa-fallback]
+//        [--html-match S]
 //
 // Behaviour (every mode off by default; modes combine):
 // - GET/HEAD of a file: 200 with Content-Length; `Range: bytes=a-b`, `bytes=a-` and the suffix
@@ -43,6 +45,16 @@
 //   sees the mounted directories under their prefixes (keys "data/…").
 // - indexHtml: a GET of a directory URL ending in "/" that holds an index.html serves it (before
 //   htmlIndex), as static web servers do.
+// - redirect: 301, 302 or 307 (`true`: 302): every GET/HEAD of a file or a listing is answered
+//   with a redirect to the same path under `/__moved` (query kept), where it is served; the
+//   redirected request itself behaves as without the mode.
+// - stall: the response of a file whose path contains `stallMatch` (default: every file)
+//   never completes: "headers" → nothing is ever sent; "body" → the headers and the first half
+//   of the body, then silence (the connection stays open).
+// - spaFallback: a missing file → 200 with an HTML page (text/html), as single-page-app hosts
+//   answer every unknown path with their index.html.
+// - htmlMatch: files whose path contains this string → 200 with an HTML page instead of their
+//   bytes (a captive portal, a login page, an error page sent with status 200).
 // stats: requests (not OPTIONS), bytes (body bytes written), inFlight, maxInFlight, preflights,
 // log ([{ method, url, range, status }]); resetStats() zeroes them.
 import { createServer } from "node:http";
@@ -66,6 +78,17 @@ const TYPES = {
   ".svg": "image/svg+xml",
   ".png": "image/png",
 };
+
+/** Where redirect mode sends every request (the path follows). */
+const MOVED = "/__moved";
+
+/** The page spaFallback and htmlMatch answer with. */
+const SPA_PAGE = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>App</title><script type="module" src="/assets/index.js"></script></head>
+<body><div id="root"></div></body>
+</html>
+`;
 
 const CORS = {
   "access-control-allow-origin": "*",
@@ -234,6 +257,11 @@ async function htmlListing(dir, urlPath) {
  * @param {boolean} [options.wrongContentRange]
  * @param {Record<string, string>} [options.mounts] URL prefix ("/data/") → directory
  * @param {boolean} [options.indexHtml]
+ * @param {boolean | 301 | 302 | 307} [options.redirect]
+ * @param {"headers" | "body"} [options.stall]
+ * @param {string} [options.stallMatch]
+ * @param {boolean} [options.spaFallback]
+ * @param {string} [options.htmlMatch]
  * @returns {Promise<{url: string, close: () => Promise<void>, stats: object, resetStats: () => void}>}
  */
 export async function startServer(options) {
@@ -268,7 +296,9 @@ export async function startServer(options) {
       } else res.end();
     };
     const notFound = () =>
-      o.forbiddenForMissing
+      o.spaFallback
+        ? send(200, { "content-type": "text/html; charset=utf-8" }, SPA_PAGE)
+        : o.forbiddenForMissing
         ? send(403, { "content-type": "application/xml" }, s3Error("AccessDenied", "Access Denied"))
         : send(404, { "content-type": "text/plain" }, "not found");
 
@@ -278,6 +308,13 @@ export async function startServer(options) {
       return send(503, { "content-type": "text/plain", ...(o.retryAfter !== undefined ? { "retry-after": String(o.retryAfter) } : {}) }, "try again");
     }
     const url = new URL(req.url ?? "/", "http://localhost");
+    if (o.redirect) {
+      if (!url.pathname.startsWith(MOVED)) {
+        const status = o.redirect === true ? 302 : o.redirect;
+        return send(status, { location: `${MOVED}${url.pathname}${url.search}` }, "");
+      }
+      url.pathname = url.pathname.slice(MOVED.length) || "/";
+    }
     if (o.s3Listing && url.pathname === "/" && url.searchParams.get("list-type") === "2") {
       const { status, body } = await s3List(resolvePath, url.searchParams, o.maxKeys);
       return send(status, { "content-type": "application/xml" }, body);
@@ -307,7 +344,15 @@ export async function startServer(options) {
       return send(200, { "content-type": "text/html; charset=utf-8" }, await htmlListing(file, path));
     }
     if (!info.isFile() || path.endsWith("/")) return notFound();
+    if (o.htmlMatch && path.includes(o.htmlMatch)) return send(200, { "content-type": "text/html; charset=utf-8" }, SPA_PAGE);
     const data = await readFile(file);
+    if (o.stall && path.includes(o.stallMatch ?? "")) {
+      entry.status = 200;
+      if (o.stall === "headers") return; // nothing, ever
+      res.writeHead(200, { ...CORS, "content-type": "application/octet-stream", "content-length": data.length });
+      res.write(data.subarray(0, Math.floor(data.length / 2)));
+      return; // the rest never comes
+    }
     const type = TYPES[extname(file)] ?? (file.endsWith("zarr.json") ? "application/json" : "application/octet-stream");
     const base = { "content-type": type, "accept-ranges": o.ignoreRange ? "none" : "bytes" };
     const range = o.ignoreRange ? { kind: "none" } : parseRange(req.headers.range, data.length);
@@ -424,6 +469,11 @@ function cli(argv) {
         options.mounts = { ...options.mounts, [prefix]: target };
         break;
       }
+      case "--redirect": options.redirect = inline === undefined ? true : Number(inline); break;
+      case "--stall": options.stall = value(); break;
+      case "--stall-match": options.stallMatch = value(); break;
+      case "--spa-fallback": options.spaFallback = true; break;
+      case "--html-match": options.htmlMatch = value(); break;
       default:
         console.error(`unknown option ${rest[i]}`);
         process.exit(2);

@@ -13,6 +13,7 @@ use super::{
 };
 use crate::dtype::{DataType, FillValue};
 use crate::error::Result;
+use crate::limits::Limit;
 use crate::model::named::NamedConfig;
 use serde_json::{Map, Value};
 
@@ -143,7 +144,8 @@ impl ShardingCodec {
         &self.inner
     }
 
-    /// Where the index is: its length, at the start or the end of the shard.
+    /// Where the index is: its length, at the start or the end of the shard. An index
+    /// longer than the limit `maxShardIndexBytes` is refused before it is read.
     pub fn index_range(&self) -> Result<IndexRange> {
         let len = match self.index.encoded_size()? {
             SizeBound::Exact(n) => n,
@@ -154,6 +156,11 @@ impl ShardingCodec {
                 )))
             }
         };
+        self.index.limits().check(
+            Limit::ShardIndexBytes,
+            len,
+            &format!("{}: the shard index's size in bytes", self.name),
+        )?;
         Ok(if self.index_at_start {
             IndexRange::Prefix(len)
         } else {
@@ -229,9 +236,7 @@ impl ShardingCodec {
             let len = decoded.fixed_byte_len()?;
             owned = Some(match (item, len) {
                 (Some(_), Some(len)) => {
-                    if len > limits.max_decoded_bytes {
-                        return Err(codec_error("the shard is larger than the decode limit"));
-                    }
+                    limits.check(Limit::ChunkBytes, len, "a decoded shard's size in bytes")?;
                     DecodedChunk::Fixed(vec![0u8; to_usize(len, "a shard")?])
                 }
                 _ => fill_chunk(decoded, self.inner.fill_value(), None, limits)?,
@@ -384,7 +389,12 @@ impl ArrayToBytesCodec for ShardingCodec {
     }
 
     fn encoded_size(&self, _decoded: &ChunkRepr, limits: &Limits) -> Result<SizeBound> {
-        Ok(SizeBound::AtMost(limits.max_decoded_bytes))
+        Ok(SizeBound::AtMost(limits.max_chunk_bytes))
+    }
+
+    fn set_limits(&mut self, limits: Limits) {
+        self.inner.set_limits(limits);
+        self.index.set_limits(limits);
     }
 
     fn decode(&self, input: &[u8], decoded: &ChunkRepr, limits: &Limits) -> Result<DecodedChunk> {

@@ -1,0 +1,183 @@
+// Hostile and broken servers (tests/server's misbehaving modes) under FetchStore + open / walk /
+// get: each gives the right ZomError, located at its node and key, or the right values; none
+// hangs (every test has a timeout well below the test runner's).
+import assert from "node:assert/strict";
+import { cpSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { FetchStore, open, openArray, slice, walk } from "zom";
+import { logLines, withServer } from "../server/testing.mjs";
+import { elements, reference, sameValues, zomError } from "./hierarchy-common.mjs";
+import { assertJsonEqual, fixtures, readJson } from "./helpers.mjs";
+
+const V3 = readJson("expected", "v3.values.json");
+const FAST = { retryDelay: 1, maxRetryDelay: 5 };
+/** A test that must end (pass or fail) within 20 s. */
+const bounded = { timeout: 20_000 };
+/** One inner chunk of shard c/0/0 (a partial read: index suffix + one range). */
+const INNER = [slice(4, 8), slice(0, 4)];
+
+async function assertValues(store, path, selection = null) {
+  const arr = await openArray(store, path);
+  const { data, shape } = await arr.get(selection);
+  const want = reference(V3[path].values, V3[path].shape, selection);
+  assert.deepEqual(shape, want.shape, path);
+  sameValues(elements(data, arr.dtype), want.values, path);
+}
+
+/** A rejection check: the code, the node path, and a key ending with `key`. */
+function located(code, path, key, message) {
+  return (e) => {
+    zomError(code, { path, message })(e);
+    assert.ok(typeof e.key === "string" && e.key.endsWith(key), `key ${e.key} should end with ${key}`);
+    return true;
+  };
+}
+
+/** Runs `fn(dir)` on a temporary copy of fixture arrays of v3 (`names`) under a v3 root group. */
+async function withCopy(names, fn) {
+  const dir = mkdtempSync(join(tmpdir(), "zom-hostile-"));
+  try {
+    cpSync(join(fixtures, "v3", "zarr.json"), join(dir, "zarr.json"));
+    for (const name of names) cpSync(join(fixtures, "v3", name), join(dir, name), { recursive: true });
+    return await fn(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+for (const status of [301, 302, 307]) {
+  test(`redirects (${status}) are followed: walk, open and partial shard reads give zarr-python's data`, bounded, () =>
+    withServer({ redirect: status, s3Listing: true }, async (server) => {
+      const store = new FetchStore(`${server.url}/v3`);
+      const tree = await walk(store);
+      assertJsonEqual(tree, readJson("expected", "v3.zom.json"), `walk through ${status}`);
+      assert.deepEqual(tree.errors, []);
+      await assertValues(store, "codec_crc32c");
+      await assertValues(store, "shard_index_end", INNER);
+      await assertValues(store, "shard_index_start", INNER);
+      const lines = logLines(server);
+      assert.ok(lines.some((l) => l.endsWith(` ${status}`)), lines.join("\n"));
+      assert.ok(lines.some((l) => / bytes=-\d+ 206$/.test(l)), "the suffix range survived the redirect");
+    }));
+}
+
+for (const stall of ["headers", "body"]) {
+  test(`a server that stalls (${stall}) is given up on after the timeout, with the node and key`, bounded, () =>
+    withServer({ stall, stallMatch: "/c/" }, async (server) => {
+      const store = new FetchStore(`${server.url}/v3`, { ...FAST, timeout: 200, retries: 1 });
+      const arr = await openArray(store, "dtype_int32"); // metadata is not stalled
+      const started = performance.now();
+      await assert.rejects(arr.get(), located("HttpError", "dtype_int32", "dtype_int32/c/0", /timed out after 200 ms \(after 2 attempts\)/));
+      assert.ok(performance.now() - started < 5000, `gave up after ${performance.now() - started} ms`);
+      await assert.rejects(arr.getChunk([1]), located("HttpError", "dtype_int32", "dtype_int32/c/1", /timed out/));
+    }));
+}
+
+test("a stalled metadata document fails open and walk with its key", bounded, () =>
+  withServer({ stall: "headers", stallMatch: "zarr.json" }, async (server) => {
+    const store = new FetchStore(`${server.url}/v3`, { ...FAST, timeout: 150, retries: 0 });
+    await assert.rejects(open(store, "group1"), located("HttpError", "group1", "group1/zarr.json", /timed out/));
+    await assert.rejects(walk(store), located("HttpError", "", "zarr.json", /timed out/));
+  }));
+
+test("an SPA host's HTML page (200) for a missing document or chunk is an error, never data", bounded, () =>
+  withCopy(["dtype_int32", "group1"], async (dir) => {
+    unlinkSync(join(dir, "dtype_int32", "c", "1"));
+    // Without the fallback the missing chunk reads as the fill value (42).
+    await withServer({ root: dir }, async (server) => {
+      const { data } = await (await openArray(new FetchStore(server.url), "dtype_int32")).get();
+      sameValues(elements(data, "int32"), [...V3.dtype_int32.values.slice(0, 2), 42, 42, V3.dtype_int32.values[4]], "fill");
+    });
+    await withServer({ root: dir, spaFallback: true }, async (server) => {
+      const store = new FetchStore(server.url);
+      await assert.rejects(open(store, "nope"), located("InvalidMetadata", "nope", "nope/zarr.json", /invalid JSON/));
+      await assert.rejects(openArray(store, "group1/nope"), located("InvalidMetadata", "group1/nope", "group1/nope/zarr.json"));
+      // The chunk that is missing reads as HTML, not as the fill value.
+      const arr = await openArray(store, "dtype_int32");
+      await assert.rejects(arr.get(), located("CodecError", "dtype_int32", "dtype_int32/c/1"));
+      const { data } = await arr.get([slice(0, 2)]);
+      sameValues(elements(data, "int32"), V3.dtype_int32.values.slice(0, 2), "chunk 0");
+    });
+  }));
+
+test("HTML served with status 200 in place of metadata or chunks is InvalidMetadata or a codec error", bounded, async () => {
+  await withServer({ htmlMatch: "group1/zarr.json" }, async (server) => {
+    const store = new FetchStore(`${server.url}/v3`);
+    await assert.rejects(open(store, "group1"), located("InvalidMetadata", "group1", "group1/zarr.json", /line 1, column 1/));
+    const tree = await walk(new FetchStore(`${server.url}/v3-consolidated`));
+    assert.deepEqual(tree.errors, []);
+  });
+  await withServer({ htmlMatch: "/c/" }, async (server) => {
+    const store = new FetchStore(`${server.url}/v3`);
+    for (const [path, key] of [["dtype_int32", "dtype_int32/c/0"], ["codec_crc32c", "codec_crc32c/c/0/0"], ["codec_bytes_only", "codec_bytes_only/c/0/0"]]) {
+      const arr = await openArray(store, path);
+      await assert.rejects(arr.get(), (e) => {
+        assert.ok(["CodecError", "ChecksumMismatch"].includes(e.code), `${path}: ${e.code} ${e.message}`);
+        return located(e.code, path, key)(e);
+      });
+    }
+    const sharded = await openArray(store, "shard_index_end");
+    await assert.rejects(sharded.get(INNER), (e) => ["CodecError", "ChecksumMismatch"].includes(e.code) && located(e.code, "shard_index_end", "shard_index_end/c/0/0")(e));
+  });
+});
+
+test("truncated bodies are HttpErrors with the node and key after the retries", bounded, () =>
+  withServer({ truncate: true }, async (server) => {
+    const store = new FetchStore(`${server.url}/v3`, { ...FAST, retries: 1 });
+    await assert.rejects(open(store, "dtype_int32"), located("HttpError", "dtype_int32", "dtype_int32/zarr.json", /after 2 attempts/));
+    await assert.rejects(walk(store), located("HttpError", "", "zarr.json"));
+  }));
+
+test("a wrong Content-Range on a shard's ranges is an HttpError, never shifted bytes", bounded, () =>
+  withServer({ wrongContentRange: true }, async (server) => {
+    const store = new FetchStore(`${server.url}/v3`, { retries: 0 });
+    const arr = await openArray(store, "shard_index_end"); // whole-document GETs are fine
+    await assert.rejects(arr.get(INNER), located("HttpError", "shard_index_end", "shard_index_end/c/0/0", /Content-Range/));
+    await assert.rejects(arr.getChunk([0, 0]), located("HttpError", "shard_index_end", "shard_index_end/c/0/0"));
+  }));
+
+test("a 200 with the whole body for a range request is cut to the range: the values are right", bounded, () =>
+  withServer({ ignoreRange: true }, async (server) => {
+    const store = new FetchStore(`${server.url}/v3`);
+    await assertValues(store, "shard_index_end", INNER);
+    await assertValues(store, "shard_index_start", INNER);
+    assert.ok(logLines(server).every((l) => l.endsWith(" 200")));
+  }));
+
+/** The CRC-32C of `bytes` (the sharding index's checksum). */
+function crc32c(bytes) {
+  let crc = ~0;
+  for (const b of bytes) {
+    crc ^= b;
+    for (let k = 0; k < 8; k++) crc = crc & 1 ? (crc >>> 1) ^ 0x82f63b78 : crc >>> 1;
+  }
+  return ~crc >>> 0;
+}
+
+test("a shard whose index points past its end is a CodecError (whole and partial reads)", bounded, () =>
+  withCopy(["shard_index_end"], async (dir) => {
+    // 2 × 2 inner chunks: an index of 4 (offset, nbytes) u64 pairs + crc32c at the end.
+    const file = join(dir, "shard_index_end", "c", "0", "0");
+    const shard = new Uint8Array(readFileSync(file));
+    const indexStart = shard.length - 4 * 16 - 4;
+    const view = new DataView(shard.buffer, shard.byteOffset);
+    // Inner chunk [1, 0] starts a megabyte past the end; the checksum is made right again.
+    view.setBigUint64(indexStart + 2 * 16, BigInt(shard.length + (1 << 20)), true);
+    view.setUint32(shard.length - 4, crc32c(shard.subarray(indexStart, shard.length - 4)), true);
+    writeFileSync(file, shard);
+    await withServer({ root: dir }, async (server) => {
+      const store = new FetchStore(server.url, { retries: 0 });
+      const arr = await openArray(store, "shard_index_end");
+      const key = "shard_index_end/c/0/0";
+      // The whole shard (every inner chunk wanted): the index is checked against its length.
+      await assert.rejects(arr.get([slice(0, 8), slice(0, 8)]), located("CodecError", "shard_index_end", key, /outside the \d+-byte shard/));
+      // Only that inner chunk: its range is past the end (416): never zeros or garbage.
+      await assert.rejects(arr.get(INNER), located("CodecError", "shard_index_end", key, /0 bytes were read/));
+      // The other inner chunks of the shard still read.
+      const fine = [slice(0, 4), slice(0, 8)];
+      const { data } = await arr.get(fine);
+      sameValues(elements(data, "int32"), reference(V3.shard_index_end.values, V3.shard_index_end.shape, fine).values, "intact inner chunks");
+    });
+  }));
