@@ -181,3 +181,62 @@ test("a shard whose index points past its end is a CodecError (whole and partial
       sameValues(elements(data, "int32"), reference(V3.shard_index_end.values, V3.shard_index_end.shape, fine).values, "intact inner chunks");
     });
   }));
+
+test("a body longer than maxResponseBytes is refused by its Content-Length, before it is read", bounded, () =>
+  withServer({}, async (server) => {
+    const store = new FetchStore(`${server.url}/v3`, { maxResponseBytes: 32 });
+    const arr = await openArray(new FetchStore(`${server.url}/v3`), "codec_gzip");
+    const key = "codec_gzip/c/0/0";
+    const whole = await new FetchStore(`${server.url}/v3`).get(key);
+    assert.ok(whole.length > 32, "the chunk is larger than the limit");
+    await assert.rejects(store.get(key), (e) => {
+      zomError("LimitExceeded", { message: /maxResponseBytes = 32/ })(e);
+      assert.ok(e.key.endsWith(key), e.key);
+      return true;
+    });
+    // Through open: the metadata document is over the limit too, located at its key.
+    await assert.rejects(openArray(store, "codec_gzip"), (e) => {
+      zomError("LimitExceeded", { message: /maxResponseBytes = 32/ })(e);
+      assert.ok(e.key.endsWith("codec_gzip/zarr.json"), e.key);
+      return true;
+    });
+    assert.deepEqual(arr.shape.length, 2);
+  }));
+
+test("a streamed body (no Content-Length) is cut off once it grows past maxResponseBytes", bounded, async () => {
+  const { createServer } = await import("node:http");
+  let written = 0;
+  let closed = false;
+  // A real server that streams without end: chunked transfer, no Content-Length.
+  const server = createServer((req, res) => {
+    res.writeHead(200, { "content-type": "application/octet-stream", "access-control-allow-origin": "*" });
+    const block = new Uint8Array(64 * 1024);
+    const pump = () => {
+      while (!closed && written < 64 * 1024 * 1024) {
+        written += block.length;
+        if (!res.write(block)) return res.once("drain", pump);
+      }
+      res.end();
+    };
+    res.on("close", () => {
+      closed = true;
+    });
+    pump();
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  try {
+    const { port } = server.address();
+    const store = new FetchStore(`http://127.0.0.1:${port}`, { maxResponseBytes: 1 << 20, retries: 0 });
+    await assert.rejects(store.get("endless/c/0"), (e) => {
+      zomError("LimitExceeded", { message: /grew past 1048576 bytes/ })(e);
+      assert.ok(e.key.endsWith("endless/c/0"), e.key);
+      return true;
+    });
+    // The reader stopped: far less than the 64 MiB the server would have sent.
+    await new Promise((r) => setTimeout(r, 100));
+    assert.ok(written < 32 * 1024 * 1024, `server wrote ${written} bytes`);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  }
+});

@@ -102,6 +102,7 @@ export class FetchStore {
       maxRetryDelay: positive("maxRetryDelay", options.maxRetryDelay, 10_000),
       limiter: new Limiter(positive("concurrency", options.concurrency, 16)),
       stats: this.stats,
+      maxResponseBytes: positive("maxResponseBytes", options.maxResponseBytes, 2 ** 30),
     };
     this.forbiddenAsMissing = options.forbiddenAsMissing ?? false;
     this.cacheMetadata = options.cacheMetadata ?? true;

@@ -2,7 +2,7 @@
  * One HTTP exchange with retries: backoff with jitter on 408/425/429/5xx and network errors
  * (a server's Retry-After respected up to a cap), a timeout per attempt, the caller's
  * AbortSignal, the concurrency limit, the request/byte counters, and a check that a body is as
- * long as its Content-Length says.
+ * long as its Content-Length says and no longer than the store allows.
  * @module
  */
 import { ZomError } from "../errors.js";
@@ -30,6 +30,8 @@ export interface HttpContext {
   limiter: Limiter;
   /** The counters. */
   stats: FetchStoreStats;
+  /** The longest body accepted, in bytes. */
+  maxResponseBytes: number;
 }
 
 /** One request. */
@@ -140,8 +142,9 @@ async function once(ctx: HttpContext, req: HttpRequest): Promise<Attempt> {
     }
     let body: Uint8Array;
     try {
-      body = new Uint8Array(await res.arrayBuffer());
+      body = await readBody(res, ctx.maxResponseBytes, req);
     } catch (e) {
+      if (e instanceof ZomError) throw e;
       if (signal?.aborted || timedOut) throw e;
       return { ok: false, message: `body cut short (${describe(e)})`, cause: e, retryAfter: null };
     }
@@ -164,6 +167,50 @@ async function once(ctx: HttpContext, req: HttpRequest): Promise<Attempt> {
 function describe(e: unknown): string {
   if (!(e instanceof Error)) return String(e);
   return `${e.message}${e.cause instanceof Error ? `: ${e.cause.message}` : ""}`;
+}
+
+/**
+ * The body of `res`, refused with "LimitExceeded" beyond `max` bytes: before reading when an
+ * identity Content-Length says so, else while streaming (a server may send no length, or a
+ * compressed body that inflates), so a hostile server cannot make the page hold more.
+ */
+async function readBody(res: Response, max: number, req: HttpRequest): Promise<Uint8Array> {
+  const tooLarge = (what: string) => {
+    discard(res);
+    return new ZomError(
+      "LimitExceeded",
+      `${req.method} ${req.url}: the response body ${what}, over the limit maxResponseBytes = ${max}`,
+      { key: req.key },
+    );
+  };
+  const encoding = res.headers.get("content-encoding");
+  const identity = encoding === null || encoding.trim().toLowerCase() === "identity";
+  const declared = res.headers.get("content-length");
+  const length = declared !== null && /^\s*\d+\s*$/.test(declared) ? Number(declared) : null;
+  if (length !== null && length > max) throw tooLarge(`is ${length} bytes (Content-Length)`);
+  // fetch itself never delivers more than an identity Content-Length: one read, no copies.
+  if ((length !== null && identity) || res.body === null) return new Uint8Array(await res.arrayBuffer());
+  const reader = res.body.getReader();
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.length;
+    if (total > max) {
+      reader.cancel().catch(() => undefined);
+      throw tooLarge(`grew past ${max} bytes`);
+    }
+    parts.push(value);
+  }
+  if (parts.length === 1 && parts[0] !== undefined) return parts[0];
+  const body = new Uint8Array(total);
+  let at = 0;
+  for (const part of parts) {
+    body.set(part, at);
+    at += part.length;
+  }
+  return body;
 }
 
 /** Lets go of a body that will not be read. */

@@ -61,6 +61,11 @@ export interface FetchStoreOptions {
   listing?: FetchStoreListing;
   /** Merging of getRange calls issued in the same tick; false to turn it off. Default on. */
   coalesce?: boolean | FetchStoreCoalesce;
+  /**
+   * The longest response body in bytes: a larger Content-Length, or a body that grows past it
+   * while streaming (no or content-encoded Content-Length), throws "LimitExceeded". Default 1 GiB.
+   */
+  maxResponseBytes?: number;
 }
 
 /** Live counters of a {@link FetchStore}: HTTP requests sent (every attempt) and body bytes received. */
