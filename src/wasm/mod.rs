@@ -3,6 +3,7 @@
 
 mod convert;
 mod hierarchy;
+mod pool;
 mod store;
 mod values;
 
