@@ -170,6 +170,8 @@ async function decodeHere(array: PoolArray, inner: boolean, bytes: Uint8Array): 
 export class WorkerPool {
   /** True once the workers could not start: reads decode on the main thread. */
   failed = false;
+  /** Chunks the workers decoded. */
+  decoded = 0;
   readonly #slots: Slot[] = [];
   readonly #tasks = new Map<number, Task>();
   readonly #ready: Promise<void>;
@@ -211,7 +213,10 @@ export class WorkerPool {
     this.#release(task.slot);
     if (task.settled) return;
     task.settled = true;
-    if ("bytes" in m) return task.resolve(new Uint8Array(m.bytes));
+    if ("bytes" in m) {
+      this.decoded += 1;
+      return task.resolve(new Uint8Array(m.bytes));
+    }
     task.reject(rejection(m.error));
     if (m.fatal) this.#drop(task.slot, new Error(`a decode worker stopped: ${m.error.message}`));
   }
