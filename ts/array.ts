@@ -161,7 +161,11 @@ export class ZarrArray<D extends ChunkData = ChunkData> {
     if (pool.failed) return options;
     const array = this.#pool;
     const signal = options.signal;
-    const decodeHook = (inner: boolean, bytes: Uint8Array) => pool.decode(array, inner, bytes, signal);
+    const decodeHook = {
+      buffer: (n: number) => pool.buffer(n),
+      decode: (inner: boolean, bytes: Uint8Array) => pool.decode(array, inner, bytes, signal),
+      recycle: (bytes: Uint8Array) => pool.recycle(bytes),
+    };
     return { ...options, decodeHook };
   }
 

@@ -39,13 +39,16 @@ pub trait DecodeHook {
     type Decoded;
 
     /// Decodes the stored bytes of a chunk (`part` says which pipeline).
-    async fn decode(&self, encoded: Vec<u8>, part: ChunkPart) -> Result<Self::Decoded>;
+    async fn decode(&self, encoded: &[u8], part: ChunkPart) -> Result<Self::Decoded>;
 
     /// The decoded chunk's length in bytes.
     fn len(decoded: &Self::Decoded) -> usize;
 
     /// Copies the decoded chunk into `target`, which has exactly [`DecodeHook::len`] bytes.
     fn copy_to(decoded: &Self::Decoded, target: &mut [u8]) -> Result<()>;
+
+    /// Gives back a decoded chunk once it is assembled (its buffer can serve again).
+    fn recycle(&self, _decoded: Self::Decoded) {}
 }
 
 /// No hook: [`read`] decodes on the calling thread.
@@ -55,7 +58,7 @@ pub enum NoHook {}
 impl DecodeHook for NoHook {
     type Decoded = Vec<u8>;
 
-    async fn decode(&self, _: Vec<u8>, _: ChunkPart) -> Result<Vec<u8>> {
+    async fn decode(&self, _: &[u8], _: ChunkPart) -> Result<Vec<u8>> {
         match *self {}
     }
 
@@ -160,7 +163,7 @@ pub async fn read_with<S: Store, H: DecodeHook>(
                         (Ok(None), _) => Ok(Fetched::Missing),
                         (Ok(Some(bytes)), None) => Ok(Fetched::Encoded(bytes)),
                         (Ok(Some(bytes)), Some(hook)) => hook
-                            .decode(bytes, ChunkPart::Chunk)
+                            .decode(&bytes, ChunkPart::Chunk)
                             .await
                             .map(Fetched::Decoded),
                     };
@@ -172,7 +175,13 @@ pub async fn read_with<S: Store, H: DecodeHook>(
                 match fetched.map_err(locate)? {
                     Fetched::Missing => out.fill(&chunk.read, &fill),
                     Fetched::Encoded(bytes) => out.decode(&chunk.read, reader.pipeline(), &bytes),
-                    Fetched::Decoded(d) => out.place::<H>(&chunk.read, &d, &mut scratch),
+                    Fetched::Decoded(d) => {
+                        let placed = out.place::<H>(&chunk.read, &d, &mut scratch);
+                        if let Some(hook) = hook {
+                            hook.recycle(d);
+                        }
+                        placed
+                    }
                 }
                 .map_err(locate)?;
                 done = done.saturating_add(1);
@@ -201,7 +210,7 @@ pub async fn read_with<S: Store, H: DecodeHook>(
                         shard::assemble(&mut out, sharding, chunk, data, &fill)
                     }
                     shard::Fetched::Decoded(parts) => {
-                        shard::place::<H>(&mut out, chunk, parts, &fill, &mut scratch)
+                        shard::place(&mut out, hook, chunk, parts, &fill, &mut scratch)
                     }
                 }
                 .map_err(locate)?;

@@ -223,7 +223,7 @@ pub(crate) async fn decode_with<H: DecodeHook>(
         let decoded = match encoded {
             None => None,
             Some(bytes) => Some(
-                hook.decode(bytes.to_vec(), ChunkPart::Inner)
+                hook.decode(bytes, ChunkPart::Inner)
                     .await
                     .map_err(|e| at_inner(e, &read.coords))?,
             ),
@@ -233,9 +233,11 @@ pub(crate) async fn decode_with<H: DecodeHook>(
     future::try_join_all(decodes).await.map(Some)
 }
 
-/// Assembles the inner chunks a hook decoded (see [`decode_with`]) into the output.
+/// Assembles the inner chunks a hook decoded (see [`decode_with`]) into the output, giving
+/// each back to the hook once placed.
 pub(crate) fn place<H: DecodeHook>(
     out: &mut Output,
+    hook: Option<&H>,
     chunk: &PlannedChunk,
     parts: Option<Vec<(ChunkRead, Option<H::Decoded>)>>,
     fill: &Fill,
@@ -244,15 +246,25 @@ pub(crate) fn place<H: DecodeHook>(
     let Some(parts) = parts else {
         return out.fill(&chunk.read, fill);
     };
-    for (read, decoded) in &parts {
-        match decoded {
-            None => out.fill(read, fill)?,
-            Some(d) => out
-                .place::<H>(read, d, scratch)
-                .map_err(|e| at_inner(e, &read.coords))?,
+    let mut result = Ok(());
+    for (read, decoded) in parts {
+        let placed = match decoded {
+            None => out.fill(&read, fill),
+            Some(d) => {
+                let placed = out
+                    .place::<H>(&read, &d, scratch)
+                    .map_err(|e| at_inner(e, &read.coords));
+                if let Some(hook) = hook {
+                    hook.recycle(d);
+                }
+                placed
+            }
+        };
+        if result.is_ok() {
+            result = placed;
         }
     }
-    Ok(())
+    result
 }
 
 fn at_inner(mut error: ZomError, coords: &[u64]) -> ZomError {

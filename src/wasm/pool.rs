@@ -1,9 +1,11 @@
 //! The Rust side of the worker pool (ts/pool/): the decode hook the main instance's reader
 //! hands chunks to, and the decoder each worker's instance runs.
 //!
-//! Main thread: [`JsDecodeHook`] wraps the JS function `(inner, bytes) => Promise<Uint8Array>`
-//! that ts/array.ts passes as the `decodeHook` read option; the reader (crate::hierarchy)
-//! awaits it per chunk while other fetches go on, and assembles what comes back. Worker:
+//! Main thread: [`JsDecodeHook`] wraps the JS object ts/array.ts passes as the `decodeHook`
+//! read option: `buffer(n)` lends a Uint8Array of n bytes (recycled, so that no fresh memory
+//! is touched per chunk) which the encoded chunk is copied into, `decode(inner, bytes)`
+//! transfers it to a worker and gives a Promise of the decoded chunk, and `recycle(bytes)`
+//! takes the decoded chunk back once the reader (crate::hierarchy) has assembled it. Worker:
 //! [`PoolDecoder`] opens the array from the same metadata and decodes one chunk per call.
 
 use super::fail;
@@ -17,20 +19,27 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-/// A JS function that decodes a chunk elsewhere (ts/pool/).
+/// The JS side of the pool for one read (ts/pool/).
 pub(super) struct JsDecodeHook {
-    function: Function,
+    target: JsValue,
+    buffer: Function,
+    decode: Function,
+    recycle: Function,
 }
 
 impl JsDecodeHook {
-    /// The hook of a read: `options.decodeHook` when it is a function and the array's values
-    /// are fixed-size (variable-length values decode on the calling thread).
+    /// The hook of a read: `options.decodeHook` when it has the three methods and the array's
+    /// values are fixed-size (variable-length values decode on the calling thread).
     pub(super) fn of(options: &JsValue, reader: &ArrayReader) -> Option<JsDecodeHook> {
         reader.data_type().fixed_size().filter(|&s| s > 0)?;
-        let function = super::option(options, "decodeHook")
-            .dyn_into::<Function>()
-            .ok()?;
-        Some(JsDecodeHook { function })
+        let target = super::option(options, "decodeHook");
+        let method = |name: &str| super::option(&target, name).dyn_into::<Function>().ok();
+        Some(JsDecodeHook {
+            buffer: method("buffer")?,
+            decode: method("decode")?,
+            recycle: method("recycle")?,
+            target,
+        })
     }
 }
 
@@ -44,13 +53,25 @@ fn hook_error(thrown: &JsValue) -> ZomError {
 impl DecodeHook for JsDecodeHook {
     type Decoded = Uint8Array;
 
-    async fn decode(&self, encoded: Vec<u8>, part: ChunkPart) -> Result<Uint8Array> {
-        let bytes = Uint8Array::from(encoded.as_slice());
-        drop(encoded);
+    async fn decode(&self, encoded: &[u8], part: ChunkPart) -> Result<Uint8Array> {
+        let bytes = self
+            .buffer
+            .call1(&self.target, &JsValue::from_f64(encoded.len() as f64))
+            .map_err(|e| hook_error(&e))?
+            .dyn_into::<Uint8Array>()
+            .ok()
+            .filter(|b| b.length() as usize == encoded.len())
+            .ok_or_else(|| {
+                ZomError::new(
+                    ErrorCode::CodecError,
+                    "the pool lent a buffer of another size",
+                )
+            })?;
+        bytes.copy_from(encoded);
         let inner = JsValue::from_bool(part == ChunkPart::Inner);
         let returned = self
-            .function
-            .call2(&JsValue::NULL, &inner, &bytes)
+            .decode
+            .call2(&self.target, &inner, &bytes)
             .map_err(|e| hook_error(&e))?;
         let value = JsFuture::from(Promise::resolve(&returned))
             .await
@@ -82,11 +103,17 @@ impl DecodeHook for JsDecodeHook {
         decoded.copy_to(target);
         Ok(())
     }
+
+    fn recycle(&self, decoded: Uint8Array) {
+        // Nothing to do if it throws: the buffer is then garbage-collected.
+        let _ = self.recycle.call1(&self.target, &decoded);
+    }
 }
 
 /// A worker's decoder of one array's chunks: whole chunks with the array's codec pipeline,
 /// inner chunks of shards with the sharding codec's inner pipeline. The decoded bytes are
-/// written into one buffer reused between calls, then copied out once.
+/// written into one buffer reused between calls, then copied out once, into a JS buffer the
+/// worker recycles ([`PoolDecoder::output`]).
 #[wasm_bindgen]
 pub struct PoolDecoder {
     reader: ArrayReader,
@@ -114,13 +141,9 @@ impl PoolDecoder {
     }
 
     /// Decodes a chunk's stored bytes (`inner`: an inner chunk of a shard) into a whole
-    /// chunk's element bytes, C order.
-    pub fn decode(
-        &mut self,
-        bytes: &[u8],
-        inner: bool,
-    ) -> std::result::Result<Uint8Array, JsValue> {
-        let run = |scratch: &mut Vec<u8>| -> Result<Uint8Array> {
+    /// chunk's element bytes, C order, kept until the next call: returns their length.
+    pub fn decode(&mut self, bytes: &[u8], inner: bool) -> std::result::Result<usize, JsValue> {
+        let run = |scratch: &mut Vec<u8>| -> Result<usize> {
             let (pipeline, shape) = if inner {
                 let sharding = self.reader.pipeline().sharding().ok_or_else(|| {
                     ZomError::invalid_argument("an inner chunk of an array without shards")
@@ -151,11 +174,22 @@ impl PoolDecoder {
             // Only grown, never cleared: decode_into overwrites every byte.
             scratch.resize(len, 0);
             pipeline.decode_into(bytes, scratch)?;
-            Ok(Uint8Array::from(scratch.as_slice()))
+            Ok(len)
         };
         let mut scratch = std::mem::take(&mut self.scratch);
         let result = run(&mut scratch);
         self.scratch = scratch;
         result.map_err(|e| fail(e.at_path(self.reader.layout().path.clone())))
+    }
+
+    /// Copies the last decoded chunk into `target` (exactly its length).
+    pub fn output(&self, target: &Uint8Array) -> std::result::Result<(), JsValue> {
+        if target.length() as usize != self.scratch.len() {
+            return Err(fail(ZomError::invalid_argument(
+                "the output buffer is not the decoded chunk's length",
+            )));
+        }
+        target.copy_from(&self.scratch);
+        Ok(())
     }
 }

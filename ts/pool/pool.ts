@@ -31,6 +31,46 @@ const MAX_KNOWN = 32;
 const MAX_DEFAULT = 8;
 /** How long a worker may take to start before the pool gives up on workers. */
 const START_TIMEOUT_MS = 20_000;
+/** The most buffers kept for reuse in each of the pool's two lists. */
+const MAX_SPARE = 32;
+/** The most bytes kept for reuse in each list. */
+const MAX_SPARE_BYTES = 256 << 20;
+
+/**
+ * Buffers kept for reuse: allocating a fresh ArrayBuffer per chunk costs more than copying
+ * into it (zeroed pages touched for the first time, and garbage collections).
+ */
+class Spares {
+  readonly #buffers: ArrayBuffer[] = [];
+  #bytes = 0;
+
+  /** A buffer of at least `n` bytes and at most twice that, if one is kept. */
+  take(n: number): ArrayBuffer | undefined {
+    let best = -1;
+    this.#buffers.forEach((b, i) => {
+      if (b.byteLength >= n && b.byteLength <= 2 * n && (best < 0 || b.byteLength < (this.#buffers[best] as ArrayBuffer).byteLength)) best = i;
+    });
+    if (best < 0) return undefined;
+    const buffer = this.#buffers.splice(best, 1)[0] as ArrayBuffer;
+    this.#bytes -= buffer.byteLength;
+    return buffer;
+  }
+
+  /** Up to `count` buffers, whichever. */
+  some(count: number): ArrayBuffer[] {
+    const out = this.#buffers.splice(0, count);
+    for (const b of out) this.#bytes -= b.byteLength;
+    return out;
+  }
+
+  /** Keeps `buffer` unless the list is full (or it was transferred away: 0 bytes). */
+  put(buffer: ArrayBufferLike): void {
+    if (!(buffer instanceof ArrayBuffer) || buffer.byteLength === 0) return;
+    if (this.#buffers.length >= MAX_SPARE || this.#bytes + buffer.byteLength > MAX_SPARE_BYTES) return;
+    this.#buffers.push(buffer);
+    this.#bytes += buffer.byteLength;
+  }
+}
 
 interface Port {
   post(message: ToWorker, transfer?: ArrayBuffer[]): void;
@@ -163,7 +203,9 @@ async function decodeHere(array: PoolArray, inner: boolean, bytes: Uint8Array): 
     decoder = new raw.PoolDecoder(array.meta(), array.path);
     local.set(array.id, decoder);
   }
-  return decoder.decode(bytes, inner);
+  const out = new Uint8Array(decoder.decode(bytes, inner));
+  decoder.output(out);
+  return out;
 }
 
 /** A pool of decode workers (see the module docs). */
@@ -175,6 +217,10 @@ export class WorkerPool {
   readonly #slots: Slot[] = [];
   readonly #tasks = new Map<number, Task>();
   readonly #ready: Promise<void>;
+  /** Buffers for encoded chunks (given back by the workers). */
+  readonly #inputs = new Spares();
+  /** Buffers of decoded chunks the reader is done with (to give to the workers). */
+  readonly #outputs = new Spares();
   #nextId = 1;
   #closed = false;
 
@@ -207,6 +253,7 @@ export class WorkerPool {
 
   #receive(m: FromWorker): void {
     if (m.t !== "done") return;
+    this.#inputs.put(m.input);
     const task = this.#tasks.get(m.id);
     if (task === undefined) return;
     this.#tasks.delete(m.id);
@@ -215,7 +262,7 @@ export class WorkerPool {
     task.settled = true;
     if ("bytes" in m) {
       this.decoded += 1;
-      return task.resolve(new Uint8Array(m.bytes));
+      return task.resolve(new Uint8Array(m.bytes, 0, m.length));
     }
     task.reject(rejection(m.error));
     if (m.fatal) this.#drop(task.slot, new Error(`a decode worker stopped: ${m.error.message}`));
@@ -250,9 +297,19 @@ export class WorkerPool {
     }
   }
 
+  /** A buffer of `n` bytes to copy an encoded chunk into (then given to {@link decode}). */
+  buffer(n: number): Uint8Array {
+    return new Uint8Array(this.#inputs.take(n) ?? new ArrayBuffer(n), 0, n);
+  }
+
+  /** Takes back a decoded chunk the caller is done with (its buffer serves a later chunk). */
+  recycle(bytes: Uint8Array): void {
+    this.#outputs.put(bytes.buffer);
+  }
+
   /**
    * Decodes a chunk's stored bytes (`inner`: an inner chunk of a shard) in a worker: the whole
-   * chunk's element bytes. `bytes` is transferred (it is unusable afterwards).
+   * chunk's element bytes. The buffer of `bytes` is transferred (it is unusable afterwards).
    */
   async decode(array: PoolArray, inner: boolean, bytes: Uint8Array, signal?: AbortSignal): Promise<Uint8Array> {
     await this.#ready;
@@ -261,10 +318,11 @@ export class WorkerPool {
     signal?.throwIfAborted();
     let slot = this.#slots[0] as Slot;
     for (const s of this.#slots) if (s.pending < slot.pending) slot = s;
-    const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
-    const buffer = (whole ? bytes.buffer : bytes.slice().buffer) as ArrayBuffer;
+    const own = bytes.byteOffset === 0 && bytes.buffer instanceof ArrayBuffer;
+    const buffer = (own ? bytes.buffer : bytes.slice().buffer) as ArrayBuffer;
+    const spare = this.#outputs.some(2);
     const id = this.#nextId++;
-    const message: ToWorker = { t: "decode", id, a: array.id, inner, bytes: buffer };
+    const message: ToWorker = { t: "decode", id, a: array.id, inner, bytes: buffer, length: bytes.byteLength, spare };
     if (!slot.known.has(array.id)) {
       message.meta = array.meta();
       message.path = array.path;
@@ -280,7 +338,7 @@ export class WorkerPool {
       this.#tasks.set(id, task);
       if (slot.pending === 0) slot.port.ref?.();
       slot.pending += 1;
-      slot.port.post(message, [buffer]);
+      slot.port.post(message, [buffer, ...spare]);
       signal?.addEventListener(
         "abort",
         () => {

@@ -16,10 +16,22 @@ export type ToWorker =
   /** Instantiate this module (the main thread's, compiled once). */
   | { t: "init"; module: WebAssembly.Module }
   /**
-   * Decode `bytes` (transferred) of a chunk of array `a` (`inner`: an inner chunk of a shard);
-   * `meta` and `path` come with the first request of each array to each worker.
+   * Decode the first `length` bytes of `bytes` (transferred), a chunk of array `a` (`inner`:
+   * an inner chunk of a shard); `meta` and `path` come with the first request of each array
+   * to each worker. `spare`: buffers of decoded chunks the main thread is done with, for the
+   * worker to write later chunks into.
    */
-  | { t: "decode"; id: number; a: number; meta?: string; path?: string; inner: boolean; bytes: ArrayBuffer }
+  | {
+      t: "decode";
+      id: number;
+      a: number;
+      meta?: string;
+      path?: string;
+      inner: boolean;
+      bytes: ArrayBuffer;
+      length: number;
+      spare: ArrayBuffer[];
+    }
   /** Drop the decoder of array `a`. */
   | { t: "forget"; a: number };
 
@@ -27,6 +39,9 @@ export type ToWorker =
 export type FromWorker =
   | { t: "ready" }
   | { t: "failed"; error: WireError }
-  /** The answer to decode request `id`: the chunk's element bytes (transferred), or an error. */
-  | { t: "done"; id: number; bytes: ArrayBuffer }
-  | { t: "done"; id: number; error: WireError; fatal: boolean };
+  /**
+   * The answer to decode request `id`: the chunk's element bytes (the first `length` bytes of
+   * `bytes`, transferred), or an error; `input` is the request's buffer, given back for reuse.
+   */
+  | { t: "done"; id: number; bytes: ArrayBuffer; length: number; input: ArrayBuffer }
+  | { t: "done"; id: number; error: WireError; fatal: boolean; input: ArrayBuffer };

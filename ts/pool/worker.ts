@@ -13,6 +13,19 @@ type Post = (message: FromWorker, transfer?: ArrayBuffer[]) => void;
 /** The decoders of the arrays this worker was sent, by the main thread's array id. */
 const decoders = new Map<number, PoolDecoder>();
 
+/** Buffers the main thread gave back, to write decoded chunks into (no fresh memory per chunk). */
+const spare: ArrayBuffer[] = [];
+const MAX_SPARE = 16;
+
+/** A buffer of at least `n` bytes (at most twice that): a spare one, else a new one. */
+function take(n: number): ArrayBuffer {
+  let best = -1;
+  spare.forEach((b, i) => {
+    if (b.byteLength >= n && b.byteLength <= 2 * n && (best < 0 || b.byteLength < (spare[best] as ArrayBuffer).byteLength)) best = i;
+  });
+  return best >= 0 ? (spare.splice(best, 1)[0] as ArrayBuffer) : new ArrayBuffer(n);
+}
+
 /** A thrown value as plain data: the core's `{code, message, path, key}`, or a message. */
 function describe(e: unknown): WireError {
   if (typeof e === "object" && e !== null && typeof (e as { code?: unknown }).code === "string") {
@@ -42,6 +55,7 @@ function handle(message: ToWorker, post: Post): void {
       decoders.delete(message.a);
       return;
     case "decode":
+      for (const b of message.spare) if (spare.length < MAX_SPARE) spare.push(b);
       try {
         let decoder = decoders.get(message.a);
         if (decoder === undefined) {
@@ -49,12 +63,14 @@ function handle(message: ToWorker, post: Post): void {
           decoder = new PoolDecoder(message.meta, message.path ?? "");
           decoders.set(message.a, decoder);
         }
-        const out = decoder.decode(new Uint8Array(message.bytes), message.inner);
-        const buffer = out.buffer as ArrayBuffer;
-        post({ t: "done", id: message.id, bytes: buffer }, [buffer]);
+        const length = decoder.decode(new Uint8Array(message.bytes, 0, message.length), message.inner);
+        const buffer = take(length);
+        decoder.output(new Uint8Array(buffer, 0, length));
+        post({ t: "done", id: message.id, bytes: buffer, length, input: message.bytes }, [buffer, message.bytes]);
       } catch (e) {
-        // A trap (a zom bug) leaves the instance unusable: the pool replaces this worker.
-        post({ t: "done", id: message.id, error: describe(e), fatal: e instanceof WebAssembly.RuntimeError });
+        // A trap (a zom bug) leaves the instance unusable: the pool drops this worker.
+        const fatal = e instanceof WebAssembly.RuntimeError;
+        post({ t: "done", id: message.id, error: describe(e), fatal, input: message.bytes }, [message.bytes]);
       }
       return;
   }
