@@ -144,7 +144,7 @@ async function spawn(module: WebAssembly.Module, onMessage: (m: FromWorker) => v
     w.on("message", receive);
     w.on("error", (e: Error) => fail(e));
     w.on("exit", (code: number) => fail(new Error(`the worker exited (code ${code})`)));
-    w.unref();
+    // Kept referenced while it starts (a read is waiting for it), unreferenced once idle.
     port = {
       post: (m, t) => w.postMessage(m, t),
       terminate: () => void w.terminate(),
@@ -176,6 +176,7 @@ async function spawn(module: WebAssembly.Module, onMessage: (m: FromWorker) => v
   } finally {
     clearTimeout(timer);
   }
+  port.unref?.();
   return port;
 }
 
