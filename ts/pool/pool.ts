@@ -91,6 +91,8 @@ interface Task {
   resolve(bytes: Uint8Array): void;
   reject(e: unknown): void;
   settled: boolean;
+  /** Removes the abort listener. */
+  done(): void;
 }
 
 function isNode(): boolean {
@@ -259,6 +261,7 @@ export class WorkerPool {
     if (task === undefined) return;
     this.#tasks.delete(m.id);
     this.#release(task.slot);
+    task.done();
     if (task.settled) return;
     task.settled = true;
     if ("bytes" in m) {
@@ -291,6 +294,7 @@ export class WorkerPool {
     for (const [id, task] of this.#tasks) {
       if (task.slot !== slot) continue;
       this.#tasks.delete(id);
+      task.done();
       if (!task.settled) {
         task.settled = true;
         task.reject(e);
@@ -335,20 +339,17 @@ export class WorkerPool {
       }
     }
     return new Promise<Uint8Array>((resolve, reject) => {
-      const task: Task = { slot, resolve, reject, settled: false };
+      const onAbort = () => {
+        if (task.settled) return;
+        task.settled = true;
+        reject(signal?.reason);
+      };
+      const task: Task = { slot, resolve, reject, settled: false, done: () => signal?.removeEventListener("abort", onAbort) };
       this.#tasks.set(id, task);
       if (slot.pending === 0) slot.port.ref?.();
       slot.pending += 1;
       slot.port.post(message, [buffer, ...spare]);
-      signal?.addEventListener(
-        "abort",
-        () => {
-          if (task.settled) return;
-          task.settled = true;
-          reject(signal.reason);
-        },
-        { once: true },
-      );
+      signal?.addEventListener("abort", onAbort, { once: true });
     });
   }
 
