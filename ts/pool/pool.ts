@@ -32,9 +32,9 @@ const MAX_DEFAULT = 8;
 /** How long a worker may take to start before the pool gives up on workers. */
 const START_TIMEOUT_MS = 20_000;
 /** The most buffers kept for reuse in each of the pool's two lists. */
-const MAX_SPARE = 32;
+const MAX_SPARE = 16;
 /** The most bytes kept for reuse in each list. */
-const MAX_SPARE_BYTES = 256 << 20;
+const MAX_SPARE_BYTES = 64 << 20;
 
 /**
  * Buffers kept for reuse: allocating a fresh ArrayBuffer per chunk costs more than copying

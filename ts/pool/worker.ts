@@ -15,7 +15,7 @@ const decoders = new Map<number, PoolDecoder>();
 
 /** Buffers the main thread gave back, to write decoded chunks into (no fresh memory per chunk). */
 const spare: ArrayBuffer[] = [];
-const MAX_SPARE = 16;
+const MAX_SPARE = 8;
 
 /** A buffer of at least `n` bytes (at most twice that): a spare one, else a new one. */
 function take(n: number): ArrayBuffer {
