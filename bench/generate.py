@@ -13,6 +13,8 @@ Besides the decode cases (manifest "cases", bench/decode.mjs):
 - walk/plain and walk/consolidated (manifest "walk", bench/walk.mjs): one v3 hierarchy of
   1001 nodes (groups with small arrays, attributes on every node, no chunks), without and
   with consolidated metadata.
+- walk10k/consolidated (manifest "walk10k", bench/walk.mjs): a v3 hierarchy of 10,000 nodes of
+  the same kind, consolidated: only its root zarr.json is written (it holds every node).
 """
 
 import hashlib
@@ -130,6 +132,51 @@ def walk_hierarchy(out: Path) -> int:
     return nodes
 
 
+# The 10,000-node hierarchy: root → WALK10K_GROUPS groups → WALK10K_SUBGROUPS subgroups each →
+# WALK10K_ARRAYS arrays each: 1 + 9 × (1 + 10 × (1 + 110)) = 10,000 nodes.
+WALK10K_GROUPS = 9
+WALK10K_SUBGROUPS = 10
+WALK10K_ARRAYS = 110
+
+
+def walk10k_hierarchy(out: Path) -> int:
+    """Builds the 10,000-node hierarchy in memory, consolidates it with zarr-python and writes
+    the root zarr.json (with every node's metadata inline) to out/consolidated; returns the
+    number of nodes."""
+    from zarr.core.buffer import default_buffer_prototype
+    from zarr.core.sync import sync
+    from zarr.storage import MemoryStore
+
+    store = MemoryStore()
+    root = zarr.open_group(store=store, mode="w", zarr_format=3, attributes={"title": "walk bench, 10k"})
+    nodes = 1
+    for i in range(WALK10K_GROUPS):
+        g = root.create_group(f"group{i}", attributes={"index": i})
+        nodes += 1
+        for k in range(WALK10K_SUBGROUPS):
+            s = g.create_group(f"sub{k}", attributes={"index": k})
+            nodes += 1
+            for j in range(WALK10K_ARRAYS):
+                s.create_array(
+                    f"image{j}",
+                    shape=(256, 256),
+                    chunks=(64, 64),
+                    dtype="float32",
+                    fill_value=0.0,
+                    compressors=ZstdCodec(level=3),
+                    dimension_names=["y", "x"],
+                    attributes={"units": "m", "index": j},
+                )
+                nodes += 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        zarr.consolidate_metadata(store)
+    doc = sync(store.get("zarr.json", prototype=default_buffer_prototype()))
+    (out / "consolidated").mkdir(parents=True)
+    (out / "consolidated" / "zarr.json").write_bytes(doc.to_bytes())
+    return nodes
+
+
 def script_sha256() -> str:
     return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
 
@@ -181,6 +228,10 @@ def main() -> None:
     nodes = walk_hierarchy(out / "walk")
     manifest["walk"] = {"nodes": nodes, "plain": "walk/plain", "consolidated": "walk/consolidated"}
     print(f"generate: walk hierarchy of {nodes} nodes in {time.perf_counter() - t1:.1f}s", flush=True)
+    t1 = time.perf_counter()
+    nodes = walk10k_hierarchy(out / "walk10k")
+    manifest["walk10k"] = {"nodes": nodes, "consolidated": "walk10k/consolidated"}
+    print(f"generate: walk10k hierarchy of {nodes} nodes in {time.perf_counter() - t1:.1f}s", flush=True)
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
     print(f"generate: {len(CASES) + len(READ_CASES)} arrays and a hierarchy in {time.perf_counter() - t0:.1f}s → {out}")
 

@@ -6,7 +6,11 @@
 //   node bench/read.mjs [--runs N] [--latency MS] [--data DIR] [--out results.json]
 //
 // What is timed, per case and run, from nothing to the array's values in memory:
-// - zom:     new zom.FetchStore(url); await zom.openArray(store); await arr.get()
+// - zom:     new zom.FetchStore(url); await zom.openArray(store); await arr.get(undefined, { workers })
+//   three ways: workers 0 (decoded on the main thread), 1 worker, and N workers (the default
+//   pool size: the machine's parallelism, at most 8). The pools are started by the warm-up
+//   run and shared by the runs (as in an application), so worker start-up is not timed; it is
+//   measured once on its own (first read of a fresh pool minus a warm read).
 // - zarrita: new zarr.FetchStore(url); await zarr.open(store, { kind: "array" }); await zarr.get(arr)
 // A fresh store and array each run (no metadata, shard index or connection reuse beyond what
 // Node's fetch keeps alive). Each library runs with its own defaults: zom at most 16 requests
@@ -26,6 +30,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import * as zom from "zom";
+import { defaultWorkers } from "../pkg/pool/pool.js";
 import * as zarr from "zarrita";
 import { startServer } from "../tests/server/server.mjs";
 import { median, table } from "./util.mjs";
@@ -58,14 +63,21 @@ function breakdown(log) {
 
 const asBytes = (v) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 
+const N = await defaultWorkers();
+
+async function zomRead(url, workers) {
+  const store = new zom.FetchStore(url);
+  const arr = await zom.openArray(store);
+  const { data, shape } = await arr.get(undefined, { workers });
+  arr.free();
+  return { data, shape };
+}
+
+/** The zom variants: `zom` (the default: N workers), then main thread and 1 worker. */
 const LIBS = {
-  async zom(url) {
-    const store = new zom.FetchStore(url);
-    const arr = await zom.openArray(store);
-    const { data, shape } = await arr.get();
-    arr.free();
-    return { data, shape };
-  },
+  zom: (url) => zomRead(url, N),
+  "zom main thread": (url) => zomRead(url, 0),
+  "zom 1 worker": (url) => zomRead(url, 1),
   async zarrita(url) {
     const store = new zarr.FetchStore(url);
     const arr = await zarr.open(store, { kind: "array" });
@@ -84,12 +96,16 @@ async function measure(server, lib, url) {
 
 async function bench(server, c) {
   const url = `${server.url}/${c.name}`;
-  const warm = { zom: await measure(server, "zom", url), zarrita: await measure(server, "zarrita", url) };
-  if (warm.zom.shape.join() !== warm.zarrita.shape.join()) throw new Error(`${c.name}: shapes differ (${warm.zom.shape} vs ${warm.zarrita.shape})`);
-  if (!asBytes(warm.zom.data).equals(asBytes(warm.zarrita.data))) throw new Error(`${c.name}: zom and zarrita read different values`);
-  const runs = { zom: [], zarrita: [] };
+  const names = Object.keys(LIBS);
+  const warm = {};
+  for (const lib of names) warm[lib] = await measure(server, lib, url);
+  for (const lib of names) {
+    if (warm[lib].shape.join() !== warm.zarrita.shape.join()) throw new Error(`${c.name}: shapes differ (${lib} ${warm[lib].shape} vs zarrita ${warm.zarrita.shape})`);
+    if (!asBytes(warm[lib].data).equals(asBytes(warm.zarrita.data))) throw new Error(`${c.name}: ${lib} and zarrita read different values`);
+  }
+  const runs = Object.fromEntries(names.map((n) => [n, []]));
   for (let i = 0; i < RUNS; i++) {
-    for (const lib of i % 2 ? ["zarrita", "zom"] : ["zom", "zarrita"]) {
+    for (const lib of i % 2 ? [...names].reverse() : names) {
       globalThis.gc?.();
       const r = await measure(server, lib, url);
       delete r.data;
@@ -118,8 +134,23 @@ async function bench(server, c) {
     stored_bytes: info?.stored_bytes ?? null,
     decoded_bytes: warm.zom.data.byteLength,
     zom: summary("zom"),
+    zom_main_thread: summary("zom main thread"),
+    zom_1_worker: summary("zom 1 worker"),
     zarrita: summary("zarrita"),
   };
+}
+
+/** Worker start-up: a read with a new pool of N workers (closeWorkers first) minus a warm read. */
+async function startup(server, c) {
+  const url = `${server.url}/${c.name}`;
+  const cold = [];
+  const warm = [];
+  for (let i = 0; i < RUNS; i++) {
+    zom.closeWorkers();
+    cold.push((await measure(server, "zom", url)).ms);
+    warm.push((await measure(server, "zom", url)).ms);
+  }
+  return { cold_ms: median(cold), warm_ms: median(warm), startup_ms: median(cold) - median(warm) };
 }
 
 let manifest;
@@ -131,13 +162,19 @@ function readManifestCase(name) {
 const loadBefore = loadavg()[0];
 const server = await startServer({ root: args.data, latencyMs: LATENCY });
 const rows = [];
+let workerStartup;
 try {
   for (const c of CASES) {
     if (!existsSync(join(args.data, c.name, "zarr.json"))) throw new Error(`${c.name}: missing in ${args.data} (run bench/generate.py)`);
     const r = await bench(server, c);
     rows.push(r);
-    console.log(`bench: read ${c.name.padEnd(24)} zom ${r.zom.ms.toFixed(0).padStart(5)} ms (${r.zom.requests} requests), zarrita ${r.zarrita.ms.toFixed(0).padStart(5)} ms (${r.zarrita.requests} requests)`);
+    console.log(
+      `bench: read ${c.name.padEnd(24)} zom ${N} workers ${r.zom.ms.toFixed(0).padStart(5)} ms, 1 worker ${r.zom_1_worker.ms.toFixed(0).padStart(5)} ms, ` +
+        `main thread ${r.zom_main_thread.ms.toFixed(0).padStart(5)} ms (${r.zom.requests} requests), zarrita ${r.zarrita.ms.toFixed(0).padStart(5)} ms (${r.zarrita.requests} requests)`,
+    );
   }
+  workerStartup = await startup(server, CASES[0]);
+  console.log(`bench: a new pool of ${N} workers adds ${workerStartup.startup_ms.toFixed(0)} ms to its first read`);
 } finally {
   await server.close();
 }
@@ -151,7 +188,8 @@ const section = {
     runs: RUNS,
     latency_ms: LATENCY,
     statistic: "median of the runs after one warm-up per library; runs alternate zom / zarrita",
-    timed: "from a new FetchStore to the whole array's values: zom FetchStore + openArray + arr.get(); zarrita FetchStore + zarr.open(store, {kind: 'array'}) + zarr.get(arr)",
+    timed: "from a new FetchStore to the whole array's values: zom FetchStore + openArray + arr.get(undefined, {workers}); zarrita FetchStore + zarr.open(store, {kind: 'array'}) + zarr.get(arr)",
+    workers: `zom: N = ${N} workers (the default pool size here), 1 worker, and 0 (main thread); pools started by the warm-up run and shared across runs; worker_startup: median over the runs of (first read after closeWorkers) - (next read)`,
     server: "tests/server/server.mjs on 127.0.0.1, each response delayed by latency_ms; requests counted by the server",
     concurrency: {
       zom: "defaults: at most 16 requests in flight (FetchStore concurrency 16, get concurrency 16); a shard the selection covers whole fetched with one GET (index included), else its index by a suffix range and inner-chunk ranges within 1 KiB merged into one request",
@@ -159,6 +197,8 @@ const section = {
     },
     values: "the two libraries' outputs compared byte for byte (warm-up run)",
   },
+  workers: N,
+  worker_startup: workerStartup,
   results: rows,
 };
 
@@ -170,20 +210,22 @@ writeFileSync(args.out, JSON.stringify(results, null, 2) + "\n");
 const kinds = (k) => `${k.metadata} + ${k.head} + ${k.data}`;
 console.log(
   `\n${table(
-    ["whole-array read (4096² uint16)", "zom ms", "zarrita ms", "zarrita/zom", "zom requests", "zarrita requests", "zarrita: meta + HEAD + data"],
+    ["whole-array read (4096² uint16)", `zom ${N} workers ms`, "zom 1 worker ms", "zom main thread ms", "zarrita ms", `zarrita / zom ${N}w`, "zom requests", "zarrita requests"],
     rows.map((r) => [
       r.description,
       r.zom.ms.toFixed(0),
+      r.zom_1_worker.ms.toFixed(0),
+      r.zom_main_thread.ms.toFixed(0),
       r.zarrita.ms.toFixed(0),
       `${(r.zarrita.ms / r.zom.ms).toFixed(2)}×`,
       String(r.zom.requests),
-      String(r.zarrita.requests),
-      kinds(r.zarrita.requests_by_kind),
+      `${r.zarrita.requests} (${kinds(r.zarrita.requests_by_kind)})`,
     ]),
   )}\n`,
 );
 console.log(
-  `Server latency ${LATENCY} ms per request; median of ${RUNS} runs; zom ${section.versions.zom} (≤16 requests in flight; a shard read whole is one GET), ` +
+  `Server latency ${LATENCY} ms per request; median of ${RUNS} runs; zom ${section.versions.zom} (≤16 requests in flight; a shard read whole is one GET; ` +
+    `a new pool adds ${workerStartup.startup_ms.toFixed(0)} ms to its first read), ` +
     `zarrita ${section.versions.zarrita} (all chunk requests at once); values equal. zom requests: ` +
     rows.map((r) => `${r.case} ${kinds(r.zom.requests_by_kind)}`).join(", ") +
     ` (meta + HEAD + data).`,

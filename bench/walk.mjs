@@ -28,6 +28,11 @@
 // JSON.parse(text); TextDecoder + JSON.parse(bytes); zom.fromDocuments({ "zarr.json": bytes })
 // (parse, check and build the ZOM in WebAssembly); zom.validateHierarchy(zom); and the two
 // together. Writes the "walk" section of bench/results.json.
+//
+// Then the same for the 10,000-node consolidated hierarchy (bench/generate.py's walk10k: only
+// its root zarr.json, 10 MB): zom.walk and zom.open of its root over the server (one request
+// each), zarrita's withConsolidatedMetadata + zarr.open.v3 of every node, and the parse +
+// validation costs against JSON.parse (section "walk10k").
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { dirname, join } from "node:path";
@@ -122,12 +127,12 @@ async function walks(server, expectedNodes) {
   });
 }
 
-/** Median milliseconds of `fn` over PARSE_RUNS runs after two warm-ups. */
-function time(fn) {
+/** Median milliseconds of `fn` over `runs` runs after two warm-ups. */
+function time(fn, runs = PARSE_RUNS) {
   fn();
   fn();
   const ts = [];
-  for (let i = 0; i < PARSE_RUNS; i++) {
+  for (let i = 0; i < runs; i++) {
     globalThis.gc?.();
     const t0 = performance.now();
     fn();
@@ -136,7 +141,7 @@ function time(fn) {
   return median(ts);
 }
 
-function parseBench(file) {
+function parseBench(file, runs = PARSE_RUNS) {
   const bytes = new Uint8Array(readFileSync(file));
   const text = new TextDecoder().decode(bytes);
   const tree = zom.fromDocuments(new Map([["zarr.json", bytes]]));
@@ -144,11 +149,11 @@ function parseBench(file) {
   const report = zom.validateHierarchy(tree);
   if (!report.valid) throw new Error(`the walk hierarchy is not valid: ${JSON.stringify(report.problems.slice(0, 3))}`);
   const rows = [
-    ["JSON.parse(text)", time(() => JSON.parse(text))],
-    ["TextDecoder + JSON.parse(bytes)", time(() => JSON.parse(new TextDecoder().decode(bytes)))],
-    ["zom.fromDocuments(bytes)", time(() => zom.fromDocuments(new Map([["zarr.json", bytes]])))],
-    ["zom.validateHierarchy(zom)", time(() => zom.validateHierarchy(tree))],
-    ["fromDocuments + validateHierarchy", time(() => zom.validateHierarchy(zom.fromDocuments(new Map([["zarr.json", bytes]]))))],
+    ["JSON.parse(text)", time(() => JSON.parse(text), runs)],
+    ["TextDecoder + JSON.parse(bytes)", time(() => JSON.parse(new TextDecoder().decode(bytes)), runs)],
+    ["zom.fromDocuments(bytes)", time(() => zom.fromDocuments(new Map([["zarr.json", bytes]])), runs)],
+    ["zom.validateHierarchy(zom)", time(() => zom.validateHierarchy(tree), runs)],
+    ["fromDocuments + validateHierarchy", time(() => zom.validateHierarchy(zom.fromDocuments(new Map([["zarr.json", bytes]]))), runs)],
   ];
   const base = rows[0][1];
   return { bytes: bytes.length, nodes, problems: report.problems.length, results: rows.map(([op, ms]) => ({ op, ms, vs_json_parse: ms / base })) };
@@ -167,6 +172,52 @@ try {
 }
 for (const r of walkRows) console.log(`bench: walk ${r.walk.padEnd(36)} ${r.ms.toFixed(0).padStart(5)} ms, ${r.requests} requests`);
 const parse = parseBench(join(root, "consolidated", "zarr.json"));
+
+/** The 10,000-node hierarchy: open and walk over the server, then the parse costs. */
+async function walk10k() {
+  const server10k = await startServer({ root: join(args.data, "walk10k"), latencyMs: LATENCY });
+  const url = `${server10k.url}/consolidated`;
+  const ops = {
+    "zom.walk": async () => {
+      const tree = await zom.walk(new zom.FetchStore(url));
+      if (!tree.consolidated || tree.errors.length) throw new Error("zom: the 10k walk was not clean");
+      return zomPaths(tree).length;
+    },
+    "zom.open (root group, consolidated)": async () => {
+      const group = await zom.open(new zom.FetchStore(url));
+      return zomPaths(group.zom).length;
+    },
+    "zarrita withConsolidatedMetadata + zarr.open.v3 of every node": async () => {
+      const store = await zarr.withConsolidatedMetadata(new zarr.FetchStore(url), { format: "v3" });
+      const root = zarr.root(store);
+      const nodes = await Promise.all(store.contents().map(({ path, kind }) => zarr.open.v3(root.resolve(path), { kind })));
+      return nodes.length;
+    },
+  };
+  const rows = [];
+  try {
+    for (const [op, fn] of Object.entries(ops)) {
+      const found = await fn();
+      if (found !== manifest.walk10k.nodes) throw new Error(`${op} found ${found} nodes, the manifest says ${manifest.walk10k.nodes}`);
+      const ms = [];
+      let requests = 0;
+      for (let i = 0; i < RUNS; i++) {
+        globalThis.gc?.();
+        server10k.resetStats();
+        const t0 = performance.now();
+        await fn();
+        ms.push(performance.now() - t0);
+        requests = server10k.stats.requests;
+      }
+      rows.push({ op, nodes: found, ms: median(ms), runs_ms: ms.map((m) => Math.round(m)), requests });
+    }
+  } finally {
+    await server10k.close();
+  }
+  return { open_walk: rows, parse: parseBench(join(args.data, "walk10k", "consolidated", "zarr.json"), 7) };
+}
+
+const big = manifest.walk10k ? await walk10k() : undefined;
 
 const pkg = (name) => JSON.parse(readFileSync(join(here, "..", "node_modules", name, "package.json"), "utf8")).version;
 const section = {
@@ -192,6 +243,20 @@ const section = {
 let results = {};
 if (existsSync(args.out)) results = JSON.parse(readFileSync(args.out, "utf8"));
 results.walk = section;
+if (big) {
+  results.walk10k = {
+    date: section.date,
+    versions: section.versions,
+    load_average_1min: { before: loadBefore, after: loadavg()[0] },
+    method: {
+      runs: RUNS,
+      latency_ms: LATENCY,
+      hierarchy: `v3, ${manifest.walk10k.nodes} nodes (root → 9 groups → 10 subgroups → 110 arrays each), consolidated by zarr-python ${manifest.zarr}; only the root zarr.json is served`,
+      timed: "from a new store to every node's metadata in memory (one request); parse: median of 7 runs in this process",
+    },
+    ...big,
+  };
+}
 writeFileSync(args.out, JSON.stringify(results, null, 2) + "\n");
 
 const row = (name) => walkRows.find((r) => r.walk === name);
@@ -226,5 +291,20 @@ console.log(
     parse.results.map((r) => [r.op, r.ms.toFixed(2), `${r.vs_json_parse.toFixed(2)}×`]),
   )}\n`,
 );
+if (big) {
+  console.log(
+    `${table(
+      [`${manifest.walk10k.nodes}-node consolidated hierarchy, ${LATENCY} ms latency`, "ms", "requests"],
+      big.open_walk.map((r) => [r.op, r.ms.toFixed(0), String(r.requests)]),
+    )}\n`,
+  );
+  const base = big.parse.results[0].ms;
+  console.log(
+    `${table(
+      [`consolidated zarr.json, ${(big.parse.bytes / 1e6).toFixed(2)} MB, ${big.parse.nodes} nodes`, "ms", "× JSON.parse"],
+      big.parse.results.map((r) => [r.op, r.ms.toFixed(1), `${(r.ms / base).toFixed(2)}×`]),
+    )}\n`,
+  );
+}
 console.log(`Median of ${RUNS} walks and ${PARSE_RUNS} parses; zom ${section.versions.zom}, zarrita ${section.versions.zarrita}, Node ${process.version}.`);
 console.log(`bench: wrote the "walk" section of ${args.out}`);

@@ -4,10 +4,12 @@
 // - read: whole-array reads over HTTP from a local server with 20 ms latency, time and
 //   requests, chunked and sharded (bench/read.mjs);
 // - walk: a 1001-node hierarchy over the same server, consolidated and listed, and the parse +
-//   validation cost of its consolidated zarr.json against JSON.parse (bench/walk.mjs).
+//   validation cost of its consolidated zarr.json against JSON.parse; then the same for a
+//   10,000-node consolidated hierarchy (bench/walk.mjs);
+// - size: the .wasm raw and gzipped, the JS gzipped, next to zarrita + numcodecs (bench/size.mjs).
 //
 //   npm run bench [-- --runs N] [-- --cases v3_gzip,v3_zstd] [-- --no-native]
-//                 [-- --only decode,read,walk] [-- --read-runs N]
+//                 [-- --only decode,read,walk,size] [-- --read-runs N]
 //
 // Steps: build pkg/ (incremental, as `npm run build`), write bench/data/ with
 // bench/generate.py when it is missing or the script changed (installing zarr-python with pip
@@ -35,7 +37,7 @@ const { values: args } = parseArgs({
     cases: { type: "string" },
     "no-native": { type: "boolean", default: false },
     "no-build": { type: "boolean", default: false },
-    only: { type: "string", default: "decode,read,walk" },
+    only: { type: "string", default: "decode,read,walk,size" },
     "read-runs": { type: "string", default: "5" },
   },
 });
@@ -107,7 +109,7 @@ function native() {
 runMain(() => {
   const t0 = performance.now();
   for (const b of benches) {
-    if (!["decode", "read", "walk"].includes(b)) throw new StepError(`--only: unknown bench '${b}' (decode, read, walk)`);
+    if (!["decode", "read", "walk", "size"].includes(b)) throw new StepError(`--only: unknown bench '${b}' (decode, read, walk, size)`);
   }
   if (!args["no-build"]) {
     setup();
@@ -121,6 +123,7 @@ runMain(() => {
     if (nativeFile) decodeArgs.push("--native", nativeFile);
     timed("decode (bench/decode.mjs)", () => run(process.execPath, decodeArgs));
   }
+  if (benches.has("size")) run(process.execPath, [join(benchDir, "size.mjs")]);
   for (const name of ["read", "walk"]) {
     if (!benches.has(name)) continue;
     const file = join(benchDir, `${name}.mjs`);

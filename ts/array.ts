@@ -1,13 +1,16 @@
 /**
  * An opened array: its metadata, and reads of regions and chunks from its store. The reading
- * (the plan, the requests, the decoding and the assembly) happens in WebAssembly; this class
- * turns the result into the JS values DESIGN.md lists.
+ * (the plan, the requests, the decoding and the assembly) happens in WebAssembly, the
+ * decoding in a pool of workers unless `workers: 0` (ts/pool/); this class turns the result
+ * into the JS values DESIGN.md lists.
  * @module
  */
 import type * as raw from "./zom_wasm.js";
 import { finish } from "./decode.js";
 import type { Chunk, ChunkData, RawChunk } from "./decode.js";
-import { toZomError } from "./errors.js";
+import { toZomError, ZomError } from "./errors.js";
+import { forgetArray, poolOf } from "./pool/pool.js";
+import type { PoolArray } from "./pool/pool.js";
 import type { Selection } from "./slice.js";
 import type { ArrayZom, Attributes, JsonValue, LimitsOptions } from "./types.js";
 
@@ -31,6 +34,13 @@ export interface GetOptions {
   limits?: LimitsOptions;
   /** A TypedArray of exactly the output's size to write numeric values into. */
   out?: ArrayBufferView;
+  /**
+   * Decode workers: 0 decodes on the calling thread; n uses a shared pool of n workers
+   * (default: the array's `workers` option from {@link open}, else a pool sized from the
+   * machine's parallelism, at most 8). Strings and other variable-length values always
+   * decode on the calling thread.
+   */
+  workers?: number;
 }
 
 /** Options of {@link ZarrArray.getChunk}. */
@@ -41,6 +51,24 @@ export interface GetChunkOptions {
   out?: ArrayBufferView;
   /** Limits for this read, over those the array was opened with. */
   limits?: LimitsOptions;
+  /** Decode workers, as {@link GetOptions.workers}. */
+  workers?: number;
+}
+
+/** What {@link open} passes on to the arrays it opens. @internal */
+export interface ArrayDefaults {
+  workers?: number;
+}
+
+let nextArrayId = 1;
+
+/** A `workers` option, checked: a non-negative integer or undefined. */
+export function checkWorkers(workers: unknown): number | undefined {
+  if (workers === undefined) return undefined;
+  if (typeof workers !== "number" || !Number.isInteger(workers) || workers < 0) {
+    throw new ZomError("InvalidArgument", "option 'workers' must be a non-negative integer");
+  }
+  return workers;
 }
 
 /** An array of a hierarchy, opened with {@link open} or {@link openArray}. */
@@ -71,12 +99,22 @@ export class ZarrArray<D extends ChunkData = ChunkData> {
   /** Why the array cannot be read (an unknown codec or data type), else `null`; get() throws it. */
   readonly readError: Error | null;
   readonly #handle: raw.ArrayHandle;
+  readonly #workers: number | undefined;
+  readonly #pool: PoolArray;
 
   /** @internal Made by {@link open} from the WebAssembly side's handle. */
-  constructor(wasmHandle: unknown, zom: ArrayZom) {
+  constructor(wasmHandle: unknown, zom: ArrayZom, defaults: ArrayDefaults = {}) {
     // Typed `unknown` so that the published declarations do not reference the wasm-bindgen ones.
     const handle = wasmHandle as raw.ArrayHandle;
     this.#handle = handle;
+    this.#workers = checkWorkers(defaults.workers);
+    let meta: string | undefined;
+    this.#pool = {
+      id: nextArrayId++,
+      path: handle.path,
+      meta: () => (meta ??= handle.metadataJson),
+      limits: () => handle.limits,
+    };
     this.path = handle.path;
     this.shape = handle.shape as number[];
     this.chunks = handle.chunks as number[] | null;
@@ -103,7 +141,7 @@ export class ZarrArray<D extends ChunkData = ChunkData> {
   async get(selection?: Selection, options: GetOptions = {}): Promise<Chunk<D>> {
     let result: RawChunk;
     try {
-      result = (await this.#handle.get(selection ?? null, options)) as RawChunk;
+      result = (await this.#handle.get(selection ?? null, this.#withPool(options))) as RawChunk;
     } catch (e) {
       throw toZomError(e);
     }
@@ -117,15 +155,32 @@ export class ZarrArray<D extends ChunkData = ChunkData> {
   async getChunk(coords: number[], options: GetChunkOptions = {}): Promise<Chunk<D>> {
     let result: RawChunk;
     try {
-      result = (await this.#handle.getChunk(coords, options)) as RawChunk;
+      result = (await this.#handle.getChunk(coords, this.#withPool(options))) as RawChunk;
     } catch (e) {
       throw toZomError(e);
     }
     return finish(result, options) as Chunk<D>;
   }
 
-  /** Frees the WebAssembly side now rather than at garbage collection. */
+  /** The read options for the WebAssembly side: with the decode hook of the pool to use, if any. */
+  #withPool<O extends { signal?: AbortSignal; workers?: number }>(options: O): O {
+    const workers = checkWorkers(options.workers) ?? this.#workers;
+    if (workers === 0 || this.readError !== null) return options;
+    const pool = poolOf(workers);
+    if (pool.failed) return options;
+    const array = this.#pool;
+    const signal = options.signal;
+    const decodeHook = {
+      buffer: (n: number) => pool.buffer(n),
+      decode: (inner: boolean, bytes: Uint8Array) => pool.decode(array, inner, bytes, signal),
+      recycle: (bytes: Uint8Array) => pool.recycle(bytes),
+    };
+    return { ...options, decodeHook };
+  }
+
+  /** Frees the WebAssembly side now rather than at garbage collection (and the workers' decoders). */
   free(): void {
+    forgetArray(this.#pool.id);
     this.#handle.free();
   }
 }

@@ -5,7 +5,8 @@
  * @module
  */
 import * as raw from "./zom_wasm.js";
-import { ZarrArray } from "./array.js";
+import { checkWorkers, ZarrArray } from "./array.js";
+import type { GetOptions } from "./array.js";
 import { toZomError, ZomError } from "./errors.js";
 import { requireInit } from "./load.js";
 import type { ByteRange, StoreCallOptions, StoreListing } from "./store/types.js";
@@ -38,6 +39,11 @@ export interface OpenOptions {
    * `maxDocumentBytes` and `maxJsonDepth`; an array keeps them as the defaults of its reads.
    */
   limits?: LimitsOptions;
+  /**
+   * The default decode workers of the arrays opened (through this call, or later through the
+   * group it opens): see {@link GetOptions.workers}.
+   */
+  workers?: number;
 }
 
 /** A group of a hierarchy, opened with {@link open} or {@link openGroup}. */
@@ -60,10 +66,12 @@ export class ZarrGroup {
   /** The names of the direct members when known (consolidated metadata), else `undefined`. */
   readonly members: string[] | undefined;
   readonly #store: StoreInput;
+  readonly #workers: number | undefined;
 
   /** @internal Made by {@link open}. */
-  constructor(store: StoreInput, path: string, zom: Zom, consolidated: boolean) {
+  constructor(store: StoreInput, path: string, zom: Zom, consolidated: boolean, workers?: number) {
     this.#store = store;
+    this.#workers = workers;
     this.path = path;
     this.zom = zom;
     this.consolidated = consolidated;
@@ -82,6 +90,8 @@ export class ZarrGroup {
     const relative = path.replace(/^\/+|\/+$/g, "");
     const full = [this.path, relative].filter((p) => p !== "").join("/");
     const member = this.consolidated ? memberAt(this.zom, relative) : undefined;
+    options = { workers: this.#workers, ...options };
+    checkWorkers(options.workers);
     if (member === undefined) return open(this.#store, full, options);
     const kind = "shape" in member ? "array" : "group";
     if (options.kind !== undefined && options.kind !== kind) {
@@ -93,7 +103,7 @@ export class ZarrGroup {
     } catch (e) {
       throw toZomError(e);
     }
-    return fromRaw(this.#store, node);
+    return fromRaw(this.#store, node, options.workers);
   }
 }
 
@@ -108,9 +118,9 @@ function memberAt(zom: Zom, path: string): Zom | undefined {
   return node;
 }
 
-function fromRaw(store: StoreInput, node: RawNode): ZarrArray | ZarrGroup {
-  if (node.kind === "array" && node.array !== undefined) return new ZarrArray(node.array, node.zom as ArrayZom);
-  return new ZarrGroup(store, node.path, node.zom, node.consolidated);
+function fromRaw(store: StoreInput, node: RawNode, workers: number | undefined): ZarrArray | ZarrGroup {
+  if (node.kind === "array" && node.array !== undefined) return new ZarrArray(node.array, node.zom as ArrayZom, { workers });
+  return new ZarrGroup(store, node.path, node.zom, node.consolidated, workers);
 }
 
 interface RawNode {
@@ -134,13 +144,14 @@ interface RawNode {
  */
 export async function open(store: StoreInput, path = "", options: OpenOptions = {}): Promise<ZarrArray | ZarrGroup> {
   requireInit();
+  const workers = checkWorkers(options.workers);
   let node: RawNode;
   try {
     node = (await raw.openNode(store, path, options)) as RawNode;
   } catch (e) {
     throw toZomError(e);
   }
-  return fromRaw(store, node);
+  return fromRaw(store, node, workers);
 }
 
 /** Opens the array at `path` ("NotFound" when there is a group or nothing). */

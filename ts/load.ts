@@ -13,6 +13,12 @@ export type InitSource = URL | string | BufferSource | Response | WebAssembly.Mo
 
 let ready: Promise<void> | undefined;
 let loaded = false;
+let compiled: WebAssembly.Module | undefined;
+
+/** The compiled module once {@link init} has finished (the decode workers instantiate it). @internal */
+export function wasmModule(): WebAssembly.Module | undefined {
+  return compiled;
+}
 
 /** True once {@link init} has finished. */
 export function isInitialized(): boolean {
@@ -52,7 +58,28 @@ async function instantiate(source: InitSource | Promise<InitSource> | undefined)
   if (isNode() && (typeof input === "string" || input instanceof URL)) {
     input = await readLocal(input);
   }
-  await wasmInit({ module_or_path: input });
+  // Compiled here rather than by wasm-bindgen's loader so that the worker pool can reuse it.
+  const module = await compile(input);
+  await wasmInit({ module_or_path: module });
+  compiled = module;
+}
+
+async function compile(input: InitSource): Promise<WebAssembly.Module> {
+  if (input instanceof WebAssembly.Module) return input;
+  if (typeof input === "string" || input instanceof URL) input = await fetch(input);
+  if (typeof Response === "function" && input instanceof Response) {
+    if (!input.ok) throw new ZomError("NotFound", `the WebAssembly could not be fetched: HTTP ${input.status} from ${input.url}`);
+    if (typeof WebAssembly.compileStreaming === "function") {
+      try {
+        return await WebAssembly.compileStreaming(input.clone());
+      } catch (e) {
+        // A server that does not say application/wasm: compile the bytes instead.
+        if (input.headers.get("Content-Type") === "application/wasm") throw e;
+      }
+    }
+    return WebAssembly.compile(await input.arrayBuffer());
+  }
+  return WebAssembly.compile(input as BufferSource);
 }
 
 function isNode(): boolean {

@@ -27,6 +27,7 @@ export { open, openArray, openGroup, walk, ZarrGroup } from "./hierarchy.js";
 export type { OpenOptions, Readable, StoreInput, WalkOptions, WalkProgress, WalkReport, WalkResult } from "./hierarchy.js";
 export { ZarrArray } from "./array.js";
 export type { GetChunkOptions, GetOptions, ReadProgress } from "./array.js";
+export { closeWorkers } from "./pool/pool.js";
 export { slice } from "./slice.js";
 export type { DimSelection, Selection, Slice } from "./slice.js";
 export { ZomError, isZomError } from "./errors.js";

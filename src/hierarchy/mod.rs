@@ -16,7 +16,10 @@ mod walk;
 
 pub use array::{ArrayReader, ChunkValues};
 pub use open::{attributes_of, normalize_path, open, open_with, NodeKind, OpenHints, Opened};
-pub use read::{read, read_chunk, ReadOptions, ReadProgress};
+pub use read::{
+    read, read_chunk, read_chunk_with, read_with, ChunkPart, DecodeHook, NoHook, ReadOptions,
+    ReadProgress,
+};
 pub use walk::{walk, WalkOptions, WalkProgress, WalkResult};
 
 use crate::error::{Result, ZomError};

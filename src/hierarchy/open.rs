@@ -23,7 +23,6 @@
 use super::{document, keyed};
 use crate::error::{ErrorCode, Result, ZomError};
 use crate::limits::Limits;
-use crate::model::v3::NodeMetadataV3;
 use crate::model::{from_documents, join_path, Node, ZarrFormat};
 use crate::store::Store;
 use serde_json::{Map, Value};
@@ -213,12 +212,13 @@ fn article(kind: NodeKind) -> &'static str {
 
 /// A v3 node from its `zarr.json`, with the subtree of its inline consolidated metadata.
 pub(crate) fn open_v3(path: &str, key: &str, doc: Value) -> Result<Opened> {
-    let consolidated = match NodeMetadataV3::from_value(&doc) {
-        Ok(NodeMetadataV3::Group(g)) => matches!(g.consolidated_metadata, Some(Some(_))),
-        Ok(NodeMetadataV3::Array(_)) => false,
-        Err(e) => return Err(e.at_key(key).at_path(path)),
-    };
-    let node = from_documents([("zarr.json", doc)]).map_err(|e| keyed(e, path))?;
+    // Looked up rather than parsed: from_documents parses (and checks) the document, and a
+    // consolidated one can hold a whole large hierarchy.
+    let consolidated = doc.get("node_type").and_then(Value::as_str) == Some("group")
+        && doc
+            .get("consolidated_metadata")
+            .is_some_and(|c| c.get("metadata").is_some_and(Value::is_object));
+    let node = from_documents([("zarr.json", doc)]).map_err(|e| keyed(e, path).at_key(key))?;
     Ok(Opened {
         path: path.to_string(),
         node,

@@ -7,6 +7,11 @@
 //! read as the fill value. Sharded arrays read only the parts of shards they need
 //! (see the `shard` module: index + merged inner chunk ranges, or the whole shard when most
 //! of it is wanted).
+//!
+//! With a [`DecodeHook`] the decoding happens elsewhere (the JS bindings: a pool of workers):
+//! each fetched chunk's bytes (for shards: each inner chunk's) go to the hook as soon as they
+//! arrive, and the decoded chunk comes back to be assembled here, so that fetching and
+//! decoding overlap while the plan and the assembly stay on this thread.
 
 use super::array::{ArrayReader, ChunkValues};
 use super::output::{Fill, Output};
@@ -16,6 +21,70 @@ use crate::error::{ErrorCode, Result, ZomError};
 use crate::limits::Limits;
 use crate::store::Store;
 use futures_util::stream::{self, StreamExt};
+
+/// Which codec pipeline decodes a chunk handed to a [`DecodeHook`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChunkPart {
+    /// A stored chunk: the array's pipeline.
+    Chunk,
+    /// An inner chunk of a shard: the sharding codec's inner pipeline.
+    Inner,
+}
+
+/// Decodes chunks of one array elsewhere (in worker threads, for the JS bindings). The hook
+/// decodes with the same array metadata as the reader: a whole chunk's element bytes in C
+/// order come back (fixed-size data types only), and [`read_with`] assembles them.
+#[allow(async_fn_in_trait)]
+pub trait DecodeHook {
+    /// A decoded chunk as the hook hands it back.
+    type Decoded;
+
+    /// Decodes the stored bytes of a chunk (`part` says which pipeline).
+    async fn decode(&self, encoded: &[u8], part: ChunkPart) -> Result<Self::Decoded>;
+
+    /// The decoded chunk's length in bytes.
+    fn len(decoded: &Self::Decoded) -> usize;
+
+    /// Copies the decoded chunk into `target`, which has exactly [`DecodeHook::len`] bytes.
+    fn copy_to(decoded: &Self::Decoded, target: &mut [u8]) -> Result<()>;
+
+    /// Gives back a decoded chunk once it is assembled (its buffer can serve again).
+    fn recycle(&self, _decoded: Self::Decoded) {}
+}
+
+/// No hook: [`read`] decodes on the calling thread.
+#[derive(Debug)]
+pub enum NoHook {}
+
+impl DecodeHook for NoHook {
+    type Decoded = Vec<u8>;
+
+    async fn decode(&self, _: &[u8], _: ChunkPart) -> Result<Vec<u8>> {
+        match *self {}
+    }
+
+    fn len(decoded: &Vec<u8>) -> usize {
+        decoded.len()
+    }
+
+    fn copy_to(decoded: &Vec<u8>, target: &mut [u8]) -> Result<()> {
+        if decoded.len() != target.len() {
+            return Err(ZomError::new(
+                ErrorCode::CodecError,
+                "a decoded chunk of another length than the chunk's",
+            ));
+        }
+        target.copy_from_slice(decoded);
+        Ok(())
+    }
+}
+
+/// What the fetch (and, with a hook, the decode) of one chunk gave.
+enum Fetched<D> {
+    Missing,
+    Encoded(Vec<u8>),
+    Decoded(D),
+}
 
 /// Limits and tuning of a read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,6 +130,18 @@ pub async fn read<S: Store>(
     options: &ReadOptions,
     progress: &mut dyn FnMut(ReadProgress),
 ) -> Result<ChunkValues> {
+    read_with::<S, NoHook>(store, reader, selection, options, None, progress).await
+}
+
+/// [`read`], with the chunks decoded by `hook` when one is given (see the module docs).
+pub async fn read_with<S: Store, H: DecodeHook>(
+    store: &S,
+    reader: &ArrayReader,
+    selection: &Selection,
+    options: &ReadOptions,
+    hook: Option<&H>,
+    progress: &mut dyn FnMut(ReadProgress),
+) -> Result<ChunkValues> {
     let layout = reader.layout();
     let path = layout.path.as_str();
     let plan = layout.plan(selection)?;
@@ -74,16 +155,36 @@ pub async fn read<S: Store>(
     let mut done = 0u64;
     progress(ReadProgress { done, total });
     let concurrency = options.concurrency.max(1);
+    // Decoded chunks that are not one block of the output pass through here, reused.
+    let mut scratch = Vec::new();
     match reader.pipeline().sharding() {
         None => {
             let mut fetches = stream::iter(chunks.iter())
-                .map(|chunk| async move { (chunk, store.get(&chunk.key).await) })
+                .map(|chunk| async move {
+                    let fetched = match (store.get(&chunk.key).await, hook) {
+                        (Err(e), _) => Err(e),
+                        (Ok(None), _) => Ok(Fetched::Missing),
+                        (Ok(Some(bytes)), None) => Ok(Fetched::Encoded(bytes)),
+                        (Ok(Some(bytes)), Some(hook)) => hook
+                            .decode(&bytes, ChunkPart::Chunk)
+                            .await
+                            .map(Fetched::Decoded),
+                    };
+                    (chunk, fetched)
+                })
                 .buffer_unordered(concurrency);
             while let Some((chunk, fetched)) = fetches.next().await {
                 let locate = |e: ZomError| e.at_key(chunk.key.clone()).at_path(path);
                 match fetched.map_err(locate)? {
-                    None => out.fill(&chunk.read, &fill),
-                    Some(bytes) => out.decode(&chunk.read, reader.pipeline(), &bytes),
+                    Fetched::Missing => out.fill(&chunk.read, &fill),
+                    Fetched::Encoded(bytes) => out.decode(&chunk.read, reader.pipeline(), &bytes),
+                    Fetched::Decoded(d) => {
+                        let placed = out.place::<H>(&chunk.read, &d, &mut scratch);
+                        if let Some(hook) = hook {
+                            hook.recycle(d);
+                        }
+                        placed
+                    }
                 }
                 .map_err(locate)?;
                 done = done.saturating_add(1);
@@ -91,16 +192,31 @@ pub async fn read<S: Store>(
             }
         }
         Some(sharding) => {
-            let mut fetches =
-                stream::iter(chunks.iter())
-                    .map(|chunk| async move {
-                        (chunk, shard::fetch(store, sharding, chunk, options).await)
-                    })
-                    .buffer_unordered(concurrency);
+            let mut fetches = stream::iter(chunks.iter())
+                .map(|chunk| async move {
+                    let fetched = match shard::fetch(store, sharding, chunk, options).await {
+                        Ok(data) => match hook {
+                            None => Ok(shard::Fetched::Encoded(data)),
+                            Some(hook) => shard::decode_with(hook, sharding, data)
+                                .await
+                                .map(shard::Fetched::Decoded),
+                        },
+                        Err(e) => Err(e),
+                    };
+                    (chunk, fetched)
+                })
+                .buffer_unordered(concurrency);
             while let Some((chunk, fetched)) = fetches.next().await {
                 let locate = |e: ZomError| e.at_key(chunk.key.clone()).at_path(path);
-                let data = fetched.map_err(locate)?;
-                shard::assemble(&mut out, sharding, chunk, data, &fill).map_err(locate)?;
+                match fetched.map_err(locate)? {
+                    shard::Fetched::Encoded(data) => {
+                        shard::assemble(&mut out, sharding, chunk, data, &fill)
+                    }
+                    shard::Fetched::Decoded(parts) => {
+                        shard::place(&mut out, hook, chunk, parts, &fill, &mut scratch)
+                    }
+                }
+                .map_err(locate)?;
                 done = done.saturating_add(1);
                 progress(ReadProgress { done, total });
             }
@@ -120,6 +236,17 @@ pub async fn read_chunk<S: Store>(
     coords: &[u64],
     options: &ReadOptions,
 ) -> Result<ChunkValues> {
+    read_chunk_with::<S, NoHook>(store, reader, coords, options, None).await
+}
+
+/// [`read_chunk`], with the chunk decoded by `hook` when one is given.
+pub async fn read_chunk_with<S: Store, H: DecodeHook>(
+    store: &S,
+    reader: &ArrayReader,
+    coords: &[u64],
+    options: &ReadOptions,
+    hook: Option<&H>,
+) -> Result<ChunkValues> {
     let path = reader.layout().path.as_str();
     let grid =
         ChunkGrid::new(reader.shape(), reader.read_chunk_shape()).map_err(|e| e.at_path(path))?;
@@ -138,5 +265,5 @@ pub async fn read_chunk<S: Store>(
             None,
         ));
     }
-    read(store, reader, &Selection(dims), options, &mut |_| {}).await
+    read_with(store, reader, &Selection(dims), options, hook, &mut |_| {}).await
 }

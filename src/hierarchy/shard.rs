@@ -14,12 +14,13 @@
 //! fill value.
 
 use super::output::{Fill, Output};
-use super::read::ReadOptions;
+use super::read::{ChunkPart, DecodeHook, ReadOptions};
 use crate::chunk::{ChunkRead, PlannedChunk};
 use crate::codec::sharding::{IndexRange, ReadPlan, ShardingCodec};
 use crate::error::{ErrorCode, Result, ZomError};
 use crate::limits::{exceeded, Limit};
 use crate::store::{ByteRange, Store};
+use futures_util::future;
 use futures_util::stream::{self, StreamExt, TryStreamExt};
 
 /// What was fetched of one shard.
@@ -124,17 +125,25 @@ pub(crate) async fn fetch<S: Store>(
     })
 }
 
-/// Decodes what was fetched of a shard into the output.
-pub(crate) fn assemble(
-    out: &mut Output,
+/// A fetched shard, as [`super::read_with`] holds it: encoded, or with its inner chunks
+/// decoded by a hook.
+pub(crate) enum Fetched<D> {
+    /// What was fetched, to decode here.
+    Encoded(ShardData),
+    /// The inner reads with their decoded chunks (`None`: empty, read as the fill value);
+    /// `None` for a missing shard.
+    Decoded(Option<Vec<(ChunkRead, Option<D>)>>),
+}
+
+/// The inner reads of a fetched shard with each one's stored bytes (`None`: an empty inner
+/// chunk); `None` when the shard is missing.
+#[allow(clippy::type_complexity)]
+fn encoded_parts<'a>(
     sharding: &ShardingCodec,
-    chunk: &PlannedChunk,
-    data: ShardData,
-    fill: &Fill,
-) -> Result<()> {
-    let pipeline = sharding.inner_pipeline();
+    data: &'a ShardData,
+) -> Result<Option<Vec<(&'a ChunkRead, Option<&'a [u8]>)>>> {
     match data {
-        ShardData::Missing => out.fill(&chunk.read, fill),
+        ShardData::Missing => Ok(None),
         ShardData::Whole { bytes, inner } => {
             let len = u64::try_from(bytes.len()).map_err(|_| codec("shard too large".into()))?;
             let range = sharding.index_range()?.resolve(len)?;
@@ -145,38 +154,114 @@ pub(crate) fn assemble(
                 .ok_or_else(|| codec("the shard is shorter than its index".into()))?;
             let index = sharding.decode_index(index_bytes)?;
             index.validate(len)?;
-            for read in &inner {
-                match index.chunk(&read.coords)? {
-                    None => out.fill(read, fill)?,
-                    Some(r) => {
-                        let encoded = usize::try_from(r.start)
+            let mut parts = Vec::with_capacity(inner.len());
+            for read in inner {
+                let encoded = match index.chunk(&read.coords)? {
+                    None => None,
+                    Some(r) => Some(
+                        usize::try_from(r.start)
                             .ok()
                             .zip(usize::try_from(r.end).ok())
                             .and_then(|(s, e)| bytes.get(s..e))
-                            .ok_or_else(|| codec("an inner chunk lies outside the shard".into()))?;
-                        out.decode(read, pipeline, encoded)
-                            .map_err(|e| at_inner(e, &read.coords))?;
-                    }
-                }
+                            .ok_or_else(|| codec("an inner chunk lies outside the shard".into()))?,
+                    ),
+                };
+                parts.push((read, encoded));
             }
-            Ok(())
+            Ok(Some(parts))
         }
         ShardData::Ranged {
             inner,
             plan,
             fetched,
         } => {
+            let mut parts = Vec::with_capacity(inner.len());
             for (read, planned) in inner.iter().zip(&plan.chunks) {
-                match plan.chunk_bytes(planned, &fetched)? {
-                    None => out.fill(read, fill)?,
-                    Some(encoded) => out
-                        .decode(read, pipeline, encoded)
-                        .map_err(|e| at_inner(e, &read.coords))?,
-                }
+                parts.push((read, plan.chunk_bytes(planned, fetched)?));
             }
-            Ok(())
+            Ok(Some(parts))
         }
     }
+}
+
+/// Decodes what was fetched of a shard into the output.
+pub(crate) fn assemble(
+    out: &mut Output,
+    sharding: &ShardingCodec,
+    chunk: &PlannedChunk,
+    data: ShardData,
+    fill: &Fill,
+) -> Result<()> {
+    let pipeline = sharding.inner_pipeline();
+    let Some(parts) = encoded_parts(sharding, &data)? else {
+        return out.fill(&chunk.read, fill);
+    };
+    for (read, encoded) in parts {
+        match encoded {
+            None => out.fill(read, fill)?,
+            Some(encoded) => out
+                .decode(read, pipeline, encoded)
+                .map_err(|e| at_inner(e, &read.coords))?,
+        }
+    }
+    Ok(())
+}
+
+/// Has `hook` decode the inner chunks of a fetched shard, all at once.
+pub(crate) async fn decode_with<H: DecodeHook>(
+    hook: &H,
+    sharding: &ShardingCodec,
+    data: ShardData,
+) -> Result<Option<Vec<(ChunkRead, Option<H::Decoded>)>>> {
+    let Some(parts) = encoded_parts(sharding, &data)? else {
+        return Ok(None);
+    };
+    let decodes = parts.into_iter().map(|(read, encoded)| async move {
+        let decoded = match encoded {
+            None => None,
+            Some(bytes) => Some(
+                hook.decode(bytes, ChunkPart::Inner)
+                    .await
+                    .map_err(|e| at_inner(e, &read.coords))?,
+            ),
+        };
+        Ok::<_, ZomError>((read.clone(), decoded))
+    });
+    future::try_join_all(decodes).await.map(Some)
+}
+
+/// Assembles the inner chunks a hook decoded (see [`decode_with`]) into the output, giving
+/// each back to the hook once placed.
+pub(crate) fn place<H: DecodeHook>(
+    out: &mut Output,
+    hook: Option<&H>,
+    chunk: &PlannedChunk,
+    parts: Option<Vec<(ChunkRead, Option<H::Decoded>)>>,
+    fill: &Fill,
+    scratch: &mut Vec<u8>,
+) -> Result<()> {
+    let Some(parts) = parts else {
+        return out.fill(&chunk.read, fill);
+    };
+    let mut result = Ok(());
+    for (read, decoded) in parts {
+        let placed = match decoded {
+            None => out.fill(&read, fill),
+            Some(d) => {
+                let placed = out
+                    .place::<H>(&read, &d, scratch)
+                    .map_err(|e| at_inner(e, &read.coords));
+                if let Some(hook) = hook {
+                    hook.recycle(d);
+                }
+                placed
+            }
+        };
+        if result.is_ok() {
+            result = placed;
+        }
+    }
+    result
 }
 
 fn at_inner(mut error: ZomError, coords: &[u64]) -> ZomError {

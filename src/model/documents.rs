@@ -34,7 +34,7 @@ pub fn from_documents<K: AsRef<str>>(docs: impl IntoIterator<Item = (K, Value)>)
     }
     let docs = map;
     if docs.contains_key("zarr.json") {
-        from_v3_documents(&docs)
+        from_v3_documents(docs)
     } else if [".zgroup", ".zarray", ".zmetadata"]
         .iter()
         .any(|k| docs.contains_key(*k))
@@ -85,13 +85,14 @@ pub fn node_path_of_key(key: &str) -> &str {
     }
 }
 
-fn from_v3_documents(docs: &BTreeMap<String, Value>) -> Result<Node> {
+fn from_v3_documents(docs: BTreeMap<String, Value>) -> Result<Node> {
     let mut nodes: BTreeMap<String, Node> = BTreeMap::new();
-    // Documents given directly first; consolidated metadata fills the gaps below.
+    // Documents given directly first; consolidated metadata fills the gaps below. Documents
+    // are moved, not cloned: a consolidated zarr.json can hold a whole large hierarchy.
     let mut pending: Vec<(String, String, Value)> = docs
-        .iter()
+        .into_iter()
         .filter(|(k, _)| k.rsplit('/').next() == Some("zarr.json"))
-        .map(|(k, v)| (node_path_of_key(k).to_string(), k.clone(), v.clone()))
+        .map(|(k, v)| (node_path_of_key(&k).to_string(), k, v))
         .collect();
     let mut consolidated: Vec<(String, String, Value)> = Vec::new();
     loop {
@@ -106,10 +107,10 @@ fn from_v3_documents(docs: &BTreeMap<String, Value>) -> Result<Node> {
                     super::node::normalise_v3(&mut a);
                     Node::Array(Array::V3(a))
                 }
-                NodeMetadataV3::Group(g) => {
-                    if let Some(Some(cm)) = &g.consolidated_metadata {
-                        for (member, doc) in &cm.metadata {
-                            consolidated.push((join_path(&path, member), key.clone(), doc.clone()));
+                NodeMetadataV3::Group(mut g) => {
+                    if let Some(Some(cm)) = g.consolidated_metadata.take() {
+                        for (member, doc) in cm.metadata {
+                            consolidated.push((join_path(&path, &member), key.clone(), doc));
                         }
                     }
                     Node::Group(Group {

@@ -3,6 +3,7 @@
 //! (ts/hierarchy.ts, ts/array.ts) is the public face; these return plain data and Promises.
 
 use super::convert::{error_to_js, from_js, set_own, to_js};
+use super::pool::JsDecodeHook;
 use super::store::JsStore;
 use super::values::chunk_to_js;
 use crate::chunk::Selection;
@@ -299,7 +300,8 @@ impl ArrayHandle {
     /// Reads a selection (`null`/`undefined`: everything; else a list of integer, `null` or
     /// `{start, stop, step}` per leading dimension): `{shape, kind, bytes}` or
     /// `{shape, kind: "values", values}`. Options: `signal`, `onProgress` (`{done, total}`),
-    /// `concurrency`, `maxBytes`.
+    /// `concurrency`, `maxBytes`, `decodeHook` (`(inner, bytes) => Promise<Uint8Array>`:
+    /// chunks of fixed-size values decode there, see the `pool` module).
     pub fn get(&self, selection: JsValue, options: JsValue) -> Promise {
         let inner = Rc::clone(&self.inner);
         future_to_promise(async move {
@@ -316,15 +318,24 @@ impl ArrayHandle {
             let callback = option(&options, "onProgress");
             let mut progress =
                 |p: ReadProgress| report(&callback, &[("done", p.done), ("total", p.total)]);
-            let values = hierarchy::read(&store, reader, &selection, &read_options, &mut progress)
-                .await
-                .map_err(fail)?;
+            // Workers decode under the limits the array was opened with; other limits, here.
+            let hook = JsDecodeHook::of(&options, reader).filter(|_| reopened.is_none());
+            let values = hierarchy::read_with(
+                &store,
+                reader,
+                &selection,
+                &read_options,
+                hook.as_ref(),
+                &mut progress,
+            )
+            .await
+            .map_err(fail)?;
             chunk_to_js(reader.data_type(), values).map_err(fail)
         })
     }
 
     /// Reads one chunk (for a sharded array: one inner chunk), cut to the array. Options:
-    /// `signal`.
+    /// `signal`, `decodeHook`.
     #[wasm_bindgen(js_name = getChunk)]
     pub fn get_chunk(&self, coords: JsValue, options: JsValue) -> Promise {
         let inner = Rc::clone(&self.inner);
@@ -337,9 +348,11 @@ impl ArrayHandle {
             };
             let coords = coords_of(&coords).map_err(|e| fail(e.at_path(inner.path.clone())))?;
             let store = JsStore::new(&inner.store, option(&options, "signal")).map_err(fail)?;
-            let values = hierarchy::read_chunk(&store, reader, &coords, &read_options)
-                .await
-                .map_err(fail)?;
+            let hook = JsDecodeHook::of(&options, reader).filter(|_| reopened.is_none());
+            let values =
+                hierarchy::read_chunk_with(&store, reader, &coords, &read_options, hook.as_ref())
+                    .await
+                    .map_err(fail)?;
             chunk_to_js(reader.data_type(), values).map_err(fail)
         })
     }
@@ -430,6 +443,18 @@ impl ArrayHandle {
     #[wasm_bindgen(getter)]
     pub fn zom(&self) -> JsValue {
         to_js(&Node::Array(self.inner.array.clone()).to_value())
+    }
+
+    /// The limits the array was opened with (what a worker's `PoolDecoder` decodes under).
+    #[wasm_bindgen(getter)]
+    pub fn limits(&self) -> JsValue {
+        limits::to_js(&self.inner.limits)
+    }
+
+    /// The array's ZOM node as compact JSON text (what a worker's `PoolDecoder` opens).
+    #[wasm_bindgen(getter, js_name = metadataJson)]
+    pub fn metadata_json(&self) -> String {
+        crate::json::to_compact(&Node::Array(self.inner.array.clone()).to_value())
     }
 
     /// Why the array cannot be read (an error object), or `null`.

@@ -24,6 +24,11 @@ pub(super) fn of_options(options: &JsValue, base: Limits) -> Result<Limits, ZomE
     apply(&option(options, "limits"), base)
 }
 
+/// The default limits with the fields of a JS object applied (a worker's copy of an array's).
+pub(super) fn of_object(value: &JsValue) -> Result<Limits, ZomError> {
+    apply(value, Limits::DEFAULT)
+}
+
 /// `limits` with the fields of a JS object (`{maxChunkBytes, …}`: non-negative integers or
 /// `Infinity`) applied. Unknown fields are refused: a misspelt limit would be silently unset.
 fn apply(value: &JsValue, mut limits: Limits) -> Result<Limits, ZomError> {
@@ -49,7 +54,8 @@ fn apply(value: &JsValue, mut limits: Limits) -> Result<Limits, ZomError> {
     Ok(limits)
 }
 
-fn to_js(limits: &Limits) -> JsValue {
+/// The limits as a JS object (`{maxChunkBytes, …}`, `Infinity` for none).
+pub(super) fn to_js(limits: &Limits) -> JsValue {
     let out = Object::new();
     for limit in Limit::ALL {
         let value = match limits.get(limit) {

@@ -4,6 +4,7 @@
 mod convert;
 mod hierarchy;
 mod limits;
+mod pool;
 mod store;
 mod values;
 

@@ -1,0 +1,116 @@
+// Reads decoded in module Web Workers in headless Chromium: the page (tests/browser/pool.html)
+// loads the built package from /pkg/index.js with no bundler, the fixtures come from
+// tests/server on another origin (CORS). Every v3, v2 and sample array read whole with 2
+// workers (all of a hierarchy at once) and with none equals zarr-python's values; the workers
+// decoded the chunks (the pool's count), and no fallback warning was printed. Where the
+// page's Content-Security-Policy forbids workers (tests/browser/pool-csp.html), reads decode on
+// the main thread after one console warning.
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { chromium } from "playwright-core";
+import { readJson, repoRoot } from "../js/helpers.mjs";
+import { elements, sameValues } from "../js/hierarchy-common.mjs";
+import { startServer } from "../server/server.mjs";
+import { fixtures } from "../server/testing.mjs";
+import { serve } from "./server.mjs";
+
+const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+
+let site;
+let data;
+let browser;
+let profile;
+let page;
+const consoleLines = [];
+
+before(async () => {
+  site = await serve(repoRoot);
+  data = await startServer({ root: fixtures });
+  profile = mkdtempSync(join(tmpdir(), "zom-chromium-pool-"));
+  browser = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    timeout: 60_000,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+  page = await browser.newPage();
+  page.on("console", (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
+  page.on("pageerror", (e) => consoleLines.push(`pageerror: ${e.message}`));
+  await page.goto(`${site.url}/tests/browser/pool.html`);
+  await page.waitForFunction(() => "zomPool" in window || "zomPoolFatal" in window, null, { timeout: 30_000 });
+  const fatal = await page.evaluate(() => window.zomPoolFatal);
+  assert.equal(fatal, undefined, `the page failed to load zom: ${fatal}\n${consoleLines.join("\n")}`);
+});
+
+after(async () => {
+  await browser?.close();
+  await Promise.all([site?.close(), data?.close()]);
+  if (profile) rmSync(profile, { recursive: true, force: true });
+});
+
+function unplain(v) {
+  if (Array.isArray(v)) return v.map(unplain);
+  if (v !== null && typeof v === "object") {
+    if ("$big" in v) return BigInt(v.$big);
+    if ("$num" in v) return Number(v.$num);
+    if ("$u8" in v) return Uint8Array.from(v.$u8);
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, unplain(x)]));
+  }
+  return v;
+}
+
+for (const name of ["v3", "v2", "sample"]) {
+  test(`every ${name} array read in Chromium with 2 module workers and with none equals zarr-python's values`, async () => {
+    const expected = readJson("expected", `${name}.values.json`);
+    const paths = Object.keys(expected);
+    const before = await page.evaluate(() => window.zomPool.pool(2));
+    for (const workers of [2, 0]) {
+      const got = await page.evaluate(([url, paths, workers]) => window.zomPool.readAll(url, paths, workers), [`${data.url}/${name}`, paths, workers]);
+      const failures = [];
+      for (const read of got) {
+        const entry = expected[read.path];
+        try {
+          assert.ok(!read.error, JSON.stringify(read.error));
+          assert.deepEqual(read.shape, entry.shape);
+          sameValues(elements(unplain(read.data), unplain(read.dtype)), entry.values, read.path);
+        } catch (e) {
+          failures.push(`${name}/${read.path} workers ${workers}: ${e.message.split("\n")[0]}`);
+        }
+      }
+      assert.deepEqual(failures, [], failures.join("\n"));
+    }
+    const pool = await page.evaluate(() => window.zomPool.pool(2));
+    assert.equal(pool.failed, false, consoleLines.join("\n"));
+    assert.ok(pool.decoded - before.decoded >= paths.length / 2, `the workers decoded ${pool.decoded - before.decoded} chunks`);
+    assert.deepEqual(consoleLines.filter((l) => /workers could not start|pageerror/.test(l)), []);
+  });
+}
+
+test("where a Content-Security-Policy forbids workers, reads decode on the main thread after one warning", async () => {
+  const strict = await browser.newPage();
+  const lines = [];
+  strict.on("console", (m) => lines.push(`${m.type()}: ${m.text()}`));
+  try {
+    // The same page with <meta http-equiv="Content-Security-Policy" content="worker-src 'none'">.
+    await strict.goto(`${site.url}/tests/browser/pool-csp.html`);
+    await strict.waitForFunction(() => "zomPool" in window || "zomPoolFatal" in window, null, { timeout: 30_000 });
+    const expected = readJson("expected", "v3.values.json");
+    const paths = ["codec_zstd", "shard_index_end", "dtype_float64"];
+    for (let round = 0; round < 2; round++) {
+      const got = await strict.evaluate(([url, paths]) => window.zomPool.readAll(url, paths, 2), [`${data.url}/v3`, paths]);
+      for (const read of got) {
+        assert.ok(!read.error, JSON.stringify(read.error));
+        sameValues(elements(unplain(read.data), unplain(read.dtype)), expected[read.path].values, read.path);
+      }
+    }
+    const pool = await strict.evaluate(() => window.zomPool.pool(2));
+    assert.deepEqual(pool, { failed: true, decoded: 0 });
+    const warnings = lines.filter((l) => l.includes("decode workers could not start"));
+    assert.equal(warnings.length, 1, lines.join("\n"));
+    assert.match(warnings[0], /^warning: /);
+  } finally {
+    await strict.close();
+  }
+});

@@ -1,0 +1,188 @@
+// The decode pool (worker_threads in Node) against the test HTTP server (tests/server) over
+// tests/fixtures: every v3, v2 and sample array read with 2 workers and with none equals
+// zarr-python's values (and the workers really decoded); concurrent reads of several arrays;
+// abort in the middle of a read; a corrupt chunk (and a corrupt inner chunk of a shard)
+// rejects with the code, path and key the worker's error carries; closeWorkers() and the
+// process exiting with idle workers.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { closeWorkers, FetchStore, openArray, openGroup, slice } from "zom";
+import { poolOf } from "../../pkg/pool/pool.js";
+import { withServer } from "../server/testing.mjs";
+import { elements, reference, sameValues, zomError } from "./hierarchy-common.mjs";
+import { fixtures, readJson, repoRoot } from "./helpers.mjs";
+
+test("every v3, v2 and sample array read with 2 workers and with none equals zarr-python's values", () =>
+  withServer({}, async (server) => {
+    const pool = poolOf(2);
+    const before = pool.decoded;
+    for (const name of ["v3", "v2", "sample"]) {
+      const store = new FetchStore(`${server.url}/${name}`);
+      const expected = readJson("expected", `${name}.values.json`);
+      for (const [path, entry] of Object.entries(expected)) {
+        for (const workers of [2, 0]) {
+          const arr = await openArray(store, path, { workers });
+          for (const selection of [undefined, entry.shape.length ? [slice(-3, null)] : undefined]) {
+            const { data, shape } = await arr.get(selection);
+            const want = reference(entry.values, entry.shape, selection);
+            const what = `${name}/${path} workers ${workers} ${JSON.stringify(selection)}`;
+            assert.deepEqual(shape, want.shape, what);
+            sameValues(elements(data, arr.dtype), want.values, what);
+          }
+          if (entry.shape.length) {
+            const chunk = await arr.getChunk(entry.shape.map(() => 0), { workers });
+            const want = reference(entry.values, entry.shape, arr.chunks.map((c, i) => slice(0, Math.min(c, entry.shape[i]))));
+            sameValues(elements(chunk.data, arr.dtype), want.values, `${name}/${path} getChunk workers ${workers}`);
+          }
+          arr.free();
+        }
+      }
+    }
+    assert.equal(pool.failed, false);
+    assert.ok(pool.decoded - before > 100, `the workers decoded ${pool.decoded - before} chunks`);
+  }));
+
+test("a per-get workers option overrides open's; workers: 0 decodes nothing in workers", () =>
+  withServer({}, async (server) => {
+    const store = new FetchStore(`${server.url}/v3`);
+    const expected = readJson("expected", "v3.values.json").codec_zstd;
+    const pool = poolOf(2);
+    const arr = await openArray(store, "codec_zstd", { workers: 2 });
+    let before = pool.decoded;
+    await arr.get(undefined, { workers: 0 });
+    assert.equal(pool.decoded, before);
+    const { data } = await arr.get();
+    assert.ok(pool.decoded > before);
+    sameValues(elements(data, arr.dtype), expected.values, "codec_zstd");
+    await assert.rejects(arr.get(undefined, { workers: -1 }), zomError("InvalidArgument"));
+    await assert.rejects(openArray(store, "codec_zstd", { workers: 1.5 }), zomError("InvalidArgument"));
+    const group = await openGroup(new FetchStore(`${server.url}/v3-consolidated`), "", { workers: 0 });
+    before = pool.decoded;
+    await (await group.open("codec_zstd")).get();
+    assert.equal(pool.decoded, before, "the group's workers: 0 is passed on");
+  }));
+
+test("concurrent reads of several arrays with workers", () =>
+  withServer({ latencyMs: 5 }, async (server) => {
+    const store = new FetchStore(`${server.url}/v3`);
+    const expected = readJson("expected", "v3.values.json");
+    const names = ["codec_zstd", "codec_blosc_lz4_shuffle", "codec_gzip_crc32c", "shard_index_end", "shard_nested", "shard_then_gzip", "dtype_float64", "dtype_int64", "codec_transpose"];
+    const arrays = await Promise.all(names.map((n) => openArray(store, n, { workers: 2 })));
+    const reads = await Promise.all(arrays.flatMap((arr) => [arr.get(), arr.get([slice(1, null)])]));
+    names.forEach((name, i) => {
+      const entry = expected[name];
+      sameValues(elements(reads[2 * i].data, arrays[i].dtype), entry.values, name);
+      const part = reference(entry.values, entry.shape, [slice(1, null)]);
+      sameValues(elements(reads[2 * i + 1].data, arrays[i].dtype), part.values, `${name}[1:]`);
+    });
+  }));
+
+test("abort in the middle of a read with workers rejects with Aborted", () =>
+  withServer({ latencyMs: 30 }, async (server) => {
+    const arr = await openArray(new FetchStore(`${server.url}/v3`), "codec_gzip_crc32c", { workers: 2 });
+    const controller = new AbortController();
+    const read = arr.get(undefined, {
+      signal: controller.signal,
+      concurrency: 1,
+      onProgress: ({ done }) => done === 1 && controller.abort(),
+    });
+    await assert.rejects(read, zomError("Aborted"));
+    // The pool is still usable.
+    const { data } = await arr.get();
+    sameValues(elements(data, arr.dtype), readJson("expected", "v3.values.json").codec_gzip_crc32c.values, "after abort");
+  }));
+
+test("a corrupt chunk decoded in a worker rejects with its code, path and key", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "zom-pool-"));
+  try {
+    for (const name of ["codec_gzip_crc32c", "codec_zstd", "shard_index_end"]) cpSync(join(fixtures, "v3", name), join(dir, name), { recursive: true });
+    const corrupt = (file, at) => {
+      const bytes = readFileSync(file);
+      for (let i = at; i < at + 4 && i < bytes.length; i++) bytes[i] ^= 0x5a;
+      writeFileSync(file, bytes);
+    };
+    corrupt(join(dir, "codec_gzip_crc32c", "c", "0", "1"), 12);
+    corrupt(join(dir, "codec_zstd", "c", "0", "0"), 0);
+    corrupt(join(dir, "shard_index_end", "c", "0", "0"), 0);
+    await withServer({ root: dir }, async (server) => {
+      const store = new FetchStore(server.url);
+      const cases = [
+        ["codec_gzip_crc32c", "codec_gzip_crc32c/c/0/1", "ChecksumMismatch", undefined],
+        ["codec_zstd", "codec_zstd/c/0/0", "CodecError", undefined],
+        ["shard_index_end", "shard_index_end/c/0/0", "CodecError", /inner chunk/],
+      ];
+      for (const [path, key, code, message] of cases) {
+        const arr = await openArray(store, path, { workers: 2 });
+        await assert.rejects(arr.get(), (e) => {
+          assert.equal(e.name, "ZomError");
+          assert.deepEqual([e.code, e.path, e.key], [code, path, key], e.message);
+          if (message) assert.match(e.message, message);
+          return true;
+        });
+        // The same error as decoding on the main thread gives.
+        const here = await arr.get(undefined, { workers: 0 }).catch((e) => e);
+        assert.deepEqual([here.code, here.path, here.key], [code, path, key]);
+      }
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("workers decode under the limits the array was opened with, and a read's own limits apply", () =>
+  withServer({}, async (server) => {
+    const store = new FetchStore(`${server.url}/v3`);
+    const pool = poolOf(2);
+    // dtype_int32's chunks hold 8 bytes once decoded.
+    const limited = await openArray(store, "dtype_int32", { workers: 2, limits: { maxChunkBytes: 4 } });
+    for (const read of [() => limited.get(), () => limited.getChunk([0])]) {
+      await assert.rejects(read(), (e) => {
+        assert.equal(e.code, "LimitExceeded", e.message);
+        assert.match(e.message, /maxChunkBytes = 4/);
+        assert.equal(e.path, "dtype_int32");
+        return true;
+      });
+    }
+    // A read's own, lower limit on an array opened with the defaults: refused too.
+    const open = await openArray(store, "dtype_int32", { workers: 2 });
+    await assert.rejects(open.get(undefined, { limits: { maxChunkBytes: 4 } }), (e) => e.code === "LimitExceeded");
+    // And within the limits the workers decode the values.
+    const before = pool.decoded;
+    const { data } = await open.get();
+    assert.ok(pool.decoded > before, "the workers decoded the chunks");
+    const want = readJson("expected", "v3.values.json").dtype_int32;
+    sameValues(elements(data, open.dtype), want.values, "dtype_int32");
+  }));
+
+test("closeWorkers ends the workers; a later read starts new ones", () =>
+  withServer({}, async (server) => {
+    const arr = await openArray(new FetchStore(`${server.url}/v3`), "codec_zstd", { workers: 2 });
+    await arr.get();
+    const old = poolOf(2);
+    closeWorkers();
+    const fresh = poolOf(2);
+    assert.notEqual(fresh, old);
+    const { data } = await arr.get();
+    sameValues(elements(data, arr.dtype), readJson("expected", "v3.values.json").codec_zstd.values, "after closeWorkers");
+    assert.ok(fresh.decoded > 0);
+  }));
+
+test("a Node process with idle workers exits by itself", () => {
+  const script = `
+    import { startServer } from ${JSON.stringify(join(repoRoot, "tests/server/server.mjs"))};
+    import { FetchStore, openArray } from "zom";
+    const server = await startServer({ root: ${JSON.stringify(join(fixtures, "v3"))} });
+    const arr = await openArray(new FetchStore(server.url), "codec_zstd", { workers: 2 });
+    const { data } = await arr.get();
+    await server.close();
+    console.log("read", data.length);
+  `;
+  const r = spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: repoRoot, encoding: "utf8", timeout: 30_000 });
+  assert.equal(r.error, undefined, "the process did not exit by itself");
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout.trim(), "read 30");
+});

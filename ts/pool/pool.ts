@@ -1,0 +1,401 @@
+/**
+ * The decode pool: Web Workers in browsers (module workers), worker_threads in Node, each
+ * with its own instance of the WebAssembly.Module the main thread compiled (posted, not
+ * fetched again). The Rust reader fetches and assembles on the main thread; it hands each
+ * fetched chunk's bytes to {@link WorkerPool.decode} (transferred, not copied) and awaits the
+ * decoded chunk (transferred back) while other fetches go on.
+ *
+ * Workers start on first use. Where they cannot (no Worker, CSP, a failed start) the pool
+ * says so once on the console and reads decode on the main thread. In Node idle workers do
+ * not keep the process alive; {@link closeWorkers} ends them all.
+ * @module
+ */
+import * as raw from "../zom_wasm.js";
+import { ZomError } from "../errors.js";
+import { wasmModule } from "../load.js";
+import type { FromWorker, ToWorker, WireError } from "./protocol.js";
+
+/** An array as the pool knows it: an id, and its metadata for the workers' decoders. */
+export interface PoolArray {
+  /** Unique per opened array. */
+  readonly id: number;
+  /** The node path (for errors). */
+  readonly path: string;
+  /** The array's ZOM node as JSON text. */
+  meta(): string;
+  /** The limits the array was opened with, for the workers' decoders. */
+  limits(): unknown;
+}
+
+/** The most arrays each worker keeps a decoder for; older ones are dropped and resent. */
+const MAX_KNOWN = 32;
+/** The most workers of the default pool. */
+const MAX_DEFAULT = 8;
+/** How long a worker may take to start before the pool gives up on workers. */
+const START_TIMEOUT_MS = 20_000;
+/** The most buffers kept for reuse in each of the pool's two lists. */
+const MAX_SPARE = 16;
+/** The most bytes kept for reuse in each list. */
+const MAX_SPARE_BYTES = 64 << 20;
+
+/**
+ * Buffers kept for reuse: allocating a fresh ArrayBuffer per chunk costs more than copying
+ * into it (zeroed pages touched for the first time, and garbage collections).
+ */
+class Spares {
+  readonly #buffers: ArrayBuffer[] = [];
+  #bytes = 0;
+
+  /** A buffer of at least `n` bytes and at most twice that, if one is kept. */
+  take(n: number): ArrayBuffer | undefined {
+    let best = -1;
+    this.#buffers.forEach((b, i) => {
+      if (b.byteLength >= n && b.byteLength <= 2 * n && (best < 0 || b.byteLength < (this.#buffers[best] as ArrayBuffer).byteLength)) best = i;
+    });
+    if (best < 0) return undefined;
+    const buffer = this.#buffers.splice(best, 1)[0] as ArrayBuffer;
+    this.#bytes -= buffer.byteLength;
+    return buffer;
+  }
+
+  /** Up to `count` buffers, whichever. */
+  some(count: number): ArrayBuffer[] {
+    const out = this.#buffers.splice(0, count);
+    for (const b of out) this.#bytes -= b.byteLength;
+    return out;
+  }
+
+  /** Keeps `buffer` unless the list is full (or it was transferred away: 0 bytes). */
+  put(buffer: ArrayBufferLike): void {
+    if (!(buffer instanceof ArrayBuffer) || buffer.byteLength === 0) return;
+    if (this.#buffers.length >= MAX_SPARE || this.#bytes + buffer.byteLength > MAX_SPARE_BYTES) return;
+    this.#buffers.push(buffer);
+    this.#bytes += buffer.byteLength;
+  }
+}
+
+interface Port {
+  post(message: ToWorker, transfer?: ArrayBuffer[]): void;
+  terminate(): void;
+  ref?(): void;
+  unref?(): void;
+}
+
+interface Slot {
+  port: Port;
+  pending: number;
+  /** Arrays whose metadata this worker has, oldest first. */
+  known: Set<number>;
+}
+
+interface Task {
+  slot: Slot;
+  resolve(bytes: Uint8Array): void;
+  reject(e: unknown): void;
+  settled: boolean;
+  /** Removes the abort listener. */
+  done(): void;
+}
+
+function isNode(): boolean {
+  const proc = (globalThis as { process?: { versions?: { node?: unknown } } }).process;
+  return typeof proc?.versions?.node === "string";
+}
+
+async function nodeModule<T>(name: string): Promise<T> {
+  // A variable specifier: bundlers for the browser leave it alone, and browsers never run it.
+  return (await import(name)) as T;
+}
+
+/** The default number of workers: the machine's parallelism, at most 8. */
+export async function defaultWorkers(): Promise<number> {
+  let n = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency;
+  if (typeof n !== "number" && isNode()) {
+    const os = await nodeModule<{ availableParallelism?(): number; cpus(): unknown[] }>("node:os");
+    n = os.availableParallelism?.() ?? os.cpus().length;
+  }
+  return Math.max(1, Math.min(MAX_DEFAULT, typeof n === "number" && n > 0 ? n : 4));
+}
+
+/** Starts one worker: its port once it has instantiated `module`. */
+async function spawn(module: WebAssembly.Module, onMessage: (m: FromWorker) => void, onFail: (e: Error) => void): Promise<Port> {
+  let port: Port;
+  let started!: () => void;
+  let failed!: (e: Error) => void;
+  const ready = new Promise<void>((resolve, reject) => {
+    started = resolve;
+    failed = reject;
+  });
+  let isReady = false;
+  const receive = (m: FromWorker) => {
+    if (m.t === "ready") {
+      isReady = true;
+      started();
+    } else if (m.t === "failed") failed(new Error(m.error.message));
+    else onMessage(m);
+  };
+  const fail = (e: Error) => (isReady ? onFail(e) : failed(e));
+  if (isNode()) {
+    interface NodeWorker {
+      on(event: string, f: (x: never) => void): void;
+      postMessage(m: unknown, t?: ArrayBuffer[]): void;
+      terminate(): Promise<number>;
+      ref(): void;
+      unref(): void;
+    }
+    const { Worker } = await nodeModule<{ Worker: new (url: URL) => NodeWorker }>("node:worker_threads");
+    const w = new Worker(new URL("./worker.js", import.meta.url));
+    w.on("message", receive);
+    w.on("error", (e: Error) => fail(e));
+    w.on("exit", (code: number) => fail(new Error(`the worker exited (code ${code})`)));
+    // Kept referenced while it starts (a read is waiting for it), unreferenced once idle.
+    port = {
+      post: (m, t) => w.postMessage(m, t),
+      terminate: () => void w.terminate(),
+      ref: () => w.ref(),
+      unref: () => w.unref(),
+    };
+  } else {
+    if (typeof Worker !== "function") throw new Error("Worker is not available here");
+    const w = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+    w.onmessage = (e: MessageEvent<FromWorker>) => receive(e.data);
+    w.onerror = (e: ErrorEvent) => {
+      e.preventDefault();
+      fail(new Error(e.message || "the worker failed to load (blocked by a Content-Security-Policy?)"));
+    };
+    w.onmessageerror = () => fail(new Error("a message from the worker could not be read"));
+    port = { post: (m, t) => w.postMessage(m, t ?? []), terminate: () => w.terminate() };
+  }
+  port.post({ t: "init", module });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer from the worker in ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS);
+    (timer as { unref?(): void }).unref?.();
+  });
+  try {
+    await Promise.race([ready, timeout]);
+  } catch (e) {
+    port.terminate();
+    throw e;
+  } finally {
+    clearTimeout(timer);
+  }
+  port.unref?.();
+  return port;
+}
+
+/** The value a decode rejects with: the core's plain error object (the reader locates it). */
+function rejection(error: WireError): unknown {
+  if (error.code === null) return new Error(`a decode worker failed: ${error.message}`);
+  return { code: error.code, message: error.message, path: error.path, key: error.key };
+}
+
+let warned = false;
+function warnOnce(e: unknown): void {
+  if (warned) return;
+  warned = true;
+  console.warn(`zom: decode workers could not start (${e instanceof Error ? e.message : String(e)}); decoding on the main thread`);
+}
+
+/** Main-thread decoders for reads already under way when workers failed. */
+const local = new Map<number, raw.PoolDecoder>();
+
+async function decodeHere(array: PoolArray, inner: boolean, bytes: Uint8Array): Promise<Uint8Array> {
+  // Not inside the Rust reader's call of the hook: after it returned.
+  await Promise.resolve();
+  let decoder = local.get(array.id);
+  if (decoder === undefined) {
+    decoder = new raw.PoolDecoder(array.meta(), array.path, array.limits());
+    local.set(array.id, decoder);
+  }
+  const out = new Uint8Array(decoder.decode(bytes, inner));
+  decoder.output(out);
+  return out;
+}
+
+/** A pool of decode workers (see the module docs). */
+export class WorkerPool {
+  /** True once the workers could not start: reads decode on the main thread. */
+  failed = false;
+  /** Chunks the workers decoded. */
+  decoded = 0;
+  readonly #slots: Slot[] = [];
+  readonly #tasks = new Map<number, Task>();
+  readonly #ready: Promise<void>;
+  /** Buffers for encoded chunks (given back by the workers). */
+  readonly #inputs = new Spares();
+  /** Buffers of decoded chunks the reader is done with (to give to the workers). */
+  readonly #outputs = new Spares();
+  #nextId = 1;
+  #closed = false;
+
+  /** A pool of `size` workers (undefined: {@link defaultWorkers}); they start now, in the background. */
+  constructor(size: number | undefined) {
+    this.#ready = this.#start(size);
+  }
+
+  async #start(size: number | undefined): Promise<void> {
+    try {
+      const module = wasmModule();
+      if (module === undefined) throw new Error("the compiled WebAssembly module is not known");
+      const n = size ?? (await defaultWorkers());
+      const ports = await Promise.allSettled(
+        Array.from({ length: n }, async () => {
+          const holder: { slot?: Slot } = {};
+          const port = await spawn(module, (m) => this.#receive(m), (e) => holder.slot && this.#lost(holder.slot, e));
+          holder.slot = { port, pending: 0, known: new Set() };
+          this.#slots.push(holder.slot);
+        }),
+      );
+      if (this.#closed) this.close();
+      const failure = ports.find((p) => p.status === "rejected");
+      if (this.#slots.length === 0 && failure) throw failure.reason;
+    } catch (e) {
+      this.failed = true;
+      warnOnce(e);
+    }
+  }
+
+  #receive(m: FromWorker): void {
+    if (m.t !== "done") return;
+    this.#inputs.put(m.input);
+    const task = this.#tasks.get(m.id);
+    if (task === undefined) return;
+    this.#tasks.delete(m.id);
+    this.#release(task.slot);
+    task.done();
+    if (task.settled) return;
+    task.settled = true;
+    if ("bytes" in m) {
+      this.decoded += 1;
+      return task.resolve(new Uint8Array(m.bytes, 0, m.length));
+    }
+    task.reject(rejection(m.error));
+    if (m.fatal) this.#drop(task.slot, new Error(`a decode worker stopped: ${m.error.message}`));
+  }
+
+  #release(slot: Slot): void {
+    slot.pending -= 1;
+    if (slot.pending === 0) slot.port.unref?.();
+  }
+
+  /** A worker failed after it started: its tasks fail, and it leaves the pool. */
+  #lost(slot: Slot, e: Error): void {
+    if (!this.#slots.includes(slot)) return;
+    this.#drop(slot, e);
+    if (this.#slots.length === 0 && !this.#closed) {
+      this.failed = true;
+      warnOnce(e);
+    }
+  }
+
+  #drop(slot: Slot, e: Error): void {
+    const at = this.#slots.indexOf(slot);
+    if (at >= 0) this.#slots.splice(at, 1);
+    slot.port.terminate();
+    for (const [id, task] of this.#tasks) {
+      if (task.slot !== slot) continue;
+      this.#tasks.delete(id);
+      task.done();
+      if (!task.settled) {
+        task.settled = true;
+        task.reject(e);
+      }
+    }
+  }
+
+  /** A buffer of `n` bytes to copy an encoded chunk into (then given to {@link decode}). */
+  buffer(n: number): Uint8Array {
+    return new Uint8Array(this.#inputs.take(n) ?? new ArrayBuffer(n), 0, n);
+  }
+
+  /** Takes back a decoded chunk the caller is done with (its buffer serves a later chunk). */
+  recycle(bytes: Uint8Array): void {
+    this.#outputs.put(bytes.buffer);
+  }
+
+  /**
+   * Decodes a chunk's stored bytes (`inner`: an inner chunk of a shard) in a worker: the whole
+   * chunk's element bytes. The buffer of `bytes` is transferred (it is unusable afterwards).
+   */
+  async decode(array: PoolArray, inner: boolean, bytes: Uint8Array, signal?: AbortSignal): Promise<Uint8Array> {
+    await this.#ready;
+    if (this.#closed) throw new ZomError("Aborted", "the decode workers were closed");
+    if (this.#slots.length === 0) return decodeHere(array, inner, bytes);
+    signal?.throwIfAborted();
+    let slot = this.#slots[0] as Slot;
+    for (const s of this.#slots) if (s.pending < slot.pending) slot = s;
+    const own = bytes.byteOffset === 0 && bytes.buffer instanceof ArrayBuffer;
+    const buffer = (own ? bytes.buffer : bytes.slice().buffer) as ArrayBuffer;
+    const spare = this.#outputs.some(2);
+    const id = this.#nextId++;
+    const message: ToWorker = { t: "decode", id, a: array.id, inner, bytes: buffer, length: bytes.byteLength, spare };
+    if (!slot.known.has(array.id)) {
+      message.meta = array.meta();
+      message.path = array.path;
+      message.limits = array.limits();
+      slot.known.add(array.id);
+      if (slot.known.size > MAX_KNOWN) {
+        const oldest = slot.known.values().next().value as number;
+        slot.known.delete(oldest);
+        slot.port.post({ t: "forget", a: oldest });
+      }
+    }
+    return new Promise<Uint8Array>((resolve, reject) => {
+      const onAbort = () => {
+        if (task.settled) return;
+        task.settled = true;
+        reject(signal?.reason);
+      };
+      const task: Task = { slot, resolve, reject, settled: false, done: () => signal?.removeEventListener("abort", onAbort) };
+      this.#tasks.set(id, task);
+      if (slot.pending === 0) slot.port.ref?.();
+      slot.pending += 1;
+      slot.port.post(message, [buffer, ...spare]);
+      signal?.addEventListener("abort", onAbort, { once: true });
+    });
+  }
+
+  /** Drops array `id`'s decoders in the workers. */
+  forget(id: number): void {
+    for (const slot of this.#slots) {
+      if (slot.known.delete(id)) slot.port.post({ t: "forget", a: id });
+    }
+  }
+
+  /** Ends the workers; decodes under way reject with "Aborted". */
+  close(): void {
+    this.#closed = true;
+    for (const slot of [...this.#slots]) this.#drop(slot, new ZomError("Aborted", "the decode workers were closed"));
+  }
+}
+
+const pools = new Map<number | "default", WorkerPool>();
+
+/** The shared pool of `size` workers (undefined: the default size), started on first use. */
+export function poolOf(size: number | undefined): WorkerPool {
+  const key = size ?? "default";
+  let pool = pools.get(key);
+  if (pool === undefined) {
+    pool = new WorkerPool(size);
+    pools.set(key, pool);
+  }
+  return pool;
+}
+
+/** Forgets array `id` in every pool (its decoders in the workers are freed). */
+export function forgetArray(id: number): void {
+  for (const pool of pools.values()) pool.forget(id);
+  local.get(id)?.free();
+  local.delete(id);
+}
+
+/**
+ * Ends every decode worker now (reads under way that wait for one reject with "Aborted").
+ * Later reads start new workers. Node does not need it to exit: idle workers do not keep
+ * the process alive.
+ */
+export function closeWorkers(): void {
+  for (const pool of pools.values()) pool.close();
+  pools.clear();
+}

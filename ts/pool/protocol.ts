@@ -1,0 +1,48 @@
+/**
+ * The messages between the decode pool (ts/pool/pool.ts) and its workers (ts/pool/worker.ts).
+ * @module
+ */
+
+/** An error as plain data: the core's code and location when it is a ZomError. */
+export interface WireError {
+  code: string | null;
+  message: string;
+  path: string | null;
+  key: string | null;
+}
+
+/** Main thread → worker. */
+export type ToWorker =
+  /** Instantiate this module (the main thread's, compiled once). */
+  | { t: "init"; module: WebAssembly.Module }
+  /**
+   * Decode the first `length` bytes of `bytes` (transferred), a chunk of array `a` (`inner`:
+   * an inner chunk of a shard); `meta`, `path` and `limits` come with the first request of each array
+   * to each worker. `spare`: buffers of decoded chunks the main thread is done with, for the
+   * worker to write later chunks into.
+   */
+  | {
+      t: "decode";
+      id: number;
+      a: number;
+      meta?: string;
+      path?: string;
+      limits?: unknown;
+      inner: boolean;
+      bytes: ArrayBuffer;
+      length: number;
+      spare: ArrayBuffer[];
+    }
+  /** Drop the decoder of array `a`. */
+  | { t: "forget"; a: number };
+
+/** Worker → main thread. */
+export type FromWorker =
+  | { t: "ready" }
+  | { t: "failed"; error: WireError }
+  /**
+   * The answer to decode request `id`: the chunk's element bytes (the first `length` bytes of
+   * `bytes`, transferred), or an error; `input` is the request's buffer, given back for reuse.
+   */
+  | { t: "done"; id: number; bytes: ArrayBuffer; length: number; input: ArrayBuffer }
+  | { t: "done"; id: number; error: WireError; fatal: boolean; input: ArrayBuffer };

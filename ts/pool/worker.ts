@@ -1,0 +1,93 @@
+/**
+ * The worker of the decode pool (pkg/pool/worker.js): a Web Worker (module worker) in
+ * browsers, a worker_threads Worker in Node. It instantiates the WebAssembly.Module the main
+ * thread compiled and posts, then decodes chunks: encoded bytes in (transferred), the whole
+ * chunk's element bytes out (transferred back). See ts/pool/pool.ts for the protocol.
+ * @module
+ */
+import { initSync, PoolDecoder } from "../zom_wasm.js";
+import type { FromWorker, ToWorker, WireError } from "./protocol.js";
+
+type Post = (message: FromWorker, transfer?: ArrayBuffer[]) => void;
+
+/** The decoders of the arrays this worker was sent, by the main thread's array id. */
+const decoders = new Map<number, PoolDecoder>();
+
+/** Buffers the main thread gave back, to write decoded chunks into (no fresh memory per chunk). */
+const spare: ArrayBuffer[] = [];
+const MAX_SPARE = 8;
+
+/** A buffer of at least `n` bytes (at most twice that): a spare one, else a new one. */
+function take(n: number): ArrayBuffer {
+  let best = -1;
+  spare.forEach((b, i) => {
+    if (b.byteLength >= n && b.byteLength <= 2 * n && (best < 0 || b.byteLength < (spare[best] as ArrayBuffer).byteLength)) best = i;
+  });
+  return best >= 0 ? (spare.splice(best, 1)[0] as ArrayBuffer) : new ArrayBuffer(n);
+}
+
+/** A thrown value as plain data: the core's `{code, message, path, key}`, or a message. */
+function describe(e: unknown): WireError {
+  if (typeof e === "object" && e !== null && typeof (e as { code?: unknown }).code === "string") {
+    const x = e as { code: string; message?: unknown; path?: unknown; key?: unknown };
+    return {
+      code: x.code,
+      message: String(x.message ?? ""),
+      path: typeof x.path === "string" ? x.path : null,
+      key: typeof x.key === "string" ? x.key : null,
+    };
+  }
+  return { code: null, message: e instanceof Error ? `${e.name}: ${e.message}` : String(e), path: null, key: null };
+}
+
+function handle(message: ToWorker, post: Post): void {
+  switch (message.t) {
+    case "init":
+      try {
+        initSync({ module: message.module });
+        post({ t: "ready" });
+      } catch (e) {
+        post({ t: "failed", error: describe(e) });
+      }
+      return;
+    case "forget":
+      decoders.get(message.a)?.free();
+      decoders.delete(message.a);
+      return;
+    case "decode":
+      for (const b of message.spare) if (spare.length < MAX_SPARE) spare.push(b);
+      try {
+        let decoder = decoders.get(message.a);
+        if (decoder === undefined) {
+          if (message.meta === undefined) throw new Error("the worker was not sent this array's metadata");
+          decoder = new PoolDecoder(message.meta, message.path ?? "", message.limits);
+          decoders.set(message.a, decoder);
+        }
+        const length = decoder.decode(new Uint8Array(message.bytes, 0, message.length), message.inner);
+        const buffer = take(length);
+        decoder.output(new Uint8Array(buffer, 0, length));
+        post({ t: "done", id: message.id, bytes: buffer, length, input: message.bytes }, [buffer, message.bytes]);
+      } catch (e) {
+        // A trap (a zom bug) leaves the instance unusable: the pool drops this worker.
+        const fatal = e instanceof WebAssembly.RuntimeError;
+        post({ t: "done", id: message.id, error: describe(e), fatal, input: message.bytes }, [message.bytes]);
+      }
+      return;
+  }
+}
+
+const proc = (globalThis as { process?: { versions?: { node?: unknown } } }).process;
+if (typeof proc?.versions?.node === "string") {
+  // A variable specifier: bundlers for the browser leave it alone.
+  const spec = "node:worker_threads";
+  const { parentPort } = (await import(spec)) as {
+    parentPort: { on(event: "message", f: (m: ToWorker) => void): void; postMessage(m: unknown, t?: ArrayBuffer[]): void };
+  };
+  parentPort.on("message", (m) => handle(m, (x, t) => parentPort.postMessage(x, t)));
+} else {
+  const scope = globalThis as unknown as {
+    onmessage: ((e: { data: ToWorker }) => void) | null;
+    postMessage(m: unknown, t?: ArrayBuffer[]): void;
+  };
+  scope.onmessage = (e) => handle(e.data, (x, t) => scope.postMessage(x, t ?? []));
+}
