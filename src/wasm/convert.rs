@@ -200,7 +200,8 @@ fn number_from_f64(f: f64) -> Result<Value, ZomError> {
             crate::json::display_f64(f)
         )));
     }
-    if f.fract() == 0.0 && f.abs() <= MAX_SAFE_INTEGER {
+    // -0 stays a float: zarr-python writes a fill value of -0.0, and an integer would lose the sign.
+    if f.fract() == 0.0 && f.abs() <= MAX_SAFE_INTEGER && !(f == 0.0 && f.is_sign_negative()) {
         // Exact: |f| ≤ 2^53 fits i64 without rounding.
         return Ok(Value::from(f as i64));
     }

@@ -254,8 +254,8 @@ test("get --json prints the values zarr-python wrote, for every data type and se
       const want = reference(expected.values, expected.shape, selection);
       assert.equal(got.path, path);
       assert.deepEqual(got.shape, want.shape, `${path} ${text}: shape`);
-      // zom's stringify writes -0 as 0 (src/wasm/convert.rs number_from_f64 turns every integral
-      // float into an integer): the one value where the sign is lost.
+      // get --json writes numbers with a typed array's join, which writes -0 as 0 (JSON has no
+      // other spelling for a JS number): the one value where the sign is lost.
       const unsign = (v) =>
         Object.is(v, -0) ? 0 : Array.isArray(v) ? v.map(unsign) : typeof v === "object" && v !== null ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, unsign(x)])) : v;
       const values = got.values.map((v) => padded(v, got.dtype));

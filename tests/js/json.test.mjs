@@ -37,3 +37,10 @@ test("stringify(zom) is the pydantic-zarr dump, read back exactly", () => {
   assert.deepEqual(parseJsonExact(stringify(zom, 2)), readJson("expected", "v3.zom.json"));
   assert.deepEqual(parseJson(stringify(zom)), zom);
 });
+
+test("stringify keeps the sign of -0 (zarr-python writes a fill value of -0.0)", () => {
+  assert.equal(stringify(-0), "-0.0");
+  assert.equal(stringify({ fill_value: -0 }), '{"fill_value":-0.0}');
+  assert.ok(Object.is(parseJson(stringify(-0)), -0));
+  assert.equal(stringify(0), "0");
+});
