@@ -79,7 +79,7 @@ impl BytesToBytesCodec for CompressorCodec {
                 lz4_block(block, &mut out, who)?;
                 Ok(out)
             }
-            Compressor::Bz2 => read_growing(bzip2::bufread::MultiBzDecoder::new(input), max, who),
+            Compressor::Bz2 => bzip2(input, max, who),
             Compressor::Xz | Compressor::LzmaAlone | Compressor::LzmaAuto => {
                 lzma(input, self.kind, max, who)
             }
@@ -106,7 +106,12 @@ impl BytesToBytesCodec for CompressorCodec {
                 }
                 lz4_block(block, out, who)
             }
-            Compressor::Bz2 => read_into(bzip2::bufread::MultiBzDecoder::new(input), out, who),
+            Compressor::Bz2 => {
+                let bytes = bzip2(input, out.len(), who)?;
+                SizeBound::Exact(out.len() as u64).check(bytes.len(), who)?;
+                out.copy_from_slice(&bytes);
+                Ok(())
+            }
             Compressor::Xz | Compressor::LzmaAlone | Compressor::LzmaAuto => {
                 let bytes = lzma(input, self.kind, out.len(), who)?;
                 SizeBound::Exact(out.len() as u64).check(bytes.len(), who)?;
@@ -300,28 +305,11 @@ fn read_growing(reader: impl Read, max: usize, who: &str) -> Result<Vec<u8>> {
     Ok(out)
 }
 
-/// Reads a decoder into exactly `out`; more or less data is an error.
-fn read_into(mut reader: impl Read, out: &mut [u8], who: &str) -> Result<()> {
-    let mut filled = 0usize;
-    while filled < out.len() {
-        let rest = out.get_mut(filled..).unwrap_or_default();
-        let n = reader
-            .read(rest)
-            .map_err(|e| codec_error(format!("{who}: {e}")))?;
-        if n == 0 {
-            return Err(codec_error(format!(
-                "{who}: decoded to {filled} bytes, expected {}",
-                out.len()
-            )));
-        }
-        filled = filled.saturating_add(n);
-    }
-    let mut probe = [0u8; 1];
-    match reader.read(&mut probe) {
-        Ok(0) => Ok(()),
-        Ok(_) => Err(too_big(who, out.len() as u64 + 1, out.len())),
-        Err(e) => Err(codec_error(format!("{who}: {e}"))),
-    }
+fn bzip2(input: &[u8], max: usize, who: &str) -> Result<Vec<u8>> {
+    zom_kernels::bzip2_decode(input, max).map_err(|e| match e {
+        zom_kernels::Bzip2Error::TooBig => too_big(who, max as u64 + 1, max),
+        zom_kernels::Bzip2Error::Corrupt(why) => codec_error(format!("{who}: {why}")),
+    })
 }
 
 fn lzma(input: &[u8], kind: Compressor, max: usize, who: &str) -> Result<Vec<u8>> {
