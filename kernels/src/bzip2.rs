@@ -360,12 +360,15 @@ fn block(
 
 /// bzip2's CRC-32 (polynomial 0x04C11DB7, most significant bit first).
 fn crc32_msb(data: &[u8]) -> u32 {
+    // Built per call (microseconds); the polynomial opaque so that the optimiser does not store
+    // the table in the module instead.
+    let poly = std::hint::black_box(0x04C1_1DB7u32);
     let mut table = [0u32; 256];
     for (n, slot) in table.iter_mut().enumerate() {
         let mut c = (n as u32) << 24;
         for _ in 0..8 {
             c = if c & 0x8000_0000 != 0 {
-                (c << 1) ^ 0x04C1_1DB7
+                (c << 1) ^ poly
             } else {
                 c << 1
             };
