@@ -4,7 +4,6 @@
 use super::{codec_error, to_usize, BytesToBytesCodec, Limits, SizeBound};
 use crate::error::Result;
 use flate2::{Decompress, FlushDecompress, Status};
-use std::io::Read;
 use zom_lzma::{lzma_decode, LzmaContainer, LzmaFailure};
 
 /// Which compressor.
@@ -65,11 +64,7 @@ impl BytesToBytesCodec for CompressorCodec {
         match self.kind {
             Compressor::Gzip => inflate_growing(input, Wrapper::Gzip, max, who),
             Compressor::Zlib => inflate_growing(input, Wrapper::Zlib, max, who),
-            Compressor::Zstd => {
-                let decoder = zstd::stream::read::Decoder::with_buffer(input)
-                    .map_err(|e| codec_error(format!("{who}: {e}")))?;
-                read_growing(decoder, max, who)
-            }
+            Compressor::Zstd => zstd_growing(input, max, who),
             Compressor::Lz4 => {
                 let (size, block) = lz4_header(input, who)?;
                 if size > max {
@@ -292,15 +287,33 @@ fn initial_capacity(input_len: usize, max: usize) -> usize {
         .min(max.saturating_add(1))
 }
 
-/// Reads a decoder into a vector that grows with the output, up to `max` bytes.
-fn read_growing(reader: impl Read, max: usize, who: &str) -> Result<Vec<u8>> {
-    let mut out = Vec::new();
-    reader
-        .take(max as u64 + 1)
-        .read_to_end(&mut out)
-        .map_err(|e| codec_error(format!("{who}: {e}")))?;
-    if out.len() > max {
-        return Err(too_big(who, out.len() as u64, max));
+/// Decodes zstd frames (one or more) into a vector that grows with the output, up to `max`
+/// bytes. zstd-safe's streaming call directly: the zstd crate's `Read` adapter costs more
+/// WebAssembly than this loop.
+fn zstd_growing(input: &[u8], max: usize, who: &str) -> Result<Vec<u8>> {
+    use zstd::zstd_safe::{get_error_name, DCtx, InBuffer, OutBuffer};
+    let mut dctx = DCtx::create();
+    let mut out: Vec<u8> = Vec::with_capacity(initial_capacity(input.len(), max));
+    let mut src = InBuffer::around(input);
+    // What the last call returned: 0 once a frame is complete.
+    let mut pending = 0usize;
+    while src.pos() < input.len() || pending != 0 {
+        if out.len() == out.capacity() {
+            let room = max.saturating_add(1).saturating_sub(out.len());
+            if room == 0 {
+                return Err(too_big(who, out.len() as u64, max));
+            }
+            out.reserve(out.capacity().max(4096).min(room));
+        }
+        let (in0, out0) = (src.pos(), out.len());
+        let result = dctx.decompress_stream(&mut OutBuffer::around_pos(&mut out, out0), &mut src);
+        pending = result.map_err(|code| codec_error(format!("{who}: {}", get_error_name(code))))?;
+        if out.len() > max {
+            return Err(too_big(who, out.len() as u64, max));
+        }
+        if src.pos() == in0 && out.len() == out0 && out.len() < out.capacity() {
+            return Err(codec_error(format!("{who}: the data is truncated")));
+        }
     }
     Ok(out)
 }
