@@ -4,7 +4,8 @@
  * @module
  */
 import * as raw from "./zom_wasm.js";
-import { toZomError } from "./errors.js";
+import * as schemas from "./zom_schemas.js";
+import { toZomError, ZomError } from "./errors.js";
 import { requireInit } from "./load.js";
 import type {
   CompareOptions,
@@ -109,9 +110,15 @@ export function diff(a: Zom, b: Zom, options: CompareOptions = {}): Difference[]
   return call(() => raw.diff(a, b, options));
 }
 
-/** The JSON Schema (draft 2020-12) of a v2 or v3 ZOM. */
+/**
+ * The JSON Schema (draft 2020-12) of a v2 or v3 ZOM: src/model/schema/'s documents, which
+ * scripts/build.mjs ships as pkg/zom_schemas.js (the Rust crate embeds the same files).
+ */
 export function jsonSchema(version: 2 | 3): JsonSchema {
-  return call(() => raw.jsonSchema(version));
+  requireInit();
+  const text = version === 2 ? schemas.V2 : version === 3 ? schemas.V3 : undefined;
+  if (text === undefined) throw new ZomError("InvalidArgument", "jsonSchema takes 2 or 3");
+  return JSON.parse(text) as JsonSchema;
 }
 
 /** JSON text of a ZOM, report or any value, with bigints written as plain integers. */

@@ -10,6 +10,7 @@
 
 mod alloc;
 mod blosclz;
+mod bzip2;
 mod checksum;
 mod copy;
 mod gather;
@@ -18,6 +19,7 @@ mod swap;
 
 pub use alloc::try_zeroed;
 pub use blosclz::blosclz_decompress;
+pub use bzip2::{bzip2_decode, Bzip2Error};
 pub use checksum::{adler32, crc32c, fletcher32};
 pub use copy::copy_strided;
 pub use gather::gather;

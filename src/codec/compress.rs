@@ -4,7 +4,6 @@
 use super::{codec_error, to_usize, BytesToBytesCodec, Limits, SizeBound};
 use crate::error::Result;
 use flate2::{Decompress, FlushDecompress, Status};
-use std::io::Read;
 use zom_lzma::{lzma_decode, LzmaContainer, LzmaFailure};
 
 /// Which compressor.
@@ -78,11 +77,7 @@ impl BytesToBytesCodec for CompressorCodec {
         match self.kind {
             Compressor::Gzip => inflate_growing(input, Wrapper::Gzip, max, who),
             Compressor::Zlib => inflate_growing(input, Wrapper::Zlib, max, who),
-            Compressor::Zstd => {
-                let decoder = zstd::stream::read::Decoder::with_buffer(input)
-                    .map_err(|e| codec_error(format!("{who}: {e}")))?;
-                read_growing(decoder, max, who)
-            }
+            Compressor::Zstd => zstd_growing(input, max, who),
             Compressor::Lz4 => {
                 let (size, block) = lz4_header(input, who)?;
                 if size > max {
@@ -92,7 +87,7 @@ impl BytesToBytesCodec for CompressorCodec {
                 lz4_block(block, &mut out, who)?;
                 Ok(out)
             }
-            Compressor::Bz2 => read_growing(bzip2::bufread::MultiBzDecoder::new(input), max, who),
+            Compressor::Bz2 => bzip2(input, max, who),
             Compressor::Xz | Compressor::LzmaAlone | Compressor::LzmaAuto => {
                 lzma(input, self.kind, max, who)
             }
@@ -119,7 +114,12 @@ impl BytesToBytesCodec for CompressorCodec {
                 }
                 lz4_block(block, out, who)
             }
-            Compressor::Bz2 => read_into(bzip2::bufread::MultiBzDecoder::new(input), out, who),
+            Compressor::Bz2 => {
+                let bytes = bzip2(input, out.len(), who)?;
+                SizeBound::Exact(out.len() as u64).check(bytes.len(), who)?;
+                out.copy_from_slice(&bytes);
+                Ok(())
+            }
             Compressor::Xz | Compressor::LzmaAlone | Compressor::LzmaAuto => {
                 let bytes = lzma(input, self.kind, out.len(), who)?;
                 SizeBound::Exact(out.len() as u64).check(bytes.len(), who)?;
@@ -300,41 +300,42 @@ fn initial_capacity(input_len: usize, max: usize) -> usize {
         .min(max.saturating_add(1))
 }
 
-/// Reads a decoder into a vector that grows with the output, up to `max` bytes.
-fn read_growing(reader: impl Read, max: usize, who: &str) -> Result<Vec<u8>> {
-    let mut out = Vec::new();
-    reader
-        .take(max as u64 + 1)
-        .read_to_end(&mut out)
-        .map_err(|e| codec_error(format!("{who}: {e}")))?;
-    if out.len() > max {
-        return Err(too_big(who, out.len() as u64, max));
+/// Decodes zstd frames (one or more) into a vector that grows with the output, up to `max`
+/// bytes. zstd-safe's streaming call directly: the zstd crate's `Read` adapter costs more
+/// WebAssembly than this loop.
+fn zstd_growing(input: &[u8], max: usize, who: &str) -> Result<Vec<u8>> {
+    use zstd::zstd_safe::{get_error_name, DCtx, InBuffer, OutBuffer};
+    let mut dctx = DCtx::create();
+    let mut out: Vec<u8> = Vec::with_capacity(initial_capacity(input.len(), max));
+    let mut src = InBuffer::around(input);
+    // What the last call returned: 0 once a frame is complete.
+    let mut pending = 0usize;
+    while src.pos() < input.len() || pending != 0 {
+        if out.len() == out.capacity() {
+            let room = max.saturating_add(1).saturating_sub(out.len());
+            if room == 0 {
+                return Err(too_big(who, out.len() as u64, max));
+            }
+            out.reserve(out.capacity().max(4096).min(room));
+        }
+        let (in0, out0) = (src.pos(), out.len());
+        let result = dctx.decompress_stream(&mut OutBuffer::around_pos(&mut out, out0), &mut src);
+        pending = result.map_err(|code| codec_error(format!("{who}: {}", get_error_name(code))))?;
+        if out.len() > max {
+            return Err(too_big(who, out.len() as u64, max));
+        }
+        if src.pos() == in0 && out.len() == out0 && out.len() < out.capacity() {
+            return Err(codec_error(format!("{who}: the data is truncated")));
+        }
     }
     Ok(out)
 }
 
-/// Reads a decoder into exactly `out`; more or less data is an error.
-fn read_into(mut reader: impl Read, out: &mut [u8], who: &str) -> Result<()> {
-    let mut filled = 0usize;
-    while filled < out.len() {
-        let rest = out.get_mut(filled..).unwrap_or_default();
-        let n = reader
-            .read(rest)
-            .map_err(|e| codec_error(format!("{who}: {e}")))?;
-        if n == 0 {
-            return Err(codec_error(format!(
-                "{who}: decoded to {filled} bytes, expected {}",
-                out.len()
-            )));
-        }
-        filled = filled.saturating_add(n);
-    }
-    let mut probe = [0u8; 1];
-    match reader.read(&mut probe) {
-        Ok(0) => Ok(()),
-        Ok(_) => Err(too_big(who, out.len() as u64 + 1, out.len())),
-        Err(e) => Err(codec_error(format!("{who}: {e}"))),
-    }
+fn bzip2(input: &[u8], max: usize, who: &str) -> Result<Vec<u8>> {
+    zom_kernels::bzip2_decode(input, max).map_err(|e| match e {
+        zom_kernels::Bzip2Error::TooBig => too_big(who, max as u64 + 1, max),
+        zom_kernels::Bzip2Error::Corrupt(why) => codec_error(format!("{who}: {why}")),
+    })
 }
 
 fn lzma(input: &[u8], kind: Compressor, max: usize, who: &str) -> Result<Vec<u8>> {

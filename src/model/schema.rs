@@ -45,7 +45,9 @@
 //!
 //! The schemas are kept as JSON documents beside this file (`schema/zom-v2.schema.json`,
 //! `schema/zom-v3.schema.json`) and embedded (minified at compile time): as data they cost a
-//! fraction of the WebAssembly size that code building them would.
+//! fraction of the WebAssembly size that code building them would. The npm package's
+//! `jsonSchema` serves the same files from JavaScript (`pkg/zom_schemas.js`, written by
+//! scripts/build.mjs), so the WebAssembly module does not carry them.
 
 use crate::error::{Result, ZomError};
 use serde_json::Value;

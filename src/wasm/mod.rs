@@ -356,16 +356,6 @@ pub fn diff(expected: JsValue, actual: JsValue, options: JsValue) -> JsResult {
     Ok(to_js(&model::Difference::list_value(&differences)))
 }
 
-/// The JSON Schema (draft 2020-12) of the ZOM of Zarr v2 or v3.
-#[wasm_bindgen(js_name = jsonSchema)]
-pub fn json_schema(version: JsValue) -> JsResult {
-    let number = version
-        .as_f64()
-        .filter(|n| *n == 2.0 || *n == 3.0)
-        .ok_or_else(|| fail(ZomError::invalid_argument("jsonSchema takes 2 or 3")))?;
-    Ok(to_js(&model::json_schema(number as u8).map_err(fail)?))
-}
-
 fn array_input(meta: &JsValue, path: &str, limits: crate::Limits) -> Result<ArrayReader, JsValue> {
     match json_input_with(meta, &limits).and_then(|v| Node::from_value(&v).map_err(fail))? {
         Node::Array(array) => ArrayReader::open_with_limits(&array, path, limits).map_err(fail),

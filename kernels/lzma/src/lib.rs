@@ -1,12 +1,16 @@
-//! LZMA decoding through lzma-rs. lzma-rs is generic, so its code is generated (and optimised)
-//! in the crate that calls it: here, which the WebAssembly build compiles at opt-level "s".
-//! Compiled in zom (at "z") LZMA decodes at half its speed; here at "s" it has 80% of it for
-//! 3.4 KiB gzipped; at 3 it would cost 9 KiB.
+//! LZMA decoding for numcodecs' `lzma` codec: the xz container (LZMA2 filter; CRC32, CRC64 or
+//! no check) and the legacy "alone" format (.lzma). A decoder of its own rather than lzma-rs:
+//! lzma-rs instantiates its generic decoder once per container (and per reader and writer
+//! type), which made LZMA a fifth of the WebAssembly module's code; this one decodes straight
+//! into the output vector, which is also the dictionary, and is one non-generic copy.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-use std::io::Write;
+mod lzma;
+mod xz;
+
+use std::fmt;
 
 /// The lzma container.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -17,33 +21,35 @@ pub enum LzmaContainer {
     Alone,
 }
 
-/// A failed LZMA decode: the decoder's error and how many bytes were decoded before it.
+/// Why LZMA data did not decode.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Error(&'static str);
+
+impl Error {
+    /// The output would be larger than allowed.
+    const TOO_BIG: Error = Error("output over the limit");
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+/// A failed LZMA decode: the error and how many bytes were decoded before it (at least the
+/// maximum when the data decodes to more than allowed).
 #[derive(Debug)]
 pub struct LzmaFailure {
-    /// What lzma-rs reported.
-    pub error: lzma_rs::error::Error,
+    /// What went wrong.
+    pub error: Error,
     /// The number of bytes decoded before the error.
     pub decoded: usize,
-}
-
-/// A writer that refuses to hold more than `max` bytes.
-struct LimitedWriter {
-    out: Vec<u8>,
-    max: usize,
-}
-
-impl Write for LimitedWriter {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        if self.out.len().saturating_add(buf.len()) > self.max {
-            return Err(std::io::Error::other("output over the limit"));
-        }
-        self.out.extend_from_slice(buf);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
 }
 
 /// Decodes `input` in `container`, producing at most `max` bytes (more is an error).
@@ -52,26 +58,48 @@ pub fn lzma_decode(
     container: LzmaContainer,
     max: usize,
 ) -> Result<Vec<u8>, LzmaFailure> {
-    let mut writer = LimitedWriter {
-        out: Vec::new(),
-        max,
-    };
-    let mut reader = input;
+    let mut out = Vec::new();
     let result = match container {
-        LzmaContainer::Xz => lzma_rs::xz_decompress(&mut reader, &mut writer),
-        LzmaContainer::Alone => {
-            let options = lzma_rs::decompress::Options {
-                memlimit: Some(max.max(4096)),
-                ..Default::default()
-            };
-            lzma_rs::lzma_decompress_with_options(&mut reader, &mut writer, &options)
-        }
+        LzmaContainer::Xz => xz::decode(input, &mut out, max),
+        LzmaContainer::Alone => alone(input, &mut out, max),
     };
     match result {
-        Ok(()) => Ok(writer.out),
+        Ok(()) => Ok(out),
         Err(error) => Err(LzmaFailure {
+            decoded: if error == Error::TOO_BIG {
+                max.max(out.len())
+            } else {
+                out.len()
+            },
             error,
-            decoded: writer.out.len(),
         }),
+    }
+}
+
+/// The alone format: properties byte, dictionary size (u32 LE), uncompressed size (u64 LE,
+/// all ones when unknown: the data then ends with the end marker), then the LZMA data.
+fn alone(input: &[u8], out: &mut Vec<u8>, max: usize) -> Result<(), Error> {
+    let Some((header, data)) = input.split_first_chunk::<13>() else {
+        return Err(Error("the lzma data is truncated"));
+    };
+    let mut decoder = lzma::Lzma::new(header[0])?;
+    let size = u64::from_le_bytes([
+        header[5], header[6], header[7], header[8], header[9], header[10], header[11], header[12],
+    ]);
+    let mut rc = lzma::RangeDecoder::new(data)?;
+    if size == u64::MAX {
+        decoder.decode(&mut rc, out, 0, max, lzma::End::AtMarker)
+    } else {
+        let size = usize::try_from(size).map_err(|_| Error::TOO_BIG)?;
+        if size > max {
+            return Err(Error::TOO_BIG);
+        }
+        out.reserve_exact(size);
+        decoder.decode(&mut rc, out, 0, size, lzma::End::AtLimit)?;
+        if rc.finished() {
+            Ok(())
+        } else {
+            Err(Error("corrupt lzma data"))
+        }
     }
 }
