@@ -1,6 +1,6 @@
 #!/bin/sh
 # Runs one fuzz target: fuzz/run.sh <target> [seconds] [extra libFuzzer flags]
-# One process, one job (the machine is shared); allocations over 1 GiB and RSS over 2 GiB
+# One process (no -jobs/-workers: the machine is shared); allocations over 1 GiB and RSS over 2 GiB
 # are failures; a unit slower than 10 s is a failure. Crashes go to fuzz/artifacts/<target>/.
 set -eu
 cd "$(dirname "$0")"
@@ -14,5 +14,5 @@ case "$target" in
 esac
 unset CARGO_TARGET_DIR
 exec cargo +nightly fuzz run "$target" "corpus/$target" -- \
-  -max_total_time="$seconds" -jobs=1 -workers=1 -rss_limit_mb=2048 -malloc_limit_mb=1024 \
+  -max_total_time="$seconds" -rss_limit_mb=2048 -malloc_limit_mb=1024 \
   -timeout=10 -print_final_stats=1 $dict "$@"

@@ -8,8 +8,8 @@
 //! Checks: decoding never panics, a decoded chunk has exactly the elements the chunk shape
 //! says, and `decode_into` (the one-copy path) agrees with `decode` on every input.
 
-use crate::input::Input;
-use crate::outcome::Outcome;
+use super::input::Input;
+use super::outcome::Outcome;
 use serde_json::{json, Value};
 use zom::codec::{CodecPipeline, DecodedChunk};
 use zom::dtype::{DataType, FillValue};
@@ -62,8 +62,22 @@ pub const V2_DTYPES: &[&str] = &[
 
 /// v3 data types the data type byte chooses from.
 pub const V3_DTYPES: &[&str] = &[
-    "uint8", "int8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "float16",
-    "float32", "float64", "bool", "complex64", "complex128", "string", "bytes",
+    "uint8",
+    "int8",
+    "int16",
+    "uint16",
+    "int32",
+    "uint32",
+    "int64",
+    "uint64",
+    "float16",
+    "float32",
+    "float64",
+    "bool",
+    "complex64",
+    "complex128",
+    "string",
+    "bytes",
 ];
 
 /// The index in [`V2_DTYPES`] / [`V3_DTYPES`] of an unsigned type of `size` bytes (for seeds).
@@ -103,12 +117,7 @@ fn num_dtype(p: u8) -> &'static str {
 }
 
 /// The pipeline the selector and configuration bytes describe.
-fn pipeline(
-    name: &str,
-    dtype: u8,
-    shape: &[u64],
-    p: [u8; 4],
-) -> zom::Result<CodecPipeline> {
+fn pipeline(name: &str, dtype: u8, shape: &[u64], p: [u8; 4]) -> zom::Result<CodecPipeline> {
     if let Some(v3) = name.strip_prefix("v3 ") {
         let dt = V3_DTYPES[usize::from(dtype) % V3_DTYPES.len()];
         let le = json!({"name": "bytes", "configuration": {"endian": "little"}});
@@ -125,11 +134,15 @@ fn pipeline(
                 if p[3] == 255 {
                     order.push(0); // a wrong order: must be refused
                 }
-                vec![json!({"name": "transpose", "configuration": {"order": order}}), le]
+                vec![
+                    json!({"name": "transpose", "configuration": {"order": order}}),
+                    le,
+                ]
             }
             "bytes" => vec![json!({"name": "bytes", "configuration": {"endian": endian}})],
             "packbits" => {
-                let padding = ["none", "first_byte", "last_byte", "start_byte"][usize::from(p[1]) % 4];
+                let padding =
+                    ["none", "first_byte", "last_byte", "start_byte"][usize::from(p[1]) % 4];
                 let mut config = json!({"padding_encoding": padding});
                 if p[2] & 1 == 1 {
                     config["first_bit"] = json!(p[2] >> 1);
@@ -166,10 +179,10 @@ fn pipeline(
             .map(NamedConfig::from_value)
             .collect::<Result<Vec<_>, String>>()
             .map_err(zom::ZomError::invalid_metadata)?;
-        let data_type = DataType::from_v3(&NamedConfig::short(dt))
+        let data_type =
+            DataType::from_v3(&NamedConfig::short(dt)).map_err(zom::ZomError::invalid_metadata)?;
+        let fill = FillValue::from_v3(&data_type, &v3_fill(dt))
             .map_err(zom::ZomError::invalid_metadata)?;
-        let fill =
-            FillValue::from_v3(&data_type, &v3_fill(dt)).map_err(zom::ZomError::invalid_metadata)?;
         return CodecPipeline::from_v3(&codecs, &data_type, shape, &fill);
     }
     let v2 = name.strip_prefix("v2 ").unwrap_or(name);
@@ -177,7 +190,9 @@ fn pipeline(
     let mut order = "C";
     let mut filters: Vec<Value> = Vec::new();
     let compressor = match v2 {
-        "blosc" | "blosc snappy" => json!({"id": "blosc", "cname": "lz4", "clevel": 5, "shuffle": 1}),
+        "blosc" | "blosc snappy" => {
+            json!({"id": "blosc", "cname": "lz4", "clevel": 5, "shuffle": 1})
+        }
         "gzip" | "zlib" | "zstd" | "bz2" => json!({"id": v2, "level": 1}),
         "lz4" => json!({"id": "lz4", "acceleration": 1}),
         "lzma" => json!({"id": "lzma", "format": p[1] % 4, "check": -1}),
@@ -193,7 +208,8 @@ fn pipeline(
         _ => Value::Null,
     };
     match v2 {
-        "delta" => filters.push(json!({"id": "delta", "dtype": num_dtype(p[1]), "astype": num_dtype(p[2])})),
+        "delta" => filters
+            .push(json!({"id": "delta", "dtype": num_dtype(p[1]), "astype": num_dtype(p[2])})),
         "fixedscaleoffset" => filters.push(json!({"id": "fixedscaleoffset",
             "dtype": num_dtype(p[1]), "astype": num_dtype(p[2]),
             "scale": f64::from(p[3]) - 100.0, "offset": f64::from(p[0]) / 3.0})),
@@ -208,7 +224,9 @@ fn pipeline(
         }
         "categorize" => {
             dt = "<U3";
-            let labels: Vec<String> = (0..p[1] % 5).map(|i| "ab€".repeat(usize::from(i))).collect();
+            let labels: Vec<String> = (0..p[1] % 5)
+                .map(|i| "ab€".repeat(usize::from(i)))
+                .collect();
             let astype = ["|u1", "<u2", "<u4"][usize::from(p[2]) % 3];
             filters.push(json!({"id": "categorize", "labels": labels, "dtype": "<U3",
                 "astype": astype}));
@@ -276,7 +294,11 @@ pub fn run(data: &[u8]) -> Outcome {
         let len = match chunk {
             DecodedChunk::Fixed(b) => {
                 let size = pipeline.decoded_repr().item_size().unwrap_or(0);
-                assert_eq!(b.len() as u64, elements * size, "{name}: wrong decoded size");
+                assert_eq!(
+                    b.len() as u64,
+                    elements * size,
+                    "{name}: wrong decoded size"
+                );
                 None
             }
             DecodedChunk::Strings(v) => Some(v.len()),

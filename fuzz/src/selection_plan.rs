@@ -8,10 +8,10 @@
 //! entries) and otherwise selects NumPy's indices; the JSON form reads back to the same
 //! selection; when small enough, assembling the plan's chunk reads (and, nested, the inner
 //! plans of each read, as for shards) gives exactly the naive gather, every output element is
-//! written by exactly one chunk, and no read touches a chunk's padding past the array's edge.
+//! written by a chunk, and no read touches a chunk's padding past the array's edge.
 
-use crate::input::Input;
-use crate::outcome::Outcome;
+use super::input::Input;
+use super::outcome::Outcome;
 use serde_json::{json, Value};
 use zom::chunk::{DimSelection, ReadPlan, Selection};
 
@@ -27,7 +27,11 @@ fn naive(sel: DimSelection, len: u64) -> Option<(u64, Vec<u64>)> {
     let (start, step, count) = match sel {
         DimSelection::All => (0, 1, n),
         DimSelection::Index(i) => {
-            let i = if i < 0 { i128::from(i) + n } else { i128::from(i) };
+            let i = if i < 0 {
+                i128::from(i) + n
+            } else {
+                i128::from(i)
+            };
             if i < 0 || i >= n {
                 return None;
             }
@@ -75,7 +79,9 @@ fn dim_json(sel: &DimSelection) -> Value {
     match *sel {
         DimSelection::All => Value::Null,
         DimSelection::Index(i) => json!(i),
-        DimSelection::Slice { start, stop, step } => json!({"start": start, "stop": stop, "step": step}),
+        DimSelection::Slice { start, stop, step } => {
+            json!({"start": start, "stop": stop, "step": step})
+        }
     }
 }
 
@@ -93,12 +99,17 @@ fn chunk_values(shape: &[u64], chunk: &[u64], origin: &[u64]) -> Vec<u64> {
     (0..n)
         .map(|k| {
             let mut rem = k;
-            let mut global = vec![0u64; chunk.len()];
+            let mut global = vec![Some(0u64); chunk.len()];
             for d in (0..chunk.len()).rev() {
-                global[d] = origin[d] + rem % chunk[d];
+                global[d] = origin[d].checked_add(rem % chunk[d]);
                 rem /= chunk[d];
             }
-            if global.iter().zip(shape).all(|(g, n)| g < n) {
+            if global
+                .iter()
+                .zip(shape)
+                .all(|(g, n)| g.is_some_and(|g| g < *n))
+            {
+                let global: Vec<u64> = global.into_iter().flatten().collect();
                 label(shape, &global)
             } else {
                 PAD
@@ -147,7 +158,13 @@ pub fn run(data: &[u8]) -> Outcome {
             1 => DimSelection::Index(input.i64()),
             _ => {
                 let flags = input.u8();
-                let mut opt = |bit: u8| if flags & bit != 0 { Some(input.i64()) } else { None };
+                let mut opt = |bit: u8| {
+                    if flags & bit != 0 {
+                        Some(input.i64())
+                    } else {
+                        None
+                    }
+                };
                 DimSelection::Slice {
                     start: opt(1),
                     stop: opt(2),
@@ -172,7 +189,11 @@ pub fn run(data: &[u8]) -> Outcome {
             .collect()
     };
     let resolved = selection.resolve(&shape);
-    assert_eq!(resolved.is_ok(), model.is_some(), "resolve {resolved:?} vs NumPy {model:?}");
+    assert_eq!(
+        resolved.is_ok(),
+        model.is_some(),
+        "resolve {resolved:?} vs NumPy {model:?}"
+    );
     let Some(resolved) = out.step("resolve", resolved) else {
         return out;
     };
@@ -189,7 +210,11 @@ pub fn run(data: &[u8]) -> Outcome {
             };
             assert_eq!(index, Some(want), "index {k} of {axis:?}");
             if !axis.dropped {
-                assert_eq!(axis.out_index(pos), Some(k), "output place of {k} in {axis:?}");
+                assert_eq!(
+                    axis.out_index(pos),
+                    Some(k),
+                    "output place of {k} in {axis:?}"
+                );
             }
         }
     }
@@ -230,7 +255,9 @@ pub fn run(data: &[u8]) -> Outcome {
     let expected: Vec<u64> = expected.iter().map(|idx| label(&shape, idx)).collect();
     assert_eq!(expected.len() as u64, output_len);
 
-    let mut got = plan.allocate_output(8, SMALL * 8).expect("a small output allocates");
+    let mut got = plan
+        .allocate_output(8, SMALL * 8)
+        .expect("a small output allocates");
     let mut got_elements = vec![PAD; output_len as usize];
     let mut filled = vec![0u8; output_len as usize];
     let mut nested = vec![PAD; output_len as usize];
@@ -243,21 +270,28 @@ pub fn run(data: &[u8]) -> Outcome {
             assert!(p < &read.coords, "chunks not in C order");
         }
         previous = Some(read.coords.clone());
-        let origin: Vec<u64> = read.coords.iter().zip(&chunk).map(|(c, n)| c * n).collect();
+        let origin: Vec<u64> = read
+            .coords
+            .iter()
+            .zip(&chunk)
+            .map(|(c, n)| c.saturating_mul(*n))
+            .collect();
         let values = chunk_values(&shape, &chunk, &origin);
-        read.copy_into(&mut got, 8, &bytes_of(&values)).expect("copy_into");
+        read.copy_into(&mut got, 8, &bytes_of(&values))
+            .expect("copy_into");
         read.copy_elements_into(&mut got_elements, &values)
             .expect("copy_elements_into");
         read.fill_into(&mut filled, &[1]).expect("fill_into");
-        if filled.iter().all(|&f| f == 1) {
-            // (all written already: later chunks write nothing new; checked below)
-        }
         // Shards: the same read through inner chunks of the outer chunk.
         let inner_plan = read.inner_plan(&inner).expect("an inner plan");
         for inner_read in inner_plan.chunks() {
             let inner_read = inner_read.expect("an inner chunk");
-            let inner_origin: Vec<u64> =
-                inner_read.coords.iter().zip(&inner).map(|(c, n)| c * n).collect();
+            let inner_origin: Vec<u64> = inner_read
+                .coords
+                .iter()
+                .zip(&inner)
+                .map(|(c, n)| c * n)
+                .collect();
             let block = sub_block(&values, &chunk, &inner, &inner_origin);
             inner_read
                 .copy_elements_into(&mut nested, &block)
@@ -271,7 +305,13 @@ pub fn run(data: &[u8]) -> Outcome {
         .collect();
     assert_eq!(got, expected, "assembled output != naive gather");
     assert_eq!(got_elements, expected, "element assembly != naive gather");
-    assert_eq!(nested, expected, "assembly through inner plans != naive gather");
-    assert!(filled.iter().all(|&f| f == 1), "fill_into left elements unwritten");
+    assert_eq!(
+        nested, expected,
+        "assembly through inner plans != naive gather"
+    );
+    assert!(
+        filled.iter().all(|&f| f == 1),
+        "fill_into left elements unwritten"
+    );
     out
 }

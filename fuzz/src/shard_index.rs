@@ -12,8 +12,8 @@
 //! an inner chunk decoded alone equals its block of the whole decoded shard, and the whole
 //! shard decodes only if every wanted inner chunk does.
 
-use crate::input::Input;
-use crate::outcome::Outcome;
+use super::input::Input;
+use super::outcome::Outcome;
 use serde_json::json;
 use zom::codec::sharding::ChunkLocation;
 use zom::codec::{CodecPipeline, DecodedChunk};
@@ -21,11 +21,7 @@ use zom::dtype::{DataType, FillValue};
 use zom::model::named::NamedConfig;
 
 /// The sharded pipeline the header bytes describe.
-pub fn pipeline(
-    shard_shape: &[u64],
-    inner_shape: &[u64],
-    flags: u8,
-) -> zom::Result<CodecPipeline> {
+pub fn pipeline(shard_shape: &[u64], inner_shape: &[u64], flags: u8) -> zom::Result<CodecPipeline> {
     let le = json!({"name": "bytes", "configuration": {"endian": "little"}});
     let index_codecs = if flags & 2 != 0 {
         json!([le, {"name": "crc32c"}])
@@ -60,7 +56,13 @@ pub fn pipeline(
 }
 
 /// The elements of block `coords` (of shape `inner`) inside a C-order `shard`.
-fn block<T: Clone>(shard: &[T], shard_shape: &[u64], inner: &[u64], coords: &[u64], unit: usize) -> Vec<T> {
+fn block<T: Clone>(
+    shard: &[T],
+    shard_shape: &[u64],
+    inner: &[u64],
+    coords: &[u64],
+    unit: usize,
+) -> Vec<T> {
     let n: u64 = inner.iter().product();
     let mut out = Vec::new();
     for k in 0..n {
@@ -101,7 +103,12 @@ pub fn run(data: &[u8]) -> Outcome {
     }
     let max_gap = u64::from(input.u16());
     let wanted: Vec<Vec<u64>> = (0..input.below(6))
-        .map(|_| per_shard.iter().map(|&c| u64::from(input.u8()) % (c + 1)).collect())
+        .map(|_| {
+            per_shard
+                .iter()
+                .map(|&c| u64::from(input.u8()) % (c + 1))
+                .collect()
+        })
         .collect();
     let shard = input.rest();
     let shard_len = shard.len() as u64;
@@ -126,12 +133,24 @@ pub fn run(data: &[u8]) -> Outcome {
         return out;
     };
     let n: u64 = sharding.chunks_per_shard().iter().product();
-    assert_eq!(index.entries().len() as u64, n, "index entries != chunks per shard");
-    let valid = out.step("validate_index", index.validate(shard_len)).is_some();
+    assert_eq!(
+        index.entries().len() as u64,
+        n,
+        "index entries != chunks per shard"
+    );
+    let valid = out
+        .step("validate_index", index.validate(shard_len))
+        .is_some();
     if !valid {
-        assert!(whole.is_err(), "a shard whose index points outside it decoded");
+        assert!(
+            whole.is_err(),
+            "a shard whose index points outside it decoded"
+        );
     }
-    out.step("plan_unbounded", sharding.plan(&index, &wanted, None, max_gap));
+    out.step(
+        "plan_unbounded",
+        sharding.plan(&index, &wanted, None, max_gap),
+    );
     let Some(plan) = out.step(
         "plan",
         sharding.plan(&index, &wanted, Some(shard_len), max_gap),
@@ -139,10 +158,17 @@ pub fn run(data: &[u8]) -> Outcome {
         return out;
     };
     for pair in plan.ranges.windows(2) {
-        assert!(pair[0].end.saturating_add(max_gap) < pair[1].start, "ranges not merged: {:?}", plan.ranges);
+        assert!(
+            pair[0].end.saturating_add(max_gap) < pair[1].start,
+            "ranges not merged: {:?}",
+            plan.ranges
+        );
     }
     for r in &plan.ranges {
-        assert!(r.start <= r.end && r.end <= shard_len, "range {r:?} outside the shard");
+        assert!(
+            r.start <= r.end && r.end <= shard_len,
+            "range {r:?} outside the shard"
+        );
     }
     let fetched: Vec<Vec<u8>> = plan
         .ranges
@@ -153,7 +179,9 @@ pub fn run(data: &[u8]) -> Outcome {
     let mut all_inner_ok = true;
     for (chunk, coords) in plan.chunks.iter().zip(&wanted) {
         assert_eq!(&chunk.coords, coords);
-        let entry = index.chunk(coords).expect("planned chunks are in the index");
+        let entry = index
+            .chunk(coords)
+            .expect("planned chunks are in the index");
         match (&chunk.location, &entry) {
             (ChunkLocation::Empty, None) => {}
             (ChunkLocation::InRange { range, start, len }, Some(e)) => {
@@ -179,17 +207,26 @@ pub fn run(data: &[u8]) -> Outcome {
         match (part, full) {
             (DecodedChunk::Fixed(p), DecodedChunk::Fixed(f)) => {
                 let unit = pipeline.decoded_repr().item_size().unwrap_or(1) as usize;
-                assert!(*p == block(f, shape, inner_shape, coords, unit), "inner chunk != its block");
+                assert!(
+                    *p == block(f, shape, inner_shape, coords, unit),
+                    "inner chunk != its block"
+                );
             }
             (DecodedChunk::Strings(p), DecodedChunk::Strings(f)) => {
-                assert!(*p == block(f, shape, inner_shape, coords, 1), "inner chunk != its block");
+                assert!(
+                    *p == block(f, shape, inner_shape, coords, 1),
+                    "inner chunk != its block"
+                );
             }
             _ => panic!("inner and whole decode to different kinds"),
         }
         out.step("decode_inner", decoded);
     }
     if whole.is_ok() {
-        assert!(all_inner_ok, "the shard decodes but one of its inner chunks does not");
+        assert!(
+            all_inner_ok,
+            "the shard decodes but one of its inner chunks does not"
+        );
     }
     out.step("decode_shard", whole);
     out

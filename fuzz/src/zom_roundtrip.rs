@@ -12,13 +12,13 @@
 //!
 //! Input: JSON bytes (anything else is skipped).
 
-use crate::outcome::Outcome;
+use super::outcome::Outcome;
 use serde_json::Value;
 use zom::codec::Limits;
 use zom::hierarchy::ArrayReader;
 use zom::model::{
-    diff, flatten, from_documents, to_documents, to_v3, unflatten, CompareOptions,
-    DocumentOptions, FlatForm, Node,
+    diff, flatten, from_documents, to_documents, to_v3, unflatten, CompareOptions, DocumentOptions,
+    FlatForm, Node,
 };
 use zom::validate::{validate_hierarchy, ValidateOptions};
 
@@ -40,7 +40,7 @@ pub fn run(data: &[u8]) -> Outcome {
             extensions: strict,
             ..ValidateOptions::default()
         };
-        crate::metadata_document::check_report(&validate_hierarchy(&value, &options));
+        super::metadata_document::check_report(&validate_hierarchy(&value, &options));
     }
     assert!(diff(&value, &value, &CompareOptions::default()).is_empty());
     let Some(node) = out.step("from_value", Node::from_value(&value)) else {
@@ -59,7 +59,7 @@ pub fn exercise(out: &mut Outcome, node: &Node) {
         Some(&value),
         "ZOM JSON does not read back: {again:?}"
     );
-    crate::metadata_document::check_report(&validate_hierarchy(
+    super::metadata_document::check_report(&validate_hierarchy(
         &value,
         &ValidateOptions::default(),
     ));
@@ -73,10 +73,17 @@ pub fn exercise(out: &mut Outcome, node: &Node) {
         let back = back.unwrap_or_else(|e| panic!("to_documents output does not read: {e}"));
         let docs2 = to_documents(&back, options)
             .unwrap_or_else(|e| panic!("to_documents of its own reading fails: {e}"));
-        assert_eq!(docs, docs2, "to_documents ∘ from_documents is not idempotent");
+        assert_eq!(
+            docs, docs2,
+            "to_documents ∘ from_documents is not idempotent"
+        );
     }
 
-    for form in [FlatForm::Pydantic, FlatForm::ZMetadata, FlatForm::Consolidated] {
+    for form in [
+        FlatForm::Pydantic,
+        FlatForm::ZMetadata,
+        FlatForm::Consolidated,
+    ] {
         let Some(flat) = out.step("flatten", flatten(node, form)) else {
             continue;
         };
@@ -84,7 +91,10 @@ pub fn exercise(out: &mut Outcome, node: &Node) {
             .unwrap_or_else(|e| panic!("{form:?} flat form does not unflatten: {e}"));
         let flat2 = flatten(&back, form)
             .unwrap_or_else(|e| panic!("{form:?} flat form of its own reading fails: {e}"));
-        assert_eq!(flat, flat2, "{form:?}: flatten ∘ unflatten is not idempotent");
+        assert_eq!(
+            flat, flat2,
+            "{form:?}: flatten ∘ unflatten is not idempotent"
+        );
     }
 
     let converted = to_v3(node);
