@@ -99,3 +99,32 @@ fn corpus_runs_in_debug() {
     }
 }
 
+/// What the `zgroup-with-array-keys` input showed, for each ZOM key: a document's unknown key
+/// named like one the ZOM JSON gives its own meaning does not change the node it reads as.
+#[test]
+fn unknown_document_keys_named_like_zom_keys_stay_out_of_the_zom() {
+    use serde_json::json;
+    use zom::model::{from_documents, Node};
+    let zarray = json!({"zarr_format": 2, "shape": [2], "chunks": [2], "dtype": "<i4",
+        "fill_value": 0, "order": "C", "filters": null, "compressor": null,
+        "attributes": {"from": "zarray"}, "members": {}});
+    let zgroup = json!({"zarr_format": 2, "shape": [3], "attributes": {"from": "zgroup"}});
+    let zarr_json = json!({"zarr_format": 3, "node_type": "array", "shape": [2],
+        "data_type": "int32", "chunk_grid": {"name": "regular",
+        "configuration": {"chunk_shape": [2]}}, "chunk_key_encoding": {"name": "default"},
+        "fill_value": 0, "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}],
+        "attributes": {"from": "attributes"}, "members": {"must_understand": false}});
+    let cases = [
+        (vec![(".zarray", zarray), (".zattrs", json!({"from": "zattrs"}))], "zattrs"),
+        (vec![(".zgroup", zgroup), (".zattrs", json!({"from": "zattrs"}))], "zattrs"),
+        (vec![("zarr.json", zarr_json)], "attributes"),
+    ];
+    for (docs, from) in cases {
+        let node = from_documents(docs).unwrap();
+        let value = node.to_value();
+        assert_eq!(value["attributes"], json!({"from": from}), "{value}");
+        let again = Node::from_value(&value).unwrap();
+        assert_eq!(again.kind(), node.kind());
+        assert_eq!(again.to_value(), value);
+    }
+}
