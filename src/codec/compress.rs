@@ -331,6 +331,9 @@ fn lzma(input: &[u8], kind: Compressor, max: usize, who: &str) -> Result<Vec<u8>
         Compressor::LzmaAuto if input.starts_with(XZ_MAGIC) => LzmaContainer::Xz,
         _ => LzmaContainer::Alone,
     };
+    if container == LzmaContainer::Xz {
+        check_xz_footer(input, who)?;
+    }
     match lzma_decode(input, container, max) {
         Ok(out) => Ok(out),
         Err(LzmaFailure { error, decoded }) if decoded >= max => Err(codec_error(format!(
@@ -338,4 +341,29 @@ fn lzma(input: &[u8], kind: Compressor, max: usize, who: &str) -> Result<Vec<u8>
         ))),
         Err(LzmaFailure { error, .. }) => Err(codec_error(format!("{who}: {error:?}"))),
     }
+}
+
+/// Checks the footer an xz stream ends with (lzma-rs wants nothing after it) before lzma-rs
+/// reads it: lzma-rs 0.3 computes `(backward_size + 1) << 2` unchecked, which overflows (a
+/// panic with overflow checks) for a hostile backward size of `u32::MAX`.
+fn check_xz_footer(input: &[u8], who: &str) -> Result<()> {
+    let bad = || {
+        codec_error(format!(
+            "{who}: the xz stream does not end with a valid footer"
+        ))
+    };
+    let footer: &[u8; 12] = input
+        .len()
+        .checked_sub(12)
+        .and_then(|start| input.get(start..))
+        .and_then(|footer| footer.try_into().ok())
+        .ok_or_else(bad)?;
+    let [c0, c1, c2, c3, b0, b1, b2, b3, f0, f1, y, z] = *footer;
+    let backward = u32::from_le_bytes([b0, b1, b2, b3]);
+    let crc =
+        super::checksum::checksum(super::checksum::Algorithm::Crc32, &[b0, b1, b2, b3, f0, f1]);
+    if [y, z] != *b"YZ" || backward == u32::MAX || crc != u32::from_le_bytes([c0, c1, c2, c3]) {
+        return Err(bad());
+    }
+    Ok(())
 }
