@@ -115,8 +115,14 @@ fn unknown_document_keys_named_like_zom_keys_stay_out_of_the_zom() {
         "fill_value": 0, "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}],
         "attributes": {"from": "attributes"}, "members": {"must_understand": false}});
     let cases = [
-        (vec![(".zarray", zarray), (".zattrs", json!({"from": "zattrs"}))], "zattrs"),
-        (vec![(".zgroup", zgroup), (".zattrs", json!({"from": "zattrs"}))], "zattrs"),
+        (
+            vec![(".zarray", zarray), (".zattrs", json!({"from": "zattrs"}))],
+            "zattrs",
+        ),
+        (
+            vec![(".zgroup", zgroup), (".zattrs", json!({"from": "zattrs"}))],
+            "zattrs",
+        ),
         (vec![("zarr.json", zarr_json)], "attributes"),
     ];
     for (docs, from) in cases {
