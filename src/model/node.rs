@@ -357,6 +357,14 @@ fn group_from_value(
                 Value::Null => {}
                 Value::Object(members) => {
                     for (name, member) in members {
+                        // Such a name would make another node's path (or the store keys of
+                        // one): "a/b" is b inside a, "" and "." the group itself.
+                        if name.is_empty() || name.contains('/') || name == "." || name == ".." {
+                            return Err(invalid(
+                                path,
+                                format!("member name '{name}' is not a node name (empty, '.', '..' or with '/')"),
+                            ));
+                        }
                         let child = join_path(path, name);
                         let node = node_from_value(member, &child, depth.saturating_add(1))?;
                         group.members.insert(name.clone(), node);
