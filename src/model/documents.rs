@@ -283,7 +283,7 @@ fn split_parent(path: &str) -> Option<(&str, &str)> {
     Some(path.rsplit_once('/').unwrap_or(("", path)))
 }
 
-fn check_single_format(root: &Node) -> Result<()> {
+pub(super) fn check_single_format(root: &Node) -> Result<()> {
     let format = root.format();
     for (path, node) in root.descendants() {
         if node.format() != format {

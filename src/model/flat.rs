@@ -1,7 +1,9 @@
 //! Flat forms of a hierarchy: pydantic-zarr's `to_flat` (path → node), v2 `.zmetadata` and the
 //! root `zarr.json` with inline v3 consolidated metadata, and back.
 
-use super::documents::{assemble, from_documents, to_documents, DocumentOptions};
+use super::documents::{
+    assemble, check_single_format, from_documents, to_documents, DocumentOptions,
+};
 use super::node::{Node, ZarrFormat};
 use crate::error::{Result, ZomError};
 use serde_json::{Map, Value};
@@ -44,12 +46,16 @@ impl FlatForm {
 /// Flattens a hierarchy into the given form.
 pub fn flatten(root: &Node, form: FlatForm) -> Result<Value> {
     match form {
-        FlatForm::Pydantic => Ok(Value::Object(
-            root.descendants()
-                .into_iter()
-                .map(|(path, node)| (flat_key(&path), flat_node(node)))
-                .collect(),
-        )),
+        FlatForm::Pydantic => {
+            // What unflatten (and to_documents) refuse, flatten refuses too.
+            check_single_format(root)?;
+            Ok(Value::Object(
+                root.descendants()
+                    .into_iter()
+                    .map(|(path, node)| (flat_key(&path), flat_node(node)))
+                    .collect(),
+            ))
+        }
         FlatForm::ZMetadata | FlatForm::Consolidated => {
             let expected = if form == FlatForm::ZMetadata {
                 ZarrFormat::V2

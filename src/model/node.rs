@@ -179,7 +179,13 @@ impl Node {
                     o.insert("extensions".into(), named_list(ext));
                 }
                 for (k, v) in &g.extra {
-                    o.insert(k.clone(), v.clone());
+                    // Unknown document keys named like the ZOM's own would replace the
+                    // group's attributes or members, or make it read back as an array (a v2
+                    // node with `shape` is one); the documents keep them.
+                    let kind_key = g.format() == ZarrFormat::V2 && k == "shape";
+                    if !kind_key && !is_zom_key(k) {
+                        o.insert(k.clone(), v.clone());
+                    }
                 }
                 let member_value = if members {
                     Value::Object(
@@ -206,7 +212,8 @@ impl Node {
                     .get_or_insert_with(|| ".".into());
                 if let Value::Object(doc) = metadata.to_value() {
                     for (k, v) in doc {
-                        if k != "zarr_format" {
+                        // Unknown keys named like the ZOM's own: see the group case.
+                        if !is_zom_key(&k) {
                             o.insert(k, v);
                         }
                     }
@@ -270,9 +277,18 @@ fn v3_array_zom(a: &ArrayMetadataV3) -> Value {
         o.insert("extensions".into(), named_list(ext));
     }
     for (k, v) in &a.extra {
-        o.insert(k.clone(), v.clone());
+        // An unknown `members` key would make the array node unreadable (see above).
+        if !is_zom_key(k) {
+            o.insert(k.clone(), v.clone());
+        }
     }
     Value::Object(o)
+}
+
+/// Whether a document key is one the ZOM JSON gives its own meaning (kind, format,
+/// attributes, members): an unknown key of that name is not copied into it.
+fn is_zom_key(key: &str) -> bool {
+    matches!(key, "zarr_format" | "node_type" | "attributes" | "members")
 }
 
 /// In the ZOM, an absent and a `null` `dimension_names` are the same thing (the spec only
@@ -341,6 +357,14 @@ fn group_from_value(
                 Value::Null => {}
                 Value::Object(members) => {
                     for (name, member) in members {
+                        // Such a name would make another node's path (or the store keys of
+                        // one): "a/b" is b inside a, "" and "." the group itself.
+                        if name.is_empty() || name.contains('/') || name == "." || name == ".." {
+                            return Err(invalid(
+                                path,
+                                format!("member name '{name}' is not a node name (empty, '.', '..' or with '/')"),
+                            ));
+                        }
                         let child = join_path(path, name);
                         let node = node_from_value(member, &child, depth.saturating_add(1))?;
                         group.members.insert(name.clone(), node);
