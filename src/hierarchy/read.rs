@@ -247,6 +247,13 @@ pub async fn read_chunk_with<S: Store, H: DecodeHook>(
     options: &ReadOptions,
     hook: Option<&H>,
 ) -> Result<ChunkValues> {
+    let selection = chunk_selection(reader, coords)?;
+    read_with(store, reader, &selection, options, hook, &mut |_| {}).await
+}
+
+/// The selection of the chunk at `coords` (for a sharded array an inner chunk, in the grid of
+/// [`ArrayReader::read_chunk_shape`]), cut to the array: what [`read_chunk`] reads.
+pub fn chunk_selection(reader: &ArrayReader, coords: &[u64]) -> Result<Selection> {
     let path = reader.layout().path.as_str();
     let grid =
         ChunkGrid::new(reader.shape(), reader.read_chunk_shape()).map_err(|e| e.at_path(path))?;
@@ -265,5 +272,5 @@ pub async fn read_chunk_with<S: Store, H: DecodeHook>(
             None,
         ));
     }
-    read_with(store, reader, &Selection(dims), options, hook, &mut |_| {}).await
+    Ok(Selection(dims))
 }

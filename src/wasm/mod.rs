@@ -14,7 +14,7 @@ use crate::json;
 use crate::model::{self, DocumentOptions, FlatForm, Node};
 use crate::validate::{self, ExtensionHandler, LocStep, Problem, ProblemKind, Severity};
 use convert::{as_array, bytes_of, error_to_js, from_js, to_js};
-use js_sys::{Array, Function, Object, Reflect, Uint8Array};
+use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
 use serde_json::Value;
 use std::sync::Arc;
 use wasm_bindgen::prelude::*;
@@ -35,6 +35,12 @@ pub fn start() {
     std::panic::set_hook(Box::new(|info| {
         console_error(&format!("zom: internal error (please report it): {info}"));
     }));
+}
+
+/// The Promise of an async binding. Every one goes through this one non-generic function: one
+/// copy of the executor glue (`future_to_promise` is generic over the future) for them all.
+fn promise(future: std::pin::Pin<Box<dyn std::future::Future<Output = JsResult>>>) -> Promise {
+    wasm_bindgen_futures::future_to_promise(future)
 }
 
 /// A core error as the plain object JS receives (and ts/ turns into a ZomError).
