@@ -4,7 +4,6 @@ use super::{BytesNaming, DataType, Endianness, FillValue, StructNaming};
 use crate::json::type_name;
 use base64::Engine as _;
 use serde_json::{Map, Number, Value};
-use std::collections::HashSet;
 
 pub(super) use super::fill_encode::{to_v2, to_v3};
 
@@ -219,7 +218,10 @@ fn decode(data_type: &DataType, value: &Value, version: Version) -> Result<FillV
                 }
                 // Every field is present, so more keys means one the type does not have.
                 if object.len() > fields.len() {
-                    let known: HashSet<&str> = fields.iter().map(|f| f.name.as_str()).collect();
+                    let mut known = crate::json::NameSet::default();
+                    for field in fields {
+                        known.insert(&field.name);
+                    }
                     if let Some(key) = object.keys().find(|k| !known.contains(k.as_str())) {
                         return Err(format!(
                             "fill_value has a field '{}' that the {name} data type does not have",
