@@ -519,11 +519,11 @@ fn bounded_clone(value: &Value, budget: usize) -> Option<Value> {
     match value {
         Value::Array(items) => {
             let budget = budget.checked_sub(1)?;
-            items
-                .iter()
-                .map(|v| bounded_clone(v, budget))
-                .collect::<Option<Vec<_>>>()
-                .map(Value::Array)
+            let mut copy = Vec::with_capacity(items.len());
+            for v in items {
+                copy.push(bounded_clone(v, budget)?);
+            }
+            Some(Value::Array(copy))
         }
         Value::Object(object) => {
             let budget = budget.checked_sub(1)?;

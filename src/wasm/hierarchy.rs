@@ -327,13 +327,16 @@ fn coords_of(value: &JsValue) -> Result<Vec<u64>, ZomError> {
     if !Array::is_array(value) {
         return Err(bad());
     }
-    Array::from(value)
-        .iter()
-        .map(|v| match v.as_f64() {
-            Some(f) if f >= 0.0 && f.fract() == 0.0 && f <= 9_007_199_254_740_991.0 => Ok(f as u64),
-            _ => Err(bad()),
-        })
-        .collect()
+    let mut out = Vec::new();
+    for v in Array::from(value).iter() {
+        match v.as_f64() {
+            Some(f) if f >= 0.0 && f.fract() == 0.0 && f <= 9_007_199_254_740_991.0 => {
+                out.push(f as u64)
+            }
+            _ => return Err(bad()),
+        }
+    }
+    Ok(out)
 }
 
 #[wasm_bindgen]

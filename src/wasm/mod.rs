@@ -71,17 +71,18 @@ fn string_list_option(options: &JsValue, name: &str) -> Result<Option<Vec<String
             "option '{name}' must be an array of strings"
         ))));
     }
-    as_array(&value)
-        .iter()
-        .map(|v| {
-            v.as_string().ok_or_else(|| {
-                fail(ZomError::invalid_argument(format!(
+    let mut out = Vec::new();
+    for v in as_array(&value).iter() {
+        match v.as_string() {
+            Some(s) => out.push(s),
+            None => {
+                return Err(fail(ZomError::invalid_argument(format!(
                     "option '{name}' must be an array of strings"
-                )))
-            })
-        })
-        .collect::<Result<Vec<_>, _>>()
-        .map(Some)
+                ))))
+            }
+        }
+    }
+    Ok(Some(out))
 }
 
 /// A JSON value from a JS object, or from JSON text / bytes (parsed under the default limits).
@@ -382,22 +383,20 @@ fn array_input(meta: &JsValue, path: &str, limits: crate::Limits) -> Result<Arra
 }
 
 fn coords_input(coords: &[f64]) -> Result<Vec<u64>, JsValue> {
-    coords
-        .iter()
-        .map(|&c| {
-            if c >= 0.0 && c.fract() == 0.0 && c <= 9_007_199_254_740_991.0 {
-                Ok(c as u64)
-            } else {
-                Err(fail(ZomError::new(
-                    ErrorCode::InvalidSelection,
-                    format!(
-                        "chunk coordinate {} is not a non-negative integer",
-                        json::display_f64(c)
-                    ),
-                )))
-            }
-        })
-        .collect()
+    let mut out = Vec::with_capacity(coords.len());
+    for &c in coords {
+        if !(c >= 0.0 && c.fract() == 0.0 && c <= 9_007_199_254_740_991.0) {
+            return Err(fail(ZomError::new(
+                ErrorCode::InvalidSelection,
+                format!(
+                    "chunk coordinate {} is not a non-negative integer",
+                    json::display_f64(c)
+                ),
+            )));
+        }
+        out.push(c as u64);
+    }
+    Ok(out)
 }
 
 /// An array opened for decoding: its codecs are checked once, then chunks decode.
