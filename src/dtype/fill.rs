@@ -371,20 +371,19 @@ fn byte_array(name: &str, value: &Value, exact: Option<u64>) -> Result<Vec<u8>, 
             ));
         }
     }
-    items
-        .iter()
-        .enumerate()
-        .map(|(i, item)| {
-            item.as_u64()
-                .and_then(|b| u8::try_from(b).ok())
-                .ok_or_else(|| {
-                    format!(
-                        "fill_value for {name}: item {i} ({}) is not a byte value 0-255",
-                        show(item)
-                    )
-                })
-        })
-        .collect()
+    let mut bytes = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        match item.as_u64().and_then(|b| u8::try_from(b).ok()) {
+            Some(b) => bytes.push(b),
+            None => {
+                return Err(format!(
+                    "fill_value for {name}: item {i} ({}) is not a byte value 0-255",
+                    show(item)
+                ))
+            }
+        }
+    }
+    Ok(bytes)
 }
 
 /// A float as zarr-python writes it: a number, or `"NaN"`, `"Infinity"`, `"-Infinity"`.
