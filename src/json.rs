@@ -3,6 +3,7 @@
 use crate::error::{Result, ZomError};
 use crate::limits::{Limit, Limits, MAX_JSON_DEPTH};
 use serde_json::Value;
+use std::collections::BTreeMap;
 
 /// Parses a metadata document, refusing documents over the limits `maxDocumentBytes` and
 /// `maxJsonDepth` ([`crate::ErrorCode::LimitExceeded`]). Errors name the line and column
@@ -450,5 +451,23 @@ mod tests {
         for x in cases {
             assert_eq!(display_f64(x), format!("{x}"), "bits {:#x}", x.to_bits());
         }
+    }
+}
+
+/// A set of names, for duplicate and membership checks. A map of `String` to `Value`
+/// underneath: the document readers have that map in the WebAssembly module anyway, where a
+/// `HashSet<&str>` would be one more copy of the hash table code.
+#[derive(Default)]
+pub(crate) struct NameSet(BTreeMap<String, Value>);
+
+impl NameSet {
+    /// Adds `name`; false when it was there already.
+    pub(crate) fn insert(&mut self, name: &str) -> bool {
+        self.0.insert(name.to_string(), Value::Null).is_none()
+    }
+
+    /// Whether `name` is in the set.
+    pub(crate) fn contains(&self, name: &str) -> bool {
+        self.0.contains_key(name)
     }
 }

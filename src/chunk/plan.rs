@@ -190,12 +190,10 @@ impl ReadPlan {
         // Validates ranks and chunk lengths.
         let grid = ChunkGrid::new(shape, chunk_shape)?;
         check_selection(shape, selection)?;
-        let axes = selection
-            .axes
-            .iter()
-            .zip(chunk_shape)
-            .map(|(&sel, &chunk)| AxisPlan::new(sel, chunk))
-            .collect::<Result<Vec<_>>>()?;
+        let mut axes = Vec::with_capacity(selection.axes.len());
+        for (&sel, &chunk) in selection.axes.iter().zip(chunk_shape) {
+            axes.push(AxisPlan::new(sel, chunk)?);
+        }
         Ok(ReadPlan {
             grid,
             output_shape: selection.output_shape.clone(),
@@ -245,17 +243,16 @@ impl ReadPlan {
     /// when the selection is empty. With steps larger than a chunk not every chunk in the
     /// range is touched.
     pub fn chunk_ranges(&self) -> Option<Vec<(u64, u64)>> {
-        self.axes
-            .iter()
-            .map(|a| {
-                if a.chunks == 0 {
-                    return None;
-                }
-                let first = a.sel.start / a.chunk;
-                let last = a.sel.index(a.sel.count - 1)? / a.chunk;
-                Some((first, last))
-            })
-            .collect()
+        let mut ranges = Vec::with_capacity(self.axes.len());
+        for a in &self.axes {
+            if a.chunks == 0 {
+                return None;
+            }
+            let first = a.sel.start / a.chunk;
+            let last = a.sel.index(a.sel.count - 1)? / a.chunk;
+            ranges.push((first, last));
+        }
+        Some(ranges)
     }
 
     /// The chunks the selection touches, in C order of their coordinates (an error item only

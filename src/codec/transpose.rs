@@ -1,6 +1,6 @@
 //! The `transpose` array → array codec, also used for v2 `order: "F"`.
 
-use super::{bad_config, codec_error, to_usize, ArrayToArrayCodec, ChunkRepr, DecodedChunk};
+use super::{bad_config, codec_error, ArrayToArrayCodec, ChunkRepr, DecodedChunk};
 use crate::error::Result;
 use serde_json::Value;
 
@@ -120,11 +120,7 @@ impl TransposeCodec {
     /// The permutation, the decoded shape and the encoded shape.
     fn shapes(&self, decoded: &ChunkRepr) -> Result<(Vec<usize>, Vec<usize>, Vec<usize>)> {
         let order = self.permutation(decoded.shape.len())?;
-        let dshape = decoded
-            .shape
-            .iter()
-            .map(|&d| to_usize(d, "a dimension"))
-            .collect::<Result<Vec<usize>>>()?;
+        let dshape = crate::codec::sharding::dims(&decoded.shape)?;
         let eshape = order
             .iter()
             .map(|&a| dshape.get(a).copied().unwrap_or(0))

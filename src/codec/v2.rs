@@ -178,12 +178,14 @@ fn labels(name: &str, config: &Map<String, Value>) -> Result<Vec<String>> {
         .and_then(Value::as_array)
         .ok_or_else(|| bad_config(name, "labels must be an array"))?
         .iter()
-        .map(|l| {
-            l.as_str()
-                .map(str::to_string)
-                .ok_or_else(|| bad_config(name, "labels must be strings"))
+        .try_fold(Vec::new(), |mut labels, l| {
+            labels.push(
+                l.as_str()
+                    .ok_or_else(|| bad_config(name, "labels must be strings"))?
+                    .to_string(),
+            );
+            Ok(labels)
         })
-        .collect::<Result<Vec<String>>>()
 }
 
 /// numcodecs `categorize` decoding to fixed-length UTF-32 (`<U…` dtypes).

@@ -198,11 +198,14 @@ impl CodecPipeline {
             .and_then(Value::as_array)
             .ok_or_else(|| ZomError::invalid_metadata("the regular chunk grid has no chunk_shape"))?
             .iter()
-            .map(|d| {
-                d.as_u64()
-                    .ok_or_else(|| ZomError::invalid_metadata("chunk_shape must hold integers"))
-            })
-            .collect::<Result<Vec<u64>>>()?;
+            .try_fold(Vec::new(), |mut shape, d| {
+                shape.push(
+                    d.as_u64().ok_or_else(|| {
+                        ZomError::invalid_metadata("chunk_shape must hold integers")
+                    })?,
+                );
+                Ok::<_, ZomError>(shape)
+            })?;
         Self::from_v3(&meta.codecs, &data_type, &shape, &fill)
     }
 

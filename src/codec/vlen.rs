@@ -130,11 +130,10 @@ impl ArrayToBytesCodec for VlenCodec {
                 DecodedChunk::Bytes(b),
             ) => {
                 // Back to the codec's byte order: the same swap as on decode.
-                let items = b
-                    .iter()
-                    .enumerate()
-                    .map(|(i, v)| self.array_item(i, v, item_size, swap_unit))
-                    .collect::<Result<Vec<Vec<u8>>>>()?;
+                let mut items = Vec::with_capacity(b.len());
+                for (i, v) in b.iter().enumerate() {
+                    items.push(self.array_item(i, v, item_size, swap_unit)?);
+                }
                 vlen_frame(items.iter().map(Vec::as_slice))
             }
             _ => Err(codec_error(format!(
@@ -151,16 +150,15 @@ impl ArrayToBytesCodec for VlenCodec {
     fn decode(&self, input: &[u8], decoded: &ChunkRepr, _limits: &Limits) -> Result<DecodedChunk> {
         let items = split_items(input, decoded.num_elements()?, &self.name)?;
         match (self.kind, &decoded.data_type) {
-            (VlenKind::Utf8, DataType::String) => items
-                .into_iter()
-                .enumerate()
-                .map(|(i, b)| {
-                    String::from_utf8(b.to_vec()).map_err(|_| {
+            (VlenKind::Utf8, DataType::String) => {
+                let mut strings = Vec::with_capacity(items.len());
+                for (i, b) in items.into_iter().enumerate() {
+                    strings.push(String::from_utf8(b.to_vec()).map_err(|_| {
                         codec_error(format!("{}: item {i} is not valid UTF-8", self.name))
-                    })
-                })
-                .collect::<Result<Vec<String>>>()
-                .map(DecodedChunk::Strings),
+                    })?);
+                }
+                Ok(DecodedChunk::Strings(strings))
+            }
             (_, DataType::Bytes(_)) => Ok(DecodedChunk::Bytes(
                 items.into_iter().map(<[u8]>::to_vec).collect(),
             )),

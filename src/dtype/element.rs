@@ -3,7 +3,6 @@
 
 use super::fill::shorten;
 use super::{DataType, Endianness, FillValue, StructField, MAX_ELEMENT_BYTES};
-use std::collections::HashSet;
 
 /// Bytes per element, or `None` for variable-length types (and sizes that overflow `u64`,
 /// which the parsers refuse).
@@ -70,7 +69,7 @@ pub(super) fn check_struct_fields(what: &str, fields: &[StructField]) -> Result<
         return Err(format!("{what}: a struct needs at least one field"));
     }
     // A set, not a list: a hostile document can hold millions of fields.
-    let mut names: HashSet<&str> = HashSet::with_capacity(fields.len());
+    let mut names = crate::json::NameSet::default();
     for field in fields {
         if field.name.is_empty() {
             return Err(format!("{what}: field names must not be empty"));

@@ -4,7 +4,6 @@ use super::{BytesNaming, DataType, Endianness, FillValue, StructNaming};
 use crate::json::type_name;
 use base64::Engine as _;
 use serde_json::{Map, Number, Value};
-use std::collections::HashSet;
 
 pub(super) use super::fill_encode::{to_v2, to_v3};
 
@@ -219,7 +218,10 @@ fn decode(data_type: &DataType, value: &Value, version: Version) -> Result<FillV
                 }
                 // Every field is present, so more keys means one the type does not have.
                 if object.len() > fields.len() {
-                    let known: HashSet<&str> = fields.iter().map(|f| f.name.as_str()).collect();
+                    let mut known = crate::json::NameSet::default();
+                    for field in fields {
+                        known.insert(&field.name);
+                    }
                     if let Some(key) = object.keys().find(|k| !known.contains(k.as_str())) {
                         return Err(format!(
                             "fill_value has a field '{}' that the {name} data type does not have",
@@ -369,20 +371,19 @@ fn byte_array(name: &str, value: &Value, exact: Option<u64>) -> Result<Vec<u8>, 
             ));
         }
     }
-    items
-        .iter()
-        .enumerate()
-        .map(|(i, item)| {
-            item.as_u64()
-                .and_then(|b| u8::try_from(b).ok())
-                .ok_or_else(|| {
-                    format!(
-                        "fill_value for {name}: item {i} ({}) is not a byte value 0-255",
-                        show(item)
-                    )
-                })
-        })
-        .collect()
+    let mut bytes = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        match item.as_u64().and_then(|b| u8::try_from(b).ok()) {
+            Some(b) => bytes.push(b),
+            None => {
+                return Err(format!(
+                    "fill_value for {name}: item {i} ({}) is not a byte value 0-255",
+                    show(item)
+                ))
+            }
+        }
+    }
+    Ok(bytes)
 }
 
 /// A float as zarr-python writes it: a number, or `"NaN"`, `"Infinity"`, `"-Infinity"`.

@@ -152,14 +152,15 @@ fn structured_from_v2(list: &[Value], depth: usize) -> Result<DataType, String> 
         };
         let shape = match shape_json {
             None => Vec::new(),
-            Some(Value::Array(dims)) => dims
-                .iter()
-                .map(|d| {
-                    d.as_u64().ok_or_else(|| {
+            Some(Value::Array(dims)) => {
+                let mut shape = Vec::with_capacity(dims.len());
+                for d in dims {
+                    shape.push(d.as_u64().ok_or_else(|| {
                         context("shape must be a list of non-negative integers".into())
-                    })
-                })
-                .collect::<Result<Vec<u64>, String>>()?,
+                    })?);
+                }
+                shape
+            }
             Some(_) => {
                 return Err(context(
                     "shape must be a list of non-negative integers".into(),

@@ -170,20 +170,16 @@ impl ArrayReader {
 
     /// Keeps the part of a full decoded chunk that lies inside the array.
     fn crop(&self, start: &[u64], shape: &[u64], full: DecodedChunk) -> Result<ChunkValues> {
-        let selection = Selection(
-            start
-                .iter()
-                .zip(shape)
-                .map(|(&s, &n)| {
-                    let to_i64 = |v: u64| i64::try_from(v).map_err(|_| too_large());
-                    Ok(DimSelection::slice(
-                        Some(to_i64(s)?),
-                        Some(to_i64(s.saturating_add(n))?),
-                        None,
-                    ))
-                })
-                .collect::<Result<Vec<_>>>()?,
-        );
+        let to_i64 = |v: u64| i64::try_from(v).map_err(|_| too_large());
+        let mut dims = Vec::with_capacity(start.len());
+        for (&s, &n) in start.iter().zip(shape) {
+            dims.push(DimSelection::slice(
+                Some(to_i64(s)?),
+                Some(to_i64(s.saturating_add(n))?),
+                None,
+            ));
+        }
+        let selection = Selection(dims);
         let plan = self.layout.plan(&selection)?;
         let mut chunks = plan.chunks();
         let read = match chunks.next() {

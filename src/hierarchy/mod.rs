@@ -17,8 +17,8 @@ mod walk;
 pub use array::{ArrayReader, ChunkValues};
 pub use open::{attributes_of, normalize_path, open, open_with, NodeKind, OpenHints, Opened};
 pub use read::{
-    read, read_chunk, read_chunk_with, read_with, ChunkPart, DecodeHook, NoHook, ReadOptions,
-    ReadProgress,
+    chunk_selection, read, read_chunk, read_chunk_with, read_with, ChunkPart, DecodeHook, NoHook,
+    ReadOptions, ReadProgress,
 };
 pub use walk::{walk, WalkOptions, WalkProgress, WalkResult};
 

@@ -84,6 +84,8 @@ enum Fetched<D> {
     Missing,
     Encoded(Vec<u8>),
     Decoded(D),
+    /// What was fetched of a shard (sharded arrays).
+    Shard(shard::Fetched<D>),
 }
 
 /// Limits and tuning of a read.
@@ -157,70 +159,58 @@ pub async fn read_with<S: Store, H: DecodeHook>(
     let concurrency = options.concurrency.max(1);
     // Decoded chunks that are not one block of the output pass through here, reused.
     let mut scratch = Vec::new();
-    match reader.pipeline().sharding() {
-        None => {
-            let mut fetches = stream::iter(chunks.iter())
-                .map(|chunk| async move {
-                    let fetched = match (store.get(&chunk.key).await, hook) {
-                        (Err(e), _) => Err(e),
-                        (Ok(None), _) => Ok(Fetched::Missing),
-                        (Ok(Some(bytes)), None) => Ok(Fetched::Encoded(bytes)),
-                        (Ok(Some(bytes)), Some(hook)) => hook
-                            .decode(&bytes, ChunkPart::Chunk)
+    let sharding = reader.pipeline().sharding();
+    // One stream and one loop for plain and sharded arrays: each is a copy of the
+    // `FuturesUnordered` machinery in the WebAssembly module.
+    let mut fetches = stream::iter(chunks.iter())
+        .map(|chunk| async move {
+            let fetched = match (sharding, hook) {
+                (Some(sharding), hook) => match shard::fetch(store, sharding, chunk, options).await
+                {
+                    Err(e) => Err(e),
+                    Ok(data) => match hook {
+                        None => Ok(Fetched::Shard(shard::Fetched::Encoded(data))),
+                        Some(hook) => shard::decode_with(hook, sharding, data)
                             .await
-                            .map(Fetched::Decoded),
-                    };
-                    (chunk, fetched)
-                })
-                .buffer_unordered(concurrency);
-            while let Some((chunk, fetched)) = fetches.next().await {
-                let locate = |e: ZomError| e.at_key(chunk.key.clone()).at_path(path);
-                match fetched.map_err(locate)? {
-                    Fetched::Missing => out.fill(&chunk.read, &fill),
-                    Fetched::Encoded(bytes) => out.decode(&chunk.read, reader.pipeline(), &bytes),
-                    Fetched::Decoded(d) => {
-                        let placed = out.place::<H>(&chunk.read, &d, &mut scratch);
-                        if let Some(hook) = hook {
-                            hook.recycle(d);
-                        }
-                        placed
-                    }
+                            .map(|parts| Fetched::Shard(shard::Fetched::Decoded(parts))),
+                    },
+                },
+                (None, hook) => match (store.get(&chunk.key).await, hook) {
+                    (Err(e), _) => Err(e),
+                    (Ok(None), _) => Ok(Fetched::Missing),
+                    (Ok(Some(bytes)), None) => Ok(Fetched::Encoded(bytes)),
+                    (Ok(Some(bytes)), Some(hook)) => hook
+                        .decode(&bytes, ChunkPart::Chunk)
+                        .await
+                        .map(Fetched::Decoded),
+                },
+            };
+            (chunk, fetched)
+        })
+        .buffer_unordered(concurrency);
+    while let Some((chunk, fetched)) = fetches.next().await {
+        let locate = |e: ZomError| e.at_key(chunk.key.clone()).at_path(path);
+        match fetched.map_err(locate)? {
+            Fetched::Missing => out.fill(&chunk.read, &fill),
+            Fetched::Encoded(bytes) => out.decode(&chunk.read, reader.pipeline(), &bytes),
+            Fetched::Decoded(d) => {
+                let placed = out.place::<H>(&chunk.read, &d, &mut scratch);
+                if let Some(hook) = hook {
+                    hook.recycle(d);
                 }
-                .map_err(locate)?;
-                done = done.saturating_add(1);
-                progress(ReadProgress { done, total });
+                placed
+            }
+            Fetched::Shard(shard::Fetched::Encoded(data)) => match sharding {
+                Some(sharding) => shard::assemble(&mut out, sharding, chunk, data, &fill),
+                None => Ok(()),
+            },
+            Fetched::Shard(shard::Fetched::Decoded(parts)) => {
+                shard::place(&mut out, hook, chunk, parts, &fill, &mut scratch)
             }
         }
-        Some(sharding) => {
-            let mut fetches = stream::iter(chunks.iter())
-                .map(|chunk| async move {
-                    let fetched = match shard::fetch(store, sharding, chunk, options).await {
-                        Ok(data) => match hook {
-                            None => Ok(shard::Fetched::Encoded(data)),
-                            Some(hook) => shard::decode_with(hook, sharding, data)
-                                .await
-                                .map(shard::Fetched::Decoded),
-                        },
-                        Err(e) => Err(e),
-                    };
-                    (chunk, fetched)
-                })
-                .buffer_unordered(concurrency);
-            while let Some((chunk, fetched)) = fetches.next().await {
-                let locate = |e: ZomError| e.at_key(chunk.key.clone()).at_path(path);
-                match fetched.map_err(locate)? {
-                    shard::Fetched::Encoded(data) => {
-                        shard::assemble(&mut out, sharding, chunk, data, &fill)
-                    }
-                    shard::Fetched::Decoded(parts) => {
-                        shard::place(&mut out, hook, chunk, parts, &fill, &mut scratch)
-                    }
-                }
-                .map_err(locate)?;
-                done = done.saturating_add(1);
-                progress(ReadProgress { done, total });
-            }
-        }
+        .map_err(locate)?;
+        done = done.saturating_add(1);
+        progress(ReadProgress { done, total });
     }
     Ok(ChunkValues {
         shape: plan.output_shape().to_vec(),
@@ -247,6 +237,13 @@ pub async fn read_chunk_with<S: Store, H: DecodeHook>(
     options: &ReadOptions,
     hook: Option<&H>,
 ) -> Result<ChunkValues> {
+    let selection = chunk_selection(reader, coords)?;
+    read_with(store, reader, &selection, options, hook, &mut |_| {}).await
+}
+
+/// The selection of the chunk at `coords` (for a sharded array an inner chunk, in the grid of
+/// [`ArrayReader::read_chunk_shape`]), cut to the array: what [`read_chunk`] reads.
+pub fn chunk_selection(reader: &ArrayReader, coords: &[u64]) -> Result<Selection> {
     let path = reader.layout().path.as_str();
     let grid =
         ChunkGrid::new(reader.shape(), reader.read_chunk_shape()).map_err(|e| e.at_path(path))?;
@@ -265,5 +262,5 @@ pub async fn read_chunk_with<S: Store, H: DecodeHook>(
             None,
         ));
     }
-    read_with(store, reader, &Selection(dims), options, hook, &mut |_| {}).await
+    Ok(Selection(dims))
 }

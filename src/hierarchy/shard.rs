@@ -57,7 +57,11 @@ fn inner_reads(
         let what = "the number of inner chunks of one shard the selection touches";
         return Err(exceeded(Limit::Chunks, max_chunks, n, what));
     }
-    plan.chunks().collect()
+    let mut reads = Vec::new();
+    for read in plan.chunks() {
+        reads.push(read?);
+    }
+    Ok(reads)
 }
 
 /// Fetches what a shard read needs (see the module docs).

@@ -214,16 +214,12 @@ impl State {
                 Ok(())
             }
             Ok(Some(listing)) => {
-                // Owned names: the store bindings sort `String`s too, and one sort is less
-                // WebAssembly than two.
-                let mut names: Vec<String> = listing
+                let names: Vec<String> = listing
                     .prefix_names()
                     .filter(|n| *n != "." && *n != "..")
                     .map(str::to_string)
                     .collect();
-                names.sort_unstable();
-                names.dedup();
-                for name in names {
+                for name in crate::store::sorted_unique(names) {
                     self.queue
                         .push_back(Task::Visit(join_path(path, &name), depth.saturating_add(1)));
                 }

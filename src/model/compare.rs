@@ -64,7 +64,6 @@ use crate::json::type_name;
 use crate::validate::LocStep;
 use serde::Serialize;
 use serde_json::{Map, Number, Value};
-use std::collections::BTreeSet;
 
 /// The deepest location (in steps from the root, `members`/name steps included) that is
 /// compared; anything nested deeper is one [`DifferenceKind::TooDeep`] difference.
@@ -333,12 +332,9 @@ impl Walker {
     }
 
     fn members(&mut self, em: &Map<String, Value>, am: &Map<String, Value>) {
-        // Inserted, not collected: see model::documents::from_documents.
-        let mut names: BTreeSet<&String> = BTreeSet::new();
-        for name in em.keys().chain(am.keys()) {
-            names.insert(name);
-        }
-        for name in names {
+        let names: Vec<String> = em.keys().chain(am.keys()).cloned().collect();
+        for name in crate::store::sorted_unique(names) {
+            let name = &name;
             self.full.push(LocStep::Key(name.clone()));
             if !self.excluded() {
                 let saved = self.path.len();
@@ -523,11 +519,11 @@ fn bounded_clone(value: &Value, budget: usize) -> Option<Value> {
     match value {
         Value::Array(items) => {
             let budget = budget.checked_sub(1)?;
-            items
-                .iter()
-                .map(|v| bounded_clone(v, budget))
-                .collect::<Option<Vec<_>>>()
-                .map(Value::Array)
+            let mut copy = Vec::with_capacity(items.len());
+            for v in items {
+                copy.push(bounded_clone(v, budget)?);
+            }
+            Some(Value::Array(copy))
         }
         Value::Object(object) => {
             let budget = budget.checked_sub(1)?;

@@ -447,13 +447,13 @@ fn take_xarray_dimensions(
     rank: usize,
 ) -> Option<Vec<Option<String>>> {
     let names: Vec<Option<String>> = match attributes.get("_ARRAY_DIMENSIONS") {
-        Some(Value::Array(items)) if items.len() == rank => items
-            .iter()
-            .map(|v| v.as_str().map(str::to_string))
-            .collect::<Option<Vec<String>>>()?
-            .into_iter()
-            .map(Some)
-            .collect(),
+        Some(Value::Array(items)) if items.len() == rank => {
+            let mut names = Vec::with_capacity(items.len());
+            for v in items {
+                names.push(Some(v.as_str()?.to_string()));
+            }
+            names
+        }
         _ => return None,
     };
     attributes.shift_remove("_ARRAY_DIMENSIONS");

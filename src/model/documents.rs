@@ -409,19 +409,25 @@ pub fn to_document_bytes(root: &Node, options: DocumentOptions) -> Result<Vec<(S
 }
 
 /// Nodes ordered by depth, then by path: the order of zarr-python's consolidated metadata.
+///
+/// Ordered by a map keyed by the depth (fixed width) followed by the path, rather than by a
+/// sort: a sort is a lot of code per element type in the WebAssembly module, and a map of
+/// `String` to `Value` is there already.
 fn breadth_first<'a>(nodes: &'a [(String, &'a Node)]) -> Vec<&'a (String, &'a Node)> {
-    let mut ordered: Vec<&(String, &Node)> = nodes.iter().collect();
-    ordered.sort_unstable_by(|(a, _), (b, _)| {
-        let depth = |p: &str| {
-            if p.is_empty() {
-                0
-            } else {
-                p.matches('/').count() + 1
-            }
+    let mut order: BTreeMap<String, Value> = BTreeMap::new();
+    for (index, (path, _)) in nodes.iter().enumerate() {
+        let depth = if path.is_empty() {
+            0
+        } else {
+            path.matches('/').count().saturating_add(1)
         };
-        depth(a).cmp(&depth(b)).then_with(|| a.cmp(b))
-    });
-    ordered
+        // usize has at most 20 digits: equal-width depths compare as numbers, then paths.
+        order.insert(format!("{depth:020}{path}"), Value::from(index));
+    }
+    order
+        .values()
+        .filter_map(|index| nodes.get(usize::try_from(index.as_u64()?).ok()?))
+        .collect()
 }
 
 fn insert_before(map: &mut Map<String, Value>, before: &str, key: &str, value: Value) {

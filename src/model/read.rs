@@ -93,7 +93,15 @@ pub(crate) fn value_of(value: &Value) -> Read<Value> {
 /// A `Vec<T>`, each item read with `item`.
 pub(crate) fn vec_of<T>(value: &Value, item: fn(&Value) -> Read<T>) -> Read<Vec<T>> {
     match value {
-        Value::Array(items) => items.iter().map(item).collect(),
+        // A loop, not `collect` into a Result: that is an adapter of its own per item type in
+        // the WebAssembly module.
+        Value::Array(items) => {
+            let mut out = Vec::with_capacity(items.len());
+            for v in items {
+                out.push(item(v)?);
+            }
+            Ok(out)
+        }
         _ => Err(invalid_type(value, "a sequence")),
     }
 }

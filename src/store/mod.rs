@@ -11,6 +11,7 @@ pub use http::HttpStore;
 pub use memory::{MemoryStore, RequestCounts};
 
 use crate::error::Result;
+use std::collections::BTreeMap;
 use std::ops::Range;
 
 /// A read-only key/value store of a Zarr hierarchy.
@@ -73,4 +74,15 @@ fn last_segment(key: &str) -> Option<&str> {
         .rsplit('/')
         .next()
         .filter(|s| !s.is_empty())
+}
+
+/// `items` sorted, without duplicates. Through a map of `String` to JSON value (which the
+/// document readers have anyway) rather than a sort of `String`s: a sort is a lot of code per
+/// element type in the WebAssembly module.
+pub(crate) fn sorted_unique(items: Vec<String>) -> Vec<String> {
+    let mut set: BTreeMap<String, serde_json::Value> = BTreeMap::new();
+    for item in items {
+        set.insert(item, serde_json::Value::Null);
+    }
+    set.into_keys().collect()
 }

@@ -9,7 +9,6 @@ use super::v3::{check_shape, check_zarr_format, relative_path_error, warn_chunk_
 use super::{LocStep, ProblemKind};
 use crate::dtype::{DataType, FillValue};
 use serde_json::{Map, Value};
-use std::collections::HashSet;
 
 const ZARRAY_KEYS: &[&str] = &[
     "zarr_format",
@@ -285,7 +284,7 @@ pub(crate) fn check_zmetadata(cx: &mut Ctx, doc: &Value, base: &[LocStep]) {
         return;
     }
     let mut arrays: Vec<&str> = Vec::new();
-    let mut groups: HashSet<&str> = HashSet::new();
+    let mut groups = crate::json::NameSet::default();
     for (key, nested) in meta {
         let kloc = mloc.key(key);
         let (prefix, name) = match key.rsplit_once('/') {
@@ -322,7 +321,7 @@ pub(crate) fn check_zmetadata(cx: &mut Ctx, doc: &Value, base: &[LocStep]) {
         });
         cx.depth = cx.depth.saturating_sub(1);
     }
-    for prefix in arrays.iter().filter(|p| groups.contains(**p)) {
+    for prefix in arrays.iter().filter(|p| groups.contains(p)) {
         let key = if prefix.is_empty() {
             ".zgroup".to_string()
         } else {

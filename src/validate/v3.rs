@@ -13,7 +13,6 @@ use super::{LocStep, ProblemKind};
 use crate::dtype::{DataType, FillValue};
 use crate::model::named::NamedConfig;
 use serde_json::{Map, Value};
-use std::collections::HashSet;
 
 /// Checks a `zarr.json` document (array or group). `base` is where it sits in the document
 /// the caller gave; `zom` skips the `members` key of ZOM nodes.
@@ -328,7 +327,7 @@ fn check_dimension_names(cx: &mut Ctx, v: &Value, loc: &[LocStep], rank: Option<
             );
         }
     }
-    let mut seen: HashSet<&str> = HashSet::new();
+    let mut seen = crate::json::NameSet::default();
     for (i, item) in items.iter().enumerate() {
         match item {
             Value::Null => {}

@@ -19,9 +19,8 @@ use serde_json::Value;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::future_to_promise;
 
-use super::{fail, limits, option};
+use super::{fail, limits, option, JsResult};
 
 /// A non-negative integer option (absent: `None`).
 pub(super) fn count_option(options: &JsValue, name: &str) -> Result<Option<u64>, ZomError> {
@@ -85,18 +84,16 @@ fn report(callback: &JsValue, fields: &[(&str, u64)]) {
 /// Opens the node at `path`: `{kind, path, zom, consolidated, array?}` (`array`: an
 /// [`ArrayHandle`]). Options: `kind`, `format`, `signal`, `limits`.
 #[wasm_bindgen(js_name = openNode)]
-pub async fn open_node(
-    store: JsValue,
-    path: Option<String>,
-    options: JsValue,
-) -> Result<JsValue, JsValue> {
-    let js_store = JsStore::new(&store, option(&options, "signal")).map_err(fail)?;
-    let hints = hints_of(&options).map_err(fail)?;
-    let limits = limits::of_options(&options, limits::current()).map_err(fail)?;
-    let opened = hierarchy::open_with(&js_store, path.as_deref().unwrap_or(""), hints, &limits)
-        .await
-        .map_err(fail)?;
-    Ok(node_result(store, opened, limits))
+pub fn open_node(store: JsValue, path: Option<String>, options: JsValue) -> Promise {
+    super::promise(Box::pin(async move {
+        let js_store = JsStore::new(&store, option(&options, "signal")).map_err(fail)?;
+        let hints = hints_of(&options).map_err(fail)?;
+        let limits = limits::of_options(&options, limits::current()).map_err(fail)?;
+        let opened = hierarchy::open_with(&js_store, path.as_deref().unwrap_or(""), hints, &limits)
+            .await
+            .map_err(fail)?;
+        Ok(node_result(store, opened, limits))
+    }))
 }
 
 /// A node from its ZOM (a member of a group opened from consolidated metadata), without any
@@ -161,11 +158,11 @@ fn node_result(store: JsValue, opened: Opened, limits: Limits) -> JsValue {
 /// `depth`, `concurrency`, `kind`, `format` (of the start node), `signal`, `limits`,
 /// `onProgress` (`{nodes, pending, errors}`).
 #[wasm_bindgen(js_name = walkHierarchy)]
-pub async fn walk_hierarchy(
-    store: JsValue,
-    path: Option<String>,
-    options: JsValue,
-) -> Result<JsValue, JsValue> {
+pub fn walk_hierarchy(store: JsValue, path: Option<String>, options: JsValue) -> Promise {
+    super::promise(Box::pin(walk_hierarchy_async(store, path, options)))
+}
+
+async fn walk_hierarchy_async(store: JsValue, path: Option<String>, options: JsValue) -> JsResult {
     let js_store = JsStore::new(&store, option(&options, "signal")).map_err(fail)?;
     let defaults = WalkOptions::default();
     let walk_options = WalkOptions {
@@ -252,6 +249,50 @@ pub struct ArrayHandle {
     inner: Rc<ArrayInner>,
 }
 
+impl ArrayHandle {
+    /// [`ArrayHandle::get`] (`what`: a selection) and [`ArrayHandle::get_chunk`] (`chunk`:
+    /// `what` is chunk coordinates): one state machine for both reads.
+    fn read(&self, what: JsValue, chunk: bool, options: JsValue) -> Promise {
+        let inner = Rc::clone(&self.inner);
+        super::promise(Box::pin(async move {
+            let read_options = read_options(&options, inner.limits).map_err(fail)?;
+            let reopened = inner.reopened(&read_options.limits)?;
+            let reader = match &reopened {
+                Some(reader) => reader,
+                None => inner.reader()?,
+            };
+            let selection = if chunk {
+                coords_of(&what).and_then(|coords| hierarchy::chunk_selection(reader, &coords))
+            } else {
+                from_js(&what).and_then(|v| Selection::from_json(&v))
+            }
+            .map_err(|e| fail(e.at_path(inner.path.clone())))?;
+            let store = JsStore::new(&inner.store, option(&options, "signal")).map_err(fail)?;
+            // A chunk read reports no progress.
+            let callback = if chunk {
+                JsValue::UNDEFINED
+            } else {
+                option(&options, "onProgress")
+            };
+            let mut progress =
+                |p: ReadProgress| report(&callback, &[("done", p.done), ("total", p.total)]);
+            // Workers decode under the limits the array was opened with; other limits, here.
+            let hook = JsDecodeHook::of(&options, reader).filter(|_| reopened.is_none());
+            let values = hierarchy::read_with(
+                &store,
+                reader,
+                &selection,
+                &read_options,
+                hook.as_ref(),
+                &mut progress,
+            )
+            .await
+            .map_err(fail)?;
+            chunk_to_js(reader.data_type(), values).map_err(fail)
+        }))
+    }
+}
+
 /// The options of a read; `base`: the limits the array was opened with.
 fn read_options(options: &JsValue, base: Limits) -> Result<ReadOptions, ZomError> {
     let defaults = ReadOptions::default();
@@ -286,13 +327,16 @@ fn coords_of(value: &JsValue) -> Result<Vec<u64>, ZomError> {
     if !Array::is_array(value) {
         return Err(bad());
     }
-    Array::from(value)
-        .iter()
-        .map(|v| match v.as_f64() {
-            Some(f) if f >= 0.0 && f.fract() == 0.0 && f <= 9_007_199_254_740_991.0 => Ok(f as u64),
-            _ => Err(bad()),
-        })
-        .collect()
+    let mut out = Vec::new();
+    for v in Array::from(value).iter() {
+        match v.as_f64() {
+            Some(f) if f >= 0.0 && f.fract() == 0.0 && f <= 9_007_199_254_740_991.0 => {
+                out.push(f as u64)
+            }
+            _ => return Err(bad()),
+        }
+    }
+    Ok(out)
 }
 
 #[wasm_bindgen]
@@ -303,60 +347,15 @@ impl ArrayHandle {
     /// `concurrency`, `maxBytes`, `decodeHook` (`(inner, bytes) => Promise<Uint8Array>`:
     /// chunks of fixed-size values decode there, see the `pool` module).
     pub fn get(&self, selection: JsValue, options: JsValue) -> Promise {
-        let inner = Rc::clone(&self.inner);
-        future_to_promise(async move {
-            let read_options = read_options(&options, inner.limits).map_err(fail)?;
-            let reopened = inner.reopened(&read_options.limits)?;
-            let reader = match &reopened {
-                Some(reader) => reader,
-                None => inner.reader()?,
-            };
-            let selection = from_js(&selection)
-                .and_then(|v| Selection::from_json(&v))
-                .map_err(|e| fail(e.at_path(inner.path.clone())))?;
-            let store = JsStore::new(&inner.store, option(&options, "signal")).map_err(fail)?;
-            let callback = option(&options, "onProgress");
-            let mut progress =
-                |p: ReadProgress| report(&callback, &[("done", p.done), ("total", p.total)]);
-            // Workers decode under the limits the array was opened with; other limits, here.
-            let hook = JsDecodeHook::of(&options, reader).filter(|_| reopened.is_none());
-            let values = hierarchy::read_with(
-                &store,
-                reader,
-                &selection,
-                &read_options,
-                hook.as_ref(),
-                &mut progress,
-            )
-            .await
-            .map_err(fail)?;
-            chunk_to_js(reader.data_type(), values).map_err(fail)
-        })
+        self.read(selection, false, options)
     }
 
     /// Reads one chunk (for a sharded array: one inner chunk), cut to the array. Options:
     /// `signal`, `decodeHook`.
     #[wasm_bindgen(js_name = getChunk)]
     pub fn get_chunk(&self, coords: JsValue, options: JsValue) -> Promise {
-        let inner = Rc::clone(&self.inner);
-        future_to_promise(async move {
-            let read_options = read_options(&options, inner.limits).map_err(fail)?;
-            let reopened = inner.reopened(&read_options.limits)?;
-            let reader = match &reopened {
-                Some(reader) => reader,
-                None => inner.reader()?,
-            };
-            let coords = coords_of(&coords).map_err(|e| fail(e.at_path(inner.path.clone())))?;
-            let store = JsStore::new(&inner.store, option(&options, "signal")).map_err(fail)?;
-            let hook = JsDecodeHook::of(&options, reader).filter(|_| reopened.is_none());
-            let values =
-                hierarchy::read_chunk_with(&store, reader, &coords, &read_options, hook.as_ref())
-                    .await
-                    .map_err(fail)?;
-            chunk_to_js(reader.data_type(), values).map_err(fail)
-        })
+        self.read(coords, true, options)
     }
-
     /// The node path.
     #[wasm_bindgen(getter)]
     pub fn path(&self) -> String {

@@ -14,7 +14,7 @@ use crate::json;
 use crate::model::{self, DocumentOptions, FlatForm, Node};
 use crate::validate::{self, ExtensionHandler, LocStep, Problem, ProblemKind, Severity};
 use convert::{as_array, bytes_of, error_to_js, from_js, to_js};
-use js_sys::{Array, Function, Object, Reflect, Uint8Array};
+use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
 use serde_json::Value;
 use std::sync::Arc;
 use wasm_bindgen::prelude::*;
@@ -35,6 +35,12 @@ pub fn start() {
     std::panic::set_hook(Box::new(|info| {
         console_error(&format!("zom: internal error (please report it): {info}"));
     }));
+}
+
+/// The Promise of an async binding. Every one goes through this one non-generic function: one
+/// copy of the executor glue (`future_to_promise` is generic over the future) for them all.
+fn promise(future: std::pin::Pin<Box<dyn std::future::Future<Output = JsResult>>>) -> Promise {
+    wasm_bindgen_futures::future_to_promise(future)
 }
 
 /// A core error as the plain object JS receives (and ts/ turns into a ZomError).
@@ -65,17 +71,18 @@ fn string_list_option(options: &JsValue, name: &str) -> Result<Option<Vec<String
             "option '{name}' must be an array of strings"
         ))));
     }
-    as_array(&value)
-        .iter()
-        .map(|v| {
-            v.as_string().ok_or_else(|| {
-                fail(ZomError::invalid_argument(format!(
+    let mut out = Vec::new();
+    for v in as_array(&value).iter() {
+        match v.as_string() {
+            Some(s) => out.push(s),
+            None => {
+                return Err(fail(ZomError::invalid_argument(format!(
                     "option '{name}' must be an array of strings"
-                )))
-            })
-        })
-        .collect::<Result<Vec<_>, _>>()
-        .map(Some)
+                ))))
+            }
+        }
+    }
+    Ok(Some(out))
 }
 
 /// A JSON value from a JS object, or from JSON text / bytes (parsed under the default limits).
@@ -366,22 +373,20 @@ fn array_input(meta: &JsValue, path: &str, limits: crate::Limits) -> Result<Arra
 }
 
 fn coords_input(coords: &[f64]) -> Result<Vec<u64>, JsValue> {
-    coords
-        .iter()
-        .map(|&c| {
-            if c >= 0.0 && c.fract() == 0.0 && c <= 9_007_199_254_740_991.0 {
-                Ok(c as u64)
-            } else {
-                Err(fail(ZomError::new(
-                    ErrorCode::InvalidSelection,
-                    format!(
-                        "chunk coordinate {} is not a non-negative integer",
-                        json::display_f64(c)
-                    ),
-                )))
-            }
-        })
-        .collect()
+    let mut out = Vec::with_capacity(coords.len());
+    for &c in coords {
+        if !(c >= 0.0 && c.fract() == 0.0 && c <= 9_007_199_254_740_991.0) {
+            return Err(fail(ZomError::new(
+                ErrorCode::InvalidSelection,
+                format!(
+                    "chunk coordinate {} is not a non-negative integer",
+                    json::display_f64(c)
+                ),
+            )));
+        }
+        out.push(c as u64);
+    }
+    Ok(out)
 }
 
 /// An array opened for decoding: its codecs are checked once, then chunks decode.

@@ -216,11 +216,10 @@ impl JsStore {
                 Some((dir, _)) => prefixes.push(format!("{start}{dir}")),
             }
         });
-        keys.sort_unstable();
-        keys.dedup();
-        prefixes.sort_unstable();
-        prefixes.dedup();
-        Listing { keys, prefixes }
+        Listing {
+            keys: crate::store::sorted_unique(keys),
+            prefixes: crate::store::sorted_unique(prefixes),
+        }
     }
 }
 

@@ -36,12 +36,15 @@ fn codec_list(name: &str, config: &Map<String, Value>, key: &str) -> Result<Vec<
         }
         return Err(bad_config(name, format!("missing {key}")));
     };
-    value
+    let items = value
         .as_array()
-        .ok_or_else(|| bad_config(name, format!("{key} must be an array")))?
-        .iter()
-        .map(|c| NamedConfig::from_value(c).map_err(|e| bad_config(name, format!("{key}: {e}"))))
-        .collect()
+        .ok_or_else(|| bad_config(name, format!("{key} must be an array")))?;
+    let mut codecs = Vec::with_capacity(items.len());
+    for c in items {
+        codecs
+            .push(NamedConfig::from_value(c).map_err(|e| bad_config(name, format!("{key}: {e}")))?);
+    }
+    Ok(codecs)
 }
 
 impl ShardingCodec {
@@ -52,16 +55,17 @@ impl ShardingCodec {
         shard: &ChunkRepr,
         fill: &FillValue,
     ) -> Result<ShardingCodec> {
-        let inner_shape = config
+        let dims = config
             .get("chunk_shape")
             .and_then(Value::as_array)
-            .ok_or_else(|| bad_config(name, "chunk_shape must be an array"))?
-            .iter()
-            .map(|d| {
+            .ok_or_else(|| bad_config(name, "chunk_shape must be an array"))?;
+        let mut inner_shape = Vec::with_capacity(dims.len());
+        for d in dims {
+            inner_shape.push(
                 d.as_u64()
-                    .ok_or_else(|| bad_config(name, "chunk_shape must hold integers"))
-            })
-            .collect::<Result<Vec<u64>>>()?;
+                    .ok_or_else(|| bad_config(name, "chunk_shape must hold integers"))?,
+            );
+        }
         if inner_shape.len() != shard.shape.len() {
             return Err(bad_config(
                 name,
@@ -291,8 +295,13 @@ impl ShardingCodec {
     }
 }
 
-fn dims(shape: &[u64]) -> Result<Vec<usize>> {
-    shape.iter().map(|&d| to_usize(d, "a dimension")).collect()
+/// A shape's dimensions as `usize`.
+pub(crate) fn dims(shape: &[u64]) -> Result<Vec<usize>> {
+    let mut out = Vec::with_capacity(shape.len());
+    for &d in shape {
+        out.push(to_usize(d, "a dimension")?);
+    }
+    Ok(out)
 }
 
 enum Target<'a> {
