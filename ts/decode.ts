@@ -11,16 +11,7 @@ import type { ArrayZom, JsonValue, LimitsOptions, NumericArray } from "./types.j
 
 /** The values of a decoded chunk, by data type. */
 export type ChunkData =
-  | Uint8Array
-  | Int8Array
-  | Int16Array
-  | Int32Array
-  | BigInt64Array
-  | Uint16Array
-  | Uint32Array
-  | BigUint64Array
-  | Float32Array
-  | Float64Array
+  | NumericArray
   | JsonValue[]
   | Uint8Array[]
   | NumericArray[]
