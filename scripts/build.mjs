@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { isMain, root, run, runMain, seconds, StepError, targetDir } from "./lib.mjs";
+import { capture, isMain, root, run, runMain, seconds, StepError, targetDir } from "./lib.mjs";
 import { buildWww } from "../www/build.mjs";
 
 const pkgDir = join(root, "pkg");
@@ -47,6 +47,43 @@ const WASM_OPT_ARGS = [
   "--strip-producers",
 ];
 
+/**
+ * Shortens the module's import and export names (wasm-bindgen's carry a 16-hex-digit hash each,
+ * 1.1 KiB gzipped in all) and rewrites the JS glue (pkg/zom_wasm.js) to match: wasm-opt prints
+ * the renaming as JSON. The glue reaches exports only as `wasm.NAME` and gives imports as the
+ * keys of one object; any name not found exactly so fails the build rather than the page.
+ */
+function minifyNames() {
+  const glue = join(pkgDir, "zom_wasm.js");
+  const out = capture(bin("wasm-opt"), [
+    "--minify-imports-and-exports-and-modules",
+    ...WASM_FEATURES,
+    wasmOut,
+    "-o",
+    wasmOut,
+  ]);
+  if (out === null) throw new StepError("wasm-opt --minify-imports-and-exports-and-modules failed");
+  const map = JSON.parse(out);
+  let js = readFileSync(glue, "utf8");
+  const modules = new Set(map.imports.map(([module]) => module));
+  if (modules.size !== 1) throw new StepError(`expected one import module, found ${[...modules].join(", ")}`);
+  const swap = (pattern, by, what) => {
+    const found = js.match(pattern)?.length ?? 0;
+    if (found !== 1) throw new StepError(`minifying names: ${what} occurs ${found} times in the glue`);
+    js = js.replace(pattern, by);
+  };
+  const esc = (name) => name.replace(/[$]/g, "\\$&");
+  swap(new RegExp(`"${esc([...modules][0]).replace(/\./g, "\\.")}": import0`, "g"), '"a": import0', "the module");
+  for (const [, name, short] of map.imports) {
+    swap(new RegExp(`^(\\s+)${esc(name)}: `, "gm"), (_, indent) => `${indent}${JSON.stringify(short)}: `, name);
+  }
+  for (const [name, short] of map.exports) {
+    const uses = new RegExp(`\\bwasm\\.${esc(name)}\\b`, "g");
+    js = js.replace(uses, () => `wasm[${JSON.stringify(short)}]`);
+  }
+  writeFileSync(glue, js);
+}
+
 function timed(label, fn) {
   const t0 = performance.now();
   fn();
@@ -56,7 +93,7 @@ function timed(label, fn) {
 /** Identifies one cargo output and the post-processing applied to it. */
 function stampOf(file) {
   const s = statSync(file);
-  return JSON.stringify({ size: s.size, mtime: s.mtimeMs, wasmOpt: WASM_OPT_ARGS });
+  return JSON.stringify({ size: s.size, mtime: s.mtimeMs, wasmOpt: WASM_OPT_ARGS, minify: true });
 }
 
 /**
@@ -104,6 +141,7 @@ export function build() {
       run("wasm-bindgen", ["--target", "web", "--out-dir", pkgDir, "--out-name", "zom_wasm", cargoWasm]),
     );
     timed("wasm-opt", () => run(bin("wasm-opt"), [...WASM_OPT_ARGS, wasmOut, "-o", wasmOut]));
+    timed("minify import/export names", minifyNames);
     if (!WebAssembly.validate(readFileSync(wasmOut))) {
       throw new StepError(`${wasmOut} does not validate in this Node (${process.version})`);
     }

@@ -20,8 +20,7 @@ use crate::codec::sharding::{IndexRange, ReadPlan, ShardingCodec};
 use crate::error::{ErrorCode, Result, ZomError};
 use crate::limits::{exceeded, Limit};
 use crate::store::{ByteRange, Store};
-use futures_util::future;
-use futures_util::stream::{self, StreamExt, TryStreamExt};
+use futures_util::stream::{self, StreamExt};
 
 /// What was fetched of one shard.
 #[derive(Debug)]
@@ -99,14 +98,17 @@ pub(crate) async fn fetch<S: Store>(
     let index = sharding.decode_index(&index_bytes)?;
     let coords: Vec<Vec<u64>> = inner.iter().map(|r| r.coords.clone()).collect();
     let plan = sharding.plan(&index, &coords, None, options.shard_gap)?;
-    let fetched: Vec<Vec<u8>> = stream::iter(plan.ranges.iter().cloned())
-        .map(|range| async move {
+    // Unordered with an index rather than `buffered`: the read loop's FuturesUnordered
+    // machinery is already in the module, FuturesOrdered would be a second copy.
+    let mut fetched: Vec<Vec<u8>> = vec![Vec::new(); plan.ranges.len()];
+    let mut reads = stream::iter(plan.ranges.iter().cloned().enumerate())
+        .map(|(i, range)| async move {
             let want = range.end.saturating_sub(range.start);
             match store
                 .get_range(key, ByteRange::Bounded(range.clone()))
                 .await?
             {
-                Some(bytes) if u64::try_from(bytes.len()).ok() == Some(want) => Ok(bytes),
+                Some(bytes) if u64::try_from(bytes.len()).ok() == Some(want) => Ok((i, bytes)),
                 Some(bytes) => Err(codec(format!(
                     "bytes {}..{} of the shard: {} bytes were read",
                     range.start,
@@ -119,9 +121,14 @@ pub(crate) async fn fetch<S: Store>(
                 )),
             }
         })
-        .buffered(options.concurrency.max(1))
-        .try_collect()
-        .await?;
+        .buffer_unordered(options.concurrency.max(1));
+    while let Some(read) = reads.next().await {
+        let (i, bytes) = read?;
+        if let Some(slot) = fetched.get_mut(i) {
+            *slot = bytes;
+        }
+    }
+    drop(reads);
     Ok(ShardData::Ranged {
         inner,
         plan,
@@ -220,18 +227,30 @@ pub(crate) async fn decode_with<H: DecodeHook>(
     let Some(parts) = encoded_parts(sharding, &data)? else {
         return Ok(None);
     };
-    let decodes = parts.into_iter().map(|(read, encoded)| async move {
-        let decoded = match encoded {
-            None => None,
-            Some(bytes) => Some(
-                hook.decode(bytes, ChunkPart::Inner)
-                    .await
-                    .map_err(|e| at_inner(e, &read.coords))?,
-            ),
-        };
-        Ok::<_, ZomError>((read.clone(), decoded))
-    });
-    future::try_join_all(decodes).await.map(Some)
+    let count = parts.len();
+    let mut decodes = stream::iter(parts.into_iter().enumerate())
+        .map(|(i, (read, encoded))| async move {
+            let decoded = match encoded {
+                None => None,
+                Some(bytes) => Some(
+                    hook.decode(bytes, ChunkPart::Inner)
+                        .await
+                        .map_err(|e| at_inner(e, &read.coords))?,
+                ),
+            };
+            Ok::<_, ZomError>((i, (read.clone(), decoded)))
+        })
+        // All at once, as `try_join_all` would, in the one FuturesUnordered machinery.
+        .buffer_unordered(count.max(1));
+    let mut slots: Vec<Option<(ChunkRead, Option<H::Decoded>)>> = Vec::new();
+    slots.resize_with(count, || None);
+    while let Some(done) = decodes.next().await {
+        let (i, part) = done?;
+        if let Some(slot) = slots.get_mut(i) {
+            *slot = Some(part);
+        }
+    }
+    Ok(Some(slots.into_iter().flatten().collect()))
 }
 
 /// Assembles the inner chunks a hook decoded (see [`decode_with`]) into the output, giving

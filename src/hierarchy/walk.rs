@@ -318,7 +318,7 @@ pub async fn walk<S: Store>(
             errors: u64::try_from(state.errors.len()).unwrap_or(u64::MAX),
         });
     }
-    let root = assemble(std::mem::take(&mut state.nodes), |p| p.to_string())?;
+    let root = assemble(std::mem::take(&mut state.nodes), &|p| p.to_string())?;
     Ok(WalkResult {
         root,
         consolidated,

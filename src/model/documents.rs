@@ -129,7 +129,7 @@ fn from_v3_documents(docs: BTreeMap<String, Value>) -> Result<Node> {
         }
         pending.append(&mut consolidated);
     }
-    assemble(nodes, |path| join_path(path, "zarr.json"))
+    assemble(nodes, &|path| join_path(path, "zarr.json"))
 }
 
 fn from_v2_documents(mut docs: BTreeMap<String, Value>) -> Result<Node> {
@@ -189,7 +189,7 @@ fn from_v2_documents(mut docs: BTreeMap<String, Value>) -> Result<Node> {
             .at_key(key.clone()));
         }
     }
-    assemble(nodes, |path| join_path(path, ".zgroup"))
+    assemble(nodes, &|path| join_path(path, ".zgroup"))
 }
 
 fn attributes_at(docs: &BTreeMap<String, Value>, path: &str) -> Result<Map<String, Value>> {
@@ -206,7 +206,7 @@ fn attributes_at(docs: &BTreeMap<String, Value>, path: &str) -> Result<Map<Strin
 /// Puts nodes keyed by path into one tree. Every node's parent must be a group.
 pub(crate) fn assemble(
     mut nodes: BTreeMap<String, Node>,
-    parent_key: impl Fn(&str) -> String,
+    parent_key: &dyn Fn(&str) -> String,
 ) -> Result<Node> {
     let paths: Vec<String> = nodes.keys().cloned().collect();
     for path in &paths {

@@ -111,7 +111,7 @@ pub fn unflatten(flat: &Value, form: FlatForm) -> Result<Node> {
                     )));
                 }
             }
-            assemble(nodes, flat_key)
+            assemble(nodes, &flat_key)
         }
     }
 }
