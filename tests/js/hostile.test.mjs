@@ -111,11 +111,14 @@ test("HTML served with status 200 in place of metadata or chunks is InvalidMetad
   });
   await withServer({ htmlMatch: "/c/" }, async (server) => {
     const store = new FetchStore(`${server.url}/v3`);
-    for (const [path, key] of [["dtype_int32", "dtype_int32/c/0"], ["codec_crc32c", "codec_crc32c/c/0/0"], ["codec_bytes_only", "codec_bytes_only/c/0/0"]]) {
+    for (const path of ["dtype_int32", "codec_crc32c", "codec_bytes_only"]) {
       const arr = await openArray(store, path);
+      // Every chunk is HTML and they are read concurrently: whichever fails first is reported.
       await assert.rejects(arr.get(), (e) => {
         assert.ok(["CodecError", "ChecksumMismatch"].includes(e.code), `${path}: ${e.code} ${e.message}`);
-        return located(e.code, path, key)(e);
+        assert.equal(e.path, path);
+        assert.match(e.key, new RegExp(`${path}/c/\\d+(/\\d+)*$`), e.key);
+        return true;
       });
     }
     const sharded = await openArray(store, "shard_index_end");
