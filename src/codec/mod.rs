@@ -159,8 +159,8 @@ impl DecodedChunk {
             }
             _ => {
                 return Err(codec_error(format!(
-                    "{who} produced values of the wrong kind for data type {:?}",
-                    repr.data_type
+                    "{who} produced values of the wrong kind for data type {}",
+                    repr.data_type.to_v3().name
                 )))
             }
         };

@@ -164,8 +164,9 @@ impl PackBitsCodec {
     fn params(&self, data_type: &DataType) -> Result<(u32, u32, u32, usize, bool)> {
         let (n, components, signed) = layout(data_type).ok_or_else(|| {
             codec_error(format!(
-                "{}: data type {data_type:?} cannot be packed",
-                self.name
+                "{}: data type {} cannot be packed",
+                self.name,
+                data_type.to_v3().name
             ))
         })?;
         let first = self.first_bit.unwrap_or(0);

@@ -185,8 +185,9 @@ impl ArrayToBytesCodec for VlenCodec {
                     .collect(),
             )),
             (_, other) => Err(codec_error(format!(
-                "{} cannot decode data type {other:?}",
-                self.name
+                "{} cannot decode data type {}",
+                self.name,
+                other.to_v3().name
             ))),
         }
     }

@@ -17,7 +17,7 @@ fn unexpected(value: &Value) -> String {
         Value::Null => "null".into(),
         Value::Bool(b) => format!("boolean `{b}`"),
         Value::Number(n) => number_unexpected(n),
-        Value::String(s) => format!("string {s:?}"),
+        Value::String(_) => format!("string {}", crate::json::to_compact(value)),
         Value::Array(_) => "sequence".into(),
         Value::Object(_) => "map".into(),
     }
