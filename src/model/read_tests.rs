@@ -95,6 +95,17 @@ fn variants(docs: &[Value], keys: &[&str]) -> Vec<Value> {
     out
 }
 
+/// An error message with the quoted string of `invalid type: string "…"` cut out.
+fn without_string(message: &str) -> String {
+    const START: &str = "invalid type: string \"";
+    match (message.find(START), message.rfind("\", expected")) {
+        (Some(start), Some(end)) if end >= start + START.len() => {
+            format!("{}string …{}", &message[..start + 14], &message[end + 1..])
+        }
+        _ => message.to_string(),
+    }
+}
+
 fn same<T>(
     docs: &[Value],
     keys: &[&str],
@@ -108,7 +119,14 @@ where
     for v in variants(docs, keys) {
         let derived = T::deserialize(&v).map_err(|e| e.to_string());
         let ours = read(&v);
-        assert_eq!(ours, derived, "reading {v}");
+        // zom quotes an unexpected string as JSON, serde with Rust's Debug escapes (they differ
+        // only for control and non-ASCII characters): compare the messages around the string.
+        let unquoted = |r: &Result<T, String>| r.as_ref().err().map(|e| without_string(e));
+        assert_eq!(unquoted(&ours), unquoted(&derived), "reading {v}");
+        assert_eq!(ours.is_ok(), derived.is_ok(), "reading {v}");
+        if let (Ok(a), Ok(b)) = (&ours, &derived) {
+            assert_eq!(a, b, "reading {v}");
+        }
         if let Ok(doc) = ours {
             assert_eq!(
                 write(&doc),
