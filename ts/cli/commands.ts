@@ -38,7 +38,8 @@ import {
   treeLines,
   describe,
 } from "./format.js";
-import { Progress, showBytes } from "./progress.js";
+import { Progress } from "./progress.js";
+import { showBytes } from "../units.js";
 import { parseSelection, SelectionSyntaxError, toSelection } from "./selection.js";
 
 /** A command line the CLI cannot run (exit code 2); `help` is shown after the message. */

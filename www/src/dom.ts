@@ -56,16 +56,3 @@ export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
   if (el === null) throw new Error(`index.html has no #${id}`);
   return el as T;
 }
-
-/** Bytes as "1.2 MB". */
-export function formatBytes(n: number): string {
-  if (n < 1000) return `${n} B`;
-  const units = ["kB", "MB", "GB", "TB"];
-  let v = n;
-  let u = -1;
-  while (v >= 1000 && u < units.length - 1) {
-    v /= 1000;
-    u++;
-  }
-  return `${v.toFixed(v < 10 ? 2 : v < 100 ? 1 : 0)} ${units[u]}`;
-}

@@ -5,7 +5,8 @@
  * @module
  */
 import { WorkerFailure, ZomWorker } from "./client.js";
-import { byId, formatBytes, h, replace } from "./dom.js";
+import { showBytes } from "../../ts/units.js";
+import { byId, h, replace } from "./dom.js";
 import { failureBox } from "./failure.js";
 import type { Hierarchy, ZomNode } from "./model.js";
 import { hierarchy } from "./model.js";
@@ -47,7 +48,7 @@ function banner(f: Failure): void {
 
 worker.onStats = (requests, bytes) => {
   els.requests.textContent = requests.toLocaleString("en");
-  els.bytes.textContent = formatBytes(bytes);
+  els.bytes.textContent = showBytes(bytes);
 };
 worker.onFatal = (f) => {
   banner(f);
