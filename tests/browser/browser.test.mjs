@@ -2,16 +2,14 @@
 // no browser download): tests/browser/index.html imports /pkg/index.js from a local server and
 // runs the API; this checks its results and saves a screenshot to test-output/.
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { chromium } from "playwright-core";
+import { launchChromium } from "./chromium.mjs";
 import { jsonSchema, stringify } from "zom";
 import { parseJsonExact, readJson, repoRoot } from "../js/helpers.mjs";
 import { serve } from "./server.mjs";
 
-const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 
 let server;
 let browser;
@@ -21,23 +19,7 @@ const consoleLines = [];
 
 before(async () => {
   server = await serve(repoRoot);
-  profile = mkdtempSync(join(tmpdir(), "zom-chromium-"));
-  // A fresh profile directory (playwright passes it as --user-data-dir).
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    viewport: { width: 1100, height: 800 },
-    timeout: 60_000,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  ({ browser, profile } = await launchChromium("zom-chromium-", { viewport: { width: 1100, height: 800 } }));
   const page = await browser.newPage();
   page.on("console", (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
   page.on("pageerror", (e) => consoleLines.push(`pageerror: ${e.message}`));

@@ -13,14 +13,13 @@ import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join, relative, sep } from "node:path";
 import { after, before, test } from "node:test";
-import { chromium } from "playwright-core";
+import { launchChromium } from "./chromium.mjs";
 import { serveExplorer } from "../../scripts/start.mjs";
 import { wwwDist } from "../../www/build.mjs";
 import { readJson, repoRoot } from "../js/helpers.mjs";
 import { startServer } from "../server/server.mjs";
 import { fixtures } from "../server/testing.mjs";
 
-const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 const shots = join(repoRoot, "test-output", "explorer");
 
 let server;
@@ -67,14 +66,7 @@ before(async () => {
   assert.ok(existsSync(join(wwwDist, "index.html")), "www/dist is missing: run `npm run build` first");
   mkdirSync(shots, { recursive: true });
   server = await serveExplorer({ port: 0 });
-  profile = mkdtempSync(join(tmpdir(), "zom-chromium-explorer-"));
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    viewport: { width: 1400, height: 900 },
-    timeout: 60_000,
-    acceptDownloads: true,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  ({ browser, profile } = await launchChromium("zom-chromium-explorer-", { viewport: { width: 1400, height: 900 }, acceptDownloads: true }));
   page = await browser.newPage();
   page.on("console", (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
   page.on("pageerror", (e) => consoleLines.push(`pageerror: ${e.message}`));

@@ -6,11 +6,10 @@
 // open = 1 request; one inner chunk of a shard = the index range + one range). Saves a
 // screenshot to test-output/hierarchy.png.
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { chromium } from "playwright-core";
+import { launchChromium } from "./chromium.mjs";
 import { slice } from "zom";
 import { assertJsonEqual, parseJsonExact, readJson, repoRoot } from "../js/helpers.mjs";
 import { elements, reference, sameValues } from "../js/hierarchy-common.mjs";
@@ -18,7 +17,6 @@ import { startServer } from "../server/server.mjs";
 import { fixtures, logLines } from "../server/testing.mjs";
 import { serve } from "./server.mjs";
 
-const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 
 let site;
 let data;
@@ -30,13 +28,7 @@ const consoleLines = [];
 before(async () => {
   site = await serve(repoRoot);
   data = await startServer({ root: fixtures, s3Listing: true });
-  profile = mkdtempSync(join(tmpdir(), "zom-chromium-hierarchy-"));
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    viewport: { width: 1100, height: 800 },
-    timeout: 60_000,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  ({ browser, profile } = await launchChromium("zom-chromium-hierarchy-", { viewport: { width: 1100, height: 800 } }));
   page = await browser.newPage();
   page.on("console", (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
   page.on("pageerror", (e) => consoleLines.push(`pageerror: ${e.message}`));

@@ -6,18 +6,16 @@
 // page's Content-Security-Policy forbids workers (tests/browser/pool-csp.html), reads decode on
 // the main thread after one console warning.
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { chromium } from "playwright-core";
+import { launchChromium } from "./chromium.mjs";
 import { readJson, repoRoot } from "../js/helpers.mjs";
 import { elements, sameValues } from "../js/hierarchy-common.mjs";
 import { startServer } from "../server/server.mjs";
 import { fixtures } from "../server/testing.mjs";
 import { serve } from "./server.mjs";
 
-const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 
 let site;
 let data;
@@ -29,12 +27,7 @@ const consoleLines = [];
 before(async () => {
   site = await serve(repoRoot);
   data = await startServer({ root: fixtures });
-  profile = mkdtempSync(join(tmpdir(), "zom-chromium-pool-"));
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    timeout: 60_000,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  ({ browser, profile } = await launchChromium("zom-chromium-pool-"));
   page = await browser.newPage();
   page.on("console", (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
   page.on("pageerror", (e) => consoleLines.push(`pageerror: ${e.message}`));

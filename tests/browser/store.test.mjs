@@ -4,17 +4,15 @@
 // filtered headers (no Content-Length check on CORS answers). Also S3 listing and the HEAD
 // fallback for refused suffix ranges, and an abort.
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { chromium } from "playwright-core";
+import { launchChromium } from "./chromium.mjs";
 import { repoRoot } from "../js/helpers.mjs";
 import { startServer } from "../server/server.mjs";
 import { expectedListing, fixture, fixtures } from "../server/testing.mjs";
 import { serve } from "./server.mjs";
 
-const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 const SHARD = "v3/shard_index_end/c/0/0";
 
 let site;
@@ -28,12 +26,7 @@ before(async () => {
   site = await serve(repoRoot);
   data = await startServer({ root: fixtures, s3Listing: true, maxKeys: 5 });
   refusing = await startServer({ root: fixtures, refuseSuffix: true, latencyMs: 200 });
-  profile = mkdtempSync(join(tmpdir(), "zom-chromium-store-"));
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    timeout: 60_000,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  ({ browser, profile } = await launchChromium("zom-chromium-store-"));
   page = await browser.newPage();
   // Any page of the site: it gives the page an origin other than the data servers'.
   await page.goto(`${site.url}/package.json`);
