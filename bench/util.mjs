@@ -1,4 +1,26 @@
 // Helpers the benchmark scripts share.
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+
+/** The bench/ folder. */
+export const benchDir = dirname(fileURLToPath(import.meta.url));
+
+/**
+ * The options of the benchmarks that read over the test server: `--runs` (at least 3),
+ * `--latency` (ms per request), `--data` (bench/generate.py's output) and `--out` (results.json).
+ */
+export function serverBenchArgs() {
+  const { values } = parseArgs({
+    options: {
+      runs: { type: "string", default: "5" },
+      latency: { type: "string", default: "20" },
+      data: { type: "string", default: join(benchDir, "data") },
+      out: { type: "string", default: join(benchDir, "results.json") },
+    },
+  });
+  return { runs: Math.max(3, Number(values.runs)), latency: Number(values.latency), data: values.data, out: values.out };
+}
 
 /** The median of a list of numbers (NaN for an empty list). */
 export function median(xs) {

@@ -35,25 +35,16 @@
 // validation costs against JSON.parse (section "walk10k").
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
+import { join } from "node:path";
 import * as zom from "zom";
 import * as zarr from "zarrita";
 import { startServer } from "../tests/server/server.mjs";
-import { median, table } from "./util.mjs";
+import { benchDir, median, serverBenchArgs, table } from "./util.mjs";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const { values: args } = parseArgs({
-  options: {
-    runs: { type: "string", default: "5" },
-    latency: { type: "string", default: "20" },
-    data: { type: "string", default: join(here, "data") },
-    out: { type: "string", default: join(here, "results.json") },
-  },
-});
-const RUNS = Math.max(3, Number(args.runs));
-const LATENCY = Number(args.latency);
+const here = benchDir;
+const args = serverBenchArgs();
+const RUNS = args.runs;
+const LATENCY = args.latency;
 const PARSE_RUNS = 25;
 
 
