@@ -11,7 +11,10 @@
 // What is timed, per case and run: decoding every chunk of the array once, one after the other
 // on this thread, from encoded bytes already in memory (no I/O, no metadata parsing: each
 // library opens the array once, before timing) to a TypedArray of the chunk's values.
-// - zom: `decoder.decode(bytes, coords)` of one ChunkDecoder per array.
+// - zom: `decoder.decode(bytes, coords)` of one ChunkDecoder per array (a new TypedArray per
+//   chunk, as zarrita gives); and "into a buffer": the same with `{ out }`, one buffer reused
+//   for every chunk, which is what the native ceiling does too (its decoded Vec's memory is
+//   reused by malloc), so zom/native compares that column.
 // - zarrita: `await arr.getChunk(coords)` of one `zarr.open(store, { kind: "array" })` per
 //   array, on an in-memory store (a Map with get/getRange).
 // - Sharded arrays: zom decodes each shard whole (4 shards of 2048²); zarrita has no
@@ -125,6 +128,13 @@ function runZom(p) {
   return sink;
 }
 
+/** zom decoding every chunk into one reused buffer (the `out` option): no new buffer per chunk. */
+function runZomInto(p) {
+  let sink = 0;
+  for (const { coords, bytes } of p.zomChunks) sink += p.decoder.decode(bytes ?? null, coords, { out: p.out }).data.length;
+  return sink;
+}
+
 async function runZarrita(p) {
   let sink = 0;
   for (const coords of p.zarritaCoords) sink += (await p.arr.getChunk(coords)).data.length;
@@ -140,6 +150,9 @@ async function verify(p, c) {
   let hash = 0x811c9dc5;
   for (const { coords, bytes } of p.zomChunks) {
     const { data, shape } = p.decoder.decode(bytes ?? null, coords);
+    p.out ??= new Uint8Array(data.byteLength);
+    p.decoder.decode(bytes ?? null, coords, { out: p.out });
+    if (!Buffer.from(p.out).equals(Buffer.from(asBytes(data)))) throw new Error(`${c.name}: zom decodes different values into a buffer`);
     hash = fnv1a32(hash, asBytes(data));
     if (shape.join() !== p.zomShape.join()) throw new Error(`${c.name}: zom chunk shape ${shape}`);
     place(a, p.shape, data, shape, coords);
@@ -159,8 +172,10 @@ async function bench(c) {
   const p = await prepare(c);
   const { hash, decodedBytes } = await verify(p, c);
   runZom(p); // warm-up (verify already ran both once)
+  runZomInto(p);
   await runZarrita(p);
   const tz = [];
+  const ti = [];
   const tr = [];
   for (let i = 0; i < RUNS; i++) {
     if (args.only !== "zarrita") {
@@ -168,6 +183,10 @@ async function bench(c) {
       const t0 = performance.now();
       runZom(p);
       tz.push(performance.now() - t0);
+      globalThis.gc?.();
+      const t1 = performance.now();
+      runZomInto(p);
+      ti.push(performance.now() - t1);
     }
     if (args.only !== "zom") {
       globalThis.gc?.();
@@ -189,6 +208,8 @@ async function bench(c) {
     zom_ms: median(tz),
     zarrita_ms: median(tr),
     zom_mb_per_s: mbps(median(tz)),
+    zom_into_ms: median(ti),
+    zom_into_mb_per_s: mbps(median(ti)),
     zarrita_mb_per_s: mbps(median(tr)),
   };
 }
@@ -206,7 +227,7 @@ function readNative(file) {
 }
 
 function table(rows) {
-  const head = ["case", "stored", "zom MB/s", "zarrita MB/s", "zom/zarrita", "native MB/s", "zom/native"];
+  const head = ["case", "stored", "zom MB/s", "zarrita MB/s", "zom/zarrita", "zom into buffer MB/s", "native MB/s", "zom into buffer/native"];
   const fmt = (x, d = 0) => (x === undefined || Number.isNaN(x) ? "–" : x.toFixed(d));
   const body = rows.map((r) => [
     r.case,
@@ -214,8 +235,9 @@ function table(rows) {
     fmt(r.zom_mb_per_s),
     fmt(r.zarrita_mb_per_s),
     `${fmt(r.zom_mb_per_s / r.zarrita_mb_per_s, 2)}×`,
+    fmt(r.zom_into_mb_per_s),
     fmt(r.native_mb_per_s),
-    r.native_mb_per_s ? `${fmt(r.zom_mb_per_s / r.native_mb_per_s, 2)}` : "–",
+    r.native_mb_per_s ? `${fmt(r.zom_into_mb_per_s / r.native_mb_per_s, 2)}` : "–",
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
   const line = (cells) => `| ${cells.map((s, i) => (i === 0 ? s.padEnd(widths[i]) : s.padStart(widths[i]))).join(" | ")} |`;
@@ -237,7 +259,7 @@ for (const c of manifest.cases) {
   }
   rows.push(r);
   console.log(
-    `bench: ${c.name.padEnd(24)} zom ${r.zom_mb_per_s.toFixed(0).padStart(5)} MB/s, ` +
+    `bench: ${c.name.padEnd(24)} zom ${r.zom_mb_per_s.toFixed(0).padStart(5)} MB/s (into a buffer ${r.zom_into_mb_per_s.toFixed(0).padStart(5)}), ` +
       `zarrita ${r.zarrita_mb_per_s.toFixed(0).padStart(5)} MB/s` +
       (n ? `, native ${n.mb_per_s.toFixed(0).padStart(5)} MB/s` : ""),
   );
@@ -262,6 +284,7 @@ const results = {
     statistic: "median of the runs after one warm-up; each run decodes every chunk of the array once, sequentially, from bytes in memory",
     unit: "MB/s = 10^6 bytes of decoded output per second",
     native: "examples/bench_decode.rs, release build, same chunks, same median; glibc malloc kept from returning memory (MALLOC_MMAP_THRESHOLD_) so it measures decoding, not page faults",
+    into_buffer: "zom decoding every chunk into one reused buffer (decode's `out` option): no new TypedArray per chunk, as native reuses its memory; zom/native compares this column",
     sharded: "zom decodes each 2048² shard whole; zarrita decodes each 512² inner chunk with getChunk (shard index cached)",
   },
   results: rows,

@@ -32,7 +32,7 @@ export type EncodedChunk = Uint8Array | ArrayBuffer | null | undefined;
 
 /** Options of a decode. */
 export interface DecodeOptions {
-  /** A TypedArray of exactly the decoded size to write numeric values into. */
+  /** A TypedArray of exactly the decoded size: numeric values are written straight into it (one copy out of WebAssembly, no new buffer). */
   out?: ArrayBufferView;
 }
 
@@ -98,7 +98,10 @@ export function finish(result: RawChunk, options: DecodeOptions): Chunk {
         `the output buffer holds ${out.byteLength} bytes; the chunk decodes to ${bytes.byteLength}`,
       );
     }
-    new Uint8Array(out.buffer, out.byteOffset, out.byteLength).set(bytes);
+    // The decoder may have written straight into `out` (then `bytes` is a view of it).
+    if (bytes.buffer !== out.buffer || bytes.byteOffset !== out.byteOffset) {
+      new Uint8Array(out.buffer, out.byteOffset, out.byteLength).set(bytes);
+    }
     return { data: out as unknown as ChunkData, shape: result.shape };
   }
   return { data: view(result.kind, bytes), shape: result.shape };
@@ -127,7 +130,9 @@ export class ChunkDecoder {
   decode(bytes: EncodedChunk, coords: number[], options: DecodeOptions = {}): Chunk {
     let result: RawChunk;
     try {
-      result = this.#inner.decode(asBytes(bytes), new Float64Array(coords)) as RawChunk;
+      const out = options.out;
+      const target = out === undefined ? undefined : new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
+      result = this.#inner.decode(asBytes(bytes), new Float64Array(coords), target) as RawChunk;
     } catch (e) {
       throw toZomError(e);
     }

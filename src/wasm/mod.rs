@@ -412,14 +412,24 @@ impl ChunkDecoder {
     }
 
     /// Decodes the chunk at `coords` from its bytes (`null`/`undefined`: missing, read as the
-    /// fill value): `{shape, kind, bytes}` or `{shape, kind: "values", values}`.
-    pub fn decode(&self, bytes: Option<Vec<u8>>, coords: Vec<f64>) -> JsResult {
+    /// fill value): `{shape, kind, bytes}` or `{shape, kind: "values", values}`. Numeric
+    /// values go straight into `out` when it has their exact length (then `bytes` is `out`).
+    pub fn decode(
+        &self,
+        bytes: Option<Vec<u8>>,
+        coords: Vec<f64>,
+        out: Option<Uint8Array>,
+    ) -> JsResult {
         let coords = coords_input(&coords)?;
         let chunk = self
             .reader
             .decode_chunk(&coords, bytes.as_deref())
             .map_err(fail)?;
-        values::chunk_to_js(self.reader.data_type(), chunk).map_err(fail)
+        match out {
+            Some(target) => values::chunk_to_js_into(self.reader.data_type(), chunk, &target),
+            None => values::chunk_to_js(self.reader.data_type(), chunk),
+        }
+        .map_err(fail)
     }
 
     /// The store key of the chunk at `coords`, relative to the store root.
@@ -468,7 +478,7 @@ impl ChunkDecoder {
 /// Decodes one chunk of an array given its metadata (see [`ChunkDecoder`]).
 #[wasm_bindgen(js_name = decodeChunk)]
 pub fn decode_chunk(meta: JsValue, bytes: Option<Vec<u8>>, coords: Vec<f64>) -> JsResult {
-    ChunkDecoder::new(meta, None, JsValue::UNDEFINED)?.decode(bytes, coords)
+    ChunkDecoder::new(meta, None, JsValue::UNDEFINED)?.decode(bytes, coords, None)
 }
 
 /// float16 element bytes as float32 values, for runtimes without `Float16Array`.

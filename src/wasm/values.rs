@@ -32,14 +32,40 @@ fn numeric_kind(data_type: &DataType) -> Option<&'static str> {
     })
 }
 
+/// Like [`chunk_to_js`], but numeric values of `target`'s exact length are copied straight
+/// from WebAssembly memory into `target` (one copy, no new buffer), which becomes `bytes`.
+pub fn chunk_to_js_into(
+    data_type: &DataType,
+    chunk: ChunkValues,
+    target: &Uint8Array,
+) -> Result<JsValue> {
+    match (&chunk.data, numeric_kind(data_type)) {
+        (DecodedChunk::Fixed(bytes), Some(kind))
+            if usize::try_from(target.length()).ok() == Some(bytes.len()) =>
+        {
+            target.copy_from(bytes);
+            let out = Object::new();
+            set_own(&out, "shape", &shape_to_js(&chunk.shape));
+            set_own(&out, "kind", &JsValue::from_str(kind));
+            set_own(&out, "bytes", target);
+            Ok(out.into())
+        }
+        _ => chunk_to_js(data_type, chunk),
+    }
+}
+
+fn shape_to_js(shape: &[u64]) -> Array {
+    let out = Array::new();
+    for &n in shape {
+        out.push(&JsValue::from_f64(n as f64));
+    }
+    out
+}
+
 /// `{shape, kind, bytes}` for numeric data, `{shape, kind: "values", values}` otherwise.
 pub fn chunk_to_js(data_type: &DataType, chunk: ChunkValues) -> Result<JsValue> {
     let out = Object::new();
-    let shape = Array::new();
-    for &n in &chunk.shape {
-        shape.push(&JsValue::from_f64(n as f64));
-    }
-    set_own(&out, "shape", &shape);
+    set_own(&out, "shape", &shape_to_js(&chunk.shape));
     match (chunk.data, numeric_kind(data_type)) {
         (DecodedChunk::Fixed(bytes), Some(kind)) => {
             set_own(&out, "kind", &JsValue::from_str(kind));

@@ -116,6 +116,21 @@ test("a caller's buffer receives the values", () => {
   assert.throws(() => decodeChunk(meta, readFileSync(file), [0], { out: new Int32Array(3) }), { code: "InvalidArgument" });
 });
 
+test("a view into a larger (shared) buffer receives the values and nothing around them changes", () => {
+  const zom = fromDocuments(readDocuments("v3"));
+  const meta = nodeAt(zom, "dtype_int32");
+  const file = join(fixtures, "v3", "dtype_int32", "c", "0");
+  const expected = decodeChunk(meta, readFileSync(file), [0]).data;
+  for (const Buffer of [ArrayBuffer, SharedArrayBuffer]) {
+    const whole = new Int32Array(new Buffer((expected.length + 3) * 4)).fill(-7);
+    const out = whole.subarray(2, 2 + expected.length);
+    const { data } = decodeChunk(meta, readFileSync(file), [0], { out });
+    assert.equal(data, out, Buffer.name);
+    assert.deepEqual(Array.from(out), Array.from(expected), Buffer.name);
+    assert.deepEqual([whole[0], whole[1], whole[whole.length - 1]], [-7, -7, -7], Buffer.name);
+  }
+});
+
 test("an unknown codec is refused when the array is opened, naming it and the path", () => {
   const zom = fromDocuments(readDocuments("v3"));
   const meta = structuredClone(nodeAt(zom, "dtype_int32"));
