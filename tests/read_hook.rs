@@ -9,7 +9,7 @@ mod common;
 use common::store::{block_on, store_from_dir};
 use common::{fixtures, read_json};
 use std::cell::Cell;
-use zom::chunk::{DimSelection, Selection};
+use zom::chunk::{ChunkRead, DimSelection, Selection};
 use zom::codec::DecodedChunk;
 use zom::error::{ErrorCode, Result, ZomError};
 use zom::hierarchy::{
@@ -28,7 +28,7 @@ struct ThreadHook {
 impl DecodeHook for ThreadHook {
     type Decoded = Vec<u8>;
 
-    async fn decode(&self, encoded: &[u8], part: ChunkPart) -> Result<Vec<u8>> {
+    async fn decode(&self, encoded: &[u8], part: ChunkPart, _: &ChunkRead) -> Result<Vec<u8>> {
         self.calls.set(self.calls.get() + 1);
         let (array, path, encoded) = (self.array.clone(), self.path.clone(), encoded.to_vec());
         std::thread::spawn(move || {
@@ -140,7 +140,7 @@ struct BadHook {
 impl DecodeHook for BadHook {
     type Decoded = Vec<u8>;
 
-    async fn decode(&self, _: &[u8], _: ChunkPart) -> Result<Vec<u8>> {
+    async fn decode(&self, _: &[u8], _: ChunkPart, _: &ChunkRead) -> Result<Vec<u8>> {
         if self.fail {
             return Err(ZomError::new(ErrorCode::ChecksumMismatch, "bad"));
         }

@@ -157,6 +157,18 @@ impl Runs {
         self.inner.src == 1 && self.inner.dst == 1
     }
 
+    /// These runs as numbers for a copier outside WebAssembly (ts/pool/place.ts):
+    /// `[item, src, dst]`, then `count, src step, dst step` per dimension (outer first, the
+    /// run last), offsets and steps in bytes of `item`-byte elements.
+    pub fn describe(&self, item: i64) -> Result<Vec<f64>> {
+        let b = |v: i64| v.checked_mul(item).map(|v| v as f64).ok_or_else(overflow);
+        let mut out = vec![item as f64, b(self.src_base)?, b(self.dst_base)?];
+        for d in self.outer.iter().chain([&self.inner]) {
+            out.extend([d.count as f64, b(d.src)?, b(d.dst)?]);
+        }
+        Ok(out)
+    }
+
     /// Number of runs.
     pub fn num_runs(&self) -> Result<u64> {
         self.outer.iter().try_fold(1u64, |acc, d| {

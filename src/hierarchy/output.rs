@@ -78,6 +78,9 @@ pub(crate) enum Output {
     Strings(Vec<String>),
     /// Byte strings.
     Bytes(Vec<Vec<u8>>),
+    /// Fixed-size elements in a buffer outside (a [`DecodeHook`]'s shared output, filled with
+    /// the fill value up front): the hook places decoded chunks, missing ones need nothing.
+    Shared,
 }
 
 impl Output {
@@ -114,6 +117,7 @@ impl Output {
     /// Writes the fill value wherever `read` (of a missing chunk) covers the output.
     pub fn fill(&mut self, read: &ChunkRead, fill: &Fill) -> Result<()> {
         match (self, fill) {
+            (Output::Shared, _) => Ok(()),
             (Output::Fixed { bytes, .. }, Fill::Element(e)) => read.fill_into(bytes, e),
             (Output::Strings(out), Fill::String(s)) => read.fill_elements_into(out, s),
             (Output::Bytes(out), Fill::Bytes(b)) => read.fill_elements_into(out, b),
@@ -159,8 +163,10 @@ impl Output {
         decoded: &H::Decoded,
         scratch: &mut Vec<u8>,
     ) -> Result<()> {
-        let Output::Fixed { bytes, item } = self else {
-            return Err(mismatch());
+        let (bytes, item) = match self {
+            Output::Fixed { bytes, item } => (bytes, item),
+            Output::Shared => return Ok(()),
+            _ => return Err(mismatch()),
         };
         if let Some(range) = read.direct_output_range(*item) {
             let target = bytes.get_mut(range).ok_or_else(mismatch)?;
@@ -188,6 +194,7 @@ impl Output {
             Output::Fixed { bytes, .. } => DecodedChunk::Fixed(bytes),
             Output::Strings(v) => DecodedChunk::Strings(v),
             Output::Bytes(v) => DecodedChunk::Bytes(v),
+            Output::Shared => DecodedChunk::Fixed(Vec::new()),
         }
     }
 }

@@ -16,7 +16,7 @@
 use super::array::{ArrayReader, ChunkValues};
 use super::output::{Fill, Output};
 use super::shard;
-use crate::chunk::{ChunkGrid, DimSelection, Selection};
+use crate::chunk::{ChunkGrid, ChunkRead, DimSelection, Selection};
 use crate::error::{ErrorCode, Result, ZomError};
 use crate::limits::Limits;
 use crate::store::Store;
@@ -39,8 +39,22 @@ pub trait DecodeHook {
     /// A decoded chunk as the hook hands it back.
     type Decoded;
 
-    /// Decodes the stored bytes of a chunk (`part` says which pipeline).
-    async fn decode(&self, encoded: &[u8], part: ChunkPart) -> Result<Self::Decoded>;
+    /// Decodes the stored bytes of a chunk (`part` says which pipeline) whose selected
+    /// elements go where `read` says (for a hook that places them itself, see
+    /// [`DecodeHook::share`]).
+    async fn decode(
+        &self,
+        encoded: &[u8],
+        part: ChunkPart,
+        read: &ChunkRead,
+    ) -> Result<Self::Decoded>;
+
+    /// Whether the hook keeps the output itself (a buffer shared with the decoders, which
+    /// place each chunk's selected elements there): then it allocates `len` bytes filled with
+    /// `fill` (one element's bytes) now, and [`read_with`] returns no bytes. Not by default.
+    fn share(&self, _len: u64, _fill: &[u8]) -> Result<bool> {
+        Ok(false)
+    }
 
     /// The decoded chunk's length in bytes.
     fn len(decoded: &Self::Decoded) -> usize;
@@ -59,7 +73,7 @@ pub enum NoHook {}
 impl DecodeHook for NoHook {
     type Decoded = Vec<u8>;
 
-    async fn decode(&self, _: &[u8], _: ChunkPart) -> Result<Vec<u8>> {
+    async fn decode(&self, _: &[u8], _: ChunkPart, _: &ChunkRead) -> Result<Vec<u8>> {
         match *self {}
     }
 
@@ -148,11 +162,21 @@ pub async fn read_with<S: Store, H: DecodeHook>(
     let path = layout.path.as_str();
     let plan = layout.plan(selection)?;
     // Both limits before the chunk list is built: a million keys take a while.
-    Output::check_size(&plan, reader.data_type(), &options.limits).map_err(|e| e.at_path(path))?;
-    let chunks = layout.planned_chunks(&plan, options.limits.max_chunks)?;
-    let mut out = Output::allocate(&plan, reader.data_type(), &options.limits)
+    let item = Output::check_size(&plan, reader.data_type(), &options.limits)
         .map_err(|e| e.at_path(path))?;
+    let chunks = layout.planned_chunks(&plan, options.limits.max_chunks)?;
     let fill = Fill::of(reader.data_type(), reader.fill_value()).map_err(|e| e.at_path(path))?;
+    let shared = match (hook, &fill) {
+        (Some(hook), Fill::Element(e)) => hook
+            .share(plan.output_len()?.saturating_mul(item), e)
+            .map_err(|e| e.at_path(path))?,
+        _ => false,
+    };
+    let mut out = if shared {
+        Output::Shared
+    } else {
+        Output::allocate(&plan, reader.data_type(), &options.limits).map_err(|e| e.at_path(path))?
+    };
     let total = u64::try_from(chunks.len()).unwrap_or(u64::MAX);
     let mut done = 0u64;
     progress(ReadProgress { done, total });
@@ -180,7 +204,7 @@ pub async fn read_with<S: Store, H: DecodeHook>(
                     (Ok(None), _) => Ok(Fetched::Missing),
                     (Ok(Some(bytes)), None) => Ok(Fetched::Encoded(bytes)),
                     (Ok(Some(bytes)), Some(hook)) => hook
-                        .decode(&bytes, ChunkPart::Chunk)
+                        .decode(&bytes, ChunkPart::Chunk, &chunk.read)
                         .await
                         .map(Fetched::Decoded),
                 },

@@ -233,7 +233,7 @@ pub(crate) async fn decode_with<H: DecodeHook>(
             let decoded = match encoded {
                 None => None,
                 Some(bytes) => Some(
-                    hook.decode(bytes, ChunkPart::Inner)
+                    hook.decode(bytes, ChunkPart::Inner, read)
                         .await
                         .map_err(|e| at_inner(e, &read.coords))?,
                 ),

@@ -5,18 +5,25 @@
 //! read option: `buffer(n)` lends a Uint8Array of n bytes (recycled, so that no fresh memory
 //! is touched per chunk) which the encoded chunk is copied into, `decode(inner, bytes)`
 //! transfers it to a worker and gives a Promise of the decoded chunk, and `recycle(bytes)`
-//! takes the decoded chunk back once the reader (crate::hierarchy) has assembled it. Worker:
-//! [`PoolDecoder`] opens the array from the same metadata and decodes one chunk per call.
+//! takes the decoded chunk back once the reader (crate::hierarchy) has assembled it. With
+//! `share(len, fill)` (numeric values; ts/array.ts answers true where a SharedArrayBuffer can
+//! be shared with the workers) the output is that buffer instead: `decode(inner, bytes,
+//! placement)` then has the worker copy the chunk's selected elements straight into it, as
+//! [`ChunkRead::placement`] says, and nothing comes back. Worker: [`PoolDecoder`] opens the
+//! array from the same metadata and decodes one chunk per call.
 
 use super::fail;
 use super::limits;
 use super::store::thrown_to_error;
+use super::values::numeric_kind;
+use crate::chunk::ChunkRead;
 use crate::error::{ErrorCode, Result, ZomError};
 use crate::hierarchy::{ArrayReader, ChunkPart, DecodeHook};
 use crate::json;
 use crate::limits::{Limit, Limits};
 use crate::model::Node;
-use js_sys::{Function, Promise, Uint8Array};
+use js_sys::{Float64Array, Function, Promise, Uint8Array, WebAssembly};
+use std::cell::Cell;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -27,19 +34,29 @@ pub(super) struct JsDecodeHook {
     buffer: Function,
     decode: Function,
     recycle: Function,
+    /// `share(len, fill)`, when the read may keep its output in a SharedArrayBuffer (numeric
+    /// values only: other fixed-size values become JS objects here, from the output's bytes).
+    share: Option<Function>,
+    /// The element size, and whether the output is shared (then each decode is given the
+    /// placement of its chunk).
+    item: u64,
+    shared: Cell<bool>,
 }
 
 impl JsDecodeHook {
     /// The hook of a read: `options.decodeHook` when it has the three methods and the array's
     /// values are fixed-size (variable-length values decode on the calling thread).
     pub(super) fn of(options: &JsValue, reader: &ArrayReader) -> Option<JsDecodeHook> {
-        reader.data_type().fixed_size().filter(|&s| s > 0)?;
+        let item = reader.data_type().fixed_size().filter(|&s| s > 0)?;
         let target = super::option(options, "decodeHook");
         let method = |name: &str| super::option(&target, name).dyn_into::<Function>().ok();
         Some(JsDecodeHook {
             buffer: method("buffer")?,
             decode: method("decode")?,
             recycle: method("recycle")?,
+            share: method("share").filter(|_| numeric_kind(reader.data_type()).is_some()),
+            item,
+            shared: Cell::new(false),
             target,
         })
     }
@@ -55,7 +72,24 @@ fn hook_error(thrown: &JsValue) -> ZomError {
 impl DecodeHook for JsDecodeHook {
     type Decoded = Uint8Array;
 
-    async fn decode(&self, encoded: &[u8], part: ChunkPart) -> Result<Uint8Array> {
+    fn share(&self, len: u64, fill: &[u8]) -> Result<bool> {
+        let Some(share) = &self.share else {
+            return Ok(false);
+        };
+        let fill = Uint8Array::from(fill);
+        let answer = share
+            .call2(&self.target, &JsValue::from_f64(len as f64), &fill)
+            .map_err(|e| hook_error(&e))?;
+        self.shared.set(answer.is_truthy());
+        Ok(self.shared.get())
+    }
+
+    async fn decode(
+        &self,
+        encoded: &[u8],
+        part: ChunkPart,
+        read: &ChunkRead,
+    ) -> Result<Uint8Array> {
         let bytes = self
             .buffer
             .call1(&self.target, &JsValue::from_f64(encoded.len() as f64))
@@ -71,9 +105,14 @@ impl DecodeHook for JsDecodeHook {
             })?;
         bytes.copy_from(encoded);
         let inner = JsValue::from_bool(part == ChunkPart::Inner);
+        let placement = if self.shared.get() {
+            Float64Array::from(read.placement(self.item)?.as_slice()).into()
+        } else {
+            JsValue::UNDEFINED
+        };
         let returned = self
             .decode
-            .call2(&self.target, &inner, &bytes)
+            .call3(&self.target, &inner, &bytes, &placement)
             .map_err(|e| hook_error(&e))?;
         let value = JsFuture::from(Promise::resolve(&returned))
             .await
@@ -114,8 +153,8 @@ impl DecodeHook for JsDecodeHook {
 
 /// A worker's decoder of one array's chunks: whole chunks with the array's codec pipeline,
 /// inner chunks of shards with the sharding codec's inner pipeline. The decoded bytes are
-/// written into one buffer reused between calls, then copied out once, into a JS buffer the
-/// worker recycles ([`PoolDecoder::output`]).
+/// written into one buffer reused between calls, then copied out once by the worker
+/// ([`PoolDecoder::view`]).
 #[wasm_bindgen]
 pub struct PoolDecoder {
     reader: ArrayReader,
@@ -188,14 +227,13 @@ impl PoolDecoder {
         result.map_err(|e| fail(e.at_path(self.reader.layout().path.clone())))
     }
 
-    /// Copies the last decoded chunk into `target` (exactly its length).
-    pub fn output(&self, target: &Uint8Array) -> std::result::Result<(), JsValue> {
-        if target.length() as usize != self.scratch.len() {
-            return Err(fail(ZomError::invalid_argument(
-                "the output buffer is not the decoded chunk's length",
-            )));
-        }
-        target.copy_from(&self.scratch);
-        Ok(())
+    /// The last decoded chunk: a view of this instance's memory, valid until the next call
+    /// into it (the worker copies it out at once: into the shared output, or a buffer).
+    pub fn view(&self) -> Uint8Array {
+        let memory: WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
+        // WebAssembly addresses are 32-bit; the scratch lies inside the memory.
+        let start = self.scratch.as_ptr() as usize as u32;
+        let end = start.saturating_add(self.scratch.len() as u32);
+        Uint8Array::new(&memory.buffer()).subarray(start, end)
     }
 }

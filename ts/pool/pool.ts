@@ -13,6 +13,7 @@
 import * as raw from "../zom_wasm.js";
 import { ZomError } from "../errors.js";
 import { wasmModule } from "../load.js";
+import { place } from "./place.js";
 import type { FromWorker, ToWorker, WireError } from "./protocol.js";
 
 /** An array as the pool knows it: an id, and its metadata for the workers' decoders. */
@@ -26,6 +27,18 @@ export interface PoolArray {
   /** The limits the array was opened with, for the workers' decoders. */
   limits(): unknown;
 }
+
+/**
+ * Where a decoded chunk goes when the read's output is shared with the workers: the output,
+ * and the chunk's placement in it as the core computed it (see ts/pool/place.ts).
+ */
+export interface SharedPlace {
+  out: SharedArrayBuffer;
+  place: Float64Array;
+}
+
+/** What a decode gives when the chunk went into the shared output. */
+const NOTHING = new Uint8Array(0);
 
 /** The most arrays each worker keeps a decoder for; older ones are dropped and resent. */
 const MAX_KNOWN = 32;
@@ -200,7 +213,7 @@ function warnOnce(e: unknown): void {
 /** Main-thread decoders for reads already under way when workers failed. */
 const local = new Map<number, raw.PoolDecoder>();
 
-async function decodeHere(array: PoolArray, inner: boolean, bytes: Uint8Array): Promise<Uint8Array> {
+async function decodeHere(array: PoolArray, inner: boolean, bytes: Uint8Array, shared?: SharedPlace): Promise<Uint8Array> {
   // Not inside the Rust reader's call of the hook: after it returned.
   await Promise.resolve();
   let decoder = local.get(array.id);
@@ -208,9 +221,10 @@ async function decodeHere(array: PoolArray, inner: boolean, bytes: Uint8Array): 
     decoder = new raw.PoolDecoder(array.meta(), array.path, array.limits());
     local.set(array.id, decoder);
   }
-  const out = new Uint8Array(decoder.decode(bytes, inner));
-  decoder.output(out);
-  return out;
+  decoder.decode(bytes, inner);
+  if (shared === undefined) return decoder.view().slice();
+  place(decoder.view(), new Uint8Array(shared.out), shared.place);
+  return NOTHING;
 }
 
 /** A pool of decode workers (see the module docs). */
@@ -266,9 +280,9 @@ export class WorkerPool {
     task.done();
     if (task.settled) return;
     task.settled = true;
-    if ("bytes" in m) {
+    if (!("error" in m)) {
       this.decoded += 1;
-      return task.resolve(new Uint8Array(m.bytes, 0, m.length));
+      return task.resolve(m.bytes === undefined ? NOTHING : new Uint8Array(m.bytes, 0, m.length));
     }
     task.reject(rejection(m.error));
     if (m.fatal) this.#drop(task.slot, new Error(`a decode worker stopped: ${m.error.message}`));
@@ -316,12 +330,14 @@ export class WorkerPool {
 
   /**
    * Decodes a chunk's stored bytes (`inner`: an inner chunk of a shard) in a worker: the whole
-   * chunk's element bytes. The buffer of `bytes` is transferred (it is unusable afterwards).
+   * chunk's element bytes, or with `shared` nothing (the worker wrote the chunk's selected
+   * elements into the shared output). The buffer of `bytes` is transferred (it is unusable
+   * afterwards).
    */
-  async decode(array: PoolArray, inner: boolean, bytes: Uint8Array, signal?: AbortSignal): Promise<Uint8Array> {
+  async decode(array: PoolArray, inner: boolean, bytes: Uint8Array, signal?: AbortSignal, shared?: SharedPlace): Promise<Uint8Array> {
     await this.#ready;
     if (this.#closed) throw new ZomError("Aborted", "the decode workers were closed");
-    if (this.#slots.length === 0) return decodeHere(array, inner, bytes);
+    if (this.#slots.length === 0) return decodeHere(array, inner, bytes, shared);
     signal?.throwIfAborted();
     let slot = this.#slots[0] as Slot;
     for (const s of this.#slots) if (s.pending < slot.pending) slot = s;
@@ -329,7 +345,7 @@ export class WorkerPool {
     const buffer = (own ? bytes.buffer : bytes.slice().buffer) as ArrayBuffer;
     const spare = this.#outputs.some(2);
     const id = this.#nextId++;
-    const message: ToWorker = { t: "decode", id, a: array.id, inner, bytes: buffer, length: bytes.byteLength, spare };
+    const message: ToWorker = { t: "decode", id, a: array.id, inner, bytes: buffer, length: bytes.byteLength, spare, ...shared };
     if (!slot.known.has(array.id)) {
       message.meta = array.meta();
       message.path = array.path;
