@@ -9,7 +9,7 @@ import type * as raw from "./zom_wasm.js";
 import { finish } from "./decode.js";
 import type { Chunk, ChunkData, RawChunk } from "./decode.js";
 import { toZomError, ZomError } from "./errors.js";
-import { sharedOutput } from "./pool/place.js";
+import { output } from "./pool/place.js";
 import { forgetArray, poolOf } from "./pool/pool.js";
 import type { PoolArray } from "./pool/pool.js";
 import type { Selection } from "./slice.js";
@@ -175,22 +175,27 @@ export class ZarrArray<D extends ChunkData = ChunkData> {
    * values, from the output the workers shared when the core chose to share one.
    */
   async #read(run: (options: unknown) => Promise<unknown>, options: GetChunkOptions): Promise<Chunk<D>> {
-    let shared: SharedArrayBuffer | undefined;
+    let out: ArrayBuffer | SharedArrayBuffer | undefined;
+    let item = 1;
     const workers = checkWorkers(options.workers) ?? this.#workers;
     let hooked: object = options;
     const pool = workers === 0 || this.readError !== null ? undefined : poolOf(workers);
     if (pool !== undefined && !pool.failed) {
       const array = this.#pool;
       const signal = options.signal;
+      const share = options.sharedOutput !== false && canShare();
       const decodeHook = {
-        buffer: (n: number) => pool.buffer(n),
-        decode: (inner: boolean, bytes: Uint8Array, place?: Float64Array) =>
-          pool.decode(array, inner, bytes, signal, shared && place && { out: shared, place }),
-        recycle: (bytes: Uint8Array) => pool.recycle(bytes),
-        // Called by the core once it knows the output's size, if the values are numeric.
-        share: options.sharedOutput === false || !canShare() ? undefined : (n: number, fill: Uint8Array) => {
-          shared = sharedOutput(n, fill);
-          return true;
+        // Called by the core once it knows the output's size (numeric values only).
+        share: (n: number, fill: Uint8Array) => {
+          out = output(n, fill, share);
+          item = fill.length;
+        },
+        // `view` is a view of the WebAssembly memory: copied out at once.
+        decode: (inner: boolean, view: Uint8Array, place: Float64Array) => {
+          const bytes = pool.buffer(view.length);
+          bytes.set(view);
+          if (out === undefined) throw new ZomError("InvalidArgument", "a decode before the output was made");
+          return pool.decode(array, inner, bytes, { out, item, place }, signal);
         },
       };
       hooked = { ...options, decodeHook };
@@ -201,7 +206,7 @@ export class ZarrArray<D extends ChunkData = ChunkData> {
     } catch (e) {
       throw toZomError(e);
     }
-    if (shared !== undefined && "bytes" in result) result.bytes = new Uint8Array(shared);
+    if (out !== undefined && "bytes" in result) result.bytes = new Uint8Array(out);
     return finish(result, options) as Chunk<D>;
   }
 

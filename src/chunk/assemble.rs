@@ -231,15 +231,15 @@ impl ChunkRead {
     }
 
     /// Where this read's elements go, for a copier outside WebAssembly (the worker pool's
-    /// shared output): `[item, src, dst]`, then `count, src step, dst step` per dimension (outer
-    /// first, the run last), in bytes, checked to stay inside the decoded chunk and the output;
-    /// empty when nothing is selected.
-    pub fn placement(&self, item_size: u64) -> Result<Vec<f64>> {
-        let out = self.selection.output_len()?;
-        match Runs::new(&self.chunk_shape, &self.selection, self.chunk_len()?, out)? {
-            None => Ok(Vec::new()),
-            Some(runs) => runs.describe(i64::try_from(item_size).map_err(|_| overflow())?),
-        }
+    /// shared output): the first run's element offset in the decoded chunk and in the output,
+    /// then `count, chunk step, output step` per dimension (outer first, the run last), in
+    /// elements, checked to stay inside the chunk and the output; empty when nothing is
+    /// selected.
+    pub fn placement(&self) -> Result<Vec<f64>> {
+        let out = usize::try_from(self.selection.output_len()?).map_err(|_| overflow())?;
+        Ok(self
+            .runs(out, self.chunk_len()?)?
+            .map_or_else(Vec::new, |runs| runs.describe()))
     }
 
     /// When the decoded chunk, exactly as it is, is one contiguous block of the output: that

@@ -157,16 +157,15 @@ impl Runs {
         self.inner.src == 1 && self.inner.dst == 1
     }
 
-    /// These runs as numbers for a copier outside WebAssembly (ts/pool/place.ts):
-    /// `[item, src, dst]`, then `count, src step, dst step` per dimension (outer first, the
-    /// run last), offsets and steps in bytes of `item`-byte elements.
-    pub fn describe(&self, item: i64) -> Result<Vec<f64>> {
-        let b = |v: i64| v.checked_mul(item).map(|v| v as f64).ok_or_else(overflow);
-        let mut out = vec![item as f64, b(self.src_base)?, b(self.dst_base)?];
+    /// These runs as numbers for a copier outside WebAssembly (ts/pool/place.ts): the first
+    /// run's element offset in the chunk and in the output, then `count, chunk step, output
+    /// step` per dimension (outer first, the run last), in elements.
+    pub fn describe(&self) -> Vec<f64> {
+        let mut out = vec![self.src_base as f64, self.dst_base as f64];
         for d in self.outer.iter().chain([&self.inner]) {
-            out.extend([d.count as f64, b(d.src)?, b(d.dst)?]);
+            out.extend([d.count as f64, d.src as f64, d.dst as f64]);
         }
-        Ok(out)
+        out
     }
 
     /// Number of runs.

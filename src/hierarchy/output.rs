@@ -2,7 +2,6 @@
 //! limit), into which chunks decode (straight into place when a chunk is one block of the
 //! output) or copy, and missing chunks write the fill value.
 
-use super::read::DecodeHook;
 use crate::chunk::{ChunkRead, ReadPlan};
 use crate::codec::{CodecPipeline, DecodedChunk};
 use crate::dtype::{DataType, FillValue};
@@ -78,7 +77,7 @@ pub(crate) enum Output {
     Strings(Vec<String>),
     /// Byte strings.
     Bytes(Vec<Vec<u8>>),
-    /// Fixed-size elements in a buffer outside (a [`DecodeHook`]'s shared output, filled with
+    /// Fixed-size elements in a buffer outside (a [`super::DecodeHook`]'s output, filled with
     /// the fill value up front): the hook places decoded chunks, missing ones need nothing.
     Shared,
 }
@@ -153,39 +152,6 @@ impl Output {
         }
         let chunk = pipeline.decode(encoded)?;
         self.copy(read, chunk)
-    }
-
-    /// Copies the selected part of a chunk a [`DecodeHook`] decoded: straight into place when
-    /// the chunk is one block of the output, else through `scratch` (reused between chunks).
-    pub fn place<H: DecodeHook>(
-        &mut self,
-        read: &ChunkRead,
-        decoded: &H::Decoded,
-        scratch: &mut Vec<u8>,
-    ) -> Result<()> {
-        let (bytes, item) = match self {
-            Output::Fixed { bytes, item } => (bytes, item),
-            Output::Shared => return Ok(()),
-            _ => return Err(mismatch()),
-        };
-        if let Some(range) = read.direct_output_range(*item) {
-            let target = bytes.get_mut(range).ok_or_else(mismatch)?;
-            if target.len() != H::len(decoded) {
-                return Err(ZomError::new(
-                    ErrorCode::CodecError,
-                    format!(
-                        "a chunk decoded to {} bytes; it has {}",
-                        H::len(decoded),
-                        target.len()
-                    ),
-                ));
-            }
-            return H::copy_to(decoded, target);
-        }
-        // Only grown, never cleared: copy_to overwrites every byte.
-        scratch.resize(H::len(decoded), 0);
-        H::copy_to(decoded, scratch)?;
-        read.copy_into(bytes, *item, scratch)
     }
 
     /// The values.

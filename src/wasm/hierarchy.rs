@@ -344,8 +344,8 @@ impl ArrayHandle {
     /// Reads a selection (`null`/`undefined`: everything; else a list of integer, `null` or
     /// `{start, stop, step}` per leading dimension): `{shape, kind, bytes}` or
     /// `{shape, kind: "values", values}`. Options: `signal`, `onProgress` (`{done, total}`),
-    /// `concurrency`, `maxBytes`, `decodeHook` (`(inner, bytes) => Promise<Uint8Array>`:
-    /// chunks of fixed-size values decode there, see the `pool` module).
+    /// `concurrency`, `maxBytes`, `decodeHook` (`{share, decode}`: chunks of numeric values
+    /// decode there into an output it keeps, see the `pool` module).
     pub fn get(&self, selection: JsValue, options: JsValue) -> Promise {
         self.read(selection, false, options)
     }

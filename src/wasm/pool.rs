@@ -2,15 +2,14 @@
 //! hands chunks to, and the decoder each worker's instance runs.
 //!
 //! Main thread: [`JsDecodeHook`] wraps the JS object ts/array.ts passes as the `decodeHook`
-//! read option: `buffer(n)` lends a Uint8Array of n bytes (recycled, so that no fresh memory
-//! is touched per chunk) which the encoded chunk is copied into, `decode(inner, bytes)`
-//! transfers it to a worker and gives a Promise of the decoded chunk, and `recycle(bytes)`
-//! takes the decoded chunk back once the reader (crate::hierarchy) has assembled it. With
-//! `share(len, fill)` (numeric values; ts/array.ts answers true where a SharedArrayBuffer can
-//! be shared with the workers) the output is that buffer instead: `decode(inner, bytes,
-//! placement)` then has the worker copy the chunk's selected elements straight into it, as
-//! [`ChunkRead::placement`] says, and nothing comes back. Worker: [`PoolDecoder`] opens the
-//! array from the same metadata and decodes one chunk per call.
+//! read option (numeric values only): `share(len, fill)` makes the read's output (a
+//! SharedArrayBuffer where it can be shared with the workers, else an ArrayBuffer), every
+//! element set to `fill`; `decode(inner, bytes, placement)` copies the encoded chunk out of
+//! this instance's memory (`bytes` is a view of it), has a worker decode it and gives a
+//! Promise that settles once the chunk's selected elements are in the output, where
+//! [`ChunkRead::placement`] says (copied there by the worker when the output is shared, else
+//! by the main thread from the decoded chunk the worker transferred back). Worker:
+//! [`PoolDecoder`] opens the array from the same metadata and decodes one chunk per call.
 
 use super::fail;
 use super::limits;
@@ -23,7 +22,6 @@ use crate::json;
 use crate::limits::{Limit, Limits};
 use crate::model::Node;
 use js_sys::{Float64Array, Function, Promise, Uint8Array, WebAssembly};
-use std::cell::Cell;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -31,35 +29,33 @@ use wasm_bindgen_futures::JsFuture;
 /// The JS side of the pool for one read (ts/pool/).
 pub(super) struct JsDecodeHook {
     target: JsValue,
-    buffer: Function,
+    share: Function,
     decode: Function,
-    recycle: Function,
-    /// `share(len, fill)`, when the read may keep its output in a SharedArrayBuffer (numeric
-    /// values only: other fixed-size values become JS objects here, from the output's bytes).
-    share: Option<Function>,
-    /// The element size, and whether the output is shared (then each decode is given the
-    /// placement of its chunk).
-    item: u64,
-    shared: Cell<bool>,
 }
 
 impl JsDecodeHook {
-    /// The hook of a read: `options.decodeHook` when it has the three methods and the array's
-    /// values are fixed-size (variable-length values decode on the calling thread).
+    /// The hook of a read: `options.decodeHook` when it has the two methods and the array's
+    /// values are numeric (other values decode on the calling thread: they become JS values
+    /// here, from the output's bytes).
     pub(super) fn of(options: &JsValue, reader: &ArrayReader) -> Option<JsDecodeHook> {
-        let item = reader.data_type().fixed_size().filter(|&s| s > 0)?;
+        numeric_kind(reader.data_type())?;
         let target = super::option(options, "decodeHook");
         let method = |name: &str| super::option(&target, name).dyn_into::<Function>().ok();
         Some(JsDecodeHook {
-            buffer: method("buffer")?,
+            share: method("share")?,
             decode: method("decode")?,
-            recycle: method("recycle")?,
-            share: method("share").filter(|_| numeric_kind(reader.data_type()).is_some()),
-            item,
-            shared: Cell::new(false),
             target,
         })
     }
+}
+
+/// `bytes` as a view of this instance's memory: valid until the memory grows.
+fn memory_view(bytes: &[u8]) -> Uint8Array {
+    let memory: WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
+    // WebAssembly addresses are 32-bit; the bytes lie inside the memory.
+    let start = bytes.as_ptr() as usize as u32;
+    let end = start.saturating_add(bytes.len() as u32);
+    Uint8Array::new(&memory.buffer()).subarray(start, end)
 }
 
 fn hook_error(thrown: &JsValue) -> ZomError {
@@ -70,84 +66,29 @@ fn hook_error(thrown: &JsValue) -> ZomError {
 }
 
 impl DecodeHook for JsDecodeHook {
-    type Decoded = Uint8Array;
-
-    fn share(&self, len: u64, fill: &[u8]) -> Result<bool> {
-        let Some(share) = &self.share else {
-            return Ok(false);
-        };
-        let fill = Uint8Array::from(fill);
-        let answer = share
-            .call2(&self.target, &JsValue::from_f64(len as f64), &fill)
-            .map_err(|e| hook_error(&e))?;
-        self.shared.set(answer.is_truthy());
-        Ok(self.shared.get())
-    }
-
-    async fn decode(
-        &self,
-        encoded: &[u8],
-        part: ChunkPart,
-        read: &ChunkRead,
-    ) -> Result<Uint8Array> {
-        let bytes = self
-            .buffer
-            .call1(&self.target, &JsValue::from_f64(encoded.len() as f64))
-            .map_err(|e| hook_error(&e))?
-            .dyn_into::<Uint8Array>()
-            .ok()
-            .filter(|b| b.length() as usize == encoded.len())
-            .ok_or_else(|| {
-                ZomError::new(
-                    ErrorCode::CodecError,
-                    "the pool lent a buffer of another size",
-                )
-            })?;
-        bytes.copy_from(encoded);
-        let inner = JsValue::from_bool(part == ChunkPart::Inner);
-        let placement = if self.shared.get() {
-            Float64Array::from(read.placement(self.item)?.as_slice()).into()
-        } else {
-            JsValue::UNDEFINED
-        };
-        let returned = self
-            .decode
-            .call3(&self.target, &inner, &bytes, &placement)
-            .map_err(|e| hook_error(&e))?;
-        let value = JsFuture::from(Promise::resolve(&returned))
-            .await
-            .map_err(|e| hook_error(&e))?;
-        value.dyn_into::<Uint8Array>().map_err(|_| {
-            ZomError::new(
-                ErrorCode::CodecError,
-                "the decode hook must give a Uint8Array",
+    fn share(&self, len: u64, fill: &[u8]) -> Result<()> {
+        self.share
+            .call2(
+                &self.target,
+                &JsValue::from_f64(len as f64),
+                &Uint8Array::from(fill),
             )
-        })
-    }
-
-    fn len(decoded: &Uint8Array) -> usize {
-        decoded.length() as usize
-    }
-
-    fn copy_to(decoded: &Uint8Array, target: &mut [u8]) -> Result<()> {
-        // Uint8Array::copy_to panics on a length mismatch: check first.
-        if decoded.length() as usize != target.len() {
-            return Err(ZomError::new(
-                ErrorCode::CodecError,
-                format!(
-                    "a chunk decoded to {} bytes; it has {}",
-                    decoded.length(),
-                    target.len()
-                ),
-            ));
-        }
-        decoded.copy_to(target);
+            .map_err(|e| hook_error(&e))?;
         Ok(())
     }
 
-    fn recycle(&self, decoded: Uint8Array) {
-        // Nothing to do if it throws: the buffer is then garbage-collected.
-        let _ = self.recycle.call1(&self.target, &decoded);
+    async fn decode(&self, encoded: &[u8], part: ChunkPart, read: &ChunkRead) -> Result<()> {
+        let inner = JsValue::from_bool(part == ChunkPart::Inner);
+        let placement = Float64Array::from(read.placement()?.as_slice());
+        // A view: the hook copies the bytes out before anything else runs here.
+        let returned = self
+            .decode
+            .call3(&self.target, &inner, &memory_view(encoded), &placement)
+            .map_err(|e| hook_error(&e))?;
+        JsFuture::from(Promise::resolve(&returned))
+            .await
+            .map_err(|e| hook_error(&e))?;
+        Ok(())
     }
 }
 
@@ -230,10 +171,6 @@ impl PoolDecoder {
     /// The last decoded chunk: a view of this instance's memory, valid until the next call
     /// into it (the worker copies it out at once: into the shared output, or a buffer).
     pub fn view(&self) -> Uint8Array {
-        let memory: WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
-        // WebAssembly addresses are 32-bit; the scratch lies inside the memory.
-        let start = self.scratch.as_ptr() as usize as u32;
-        let end = start.saturating_add(self.scratch.len() as u32);
-        Uint8Array::new(&memory.buffer()).subarray(start, end)
+        memory_view(&self.scratch)
     }
 }

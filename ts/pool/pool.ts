@@ -29,16 +29,21 @@ export interface PoolArray {
 }
 
 /**
- * Where a decoded chunk goes when the read's output is shared with the workers: the output,
- * and the chunk's placement in it as the core computed it (see ts/pool/place.ts).
+ * Where a decoded chunk goes: the read's output (shared with the workers when it is a
+ * SharedArrayBuffer), and the chunk's placement in it as the core computed it (see
+ * ts/pool/place.ts).
  */
-export interface SharedPlace {
-  out: SharedArrayBuffer;
+export interface Target {
+  out: ArrayBuffer | SharedArrayBuffer;
+  /** The element size in bytes. */
+  item: number;
   place: Float64Array;
 }
 
-/** What a decode gives when the chunk went into the shared output. */
-const NOTHING = new Uint8Array(0);
+/** Whether `out` is a SharedArrayBuffer (the workers write into it themselves). */
+function isShared(out: ArrayBufferLike): out is SharedArrayBuffer {
+  return typeof SharedArrayBuffer === "function" && out instanceof SharedArrayBuffer;
+}
 
 /** The most arrays each worker keeps a decoder for; older ones are dropped and resent. */
 const MAX_KNOWN = 32;
@@ -103,7 +108,7 @@ interface Slot {
 
 interface Task {
   slot: Slot;
-  resolve(bytes: Uint8Array): void;
+  resolve(bytes: Uint8Array | undefined): void;
   reject(e: unknown): void;
   settled: boolean;
   /** Removes the abort listener. */
@@ -213,7 +218,7 @@ function warnOnce(e: unknown): void {
 /** Main-thread decoders for reads already under way when workers failed. */
 const local = new Map<number, raw.PoolDecoder>();
 
-async function decodeHere(array: PoolArray, inner: boolean, bytes: Uint8Array, shared?: SharedPlace): Promise<Uint8Array> {
+async function decodeHere(array: PoolArray, inner: boolean, bytes: Uint8Array, target: Target): Promise<void> {
   // Not inside the Rust reader's call of the hook: after it returned.
   await Promise.resolve();
   let decoder = local.get(array.id);
@@ -222,9 +227,7 @@ async function decodeHere(array: PoolArray, inner: boolean, bytes: Uint8Array, s
     local.set(array.id, decoder);
   }
   decoder.decode(bytes, inner);
-  if (shared === undefined) return decoder.view().slice();
-  place(decoder.view(), new Uint8Array(shared.out), shared.place);
-  return NOTHING;
+  place(decoder.view(), new Uint8Array(target.out), target.item, target.place);
 }
 
 /** A pool of decode workers (see the module docs). */
@@ -282,7 +285,7 @@ export class WorkerPool {
     task.settled = true;
     if (!("error" in m)) {
       this.decoded += 1;
-      return task.resolve(m.bytes === undefined ? NOTHING : new Uint8Array(m.bytes, 0, m.length));
+      return task.resolve(m.bytes === undefined ? undefined : new Uint8Array(m.bytes, 0, m.length));
     }
     task.reject(rejection(m.error));
     if (m.fatal) this.#drop(task.slot, new Error(`a decode worker stopped: ${m.error.message}`));
@@ -323,29 +326,27 @@ export class WorkerPool {
     return new Uint8Array(this.#inputs.take(n) ?? new ArrayBuffer(n), 0, n);
   }
 
-  /** Takes back a decoded chunk the caller is done with (its buffer serves a later chunk). */
-  recycle(bytes: Uint8Array): void {
-    this.#outputs.put(bytes.buffer);
-  }
 
   /**
-   * Decodes a chunk's stored bytes (`inner`: an inner chunk of a shard) in a worker: the whole
-   * chunk's element bytes, or with `shared` nothing (the worker wrote the chunk's selected
-   * elements into the shared output). The buffer of `bytes` is transferred (it is unusable
-   * afterwards).
+   * Decodes a chunk's stored bytes (`inner`: an inner chunk of a shard) in a worker, and its
+   * selected elements into `target`: by the worker when the output is shared, else here from
+   * the decoded chunk the worker transfers back. The buffer of `bytes` is transferred (it is
+   * unusable afterwards).
    */
-  async decode(array: PoolArray, inner: boolean, bytes: Uint8Array, signal?: AbortSignal, shared?: SharedPlace): Promise<Uint8Array> {
+  async decode(array: PoolArray, inner: boolean, bytes: Uint8Array, target: Target, signal?: AbortSignal): Promise<void> {
     await this.#ready;
     if (this.#closed) throw new ZomError("Aborted", "the decode workers were closed");
-    if (this.#slots.length === 0) return decodeHere(array, inner, bytes, shared);
+    if (this.#slots.length === 0) return decodeHere(array, inner, bytes, target);
     signal?.throwIfAborted();
     let slot = this.#slots[0] as Slot;
     for (const s of this.#slots) if (s.pending < slot.pending) slot = s;
     const own = bytes.byteOffset === 0 && bytes.buffer instanceof ArrayBuffer;
     const buffer = (own ? bytes.buffer : bytes.slice().buffer) as ArrayBuffer;
-    const spare = this.#outputs.some(2);
+    const shared = isShared(target.out);
+    const spare = shared ? [] : this.#outputs.some(2);
     const id = this.#nextId++;
-    const message: ToWorker = { t: "decode", id, a: array.id, inner, bytes: buffer, length: bytes.byteLength, spare, ...shared };
+    const message: ToWorker = { t: "decode", id, a: array.id, inner, bytes: buffer, length: bytes.byteLength, spare, item: target.item, place: target.place };
+    if (shared) message.out = target.out as SharedArrayBuffer;
     if (!slot.known.has(array.id)) {
       message.meta = array.meta();
       message.path = array.path;
@@ -357,7 +358,7 @@ export class WorkerPool {
         slot.port.post({ t: "forget", a: oldest });
       }
     }
-    return new Promise<Uint8Array>((resolve, reject) => {
+    const decoded = await new Promise<Uint8Array | undefined>((resolve, reject) => {
       const onAbort = () => {
         if (task.settled) return;
         task.settled = true;
@@ -370,6 +371,10 @@ export class WorkerPool {
       slot.port.post(message, [buffer, ...spare]);
       signal?.addEventListener("abort", onAbort, { once: true });
     });
+    if (decoded === undefined) return;
+    place(decoded, new Uint8Array(target.out), target.item, target.place);
+    // Its buffer serves a later chunk.
+    this.#outputs.put(decoded.buffer);
   }
 
   /** Drops array `id`'s decoders in the workers. */

@@ -20,7 +20,7 @@ export type ToWorker =
    * an inner chunk of a shard); `meta`, `path` and `limits` come with the first request of each array
    * to each worker. `spare`: buffers of decoded chunks the main thread is done with, for the
    * worker to write later chunks into. With `out` (the read's output, shared) the worker
-   * copies the chunk's selected elements there as `place` says (ts/pool/place.ts) and
+   * copies the chunk's selected elements (of `item` bytes) there as `place` says (ts/pool/place.ts) and
    * answers without bytes.
    */
   | {
@@ -35,6 +35,7 @@ export type ToWorker =
       length: number;
       spare: ArrayBuffer[];
       out?: SharedArrayBuffer;
+      item?: number;
       place?: Float64Array;
     }
   /** Drop the decoder of array `a`. */

@@ -69,7 +69,7 @@ function handle(message: ToWorker, post: Post): void {
         decoder.decode(new Uint8Array(message.bytes, 0, message.length), message.inner);
         const decoded = decoder.view();
         if (message.out !== undefined && message.place !== undefined) {
-          place(decoded, new Uint8Array(message.out), message.place);
+          place(decoded, new Uint8Array(message.out), message.item ?? 1, message.place);
           post({ t: "done", id: message.id, length: 0, input: message.bytes }, [message.bytes]);
           return;
         }
