@@ -185,7 +185,7 @@ export class ZarrArray<D extends ChunkData = ChunkData> {
       const signal = options.signal;
       const share = options.sharedOutput !== false && canShare();
       const decodeHook = {
-        // Called by the core once it knows the output's size (numeric values only).
+        // Called by the core once it knows the output's size (fixed-size values only).
         share: (n: number, fill: Uint8Array) => {
           out = output(n, fill, share);
           item = fill.length;
@@ -197,6 +197,8 @@ export class ZarrArray<D extends ChunkData = ChunkData> {
           if (out === undefined) throw new ZomError("InvalidArgument", "a decode before the output was made");
           return pool.decode(array, inner, bytes, { out, item, place }, signal);
         },
+        // For values that become JS values in the core (structs, fixed-length strings…).
+        output: () => new Uint8Array(out ?? new ArrayBuffer(0)),
       };
       hooked = { ...options, decodeHook };
     }

@@ -2,13 +2,15 @@
 //! hands chunks to, and the decoder each worker's instance runs.
 //!
 //! Main thread: [`JsDecodeHook`] wraps the JS object ts/array.ts passes as the `decodeHook`
-//! read option (numeric values only): `share(len, fill)` makes the read's output (a
+//! read option (fixed-size values): `share(len, fill)` makes the read's output (a
 //! SharedArrayBuffer where it can be shared with the workers, else an ArrayBuffer), every
 //! element set to `fill`; `decode(inner, bytes, placement)` copies the encoded chunk out of
 //! this instance's memory (`bytes` is a view of it), has a worker decode it and gives a
 //! Promise that settles once the chunk's selected elements are in the output, where
 //! [`ChunkRead::placement`] says (copied there by the worker when the output is shared, else
-//! by the main thread from the decoded chunk the worker transferred back). Worker:
+//! by the main thread from the decoded chunk the worker transferred back); `output()` gives
+//! the output's bytes for values that become JS values here (structs, fixed-length strings,
+//! raw bytes), which are not numbers JS can view in place. Worker:
 //! [`PoolDecoder`] opens the array from the same metadata and decodes one chunk per call.
 
 use super::fail;
@@ -16,8 +18,10 @@ use super::limits;
 use super::store::thrown_to_error;
 use super::values::numeric_kind;
 use crate::chunk::ChunkRead;
+use crate::codec::DecodedChunk;
+use crate::dtype::DataType;
 use crate::error::{ErrorCode, Result, ZomError};
-use crate::hierarchy::{ArrayReader, ChunkPart, DecodeHook};
+use crate::hierarchy::{ArrayReader, ChunkPart, ChunkValues, DecodeHook};
 use crate::json;
 use crate::limits::{Limit, Limits};
 use crate::model::Node;
@@ -31,19 +35,20 @@ pub(super) struct JsDecodeHook {
     target: JsValue,
     share: Function,
     decode: Function,
+    output: Function,
 }
 
 impl JsDecodeHook {
-    /// The hook of a read: `options.decodeHook` when it has the two methods and the array's
-    /// values are numeric (other values decode on the calling thread: they become JS values
-    /// here, from the output's bytes).
+    /// The hook of a read: `options.decodeHook` when it has the three methods and the array's
+    /// values are fixed-size (variable-length values decode on the calling thread).
     pub(super) fn of(options: &JsValue, reader: &ArrayReader) -> Option<JsDecodeHook> {
-        numeric_kind(reader.data_type())?;
+        reader.data_type().fixed_size().filter(|&s| s > 0)?;
         let target = super::option(options, "decodeHook");
         let method = |name: &str| super::option(&target, name).dyn_into::<Function>().ok();
         Some(JsDecodeHook {
             share: method("share")?,
             decode: method("decode")?,
+            output: method("output")?,
             target,
         })
     }
@@ -56,6 +61,21 @@ fn memory_view(bytes: &[u8]) -> Uint8Array {
     let start = bytes.as_ptr() as usize as u32;
     let end = start.saturating_add(bytes.len() as u32);
     Uint8Array::new(&memory.buffer()).subarray(start, end)
+}
+
+impl JsDecodeHook {
+    /// For values that become JS values here (not numbers: JS views those where the hook
+    /// keeps them), the bytes of the hook's output in place of the none the read gave.
+    pub(super) fn values(&self, data_type: &DataType, values: &mut ChunkValues) -> Result<()> {
+        if numeric_kind(data_type).is_none() {
+            let out = self
+                .output
+                .call0(&self.target)
+                .map_err(|e| hook_error(&e))?;
+            values.data = DecodedChunk::Fixed(out.unchecked_into::<Uint8Array>().to_vec());
+        }
+        Ok(())
+    }
 }
 
 fn hook_error(thrown: &JsValue) -> ZomError {
