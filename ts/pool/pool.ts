@@ -1,9 +1,11 @@
 /**
  * The decode pool: Web Workers in browsers (module workers), worker_threads in Node, each
  * with its own instance of the WebAssembly.Module the main thread compiled (posted, not
- * fetched again). The Rust reader fetches and assembles on the main thread; it hands each
- * fetched chunk's bytes to {@link WorkerPool.decode} (transferred, not copied) and awaits the
- * decoded chunk (transferred back) while other fetches go on.
+ * fetched again). The Rust reader plans and fetches on the main thread; it hands each fetched
+ * chunk's bytes to {@link WorkerPool.decode} (transferred, not copied) with the chunk's
+ * placement in the read's output, and awaits it while other fetches go on. A worker copies
+ * the chunk's selected elements straight into the output when that is a SharedArrayBuffer,
+ * else transfers the decoded chunk back to be copied into place here (ts/pool/place.ts).
  *
  * Workers start on first use. Where they cannot (no Worker, CSP, a failed start) the pool
  * says so once on the console and reads decode on the main thread. In Node idle workers do
@@ -325,7 +327,6 @@ export class WorkerPool {
   buffer(n: number): Uint8Array {
     return new Uint8Array(this.#inputs.take(n) ?? new ArrayBuffer(n), 0, n);
   }
-
 
   /**
    * Decodes a chunk's stored bytes (`inner`: an inner chunk of a shard) in a worker, and its
