@@ -7,7 +7,8 @@
 //
 // What is timed, per case and run, from nothing to the array's values in memory:
 // - zom:     new zom.FetchStore(url); await zom.openArray(store); await arr.get(undefined, { workers })
-//   three ways: workers 0 (decoded on the main thread), 1 worker, and N workers (the default
+//   four ways: workers 0 (decoded on the main thread), 1 worker, N workers with sharedOutput:
+//   false (decoded chunks transferred back), and N workers (the default
 //   pool size: the machine's parallelism, at most 8). The pools are started by the warm-up
 //   run and shared by the runs (as in an application), so worker start-up is not timed; it is
 //   measured once on its own (first read of a fresh pool minus a warm read).
@@ -56,17 +57,22 @@ const asBytes = (v) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 
 const N = await defaultWorkers();
 
-async function zomRead(url, workers) {
+async function zomRead(url, workers, sharedOutput = true) {
   const store = new zom.FetchStore(url);
   const arr = await zom.openArray(store);
-  const { data, shape } = await arr.get(undefined, { workers });
+  const { data, shape } = await arr.get(undefined, { workers, sharedOutput });
   arr.free();
   return { data, shape };
 }
 
-/** The zom variants: `zom` (the default: N workers), then main thread and 1 worker. */
+/**
+ * The zom variants: `zom` (the default: N workers writing into a SharedArrayBuffer output),
+ * N workers transferring decoded chunks back (`sharedOutput: false`, as on a page that is not
+ * cross-origin isolated), main thread and 1 worker.
+ */
 const LIBS = {
   zom: (url) => zomRead(url, N),
+  "zom transfer": (url) => zomRead(url, N, false),
   "zom main thread": (url) => zomRead(url, 0),
   "zom 1 worker": (url) => zomRead(url, 1),
   async zarrita(url) {
@@ -125,6 +131,7 @@ async function bench(server, c) {
     stored_bytes: info?.stored_bytes ?? null,
     decoded_bytes: warm.zom.data.byteLength,
     zom: summary("zom"),
+    zom_transfer: summary("zom transfer"),
     zom_main_thread: summary("zom main thread"),
     zom_1_worker: summary("zom 1 worker"),
     zarrita: summary("zarrita"),
@@ -180,7 +187,7 @@ const section = {
     latency_ms: LATENCY,
     statistic: "median of the runs after one warm-up per library; runs alternate zom / zarrita",
     timed: "from a new FetchStore to the whole array's values: zom FetchStore + openArray + arr.get(undefined, {workers}); zarrita FetchStore + zarr.open(store, {kind: 'array'}) + zarr.get(arr)",
-    workers: `zom: N = ${N} workers (the default pool size here), 1 worker, and 0 (main thread); pools started by the warm-up run and shared across runs; worker_startup: median over the runs of (first read after closeWorkers) - (next read)`,
+    workers: `zom: N = ${N} workers (the default pool size here; output shared with the workers, and with sharedOutput: false transferred back), 1 worker, and 0 (main thread); pools started by the warm-up run and shared across runs; worker_startup: median over the runs of (first read after closeWorkers) - (next read)`,
     server: "tests/server/server.mjs on 127.0.0.1, each response delayed by latency_ms; requests counted by the server",
     concurrency: {
       zom: "defaults: at most 16 requests in flight (FetchStore concurrency 16, get concurrency 16); a shard the selection covers whole fetched with one GET (index included), else its index by a suffix range and inner-chunk ranges within 1 KiB merged into one request",
@@ -201,10 +208,11 @@ writeFileSync(args.out, JSON.stringify(results, null, 2) + "\n");
 const kinds = (k) => `${k.metadata} + ${k.head} + ${k.data}`;
 console.log(
   `\n${table(
-    ["whole-array read (4096² uint16)", `zom ${N} workers ms`, "zom 1 worker ms", "zom main thread ms", "zarrita ms", `zarrita / zom ${N}w`, "zom requests", "zarrita requests"],
+    ["whole-array read (4096² uint16)", `zom ${N} workers ms`, `zom ${N} workers, transfer ms`, "zom 1 worker ms", "zom main thread ms", "zarrita ms", `zarrita / zom ${N}w`, "zom requests", "zarrita requests"],
     rows.map((r) => [
       r.description,
       r.zom.ms.toFixed(0),
+      r.zom_transfer.ms.toFixed(0),
       r.zom_1_worker.ms.toFixed(0),
       r.zom_main_thread.ms.toFixed(0),
       r.zarrita.ms.toFixed(0),

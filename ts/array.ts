@@ -9,6 +9,7 @@ import type * as raw from "./zom_wasm.js";
 import { finish } from "./decode.js";
 import type { Chunk, ChunkData, RawChunk } from "./decode.js";
 import { toZomError, ZomError } from "./errors.js";
+import { output } from "./pool/place.js";
 import { forgetArray, poolOf } from "./pool/pool.js";
 import type { PoolArray } from "./pool/pool.js";
 import type { Selection } from "./slice.js";
@@ -41,6 +42,13 @@ export interface GetOptions {
    * decode on the calling thread.
    */
   workers?: number;
+  /**
+   * Whether workers write decoded chunks straight into an output they share (a
+   * SharedArrayBuffer: numeric data types, in Node, and in browsers where the page is
+   * cross-origin isolated), rather than hand each chunk back to be copied into place.
+   * Default true; where it applies, `data` is then a view of a SharedArrayBuffer.
+   */
+  sharedOutput?: boolean;
 }
 
 /** Options of {@link ZarrArray.getChunk}. */
@@ -53,6 +61,8 @@ export interface GetChunkOptions {
   limits?: LimitsOptions;
   /** Decode workers, as {@link GetOptions.workers}. */
   workers?: number;
+  /** Whether the workers write into a shared output, as {@link GetOptions.sharedOutput}. */
+  sharedOutput?: boolean;
 }
 
 /** What {@link open} passes on to the arrays it opens. @internal */
@@ -61,6 +71,16 @@ export interface ArrayDefaults {
 }
 
 let nextArrayId = 1;
+
+/**
+ * Whether an output can be shared with the workers: SharedArrayBuffer exists and, in
+ * browsers, the page (or worker) is cross-origin isolated, as posting one requires.
+ */
+function canShare(): boolean {
+  if (typeof SharedArrayBuffer !== "function") return false;
+  const g = globalThis as { crossOriginIsolated?: boolean; process?: { versions?: { node?: unknown } } };
+  return g.crossOriginIsolated === true || typeof g.process?.versions?.node === "string";
+}
 
 /** A `workers` option, checked: a non-negative integer or undefined. */
 export function checkWorkers(workers: unknown): number | undefined {
@@ -139,13 +159,7 @@ export class ZarrArray<D extends ChunkData = ChunkData> {
    * ```
    */
   async get(selection?: Selection, options: GetOptions = {}): Promise<Chunk<D>> {
-    let result: RawChunk;
-    try {
-      result = (await this.#handle.get(selection ?? null, this.#withPool(options))) as RawChunk;
-    } catch (e) {
-      throw toZomError(e);
-    }
-    return finish(result, options) as Chunk<D>;
+    return this.#read((o) => this.#handle.get(selection ?? null, o), options);
   }
 
   /**
@@ -153,29 +167,49 @@ export class ZarrArray<D extends ChunkData = ChunkData> {
    * range), cut to the array at its edges: `{data, shape}`.
    */
   async getChunk(coords: number[], options: GetChunkOptions = {}): Promise<Chunk<D>> {
+    return this.#read((o) => this.#handle.getChunk(coords, o), options);
+  }
+
+  /**
+   * One read by the WebAssembly side, with the decode hook of the pool to use, if any: its
+   * values, from the output the workers shared when the core chose to share one.
+   */
+  async #read(run: (options: unknown) => Promise<unknown>, options: GetChunkOptions): Promise<Chunk<D>> {
+    let out: ArrayBuffer | SharedArrayBuffer | undefined;
+    let item = 1;
+    const workers = checkWorkers(options.workers) ?? this.#workers;
+    let hooked: object = options;
+    const pool = workers === 0 || this.readError !== null ? undefined : poolOf(workers);
+    if (pool !== undefined && !pool.failed) {
+      const array = this.#pool;
+      const signal = options.signal;
+      const share = options.sharedOutput !== false && canShare();
+      const decodeHook = {
+        // Called by the core once it knows the output's size (fixed-size values only).
+        share: (n: number, fill: Uint8Array) => {
+          out = output(n, fill, share);
+          item = fill.length;
+        },
+        // `view` is a view of the WebAssembly memory: copied out at once.
+        decode: (inner: boolean, view: Uint8Array, place: Float64Array) => {
+          const bytes = pool.buffer(view.length);
+          bytes.set(view);
+          if (out === undefined) throw new ZomError("InvalidArgument", "a decode before the output was made");
+          return pool.decode(array, inner, bytes, { out, item, place }, signal);
+        },
+        // For values that become JS values in the core (structs, fixed-length strings…).
+        output: () => new Uint8Array(out ?? new ArrayBuffer(0)),
+      };
+      hooked = { ...options, decodeHook };
+    }
     let result: RawChunk;
     try {
-      result = (await this.#handle.getChunk(coords, this.#withPool(options))) as RawChunk;
+      result = (await run(hooked)) as RawChunk;
     } catch (e) {
       throw toZomError(e);
     }
+    if (out !== undefined && "bytes" in result) result.bytes = new Uint8Array(out);
     return finish(result, options) as Chunk<D>;
-  }
-
-  /** The read options for the WebAssembly side: with the decode hook of the pool to use, if any. */
-  #withPool<O extends { signal?: AbortSignal; workers?: number }>(options: O): O {
-    const workers = checkWorkers(options.workers) ?? this.#workers;
-    if (workers === 0 || this.readError !== null) return options;
-    const pool = poolOf(workers);
-    if (pool.failed) return options;
-    const array = this.#pool;
-    const signal = options.signal;
-    const decodeHook = {
-      buffer: (n: number) => pool.buffer(n),
-      decode: (inner: boolean, bytes: Uint8Array) => pool.decode(array, inner, bytes, signal),
-      recycle: (bytes: Uint8Array) => pool.recycle(bytes),
-    };
-    return { ...options, decodeHook };
   }
 
   /** Frees the WebAssembly side now rather than at garbage collection (and the workers' decoders). */

@@ -230,6 +230,18 @@ impl ChunkRead {
         })
     }
 
+    /// Where this read's elements go, for a copier outside WebAssembly (the worker pool's
+    /// shared output): the first run's element offset in the decoded chunk and in the output,
+    /// then `count, chunk step, output step` per dimension (outer first, the run last), in
+    /// elements, checked to stay inside the chunk and the output; empty when nothing is
+    /// selected.
+    pub fn placement(&self) -> Result<Vec<f64>> {
+        let out = usize::try_from(self.selection.output_len()?).map_err(|_| overflow())?;
+        Ok(self
+            .runs(out, self.chunk_len()?)?
+            .map_or_else(Vec::new, |runs| runs.describe()))
+    }
+
     /// When the decoded chunk, exactly as it is, is one contiguous block of the output: that
     /// block's byte range. A decoder can then write the chunk straight into the output.
     ///

@@ -157,6 +157,17 @@ impl Runs {
         self.inner.src == 1 && self.inner.dst == 1
     }
 
+    /// These runs as numbers for a copier outside WebAssembly (ts/pool/place.ts): the first
+    /// run's element offset in the chunk and in the output, then `count, chunk step, output
+    /// step` per dimension (outer first, the run last), in elements.
+    pub fn describe(&self) -> Vec<f64> {
+        let mut out = vec![self.src_base as f64, self.dst_base as f64];
+        for d in self.outer.iter().chain([&self.inner]) {
+            out.extend([d.count as f64, d.src as f64, d.dst as f64]);
+        }
+        out
+    }
+
     /// Number of runs.
     pub fn num_runs(&self) -> Result<u64> {
         self.outer.iter().try_fold(1u64, |acc, d| {

@@ -2,7 +2,6 @@
 //! limit), into which chunks decode (straight into place when a chunk is one block of the
 //! output) or copy, and missing chunks write the fill value.
 
-use super::read::DecodeHook;
 use crate::chunk::{ChunkRead, ReadPlan};
 use crate::codec::{CodecPipeline, DecodedChunk};
 use crate::dtype::{DataType, FillValue};
@@ -78,6 +77,9 @@ pub(crate) enum Output {
     Strings(Vec<String>),
     /// Byte strings.
     Bytes(Vec<Vec<u8>>),
+    /// Fixed-size elements in a buffer outside (a [`super::DecodeHook`]'s output, filled with
+    /// the fill value up front): the hook places decoded chunks, missing ones need nothing.
+    Shared,
 }
 
 impl Output {
@@ -114,6 +116,7 @@ impl Output {
     /// Writes the fill value wherever `read` (of a missing chunk) covers the output.
     pub fn fill(&mut self, read: &ChunkRead, fill: &Fill) -> Result<()> {
         match (self, fill) {
+            (Output::Shared, _) => Ok(()),
             (Output::Fixed { bytes, .. }, Fill::Element(e)) => read.fill_into(bytes, e),
             (Output::Strings(out), Fill::String(s)) => read.fill_elements_into(out, s),
             (Output::Bytes(out), Fill::Bytes(b)) => read.fill_elements_into(out, b),
@@ -151,43 +154,13 @@ impl Output {
         self.copy(read, chunk)
     }
 
-    /// Copies the selected part of a chunk a [`DecodeHook`] decoded: straight into place when
-    /// the chunk is one block of the output, else through `scratch` (reused between chunks).
-    pub fn place<H: DecodeHook>(
-        &mut self,
-        read: &ChunkRead,
-        decoded: &H::Decoded,
-        scratch: &mut Vec<u8>,
-    ) -> Result<()> {
-        let Output::Fixed { bytes, item } = self else {
-            return Err(mismatch());
-        };
-        if let Some(range) = read.direct_output_range(*item) {
-            let target = bytes.get_mut(range).ok_or_else(mismatch)?;
-            if target.len() != H::len(decoded) {
-                return Err(ZomError::new(
-                    ErrorCode::CodecError,
-                    format!(
-                        "a chunk decoded to {} bytes; it has {}",
-                        H::len(decoded),
-                        target.len()
-                    ),
-                ));
-            }
-            return H::copy_to(decoded, target);
-        }
-        // Only grown, never cleared: copy_to overwrites every byte.
-        scratch.resize(H::len(decoded), 0);
-        H::copy_to(decoded, scratch)?;
-        read.copy_into(bytes, *item, scratch)
-    }
-
     /// The values.
     pub fn into_chunk(self) -> DecodedChunk {
         match self {
             Output::Fixed { bytes, .. } => DecodedChunk::Fixed(bytes),
             Output::Strings(v) => DecodedChunk::Strings(v),
             Output::Bytes(v) => DecodedChunk::Bytes(v),
+            Output::Shared => DecodedChunk::Fixed(Vec::new()),
         }
     }
 }

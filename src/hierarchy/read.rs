@@ -10,13 +10,13 @@
 //!
 //! With a [`DecodeHook`] the decoding happens elsewhere (the JS bindings: a pool of workers):
 //! each fetched chunk's bytes (for shards: each inner chunk's) go to the hook as soon as they
-//! arrive, and the decoded chunk comes back to be assembled here, so that fetching and
-//! decoding overlap while the plan and the assembly stay on this thread.
+//! arrive, with the chunk's placement in the output, which the hook keeps; fetching and
+//! decoding overlap while the plan stays on this thread.
 
 use super::array::{ArrayReader, ChunkValues};
 use super::output::{Fill, Output};
 use super::shard;
-use crate::chunk::{ChunkGrid, DimSelection, Selection};
+use crate::chunk::{ChunkGrid, ChunkRead, DimSelection, Selection};
 use crate::error::{ErrorCode, Result, ZomError};
 use crate::limits::Limits;
 use crate::store::Store;
@@ -31,25 +31,20 @@ pub enum ChunkPart {
     Inner,
 }
 
-/// Decodes chunks of one array elsewhere (in worker threads, for the JS bindings). The hook
-/// decodes with the same array metadata as the reader: a whole chunk's element bytes in C
-/// order come back (fixed-size data types only), and [`read_with`] assembles them.
+/// Decodes chunks of one array elsewhere (in worker threads, for the JS bindings), into an
+/// output the hook keeps: the hook decodes with the same array metadata as the reader
+/// (fixed-size data types only) and copies each chunk's selected elements into that output
+/// where the chunk's [`ChunkRead::placement`] says; [`read_with`] plans, fetches and returns
+/// no bytes.
 #[allow(async_fn_in_trait)]
 pub trait DecodeHook {
-    /// A decoded chunk as the hook hands it back.
-    type Decoded;
+    /// Makes the output: `len` bytes, every element set to `fill` (one element's bytes), so
+    /// that missing chunks need nothing more.
+    fn share(&self, len: u64, fill: &[u8]) -> Result<()>;
 
-    /// Decodes the stored bytes of a chunk (`part` says which pipeline).
-    async fn decode(&self, encoded: &[u8], part: ChunkPart) -> Result<Self::Decoded>;
-
-    /// The decoded chunk's length in bytes.
-    fn len(decoded: &Self::Decoded) -> usize;
-
-    /// Copies the decoded chunk into `target`, which has exactly [`DecodeHook::len`] bytes.
-    fn copy_to(decoded: &Self::Decoded, target: &mut [u8]) -> Result<()>;
-
-    /// Gives back a decoded chunk once it is assembled (its buffer can serve again).
-    fn recycle(&self, _decoded: Self::Decoded) {}
+    /// Decodes the stored bytes of a chunk (`part` says which pipeline) and copies its
+    /// selected elements into the output as `read` says.
+    async fn decode(&self, encoded: &[u8], part: ChunkPart, read: &ChunkRead) -> Result<()>;
 }
 
 /// No hook: [`read`] decodes on the calling thread.
@@ -57,35 +52,23 @@ pub trait DecodeHook {
 pub enum NoHook {}
 
 impl DecodeHook for NoHook {
-    type Decoded = Vec<u8>;
-
-    async fn decode(&self, _: &[u8], _: ChunkPart) -> Result<Vec<u8>> {
+    fn share(&self, _: u64, _: &[u8]) -> Result<()> {
         match *self {}
     }
 
-    fn len(decoded: &Vec<u8>) -> usize {
-        decoded.len()
-    }
-
-    fn copy_to(decoded: &Vec<u8>, target: &mut [u8]) -> Result<()> {
-        if decoded.len() != target.len() {
-            return Err(ZomError::new(
-                ErrorCode::CodecError,
-                "a decoded chunk of another length than the chunk's",
-            ));
-        }
-        target.copy_from_slice(decoded);
-        Ok(())
+    async fn decode(&self, _: &[u8], _: ChunkPart, _: &ChunkRead) -> Result<()> {
+        match *self {}
     }
 }
 
 /// What the fetch (and, with a hook, the decode) of one chunk gave.
-enum Fetched<D> {
+enum Fetched {
     Missing,
     Encoded(Vec<u8>),
-    Decoded(D),
-    /// What was fetched of a shard (sharded arrays).
-    Shard(shard::Fetched<D>),
+    /// Decoded by the hook, into its output.
+    Decoded,
+    /// What was fetched of a shard (sharded arrays, decoded here).
+    Shard(shard::ShardData),
 }
 
 /// Limits and tuning of a read.
@@ -148,17 +131,26 @@ pub async fn read_with<S: Store, H: DecodeHook>(
     let path = layout.path.as_str();
     let plan = layout.plan(selection)?;
     // Both limits before the chunk list is built: a million keys take a while.
-    Output::check_size(&plan, reader.data_type(), &options.limits).map_err(|e| e.at_path(path))?;
-    let chunks = layout.planned_chunks(&plan, options.limits.max_chunks)?;
-    let mut out = Output::allocate(&plan, reader.data_type(), &options.limits)
+    let item = Output::check_size(&plan, reader.data_type(), &options.limits)
         .map_err(|e| e.at_path(path))?;
+    let chunks = layout.planned_chunks(&plan, options.limits.max_chunks)?;
     let fill = Fill::of(reader.data_type(), reader.fill_value()).map_err(|e| e.at_path(path))?;
+    let (hook, mut out) = match (hook, &fill) {
+        (Some(hook), Fill::Element(e)) => {
+            hook.share(plan.output_len()?.saturating_mul(item), e)
+                .map_err(|e| e.at_path(path))?;
+            (Some(hook), Output::Shared)
+        }
+        _ => (
+            None,
+            Output::allocate(&plan, reader.data_type(), &options.limits)
+                .map_err(|e| e.at_path(path))?,
+        ),
+    };
     let total = u64::try_from(chunks.len()).unwrap_or(u64::MAX);
     let mut done = 0u64;
     progress(ReadProgress { done, total });
     let concurrency = options.concurrency.max(1);
-    // Decoded chunks that are not one block of the output pass through here, reused.
-    let mut scratch = Vec::new();
     let sharding = reader.pipeline().sharding();
     // One stream and one loop for plain and sharded arrays: each is a copy of the
     // `FuturesUnordered` machinery in the WebAssembly module.
@@ -169,10 +161,10 @@ pub async fn read_with<S: Store, H: DecodeHook>(
                 {
                     Err(e) => Err(e),
                     Ok(data) => match hook {
-                        None => Ok(Fetched::Shard(shard::Fetched::Encoded(data))),
+                        None => Ok(Fetched::Shard(data)),
                         Some(hook) => shard::decode_with(hook, sharding, data)
                             .await
-                            .map(|parts| Fetched::Shard(shard::Fetched::Decoded(parts))),
+                            .map(|()| Fetched::Decoded),
                     },
                 },
                 (None, hook) => match (store.get(&chunk.key).await, hook) {
@@ -180,9 +172,9 @@ pub async fn read_with<S: Store, H: DecodeHook>(
                     (Ok(None), _) => Ok(Fetched::Missing),
                     (Ok(Some(bytes)), None) => Ok(Fetched::Encoded(bytes)),
                     (Ok(Some(bytes)), Some(hook)) => hook
-                        .decode(&bytes, ChunkPart::Chunk)
+                        .decode(&bytes, ChunkPart::Chunk, &chunk.read)
                         .await
-                        .map(Fetched::Decoded),
+                        .map(|()| Fetched::Decoded),
                 },
             };
             (chunk, fetched)
@@ -193,20 +185,11 @@ pub async fn read_with<S: Store, H: DecodeHook>(
         match fetched.map_err(locate)? {
             Fetched::Missing => out.fill(&chunk.read, &fill),
             Fetched::Encoded(bytes) => out.decode(&chunk.read, reader.pipeline(), &bytes),
-            Fetched::Decoded(d) => {
-                let placed = out.place::<H>(&chunk.read, &d, &mut scratch);
-                if let Some(hook) = hook {
-                    hook.recycle(d);
-                }
-                placed
-            }
-            Fetched::Shard(shard::Fetched::Encoded(data)) => match sharding {
+            Fetched::Decoded => Ok(()),
+            Fetched::Shard(data) => match sharding {
                 Some(sharding) => shard::assemble(&mut out, sharding, chunk, data, &fill),
                 None => Ok(()),
             },
-            Fetched::Shard(shard::Fetched::Decoded(parts)) => {
-                shard::place(&mut out, hook, chunk, parts, &fill, &mut scratch)
-            }
         }
         .map_err(locate)?;
         done = done.saturating_add(1);

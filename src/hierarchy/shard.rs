@@ -136,16 +136,6 @@ pub(crate) async fn fetch<S: Store>(
     })
 }
 
-/// A fetched shard, as [`super::read_with`] holds it: encoded, or with its inner chunks
-/// decoded by a hook.
-pub(crate) enum Fetched<D> {
-    /// What was fetched, to decode here.
-    Encoded(ShardData),
-    /// The inner reads with their decoded chunks (`None`: empty, read as the fill value);
-    /// `None` for a missing shard.
-    Decoded(Option<Vec<(ChunkRead, Option<D>)>>),
-}
-
 /// The inner reads of a fetched shard with each one's stored bytes (`None`: an empty inner
 /// chunk); `None` when the shard is missing.
 #[allow(clippy::type_complexity)]
@@ -218,73 +208,33 @@ pub(crate) fn assemble(
     Ok(())
 }
 
-/// Has `hook` decode the inner chunks of a fetched shard, all at once.
+/// Has `hook` decode the inner chunks of a fetched shard into its output, all at once (a
+/// missing shard and empty inner chunks are the fill value the output starts with).
 pub(crate) async fn decode_with<H: DecodeHook>(
     hook: &H,
     sharding: &ShardingCodec,
     data: ShardData,
-) -> Result<Option<Vec<(ChunkRead, Option<H::Decoded>)>>> {
+) -> Result<()> {
     let Some(parts) = encoded_parts(sharding, &data)? else {
-        return Ok(None);
+        return Ok(());
     };
     let count = parts.len();
-    let mut decodes = stream::iter(parts.into_iter().enumerate())
-        .map(|(i, (read, encoded))| async move {
-            let decoded = match encoded {
-                None => None,
-                Some(bytes) => Some(
-                    hook.decode(bytes, ChunkPart::Inner)
-                        .await
-                        .map_err(|e| at_inner(e, &read.coords))?,
-                ),
-            };
-            Ok::<_, ZomError>((i, (read.clone(), decoded)))
+    let mut decodes = stream::iter(parts)
+        .map(|(read, encoded)| async move {
+            match encoded {
+                None => Ok(()),
+                Some(bytes) => hook
+                    .decode(bytes, ChunkPart::Inner, read)
+                    .await
+                    .map_err(|e| at_inner(e, &read.coords)),
+            }
         })
         // All at once, as `try_join_all` would, in the one FuturesUnordered machinery.
         .buffer_unordered(count.max(1));
-    let mut slots: Vec<Option<(ChunkRead, Option<H::Decoded>)>> = Vec::new();
-    slots.resize_with(count, || None);
     while let Some(done) = decodes.next().await {
-        let (i, part) = done?;
-        if let Some(slot) = slots.get_mut(i) {
-            *slot = Some(part);
-        }
+        done?;
     }
-    Ok(Some(slots.into_iter().flatten().collect()))
-}
-
-/// Assembles the inner chunks a hook decoded (see [`decode_with`]) into the output, giving
-/// each back to the hook once placed.
-pub(crate) fn place<H: DecodeHook>(
-    out: &mut Output,
-    hook: Option<&H>,
-    chunk: &PlannedChunk,
-    parts: Option<Vec<(ChunkRead, Option<H::Decoded>)>>,
-    fill: &Fill,
-    scratch: &mut Vec<u8>,
-) -> Result<()> {
-    let Some(parts) = parts else {
-        return out.fill(&chunk.read, fill);
-    };
-    let mut result = Ok(());
-    for (read, decoded) in parts {
-        let placed = match decoded {
-            None => out.fill(&read, fill),
-            Some(d) => {
-                let placed = out
-                    .place::<H>(&read, &d, scratch)
-                    .map_err(|e| at_inner(e, &read.coords));
-                if let Some(hook) = hook {
-                    hook.recycle(d);
-                }
-                placed
-            }
-        };
-        if result.is_ok() {
-            result = placed;
-        }
-    }
-    result
+    Ok(())
 }
 
 fn at_inner(mut error: ZomError, coords: &[u64]) -> ZomError {

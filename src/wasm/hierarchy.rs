@@ -278,7 +278,7 @@ impl ArrayHandle {
                 |p: ReadProgress| report(&callback, &[("done", p.done), ("total", p.total)]);
             // Workers decode under the limits the array was opened with; other limits, here.
             let hook = JsDecodeHook::of(&options, reader).filter(|_| reopened.is_none());
-            let values = hierarchy::read_with(
+            let mut values = hierarchy::read_with(
                 &store,
                 reader,
                 &selection,
@@ -288,6 +288,9 @@ impl ArrayHandle {
             )
             .await
             .map_err(fail)?;
+            if let Some(hook) = &hook {
+                hook.values(reader.data_type(), &mut values).map_err(fail)?;
+            }
             chunk_to_js(reader.data_type(), values).map_err(fail)
         }))
     }
@@ -344,8 +347,8 @@ impl ArrayHandle {
     /// Reads a selection (`null`/`undefined`: everything; else a list of integer, `null` or
     /// `{start, stop, step}` per leading dimension): `{shape, kind, bytes}` or
     /// `{shape, kind: "values", values}`. Options: `signal`, `onProgress` (`{done, total}`),
-    /// `concurrency`, `maxBytes`, `decodeHook` (`(inner, bytes) => Promise<Uint8Array>`:
-    /// chunks of fixed-size values decode there, see the `pool` module).
+    /// `concurrency`, `maxBytes`, `decodeHook` (`{share, decode, output}`: chunks of fixed-size
+    /// values decode there into an output it keeps, see the `pool` module).
     pub fn get(&self, selection: JsValue, options: JsValue) -> Promise {
         self.read(selection, false, options)
     }

@@ -2,21 +2,30 @@
 //! hands chunks to, and the decoder each worker's instance runs.
 //!
 //! Main thread: [`JsDecodeHook`] wraps the JS object ts/array.ts passes as the `decodeHook`
-//! read option: `buffer(n)` lends a Uint8Array of n bytes (recycled, so that no fresh memory
-//! is touched per chunk) which the encoded chunk is copied into, `decode(inner, bytes)`
-//! transfers it to a worker and gives a Promise of the decoded chunk, and `recycle(bytes)`
-//! takes the decoded chunk back once the reader (crate::hierarchy) has assembled it. Worker:
+//! read option (fixed-size values): `share(len, fill)` makes the read's output (a
+//! SharedArrayBuffer where it can be shared with the workers, else an ArrayBuffer), every
+//! element set to `fill`; `decode(inner, bytes, placement)` copies the encoded chunk out of
+//! this instance's memory (`bytes` is a view of it), has a worker decode it and gives a
+//! Promise that settles once the chunk's selected elements are in the output, where
+//! [`ChunkRead::placement`] says (copied there by the worker when the output is shared, else
+//! by the main thread from the decoded chunk the worker transferred back); `output()` gives
+//! the output's bytes for values that become JS values here (structs, fixed-length strings,
+//! raw bytes), which are not numbers JS can view in place. Worker:
 //! [`PoolDecoder`] opens the array from the same metadata and decodes one chunk per call.
 
 use super::fail;
 use super::limits;
 use super::store::thrown_to_error;
+use super::values::numeric_kind;
+use crate::chunk::ChunkRead;
+use crate::codec::DecodedChunk;
+use crate::dtype::DataType;
 use crate::error::{ErrorCode, Result, ZomError};
-use crate::hierarchy::{ArrayReader, ChunkPart, DecodeHook};
+use crate::hierarchy::{ArrayReader, ChunkPart, ChunkValues, DecodeHook};
 use crate::json;
 use crate::limits::{Limit, Limits};
 use crate::model::Node;
-use js_sys::{Function, Promise, Uint8Array};
+use js_sys::{Float64Array, Function, Promise, Uint8Array, WebAssembly};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -24,9 +33,9 @@ use wasm_bindgen_futures::JsFuture;
 /// The JS side of the pool for one read (ts/pool/).
 pub(super) struct JsDecodeHook {
     target: JsValue,
-    buffer: Function,
+    share: Function,
     decode: Function,
-    recycle: Function,
+    output: Function,
 }
 
 impl JsDecodeHook {
@@ -37,11 +46,35 @@ impl JsDecodeHook {
         let target = super::option(options, "decodeHook");
         let method = |name: &str| super::option(&target, name).dyn_into::<Function>().ok();
         Some(JsDecodeHook {
-            buffer: method("buffer")?,
+            share: method("share")?,
             decode: method("decode")?,
-            recycle: method("recycle")?,
+            output: method("output")?,
             target,
         })
+    }
+}
+
+/// `bytes` as a view of this instance's memory: valid until the memory grows.
+fn memory_view(bytes: &[u8]) -> Uint8Array {
+    let memory: WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
+    // WebAssembly addresses are 32-bit; the bytes lie inside the memory.
+    let start = bytes.as_ptr() as usize as u32;
+    let end = start.saturating_add(bytes.len() as u32);
+    Uint8Array::new(&memory.buffer()).subarray(start, end)
+}
+
+impl JsDecodeHook {
+    /// For values that become JS values here (not numbers: JS views those where the hook
+    /// keeps them), the bytes of the hook's output in place of the none the read gave.
+    pub(super) fn values(&self, data_type: &DataType, values: &mut ChunkValues) -> Result<()> {
+        if numeric_kind(data_type).is_none() {
+            let out = self
+                .output
+                .call0(&self.target)
+                .map_err(|e| hook_error(&e))?;
+            values.data = DecodedChunk::Fixed(out.unchecked_into::<Uint8Array>().to_vec());
+        }
+        Ok(())
     }
 }
 
@@ -53,69 +86,36 @@ fn hook_error(thrown: &JsValue) -> ZomError {
 }
 
 impl DecodeHook for JsDecodeHook {
-    type Decoded = Uint8Array;
-
-    async fn decode(&self, encoded: &[u8], part: ChunkPart) -> Result<Uint8Array> {
-        let bytes = self
-            .buffer
-            .call1(&self.target, &JsValue::from_f64(encoded.len() as f64))
-            .map_err(|e| hook_error(&e))?
-            .dyn_into::<Uint8Array>()
-            .ok()
-            .filter(|b| b.length() as usize == encoded.len())
-            .ok_or_else(|| {
-                ZomError::new(
-                    ErrorCode::CodecError,
-                    "the pool lent a buffer of another size",
-                )
-            })?;
-        bytes.copy_from(encoded);
-        let inner = JsValue::from_bool(part == ChunkPart::Inner);
-        let returned = self
-            .decode
-            .call2(&self.target, &inner, &bytes)
-            .map_err(|e| hook_error(&e))?;
-        let value = JsFuture::from(Promise::resolve(&returned))
-            .await
-            .map_err(|e| hook_error(&e))?;
-        value.dyn_into::<Uint8Array>().map_err(|_| {
-            ZomError::new(
-                ErrorCode::CodecError,
-                "the decode hook must give a Uint8Array",
+    fn share(&self, len: u64, fill: &[u8]) -> Result<()> {
+        self.share
+            .call2(
+                &self.target,
+                &JsValue::from_f64(len as f64),
+                &Uint8Array::from(fill),
             )
-        })
-    }
-
-    fn len(decoded: &Uint8Array) -> usize {
-        decoded.length() as usize
-    }
-
-    fn copy_to(decoded: &Uint8Array, target: &mut [u8]) -> Result<()> {
-        // Uint8Array::copy_to panics on a length mismatch: check first.
-        if decoded.length() as usize != target.len() {
-            return Err(ZomError::new(
-                ErrorCode::CodecError,
-                format!(
-                    "a chunk decoded to {} bytes; it has {}",
-                    decoded.length(),
-                    target.len()
-                ),
-            ));
-        }
-        decoded.copy_to(target);
+            .map_err(|e| hook_error(&e))?;
         Ok(())
     }
 
-    fn recycle(&self, decoded: Uint8Array) {
-        // Nothing to do if it throws: the buffer is then garbage-collected.
-        let _ = self.recycle.call1(&self.target, &decoded);
+    async fn decode(&self, encoded: &[u8], part: ChunkPart, read: &ChunkRead) -> Result<()> {
+        let inner = JsValue::from_bool(part == ChunkPart::Inner);
+        let placement = Float64Array::from(read.placement()?.as_slice());
+        // A view: the hook copies the bytes out before anything else runs here.
+        let returned = self
+            .decode
+            .call3(&self.target, &inner, &memory_view(encoded), &placement)
+            .map_err(|e| hook_error(&e))?;
+        JsFuture::from(Promise::resolve(&returned))
+            .await
+            .map_err(|e| hook_error(&e))?;
+        Ok(())
     }
 }
 
 /// A worker's decoder of one array's chunks: whole chunks with the array's codec pipeline,
 /// inner chunks of shards with the sharding codec's inner pipeline. The decoded bytes are
-/// written into one buffer reused between calls, then copied out once, into a JS buffer the
-/// worker recycles ([`PoolDecoder::output`]).
+/// written into one buffer reused between calls, then copied out once by the worker
+/// ([`PoolDecoder::view`]).
 #[wasm_bindgen]
 pub struct PoolDecoder {
     reader: ArrayReader,
@@ -188,14 +188,9 @@ impl PoolDecoder {
         result.map_err(|e| fail(e.at_path(self.reader.layout().path.clone())))
     }
 
-    /// Copies the last decoded chunk into `target` (exactly its length).
-    pub fn output(&self, target: &Uint8Array) -> std::result::Result<(), JsValue> {
-        if target.length() as usize != self.scratch.len() {
-            return Err(fail(ZomError::invalid_argument(
-                "the output buffer is not the decoded chunk's length",
-            )));
-        }
-        target.copy_from(&self.scratch);
-        Ok(())
+    /// The last decoded chunk: a view of this instance's memory, valid until the next call
+    /// into it (the worker copies it out at once: into the shared output, or a buffer).
+    pub fn view(&self) -> Uint8Array {
+        memory_view(&self.scratch)
     }
 }

@@ -11,7 +11,7 @@ use js_sys::{Array, BigInt, Object, Uint8Array};
 use wasm_bindgen::JsValue;
 
 /// The `kind` the TypeScript side turns element bytes into a TypedArray with.
-fn numeric_kind(data_type: &DataType) -> Option<&'static str> {
+pub(super) fn numeric_kind(data_type: &DataType) -> Option<&'static str> {
     Some(match data_type {
         DataType::Bool => "bool",
         DataType::Int8 => "int8",

@@ -28,7 +28,8 @@ try {
           try {
             const arr = await zom.openArray(store, path, { workers });
             const { data, shape } = await arr.get();
-            return { path, shape, dtype: plain(arr.dtype), data: ArrayBuffer.isView(data) ? Array.from(data, plain) : data.map(plain) };
+            const shared = ArrayBuffer.isView(data) && typeof SharedArrayBuffer === "function" && data.buffer instanceof SharedArrayBuffer;
+            return { path, shape, shared, dtype: plain(arr.dtype), data: ArrayBuffer.isView(data) ? Array.from(data, plain) : data.map(plain) };
           } catch (e) {
             return { path, error: describe(e) };
           }

@@ -4,7 +4,9 @@
 // workers (all of a hierarchy at once) and with none equals zarr-python's values; the workers
 // decoded the chunks (the pool's count), and no fallback warning was printed. Where the
 // page's Content-Security-Policy forbids workers (tests/browser/pool-csp.html), reads decode on
-// the main thread after one console warning.
+// the main thread after one console warning. On a cross-origin isolated page (COOP + COEP)
+// the workers write into a SharedArrayBuffer output; on the others the chunks are transferred
+// back (no SharedArrayBuffer), with the same values.
 import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
@@ -65,6 +67,7 @@ for (const name of ["v3", "v2", "sample"]) {
       for (const read of got) {
         const entry = expected[read.path];
         try {
+          assert.equal(read.shared, false, "not cross-origin isolated: no SharedArrayBuffer");
           assert.ok(!read.error, JSON.stringify(read.error));
           assert.deepEqual(read.shape, entry.shape);
           sameValues(elements(unplain(read.data), unplain(read.dtype)), entry.values, read.path);
@@ -105,5 +108,42 @@ test("where a Content-Security-Policy forbids workers, reads decode on the main 
     assert.match(warnings[0], /^warning: /);
   } finally {
     await strict.close();
+  }
+});
+
+test("on a cross-origin isolated page the workers write into a SharedArrayBuffer, with zarr-python's values", async () => {
+  assert.equal(await page.evaluate(() => window.zomPool.crossOriginIsolated), false);
+  const isolatedSite = await serve(repoRoot, { isolated: true });
+  const isolated = await browser.newPage();
+  const lines = [];
+  isolated.on("console", (m) => lines.push(`${m.type()}: ${m.text()}`));
+  isolated.on("pageerror", (e) => lines.push(`pageerror: ${e.message}`));
+  try {
+    await isolated.goto(`${isolatedSite.url}/tests/browser/pool.html`);
+    await isolated.waitForFunction(() => "zomPool" in window || "zomPoolFatal" in window, null, { timeout: 30_000 });
+    assert.equal(await isolated.evaluate(() => window.zomPoolFatal), undefined, lines.join("\n"));
+    assert.equal(await isolated.evaluate(() => window.zomPool.crossOriginIsolated), true);
+    let sharedReads = 0;
+    for (const name of ["v3", "v2", "sample"]) {
+      const expected = readJson("expected", `${name}.values.json`);
+      const paths = Object.keys(expected);
+      for (const workers of [2, 0]) {
+        const got = await isolated.evaluate(([url, paths, workers]) => window.zomPool.readAll(url, paths, workers), [`${data.url}/${name}`, paths, workers]);
+        for (const read of got) {
+          assert.ok(!read.error, `${name}/${read.path}: ${JSON.stringify(read.error)}`);
+          assert.deepEqual(read.shape, expected[read.path].shape);
+          sameValues(elements(unplain(read.data), unplain(read.dtype)), expected[read.path].values, `${name}/${read.path} workers ${workers}`);
+          if (workers === 0) assert.equal(read.shared, false, `${name}/${read.path}: no workers, no shared output`);
+          sharedReads += read.shared;
+        }
+      }
+    }
+    assert.ok(sharedReads > 60, `${sharedReads} reads through a SharedArrayBuffer`);
+    const pool = await isolated.evaluate(() => window.zomPool.pool(2));
+    assert.equal(pool.failed, false, lines.join("\n"));
+    assert.deepEqual(lines.filter((l) => /workers could not start|pageerror/.test(l)), []);
+  } finally {
+    await isolated.close();
+    await isolatedSite.close();
   }
 });

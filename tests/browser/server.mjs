@@ -1,5 +1,7 @@
 // A static file server for the browser test: serves the repository root on 127.0.0.1 at a
-// random port, read-only, nothing outside the root.
+// random port, read-only, nothing outside the root; with `isolated`, every page it serves is
+// cross-origin isolated (COOP same-origin + COEP require-corp: SharedArrayBuffer can be
+// posted to workers).
 import { createServer } from "node:http";
 import { readFile, stat } from "node:fs/promises";
 import { extname, join, normalize, sep } from "node:path";
@@ -16,8 +18,10 @@ const TYPES = {
 /**
  * Starts the server; resolves to { url, close }.
  * @param {string} root directory to serve
+ * @param {{isolated?: boolean}} [options]
  */
-export function serve(root) {
+export function serve(root, options = {}) {
+  const isolation = options.isolated ? { "cross-origin-opener-policy": "same-origin", "cross-origin-embedder-policy": "require-corp" } : {};
   const server = createServer(async (req, res) => {
     try {
       const path = decodeURIComponent(new URL(req.url ?? "/", "http://localhost").pathname);
@@ -29,6 +33,7 @@ export function serve(root) {
       res.writeHead(200, {
         "content-type": TYPES[extname(target)] ?? "application/octet-stream",
         "cache-control": "no-store",
+        ...isolation,
       });
       res.end(req.method === "HEAD" ? undefined : body);
     } catch (e) {

@@ -1,6 +1,9 @@
 // The decode pool (worker_threads in Node) against the test HTTP server (tests/server) over
 // tests/fixtures: every v3, v2 and sample array read with 2 workers and with none equals
-// zarr-python's values (and the workers really decoded); concurrent reads of several arrays;
+// zarr-python's values (and the workers really decoded), by whole, unaligned, stepped,
+// backwards and integer selections, with the output shared with the workers
+// (SharedArrayBuffer) and transferred back; missing chunks and shards (fill values), `out`
+// buffers and concurrent shared reads; concurrent reads of several arrays;
 // abort in the middle of a read; a corrupt chunk (and a corrupt inner chunk of a shard)
 // rejects with the code, path and key the worker's error carries; closeWorkers() and the
 // process exiting with idle workers.
@@ -46,6 +49,90 @@ test("every v3, v2 and sample array read with 2 workers and with none equals zar
     assert.ok(pool.decoded - before > 100, `the workers decoded ${pool.decoded - before} chunks`);
   }));
 
+/** Whether values of this dtype come back as one TypedArray (what the shared output serves). */
+const numeric = (data) => ArrayBuffer.isView(data) && !(data instanceof DataView);
+
+test("reads with a shared output, with transfer, and on the main thread equal zarr-python's values, for every selection kind", () =>
+  withServer({}, async (server) => {
+    const pool = poolOf(2);
+    let sharedReads = 0;
+    for (const name of ["v3", "v2", "sample"]) {
+      const store = new FetchStore(`${server.url}/${name}`);
+      const expected = readJson("expected", `${name}.values.json`);
+      for (const [path, entry] of Object.entries(expected)) {
+        const rank = entry.shape.length;
+        // Whole; not chunk-aligned; stepped (and backwards); an integer dropping a dimension.
+        const selections = [undefined];
+        if (rank) {
+          selections.push([slice(1, -1)], [slice(null, null, 2)], [slice(null, null, -3)]);
+          if (rank > 1) selections.push([null, slice(1, null, 2)], [slice(-4, null), 1]);
+        }
+        const arr = await openArray(store, path);
+        for (const selection of selections) {
+          const want = reference(entry.values, entry.shape, selection);
+          for (const [how, options] of [["shared", { workers: 2 }], ["transfer", { workers: 2, sharedOutput: false }], ["main thread", { workers: 0 }]]) {
+            const what = `${name}/${path} ${how} ${JSON.stringify(selection)}`;
+            const { data, shape } = await arr.get(selection, options);
+            assert.deepEqual(shape, want.shape, what);
+            sameValues(elements(data, arr.dtype), want.values, what);
+            // float16 without Float16Array: converted to a new Float32Array.
+            if (numeric(data) && !(arr.dtype === "float16" && typeof Float16Array === "undefined")) {
+              assert.equal(data.buffer instanceof SharedArrayBuffer, how === "shared", `${what}: ${data.buffer.constructor.name}`);
+              sharedReads += how === "shared";
+            }
+          }
+        }
+        if (rank) {
+          const coords = entry.shape.map(() => 0);
+          const want = reference(entry.values, entry.shape, arr.chunks.map((c, i) => slice(0, Math.min(c, entry.shape[i]))));
+          for (const sharedOutput of [true, false]) {
+            const chunk = await arr.getChunk(coords, { workers: 2, sharedOutput });
+            sameValues(elements(chunk.data, arr.dtype), want.values, `${name}/${path} getChunk sharedOutput ${sharedOutput}`);
+          }
+        }
+        arr.free();
+      }
+    }
+    assert.equal(pool.failed, false);
+    assert.ok(sharedReads > 200, `${sharedReads} reads through a shared output`);
+  }));
+
+test("a shared output with an out buffer, concurrent shared reads, and missing shards and chunks (fill values)", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "zom-pool-"));
+  try {
+    for (const name of ["shard_index_end", "codec_blosc_lz4_shuffle", "fill_float64_normal"]) cpSync(join(fixtures, "v3", name), join(dir, name), { recursive: true });
+    // One more shard and one more chunk missing than zarr-python left out.
+    rmSync(join(dir, "shard_index_end", "c", "0", "0"));
+    rmSync(join(dir, "codec_blosc_lz4_shuffle", "c", "0", "0"));
+    await withServer({ root: dir, latencyMs: 3 }, async (server) => {
+      const store = new FetchStore(server.url);
+      for (const path of ["shard_index_end", "codec_blosc_lz4_shuffle", "fill_float64_normal"]) {
+        const arr = await openArray(store, path);
+        const selections = [undefined, [slice(1, null, 3)], [slice(null, null, -1)]];
+        const here = await Promise.all(selections.map((s) => arr.get(s, { workers: 0 })));
+        // All at once, shared and transferred.
+        const reads = await Promise.all(selections.flatMap((s) => [arr.get(s, { workers: 2 }), arr.get(s, { workers: 2, sharedOutput: false })]));
+        selections.forEach((s, i) => {
+          for (const r of [reads[2 * i], reads[2 * i + 1]]) {
+            assert.deepEqual(r.shape, here[i].shape);
+            assert.deepEqual(Buffer.from(r.data.buffer, r.data.byteOffset, r.data.byteLength), Buffer.from(here[i].data.buffer, here[i].data.byteOffset, here[i].data.byteLength), `${path} ${JSON.stringify(s)}`);
+          }
+        });
+        // The fill value is in the output where chunks are missing.
+        if (path === "shard_index_end") assert.equal(here[0].data[0], -1);
+        // `out`: the values are copied there.
+        const out = new here[0].data.constructor(here[0].data.length);
+        const { data } = await arr.get(undefined, { workers: 2, out });
+        assert.equal(data, out);
+        assert.deepEqual(Array.from(out), Array.from(here[0].data));
+        arr.free();
+      }
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test("a per-get workers option overrides open's; workers: 0 decodes nothing in workers", () =>
   withServer({}, async (server) => {
     const store = new FetchStore(`${server.url}/v3`);
@@ -84,13 +171,16 @@ test("concurrent reads of several arrays with workers", () =>
 test("abort in the middle of a read with workers rejects with Aborted", () =>
   withServer({ latencyMs: 30 }, async (server) => {
     const arr = await openArray(new FetchStore(`${server.url}/v3`), "codec_gzip_crc32c", { workers: 2 });
-    const controller = new AbortController();
-    const read = arr.get(undefined, {
-      signal: controller.signal,
-      concurrency: 1,
-      onProgress: ({ done }) => done === 1 && controller.abort(),
-    });
-    await assert.rejects(read, zomError("Aborted"));
+    for (const sharedOutput of [true, false]) {
+      const controller = new AbortController();
+      const read = arr.get(undefined, {
+        signal: controller.signal,
+        concurrency: 1,
+        sharedOutput,
+        onProgress: ({ done }) => done === 1 && controller.abort(),
+      });
+      await assert.rejects(read, zomError("Aborted"));
+    }
     // The pool is still usable.
     const { data } = await arr.get();
     sameValues(elements(data, arr.dtype), readJson("expected", "v3.values.json").codec_gzip_crc32c.values, "after abort");
@@ -117,12 +207,14 @@ test("a corrupt chunk decoded in a worker rejects with its code, path and key", 
       ];
       for (const [path, key, code, message] of cases) {
         const arr = await openArray(store, path, { workers: 2 });
-        await assert.rejects(arr.get(), (e) => {
-          assert.equal(e.name, "ZomError");
-          assert.deepEqual([e.code, e.path, e.key], [code, path, key], e.message);
-          if (message) assert.match(e.message, message);
-          return true;
-        });
+        for (const sharedOutput of [true, false]) {
+          await assert.rejects(arr.get(undefined, { sharedOutput }), (e) => {
+            assert.equal(e.name, "ZomError");
+            assert.deepEqual([e.code, e.path, e.key], [code, path, key], e.message);
+            if (message) assert.match(e.message, message);
+            return true;
+          });
+        }
         // The same error as decoding on the main thread gives.
         const here = await arr.get(undefined, { workers: 0 }).catch((e) => e);
         assert.deepEqual([here.code, here.path, here.key], [code, path, key]);

@@ -1,9 +1,11 @@
 /**
  * The decode pool: Web Workers in browsers (module workers), worker_threads in Node, each
  * with its own instance of the WebAssembly.Module the main thread compiled (posted, not
- * fetched again). The Rust reader fetches and assembles on the main thread; it hands each
- * fetched chunk's bytes to {@link WorkerPool.decode} (transferred, not copied) and awaits the
- * decoded chunk (transferred back) while other fetches go on.
+ * fetched again). The Rust reader plans and fetches on the main thread; it hands each fetched
+ * chunk's bytes to {@link WorkerPool.decode} (transferred, not copied) with the chunk's
+ * placement in the read's output, and awaits it while other fetches go on. A worker copies
+ * the chunk's selected elements straight into the output when that is a SharedArrayBuffer,
+ * else transfers the decoded chunk back to be copied into place here (ts/pool/place.ts).
  *
  * Workers start on first use. Where they cannot (no Worker, CSP, a failed start) the pool
  * says so once on the console and reads decode on the main thread. In Node idle workers do
@@ -13,6 +15,7 @@
 import * as raw from "../zom_wasm.js";
 import { ZomError } from "../errors.js";
 import { wasmModule } from "../load.js";
+import { place } from "./place.js";
 import type { FromWorker, ToWorker, WireError } from "./protocol.js";
 
 /** An array as the pool knows it: an id, and its metadata for the workers' decoders. */
@@ -25,6 +28,23 @@ export interface PoolArray {
   meta(): string;
   /** The limits the array was opened with, for the workers' decoders. */
   limits(): unknown;
+}
+
+/**
+ * Where a decoded chunk goes: the read's output (shared with the workers when it is a
+ * SharedArrayBuffer), and the chunk's placement in it as the core computed it (see
+ * ts/pool/place.ts).
+ */
+export interface Target {
+  out: ArrayBuffer | SharedArrayBuffer;
+  /** The element size in bytes. */
+  item: number;
+  place: Float64Array;
+}
+
+/** Whether `out` is a SharedArrayBuffer (the workers write into it themselves). */
+function isShared(out: ArrayBufferLike): out is SharedArrayBuffer {
+  return typeof SharedArrayBuffer === "function" && out instanceof SharedArrayBuffer;
 }
 
 /** The most arrays each worker keeps a decoder for; older ones are dropped and resent. */
@@ -90,7 +110,7 @@ interface Slot {
 
 interface Task {
   slot: Slot;
-  resolve(bytes: Uint8Array): void;
+  resolve(bytes: Uint8Array | undefined): void;
   reject(e: unknown): void;
   settled: boolean;
   /** Removes the abort listener. */
@@ -200,7 +220,7 @@ function warnOnce(e: unknown): void {
 /** Main-thread decoders for reads already under way when workers failed. */
 const local = new Map<number, raw.PoolDecoder>();
 
-async function decodeHere(array: PoolArray, inner: boolean, bytes: Uint8Array): Promise<Uint8Array> {
+async function decodeHere(array: PoolArray, inner: boolean, bytes: Uint8Array, target: Target): Promise<void> {
   // Not inside the Rust reader's call of the hook: after it returned.
   await Promise.resolve();
   let decoder = local.get(array.id);
@@ -208,9 +228,8 @@ async function decodeHere(array: PoolArray, inner: boolean, bytes: Uint8Array): 
     decoder = new raw.PoolDecoder(array.meta(), array.path, array.limits());
     local.set(array.id, decoder);
   }
-  const out = new Uint8Array(decoder.decode(bytes, inner));
-  decoder.output(out);
-  return out;
+  decoder.decode(bytes, inner);
+  place(decoder.view(), new Uint8Array(target.out), target.item, target.place);
 }
 
 /** A pool of decode workers (see the module docs). */
@@ -266,9 +285,9 @@ export class WorkerPool {
     task.done();
     if (task.settled) return;
     task.settled = true;
-    if ("bytes" in m) {
+    if (!("error" in m)) {
       this.decoded += 1;
-      return task.resolve(new Uint8Array(m.bytes, 0, m.length));
+      return task.resolve(m.bytes === undefined ? undefined : new Uint8Array(m.bytes, 0, m.length));
     }
     task.reject(rejection(m.error));
     if (m.fatal) this.#drop(task.slot, new Error(`a decode worker stopped: ${m.error.message}`));
@@ -309,27 +328,26 @@ export class WorkerPool {
     return new Uint8Array(this.#inputs.take(n) ?? new ArrayBuffer(n), 0, n);
   }
 
-  /** Takes back a decoded chunk the caller is done with (its buffer serves a later chunk). */
-  recycle(bytes: Uint8Array): void {
-    this.#outputs.put(bytes.buffer);
-  }
-
   /**
-   * Decodes a chunk's stored bytes (`inner`: an inner chunk of a shard) in a worker: the whole
-   * chunk's element bytes. The buffer of `bytes` is transferred (it is unusable afterwards).
+   * Decodes a chunk's stored bytes (`inner`: an inner chunk of a shard) in a worker, and its
+   * selected elements into `target`: by the worker when the output is shared, else here from
+   * the decoded chunk the worker transfers back. The buffer of `bytes` is transferred (it is
+   * unusable afterwards).
    */
-  async decode(array: PoolArray, inner: boolean, bytes: Uint8Array, signal?: AbortSignal): Promise<Uint8Array> {
+  async decode(array: PoolArray, inner: boolean, bytes: Uint8Array, target: Target, signal?: AbortSignal): Promise<void> {
     await this.#ready;
     if (this.#closed) throw new ZomError("Aborted", "the decode workers were closed");
-    if (this.#slots.length === 0) return decodeHere(array, inner, bytes);
+    if (this.#slots.length === 0) return decodeHere(array, inner, bytes, target);
     signal?.throwIfAborted();
     let slot = this.#slots[0] as Slot;
     for (const s of this.#slots) if (s.pending < slot.pending) slot = s;
     const own = bytes.byteOffset === 0 && bytes.buffer instanceof ArrayBuffer;
     const buffer = (own ? bytes.buffer : bytes.slice().buffer) as ArrayBuffer;
-    const spare = this.#outputs.some(2);
+    const shared = isShared(target.out);
+    const spare = shared ? [] : this.#outputs.some(2);
     const id = this.#nextId++;
-    const message: ToWorker = { t: "decode", id, a: array.id, inner, bytes: buffer, length: bytes.byteLength, spare };
+    const message: ToWorker = { t: "decode", id, a: array.id, inner, bytes: buffer, length: bytes.byteLength, spare, item: target.item, place: target.place };
+    if (shared) message.out = target.out as SharedArrayBuffer;
     if (!slot.known.has(array.id)) {
       message.meta = array.meta();
       message.path = array.path;
@@ -341,7 +359,7 @@ export class WorkerPool {
         slot.port.post({ t: "forget", a: oldest });
       }
     }
-    return new Promise<Uint8Array>((resolve, reject) => {
+    const decoded = await new Promise<Uint8Array | undefined>((resolve, reject) => {
       const onAbort = () => {
         if (task.settled) return;
         task.settled = true;
@@ -354,6 +372,10 @@ export class WorkerPool {
       slot.port.post(message, [buffer, ...spare]);
       signal?.addEventListener("abort", onAbort, { once: true });
     });
+    if (decoded === undefined) return;
+    place(decoded, new Uint8Array(target.out), target.item, target.place);
+    // Its buffer serves a later chunk.
+    this.#outputs.put(decoded.buffer);
   }
 
   /** Drops array `id`'s decoders in the workers. */

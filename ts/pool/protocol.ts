@@ -19,7 +19,9 @@ export type ToWorker =
    * Decode the first `length` bytes of `bytes` (transferred), a chunk of array `a` (`inner`:
    * an inner chunk of a shard); `meta`, `path` and `limits` come with the first request of each array
    * to each worker. `spare`: buffers of decoded chunks the main thread is done with, for the
-   * worker to write later chunks into.
+   * worker to write later chunks into. With `out` (the read's output, shared) the worker
+   * copies the chunk's selected elements (of `item` bytes) there as `place` says (ts/pool/place.ts) and
+   * answers without bytes.
    */
   | {
       t: "decode";
@@ -32,6 +34,9 @@ export type ToWorker =
       bytes: ArrayBuffer;
       length: number;
       spare: ArrayBuffer[];
+      out?: SharedArrayBuffer;
+      item?: number;
+      place?: Float64Array;
     }
   /** Drop the decoder of array `a`. */
   | { t: "forget"; a: number };
@@ -42,7 +47,8 @@ export type FromWorker =
   | { t: "failed"; error: WireError }
   /**
    * The answer to decode request `id`: the chunk's element bytes (the first `length` bytes of
-   * `bytes`, transferred), or an error; `input` is the request's buffer, given back for reuse.
+   * `bytes`, transferred; none when they went into the shared output), or an error; `input`
+   * is the request's buffer, given back for reuse.
    */
-  | { t: "done"; id: number; bytes: ArrayBuffer; length: number; input: ArrayBuffer }
+  | { t: "done"; id: number; bytes?: ArrayBuffer; length: number; input: ArrayBuffer }
   | { t: "done"; id: number; error: WireError; fatal: boolean; input: ArrayBuffer };

@@ -2,10 +2,13 @@
  * The worker of the decode pool (pkg/pool/worker.js): a Web Worker (module worker) in
  * browsers, a worker_threads Worker in Node. It instantiates the WebAssembly.Module the main
  * thread compiled and posts, then decodes chunks: encoded bytes in (transferred), the whole
- * chunk's element bytes out (transferred back). See ts/pool/pool.ts for the protocol.
+ * chunk's element bytes out (transferred back), or, when the read's output is a
+ * SharedArrayBuffer, the chunk's selected elements copied straight into it. See
+ * ts/pool/protocol.ts for the messages.
  * @module
  */
 import { initSync, PoolDecoder } from "../zom_wasm.js";
+import { place } from "./place.js";
 import type { FromWorker, ToWorker, WireError } from "./protocol.js";
 
 type Post = (message: FromWorker, transfer?: ArrayBuffer[]) => void;
@@ -63,9 +66,16 @@ function handle(message: ToWorker, post: Post): void {
           decoder = new PoolDecoder(message.meta, message.path ?? "", message.limits);
           decoders.set(message.a, decoder);
         }
-        const length = decoder.decode(new Uint8Array(message.bytes, 0, message.length), message.inner);
+        decoder.decode(new Uint8Array(message.bytes, 0, message.length), message.inner);
+        const decoded = decoder.view();
+        if (message.out !== undefined && message.place !== undefined) {
+          place(decoded, new Uint8Array(message.out), message.item ?? 1, message.place);
+          post({ t: "done", id: message.id, length: 0, input: message.bytes }, [message.bytes]);
+          return;
+        }
+        const length = decoded.length;
         const buffer = take(length);
-        decoder.output(new Uint8Array(buffer, 0, length));
+        new Uint8Array(buffer, 0, length).set(decoded);
         post({ t: "done", id: message.id, bytes: buffer, length, input: message.bytes }, [buffer, message.bytes]);
       } catch (e) {
         // A trap (a zom bug) leaves the instance unusable: the pool drops this worker.
