@@ -69,7 +69,50 @@ export function validateDocument(doc: DocumentInput, options: ValidateOptions = 
 
 /** Validates a whole hierarchy given as a ZOM (or its JSON text), node by node. */
 export function validateHierarchy(zom: Zom | string, options: ValidateOptions = {}): Report {
-  return call(() => raw.validateHierarchy(zom, withRegistry(options)));
+  return call(() => raw.validateHierarchy(zom, withRegistry(options), typeof zom === "string" ? undefined : plainJson(zom)));
+}
+
+/** Thrown by {@link plainJsonReplacer} at a value `JSON.stringify` would write otherwise than zom reads it. */
+const notPlain = new Error("not plain JSON data");
+
+/**
+ * `JSON.stringify`'s replacer for {@link plainJson}: passes strings, booleans, safe integers
+ * other than -0, non-integer finite numbers, null, undefined, arrays and plain objects, and
+ * throws at anything else (NaN, -0, large integers and BigInt, which zom reads exactly or
+ * refuses; Maps, typed arrays, class instances, functions, and values a `toJSON` replaced).
+ */
+function plainJsonReplacer(this: unknown, key: string, value: unknown): unknown {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+    case "undefined":
+      return value;
+    case "number":
+      // Integers as JS holds them exactly; other integers (written without an exponent below
+      // 1e21) would read as 64-bit integers where zom reads the number as a float.
+      if (Number.isSafeInteger(value) ? !Object.is(value, -0) : Number.isFinite(value) && !Number.isInteger(value)) return value;
+      break;
+    case "object": {
+      if (value === null || Array.isArray(value)) return value;
+      const proto = Object.getPrototypeOf(value) as unknown;
+      if ((proto === Object.prototype || proto === null) && (this as Record<string, unknown>)[key] === value) return value;
+    }
+  }
+  throw notPlain;
+}
+
+/**
+ * The JSON text of a value made of plain JSON data (what fromDocuments and walk return), or
+ * `undefined` when it holds anything else. The module reads the text in one call, where it
+ * would otherwise read the value one property at a time; for other values it does that, with
+ * its own rules (BigInt, Maps) and errors.
+ */
+function plainJson(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value, plainJsonReplacer) as string | undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
