@@ -69,7 +69,16 @@ export function validateDocument(doc: DocumentInput, options: ValidateOptions = 
 
 /** Validates a whole hierarchy given as a ZOM (or its JSON text), node by node. */
 export function validateHierarchy(zom: Zom | string, options: ValidateOptions = {}): Report {
-  return call(() => raw.validateHierarchy(zom, withRegistry(options), typeof zom === "string" ? undefined : plainJson(zom)));
+  const opts = withRegistry(options);
+  // A ZOM object of plain JSON data goes as its JSON text: the module reads text in one call,
+  // an object one value at a time. Text it cannot parse (over the limits, lone surrogates) is
+  // one invalid_json problem, which a ZOM value never has: then the object itself goes.
+  const text = typeof zom === "string" ? undefined : plainJson(zom);
+  if (text !== undefined) {
+    const report = call<Report>(() => raw.validateHierarchy(text, opts));
+    if (!report.problems.some((p) => p.kind === "invalid_json")) return report;
+  }
+  return call(() => raw.validateHierarchy(zom, opts));
 }
 
 /** Thrown by {@link plainJsonReplacer} at a value `JSON.stringify` would write otherwise than zom reads it. */
@@ -103,9 +112,8 @@ function plainJsonReplacer(this: unknown, key: string, value: unknown): unknown 
 
 /**
  * The JSON text of a value made of plain JSON data (what fromDocuments and walk return), or
- * `undefined` when it holds anything else. The module reads the text in one call, where it
- * would otherwise read the value one property at a time; for other values it does that, with
- * its own rules (BigInt, Maps) and errors.
+ * `undefined` when it holds anything else: values the module reads by its own rules (BigInt,
+ * Maps) or refuses with its own errors.
  */
 function plainJson(value: unknown): string | undefined {
   try {

@@ -229,21 +229,9 @@ pub fn validate_document(doc: JsValue, options: JsValue) -> JsResult {
 }
 
 /// Validates a whole hierarchy given as ZOM (object or JSON text). Returns `{valid, problems}`.
-/// `json`: the JSON text of the object `zom` (ts/api.ts writes it when the object is plain
-/// JSON data), read in its place: one call instead of one per value. When it does not parse
-/// (or is over the nesting depth), `zom` is read as before.
 #[wasm_bindgen(js_name = validateHierarchy)]
-pub fn validate_hierarchy(zom: JsValue, options: JsValue, json: Option<String>) -> JsResult {
+pub fn validate_hierarchy(zom: JsValue, options: JsValue) -> JsResult {
     let opts = validate_options(&options)?;
-    // An object is not a document: no size limit, and the nesting depth from_js allows.
-    let unbounded = crate::Limits {
-        max_document_bytes: u64::MAX,
-        max_json_depth: crate::limits::MAX_JSON_DEPTH,
-        ..opts.limits
-    };
-    if let Some(value) = json.and_then(|text| json::parse_document(text.as_bytes(), &unbounded).ok()) {
-        return Ok(to_js(&validate::validate_hierarchy(&value, &opts).to_value()));
-    }
     match bytes_of(&zom) {
         Some(bytes) => match json::parse_document(&bytes, &opts.limits) {
             Ok(value) => Ok(to_js(
