@@ -49,9 +49,14 @@ const PARSE_RUNS = 25;
 
 
 /** Node paths of a ZOM ("" for the root), sorted. */
-function zomPaths(node, path = "", out = []) {
-  out.push(path);
-  for (const [name, child] of Object.entries(node.members ?? {})) zomPaths(child, path ? `${path}/${name}` : name, out);
+function zomPaths(node) {
+  const out = [];
+  // Sorted once at the end: sorting at every level made this quadratic (0.8 s of the 10k walk).
+  const collect = (n, path) => {
+    out.push(path);
+    for (const [name, child] of Object.entries(n.members ?? {})) collect(child, path ? `${path}/${name}` : name);
+  };
+  collect(node, "");
   return out.sort();
 }
 

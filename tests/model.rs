@@ -287,3 +287,44 @@ fn unknown_fields_with_must_understand_false_are_kept() {
     assert_json_eq(&written["a/zarr.json"], &array, "array document");
     assert_json_eq(&written["zarr.json"], &group, "group document");
 }
+
+/// The members of inline consolidated metadata are moved out of the root document before the
+/// group is read (not cloned); what the group and an array with an unknown key of that name
+/// read as stays the same, and so do the errors of a broken consolidated_metadata.
+#[test]
+fn consolidated_members_moved_out_read_as_before() {
+    let array = serde_json::json!({
+        "zarr_format": 3, "node_type": "array", "shape": [2], "data_type": "uint8",
+        "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [2]}},
+        "chunk_key_encoding": {"name": "default"}, "fill_value": 0,
+        "codecs": [{"name": "bytes"}], "attributes": {"n": 18446744073709551615u64, "s": "\u{e9}"},
+        "consolidated_metadata": {"kind": "inline", "must_understand": false, "metadata": {"x": {"y": 1}}}
+    });
+    let root = serde_json::json!({
+        "zarr_format": 3, "node_type": "group", "attributes": {},
+        "consolidated_metadata": {"kind": "inline", "must_understand": false, "metadata": {"a": array}}
+    });
+    let node = model::from_documents([("zarr.json", root.clone())]).unwrap();
+    let zom = node.to_value();
+    // The array's own (unknown) consolidated_metadata is kept whole, members and all.
+    assert_eq!(
+        zom["members"]["a"]["consolidated_metadata"]["metadata"]["x"]["y"],
+        1
+    );
+    assert_eq!(
+        zom["members"]["a"]["attributes"]["n"],
+        18446744073709551615u64
+    );
+    let direct = model::from_documents([("zarr.json", root), ("a/zarr.json", array)]).unwrap();
+    assert_eq!(direct, node);
+    // A broken consolidated_metadata: the same message as when it was read whole.
+    let broken = serde_json::json!({
+        "zarr_format": 3, "node_type": "group",
+        "consolidated_metadata": {"metadata": {"a": {}}, "must_understand": false}
+    });
+    let err = model::from_documents([("zarr.json", broken)]).unwrap_err();
+    assert_eq!(
+        err.message,
+        "invalid v3 group metadata: missing field `kind`"
+    );
+}

@@ -69,7 +69,58 @@ export function validateDocument(doc: DocumentInput, options: ValidateOptions = 
 
 /** Validates a whole hierarchy given as a ZOM (or its JSON text), node by node. */
 export function validateHierarchy(zom: Zom | string, options: ValidateOptions = {}): Report {
-  return call(() => raw.validateHierarchy(zom, withRegistry(options)));
+  const opts = withRegistry(options);
+  // A ZOM object of plain JSON data goes as its JSON text: the module reads text in one call,
+  // an object one value at a time. Text it cannot parse (over the limits, lone surrogates) is
+  // one invalid_json problem, which a ZOM value never has: then the object itself goes.
+  const text = typeof zom === "string" ? undefined : plainJson(zom);
+  if (text !== undefined) {
+    const report = call<Report>(() => raw.validateHierarchy(text, opts));
+    if (!report.problems.some((p) => p.kind === "invalid_json")) return report;
+  }
+  return call(() => raw.validateHierarchy(zom, opts));
+}
+
+/** Thrown by {@link plainJsonReplacer} at a value `JSON.stringify` would write otherwise than zom reads it. */
+const notPlain = new Error("not plain JSON data");
+
+/**
+ * `JSON.stringify`'s replacer for {@link plainJson}: passes strings, booleans, safe integers
+ * other than -0, non-integer finite numbers, null, undefined, arrays and plain objects, and
+ * throws at anything else (NaN, -0, large integers and BigInt, which zom reads exactly or
+ * refuses; Maps, typed arrays, class instances, functions, and values a `toJSON` replaced).
+ */
+function plainJsonReplacer(this: unknown, key: string, value: unknown): unknown {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+    case "undefined":
+      return value;
+    case "number":
+      // Integers as JS holds them exactly; other integers (written without an exponent below
+      // 1e21) would read as 64-bit integers where zom reads the number as a float.
+      if (Number.isSafeInteger(value) ? !Object.is(value, -0) : Number.isFinite(value) && !Number.isInteger(value)) return value;
+      break;
+    case "object": {
+      if (value === null || Array.isArray(value)) return value;
+      const proto = Object.getPrototypeOf(value) as unknown;
+      if ((proto === Object.prototype || proto === null) && (this as Record<string, unknown>)[key] === value) return value;
+    }
+  }
+  throw notPlain;
+}
+
+/**
+ * The JSON text of a value made of plain JSON data (what fromDocuments and walk return), or
+ * `undefined` when it holds anything else: values the module reads by its own rules (BigInt,
+ * Maps) or refuses with its own errors.
+ */
+function plainJson(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value, plainJsonReplacer) as string | undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -96,10 +96,22 @@ fn from_v3_documents(docs: BTreeMap<String, Value>) -> Result<Node> {
         .collect();
     let mut consolidated: Vec<(String, String, Value)> = Vec::new();
     loop {
-        for (path, key, value) in pending.drain(..) {
+        for (path, key, mut value) in pending.drain(..) {
             if nodes.contains_key(&path) {
                 continue;
             }
+            // The members' documents are moved out before the group is read, which would
+            // clone them: a consolidated zarr.json can hold a whole large hierarchy. An empty
+            // object reads as the object did (only its type is checked). An array keeps its
+            // (unknown) consolidated_metadata whole.
+            let group = value.get("node_type").and_then(Value::as_str) == Some("group");
+            let members = match field_mut(&mut value, "consolidated_metadata")
+                .filter(|_| group)
+                .and_then(|c| field_mut(c, "metadata"))
+            {
+                Some(Value::Object(members)) => Some(std::mem::take(members)),
+                _ => None,
+            };
             let meta = NodeMetadataV3::from_value(&value)
                 .map_err(|e| e.at_key(key.clone()).at_path(path.clone()))?;
             let node = match meta {
@@ -108,8 +120,10 @@ fn from_v3_documents(docs: BTreeMap<String, Value>) -> Result<Node> {
                     Node::Array(Array::V3(a))
                 }
                 NodeMetadataV3::Group(mut g) => {
-                    if let Some(Some(cm)) = g.consolidated_metadata.take() {
-                        for (member, doc) in cm.metadata {
+                    if let (Some(Some(_)), Some(members)) =
+                        (g.consolidated_metadata.take(), members)
+                    {
+                        for (member, doc) in members {
                             consolidated.push((join_path(&path, &member), key.clone(), doc));
                         }
                     }
@@ -130,6 +144,15 @@ fn from_v3_documents(docs: BTreeMap<String, Value>) -> Result<Node> {
         pending.append(&mut consolidated);
     }
     assemble(nodes, &|path| join_path(path, "zarr.json"))
+}
+
+/// The value of `key` in an object (found by a scan: a lookup by hash would be one more copy
+/// of the hash table code in the WebAssembly module, for two lookups per document).
+fn field_mut<'a>(value: &'a mut Value, key: &str) -> Option<&'a mut Value> {
+    match value {
+        Value::Object(object) => object.iter_mut().find(|(k, _)| *k == key).map(|(_, v)| v),
+        _ => None,
+    }
 }
 
 fn from_v2_documents(mut docs: BTreeMap<String, Value>) -> Result<Node> {

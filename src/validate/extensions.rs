@@ -38,7 +38,6 @@ pub(crate) fn parse_named<'v>(
             let mut must_understand = None;
             let mut name = None;
             for (key, member) in obj {
-                let here = loc.key(key);
                 match (key.as_str(), member) {
                     ("name", Value::String(n)) => name = Some(n.as_str()),
                     ("configuration", Value::Object(c)) => config = Some(c),
@@ -50,7 +49,7 @@ pub(crate) fn parse_named<'v>(
                             _ => "a boolean",
                         };
                         cx.error(
-                            &here,
+                            &loc.key(key),
                             ProblemKind::InvalidType,
                             format!(
                                 "{what} '{key}' must be {want}, not {} {}",
@@ -60,7 +59,7 @@ pub(crate) fn parse_named<'v>(
                         );
                     }
                     _ => cx.error(
-                        &here,
+                        &loc.key(key),
                         ProblemKind::UnknownKey,
                         format!(
                             "'{key}' is not a key of a named configuration (name, configuration, \

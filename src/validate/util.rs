@@ -387,44 +387,32 @@ pub(crate) fn expect_uint(
     what: &str,
     min: u64,
 ) -> Option<u64> {
+    // The usual case first: nothing to build for a message.
+    if let Some(v) = value.as_u64().filter(|&v| v >= min) {
+        return Some(v);
+    }
     let want = if min == 0 {
         "a non-negative integer".to_string()
     } else {
         format!("an integer ≥ {min}")
     };
     match value {
-        Value::Number(n) if n.is_u64() => match n.as_u64() {
-            Some(v) if v >= min => Some(v),
-            _ => {
-                cx.error(
-                    loc,
-                    ProblemKind::InvalidValue,
-                    format!("{what} must be {want}, not {n}"),
-                );
-                None
-            }
-        },
-        Value::Number(n) if n.is_i64() => {
-            cx.error(
-                loc,
-                ProblemKind::InvalidValue,
-                format!("{what} must be {want}, not {n}"),
-            );
-            None
-        }
-        other => {
-            cx.error(
-                loc,
-                ProblemKind::InvalidType,
-                format!(
-                    "{what} must be {want}, not {} {}",
-                    tname(other),
-                    show(other)
-                ),
-            );
-            None
-        }
+        Value::Number(n) if n.is_u64() || n.is_i64() => cx.error(
+            loc,
+            ProblemKind::InvalidValue,
+            format!("{what} must be {want}, not {n}"),
+        ),
+        other => cx.error(
+            loc,
+            ProblemKind::InvalidType,
+            format!(
+                "{what} must be {want}, not {} {}",
+                tname(other),
+                show(other)
+            ),
+        ),
     }
+    None
 }
 
 /// A list of non-negative integers (each at least `min`); `None` if any element is bad (every
@@ -440,6 +428,11 @@ pub(crate) fn expect_uint_list(
     let mut out = Vec::with_capacity(items.len());
     let mut ok = true;
     for (i, item) in items.iter().enumerate() {
+        // The location and name are built only for a problem.
+        if let Some(v) = item.as_u64().filter(|&v| v >= min) {
+            out.push(v);
+            continue;
+        }
         match expect_uint(cx, item, &loc.idx(i), &format!("{what}[{i}]"), min) {
             Some(v) => out.push(v),
             None => ok = false,

@@ -2,7 +2,7 @@
 // valid, broken ones list their problems with path, loc and kind, handlers written in JS run.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { fromDocuments, registerExtension, stringify, unregisterExtension, validateDocument, validateHierarchy } from "zom";
+import { fromDocuments, registerExtension, setLimits, stringify, unregisterExtension, validateDocument, validateHierarchy } from "zom";
 import { HIERARCHIES, readDocuments } from "./helpers.mjs";
 
 const arrayDoc = () => ({
@@ -160,4 +160,42 @@ test("validateHierarchy takes JSON text too, and reports a member that is broken
   assert.equal(report.valid, false);
   assert.ok(errors(report).length >= 1);
   assert.ok(errors(report).every((p) => p.path === "dtype_int8"), show(report));
+});
+
+// validateHierarchy sends a ZOM object of plain JSON data as JSON text (one call into the
+// module); anything JSON.stringify would write otherwise than the module reads the object
+// goes as the object. Either way the report (or the error) is the object's.
+test("validateHierarchy of a ZOM object: the same report whichever way the object travels", () => {
+  const array = (over) => ({ ...arrayDoc(), shape: [4], data_type: "int32", fill_value: 0, chunk_grid: { name: "regular", configuration: { chunk_shape: [2] } }, ...over });
+  const root = (members) => ({ zarr_format: 3, node_type: "group", attributes: {}, members });
+  const nested = (n) => (n === 0 ? [] : [nested(n - 1)]);
+  const report = (members) => validateHierarchy(root(members));
+  const messages = (r) => r.problems.map((p) => `${p.path} ${p.loc.join(".")} ${p.kind}: ${p.message}`);
+  // Plain data with odd content: escapes, unicode keys, exponents, a deep attribute.
+  const odd = { s: "\u2028 \"q\" \\ 😀 \u0000", n: 1.5e-7, e: 1e21, big: 9007199254740991, neg: -9007199254740991, deep: nested(100) };
+  assert.deepEqual(report({ "é": array({ attributes: odd }) }), { valid: true, problems: [] });
+  // -0 stays a float (JSON.stringify writes 0): not an int32 fill value.
+  assert.deepEqual(messages(report({ a: array({ fill_value: -0 }) })), [
+    "a fill_value invalid_value: fill_value -0.0 does not fit the data type: fill_value for int32 must be an integer, got -0.0",
+  ]);
+  assert.equal(report({ a: array({ data_type: "float64", fill_value: -0 }) }).valid, true);
+  // An integer beyond 2^53 is a float to zom (JSON text would make it a 64-bit integer).
+  const huge = report({ a: array({ shape: [1e19] }) });
+  assert.deepEqual(huge.problems.map((p) => [p.loc, p.kind]), [[["shape", 0], "invalid_type"]], show(huge));
+  // BigInt, Map members, Date (no own properties: {}), holes as null: read as before.
+  assert.equal(report({ a: array({ data_type: "int64", fill_value: 2n ** 60n }) }).valid, true);
+  assert.equal(validateHierarchy(root(new Map([["a", array({})]]))).valid, true);
+  assert.equal(report({ a: array({ attributes: { d: new Date(0), u: undefined, l: [undefined, 1], s: "a\ud800b" } }) }).valid, true);
+  // Refused as before.
+  assert.throws(() => report({ a: array({ data_type: "float64", fill_value: NaN }) }), { code: "InvalidArgument", message: /NaN is not a JSON number/ });
+  assert.throws(() => report({ a: array({ attributes: { f: () => 1 } }) }), { code: "InvalidArgument", message: /functions and symbols/ });
+  assert.throws(() => report({ a: array({ attributes: { t: new Uint8Array(2) } }) }), { code: "InvalidArgument", message: /Uint8Array/ });
+  // Text over the limits (or nested deeper than JSON text may be) falls back to the object.
+  assert.equal(report({ a: array({ attributes: { d: nested(123) } }) }).valid, true);
+  setLimits({ maxDocumentBytes: 100, maxJsonDepth: 3 });
+  try {
+    assert.deepEqual(report({ a: array({}) }), { valid: true, problems: [] });
+  } finally {
+    setLimits(null);
+  }
 });
