@@ -98,6 +98,20 @@ WALK_SUBGROUPS = 8
 WALK_LEAF_ARRAYS = 14
 
 
+def add_walk_image(group, j: int) -> None:
+    """The leaf array of both walk hierarchies: a 256² float32 image in zstd chunks."""
+    group.create_array(
+        f"image{j}",
+        shape=(256, 256),
+        chunks=(64, 64),
+        dtype="float32",
+        fill_value=0.0,
+        compressors=ZstdCodec(level=3),
+        dimension_names=["y", "x"],
+        attributes={"units": "m", "index": j},
+    )
+
+
 def walk_hierarchy(out: Path) -> int:
     """Writes the walk hierarchy (metadata only) to out/plain and a consolidated copy to
     out/consolidated; returns its number of nodes."""
@@ -114,16 +128,7 @@ def walk_hierarchy(out: Path) -> int:
             s = g.create_group(f"sub{k}", attributes={"index": k})
             nodes += 1
             for j in range(WALK_LEAF_ARRAYS):
-                s.create_array(
-                    f"image{j}",
-                    shape=(256, 256),
-                    chunks=(64, 64),
-                    dtype="float32",
-                    fill_value=0.0,
-                    compressors=ZstdCodec(level=3),
-                    dimension_names=["y", "x"],
-                    attributes={"units": "m", "index": j},
-                )
+                add_walk_image(s, j)
                 nodes += 1
     shutil.copytree(plain, out / "consolidated")
     with warnings.catch_warnings():
@@ -157,16 +162,7 @@ def walk10k_hierarchy(out: Path) -> int:
             s = g.create_group(f"sub{k}", attributes={"index": k})
             nodes += 1
             for j in range(WALK10K_ARRAYS):
-                s.create_array(
-                    f"image{j}",
-                    shape=(256, 256),
-                    chunks=(64, 64),
-                    dtype="float32",
-                    fill_value=0.0,
-                    compressors=ZstdCodec(level=3),
-                    dimension_names=["y", "x"],
-                    attributes={"units": "m", "index": j},
-                )
+                add_walk_image(s, j)
                 nodes += 1
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
