@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { launchChromium } from "./chromium.mjs";
+import { launchChromium, recordConsole } from "./chromium.mjs";
 import { jsonSchema, stringify } from "zom";
 import { parseJsonExact, readJson, repoRoot } from "../js/helpers.mjs";
 import { serve } from "./server.mjs";
@@ -21,8 +21,7 @@ before(async () => {
   server = await serve(repoRoot);
   ({ browser, profile } = await launchChromium("zom-chromium-", { viewport: { width: 1100, height: 800 } }));
   const page = await browser.newPage();
-  page.on("console", (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
-  page.on("pageerror", (e) => consoleLines.push(`pageerror: ${e.message}`));
+  recordConsole(page, consoleLines);
   await page.goto(`${server.url}/tests/browser/index.html`);
   await page.waitForFunction(() => "zomResults" in window, null, { timeout: 30_000 });
   results = await page.evaluate(() => window.zomResults);

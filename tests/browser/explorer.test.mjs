@@ -13,7 +13,7 @@ import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join, relative, sep } from "node:path";
 import { after, before, test } from "node:test";
-import { launchChromium } from "./chromium.mjs";
+import { launchChromium, recordConsole } from "./chromium.mjs";
 import { serveExplorer } from "../../scripts/start.mjs";
 import { wwwDist } from "../../www/build.mjs";
 import { readJson, repoRoot } from "../js/helpers.mjs";
@@ -68,8 +68,7 @@ before(async () => {
   server = await serveExplorer({ port: 0 });
   ({ browser, profile } = await launchChromium("zom-chromium-explorer-", { viewport: { width: 1400, height: 900 }, acceptDownloads: true }));
   page = await browser.newPage();
-  page.on("console", (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
-  page.on("pageerror", (e) => consoleLines.push(`pageerror: ${e.message}`));
+  recordConsole(page, consoleLines);
   await page.goto(server.url);
   await page.waitForFunction(() => document.body.dataset.state === "ready" || document.body.dataset.state === "failed", null, { timeout: 30_000 });
   const state = await page.evaluate(() => document.body.dataset.state);

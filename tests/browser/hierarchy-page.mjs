@@ -2,6 +2,8 @@
 // bundler) and offers window.zomHierarchy, whose calls read a Zarr hierarchy from another
 // origin with FetchStore, list what they did in the page's table, and answer in a form
 // Playwright carries back to Node unchanged (ZOMs as zom's JSON text, values as `plain`).
+import { describeError as describe, plain } from "./plain.mjs";
+
 const table = document.getElementById("results");
 const status = document.getElementById("status");
 
@@ -15,25 +17,9 @@ function show(step, cls, text) {
   cell.append(pre);
 }
 
-/**
- * A value of a read in a form that survives the trip to Node: TypedArrays become arrays,
- * BigInts {$big}, non-finite and negative-zero numbers {$num}, byte strings {$u8}; strings,
- * booleans, arrays and struct objects are kept (tests/browser/hierarchy.test.mjs undoes it).
- */
-function plain(v) {
-  if (typeof v === "bigint") return { $big: v.toString() };
-  if (typeof v === "number") return Number.isFinite(v) && !Object.is(v, -0) ? v : { $num: Object.is(v, -0) ? "-0" : String(v) };
-  if (v instanceof Uint8Array) return { $u8: Array.from(v) };
-  if (ArrayBuffer.isView(v)) return Array.from(v, plain);
-  if (Array.isArray(v)) return v.map(plain);
-  if (v !== null && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]));
-  return v;
-}
-
 /** The `data` of a read: a TypedArray becomes an array of its values, an array keeps its elements' forms. */
 const plainData = (data) => (ArrayBuffer.isView(data) ? Array.from(data, plain) : data.map(plain));
 
-const describe = (e) => ({ name: e?.name, code: e?.code ?? null, path: e?.path ?? null, key: e?.key ?? null, message: String(e?.message ?? e) });
 const fmtSel = (s) => (s === undefined ? "whole" : JSON.stringify(s));
 
 try {

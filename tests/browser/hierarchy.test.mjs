@@ -9,12 +9,13 @@ import assert from "node:assert/strict";
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { launchChromium } from "./chromium.mjs";
+import { launchChromium, openTestPage, recordConsole } from "./chromium.mjs";
 import { slice } from "zom";
 import { assertJsonEqual, parseJsonExact, readJson, repoRoot } from "../js/helpers.mjs";
 import { elements, reference, sameValues } from "../js/hierarchy-common.mjs";
 import { startServer } from "../server/server.mjs";
 import { fixtures, logLines } from "../server/testing.mjs";
+import { unplain } from "./plain.mjs";
 import { serve } from "./server.mjs";
 
 
@@ -30,12 +31,8 @@ before(async () => {
   data = await startServer({ root: fixtures, s3Listing: true });
   ({ browser, profile } = await launchChromium("zom-chromium-hierarchy-", { viewport: { width: 1100, height: 800 } }));
   page = await browser.newPage();
-  page.on("console", (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
-  page.on("pageerror", (e) => consoleLines.push(`pageerror: ${e.message}`));
-  await page.goto(`${site.url}/tests/browser/hierarchy.html`);
-  await page.waitForFunction(() => "zomHierarchy" in window || "zomHierarchyFatal" in window, null, { timeout: 30_000 });
-  const fatal = await page.evaluate(() => window.zomHierarchyFatal);
-  assert.equal(fatal, undefined, `the page failed to load zom: ${fatal}\n${consoleLines.join("\n")}`);
+  recordConsole(page, consoleLines);
+  await openTestPage(page, `${site.url}/tests/browser/hierarchy.html`, "zomHierarchy", consoleLines);
 });
 
 after(async () => {
@@ -62,18 +59,6 @@ async function checked(step, fn) {
     await call("verdict", step, false, String(e?.message ?? e).slice(0, 2000)).catch(() => {});
     throw e;
   }
-}
-
-/** Undoes the page's `plain` (tests/browser/hierarchy-page.mjs). */
-function unplain(v) {
-  if (Array.isArray(v)) return v.map(unplain);
-  if (v !== null && typeof v === "object") {
-    if ("$big" in v) return BigInt(v.$big);
-    if ("$num" in v) return Number(v.$num);
-    if ("$u8" in v) return Uint8Array.from(v.$u8);
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, unplain(x)]));
-  }
-  return v;
 }
 
 /**

@@ -1,20 +1,9 @@
 // The page of tests/browser/pool.test.mjs: loads the built package from /pkg/index.js (no
 // bundler: the pool's module workers load /pkg/pool/worker.js by import.meta.url) and offers
 // window.zomPool, whose reads come back as plain data Playwright carries to Node unchanged.
+import { describeError as describe, plain } from "./plain.mjs";
+
 const status = document.getElementById("status");
-
-/** TypedArrays as arrays, BigInts {$big}, non-finite numbers {$num}, byte strings {$u8}. */
-function plain(v) {
-  if (typeof v === "bigint") return { $big: v.toString() };
-  if (typeof v === "number") return Number.isFinite(v) && !Object.is(v, -0) ? v : { $num: Object.is(v, -0) ? "-0" : String(v) };
-  if (v instanceof Uint8Array) return { $u8: Array.from(v) };
-  if (ArrayBuffer.isView(v)) return Array.from(v, plain);
-  if (Array.isArray(v)) return v.map(plain);
-  if (v !== null && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]));
-  return v;
-}
-
-const describe = (e) => ({ name: e?.name, code: e?.code ?? null, path: e?.path ?? null, key: e?.key ?? null, message: String(e?.message ?? e) });
 
 try {
   const zom = await import("/pkg/index.js");

@@ -11,11 +11,12 @@ import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { launchChromium } from "./chromium.mjs";
+import { launchChromium, openTestPage, recordConsole } from "./chromium.mjs";
 import { readJson, repoRoot } from "../js/helpers.mjs";
 import { elements, sameValues } from "../js/hierarchy-common.mjs";
 import { startServer } from "../server/server.mjs";
 import { fixtures } from "../server/testing.mjs";
+import { unplain } from "./plain.mjs";
 import { serve } from "./server.mjs";
 
 
@@ -31,12 +32,8 @@ before(async () => {
   data = await startServer({ root: fixtures });
   ({ browser, profile } = await launchChromium("zom-chromium-pool-"));
   page = await browser.newPage();
-  page.on("console", (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
-  page.on("pageerror", (e) => consoleLines.push(`pageerror: ${e.message}`));
-  await page.goto(`${site.url}/tests/browser/pool.html`);
-  await page.waitForFunction(() => "zomPool" in window || "zomPoolFatal" in window, null, { timeout: 30_000 });
-  const fatal = await page.evaluate(() => window.zomPoolFatal);
-  assert.equal(fatal, undefined, `the page failed to load zom: ${fatal}\n${consoleLines.join("\n")}`);
+  recordConsole(page, consoleLines);
+  await openTestPage(page, `${site.url}/tests/browser/pool.html`, "zomPool", consoleLines);
 });
 
 after(async () => {
@@ -44,17 +41,6 @@ after(async () => {
   await Promise.all([site?.close(), data?.close()]);
   if (profile) rmSync(profile, { recursive: true, force: true });
 });
-
-function unplain(v) {
-  if (Array.isArray(v)) return v.map(unplain);
-  if (v !== null && typeof v === "object") {
-    if ("$big" in v) return BigInt(v.$big);
-    if ("$num" in v) return Number(v.$num);
-    if ("$u8" in v) return Uint8Array.from(v.$u8);
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, unplain(x)]));
-  }
-  return v;
-}
 
 for (const name of ["v3", "v2", "sample"]) {
   test(`every ${name} array read in Chromium with 2 module workers and with none equals zarr-python's values`, async () => {
@@ -86,12 +72,10 @@ for (const name of ["v3", "v2", "sample"]) {
 
 test("where a Content-Security-Policy forbids workers, reads decode on the main thread after one warning", async () => {
   const strict = await browser.newPage();
-  const lines = [];
-  strict.on("console", (m) => lines.push(`${m.type()}: ${m.text()}`));
+  const lines = recordConsole(strict);
   try {
     // The same page with <meta http-equiv="Content-Security-Policy" content="worker-src 'none'">.
-    await strict.goto(`${site.url}/tests/browser/pool-csp.html`);
-    await strict.waitForFunction(() => "zomPool" in window || "zomPoolFatal" in window, null, { timeout: 30_000 });
+    await openTestPage(strict, `${site.url}/tests/browser/pool-csp.html`, "zomPool", lines);
     const expected = readJson("expected", "v3.values.json");
     const paths = ["codec_zstd", "shard_index_end", "dtype_float64"];
     for (let round = 0; round < 2; round++) {
@@ -115,13 +99,9 @@ test("on a cross-origin isolated page the workers write into a SharedArrayBuffer
   assert.equal(await page.evaluate(() => window.zomPool.crossOriginIsolated), false);
   const isolatedSite = await serve(repoRoot, { isolated: true });
   const isolated = await browser.newPage();
-  const lines = [];
-  isolated.on("console", (m) => lines.push(`${m.type()}: ${m.text()}`));
-  isolated.on("pageerror", (e) => lines.push(`pageerror: ${e.message}`));
+  const lines = recordConsole(isolated);
   try {
-    await isolated.goto(`${isolatedSite.url}/tests/browser/pool.html`);
-    await isolated.waitForFunction(() => "zomPool" in window || "zomPoolFatal" in window, null, { timeout: 30_000 });
-    assert.equal(await isolated.evaluate(() => window.zomPoolFatal), undefined, lines.join("\n"));
+    await openTestPage(isolated, `${isolatedSite.url}/tests/browser/pool.html`, "zomPool", lines);
     assert.equal(await isolated.evaluate(() => window.zomPool.crossOriginIsolated), true);
     let sharedReads = 0;
     for (const name of ["v3", "v2", "sample"]) {
