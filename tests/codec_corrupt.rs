@@ -1,34 +1,14 @@
 //! Corrupt inputs for every codec (truncated, bit-flipped, wrong checksum, lying headers) give
 //! a ZomError with code CodecError or ChecksumMismatch, never a panic or a wrong-size result.
 
-use base64::Engine;
-use serde_json::{json, Value};
+mod common;
+
+use common::codec::{b64, cases, pipeline_of, stream_pipeline};
+use serde_json::json;
 use zom::codec::{CodecPipeline, DecodedChunk, Limits};
 use zom::model::v2::ArrayMetadataV2;
 use zom::model::v3::ArrayMetadataV3;
 use zom::ErrorCode;
-
-fn cases() -> Value {
-    let text = std::fs::read_to_string("tests/fixtures/codec/cases.json").unwrap();
-    serde_json::from_str(&text).unwrap()
-}
-
-fn b64(v: &Value) -> Vec<u8> {
-    base64::engine::general_purpose::STANDARD
-        .decode(v.as_str().unwrap())
-        .unwrap()
-}
-
-fn stream_pipeline(config: &Value, count: u64, ts: u64) -> CodecPipeline {
-    let dtype = match ts {
-        1 => "|u1".to_string(),
-        2 | 4 | 8 => format!("<u{ts}"),
-        n => format!("|V{n}"),
-    };
-    let meta = json!({"zarr_format": 2, "shape": [count], "chunks": [count], "dtype": dtype,
-        "fill_value": null, "order": "C", "filters": null, "compressor": config});
-    CodecPipeline::from_v2_metadata(&ArrayMetadataV2::from_value(&meta).unwrap()).unwrap()
-}
 
 /// Decoding must not panic; an error must be a codec error or a checksum mismatch; a success
 /// must have the chunk's exact size.
@@ -116,13 +96,7 @@ fn corrupt_arrays_never_panic() {
     let cases = cases();
     for case in cases["arrays"].as_array().unwrap() {
         let name = case["name"].as_str().unwrap();
-        let meta = &case["metadata"];
-        let pipeline = if case["zarr_format"] == 3 {
-            let meta: ArrayMetadataV3 = serde_json::from_value(meta.clone()).unwrap();
-            CodecPipeline::from_v3_metadata(&meta).unwrap()
-        } else {
-            CodecPipeline::from_v2_metadata(&ArrayMetadataV2::from_value(meta).unwrap()).unwrap()
-        };
+        let pipeline = pipeline_of(case["zarr_format"].as_u64().unwrap(), &case["metadata"]);
         for (key, chunk) in case["chunks"].as_object().unwrap() {
             let encoded = b64(&chunk["encoded"]);
             for (what, input) in mutations(&encoded) {

@@ -4,33 +4,13 @@
 //! codec_encode`.
 #![cfg(feature = "encode")]
 
-use base64::Engine;
+mod common;
+
+use common::codec::{b64, cases, pipeline_of};
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
-use zom::codec::{CodecPipeline, DecodedChunk};
-use zom::model::v2::ArrayMetadataV2;
-use zom::model::v3::ArrayMetadataV3;
+use zom::codec::DecodedChunk;
 use zom::ErrorCode;
-
-fn cases() -> Value {
-    let text = std::fs::read_to_string("tests/fixtures/codec/cases.json").unwrap();
-    serde_json::from_str(&text).unwrap()
-}
-
-fn b64(v: &Value) -> Vec<u8> {
-    base64::engine::general_purpose::STANDARD
-        .decode(v.as_str().unwrap())
-        .unwrap()
-}
-
-fn pipeline_of(format: u64, meta: &Value) -> CodecPipeline {
-    if format == 3 {
-        let meta: ArrayMetadataV3 = serde_json::from_value(meta.clone()).unwrap();
-        CodecPipeline::from_v3_metadata(&meta).unwrap()
-    } else {
-        CodecPipeline::from_v2_metadata(&ArrayMetadataV2::from_value(meta).unwrap()).unwrap()
-    }
-}
 
 fn compresses(meta: &Value) -> bool {
     let text = meta.to_string();

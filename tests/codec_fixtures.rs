@@ -1,22 +1,11 @@
 //! Chunks written by zarr-python 3.1 / numcodecs 0.16 (tests/fixtures/codec/cases.json, made by
 //! generate_codec.py beside it) decode to the values Python wrote.
 
-use base64::Engine;
-use serde_json::{json, Value};
+mod common;
+
+use common::codec::{b64, cases, stream_pipeline};
+use serde_json::Value;
 use zom::codec::{CodecPipeline, DecodedChunk};
-use zom::model::v2::ArrayMetadataV2;
-use zom::model::v3::ArrayMetadataV3;
-
-fn cases() -> Value {
-    let text = std::fs::read_to_string("tests/fixtures/codec/cases.json").unwrap();
-    serde_json::from_str(&text).unwrap()
-}
-
-fn b64(v: &Value) -> Vec<u8> {
-    base64::engine::general_purpose::STANDARD
-        .decode(v.as_str().unwrap())
-        .unwrap()
-}
 
 /// The byte-stream cases' input (see generate_codec.py).
 fn raw_elements(count: u64, ts: u64) -> Vec<u8> {
@@ -27,18 +16,6 @@ fn raw_elements(count: u64, ts: u64) -> Vec<u8> {
         out.extend_from_slice(&bytes[..ts as usize]);
     }
     out
-}
-
-/// A v2 pipeline whose only codec is `config`, over `count` elements of `ts` bytes.
-pub fn stream_pipeline(config: &Value, count: u64, ts: u64) -> CodecPipeline {
-    let dtype = match ts {
-        1 => "|u1".to_string(),
-        2 | 4 | 8 => format!("<u{ts}"),
-        n => format!("|V{n}"),
-    };
-    let meta = json!({"zarr_format": 2, "shape": [count], "chunks": [count], "dtype": dtype,
-        "fill_value": null, "order": "C", "filters": null, "compressor": config});
-    CodecPipeline::from_v2_metadata(&ArrayMetadataV2::from_value(&meta).unwrap()).unwrap()
 }
 
 #[test]
@@ -66,14 +43,8 @@ fn every_numcodecs_stream_decodes() {
     }
 }
 
-fn pipeline_of(case: &Value) -> CodecPipeline {
-    let meta = &case["metadata"];
-    if case["zarr_format"] == 3 {
-        let meta: ArrayMetadataV3 = serde_json::from_value(meta.clone()).unwrap();
-        CodecPipeline::from_v3_metadata(&meta).unwrap()
-    } else {
-        CodecPipeline::from_v2_metadata(&ArrayMetadataV2::from_value(meta).unwrap()).unwrap()
-    }
+fn case_pipeline(case: &Value) -> CodecPipeline {
+    common::codec::pipeline_of(case["zarr_format"].as_u64().unwrap(), &case["metadata"])
 }
 
 /// The C-order positions of the `valid` sub-block (from the origin) of an array of `shape`.
@@ -102,7 +73,7 @@ fn every_zarr_python_array_decodes() {
     assert!(arrays.len() > 30);
     for case in arrays {
         let name = case["name"].as_str().unwrap();
-        let pipeline = pipeline_of(case);
+        let pipeline = case_pipeline(case);
         let shape = pipeline.decoded_repr().shape.clone();
         let item = pipeline.decoded_repr().item_size();
         for (key, chunk) in case["chunks"].as_object().unwrap() {

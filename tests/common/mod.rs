@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests: fixture loading and JSON comparison with paths.
 #![allow(dead_code)]
 
+pub mod codec;
 pub mod store;
 pub mod values;
 
