@@ -163,23 +163,19 @@ fn permute(input: DecodedChunk, shape: &[usize], strides: &[usize]) -> Result<De
             }
             Ok(DecodedChunk::Fixed(out))
         }
-        DecodedChunk::Strings(mut items) => {
-            let mut out = Vec::with_capacity(items.len());
-            for_each_source(shape, strides, |src| {
-                out.push(std::mem::take(items.get_mut(src)?));
-                Some(())
-            })?;
-            Ok(DecodedChunk::Strings(out))
-        }
-        DecodedChunk::Bytes(mut items) => {
-            let mut out = Vec::with_capacity(items.len());
-            for_each_source(shape, strides, |src| {
-                out.push(std::mem::take(items.get_mut(src)?));
-                Some(())
-            })?;
-            Ok(DecodedChunk::Bytes(out))
-        }
+        DecodedChunk::Strings(items) => Ok(DecodedChunk::Strings(reorder(items, shape, strides)?)),
+        DecodedChunk::Bytes(items) => Ok(DecodedChunk::Bytes(reorder(items, shape, strides)?)),
     }
+}
+
+/// Variable-length elements moved into output C order (see [`permute`]).
+fn reorder<T: Default>(mut items: Vec<T>, shape: &[usize], strides: &[usize]) -> Result<Vec<T>> {
+    let mut out = Vec::with_capacity(items.len());
+    for_each_source(shape, strides, |src| {
+        out.push(std::mem::take(items.get_mut(src)?));
+        Some(())
+    })?;
+    Ok(out)
 }
 
 /// Calls `f` with the source element index of each output element, in output C order.
@@ -225,5 +221,29 @@ pub(crate) fn for_each_source(
             *i = 0;
             base = base.wrapping_sub(stride.wrapping_mul(len));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn variable_length_elements_move_into_c_order() {
+        // A 2×3 block stored in F order: element (r, c) is at r + 2c.
+        let (shape, strides) = ([2, 3], [1, 2]);
+        let strings = ["a", "b", "c", "d", "e", "f"].map(String::from).to_vec();
+        let got = permute(DecodedChunk::Strings(strings), &shape, &strides).unwrap();
+        let want = ["a", "c", "e", "b", "d", "f"].map(String::from).to_vec();
+        assert_eq!(got, DecodedChunk::Strings(want));
+        let bytes = (0u8..6).map(|b| vec![b; usize::from(b)]).collect();
+        let got = permute(DecodedChunk::Bytes(bytes), &shape, &strides).unwrap();
+        let want = [0u8, 2, 4, 1, 3, 5]
+            .map(|b| vec![b; usize::from(b)])
+            .to_vec();
+        assert_eq!(got, DecodedChunk::Bytes(want));
+        // An index outside the elements is an error, not a panic.
+        let short = DecodedChunk::Strings(vec![String::new(); 5]);
+        assert!(permute(short, &shape, &strides).is_err());
     }
 }
