@@ -291,7 +291,7 @@ impl ArrayHandle {
             if let Some(hook) = &hook {
                 hook.values(reader.data_type(), &mut values).map_err(fail)?;
             }
-            chunk_to_js(reader.data_type(), values).map_err(fail)
+            chunk_to_js(reader.data_type(), values, None).map_err(fail)
         }))
     }
 }

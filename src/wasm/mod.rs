@@ -425,11 +425,7 @@ impl ChunkDecoder {
             .reader
             .decode_chunk(&coords, bytes.as_deref())
             .map_err(fail)?;
-        match out {
-            Some(target) => values::chunk_to_js_into(self.reader.data_type(), chunk, &target),
-            None => values::chunk_to_js(self.reader.data_type(), chunk),
-        }
-        .map_err(fail)
+        values::chunk_to_js(self.reader.data_type(), chunk, out.as_ref()).map_err(fail)
     }
 
     /// The store key of the chunk at `coords`, relative to the store root.

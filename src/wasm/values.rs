@@ -32,28 +32,6 @@ pub(super) fn numeric_kind(data_type: &DataType) -> Option<&'static str> {
     })
 }
 
-/// Like [`chunk_to_js`], but numeric values of `target`'s exact length are copied straight
-/// from WebAssembly memory into `target` (one copy, no new buffer), which becomes `bytes`.
-pub fn chunk_to_js_into(
-    data_type: &DataType,
-    chunk: ChunkValues,
-    target: &Uint8Array,
-) -> Result<JsValue> {
-    match (&chunk.data, numeric_kind(data_type)) {
-        (DecodedChunk::Fixed(bytes), Some(kind))
-            if usize::try_from(target.length()).ok() == Some(bytes.len()) =>
-        {
-            target.copy_from(bytes);
-            let out = Object::new();
-            set_own(&out, "shape", &shape_to_js(&chunk.shape));
-            set_own(&out, "kind", &JsValue::from_str(kind));
-            set_own(&out, "bytes", target);
-            Ok(out.into())
-        }
-        _ => chunk_to_js(data_type, chunk),
-    }
-}
-
 fn shape_to_js(shape: &[u64]) -> Array {
     let out = Array::new();
     for &n in shape {
@@ -63,13 +41,27 @@ fn shape_to_js(shape: &[u64]) -> Array {
 }
 
 /// `{shape, kind, bytes}` for numeric data, `{shape, kind: "values", values}` otherwise.
-pub fn chunk_to_js(data_type: &DataType, chunk: ChunkValues) -> Result<JsValue> {
+/// Numeric values of `target`'s exact length are copied straight from WebAssembly memory into
+/// `target` (one copy, no new buffer), which becomes `bytes`.
+pub fn chunk_to_js(
+    data_type: &DataType,
+    chunk: ChunkValues,
+    target: Option<&Uint8Array>,
+) -> Result<JsValue> {
     let out = Object::new();
     set_own(&out, "shape", &shape_to_js(&chunk.shape));
     match (chunk.data, numeric_kind(data_type)) {
         (DecodedChunk::Fixed(bytes), Some(kind)) => {
             set_own(&out, "kind", &JsValue::from_str(kind));
-            set_own(&out, "bytes", &Uint8Array::from(bytes.as_slice()));
+            let fits = |t: &&Uint8Array| usize::try_from(t.length()).ok() == Some(bytes.len());
+            let view = match target.filter(fits) {
+                Some(t) => {
+                    t.copy_from(&bytes);
+                    t.clone()
+                }
+                None => Uint8Array::from(bytes.as_slice()),
+            };
+            set_own(&out, "bytes", &view);
         }
         (DecodedChunk::Fixed(bytes), None) => {
             let size = data_type
