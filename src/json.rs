@@ -4,25 +4,48 @@ use crate::error::{Result, ZomError};
 use crate::limits::{Limit, Limits, MAX_JSON_DEPTH};
 use serde_json::Value;
 use std::collections::BTreeMap;
+use zom_json::{write_json, JsonFormatter};
 
 /// Parses a metadata document, refusing documents over the limits `maxDocumentBytes` and
 /// `maxJsonDepth` ([`crate::ErrorCode::LimitExceeded`]). Errors name the line and column
 /// where the JSON broke.
 pub fn parse_document(bytes: &[u8], limits: &Limits) -> Result<Value> {
+    check_document(bytes, limits)?;
+    parse_text(bytes)
+}
+
+/// Refuses a document over the limits `maxDocumentBytes` and `maxJsonDepth`.
+pub(crate) fn check_document(bytes: &[u8], limits: &Limits) -> Result<()> {
     limits.check(
         Limit::DocumentBytes,
         u64::try_from(bytes.len()).unwrap_or(u64::MAX),
         "a metadata document's size in bytes",
     )?;
-    check_depth(bytes, limits)?;
-    serde_json::from_slice(bytes).map_err(|e| {
-        ZomError::invalid_metadata(format!(
-            "invalid JSON at line {}, column {}: {}",
-            e.line(),
-            e.column(),
-            e
-        ))
-    })
+    check_depth(bytes, limits)
+}
+
+/// Parses JSON text (within the limits already); errors name the line and column.
+pub(crate) fn parse_text(bytes: &[u8]) -> Result<Value> {
+    zom_json::parse(bytes).map_err(invalid_json)
+}
+
+/// What is wrong with text that is not JSON, without serde_json's " at line L column C".
+pub(crate) fn error_text(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    match text.rfind(" at line ") {
+        Some(at) => text.get(..at).unwrap_or(&text).to_string(),
+        None => text,
+    }
+}
+
+/// The error for text that is not JSON, with the line and column where it broke.
+pub(crate) fn invalid_json(e: serde_json::Error) -> ZomError {
+    ZomError::invalid_metadata(format!(
+        "invalid JSON at line {}, column {}: {}",
+        e.line(),
+        e.column(),
+        e
+    ))
 }
 
 /// Refuses JSON text nested deeper than `maxJsonDepth` (at most [`MAX_JSON_DEPTH`], where
@@ -30,35 +53,15 @@ pub fn parse_document(bytes: &[u8], limits: &Limits) -> Result<Value> {
 /// the parser to report.
 fn check_depth(bytes: &[u8], limits: &Limits) -> Result<()> {
     let max = limits.max_json_depth.min(MAX_JSON_DEPTH);
-    let (mut depth, mut in_string, mut escaped) = (0u64, false, false);
-    for &b in bytes {
-        if in_string {
-            match b {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match b {
-            b'"' => in_string = true,
-            b'[' | b'{' => {
-                depth = depth.saturating_add(1);
-                if depth > max {
-                    return Err(crate::limits::exceeded(
-                        Limit::JsonDepth,
-                        max,
-                        depth,
-                        "a metadata document's nesting depth",
-                    ));
-                }
-            }
-            b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
+    match zom_json::depth_over(bytes, max) {
+        Some(depth) => Err(crate::limits::exceeded(
+            Limit::JsonDepth,
+            max,
+            depth,
+            "a metadata document's nesting depth",
+        )),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// Serialises a document the way zarr-python writes them (Python's `json.dumps` with
@@ -70,16 +73,7 @@ pub fn to_pretty_bytes(value: &Value) -> Vec<u8> {
 /// Serialises like Python's `json.dumps(value)` with `indent` (None: one line with `", "` and
 /// `": "` separators, as zarr-python writes `.zmetadata`), non-ASCII escaped.
 pub fn to_python_json(value: &Value, indent: Option<usize>) -> Vec<u8> {
-    write_json(
-        value,
-        JsonFormatter {
-            indent,
-            spaced: true,
-            ascii: true,
-            level: 0,
-            has_value: false,
-        },
-    )
+    write_json(value, JsonFormatter::new(indent, true, true))
 }
 
 /// The JSON text serde_json's `to_string` writes (and a `Value`'s `Display`).
@@ -93,141 +87,9 @@ pub fn to_indented(value: &Value, indent: usize) -> String {
 }
 
 fn to_text(value: &Value, indent: Option<usize>) -> String {
-    let formatter = JsonFormatter {
-        indent,
-        spaced: false,
-        ascii: false,
-        level: 0,
-        has_value: false,
-    };
+    let formatter = JsonFormatter::new(indent, false, false);
     // Only whole UTF-8 strings are written: this cannot fail.
     String::from_utf8(write_json(value, formatter)).unwrap_or_default()
-}
-
-/// Every JSON text zom writes goes through this one serializer: each other one would be a
-/// copy of serde_json's serialisation code in the WebAssembly module.
-fn write_json(value: &Value, formatter: JsonFormatter) -> Vec<u8> {
-    use serde::Serialize;
-    let mut out = Vec::new();
-    let mut serializer = serde_json::Serializer::with_formatter(&mut out, formatter);
-    // Writing a Value into a Vec cannot fail (no I/O, string keys only).
-    if value.serialize(&mut serializer).is_err() {
-        return Vec::new();
-    }
-    out
-}
-
-/// serde_json's compact and pretty layouts, and Python's `json.dumps` one (`spaced`: `", "`
-/// and `": "` on one line; `ascii`: `ensure_ascii=True`).
-struct JsonFormatter {
-    indent: Option<usize>,
-    spaced: bool,
-    ascii: bool,
-    level: usize,
-    has_value: bool,
-}
-
-impl JsonFormatter {
-    fn separator<W: ?Sized + std::io::Write>(&self, w: &mut W, first: bool) -> std::io::Result<()> {
-        match self.indent {
-            Some(width) => {
-                w.write_all(if first { b"\n" } else { b",\n" })?;
-                for _ in 0..self.level.saturating_mul(width) {
-                    w.write_all(b" ")?;
-                }
-                Ok(())
-            }
-            None if first => Ok(()),
-            None if self.spaced => w.write_all(b", "),
-            None => w.write_all(b","),
-        }
-    }
-
-    fn close<W: ?Sized + std::io::Write>(
-        &mut self,
-        w: &mut W,
-        bracket: &[u8],
-    ) -> std::io::Result<()> {
-        self.level = self.level.saturating_sub(1);
-        if self.has_value {
-            if let Some(width) = self.indent {
-                w.write_all(b"\n")?;
-                for _ in 0..self.level.saturating_mul(width) {
-                    w.write_all(b" ")?;
-                }
-            }
-        }
-        self.has_value = true;
-        w.write_all(bracket)
-    }
-}
-
-impl serde_json::ser::Formatter for JsonFormatter {
-    fn write_string_fragment<W: ?Sized + std::io::Write>(
-        &mut self,
-        writer: &mut W,
-        fragment: &str,
-    ) -> std::io::Result<()> {
-        if !self.ascii {
-            return writer.write_all(fragment.as_bytes());
-        }
-        let mut units = [0u16; 2];
-        for c in fragment.chars() {
-            if c.is_ascii() {
-                writer.write_all(&[c as u8])?;
-            } else {
-                for unit in c.encode_utf16(&mut units) {
-                    write!(writer, "\\u{unit:04x}")?;
-                }
-            }
-        }
-        Ok(())
-    }
-    fn begin_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        self.level = self.level.saturating_add(1);
-        self.has_value = false;
-        w.write_all(b"[")
-    }
-    fn end_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        self.close(w, b"]")
-    }
-    fn begin_array_value<W: ?Sized + std::io::Write>(
-        &mut self,
-        w: &mut W,
-        first: bool,
-    ) -> std::io::Result<()> {
-        self.separator(w, first)
-    }
-    fn end_array_value<W: ?Sized + std::io::Write>(&mut self, _w: &mut W) -> std::io::Result<()> {
-        self.has_value = true;
-        Ok(())
-    }
-    fn begin_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        self.level = self.level.saturating_add(1);
-        self.has_value = false;
-        w.write_all(b"{")
-    }
-    fn end_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        self.close(w, b"}")
-    }
-    fn begin_object_key<W: ?Sized + std::io::Write>(
-        &mut self,
-        w: &mut W,
-        first: bool,
-    ) -> std::io::Result<()> {
-        self.separator(w, first)
-    }
-    fn begin_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        w.write_all(if self.spaced || self.indent.is_some() {
-            b": "
-        } else {
-            b":"
-        })
-    }
-    fn end_object_value<W: ?Sized + std::io::Write>(&mut self, _w: &mut W) -> std::io::Result<()> {
-        self.has_value = true;
-        Ok(())
-    }
 }
 
 /// The JSON type name of a value, as used in problem messages.

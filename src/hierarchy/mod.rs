@@ -15,7 +15,10 @@ mod shard;
 mod walk;
 
 pub use array::{ArrayReader, ChunkValues};
-pub use open::{attributes_of, normalize_path, open, open_with, NodeKind, OpenHints, Opened};
+pub use open::{
+    attributes_of, normalize_path, open, open_deferred, open_member, open_with, NodeKind,
+    OpenHints, Opened,
+};
 pub use read::{
     chunk_selection, read, read_chunk, read_chunk_with, read_with, ChunkPart, DecodeHook, NoHook,
     ReadOptions, ReadProgress,

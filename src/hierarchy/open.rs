@@ -22,10 +22,12 @@
 
 use super::{document, keyed};
 use crate::error::{ErrorCode, Result, ZomError};
+use crate::json;
 use crate::limits::Limits;
-use crate::model::{from_documents, join_path, Node, ZarrFormat};
+use crate::model::{from_documents, join_path, DeferredMembers, Node, ZarrFormat};
 use crate::store::Store;
 use serde_json::{Map, Value};
+use std::sync::Arc;
 
 /// Whether a node is an array or a group.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,6 +73,9 @@ pub struct Opened {
     pub node: Node,
     /// Whether the node's members came from consolidated metadata (and so are all known).
     pub consolidated: bool,
+    /// With [`open_deferred`]: a v3 group's consolidated members, not read yet (`node` then
+    /// has no members). Always `None` from [`open`].
+    pub deferred: Option<Box<DeferredMembers>>,
 }
 
 /// Which v2 documents exist at a node, when a listing told.
@@ -119,10 +124,51 @@ pub async fn open_with<S: Store>(
     limits: &Limits,
 ) -> Result<Opened> {
     let path = normalize_path(path)?;
-    match try_open(store, &path, hints, limits).await? {
+    match try_open(store, &path, hints, limits, false).await? {
         Ok(opened) => Ok(opened),
         Err(tried) => Err(not_found(&path, &tried)),
     }
+}
+
+/// Like [`open_with`], but a v3 group's inline consolidated metadata is only checked as
+/// JSON and located: the members are read when asked for ([`Opened::deferred`]). Opening the
+/// root of a large consolidated hierarchy then costs about one scan of its `zarr.json`;
+/// a member's invalid metadata is reported when that member is read.
+pub async fn open_deferred<S: Store>(
+    store: &S,
+    path: &str,
+    hints: OpenHints,
+    limits: &Limits,
+) -> Result<Opened> {
+    let path = normalize_path(path)?;
+    match try_open(store, &path, hints, limits, true).await? {
+        Ok(opened) => Ok(opened),
+        Err(tried) => Err(not_found(&path, &tried)),
+    }
+}
+
+/// The member at `relative` ("a" or "a/b") of a group opened with [`open_deferred`], read
+/// from its consolidated metadata with the member's own members: no request. `None` when the
+/// group has no deferred members or they do not list it. Errors: the member's invalid
+/// metadata, or a node of the other kind than hinted ([`ErrorCode::NotFound`]).
+pub fn open_member(group: &Opened, relative: &str, hints: OpenHints) -> Result<Option<Opened>> {
+    let Some(members) = &group.deferred else {
+        return Ok(None);
+    };
+    let relative = normalize_path(relative)?;
+    if relative.is_empty() {
+        return Ok(None);
+    }
+    let Some(node) = members.read(&relative)? else {
+        return Ok(None);
+    };
+    let opened = Opened {
+        path: join_path(&group.path, &relative),
+        node,
+        consolidated: true,
+        deferred: None,
+    };
+    finish(opened, hints, members.key()).map(Some)
 }
 
 /// Like [`open`] for a normalised path; when no metadata document exists, the keys tried.
@@ -131,12 +177,18 @@ pub(crate) async fn try_open<S: Store>(
     path: &str,
     hints: OpenHints,
     limits: &Limits,
+    defer: bool,
 ) -> Result<Result<Opened, Vec<String>>> {
     let mut tried: Vec<String> = Vec::new();
     if hints.format != Some(ZarrFormat::V2) {
         let key = join_path(path, "zarr.json");
-        if let Some(doc) = document(store, &key, path, limits).await? {
-            return finish(open_v3(path, &key, doc)?, hints, &key).map(Ok);
+        let text = store
+            .get(&key)
+            .await
+            .map_err(|e| e.at_key(&key).at_path(path))?;
+        if let Some(text) = text {
+            let opened = open_v3_text(path, &key, text, limits, defer)?;
+            return finish(opened, hints, &key).map(Ok);
         }
         tried.push(key);
     }
@@ -210,6 +262,32 @@ fn article(kind: NodeKind) -> &'static str {
     }
 }
 
+/// A v3 node from the text of its `zarr.json`. With `defer`, a group's inline consolidated
+/// members are left in [`Opened::deferred`].
+fn open_v3_text(
+    path: &str,
+    key: &str,
+    text: Vec<u8>,
+    limits: &Limits,
+    defer: bool,
+) -> Result<Opened> {
+    let located = |e: ZomError| e.at_key(key).at_path(path);
+    json::check_document(&text, limits).map_err(located)?;
+    if let Some(skim) = defer.then(|| zom_json::skim_consolidated(&text)).flatten() {
+        // Broken text outside the members: the whole text is parsed below, which says where.
+        if let Ok(document) = json::parse_text(&skim.document) {
+            if document.get("node_type").and_then(Value::as_str) == Some("group") {
+                let mut opened = open_v3(path, key, document.clone())?;
+                let members =
+                    DeferredMembers::new(Arc::new(text), document, skim.members, path, key);
+                opened.deferred = Some(Box::new(members));
+                return Ok(opened);
+            }
+        }
+    }
+    open_v3(path, key, json::parse_text(&text).map_err(located)?)
+}
+
 /// A v3 node from its `zarr.json`, with the subtree of its inline consolidated metadata.
 pub(crate) fn open_v3(path: &str, key: &str, doc: Value) -> Result<Opened> {
     // Looked up rather than parsed: from_documents parses (and checks) the document, and a
@@ -223,6 +301,7 @@ pub(crate) fn open_v3(path: &str, key: &str, doc: Value) -> Result<Opened> {
         path: path.to_string(),
         node,
         consolidated,
+        deferred: None,
     })
 }
 
@@ -243,6 +322,7 @@ pub(crate) async fn open_v2_from<S: Store>(
             path: path.to_string(),
             node,
             consolidated,
+            deferred: None,
         });
     }
     let attrs_key = join_path(path, ".zattrs");
@@ -260,6 +340,7 @@ pub(crate) async fn open_v2_from<S: Store>(
         path: path.to_string(),
         node,
         consolidated: false,
+        deferred: None,
     })
 }
 

@@ -94,7 +94,7 @@ struct Visit {
 }
 
 enum Done {
-    Visited(String, usize, Result<Option<Visit>>),
+    Visited(String, usize, Result<Option<Box<Visit>>>),
     Listed(String, usize, Result<Option<Listing>>),
 }
 
@@ -109,7 +109,7 @@ async fn run<S: Store>(store: &S, task: Task, format: ZarrFormat, limits: &Limit
         }
         Task::Visit(path, depth) => {
             let visited = visit(store, &path, format, limits).await;
-            Done::Visited(path, depth, visited)
+            Done::Visited(path, depth, visited.map(|v| v.map(Box::new)))
         }
     }
 }
@@ -147,13 +147,13 @@ async fn visit<S: Store>(
                     listing: Some(Some(listing)),
                 }));
         }
-        let opened = try_open(store, path, hints, limits).await?.ok();
+        let opened = try_open(store, path, hints, limits, false).await?.ok();
         return Ok(opened.map(|opened| Visit {
             opened,
             listing: Some(None),
         }));
     }
-    let opened = try_open(store, path, hints, limits).await?.ok();
+    let opened = try_open(store, path, hints, limits, false).await?.ok();
     Ok(opened.map(|opened| Visit {
         opened,
         listing: None,
@@ -228,7 +228,12 @@ impl State {
         }
     }
 
-    fn visited(&mut self, path: &str, depth: usize, visited: Result<Option<Visit>>) -> Result<()> {
+    fn visited(
+        &mut self,
+        path: &str,
+        depth: usize,
+        visited: Result<Option<Box<Visit>>>,
+    ) -> Result<()> {
         let visit = match visited {
             Err(e) => return self.fail(e),
             Ok(None) => return Ok(()),
@@ -290,10 +295,10 @@ pub async fn walk<S: Store>(
     state.visited(
         &path,
         0,
-        Ok(Some(Visit {
+        Ok(Some(Box::new(Visit {
             opened,
             listing: None,
-        })),
+        }))),
     )?;
     let concurrency = options.concurrency.max(1);
     let mut running = FuturesUnordered::new();

@@ -4,6 +4,7 @@
 pub mod compare;
 mod compare_json;
 pub mod convert;
+pub mod deferred;
 pub mod documents;
 pub mod flat;
 pub mod named;
@@ -17,6 +18,7 @@ pub mod v3;
 
 pub use compare::{diff, like, CompareOptions, Difference, DifferenceKind};
 pub use convert::{to_v3, Conversion};
+pub use deferred::DeferredMembers;
 pub use documents::{
     from_document_bytes, from_documents, to_document_bytes, to_documents, DocumentOptions,
 };

@@ -89,9 +89,10 @@ pub fn open_node(store: JsValue, path: Option<String>, options: JsValue) -> Prom
         let js_store = JsStore::new(&store, option(&options, "signal")).map_err(fail)?;
         let hints = hints_of(&options).map_err(fail)?;
         let limits = limits::of_options(&options, limits::current()).map_err(fail)?;
-        let opened = hierarchy::open_with(&js_store, path.as_deref().unwrap_or(""), hints, &limits)
-            .await
-            .map_err(fail)?;
+        let opened =
+            hierarchy::open_deferred(&js_store, path.as_deref().unwrap_or(""), hints, &limits)
+                .await
+                .map_err(fail)?;
         Ok(node_result(store, opened, limits))
     }))
 }
@@ -119,13 +120,69 @@ pub fn node_from_zom(
             path,
             node,
             consolidated,
+            deferred: None,
         },
         limits,
     ))
 }
 
-fn node_result(store: JsValue, opened: Opened, limits: Limits) -> JsValue {
+/// A group opened from inline consolidated metadata whose members are not read yet: the
+/// `deferred` of [`open_node`]'s result.
+#[wasm_bindgen]
+pub struct DeferredGroup {
+    group: Opened,
+    store: JsValue,
+    limits: Limits,
+}
+
+#[wasm_bindgen]
+impl DeferredGroup {
+    /// The names of the direct members of the member at `relative` (`""`: the group).
+    pub fn names(&self, relative: &str) -> Vec<String> {
+        self.group
+            .deferred
+            .as_ref()
+            .map(|m| m.names(relative).into_iter().map(String::from).collect())
+            .unwrap_or_default()
+    }
+
+    /// The group's ZOM with every member, read now.
+    pub fn zom(&self) -> JsResult {
+        let node = match &self.group.deferred {
+            Some(members) => members.read_all().map_err(fail)?,
+            None => self.group.node.clone(),
+        };
+        Ok(to_js(&node.to_value()))
+    }
+
+    /// The member at `relative` as [`open_node`] gives a node, read from the consolidated
+    /// metadata; `undefined` when it does not list it. Options: `kind`, `limits`.
+    pub fn open(&self, relative: &str, options: JsValue) -> JsResult {
+        let hints = hints_of(&options).map_err(fail)?;
+        let limits = limits::of_options(&options, self.limits).map_err(fail)?;
+        match hierarchy::open_member(&self.group, relative, hints).map_err(fail)? {
+            Some(opened) => Ok(node_result(self.store.clone(), opened, limits)),
+            None => Ok(JsValue::UNDEFINED),
+        }
+    }
+}
+
+fn node_result(store: JsValue, mut opened: Opened, limits: Limits) -> JsValue {
     let out = Object::new();
+    if let Some(members) = opened.deferred.take() {
+        let group = Opened {
+            path: opened.path.clone(),
+            node: opened.node.clone(),
+            consolidated: opened.consolidated,
+            deferred: Some(members),
+        };
+        let deferred = DeferredGroup {
+            group,
+            store: store.clone(),
+            limits,
+        };
+        set_own(&out, "deferred", &JsValue::from(deferred));
+    }
     let kind = match opened.node {
         Node::Array(_) => "array",
         Node::Group(_) => "group",
