@@ -14,13 +14,23 @@ use zom::store::MemoryStore;
 use zom::ErrorCode;
 
 fn deferred(store: &MemoryStore, path: &str) -> Opened {
-    block_on(open_deferred(store, path, OpenHints::default(), &Limits::default())).unwrap()
+    block_on(open_deferred(
+        store,
+        path,
+        OpenHints::default(),
+        &Limits::default(),
+    ))
+    .unwrap()
 }
 
 fn member_paths(node: &Node, prefix: &str, out: &mut Vec<String>) {
     if let Node::Group(g) = node {
         for (name, child) in &g.members {
-            let path = if prefix.is_empty() { name.clone() } else { format!("{prefix}/{name}") };
+            let path = if prefix.is_empty() {
+                name.clone()
+            } else {
+                format!("{prefix}/{name}")
+            };
             out.push(path.clone());
             member_paths(child, &path, out);
         }
@@ -35,30 +45,47 @@ fn deferred_members_read_as_open_reads_them() {
     let opened = deferred(&store, "");
     assert_eq!(store.log(), ["get zarr.json"]);
     assert!(opened.consolidated);
-    let Node::Group(group) = &opened.node else { panic!("not a group") };
+    let Node::Group(group) = &opened.node else {
+        panic!("not a group")
+    };
     assert!(group.members.is_empty());
     let members = opened.deferred.as_ref().expect("deferred members");
     assert_eq!(members.len(), 53);
     assert_eq!(members.key(), "zarr.json");
 
     let expected = read_json(&fixtures().join("expected/v3-consolidated.zom.json"));
-    assert_json_eq(&members.read_all().unwrap().to_value(), &expected, "read_all");
+    assert_json_eq(
+        &members.read_all().unwrap().to_value(),
+        &expected,
+        "read_all",
+    );
     assert_eq!(members.read_all().unwrap(), whole.node);
 
     let mut paths = Vec::new();
     member_paths(&whole.node, "", &mut paths);
     assert_eq!(paths.len(), 53);
     for path in &paths {
-        let member = open_member(&opened, path, OpenHints::default()).unwrap().unwrap();
+        let member = open_member(&opened, path, OpenHints::default())
+            .unwrap()
+            .unwrap();
         assert_eq!(&member.node, whole.node.get(path).unwrap(), "{path}");
         assert_eq!(member.path, *path);
         assert!(member.consolidated && member.deferred.is_none());
     }
     // Names of direct members, in document order.
-    let Node::Group(whole_group) = &whole.node else { panic!() };
+    let Node::Group(whole_group) = &whole.node else {
+        panic!()
+    };
     let mut names: Vec<&str> = members.names("");
     names.sort();
-    assert_eq!(names, whole_group.members.keys().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(
+        names,
+        whole_group
+            .members
+            .keys()
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+    );
     assert_eq!(members.names("group1"), ["sub", "values"]);
     assert_eq!(members.names("group1/sub"), ["leaf"]);
     assert!(members.names("codec_gzip").is_empty());
@@ -71,9 +98,16 @@ fn deferred_members_read_as_open_reads_them() {
 fn members_that_are_not_listed_or_of_the_other_kind() {
     let store = store_from_dir(&fixtures().join("v3-consolidated"));
     let opened = deferred(&store, "");
-    assert!(open_member(&opened, "nothing", OpenHints::default()).unwrap().is_none());
-    assert!(open_member(&opened, "", OpenHints::default()).unwrap().is_none());
-    let group_hint = OpenHints { kind: Some(NodeKind::Group), format: None };
+    assert!(open_member(&opened, "nothing", OpenHints::default())
+        .unwrap()
+        .is_none());
+    assert!(open_member(&opened, "", OpenHints::default())
+        .unwrap()
+        .is_none());
+    let group_hint = OpenHints {
+        kind: Some(NodeKind::Group),
+        format: None,
+    };
     let e = open_member(&opened, "codec_gzip", group_hint).unwrap_err();
     assert_eq!(e.code, ErrorCode::NotFound);
     assert_eq!(e.path.as_deref(), Some("codec_gzip"));
@@ -84,11 +118,25 @@ fn members_that_are_not_listed_or_of_the_other_kind() {
     let store = store_from_dir(&fixtures().join("v3-consolidated"));
     let whole = block_on(open(&store, "", OpenHints::default())).unwrap();
     let sub = deferred(&store, "group1");
-    assert!(sub.deferred.is_none(), "group1's zarr.json has no consolidated metadata");
-    assert_eq!(&sub.node, whole.node.get("group1").map(|n| match n {
-        Node::Group(g) => Node::Group(zom::model::Group { members: Default::default(), ..g.clone() }),
-        other => other.clone(),
-    }).as_ref().unwrap());
+    assert!(
+        sub.deferred.is_none(),
+        "group1's zarr.json has no consolidated metadata"
+    );
+    assert_eq!(
+        &sub.node,
+        whole
+            .node
+            .get("group1")
+            .map(|n| match n {
+                Node::Group(g) => Node::Group(zom::model::Group {
+                    members: Default::default(),
+                    ..g.clone()
+                }),
+                other => other.clone(),
+            })
+            .as_ref()
+            .unwrap()
+    );
 }
 
 fn store_with_root(text: &str) -> MemoryStore {
@@ -110,17 +158,27 @@ fn consolidated(members: &str) -> String {
 
 #[test]
 fn a_broken_member_is_reported_when_it_is_read() {
-    let text = consolidated(&format!(r#""good": {ARRAY}, "bad": {{"zarr_format": 3, "node_type": "array"}}, "g": {{"zarr_format": 3, "node_type": "group"}}, "g/x": {{"zarr_format": 3, "node_type": "array", "shape": "no"}}"#));
+    let text = consolidated(&format!(
+        r#""good": {ARRAY}, "bad": {{"zarr_format": 3, "node_type": "array"}}, "g": {{"zarr_format": 3, "node_type": "group"}}, "g/x": {{"zarr_format": 3, "node_type": "array", "shape": "no"}}"#
+    ));
     let store = store_with_root(&text);
     let opened = deferred(&store, "sub");
     let members = opened.deferred.as_ref().unwrap();
     assert_eq!(members.key(), "sub/zarr.json");
-    assert!(open_member(&opened, "good", OpenHints::default()).unwrap().is_some());
+    assert!(open_member(&opened, "good", OpenHints::default())
+        .unwrap()
+        .is_some());
     let e = open_member(&opened, "bad", OpenHints::default()).unwrap_err();
     assert_eq!(e.code, ErrorCode::InvalidMetadata);
-    assert_eq!((e.path.as_deref(), e.key.as_deref()), (Some("sub/bad"), Some("sub/zarr.json")));
+    assert_eq!(
+        (e.path.as_deref(), e.key.as_deref()),
+        (Some("sub/bad"), Some("sub/zarr.json"))
+    );
     let e = open_member(&opened, "g", OpenHints::default()).unwrap_err();
-    assert_eq!((e.path.as_deref(), e.key.as_deref()), (Some("sub/g/x"), Some("sub/zarr.json")));
+    assert_eq!(
+        (e.path.as_deref(), e.key.as_deref()),
+        (Some("sub/g/x"), Some("sub/zarr.json"))
+    );
     let e = members.read_all().unwrap_err();
     assert_eq!(e.key.as_deref(), Some("sub/zarr.json"));
     // open reads every member at once: the same kind of error, at once.
@@ -131,28 +189,44 @@ fn a_broken_member_is_reported_when_it_is_read() {
 
 #[test]
 fn broken_json_in_a_member_says_where_in_the_document() {
-    let text = consolidated(&format!("\"good\": {ARRAY},\n  \"bad\": {{\"zarr_format\": 3,\n \"x\": tru}}"));
+    let text = consolidated(&format!(
+        "\"good\": {ARRAY},\n  \"bad\": {{\"zarr_format\": 3,\n \"x\": tru}}"
+    ));
     let store = store_with_root(&text);
     let opened = deferred(&store, "sub");
-    assert!(open_member(&opened, "good", OpenHints::default()).unwrap().is_some());
+    assert!(open_member(&opened, "good", OpenHints::default())
+        .unwrap()
+        .is_some());
     let e = open_member(&opened, "bad", OpenHints::default()).unwrap_err();
     assert_eq!(e.code, ErrorCode::InvalidMetadata);
     assert_eq!(e.path.as_deref(), Some("sub/bad"));
     let line = text.lines().position(|l| l.contains("tru}")).unwrap() + 1;
     let column = text.lines().nth(line - 1).unwrap().find("tru}").unwrap() + 4;
     assert!(
-        e.message.contains(&format!("consolidated metadata of 'bad' at line {line}, column {column}")),
+        e.message.contains(&format!(
+            "consolidated metadata of 'bad' at line {line}, column {column}"
+        )),
         "{}",
         e.message
     );
     // Broken text outside the members is the whole document's error, as open gives it.
-    let broken = consolidated(&format!(r#""good": {ARRAY}"#)).replace("\"attributes\": {\"a\": 1}", "\"attributes\": {\"a\" 1}");
+    let broken = consolidated(&format!(r#""good": {ARRAY}"#))
+        .replace("\"attributes\": {\"a\": 1}", "\"attributes\": {\"a\" 1}");
     let store = store_with_root(&broken);
-    let deferred_error =
-        block_on(open_deferred(&store, "sub", OpenHints::default(), &Limits::default())).unwrap_err();
+    let deferred_error = block_on(open_deferred(
+        &store,
+        "sub",
+        OpenHints::default(),
+        &Limits::default(),
+    ))
+    .unwrap_err();
     let whole_error = block_on(open(&store, "sub", OpenHints::default())).unwrap_err();
     assert_eq!(deferred_error.message, whole_error.message);
-    assert!(deferred_error.message.starts_with("invalid JSON at line 1"), "{}", deferred_error.message);
+    assert!(
+        deferred_error.message.starts_with("invalid JSON at line 1"),
+        "{}",
+        deferred_error.message
+    );
 }
 
 #[test]
@@ -160,7 +234,10 @@ fn limits_hold_for_deferred_members() {
     let deep = format!("{}1{}", "[".repeat(40), "]".repeat(40));
     let text = consolidated(&format!(r#""deep": {deep}"#));
     let store = store_with_root(&text);
-    let limits = Limits { max_json_depth: 20, ..Limits::default() };
+    let limits = Limits {
+        max_json_depth: 20,
+        ..Limits::default()
+    };
     let e = block_on(open_deferred(&store, "sub", OpenHints::default(), &limits)).unwrap_err();
     assert_eq!(e.code, ErrorCode::LimitExceeded);
     assert_eq!(e.key.as_deref(), Some("sub/zarr.json"));

@@ -109,3 +109,31 @@ fn from_document_bytes_refuses_garbage_with_its_key() {
     assert_eq!(err.code, zom::ErrorCode::InvalidMetadata);
     assert_eq!(err.key.as_deref(), Some("zarr.json"));
 }
+
+/// The consolidated-metadata scan's 16-byte SIMD search (wasm only): strings with brackets,
+/// escapes and the bytes its bracket mask also matches (`Y`, `_`, `y`), across block edges.
+#[wasm_bindgen_test]
+fn consolidated_members_are_found_by_the_simd_scan() {
+    let member = r#"{"chunk_key_encoding": {"name": "default", "configuration": {"separator": "/"}}, "attributes": {"Y_y": "}]\"\\{[", "list": [[1, 2], {"a": [], "b": {}}], "z": "\u00e9"}}"#;
+    for pad in 0..20 {
+        let members = format!(
+            r#""a": {member}, "b/c{}": {member}, "d": 12, "e": "Y]""#,
+            "_".repeat(pad)
+        );
+        let text = format!(
+            r#"{{"consolidated_metadata": {{"metadata": {{{members}}}}}, "node_type": "group"}}"#
+        );
+        let skim = zom_json::skim_consolidated(text.as_bytes()).expect("members found");
+        let found: Vec<&str> = skim
+            .members
+            .iter()
+            .map(|(_, r)| std::str::from_utf8(&text.as_bytes()[r.clone()]).unwrap())
+            .collect();
+        assert_eq!(found, [member, member, "12", r#""Y]""#], "pad {pad}");
+        let broken = text.replacen(r#""list": [[1, 2]"#, r#""list": [[1, 2}"#, 1);
+        assert!(
+            zom_json::skim_consolidated(broken.as_bytes()).is_none(),
+            "pad {pad}"
+        );
+    }
+}

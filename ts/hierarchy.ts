@@ -56,48 +56,76 @@ export class ZarrGroup {
   readonly attributes: Attributes;
   /** The Zarr format. */
   readonly zarrFormat: 2 | 3;
-  /**
-   * The group's ZOM node. With consolidated metadata it holds the whole subtree; otherwise
-   * `members` is empty (use {@link walk} to list them).
-   */
-  readonly zom: Zom;
   /** Whether the members came from consolidated metadata. */
   readonly consolidated: boolean;
   /** The names of the direct members when known (consolidated metadata), else `undefined`. */
   readonly members: string[] | undefined;
   readonly #store: StoreInput;
   readonly #workers: number | undefined;
+  #zom: Zom | undefined;
+  readonly #deferred: raw.DeferredGroup | undefined;
 
   /** @internal Made by {@link open}. */
-  constructor(store: StoreInput, path: string, zom: Zom, consolidated: boolean, workers?: number) {
+  constructor(store: StoreInput, path: string, zom: Zom, consolidated: boolean, workers?: number, deferred?: raw.DeferredGroup) {
     this.#store = store;
     this.#workers = workers;
+    this.#deferred = deferred;
     this.path = path;
-    this.zom = zom;
     this.consolidated = consolidated;
     this.attributes = (zom.attributes ?? {}) as Attributes;
     this.zarrFormat = zom.zarr_format as 2 | 3;
-    const members = (zom as { members?: { [name: string]: unknown } | null }).members;
-    this.members = consolidated && members ? Object.keys(members) : undefined;
+    if (deferred !== undefined) {
+      this.members = deferred.names("");
+    } else {
+      this.#zom = zom;
+      const members = (zom as { members?: { [name: string]: unknown } | null }).members;
+      this.members = consolidated && members ? Object.keys(members) : undefined;
+    }
+  }
+
+  /**
+   * The group's ZOM node. With consolidated metadata it holds the whole subtree; otherwise
+   * `members` is empty (use {@link walk} to list them). A v3 group's inline consolidated
+   * metadata is read into nodes on the first access (opening the group only checked it as
+   * JSON), so a member's invalid metadata throws ZomError "InvalidMetadata" here.
+   */
+  get zom(): Zom {
+    if (this.#zom === undefined) {
+      try {
+        this.#zom = this.#deferred!.zom() as Zom;
+      } catch (e) {
+        throw toZomError(e);
+      }
+    }
+    return this.#zom;
   }
 
   /**
    * Opens the node at `path` below this group ("a" or "a/b"). When the group came with
-   * consolidated metadata that holds the node, no request is made; otherwise it is
-   * {@link open} on the store.
+   * consolidated metadata that holds the node, no request is made (only that member and its
+   * own members are read from it); otherwise it is {@link open} on the store.
    */
   async open(path: string, options: OpenOptions = {}): Promise<ZarrArray | ZarrGroup> {
     const relative = path.replace(/^\/+|\/+$/g, "");
     const full = [this.path, relative].filter((p) => p !== "").join("/");
-    const member = this.consolidated ? memberAt(this.zom, relative) : undefined;
     options = { workers: this.#workers, ...options };
     checkWorkers(options.workers);
+    let node: RawNode | undefined;
+    if (this.#deferred !== undefined) {
+      try {
+        node = this.#deferred.open(relative, options) as RawNode | undefined;
+      } catch (e) {
+        throw toZomError(e);
+      }
+      if (node === undefined) return open(this.#store, full, options);
+      return fromRaw(this.#store, node, options.workers);
+    }
+    const member = this.consolidated ? memberAt(this.zom, relative) : undefined;
     if (member === undefined) return open(this.#store, full, options);
     const kind = "shape" in member ? "array" : "group";
     if (options.kind !== undefined && options.kind !== kind) {
       throw new ZomError("NotFound", `'${full}' is ${kind === "array" ? "an array" : "a group"}, not ${options.kind === "array" ? "an array" : "a group"}`, { path: full });
     }
-    let node: RawNode;
     try {
       node = raw.nodeFromZom(this.#store, full, member, true, options) as RawNode;
     } catch (e) {
@@ -120,7 +148,7 @@ function memberAt(zom: Zom, path: string): Zom | undefined {
 
 function fromRaw(store: StoreInput, node: RawNode, workers: number | undefined): ZarrArray | ZarrGroup {
   if (node.kind === "array" && node.array !== undefined) return new ZarrArray(node.array, node.zom as ArrayZom, { workers });
-  return new ZarrGroup(store, node.path, node.zom, node.consolidated, workers);
+  return new ZarrGroup(store, node.path, node.zom, node.consolidated, workers, node.deferred);
 }
 
 interface RawNode {
@@ -129,6 +157,8 @@ interface RawNode {
   zom: Zom;
   consolidated: boolean;
   array?: raw.ArrayHandle;
+  /** A v3 group's consolidated members, not read yet. */
+  deferred?: raw.DeferredGroup;
 }
 
 /**

@@ -116,6 +116,37 @@ test("members of a consolidated group open without requests", async () => {
   assert.deepEqual(plain.log, ["get /group1/zarr.json", "get /group1/sub/zarr.json"]);
 });
 
+test("a consolidated group's members are read when asked for: a broken one fails there, not at open", async () => {
+  const expected = readJson("expected", "v3-consolidated.zom.json");
+  const store = countingStore(mapStore("v3-consolidated"));
+  const root = await openGroup(store);
+  assert.deepEqual([...root.members].sort(), Object.keys(expected.members).sort());
+  assert.deepEqual(root.attributes, expected.attributes);
+  assertJsonEqual(root.zom, expected, "root.zom read on first access");
+  assert.equal(root.zom, root.zom, "read once");
+  const sub = await root.open("group1");
+  assertJsonEqual(sub.zom, expected.members.group1, "a member group with its own members");
+  assert.deepEqual(store.log, ["get /zarr.json"]);
+
+  const doc = JSON.parse(new TextDecoder().decode(mapStore("v3-consolidated").get("/zarr.json")));
+  const metadata = doc.consolidated_metadata.metadata;
+  metadata["group1/values"] = { ...metadata["group1/values"], shape: "ten" };
+  const text = JSON.stringify(doc, null, 2).replace('"dtype_int8": {', '"dtype_int8": {"x": tru, ');
+  const broken = new Map([["/zarr.json", new TextEncoder().encode(text)]]);
+  const group = await openGroup(broken);
+  assert.ok(group.members.includes("dtype_int8") && group.members.includes("group1"));
+  assert.ok((await group.open("dtype_int32")) instanceof ZarrArray);
+  await assert.rejects(group.open("group1/values"), zomError("InvalidMetadata", { path: "group1/values", key: "zarr.json" }));
+  await assert.rejects(group.open("group1"), zomError("InvalidMetadata", { path: "group1/values", key: "zarr.json" }));
+  const line = text.split("\n").findIndex((l) => l.includes("tru,")) + 1;
+  await assert.rejects(group.open("dtype_int8"), (e) => {
+    assert.ok(isZomError(e) && e.code === "InvalidMetadata" && e.path === "dtype_int8", String(e));
+    assert.match(e.message, new RegExp(`consolidated metadata of 'dtype_int8' at line ${line}, column \\d+`));
+    return true;
+  });
+  assert.throws(() => group.zom, zomError("InvalidMetadata", { key: "zarr.json" }));
+});
+
 test("one inner chunk of a shard costs the index and one range", async () => {
   const store = countingStore(mapStore("v3"));
   const arr = await openArray(store, "shard_index_end");
