@@ -164,7 +164,8 @@ interface RawNode {
 /**
  * Opens the node at `path` (default: the store root) as a {@link ZarrArray} or a
  * {@link ZarrGroup}. Requests: v3 `zarr.json` first (one request; consolidated metadata
- * inline in it gives the whole tree), else v2: at the root `.zmetadata` (consolidated: the
+ * inline in it gives the whole tree, whose members are read when asked for: see
+ * {@link ZarrGroup.open} and {@link ZarrGroup.zom}), else v2: at the root `.zmetadata` (consolidated: the
  * whole tree), `.zgroup`, `.zarray`; below it `.zarray`, `.zmetadata`, `.zgroup`; then
  * `.zattrs`. `kind` and `format` skip probes (`{kind: "array", format: 2}`: `.zarray` and
  * `.zattrs` only; `{format: 2}` on a consolidated v2 hierarchy: `.zmetadata` only).

@@ -69,7 +69,8 @@ pub struct OpenHints {
 pub struct Opened {
     /// The node path (`""` for the store root, `"a/b"`).
     pub path: String,
-    /// The node; a group opened from consolidated metadata has its whole subtree as members.
+    /// The node; a group opened from consolidated metadata with [`open`] has its whole
+    /// subtree as members (with [`open_deferred`], none: see `deferred`).
     pub node: Node,
     /// Whether the node's members came from consolidated metadata (and so are all known).
     pub consolidated: bool,
