@@ -2,7 +2,6 @@
 
 use super::{BytesNaming, DataType, Endianness, FillValue, StructNaming};
 use crate::json::type_name;
-use base64::Engine as _;
 use serde_json::{Map, Number, Value};
 
 pub(super) use super::fill_encode::{to_v2, to_v3};
@@ -337,14 +336,12 @@ fn float(width: usize, name: &str, value: &Value, version: Version) -> Result<Fi
 /// Bytes given as a base64 string.
 fn base64(name: &str, value: &Value) -> Result<Vec<u8>, String> {
     match value {
-        Value::String(s) => base64::engine::general_purpose::STANDARD
-            .decode(s)
-            .map_err(|e| {
-                format!(
-                    "fill_value \"{}\" for {name} is not valid base64: {e}",
-                    shorten(s)
-                )
-            }),
+        Value::String(s) => super::base64::decode(s).map_err(|e| {
+            format!(
+                "fill_value \"{}\" for {name} is not valid base64: {e}",
+                shorten(s)
+            )
+        }),
         _ => Err(format!(
             "fill_value for {name} must be a base64 string, got {}",
             show(value)

@@ -3,7 +3,6 @@
 use super::element::{from_element_bytes, swap_element, to_element_bytes};
 use super::fill::{float_json, float_width, object, Version};
 use super::{BytesNaming, DataType, Endianness, FillValue, StructNaming};
-use base64::Engine as _;
 use serde_json::Value;
 
 /// The v3 `fill_value` of `value`.
@@ -17,7 +16,7 @@ pub(super) fn to_v2(value: &FillValue, data_type: &DataType, endianness: Endiann
 }
 
 fn base64(bytes: &[u8]) -> Value {
-    Value::String(base64::engine::general_purpose::STANDARD.encode(bytes))
+    Value::String(super::base64::encode(bytes))
 }
 
 fn encode(value: &FillValue, data_type: &DataType, version: Version, order: Endianness) -> Value {

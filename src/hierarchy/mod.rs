@@ -10,6 +10,7 @@
 mod array;
 mod open;
 mod output;
+mod pending;
 mod read;
 mod shard;
 mod walk;

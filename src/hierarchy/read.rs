@@ -15,6 +15,7 @@
 
 use super::array::{ArrayReader, ChunkValues};
 use super::output::{Fill, Output};
+use super::pending::{stray, Finished, Pending};
 use super::shard;
 use crate::chunk::{ChunkGrid, ChunkRead, DimSelection, Selection};
 use crate::error::{ErrorCode, Result, ZomError};
@@ -62,7 +63,7 @@ impl DecodeHook for NoHook {
 }
 
 /// What the fetch (and, with a hook, the decode) of one chunk gave.
-enum Fetched {
+pub(super) enum Fetched {
     Missing,
     Encoded(Vec<u8>),
     /// Decoded by the hook, into its output.
@@ -152,35 +153,41 @@ pub async fn read_with<S: Store, H: DecodeHook>(
     progress(ReadProgress { done, total });
     let concurrency = options.concurrency.max(1);
     let sharding = reader.pipeline().sharding();
-    // One stream and one loop for plain and sharded arrays: each is a copy of the
-    // `FuturesUnordered` machinery in the WebAssembly module.
+    // One stream and one loop for plain and sharded arrays, of the one future type of
+    // `super::pending`.
     let mut fetches = stream::iter(chunks.iter())
-        .map(|chunk| async move {
-            let fetched = match (sharding, hook) {
-                (Some(sharding), hook) => match shard::fetch(store, sharding, chunk, options).await
-                {
-                    Err(e) => Err(e),
-                    Ok(data) => match hook {
-                        None => Ok(Fetched::Shard(data)),
-                        Some(hook) => shard::decode_with(hook, sharding, data)
+        .map(|chunk| -> Pending<'_> {
+            Box::pin(async move {
+                let fetched = match (sharding, hook) {
+                    (Some(sharding), hook) => {
+                        match shard::fetch(store, sharding, chunk, options).await {
+                            Err(e) => Err(e),
+                            Ok(data) => match hook {
+                                None => Ok(Fetched::Shard(data)),
+                                Some(hook) => shard::decode_with(hook, sharding, data)
+                                    .await
+                                    .map(|()| Fetched::Decoded),
+                            },
+                        }
+                    }
+                    (None, hook) => match (store.get(&chunk.key).await, hook) {
+                        (Err(e), _) => Err(e),
+                        (Ok(None), _) => Ok(Fetched::Missing),
+                        (Ok(Some(bytes)), None) => Ok(Fetched::Encoded(bytes)),
+                        (Ok(Some(bytes)), Some(hook)) => hook
+                            .decode(&bytes, ChunkPart::Chunk, &chunk.read)
                             .await
                             .map(|()| Fetched::Decoded),
                     },
-                },
-                (None, hook) => match (store.get(&chunk.key).await, hook) {
-                    (Err(e), _) => Err(e),
-                    (Ok(None), _) => Ok(Fetched::Missing),
-                    (Ok(Some(bytes)), None) => Ok(Fetched::Encoded(bytes)),
-                    (Ok(Some(bytes)), Some(hook)) => hook
-                        .decode(&bytes, ChunkPart::Chunk, &chunk.read)
-                        .await
-                        .map(|()| Fetched::Decoded),
-                },
-            };
-            (chunk, fetched)
+                };
+                Finished::Chunk(chunk, fetched)
+            })
         })
         .buffer_unordered(concurrency);
-    while let Some((chunk, fetched)) = fetches.next().await {
+    while let Some(finished) = fetches.next().await {
+        let Finished::Chunk(chunk, fetched) = finished else {
+            return Err(stray().at_path(path));
+        };
         let locate = |e: ZomError| e.at_key(chunk.key.clone()).at_path(path);
         match fetched.map_err(locate)? {
             Fetched::Missing => out.fill(&chunk.read, &fill),

@@ -14,6 +14,7 @@
 //! fill value.
 
 use super::output::{Fill, Output};
+use super::pending::{stray, Finished, Pending};
 use super::read::{ChunkPart, DecodeHook, ReadOptions};
 use crate::chunk::{ChunkRead, PlannedChunk};
 use crate::codec::sharding::{IndexRange, ReadPlan, ShardingCodec};
@@ -102,27 +103,14 @@ pub(crate) async fn fetch<S: Store>(
     // machinery is already in the module, FuturesOrdered would be a second copy.
     let mut fetched: Vec<Vec<u8>> = vec![Vec::new(); plan.ranges.len()];
     let mut reads = stream::iter(plan.ranges.iter().cloned().enumerate())
-        .map(|(i, range)| async move {
-            let want = range.end.saturating_sub(range.start);
-            match store
-                .get_range(key, ByteRange::Bounded(range.clone()))
-                .await?
-            {
-                Some(bytes) if u64::try_from(bytes.len()).ok() == Some(want) => Ok((i, bytes)),
-                Some(bytes) => Err(codec(format!(
-                    "bytes {}..{} of the shard: {} bytes were read",
-                    range.start,
-                    range.end,
-                    bytes.len()
-                ))),
-                None => Err(ZomError::new(
-                    ErrorCode::NotFound,
-                    "the shard disappeared between the index and the chunk reads",
-                )),
-            }
+        .map(|(i, range)| -> Pending<'_> {
+            Box::pin(async move { Finished::Range(read_range(store, key, i, range).await) })
         })
         .buffer_unordered(options.concurrency.max(1));
-    while let Some(read) = reads.next().await {
+    while let Some(finished) = reads.next().await {
+        let Finished::Range(read) = finished else {
+            return Err(stray());
+        };
         let (i, bytes) = read?;
         if let Some(slot) = fetched.get_mut(i) {
             *slot = bytes;
@@ -220,21 +208,52 @@ pub(crate) async fn decode_with<H: DecodeHook>(
     };
     let count = parts.len();
     let mut decodes = stream::iter(parts)
-        .map(|(read, encoded)| async move {
-            match encoded {
-                None => Ok(()),
-                Some(bytes) => hook
-                    .decode(bytes, ChunkPart::Inner, read)
-                    .await
-                    .map_err(|e| at_inner(e, &read.coords)),
-            }
+        .map(|(read, encoded)| -> Pending<'_> {
+            Box::pin(async move {
+                Finished::Decoded(match encoded {
+                    None => Ok(()),
+                    Some(bytes) => hook
+                        .decode(bytes, ChunkPart::Inner, read)
+                        .await
+                        .map_err(|e| at_inner(e, &read.coords)),
+                })
+            })
         })
         // All at once, as `try_join_all` would, in the one FuturesUnordered machinery.
         .buffer_unordered(count.max(1));
-    while let Some(done) = decodes.next().await {
+    while let Some(finished) = decodes.next().await {
+        let Finished::Decoded(done) = finished else {
+            return Err(stray());
+        };
         done?;
     }
     Ok(())
+}
+
+/// Bytes `range` of shard `key`, the `i`th range of the shard's read plan.
+async fn read_range<S: Store>(
+    store: &S,
+    key: &str,
+    i: usize,
+    range: std::ops::Range<u64>,
+) -> Result<(usize, Vec<u8>)> {
+    let want = range.end.saturating_sub(range.start);
+    match store
+        .get_range(key, ByteRange::Bounded(range.clone()))
+        .await?
+    {
+        Some(bytes) if u64::try_from(bytes.len()).ok() == Some(want) => Ok((i, bytes)),
+        Some(bytes) => Err(codec(format!(
+            "bytes {}..{} of the shard: {} bytes were read",
+            range.start,
+            range.end,
+            bytes.len()
+        ))),
+        None => Err(ZomError::new(
+            ErrorCode::NotFound,
+            "the shard disappeared between the index and the chunk reads",
+        )),
+    }
 }
 
 fn at_inner(mut error: ZomError, coords: &[u64]) -> ZomError {

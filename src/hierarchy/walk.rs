@@ -19,6 +19,7 @@
 //! or the node limit end the walk with an error.
 
 use super::open::{normalize_path, open_v2_listed, open_with, try_open, OpenHints, Opened, V2Keys};
+use super::pending::{stray, Finished, Pending};
 use crate::error::{ErrorCode, Result, ZomError};
 use crate::limits::{Limit, Limits};
 use crate::model::documents::assemble;
@@ -88,12 +89,12 @@ enum Task {
 
 /// A visited node, and (v2) the listing made to find its documents: `Some(None)` when it could
 /// not be listed.
-struct Visit {
+pub(super) struct Visit {
     opened: Opened,
     listing: Option<Option<Listing>>,
 }
 
-enum Done {
+pub(super) enum Done {
     Visited(String, usize, Result<Option<Box<Visit>>>),
     Listed(String, usize, Result<Option<Listing>>),
 }
@@ -301,16 +302,21 @@ pub async fn walk<S: Store>(
         }))),
     )?;
     let concurrency = options.concurrency.max(1);
-    let mut running = FuturesUnordered::new();
+    let mut running: FuturesUnordered<Pending<'_>> = FuturesUnordered::new();
     loop {
         while running.len() < concurrency {
             match state.queue.pop_front() {
-                Some(task) => running.push(run(store, task, format, &options.limits)),
+                Some(task) => running.push(Box::pin(async move {
+                    Finished::Walked(run(store, task, format, &options.limits).await)
+                })),
                 None => break,
             }
         }
-        let Some(done) = running.next().await else {
+        let Some(finished) = running.next().await else {
             break;
+        };
+        let Finished::Walked(done) = finished else {
+            return Err(stray());
         };
         match done {
             Done::Visited(p, depth, result) => state.visited(&p, depth, result)?,
