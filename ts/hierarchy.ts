@@ -75,7 +75,7 @@ export class ZarrGroup {
     this.attributes = (zom.attributes ?? {}) as Attributes;
     this.zarrFormat = zom.zarr_format as 2 | 3;
     if (deferred !== undefined) {
-      this.members = deferred.names("");
+      this.members = deferred.names();
     } else {
       this.#zom = zom;
       const members = (zom as { members?: { [name: string]: unknown } | null }).members;

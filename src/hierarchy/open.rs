@@ -148,23 +148,22 @@ pub async fn open_deferred<S: Store>(
     }
 }
 
-/// The member at `relative` ("a" or "a/b") of a group opened with [`open_deferred`], read
-/// from its consolidated metadata with the member's own members: no request. `None` when the
-/// group has no deferred members or they do not list it. Errors: the member's invalid
-/// metadata, or a node of the other kind than hinted ([`ErrorCode::NotFound`]).
-pub fn open_member(group: &Opened, relative: &str, hints: OpenHints) -> Result<Option<Opened>> {
-    let Some(members) = &group.deferred else {
-        return Ok(None);
-    };
-    let relative = normalize_path(relative)?;
-    if relative.is_empty() {
-        return Ok(None);
-    }
-    let Some(node) = members.read(&relative)? else {
+/// The member at `relative` ("a" or "a/b", as the consolidated metadata writes it) of the
+/// group at `group_path` opened with [`open_deferred`], read from its deferred `members` with
+/// the member's own members: no request. `None` when they do not list it. Errors: the
+/// member's invalid metadata, or a node of the other kind than hinted
+/// ([`ErrorCode::NotFound`]).
+pub fn open_member(
+    members: &DeferredMembers,
+    group_path: &str,
+    relative: &str,
+    hints: OpenHints,
+) -> Result<Option<Opened>> {
+    let Some(node) = members.read(relative)? else {
         return Ok(None);
     };
     let opened = Opened {
-        path: join_path(&group.path, &relative),
+        path: join_path(group_path, relative),
         node,
         consolidated: true,
         deferred: None,

@@ -70,82 +70,53 @@ impl DeferredMembers {
         self.entries.is_empty()
     }
 
-    /// The names of the direct members of the member at `relative` (`""`: the group), in
-    /// document order, each once.
-    pub fn names(&self, relative: &str) -> Vec<&str> {
-        let mut names: Vec<&str> = Vec::new();
-        for (path, _) in &self.entries {
-            let name = match (relative.is_empty(), path.rsplit_once('/')) {
-                (true, None) => path.as_str(),
-                (false, Some((parent, name))) if parent == relative => name,
-                _ => continue,
-            };
-            if !names.contains(&name) {
-                names.push(name);
-            }
-        }
-        names
+    /// The names of the group's direct members, in document order (a name the document gives
+    /// twice is listed twice).
+    pub fn names(&self) -> Vec<&str> {
+        self.entries
+            .iter()
+            .map(|(path, _)| path.as_str())
+            .filter(|path| !path.contains('/'))
+            .collect()
     }
 
-    /// The whole group with every member, exactly as reading the document at once gives it.
+    /// The whole group with every member, as reading the document at once gives it.
     pub fn read_all(&self) -> Result<Node> {
-        let mut document = self.document.clone();
-        if let Some(Value::Object(metadata)) = document
-            .get_mut("consolidated_metadata")
-            .and_then(|c| c.get_mut("metadata"))
-        {
-            for (path, range) in &self.entries {
-                metadata.insert(path.clone(), self.parse(path, range)?);
-            }
-        }
-        from_documents([("zarr.json", document)]).map_err(|e| self.locate(e, ""))
+        self.read_below("", self.document.clone())
     }
 
     /// The member at `relative` with its own members (read from the same consolidated
     /// metadata), or `None` when the consolidated metadata does not list it.
     pub fn read(&self, relative: &str) -> Result<Option<Node>> {
-        if relative.is_empty() {
-            return self.read_all().map(Some);
-        }
-        let prefix = format!("{relative}/");
-        let mut docs = Vec::new();
-        for (path, range) in &self.entries {
-            let key = if path == relative {
-                "zarr.json".to_string()
-            } else if let Some(below) = path.strip_prefix(&prefix) {
-                join_path(below, "zarr.json")
-            } else {
-                continue;
-            };
-            docs.push((key, self.parse(path, range)?));
-        }
-        if !docs.iter().any(|(k, _)| k == "zarr.json") {
+        let Some((path, range)) = self.entries.iter().rev().find(|(p, _)| p == relative) else {
             return Ok(None);
-        }
-        from_documents(docs)
+        };
+        self.read_below(relative, self.parse(path, range)?)
             .map(Some)
-            .map_err(|e| self.locate(e, relative))
     }
 
-    /// A member's document. Its text was only located, not checked: errors say where it
-    /// broke in the whole `zarr.json`.
+    /// The node at `relative` from its document `top`, with every member listed below it.
+    fn read_below(&self, relative: &str, top: Value) -> Result<Node> {
+        let mut docs: Vec<(String, Value)> = vec![("zarr.json".into(), top)];
+        for (path, range) in &self.entries {
+            let below = match relative {
+                "" => Some(path.as_str()),
+                _ => path
+                    .strip_prefix(relative)
+                    .and_then(|rest| rest.strip_prefix('/')),
+            };
+            if let Some(below) = below {
+                docs.push((join_path(below, "zarr.json"), self.parse(path, range)?));
+            }
+        }
+        from_documents(docs).map_err(|e| self.locate(e, relative))
+    }
+
+    /// A member's document. Its text was only located, not checked: an error says where it
+    /// broke in the member's document, counted from its first byte.
     fn parse(&self, path: &str, range: &Range<usize>) -> Result<Value> {
         let text = self.text.get(range.clone()).unwrap_or_default();
-        zom_json::parse(text).map_err(|e| {
-            let before = self.text.get(..range.start).unwrap_or_default();
-            let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-            let (line, column) = if e.line() <= 1 {
-                (0, range.start - line_start + e.column())
-            } else {
-                (e.line() - 1, e.column())
-            };
-            let line = line + 1 + before.iter().filter(|&&b| b == b'\n').count();
-            let error = ZomError::invalid_metadata(format!(
-                "invalid JSON in the consolidated metadata of '{path}' at line {line}, column {column}: {}",
-                json::error_text(&e)
-            ));
-            self.locate(error.at_path(path), "")
-        })
+        json::parse_text(text).map_err(|e| self.locate(e.at_path(path), ""))
     }
 
     /// An error of reading documents relative to the member at `relative`, located: the

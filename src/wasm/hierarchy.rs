@@ -13,7 +13,7 @@ use crate::hierarchy::{
     WalkProgress,
 };
 use crate::limits::Limits;
-use crate::model::{Array as ArrayNode, Node, ZarrFormat};
+use crate::model::{Array as ArrayNode, DeferredMembers, Node, ZarrFormat};
 use js_sys::{Array, Function, Object, Promise};
 use serde_json::Value;
 use std::rc::Rc;
@@ -130,29 +130,22 @@ pub fn node_from_zom(
 /// `deferred` of [`open_node`]'s result.
 #[wasm_bindgen]
 pub struct DeferredGroup {
-    group: Opened,
+    members: Box<DeferredMembers>,
+    path: String,
     store: JsValue,
     limits: Limits,
 }
 
 #[wasm_bindgen]
 impl DeferredGroup {
-    /// The names of the direct members of the member at `relative` (`""`: the group).
-    pub fn names(&self, relative: &str) -> Vec<String> {
-        self.group
-            .deferred
-            .as_ref()
-            .map(|m| m.names(relative).into_iter().map(String::from).collect())
-            .unwrap_or_default()
+    /// The names of the group's direct members.
+    pub fn names(&self) -> Vec<String> {
+        self.members.names().into_iter().map(String::from).collect()
     }
 
     /// The group's ZOM with every member, read now.
     pub fn zom(&self) -> JsResult {
-        let node = match &self.group.deferred {
-            Some(members) => members.read_all().map_err(fail)?,
-            None => self.group.node.clone(),
-        };
-        Ok(to_js(&node.to_value()))
+        Ok(to_js(&self.members.read_all().map_err(fail)?.to_value()))
     }
 
     /// The member at `relative` as [`open_node`] gives a node, read from the consolidated
@@ -160,7 +153,7 @@ impl DeferredGroup {
     pub fn open(&self, relative: &str, options: JsValue) -> JsResult {
         let hints = hints_of(&options).map_err(fail)?;
         let limits = limits::of_options(&options, self.limits).map_err(fail)?;
-        match hierarchy::open_member(&self.group, relative, hints).map_err(fail)? {
+        match hierarchy::open_member(&self.members, &self.path, relative, hints).map_err(fail)? {
             Some(opened) => Ok(node_result(self.store.clone(), opened, limits)),
             None => Ok(JsValue::UNDEFINED),
         }
@@ -170,14 +163,9 @@ impl DeferredGroup {
 fn node_result(store: JsValue, mut opened: Opened, limits: Limits) -> JsValue {
     let out = Object::new();
     if let Some(members) = opened.deferred.take() {
-        let group = Opened {
-            path: opened.path.clone(),
-            node: opened.node.clone(),
-            consolidated: opened.consolidated,
-            deferred: Some(members),
-        };
         let deferred = DeferredGroup {
-            group,
+            members,
+            path: opened.path.clone(),
             store: store.clone(),
             limits,
         };

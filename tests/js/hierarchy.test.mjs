@@ -138,10 +138,10 @@ test("a consolidated group's members are read when asked for: a broken one fails
   assert.ok((await group.open("dtype_int32")) instanceof ZarrArray);
   await assert.rejects(group.open("group1/values"), zomError("InvalidMetadata", { path: "group1/values", key: "zarr.json" }));
   await assert.rejects(group.open("group1"), zomError("InvalidMetadata", { path: "group1/values", key: "zarr.json" }));
-  const line = text.split("\n").findIndex((l) => l.includes("tru,")) + 1;
   await assert.rejects(group.open("dtype_int8"), (e) => {
     assert.ok(isZomError(e) && e.code === "InvalidMetadata" && e.path === "dtype_int8", String(e));
-    assert.match(e.message, new RegExp(`consolidated metadata of 'dtype_int8' at line ${line}, column \\d+`));
+    assert.equal(e.key, "zarr.json");
+    assert.match(e.message, /^invalid JSON at line 1, column \d+/);
     return true;
   });
   assert.throws(() => group.zom, zomError("InvalidMetadata", { key: "zarr.json" }));

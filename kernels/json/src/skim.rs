@@ -17,7 +17,7 @@ pub struct Skim {
 }
 
 /// The members of `text` (a `zarr.json`) when it is an object whose `consolidated_metadata`
-/// (given once) is an object whose `metadata` (given once) is an object; `None` otherwise, or
+/// is an object whose `metadata` is an object (of equal keys, the last); `None` otherwise, or
 /// when the text breaks on the way (the caller parses the whole text and reports it).
 #[inline(never)] // compiled here, at this crate's optimisation level
 pub fn skim_consolidated(text: &[u8]) -> Option<Skim> {
@@ -137,13 +137,13 @@ impl Scanner<'_> {
             let key = self.string()?;
             self.expect(b':')?;
             let value = self.value()?;
-            let key = match self.text.get(key.clone())? {
-                quoted if quoted.contains(&b'\\') => match crate::parse(quoted).ok()? {
-                    serde_json::Value::String(key) => key,
-                    _ => return None,
-                },
-                quoted => String::from_utf8(quoted.get(1..quoted.len() - 1)?.to_vec()).ok()?,
-            };
+            // A key with an escape is left to the parser (rare: zarr-python escapes only
+            // control characters and quotes in keys).
+            let key = self.text.get(key.start + 1..key.end - 1)?;
+            if key.contains(&b'\\') {
+                return None;
+            }
+            let key = String::from_utf8(key.to_vec()).ok()?;
             out.push((key, value));
             match self.peek()? {
                 b',' => self.pos += 1,
@@ -158,18 +158,10 @@ impl Scanner<'_> {
     }
 
     /// The range of the object value of `key` in the object at the position, when the key is
-    /// there once and its value is an object.
+    /// there and (the last time) its value is an object.
     fn field_of_object(&mut self, key: &str) -> Option<Range<usize>> {
-        let mut found = None;
-        for (k, v) in self.entries()? {
-            if k == key {
-                if found.is_some() {
-                    return None;
-                }
-                found = Some(v);
-            }
-        }
-        let found = found?;
+        // The last of equal keys, as a JSON parser keeps it.
+        let (_, found) = self.entries()?.into_iter().rev().find(|(k, _)| k == key)?;
         (self.text.get(found.start) == Some(&b'{')).then_some(found)
     }
 }
@@ -210,12 +202,22 @@ mod tests {
                 ("f", "true"),
             ]
         );
-        let escaped =
-            skim_consolidated(br#"{"consolidated_metadata":{"metadata":{"a\u00e9/\"":1}}}"#)
-                .unwrap();
-        assert_eq!(escaped.members[0].0, "aé/\"");
-        let escaped_key = br#"{"consolidated\u005fmetadata":{"metadata":{"a":1}}}"#;
-        assert_eq!(skim_consolidated(escaped_key).unwrap().members.len(), 1);
+        let unicode =
+            skim_consolidated("{\"consolidated_metadata\":{\"metadata\":{\"aé\":1}}}".as_bytes());
+        assert_eq!(unicode.unwrap().members[0].0, "aé");
+    }
+
+    #[test]
+    fn of_equal_keys_the_last_counts() {
+        let text = br#"{"consolidated_metadata": {"metadata": {"a": 1}}, "consolidated_metadata": {"metadata": {"b": 2}}}"#;
+        let skim = skim_consolidated(text).unwrap();
+        assert_eq!(skim.members.len(), 1);
+        assert_eq!(skim.members[0].0, "b");
+        let document: serde_json::Value = serde_json::from_slice(&skim.document).unwrap();
+        assert_eq!(
+            document,
+            serde_json::json!({"consolidated_metadata": {"metadata": {}}})
+        );
     }
 
     #[test]
@@ -236,9 +238,11 @@ mod tests {
             r#"{"consolidated_metadata": {"metadata": [1]}}"#,
             r#"{"consolidated_metadata": {"kind": "inline"}}"#,
             r#"{"metadata": {"a": {}}}"#,
+            r#"{"consolidated_metadata":{"metadata":{"a\u00e9/\"":1}}}"#,
+            r#"{"consolidated\u005fmetadata":{"metadata":{"a":1}}}"#,
             r#"[{"consolidated_metadata": {"metadata": {"a": {}}}}]"#,
             r#""text""#,
-            r#"{"consolidated_metadata": {"metadata": {"a": {}}}, "consolidated_metadata": {"metadata": {}}}"#,
+            r#"{"consolidated_metadata": {"metadata": {"a": {}}}, "consolidated_metadata": null}"#,
             r#"{"consolidated_metadata": {"metadata": {"a": {"x": [}}}}"#,
             r#"{"consolidated_metadata": {"metadata": {"a": {"x": 1}}}"#,
             r#"{"consolidated_metadata": {"metadata": {"a" {"x": 1}}}}"#,
