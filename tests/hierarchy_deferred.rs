@@ -23,6 +23,16 @@ fn deferred(store: &MemoryStore, path: &str) -> Opened {
     .unwrap()
 }
 
+/// `open_member` on a group opened with `open_deferred`.
+fn member(opened: &Opened, relative: &str, hints: OpenHints) -> zom::Result<Option<Opened>> {
+    open_member(
+        opened.deferred.as_deref().unwrap(),
+        &opened.path,
+        relative,
+        hints,
+    )
+}
+
 fn member_paths(node: &Node, prefix: &str, out: &mut Vec<String>) {
     if let Node::Group(g) = node {
         for (name, child) in &g.members {
@@ -65,14 +75,9 @@ fn deferred_members_read_as_open_reads_them() {
     member_paths(&whole.node, "", &mut paths);
     assert_eq!(paths.len(), 53);
     for path in &paths {
-        let member = open_member(
-            opened.deferred.as_deref().unwrap(),
-            &opened.path,
-            path,
-            OpenHints::default(),
-        )
-        .unwrap()
-        .unwrap();
+        let member = member(&opened, path, OpenHints::default())
+            .unwrap()
+            .unwrap();
         assert_eq!(&member.node, whole.node.get(path).unwrap(), "{path}");
         assert_eq!(member.path, *path);
         assert!(member.consolidated && member.deferred.is_none());
@@ -100,52 +105,26 @@ fn deferred_members_read_as_open_reads_them() {
 fn members_that_are_not_listed_or_of_the_other_kind() {
     let store = store_from_dir(&fixtures().join("v3-consolidated"));
     let opened = deferred(&store, "");
-    assert!(open_member(
-        opened.deferred.as_deref().unwrap(),
-        &opened.path,
-        "nothing",
-        OpenHints::default()
-    )
-    .unwrap()
-    .is_none());
-    assert!(open_member(
-        opened.deferred.as_deref().unwrap(),
-        &opened.path,
-        "",
-        OpenHints::default()
-    )
-    .unwrap()
-    .is_none());
+    assert!(member(&opened, "nothing", OpenHints::default())
+        .unwrap()
+        .is_none());
+    assert!(member(&opened, "", OpenHints::default()).unwrap().is_none());
     let group_hint = OpenHints {
         kind: Some(NodeKind::Group),
         format: None,
     };
-    let e = open_member(
-        opened.deferred.as_deref().unwrap(),
-        &opened.path,
-        "codec_gzip",
-        group_hint,
-    )
-    .unwrap_err();
+    let e = member(&opened, "codec_gzip", group_hint).unwrap_err();
     assert_eq!(e.code, ErrorCode::NotFound);
     assert_eq!(e.path.as_deref(), Some("codec_gzip"));
     assert_eq!(e.key.as_deref(), Some("zarr.json"));
-    assert!(open_member(
-        opened.deferred.as_deref().unwrap(),
-        &opened.path,
-        "group1/../codec_gzip",
-        OpenHints::default()
-    )
-    .unwrap()
-    .is_none());
-    assert!(open_member(
-        opened.deferred.as_deref().unwrap(),
-        &opened.path,
-        "/codec_gzip/",
-        OpenHints::default()
-    )
-    .unwrap()
-    .is_none());
+    assert!(
+        member(&opened, "group1/../codec_gzip", OpenHints::default())
+            .unwrap()
+            .is_none()
+    );
+    assert!(member(&opened, "/codec_gzip/", OpenHints::default())
+        .unwrap()
+        .is_none());
     // Opened below the root: paths and keys from the store root.
     let store = store_from_dir(&fixtures().join("v3-consolidated"));
     let whole = block_on(open(&store, "", OpenHints::default())).unwrap();
@@ -197,33 +176,16 @@ fn a_broken_member_is_reported_when_it_is_read() {
     let opened = deferred(&store, "sub");
     let members = opened.deferred.as_ref().unwrap();
     assert_eq!(members.key(), "sub/zarr.json");
-    assert!(open_member(
-        opened.deferred.as_deref().unwrap(),
-        &opened.path,
-        "good",
-        OpenHints::default()
-    )
-    .unwrap()
-    .is_some());
-    let e = open_member(
-        opened.deferred.as_deref().unwrap(),
-        &opened.path,
-        "bad",
-        OpenHints::default(),
-    )
-    .unwrap_err();
+    assert!(member(&opened, "good", OpenHints::default())
+        .unwrap()
+        .is_some());
+    let e = member(&opened, "bad", OpenHints::default()).unwrap_err();
     assert_eq!(e.code, ErrorCode::InvalidMetadata);
     assert_eq!(
         (e.path.as_deref(), e.key.as_deref()),
         (Some("sub/bad"), Some("sub/zarr.json"))
     );
-    let e = open_member(
-        opened.deferred.as_deref().unwrap(),
-        &opened.path,
-        "g",
-        OpenHints::default(),
-    )
-    .unwrap_err();
+    let e = member(&opened, "g", OpenHints::default()).unwrap_err();
     assert_eq!(
         (e.path.as_deref(), e.key.as_deref()),
         (Some("sub/g/x"), Some("sub/zarr.json"))
@@ -243,21 +205,10 @@ fn broken_json_in_a_member_says_where_in_the_document() {
     ));
     let store = store_with_root(&text);
     let opened = deferred(&store, "sub");
-    assert!(open_member(
-        opened.deferred.as_deref().unwrap(),
-        &opened.path,
-        "good",
-        OpenHints::default()
-    )
-    .unwrap()
-    .is_some());
-    let e = open_member(
-        opened.deferred.as_deref().unwrap(),
-        &opened.path,
-        "bad",
-        OpenHints::default(),
-    )
-    .unwrap_err();
+    assert!(member(&opened, "good", OpenHints::default())
+        .unwrap()
+        .is_some());
+    let e = member(&opened, "bad", OpenHints::default()).unwrap_err();
     assert_eq!(e.code, ErrorCode::InvalidMetadata);
     assert_eq!(e.path.as_deref(), Some("sub/bad"));
     // Lines and columns of the member's document (it starts on its key's line).
