@@ -63,10 +63,10 @@ export class ZarrGroup {
   readonly #store: StoreInput;
   readonly #workers: number | undefined;
   #zom: Zom | undefined;
-  readonly #deferred: raw.DeferredGroup | undefined;
+  readonly #deferred: DeferredMembers | undefined;
 
   /** @internal Made by {@link open}. */
-  constructor(store: StoreInput, path: string, zom: Zom, consolidated: boolean, workers?: number, deferred?: raw.DeferredGroup) {
+  constructor(store: StoreInput, path: string, zom: Zom, consolidated: boolean, workers?: number, deferred?: DeferredMembers) {
     this.#store = store;
     this.#workers = workers;
     this.#deferred = deferred;
@@ -135,6 +135,16 @@ export class ZarrGroup {
   }
 }
 
+/**
+ * A v3 group's consolidated members, not read yet (the WebAssembly `DeferredGroup`, typed here
+ * so that the public declarations do not name the module's own).
+ */
+interface DeferredMembers {
+  names(): string[];
+  zom(): unknown;
+  open(relative: string, options: unknown): unknown;
+}
+
 /** The member of a ZOM at a relative path, if the ZOM holds it. */
 function memberAt(zom: Zom, path: string): Zom | undefined {
   let node: Zom | undefined = zom;
@@ -158,7 +168,7 @@ interface RawNode {
   consolidated: boolean;
   array?: raw.ArrayHandle;
   /** A v3 group's consolidated members, not read yet. */
-  deferred?: raw.DeferredGroup;
+  deferred?: DeferredMembers;
 }
 
 /**
