@@ -25,17 +25,14 @@ pub(crate) fn check_document(bytes: &[u8], limits: &Limits) -> Result<()> {
 
 /// Parses JSON text (within the limits already); errors name the line and column.
 pub(crate) fn parse_text(bytes: &[u8]) -> Result<Value> {
-    serde_json::from_slice(bytes).map_err(invalid_json)
-}
-
-/// The error for text that is not JSON, with the line and column where it broke.
-pub(crate) fn invalid_json(e: serde_json::Error) -> ZomError {
-    ZomError::invalid_metadata(format!(
-        "invalid JSON at line {}, column {}: {}",
-        e.line(),
-        e.column(),
-        e
-    ))
+    serde_json::from_slice(bytes).map_err(|e| {
+        ZomError::invalid_metadata(format!(
+            "invalid JSON at line {}, column {}: {}",
+            e.line(),
+            e.column(),
+            e
+        ))
+    })
 }
 
 /// Refuses JSON text nested deeper than `maxJsonDepth` (at most [`MAX_JSON_DEPTH`], where
