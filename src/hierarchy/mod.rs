@@ -41,16 +41,25 @@ pub(crate) async fn document<S: Store>(
     path: &str,
     limits: &Limits,
 ) -> Result<Option<Value>> {
-    let bytes = store
-        .get(key)
-        .await
-        .map_err(|e| e.at_key(key).at_path(path))?;
-    match bytes {
+    match document_text(store, key, path).await? {
         None => Ok(None),
         Some(bytes) => json::parse_document(&bytes, limits)
             .map(Some)
             .map_err(|e| e.at_key(key).at_path(path)),
     }
+}
+
+/// The bytes at `key` (node `path`), unparsed, or `None` when the key does not exist. Store
+/// errors carry the key and the path.
+pub(crate) async fn document_text<S: Store>(
+    store: &S,
+    key: &str,
+    path: &str,
+) -> Result<Option<Vec<u8>>> {
+    store
+        .get(key)
+        .await
+        .map_err(|e| e.at_key(key).at_path(path))
 }
 
 /// An error of [`crate::model::from_documents`] run on documents relative to node `path`,

@@ -20,13 +20,14 @@
 //! So a v3 node costs 1 request; a consolidated v2 hierarchy 1 with `format: 2` (2 without);
 //! a v2 array with `kind: "array", format: 2` 2 (`.zarray`, `.zattrs`).
 
-use super::{document, keyed};
+use super::{document, document_text, keyed};
 use crate::error::{ErrorCode, Result, ZomError};
 use crate::json;
 use crate::limits::Limits;
 use crate::model::{from_documents, join_path, DeferredMembers, Node, ZarrFormat};
 use crate::store::Store;
 use serde_json::{Map, Value};
+use std::future::Future;
 use std::sync::Arc;
 
 /// Whether a node is an array or a group.
@@ -118,31 +119,38 @@ pub async fn open<S: Store>(store: &S, path: &str, hints: OpenHints) -> Result<O
 }
 
 /// Like [`open`], with documents parsed under `limits`.
-pub async fn open_with<S: Store>(
-    store: &S,
-    path: &str,
+pub fn open_with<'a, S: Store>(
+    store: &'a S,
+    path: &'a str,
     hints: OpenHints,
-    limits: &Limits,
-) -> Result<Opened> {
-    let path = normalize_path(path)?;
-    match try_open(store, &path, hints, limits, false).await? {
-        Ok(opened) => Ok(opened),
-        Err(tried) => Err(not_found(&path, &tried)),
-    }
+    limits: &'a Limits,
+) -> impl Future<Output = Result<Opened>> + 'a {
+    open_at(store, path, hints, limits, false)
 }
 
 /// Like [`open_with`], but a v3 group's inline consolidated metadata is only checked as
 /// JSON and located: the members are read when asked for ([`Opened::deferred`]). Opening the
 /// root of a large consolidated hierarchy then costs about one scan of its `zarr.json`;
 /// a member's invalid metadata is reported when that member is read.
-pub async fn open_deferred<S: Store>(
+pub fn open_deferred<'a, S: Store>(
+    store: &'a S,
+    path: &'a str,
+    hints: OpenHints,
+    limits: &'a Limits,
+) -> impl Future<Output = Result<Opened>> + 'a {
+    open_at(store, path, hints, limits, true)
+}
+
+/// [`open_with`] (`defer` false) or [`open_deferred`] (true).
+async fn open_at<S: Store>(
     store: &S,
     path: &str,
     hints: OpenHints,
     limits: &Limits,
+    defer: bool,
 ) -> Result<Opened> {
     let path = normalize_path(path)?;
-    match try_open(store, &path, hints, limits, true).await? {
+    match try_open(store, &path, hints, limits, defer).await? {
         Ok(opened) => Ok(opened),
         Err(tried) => Err(not_found(&path, &tried)),
     }
@@ -182,11 +190,7 @@ pub(crate) async fn try_open<S: Store>(
     let mut tried: Vec<String> = Vec::new();
     if hints.format != Some(ZarrFormat::V2) {
         let key = join_path(path, "zarr.json");
-        let text = store
-            .get(&key)
-            .await
-            .map_err(|e| e.at_key(&key).at_path(path))?;
-        if let Some(text) = text {
+        if let Some(text) = document_text(store, &key, path).await? {
             let opened = open_v3_text(path, &key, text, limits, defer)?;
             return finish(opened, hints, &key).map(Ok);
         }
