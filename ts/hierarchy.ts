@@ -111,27 +111,24 @@ export class ZarrGroup {
     options = { workers: this.#workers, ...options };
     checkWorkers(options.workers);
     let node: RawNode | undefined;
-    if (this.#deferred !== undefined) {
-      try {
-        node = this.#deferred.open(relative, options) as RawNode | undefined;
-      } catch (e) {
-        throw toZomError(e);
-      }
-      if (node === undefined) return open(this.#store, full, options);
-      return fromRaw(this.#store, node, options.workers);
+    try {
+      node = this.#deferred !== undefined ? (this.#deferred.open(relative, options) as RawNode | undefined) : this.#fromZom(relative, full, options);
+    } catch (e) {
+      throw toZomError(e);
     }
+    if (node === undefined) return open(this.#store, full, options);
+    return fromRaw(this.#store, node, options.workers);
+  }
+
+  /** The member at `relative` from this group's ZOM (consolidated metadata read at open). */
+  #fromZom(relative: string, full: string, options: OpenOptions): RawNode | undefined {
     const member = this.consolidated ? memberAt(this.zom, relative) : undefined;
-    if (member === undefined) return open(this.#store, full, options);
+    if (member === undefined) return undefined;
     const kind = "shape" in member ? "array" : "group";
     if (options.kind !== undefined && options.kind !== kind) {
       throw new ZomError("NotFound", `'${full}' is ${kind === "array" ? "an array" : "a group"}, not ${options.kind === "array" ? "an array" : "a group"}`, { path: full });
     }
-    try {
-      node = raw.nodeFromZom(this.#store, full, member, true, options) as RawNode;
-    } catch (e) {
-      throw toZomError(e);
-    }
-    return fromRaw(this.#store, node, options.workers);
+    return raw.nodeFromZom(this.#store, full, member, true, options) as RawNode;
   }
 }
 
