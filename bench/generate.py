@@ -1,6 +1,9 @@
 """Writes the benchmark arrays into bench/data/ (one Zarr array per case) with zarr-python 3.
 
-    python3 bench/generate.py [OUT_DIR]     # default: bench/data next to this script
+    .venv/bin/python bench/generate.py [OUT_DIR]  # default: bench/data next to this script
+
+(from the repository root, after `node scripts/setup.mjs`, which creates .venv with the pinned
+scripts/python-requirements.txt; `npm run bench` runs it so).
 
 Every case holds the same 4096x4096 image-like values (a smooth gradient, a texture, a little
 noise: compressors then behave as on real images), in 1024x1024 chunks (2 MiB of uint16), so

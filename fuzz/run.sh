@@ -7,7 +7,11 @@ cd "$(dirname "$0")"
 target=$1
 seconds=${2:-300}
 shift; [ $# -gt 0 ] && shift
-[ -d "corpus/$target" ] || python3 seed.py "$target"
+# The project's Python (node scripts/setup.mjs creates ../.venv with zarr-python, which seeding
+# shard_index needs); python3 when there is none.
+python=../.venv/bin/python
+[ -x "$python" ] || python=python3
+[ -d "corpus/$target" ] || "$python" seed.py "$target"
 dict=""
 case "$target" in
   metadata_document|zom_roundtrip|array_read) dict="-dict=dicts/zarr-json.dict" ;;

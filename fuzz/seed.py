@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Builds the seed corpora of the zom fuzz targets from tests/fixtures.
 
-Usage: python3 fuzz/seed.py            (writes fuzz/corpus/<target>/, replacing seeds only)
+Usage: .venv/bin/python fuzz/seed.py [target...]  (writes fuzz/corpus/<target>/, replacing seeds
+       only; from the repository root, after `node scripts/setup.mjs`, which creates .venv with
+       the pinned scripts/python-requirements.txt; fuzz/run.sh uses that Python too)
 
 Each seed is laid out as the target's harness reads it (fuzz/src/<target>.rs):
 - metadata_document: flag byte (document kind) + a metadata document of the fixtures;

@@ -12,8 +12,9 @@
 //                 [-- --only decode,read,walk,size] [-- --read-runs N]
 //
 // Steps: build pkg/ (incremental, as `npm run build`), write bench/data/ with
-// bench/generate.py when it is missing or the script changed (installing zarr-python with pip
-// only when `import zarr` fails), run examples/bench_decode.rs (release) for the native
+// bench/generate.py when it is missing or the script changed (with the Python of .venv, which
+// setup's python() creates with the pinned zarr-python and numcodecs of
+// scripts/python-requirements.txt), run examples/bench_decode.rs (release) for the native
 // numbers, then bench/decode.mjs (writes bench/results.json), bench/read.mjs and
 // bench/walk.mjs (add their sections "read" and "walk" to it); each prints its tables.
 // --runs and --cases apply to the decode bench, --read-runs (default 5) to read and walk.
@@ -24,8 +25,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { build } from "./build.mjs";
-import { capture, root, run, runMain, seconds, StepError } from "./lib.mjs";
-import { setup } from "./setup.mjs";
+import { root, run, runMain, seconds, StepError } from "./lib.mjs";
+import { python, setup } from "./setup.mjs";
 
 const benchDir = join(root, "bench");
 const dataDir = join(benchDir, "data");
@@ -67,11 +68,9 @@ function generate() {
     console.log("bench: bench/data is up to date");
     return;
   }
-  if (capture("python3", ["-c", "import zarr, numcodecs"]) === null) {
-    console.log("bench: installing zarr-python and numcodecs (pip)");
-    run("python3", ["-m", "pip", "install", "--quiet", "zarr>=3.1,<3.2", "numcodecs"]);
-  }
-  timed("generate bench/data (bench/generate.py)", () => run("python3", [generator, dataDir]));
+  // Also with --no-build, which skips setup(): the venv is the only Python the bench uses.
+  const py = python();
+  timed("generate bench/data (bench/generate.py)", () => run(py, [generator, dataDir]));
 }
 
 // glibc hands each 2 MiB chunk buffer a fresh mmap and unmaps it on free, so every decode

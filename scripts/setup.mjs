@@ -1,17 +1,31 @@
 // Installs what the build and the tests need, skipping what is already there:
 // the wasm32 Rust target, clang and llvm-ar (C zstd for wasm32), wasm-bindgen-cli (the version
-// Cargo.lock pins), the npm packages, and (tests only) Chromium and its chromedriver. Node built-ins only: it runs before `npm install`.
+// Cargo.lock pins), the npm packages, a Python virtual environment at .venv with the pinned
+// packages of scripts/python-requirements.txt (zarr-python for tests/codec_encode.rs, the
+// fixture generators and the bench data), and (tests only) Chromium and its chromedriver.
+// Node built-ins only: it runs before `npm install`.
 //
-//   node scripts/setup.mjs            # build tools
-//   node scripts/setup.mjs --browser  # and Chromium + chromedriver for the browser tests
-import { existsSync, readFileSync, statSync, utimesSync } from "node:fs";
+//   node scripts/setup.mjs                     # build tools
+//   node scripts/setup.mjs --browser --python  # and what the tests need: Chromium + chromedriver, .venv
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { StepError, capture, isMain, root, run, runMain } from "./lib.mjs";
+import { StepError, capture, isMain, root, run, runMain, seconds } from "./lib.mjs";
 
 const WASM_TARGET = "wasm32-unknown-unknown";
 export const CHROMIUM = "/usr/bin/chromium";
 /** Debian's chromium-driver, the WebDriver wasm-bindgen-test-runner drives Chromium through. */
 export const CHROMEDRIVER = "/usr/bin/chromedriver";
+
+/** The project's Python virtual environment (never the system Python). */
+export const VENV = join(root, ".venv");
+/** Its interpreter, with the packages of scripts/python-requirements.txt: python() makes it. */
+export const PYTHON = join(VENV, "bin", "python");
+const PYTHON_REQUIREMENTS = join(root, "scripts", "python-requirements.txt");
+/** sha256 of the requirements file the venv was last installed from. */
+const PYTHON_STAMP = join(VENV, "zom-requirements.sha256");
+/** zarr 3.1.6 (and numpy 2.4) need Python 3.11 or later. */
+const MIN_PYTHON_MINOR = 11;
 
 /** The wasm-bindgen version Cargo.lock pins (the CLI must match it exactly). */
 export function lockedWasmBindgenVersion() {
@@ -116,15 +130,127 @@ function cToolchain() {
   if (!have("clang") || !have("llvm-ar")) throw new StepError("apt installed clang and llvm but clang or llvm-ar is missing");
 }
 
+// What an interpreter is: its version, its path, and whether it can make a venv (Debian and
+// Ubuntu ship venv's ensurepip in the separate python3-venv package).
+const PYTHON_PROBE = `import json, sys
+try:
+    import ensurepip, venv
+    ok = True
+except ImportError:
+    ok = False
+print(json.dumps({"version": list(sys.version_info[:2]), "executable": sys.executable, "venv": ok}))`;
+
+/** @returns {{ cmd: string, version: number[], executable: string, venv: boolean } | null} */
+function probePython(cmd) {
+  const out = capture(cmd, ["-c", PYTHON_PROBE]);
+  if (out === null) return null;
+  try {
+    return { cmd, ...JSON.parse(out) };
+  } catch {
+    return null;
+  }
+}
+
+const recentPython = (p) => p.version[0] === 3 && p.version[1] >= MIN_PYTHON_MINOR;
+
+/** A Python >= 3.11 with the venv module to create .venv from (installs python3-venv on Debian). */
+function basePython() {
+  const seen = [];
+  let withoutVenv = null;
+  for (const cmd of ["python3", "python3.14", "python3.13", "python3.12", `python3.${MIN_PYTHON_MINOR}`]) {
+    const p = probePython(cmd);
+    if (p === null) continue;
+    seen.push(`${cmd} ${p.version.join(".")}`);
+    if (!recentPython(p)) continue;
+    if (p.venv) return p;
+    withoutVenv ??= p;
+  }
+  const debian = existsSync("/etc/debian_version");
+  if (withoutVenv) {
+    const { cmd, executable } = withoutVenv;
+    if (!debian || !executable.startsWith("/usr/bin/")) {
+      throw new StepError(`${cmd} (${executable}) has no venv/ensurepip module: install it, or put a Python >= 3.${MIN_PYTHON_MINOR} that has it on PATH`);
+    }
+    const pkg = cmd === "python3" ? "python3-venv" : `${cmd}-venv`;
+    console.log(`installing: ${pkg} (apt-get; for python -m venv)`);
+    aptInstall([pkg]);
+    const p = probePython(cmd);
+    if (!p?.venv) throw new StepError(`apt installed ${pkg} but ${cmd} still has no venv/ensurepip module`);
+    return p;
+  }
+  if (seen.length === 0 && debian) {
+    console.log("installing: python3, python3-venv (apt-get)");
+    aptInstall(["python3", "python3-venv"]);
+    const p = probePython("python3");
+    if (p && recentPython(p) && p.venv) return p;
+    if (p) seen.push(`python3 ${p.version.join(".")}`);
+  }
+  throw new StepError(
+    `the Python packages (zarr 3.1.6) need Python >= 3.${MIN_PYTHON_MINOR} with the venv module; found ${seen.join(", ") || "no python3 on PATH"}`,
+  );
+}
+
+/**
+ * The project's Python: creates the virtual environment .venv when it is missing or unusable
+ * and installs scripts/python-requirements.txt into it with its own pip, again whenever that
+ * file changes (the stamp .venv/zom-requirements.sha256 holds the sha256 it was installed
+ * from). Never installs into the system Python.
+ * @returns {string} the interpreter (PYTHON)
+ */
+export function python() {
+  const requirements = readFileSync(PYTHON_REQUIREMENTS);
+  const want = createHash("sha256").update(requirements).digest("hex");
+  const zarrPin = requirements.toString("utf8").match(/^zarr==(\S+)/m)?.[1];
+  const stamp = existsSync(PYTHON_STAMP) ? readFileSync(PYTHON_STAMP, "utf8").trim() : null;
+  const zarrVersion = () =>
+    capture(PYTHON, ["-c", "from importlib.metadata import version; print(version('zarr'))"])?.trim();
+  if (stamp === want && zarrVersion() === zarrPin) {
+    console.log(`ok: python venv (.venv, zarr ${zarrPin})`);
+    return PYTHON;
+  }
+  const t0 = performance.now();
+  const venv = existsSync(PYTHON) ? probePython(PYTHON) : null;
+  if (venv === null || !recentPython(venv)) {
+    // No venv, or one whose interpreter is gone (base Python removed) or too old: (re)create it.
+    const base = basePython();
+    const why = existsSync(VENV) ? (venv ? `its Python ${venv.version.join(".")} is too old` : "it is broken") : "absent";
+    console.log(`installing: python venv (.venv: ${why}; from ${base.cmd} ${base.version.join(".")} at ${base.executable})`);
+    run(base.executable, ["-m", "venv", "--clear", VENV]);
+  } else {
+    const why = stamp === null ? "not installed by setup" : stamp !== want ? "scripts/python-requirements.txt changed" : "zarr missing";
+    console.log(`installing: python packages into .venv (${why})`);
+  }
+  rmSync(PYTHON_STAMP, { force: true });
+  console.log("installing: scripts/python-requirements.txt (pip, into .venv)");
+  run(PYTHON, [
+    "-m",
+    "pip",
+    "install",
+    "--require-virtualenv",
+    "--disable-pip-version-check",
+    "--no-input",
+    "--quiet",
+    "-r",
+    PYTHON_REQUIREMENTS,
+  ]);
+  const installed = zarrVersion();
+  if (installed !== zarrPin) throw new StepError(`pip installed the requirements but .venv has zarr ${installed ?? "absent"}, not ${zarrPin}`);
+  writeFileSync(PYTHON_STAMP, `${want}\n`);
+  console.log(`installed: python venv (.venv, zarr ${installed}) in ${seconds(performance.now() - t0)}`);
+  return PYTHON;
+}
+
 /**
  * Installs whatever is missing.
- * @param {{ browser?: boolean }} [opts] browser: also Chromium and chromedriver (for the browser tests)
+ * @param {{ browser?: boolean, python?: boolean }} [opts] browser: also Chromium and
+ *   chromedriver (the browser tests); python: also .venv (the tests that run zarr-python)
  */
 export function setup(opts = {}) {
   rustTarget();
   cToolchain();
   wasmBindgen();
   npmPackages();
+  if (opts.python) python();
   if (opts.browser) {
     chromium();
     chromedriver();
@@ -132,5 +258,5 @@ export function setup(opts = {}) {
 }
 
 if (isMain(import.meta.url)) {
-  runMain(() => setup({ browser: process.argv.includes("--browser") }));
+  runMain(() => setup({ browser: process.argv.includes("--browser"), python: process.argv.includes("--python") }));
 }

@@ -9,7 +9,7 @@ import { readdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import { build } from "./build.mjs";
 import { root, seconds, StepError } from "./lib.mjs";
-import { CHROMEDRIVER, setup } from "./setup.mjs";
+import { CHROMEDRIVER, PYTHON, setup } from "./setup.mjs";
 import { startServer } from "../tests/server/server.mjs";
 
 const testFiles = (dir) =>
@@ -98,7 +98,7 @@ const tsc = join(root, "node_modules", ".bin", "tsc");
 const nodeTest = ["--test", "--test-reporter=spec"];
 
 const steps = [
-  ["setup", () => setup({ browser: true })],
+  ["setup", () => setup({ browser: true, python: true })],
   ["cargo fmt", () => runTests("cargo", ["fmt", "--check"])],
   ["cargo clippy", () => runTests("cargo", ["clippy", "--all-targets", "--", "-D", "warnings"])],
   [
@@ -124,7 +124,7 @@ const steps = [
     "cargo test (encode feature)",
     async () => {
       await runTests("cargo", ["clippy", "--all-targets", "--features", "encode", "--", "-D", "warnings"]);
-      await runTests("cargo", ["test", "--features", "encode", "--test", "codec_encode"]);
+      await runTests("cargo", ["test", "--features", "encode", "--test", "codec_encode"], { ZOM_PYTHON: PYTHON });
     },
   ],
   [

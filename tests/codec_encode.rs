@@ -205,8 +205,34 @@ fn float64_order_f() -> Written {
     }
 }
 
+/// The Python with zarr-python: `$ZOM_PYTHON`, else the project's `.venv/bin/python` (which
+/// `node scripts/setup.mjs` creates with the pinned scripts/python-requirements.txt). Never the
+/// system `python3`, whose packages are whatever happens to be installed.
+fn zarr_python() -> std::path::PathBuf {
+    const HINT: &str = "run `node scripts/setup.mjs` (it creates .venv with \
+                        scripts/python-requirements.txt), or set ZOM_PYTHON to a Python with \
+                        zarr-python 3.1.6";
+    if let Some(python) = std::env::var_os("ZOM_PYTHON") {
+        let python = std::path::PathBuf::from(python);
+        assert!(
+            python.exists(),
+            "ZOM_PYTHON={} does not exist: {HINT}",
+            python.display()
+        );
+        return python;
+    }
+    let venv = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(".venv/bin/python");
+    assert!(
+        venv.exists(),
+        "no Python with zarr-python: ZOM_PYTHON is not set and {} does not exist; {HINT}",
+        venv.display()
+    );
+    venv
+}
+
 #[test]
 fn zarr_python_reads_what_zom_encoded() {
+    let python = zarr_python();
     let dir = std::env::temp_dir().join(format!("zom-encode-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -237,7 +263,7 @@ for path, fmt in json.loads(sys.argv[2]):
 print(json.dumps(out))
 "#;
     let list: Vec<(&str, u64)> = arrays.iter().map(|a| (a.path, a.format)).collect();
-    let output = std::process::Command::new("python3")
+    let output = std::process::Command::new(&python)
         .args([
             "-c",
             script,
@@ -245,10 +271,11 @@ print(json.dumps(out))
             &json!(list).to_string(),
         ])
         .output()
-        .expect("python3 with zarr-python");
+        .unwrap_or_else(|e| panic!("{}: {e}", python.display()));
     assert!(
         output.status.success(),
-        "{}",
+        "{} failed (run `node scripts/setup.mjs` if zarr is missing):\n{}",
+        python.display(),
         String::from_utf8_lossy(&output.stderr)
     );
     let read: Value = serde_json::from_slice(&output.stdout).unwrap();

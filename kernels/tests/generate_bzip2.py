@@ -1,5 +1,7 @@
 """Writes the bzip2 test data (tests/bzip2/) with Python's bz2 module (libbzip2): a few inputs
-at several block sizes, and concatenated streams. Run: python3 kernels/tests/generate_bzip2.py"""
+at several block sizes, and concatenated streams. Run from the repository root, after
+`node scripts/setup.mjs` (standard library only, but .venv is the project's Python):
+.venv/bin/python kernels/tests/generate_bzip2.py"""
 import bz2
 import random
 from pathlib import Path

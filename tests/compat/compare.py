@@ -1,9 +1,11 @@
 """Runs zom, zarr-metadata and pydantic-zarr on every corpus case and writes RESULTS.md.
 
-A study, not part of the test suite. Run from anywhere, after `python3 tests/compat/corpus.py`:
+A study, not part of the test suite. Run from the repository root, after `node scripts/setup.mjs`
+(it creates .venv with the pinned scripts/python-requirements.txt, zarr-metadata included) and
+`.venv/bin/python tests/compat/corpus.py`:
 
-    python3 tests/compat/compare.py            # table, summary and the 10,000-array timing
-    python3 tests/compat/compare.py --no-bench # without the timing
+    .venv/bin/python tests/compat/compare.py             # table, summary, 10,000-array timing
+    .venv/bin/python tests/compat/compare.py --no-bench  # without the timing
 
 How each tool is asked (the adapters are the functions below):
 

@@ -17,7 +17,9 @@ Cases marked `valid` include two with an unknown extension that sets `must_under
 the v3 core spec (3.1+, "Extension definition") allows that everywhere except for the data type,
 chunk grid and chunk key encoding, and only discourages it for top-level keys.
 
-Run: `python3 tests/compat/corpus.py` (rewrites the corpus folder from scratch).
+Run from the repository root, after `node scripts/setup.mjs` (it creates .venv with the pinned
+scripts/python-requirements.txt): `.venv/bin/python tests/compat/corpus.py` (rewrites the corpus
+folder from scratch).
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """Writes the LZMA test data (tests/data/) with Python's lzma module (liblzma): a few inputs,
 each compressed in the xz and alone formats with several presets, checks and LZMA properties.
-Run: python3 kernels/lzma/tests/generate.py"""
+Run from the repository root, after `node scripts/setup.mjs` (standard library only, but .venv
+is the project's Python): .venv/bin/python kernels/lzma/tests/generate.py"""
 import lzma
 import random
 from pathlib import Path
