@@ -11,6 +11,8 @@ import type { Chunk, ChunkData, RawChunk } from "./decode.js";
 import { toZomError, ZomError } from "./errors.js";
 import { output } from "./pool/place.js";
 import { forgetArray, poolOf } from "./pool/pool.js";
+import { checkWorkers, workerSettings } from "./pool/settings.js";
+import { entry } from "./runtime.js";
 import type { PoolArray } from "./pool/pool.js";
 import type { Selection } from "./slice.js";
 import type { ArrayZom, Attributes, JsonValue, LimitsOptions } from "./types.js";
@@ -71,25 +73,6 @@ export interface ArrayDefaults {
 }
 
 let nextArrayId = 1;
-
-/**
- * Whether an output can be shared with the workers: SharedArrayBuffer exists and, in
- * browsers, the page (or worker) is cross-origin isolated, as posting one requires.
- */
-function canShare(): boolean {
-  if (typeof SharedArrayBuffer !== "function") return false;
-  const g = globalThis as { crossOriginIsolated?: boolean; process?: { versions?: { node?: unknown } } };
-  return g.crossOriginIsolated === true || typeof g.process?.versions?.node === "string";
-}
-
-/** A `workers` option, checked: a non-negative integer or undefined. */
-export function checkWorkers(workers: unknown): number | undefined {
-  if (workers === undefined) return undefined;
-  if (typeof workers !== "number" || !Number.isInteger(workers) || workers < 0) {
-    throw new ZomError("InvalidArgument", "option 'workers' must be a non-negative integer");
-  }
-  return workers;
-}
 
 /** An array of a hierarchy, opened with {@link open} or {@link openArray}. */
 export class ZarrArray<D extends ChunkData = ChunkData> {
@@ -177,13 +160,13 @@ export class ZarrArray<D extends ChunkData = ChunkData> {
   async #read(run: (options: unknown) => Promise<unknown>, options: GetChunkOptions): Promise<Chunk<D>> {
     let out: ArrayBuffer | SharedArrayBuffer | undefined;
     let item = 1;
-    const workers = checkWorkers(options.workers) ?? this.#workers;
+    const workers = checkWorkers(options.workers) ?? this.#workers ?? workerSettings.count;
     let hooked: object = options;
     const pool = workers === 0 || this.readError !== null ? undefined : poolOf(workers);
     if (pool !== undefined && !pool.failed) {
       const array = this.#pool;
       const signal = options.signal;
-      const share = options.sharedOutput !== false && canShare();
+      const share = options.sharedOutput !== false && entry().runtime.canShareMemory();
       const decodeHook = {
         // Called by the core once it knows the output's size (fixed-size values only).
         share: (n: number, fill: Uint8Array) => {

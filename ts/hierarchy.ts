@@ -5,10 +5,11 @@
  * @module
  */
 import * as raw from "./zom_wasm.js";
-import { checkWorkers, ZarrArray } from "./array.js";
+import { ZarrArray } from "./array.js";
+import { checkWorkers } from "./pool/settings.js";
 import type { GetOptions } from "./array.js";
 import { toZomError, ZomError } from "./errors.js";
-import { requireInit } from "./load.js";
+import { whenInit } from "./load.js";
 import type { ByteRange, StoreCallOptions, StoreListing } from "./store/types.js";
 import type { ArrayZom, Attributes, LimitsOptions, Zom } from "./types.js";
 
@@ -181,7 +182,7 @@ interface RawNode {
  * "InvalidMetadata" (with the document's key) for a broken document.
  */
 export async function open(store: StoreInput, path = "", options: OpenOptions = {}): Promise<ZarrArray | ZarrGroup> {
-  requireInit();
+  await whenInit();
   const workers = checkWorkers(options.workers);
   let node: RawNode;
   try {
@@ -264,7 +265,7 @@ export type WalkResult = Zom & WalkReport;
  * nodes ("LimitExceeded").
  */
 export async function walk(store: StoreInput, options: WalkOptions = {}): Promise<WalkResult> {
-  requireInit();
+  await whenInit();
   let result: { zom: Zom; errors: unknown[]; unlisted: string[]; consolidated: boolean };
   try {
     result = (await raw.walkHierarchy(store, options.path ?? "", options)) as typeof result;

@@ -1,10 +1,15 @@
 /**
- * zom, ready to use: importing this module loads the WebAssembly (top-level await), from
- * `zom_wasm_bg.wasm` next to it. Use "zom/manual" to choose where it comes from.
+ * zom for browsers, their workers and any runtime without a more specific entry. It carries
+ * its WebAssembly inside its JavaScript (pkg/zom_wasm_inline.js: deflated, base64), so that
+ * every bundler ships it with no configuration: the first call loads it, or `await init()`
+ * beforehand compiles it off the main thread. "zom/manual" carries none.
  * @module
  */
-import { init } from "./load.js";
+import { inflateSync } from "./inflate.js";
+import { configure } from "./runtime.js";
+import { browser, fromBase64 } from "./runtime/browser.js";
+import { WASM, WASM_BYTES } from "./zom_wasm_inline.js";
 
-await init();
+configure({ runtime: browser, bundled: () => inflateSync(fromBase64(WASM), { out: new Uint8Array(WASM_BYTES) }) });
 
 export * from "./public.js";

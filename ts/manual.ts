@@ -1,8 +1,13 @@
 /**
- * zom without automatic loading: call `await init(source)` before anything else (the API
- * throws ZomError("InvalidArgument") until then).
+ * zom without the WebAssembly inside: `await init()` loads `zom_wasm_bg.wasm` from next to
+ * this file (bundlers that handle `new URL(…, import.meta.url)` copy it: Vite, webpack,
+ * Parcel), or `await init({ wasm })` from where you serve it. The API throws
+ * ZomError("InvalidArgument") until then.
  * @module
  */
-export { init, isInitialized } from "./load.js";
-export type { InitSource } from "./load.js";
+import { configure } from "./runtime.js";
+import { browser } from "./runtime/browser.js";
+
+configure({ runtime: browser, beside: () => new URL("./zom_wasm_bg.wasm", import.meta.url) });
+
 export * from "./public.js";

@@ -1,7 +1,10 @@
 /**
- * What both entry points ("zom" and "zom/manual") export.
+ * What every entry point ("zom", "zom/manual", in browsers and in Node) exports.
  * @module
  */
+export { init, isInitialized } from "./load.js";
+export type { InitOptions, InitSource } from "./load.js";
+export type { WorkerLike, WorkerSource } from "./runtime.js";
 export {
   validateDocument,
   validateHierarchy,
@@ -27,7 +30,8 @@ export { open, openArray, openGroup, walk, ZarrGroup } from "./hierarchy.js";
 export type { OpenOptions, Readable, StoreInput, WalkOptions, WalkProgress, WalkReport, WalkResult } from "./hierarchy.js";
 export { ZarrArray } from "./array.js";
 export type { GetChunkOptions, GetOptions, ReadProgress } from "./array.js";
-export { closeWorkers } from "./pool/pool.js";
+export { closeWorkers, workerStats } from "./pool/pool.js";
+export type { WorkerStats } from "./pool/pool.js";
 export { slice } from "./slice.js";
 export type { DimSelection, Selection, Slice } from "./slice.js";
 export { ZomError, isZomError } from "./errors.js";

@@ -1,6 +1,7 @@
 // The page of tests/browser/pool.test.mjs: loads the built package from /pkg/index.js (no
-// bundler: the pool's module workers load /pkg/pool/worker.js by import.meta.url) and offers
-// window.zomPool, whose reads come back as plain data Playwright carries to Node unchanged.
+// bundler: the pool's workers start from the worker code it carries, through a blob: URL; with
+// ?worker=URL from that script, through init({ worker })) and offers window.zomPool, whose
+// reads come back as plain data Playwright carries to Node unchanged.
 import { describeError as describe, plain } from "./plain.mjs";
 
 const status = document.getElementById("status");
@@ -8,6 +9,8 @@ const status = document.getElementById("status");
 try {
   const zom = await import("/pkg/index.js");
   const { poolOf } = await import("/pkg/pool/pool.js");
+  const worker = new URLSearchParams(location.search).get("worker");
+  if (worker !== null) await zom.init({ worker: new URL(worker, location.href) });
   window.zomPool = {
     /** Reads every array `paths` of the hierarchy at `url` whole with `workers`, concurrently. */
     async readAll(url, paths, workers) {

@@ -4,9 +4,11 @@
 // workers (all of a hierarchy at once) and with none equals zarr-python's values; the workers
 // decoded the chunks (the pool's count), and no fallback warning was printed. Where the
 // page's Content-Security-Policy forbids workers (tests/browser/pool-csp.html), reads decode on
-// the main thread after one console warning. On a cross-origin isolated page (COOP + COEP)
-// the workers write into a SharedArrayBuffer output; on the others the chunks are transferred
-// back (no SharedArrayBuffer), with the same values.
+// the main thread after one console warning; where it allows only same-origin workers
+// (pool-csp-self.html) the warning names init({ worker }), which then makes the pool work. On
+// a cross-origin isolated page (COOP + COEP) the workers write into a SharedArrayBuffer
+// output; on the others the chunks are transferred back (no SharedArrayBuffer), with the same
+// values.
 import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
@@ -92,6 +94,38 @@ test("where a Content-Security-Policy forbids workers, reads decode on the main 
     assert.match(warnings[0], /^warning: /);
   } finally {
     await strict.close();
+  }
+});
+
+test("where a CSP allows only same-origin workers, the warning says what to do, and init({ worker }) with zom/worker served makes the pool work", async () => {
+  const expected = readJson("expected", "v3.values.json");
+  const paths = ["codec_zstd", "shard_index_end", "dtype_float64"];
+  // The same page with worker-src 'self': the default blob: worker is refused.
+  for (const [query, usesWorkers] of [["", false], ["?worker=/pkg/zom_worker.js", true]]) {
+    const tab = await browser.newPage();
+    const lines = recordConsole(tab);
+    try {
+      await openTestPage(tab, `${site.url}/tests/browser/pool-csp-self.html${query}`, "zomPool", lines);
+      const got = await tab.evaluate(([url, paths]) => window.zomPool.readAll(url, paths, 2), [`${data.url}/v3`, paths]);
+      for (const read of got) {
+        assert.ok(!read.error, JSON.stringify(read.error));
+        sameValues(elements(unplain(read.data), unplain(read.dtype)), expected[read.path].values, read.path);
+      }
+      const pool = await tab.evaluate(() => window.zomPool.pool(2));
+      const warnings = lines.filter((l) => l.includes("decode workers could not start"));
+      if (usesWorkers) {
+        assert.equal(pool.failed, false, lines.join("\n"));
+        assert.ok(pool.decoded > 0, `the workers decoded ${pool.decoded} chunks`);
+        // (404s of the fixtures' missing chunks are logged as errors: expected.)
+        assert.deepEqual(lines.filter((l) => /^(warning|pageerror)/.test(l)), []);
+      } else {
+        assert.deepEqual(pool, { failed: true, decoded: 0 });
+        assert.equal(warnings.length, 1, lines.join("\n"));
+        assert.match(warnings[0], /init\(\{ worker: url \}\)/, "the warning names the option");
+      }
+    } finally {
+      await tab.close();
+    }
   }
 });
 

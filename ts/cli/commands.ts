@@ -19,8 +19,8 @@ import {
   validateHierarchy,
   walk,
   ZomError,
-} from "../index.js";
-import type { StoreInput, WalkResult, ZarrArray } from "../index.js";
+} from "../node.js";
+import type { StoreInput, WalkResult, ZarrArray } from "../node.js";
 import { FsStore } from "../store/fs.js";
 import type { CompareOptions, Difference, JsonValue, Zom } from "../types.js";
 import {

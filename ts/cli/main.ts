@@ -9,7 +9,7 @@
  * @module
  */
 import { readFileSync } from "node:fs";
-import { isZomError, version as coreVersion } from "../index.js";
+import { isZomError, version as coreVersion } from "../node.js";
 import type { ZomError } from "../errors.js";
 import { COMMANDS, UsageError } from "./commands.js";
 import type { Command, Context } from "./commands.js";

@@ -1,5 +1,6 @@
 /**
- * The decode pool: Web Workers in browsers (module workers), worker_threads in Node, each
+ * The decode pool: Web Workers in browsers, worker_threads in Node (started by the entry's
+ * runtime, ts/runtime/; by default from the worker code the package carries), each
  * with its own instance of the WebAssembly.Module the main thread compiled (posted, not
  * fetched again). The Rust reader plans and fetches on the main thread; it hands each fetched
  * chunk's bytes to {@link WorkerPool.decode} (transferred, not copied) with the chunk's
@@ -7,16 +8,19 @@
  * the chunk's selected elements straight into the output when that is a SharedArrayBuffer,
  * else transfers the decoded chunk back to be copied into place here (ts/pool/place.ts).
  *
- * Workers start on first use. Where they cannot (no Worker, CSP, a failed start) the pool
+ * Workers start on first use. Where they cannot (no Worker, a CSP, a failed start) the pool
  * says so once on the console and reads decode on the main thread. In Node idle workers do
  * not keep the process alive; {@link closeWorkers} ends them all.
  * @module
  */
 import * as raw from "../zom_wasm.js";
 import { ZomError } from "../errors.js";
-import { wasmModule } from "../load.js";
+import { wasmModule, whenInit } from "../load.js";
+import { entry } from "../runtime.js";
+import type { WorkerPort } from "../runtime.js";
 import { place } from "./place.js";
 import type { FromWorker, ToWorker, WireError } from "./protocol.js";
+import { workerSettings } from "./settings.js";
 
 /** An array as the pool knows it: an id, and its metadata for the workers' decoders. */
 export interface PoolArray {
@@ -94,15 +98,8 @@ class Spares {
   }
 }
 
-interface Port {
-  post(message: ToWorker, transfer?: ArrayBuffer[]): void;
-  terminate(): void;
-  ref?(): void;
-  unref?(): void;
-}
-
 interface Slot {
-  port: Port;
+  port: WorkerPort;
   pending: number;
   /** Arrays whose metadata this worker has, oldest first. */
   known: Set<number>;
@@ -117,29 +114,14 @@ interface Task {
   done(): void;
 }
 
-function isNode(): boolean {
-  const proc = (globalThis as { process?: { versions?: { node?: unknown } } }).process;
-  return typeof proc?.versions?.node === "string";
-}
-
-async function nodeModule<T>(name: string): Promise<T> {
-  // A variable specifier: bundlers for the browser leave it alone, and browsers never run it.
-  return (await import(name)) as T;
-}
-
 /** The default number of workers: the machine's parallelism, at most 8. */
-export async function defaultWorkers(): Promise<number> {
-  let n = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency;
-  if (typeof n !== "number" && isNode()) {
-    const os = await nodeModule<{ availableParallelism?(): number; cpus(): unknown[] }>("node:os");
-    n = os.availableParallelism?.() ?? os.cpus().length;
-  }
+export function defaultWorkers(): number {
+  const n = entry().runtime.parallelism();
   return Math.max(1, Math.min(MAX_DEFAULT, typeof n === "number" && n > 0 ? n : 4));
 }
 
 /** Starts one worker: its port once it has instantiated `module`. */
-async function spawn(module: WebAssembly.Module, onMessage: (m: FromWorker) => void, onFail: (e: Error) => void): Promise<Port> {
-  let port: Port;
+async function spawn(module: WebAssembly.Module, onMessage: (m: FromWorker) => void, onFail: (e: Error) => void): Promise<WorkerPort> {
   let started!: () => void;
   let failed!: (e: Error) => void;
   const ready = new Promise<void>((resolve, reject) => {
@@ -147,45 +129,16 @@ async function spawn(module: WebAssembly.Module, onMessage: (m: FromWorker) => v
     failed = reject;
   });
   let isReady = false;
-  const receive = (m: FromWorker) => {
-    if (m.t === "ready") {
-      isReady = true;
-      started();
-    } else if (m.t === "failed") failed(new Error(m.error.message));
-    else onMessage(m);
-  };
-  const fail = (e: Error) => (isReady ? onFail(e) : failed(e));
-  if (isNode()) {
-    interface NodeWorker {
-      on(event: string, f: (x: never) => void): void;
-      postMessage(m: unknown, t?: ArrayBuffer[]): void;
-      terminate(): Promise<number>;
-      ref(): void;
-      unref(): void;
-    }
-    const { Worker } = await nodeModule<{ Worker: new (url: URL) => NodeWorker }>("node:worker_threads");
-    const w = new Worker(new URL("./worker.js", import.meta.url));
-    w.on("message", receive);
-    w.on("error", (e: Error) => fail(e));
-    w.on("exit", (code: number) => fail(new Error(`the worker exited (code ${code})`)));
-    // Kept referenced while it starts (a read is waiting for it), unreferenced once idle.
-    port = {
-      post: (m, t) => w.postMessage(m, t),
-      terminate: () => void w.terminate(),
-      ref: () => w.ref(),
-      unref: () => w.unref(),
-    };
-  } else {
-    if (typeof Worker !== "function") throw new Error("Worker is not available here");
-    const w = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
-    w.onmessage = (e: MessageEvent<FromWorker>) => receive(e.data);
-    w.onerror = (e: ErrorEvent) => {
-      e.preventDefault();
-      fail(new Error(e.message || "the worker failed to load (blocked by a Content-Security-Policy?)"));
-    };
-    w.onmessageerror = () => fail(new Error("a message from the worker could not be read"));
-    port = { post: (m, t) => w.postMessage(m, t ?? []), terminate: () => w.terminate() };
-  }
+  const port = entry().runtime.startWorker(workerSettings.source, {
+    message(m) {
+      if (m.t === "ready") {
+        isReady = true;
+        started();
+      } else if (m.t === "failed") failed(new Error(m.error.message));
+      else onMessage(m);
+    },
+    error: (e) => (isReady ? onFail(e) : failed(e)),
+  });
   port.post({ t: "init", module });
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -255,9 +208,11 @@ export class WorkerPool {
 
   async #start(size: number | undefined): Promise<void> {
     try {
+      // A pool made before the first call of zom waits for the module like that call.
+      await whenInit();
       const module = wasmModule();
       if (module === undefined) throw new Error("the compiled WebAssembly module is not known");
-      const n = size ?? (await defaultWorkers());
+      const n = size ?? defaultWorkers();
       const ports = await Promise.allSettled(
         Array.from({ length: n }, async () => {
           const holder: { slot?: Slot } = {};
@@ -287,6 +242,7 @@ export class WorkerPool {
     task.settled = true;
     if (!("error" in m)) {
       this.decoded += 1;
+      decodedInWorkers += 1;
       return task.resolve(m.bytes === undefined ? undefined : new Uint8Array(m.bytes, 0, m.length));
     }
     task.reject(rejection(m.error));
@@ -321,6 +277,11 @@ export class WorkerPool {
         task.reject(e);
       }
     }
+  }
+
+  /** The workers running now. */
+  get size(): number {
+    return this.#slots.length;
   }
 
   /** A buffer of `n` bytes to copy an encoded chunk into (then given to {@link decode}). */
@@ -393,6 +354,32 @@ export class WorkerPool {
 }
 
 const pools = new Map<number | "default", WorkerPool>();
+/** Chunks decoded by workers of every pool, since the page or process started. */
+let decodedInWorkers = 0;
+
+/** What the decode workers have done so far (see {@link workerStats}). */
+export interface WorkerStats {
+  /** Decode workers running now, over every pool. */
+  workers: number;
+  /** Chunks (or inner chunks of shards) decoded in workers since zom was loaded. */
+  decoded: number;
+  /** Whether workers could not start, so that reads decode on the calling thread. */
+  failed: boolean;
+}
+
+/**
+ * What the decode workers have done so far: to check that reads decode off the calling
+ * thread (a Content-Security-Policy that forbids the workers makes `failed` true).
+ */
+export function workerStats(): WorkerStats {
+  let workers = 0;
+  let failed = false;
+  for (const pool of pools.values()) {
+    workers += pool.size;
+    failed ||= pool.failed;
+  }
+  return { workers, decoded: decodedInWorkers, failed };
+}
 
 /** The shared pool of `size` workers (undefined: the default size), started on first use. */
 export function poolOf(size: number | undefined): WorkerPool {

@@ -1,6 +1,8 @@
 /**
- * The worker of the decode pool (pkg/pool/worker.js): a Web Worker (module worker) in
- * browsers, a worker_threads Worker in Node. It instantiates the WebAssembly.Module the main
+ * The decode pool's worker: a Web Worker in browsers, a worker_threads Worker in Node.
+ * scripts/build.mjs bundles this module with the wasm-bindgen glue into one script
+ * (pkg/zom_worker.js, and as a string in pkg/zom_worker_source.js) that ends with the
+ * runtime's call of {@link serve}. It instantiates the WebAssembly.Module the main
  * thread compiled and posts, then decodes chunks: encoded bytes in (transferred), the whole
  * chunk's element bytes out (transferred back), or, when the read's output is a
  * SharedArrayBuffer, the chunk's selected elements copied straight into it. See
@@ -86,18 +88,14 @@ function handle(message: ToWorker, post: Post): void {
   }
 }
 
-const proc = (globalThis as { process?: { versions?: { node?: unknown } } }).process;
-if (typeof proc?.versions?.node === "string") {
-  // A variable specifier: bundlers for the browser leave it alone.
-  const spec = "node:worker_threads";
-  const { parentPort } = (await import(spec)) as {
-    parentPort: { on(event: "message", f: (m: ToWorker) => void): void; postMessage(m: unknown, t?: ArrayBuffer[]): void };
-  };
-  parentPort.on("message", (m) => handle(m, (x, t) => parentPort.postMessage(x, t)));
-} else {
-  const scope = globalThis as unknown as {
-    onmessage: ((e: { data: ToWorker }) => void) | null;
-    postMessage(m: unknown, t?: ArrayBuffer[]): void;
-  };
-  scope.onmessage = (e) => handle(e.data, (x, t) => scope.postMessage(x, t ?? []));
+/** The scope a decode worker talks to the pool through: a worker's global scope, or Node's `parentPort`. */
+export type PoolSide =
+  | { onmessage: ((e: { data: ToWorker }) => void) | null; postMessage(m: unknown, t?: ArrayBuffer[]): void }
+  | { on(event: "message", f: (m: ToWorker) => void): void; postMessage(m: unknown, t?: ArrayBuffer[]): void };
+
+/** Answers the pool's messages arriving through `side` (the worker's entry calls it once). */
+export function serve(side: PoolSide): void {
+  const post: Post = (x, t) => side.postMessage(x, t ?? []);
+  if ("on" in side) side.on("message", (m) => handle(m, post));
+  else side.onmessage = (e) => handle(e.data, post);
 }

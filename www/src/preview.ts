@@ -82,7 +82,8 @@ export function renderPreview(root: HTMLElement, node: TreeNode, worker: ZomWork
           : result.step[0] > 1
             ? ` (every ${ordinal(result.step[0])} row and column of ${plane})`
             : "";
-        status.textContent = `${result.height} × ${result.width} values${stride}, read and decoded in the worker in ${ms} ms`;
+        const where = result.decodedInWorkers > 0 ? `, ${result.decodedInWorkers} chunks by zom's decode workers` : "";
+        status.textContent = `${result.height} × ${result.width} values${stride}, read and decoded in the worker in ${ms} ms${where}`;
       } else {
         last = null;
         drawTable(result);

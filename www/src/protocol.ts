@@ -67,6 +67,8 @@ export interface ImageResult {
   step: [number, number];
   /** True when only the top-left window of the plane was read (the plane is too large to stride). */
   window: boolean;
+  /** Chunks of this read decoded by zom's decode workers (0: decoded in the explorer's worker itself). */
+  decodedInWorkers: number;
   /** RGBA, width × height × 4, viridis from min to max; non-finite values transparent. */
   rgba: Uint8ClampedArray;
   /** The values as numbers (for the readout under the pointer). */

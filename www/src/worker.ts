@@ -15,6 +15,7 @@ import {
   validateHierarchy,
   version,
   walk,
+  workerStats,
 } from "zom/manual";
 import type { ZarrArray, Zom, Selection } from "zom/manual";
 import { formatValue, isComplex, isTemporal, nameOf } from "./values.js";
@@ -170,12 +171,27 @@ async function read(id: number, path: string, indices: number[]): Promise<void> 
     const selection: Selection = corner
       ? [...lead, slice(0, Math.min(h, side)), slice(0, Math.min(w, side))]
       : [...lead, slice(null, null, step), slice(null, null, step)];
+    const decodedBefore = workerStats().decoded;
     const { data, shape } = await arr.get(selection);
+    const decodedInWorkers = workerStats().decoded - decodedBefore;
     const height = shape[0] ?? 0;
     const width = shape[1] ?? 0;
     const values = Float64Array.from(data as ArrayLike<number | bigint>, Number);
     const { rgba, min, max, nonFinite } = colourise(values);
-    const result: ImageResult = { kind: "image", info, width, height, step: [step, step], window: corner, rgba, values, min, max, nonFinite };
+    const result: ImageResult = {
+      kind: "image",
+      info,
+      width,
+      height,
+      step: [step, step],
+      window: corner,
+      decodedInWorkers,
+      rgba,
+      values,
+      min,
+      max,
+      nonFinite,
+    };
     post({ id, type: "read", result }, [rgba.buffer, values.buffer]);
     return;
   }
@@ -253,7 +269,8 @@ async function handle(request: Request): Promise<void> {
   }
 }
 
-const ready = init(new URL("./zom_wasm_bg.wasm", import.meta.url)).then(
+// The .wasm beside this bundle (www/build.mjs copies it) compiles while it downloads.
+const ready = init({ wasm: new URL("./zom_wasm_bg.wasm", import.meta.url) }).then(
   () => true,
   (e: unknown) => {
     post({ id: 0, type: "fatal", error: { ...failure(e), message: `zom's WebAssembly did not load: ${failure(e).message}` } });

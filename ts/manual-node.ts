@@ -1,0 +1,11 @@
+/**
+ * "zom/manual" for Node: `await init()` reads `zom_wasm_bg.wasm` from next to this file.
+ * See ts/manual.ts.
+ * @module
+ */
+import { configure } from "./runtime.js";
+import { node } from "./runtime/node.js";
+
+configure({ runtime: node, beside: () => new URL("./zom_wasm_bg.wasm", import.meta.url) });
+
+export * from "./public.js";
