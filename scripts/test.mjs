@@ -145,6 +145,9 @@ const steps = [
   ],
   ["js tests (node)", () => runTests(process.execPath, [...nodeTest, ...testFiles("tests/js")])],
   ["browser test (chromium)", () => runTests(process.execPath, [...nodeTest, ...testFiles("tests/browser")])],
+  // npm pack, the tarball installed into one app per bundler (and Node ESM, CommonJS, a user's
+  // worker), each built for production and checked in Chromium or Node (tests/apps/).
+  ["apps (bundlers)", () => runTests(process.execPath, [...nodeTest, "tests/apps/apps.test.mjs"])],
 ];
 
 const only = process.argv.slice(2);
