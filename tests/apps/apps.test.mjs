@@ -34,6 +34,7 @@ const packDir = join(appsDir, ".pack");
 const outputDir = join(repoRoot, "test-output");
 
 const BUILD_TIMEOUT_MS = 180_000;
+const DEV_START_TIMEOUT_MS = 30_000;
 const INSTALL_TIMEOUT_MS = 600_000;
 const NODE_TIMEOUT_MS = 30_000;
 const PAGE_LOAD_TIMEOUT_MS = 30_000;
@@ -44,10 +45,11 @@ const READ_TIMEOUT_MS = 10_000;
  * The apps. browser: the directory served at / (relative to the app) and the page's path;
  * output: the built files whose gzipped sizes are summed (null: the files the page fetched);
  * node: the script run with the data URL as its argument; ssr: also `npm run build:ssr` and its
- * bundle run in Node without window/document; config: what the app had to configure.
+ * bundle run in Node without window/document; dev: also its dev server (`npm run dev`), which
+ * pre-bundles dependencies its own way; config: what the app had to configure.
  */
 const APPS = [
-  { name: "vite", browser: { root: "dist", page: "/" }, output: "dist", config: "none (no vite.config)", ssr: true },
+  { name: "vite", browser: { root: "dist", page: "/" }, output: "dist", config: "none (no vite.config)", ssr: true, dev: true },
   { name: "webpack", browser: { root: ".", page: "/" }, output: "dist", config: "none (no webpack.config)" },
   { name: "esbuild", browser: { root: ".", page: "/" }, output: "dist", config: "none (CLI defaults: iife)" },
   { name: "rollup", browser: { root: ".", page: "/" }, output: "dist", config: "rollup.config.mjs: node-resolve {browser} + terser" },
@@ -340,13 +342,15 @@ function checkResult(result, failures, step) {
 // ---------------------------------------------------------------------------------------------
 // Running an app
 
-/** Opens the app's page in Chromium, waits for its result; returns {result, lines, requested}. */
-async function openPage(app, failures) {
-  const server = await startServer({
-    root: resolve(appsDir, app.name, app.browser.root),
-    mounts: { "/data/": fixturesDir },
-    indexHtml: true,
-  });
+/**
+ * Opens the app's page in Chromium (served from its build output, or at `url` when given: a
+ * dev server), waits for its result; returns {result, lines, requested}.
+ */
+async function openPage(app, failures, url) {
+  const server =
+    url === undefined
+      ? await startServer({ root: resolve(appsDir, app.name, app.browser.root), mounts: { "/data/": fixturesDir }, indexHtml: true })
+      : null;
   const page = await chromium.newPage();
   const lines = [];
   page.on("console", (m) => lines.push({ type: m.type(), text: `${m.worker() ? "[worker] " : ""}${m.text()}` }));
@@ -367,7 +371,7 @@ async function openPage(app, failures) {
   });
   let result;
   try {
-    await page.goto(`${server.url}${app.browser.page}`, { timeout: PAGE_LOAD_TIMEOUT_MS });
+    await page.goto(url ?? `${server.url}${app.browser.page}`, { timeout: PAGE_LOAD_TIMEOUT_MS });
     try {
       await page.waitForFunction(() => "zomApp" in window || "zomAppFatal" in window, null, { timeout: READ_TIMEOUT_MS });
     } catch {
@@ -382,11 +386,11 @@ async function openPage(app, failures) {
     failures.push(`page: ${e.message.split("\n")[0]}`);
   } finally {
     await page.close().catch(() => {});
-    await server.close();
+    await server?.close();
   }
   const bad = lines.filter((l) => ["error", "warning", "assert", "pageerror", "requestfailed"].includes(l.type));
   for (const l of bad) failures.push(`page console ${l.type}: ${head(l.text, 6)}`);
-  const requested = [...new Set(server.stats.log.filter((e) => e.status === 200 || e.status === 206).map((e) => new URL(e.url, "http://x").pathname))];
+  const requested = [...new Set((server?.stats.log ?? []).filter((e) => e.status === 200 || e.status === 206).map((e) => new URL(e.url, "http://x").pathname))];
   return { result, lines, requested };
 }
 
@@ -419,6 +423,58 @@ async function runNode(args, cwd, step, failures) {
   } finally {
     await server.close();
   }
+}
+
+/**
+ * Starts the app's dev server (`npm run dev`, with --port), reads the sample from a second
+ * server through ?data= (CORS) and checks the page like a build's; returns its row.
+ */
+async function runDevServer(app) {
+  const failures = [];
+  const row = { setup: `${app.name} (dev server)`, builds: "n/a", config: `${app.config}; vite dev`, values: "—", readMs: null, pool: "—", size: null };
+  const dir = join(appsDir, app.name);
+  const command = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).scripts.dev;
+  const data = await startServer({ root: fixturesDir });
+  const child = spawn(command, [], {
+    cwd: dir,
+    shell: true,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, PATH: `${join(appsDir, "node_modules", ".bin")}:${process.env.PATH}`, NO_COLOR: "1" },
+  });
+  let output = "";
+  try {
+    const url = await new Promise((found, fail) => {
+      const timer = setTimeout(() => fail(new Error(`no URL from \`${command}\` in ${DEV_START_TIMEOUT_MS / 1000} s:\n${head(output)}`)), DEV_START_TIMEOUT_MS);
+      const look = (d) => {
+        output += stripAnsi(String(d));
+        const m = output.match(/Local:\s+(http:\/\/\S+)/);
+        if (m) {
+          clearTimeout(timer);
+          found(m[1]);
+        }
+      };
+      child.stdout.on("data", look);
+      child.stderr.on("data", look);
+      child.on("exit", (code) => fail(new Error(`\`${command}\` exited (code ${code}):\n${head(output)}`)));
+    });
+    const { result } = await openPage(app, failures, `${url}?data=${encodeURIComponent(`${data.url}/sample/`)}`);
+    if (result) Object.assign(row, checkResult(result, failures, "dev page"));
+    for (const d of diagnostics(output)) {
+      failures.push(`dev server ${d.kind}: ${head(d.text, 8)}`);
+    }
+  } catch (e) {
+    failures.push(`dev server: ${e.message}`);
+  } finally {
+    try {
+      process.kill(-child.pid, "SIGKILL");
+    } catch {
+      child.kill("SIGKILL");
+    }
+    await data.close();
+  }
+  row.failures = failures;
+  return { row, failures };
 }
 
 /** Records a build's warnings: zom's fail the app, the others are kept for the table's reader. */
@@ -483,8 +539,13 @@ async function runApp(app) {
       ssrRow.failures = ssrFailures;
       failures.push(...ssrFailures.map((f) => `(ssr) ${f}`));
     }
+    if (app.dev) {
+      const dev = await runDevServer(app);
+      rowsOut.push(dev.row);
+      failures.push(...dev.failures.map((f) => `(dev) ${f}`));
+    }
   }
-  row.failures = failures.filter((f) => !f.startsWith("(ssr) "));
+  row.failures = failures.filter((f) => !/^\((ssr|dev)\) /.test(f));
   return { rows: rowsOut, failures };
 }
 
@@ -539,7 +600,7 @@ after(async () => {
 for (const app of APPS) {
   const what = app.node
     ? `${app.name}: ${app.node} in Node reads zarr-python's values over HTTP with the worker pool, printing nothing on stderr`
-    : `${app.name}: builds for production with ${app.config}, and the page reads zarr-python's values with the worker pool, with no warning${app.ssr ? "; its SSR bundle runs in Node without touching window/document" : ""}`;
+    : `${app.name}: builds for production with ${app.config}, and the page reads zarr-python's values with the worker pool, with no warning${app.ssr ? "; its SSR bundle runs in Node without touching window/document" : ""}${app.dev ? "; so does its dev server" : ""}`;
   test(what, { timeout: 2 * BUILD_TIMEOUT_MS + 120_000 }, async (t) => {
     if (app.browser && !chromium) ({ browser: chromium, profile: chromiumProfile } = await launchChromium("zom-apps-"));
     const { rows: appRows, failures } = await runApp(app);
