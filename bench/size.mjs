@@ -1,62 +1,94 @@
-// What a page downloads: zom's .wasm raw and gzipped, its JS (pkg/**/*.js, the worker
-// included) gzipped, and the peer's: zarrita's JS (dist/src/**/*.js, without tests and maps)
-// and numcodecs.js (dist/*.js, its codecs' WebAssembly inlined as base64 in the JS). Each
-// file is gzipped on its own at level 9 (as a server would send it) and the sizes summed.
+// What a page downloads to open an array over HTTP and read it: the same small app bundled by
+// esbuild (ESM, minified, code splitting, every chunk counted) with zom ("zom", which carries
+// its WebAssembly; "zom/manual" with the .wasm served beside it) and with zarrita.js +
+// numcodecs.js (zarrita's codecs load numcodecs' chunks, its WebAssembly inlined in its JS;
+// all of them counted, as a page that meets every codec loads them). Each file gzipped on its
+// own at level 9 (as a server would send it), sizes summed; the package's own files too.
 // scripts/bench.mjs runs it; alone: node bench/size.mjs [--out results.json]
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
-import { table } from "./util.mjs";
+import { benchDir, table } from "./util.mjs";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, "..");
-const { values: args } = parseArgs({ options: { out: { type: "string", default: join(here, "results.json") } } });
+const root = join(benchDir, "..");
+const { values: args } = parseArgs({ options: { out: { type: "string", default: join(benchDir, "results.json") } } });
+const esbuild = createRequire(import.meta.url)("esbuild");
 
-/** Every file under `dir` whose name passes `keep`, recursively. */
-function files(dir, keep) {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile() && keep(join(e.parentPath ?? e.path, e.name)))
-    .map((e) => join(e.parentPath ?? e.path, e.name));
-}
+/** The apps: what each imports and does (the same read with both libraries). */
+const APPS = {
+  zom: `import { FetchStore, openArray } from "zom";
+    const arr = await openArray(new FetchStore(location.href), "a");
+    console.log(await arr.get());`,
+  "zom/manual": `import { FetchStore, init, openArray } from "zom/manual";
+    await init({ wasm: new URL("zom_wasm_bg.wasm", location.href) });
+    const arr = await openArray(new FetchStore(location.href), "a");
+    console.log(await arr.get());`,
+  zarrita: `import * as zarr from "zarrita";
+    const arr = await zarr.open.v3(zarr.root(new zarr.FetchStore(location.href)).resolve("a"), { kind: "array" });
+    console.log(await zarr.get(arr));`,
+};
 
-function measure(list) {
+function measure(files) {
   let raw = 0;
   let gz = 0;
-  for (const f of list) {
+  for (const f of files) {
     const bytes = readFileSync(f);
     raw += bytes.length;
     gz += gzipSync(bytes, { level: 9 }).length;
   }
-  return { files: list.length, raw, gz };
+  return { files: files.length, raw, gz };
 }
 
-const js = (f) => f.endsWith(".js");
-const rows = {
-  "zom .wasm": measure([join(root, "pkg", "zom_wasm_bg.wasm")]),
-  "zom JS (pkg/**/*.js)": measure(files(join(root, "pkg"), js)),
-  "zarrita JS": measure(files(join(root, "node_modules", "zarrita", "dist", "src"), (f) => js(f) && !f.includes("__tests__"))),
-  "numcodecs.js (JS + inlined wasm)": measure(files(join(root, "node_modules", "numcodecs", "dist"), js)),
+/** Bundles `source` and measures the output (plus `extra` files the page serves beside it). */
+function bundle(source, extra = []) {
+  const dir = mkdtempSync(join(tmpdir(), "zom-size-"));
+  try {
+    esbuild.buildSync({
+      stdin: { contents: source, resolveDir: benchDir, loader: "js" },
+      outdir: dir,
+      bundle: true,
+      splitting: true,
+      format: "esm",
+      platform: "browser",
+      minify: true,
+      logLevel: "error",
+    });
+    const out = readdirSync(dir).map((f) => join(dir, f));
+    return { js: measure(out), extra: measure(extra) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const wasm = join(root, "pkg", "zom_wasm_bg.wasm");
+if (!existsSync(wasm)) throw new Error("pkg/ is not built: npm run build");
+const apps = {
+  zom: bundle(APPS.zom),
+  "zom/manual + .wasm": bundle(APPS["zom/manual"], [wasm]),
+  "zarrita + numcodecs": bundle(APPS.zarrita),
 };
-const zomTotal = rows["zom .wasm"].gz + rows["zom JS (pkg/**/*.js)"].gz;
-const peerTotal = rows["zarrita JS"].gz + rows["numcodecs.js (JS + inlined wasm)"].gz;
+const total = (a) => a.js.gz + a.extra.gz;
 
 let results = {};
 if (existsSync(args.out)) results = JSON.parse(readFileSync(args.out, "utf8"));
 results.size = {
   date: new Date().toISOString(),
-  method: "each file gzipped on its own at level 9, sizes summed; zarrita: dist/src/**/*.js without tests; numcodecs: dist/*.js",
-  results: rows,
-  zom_total_gz: zomTotal,
-  peer_total_gz: peerTotal,
+  method:
+    "one app per library opening and reading an array over HTTP, bundled by esbuild (esm, minify, splitting); every output file gzipped on its own at level 9, sizes summed; zom/manual adds the .wasm served beside; zarrita's lazily loaded codec chunks are all counted",
+  apps,
+  zom_total_gz: total(apps.zom),
+  zom_manual_total_gz: total(apps["zom/manual + .wasm"]),
+  peer_total_gz: total(apps["zarrita + numcodecs"]),
 };
-writeFileSync(args.out, JSON.stringify(results, null, 2) + "\n");
+writeFileSync(args.out, `${JSON.stringify(results, null, 2)}\n`);
 const kb = (n) => `${(n / 1024).toFixed(1)} KiB`;
 console.log(
   `\n${table(
-    ["download", "files", "raw", "gzipped"],
-    [...Object.entries(rows).map(([k, v]) => [k, String(v.files), kb(v.raw), kb(v.gz)]), ["zom total", "", "", kb(zomTotal)], ["zarrita + numcodecs total", "", "", kb(peerTotal)]],
+    ["app bundled by esbuild", "JS files", "JS raw", "JS gzipped", ".wasm gzipped", "total gzipped"],
+    Object.entries(apps).map(([k, a]) => [k, String(a.js.files), kb(a.js.raw), kb(a.js.gz), a.extra.files ? kb(a.extra.gz) : "—", kb(total(a))]),
   )}\n`,
 );
 console.log(`bench: wrote the "size" section of ${args.out}`);

@@ -6,17 +6,20 @@
 // - walk: a 1001-node hierarchy over the same server, consolidated and listed, and the parse +
 //   validation cost of its consolidated zarr.json against JSON.parse; then the same for a
 //   10,000-node consolidated hierarchy (bench/walk.mjs);
-// - size: the .wasm raw and gzipped, the JS gzipped, next to zarrita + numcodecs (bench/size.mjs).
+// - size: the .wasm raw and gzipped, the JS gzipped, next to zarrita + numcodecs (bench/size.mjs);
+// - load: in Chromium, loading the WebAssembly zom carries against the .wasm fetched beside,
+//   starting the decode workers, and a first and second read against zarrita (bench/load.mjs).
 //
 //   npm run bench [-- --runs N] [-- --cases v3_gzip,v3_zstd] [-- --no-native]
-//                 [-- --only decode,read,walk,size] [-- --read-runs N]
+//                 [-- --only decode,read,walk,size,load] [-- --read-runs N]
 //
 // Steps: build pkg/ (incremental, as `npm run build`), write bench/data/ with
 // bench/generate.py when it is missing or the script changed (with the Python of .venv, which
 // setup's python() creates with the pinned zarr-python and numcodecs of
 // scripts/python-requirements.txt), run examples/bench_decode.rs (release) for the native
 // numbers, then bench/decode.mjs (writes bench/results.json), bench/read.mjs and
-// bench/walk.mjs (add their sections "read" and "walk" to it); each prints its tables.
+// bench/walk.mjs (add their sections "read" and "walk" to it), bench/size.mjs and
+// bench/load.mjs ("size", "load"); each prints its tables.
 // --runs and --cases apply to the decode bench, --read-runs (default 5) to read and walk.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -38,7 +41,7 @@ const { values: args } = parseArgs({
     cases: { type: "string" },
     "no-native": { type: "boolean", default: false },
     "no-build": { type: "boolean", default: false },
-    only: { type: "string", default: "decode,read,walk,size" },
+    only: { type: "string", default: "decode,read,walk,size,load" },
     "read-runs": { type: "string", default: "5" },
   },
 });
@@ -108,7 +111,7 @@ function native() {
 runMain(() => {
   const t0 = performance.now();
   for (const b of benches) {
-    if (!["decode", "read", "walk", "size"].includes(b)) throw new StepError(`--only: unknown bench '${b}' (decode, read, walk, size)`);
+    if (!["decode", "read", "walk", "size", "load"].includes(b)) throw new StepError(`--only: unknown bench '${b}' (decode, read, walk, size, load)`);
   }
   if (!args["no-build"]) {
     setup();
@@ -123,6 +126,10 @@ runMain(() => {
     timed("decode (bench/decode.mjs)", () => run(process.execPath, decodeArgs));
   }
   if (benches.has("size")) run(process.execPath, [join(benchDir, "size.mjs")]);
+  if (benches.has("load")) {
+    setup({ browser: true });
+    timed("load (bench/load.mjs, Chromium)", () => run(process.execPath, [join(benchDir, "load.mjs"), "--runs", args.runs]));
+  }
   for (const name of ["read", "walk"]) {
     if (!benches.has(name)) continue;
     const file = join(benchDir, `${name}.mjs`);

@@ -10,6 +10,21 @@ import { configure } from "./runtime.js";
 import { browser, fromBase64 } from "./runtime/browser.js";
 import { WASM, WASM_BYTES } from "./zom_wasm_inline.js";
 
-configure({ runtime: browser, bundled: () => inflateSync(fromBase64(WASM), { out: new Uint8Array(WASM_BYTES) }) });
+const bundled = (): Uint8Array => inflateSync(fromBase64(WASM), { out: new Uint8Array(WASM_BYTES) });
+
+/** The bytes through the engine's own inflater (DecompressionStream), else fflate's. */
+async function bundledAsync(): Promise<Uint8Array> {
+  if (typeof DecompressionStream !== "function") return bundled();
+  try {
+    const stream = new Blob([fromBase64(WASM) as BlobPart]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
+    const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
+    if (bytes.length === WASM_BYTES) return bytes;
+  } catch {
+    // An engine without "deflate-raw" (Safari before 16.4): fflate below.
+  }
+  return bundled();
+}
+
+configure({ runtime: browser, bundled, bundledAsync });
 
 export * from "./public.js";

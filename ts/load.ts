@@ -106,11 +106,12 @@ function start(module: WebAssembly.Module): void {
 }
 
 async function instantiate(source: InitSource | Promise<InitSource> | undefined): Promise<void> {
-  const { bundled, beside, runtime } = entry();
+  const { bundled, bundledAsync, beside, runtime } = entry();
   let input: InitSource | undefined = await source;
   if (input === undefined) {
     if (bundled !== undefined) {
-      const module = await WebAssembly.compile(bundled() as BufferSource);
+      const bytes = bundledAsync === undefined ? bundled() : await bundledAsync();
+      const module = await WebAssembly.compile(bytes as BufferSource);
       // A synchronous call may have loaded the same bytes meanwhile.
       if (compiled === undefined) start(module);
       return;

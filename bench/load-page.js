@@ -1,0 +1,92 @@
+// The page of bench/load.mjs: runs the case named by ?case= and sets window.loadResult (times
+// in ms). Each case imports what it measures, so that esbuild's split chunks load only that.
+const DATA = new URL("/data/sample/", location.href).href;
+const ARRAY = "image/gradient_circles";
+
+/** Opens and reads ARRAY whole twice with zom: {first, second}. */
+async function zomReads(zom) {
+  const store = new zom.FetchStore(DATA);
+  const times = [];
+  for (let i = 0; i < 2; i++) {
+    const t0 = performance.now();
+    const arr = await zom.openArray(store, ARRAY);
+    await arr.get();
+    times.push(performance.now() - t0);
+  }
+  const stats = zom.workerStats();
+  if (stats.failed || stats.decoded < 64) throw new Error(`the workers did not decode: ${JSON.stringify(stats)}`);
+  return { first: times[0], second: times[1] };
+}
+
+const cases = {
+  /** `await init()` of "zom", whole. */
+  async "inline-init"() {
+    const zom = await import("zom");
+    const t0 = performance.now();
+    await zom.init();
+    const total = performance.now() - t0;
+    // Its parts, after it (the JS is warm by then): base64, the inflate init() uses
+    // (DecompressionStream) and the one of the synchronous path (fflate), and a compile of
+    // other bytes (V8 may reuse the module it compiled from the same bytes).
+    const { WASM, WASM_BYTES } = await import("../pkg/zom_wasm_inline.js");
+    const { inflateSync } = await import("../pkg/inflate.js");
+    const { fromBase64 } = await import("../pkg/runtime/browser.js");
+    const t1 = performance.now();
+    const deflated = fromBase64(WASM);
+    const t2 = performance.now();
+    const stream = new Blob([deflated]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
+    await new Response(stream).arrayBuffer();
+    const t3 = performance.now();
+    const bytes = inflateSync(deflated, { out: new Uint8Array(WASM_BYTES) });
+    const t4 = performance.now();
+    const copy = new Uint8Array(bytes.length + 4);
+    copy.set(bytes);
+    copy.set([0, 2, 1, 0x78], bytes.length); // an empty custom section "x"
+    await WebAssembly.compile(copy);
+    const t5 = performance.now();
+    return { total, decode: t2 - t1, native: t3 - t2, fflate: t4 - t3, compile: t5 - t4 };
+  },
+  /** The first call of "zom" with no init: it loads everything synchronously. */
+  async "inline-sync"() {
+    const zom = await import("zom");
+    const t0 = performance.now();
+    zom.version();
+    return { total: performance.now() - t0 };
+  },
+  /** "zom/manual" given the .wasm's URL. */
+  async "manual-url"() {
+    const zom = await import("zom/manual");
+    const t0 = performance.now();
+    await zom.init({ wasm: new URL("/zom_wasm_bg.wasm", location.href) });
+    zom.version();
+    return { total: performance.now() - t0 };
+  },
+  async "pool-blob"() {
+    const zom = await import("zom");
+    await zom.init();
+    return zomReads(zom);
+  },
+  async "pool-url"() {
+    const zom = await import("zom");
+    await zom.init({ worker: new URL("/zom_worker.js", location.href) });
+    return zomReads(zom);
+  },
+  async zarrita() {
+    const zarr = await import("zarrita");
+    const store = new zarr.FetchStore(DATA);
+    const times = [];
+    for (let i = 0; i < 2; i++) {
+      const t0 = performance.now();
+      const arr = await zarr.open.v3(zarr.root(store).resolve(ARRAY), { kind: "array" });
+      await zarr.get(arr);
+      times.push(performance.now() - t0);
+    }
+    return { first: times[0], second: times[1] };
+  },
+};
+
+const name = new URLSearchParams(location.search).get("case");
+cases[name]().then(
+  (r) => (window.loadResult = r),
+  (e) => (window.loadResult = { error: String(e?.stack ?? e) }),
+);
