@@ -33,7 +33,7 @@ export function buildWww(run) {
     bundle: true,
     format: "esm",
     platform: "browser",
-    // Module workers and top-level await (the package's loader): every current engine has both.
+    // Module workers (the explorer's own, www/src/client.ts): every current engine has them.
     target: ["es2022", "chrome100", "firefox114", "safari16"],
     sourcemap: true,
     minify: true,

@@ -45,7 +45,7 @@ after(async () => {
 });
 
 for (const name of ["v3", "v2", "sample"]) {
-  test(`every ${name} array read in Chromium with 2 module workers and with none equals zarr-python's values`, async () => {
+  test(`every ${name} array read in Chromium with 2 decode workers and with none equals zarr-python's values`, async () => {
     const expected = readJson("expected", `${name}.values.json`);
     const paths = Object.keys(expected);
     const before = await page.evaluate(() => window.zomPool.pool(2));
