@@ -1,6 +1,8 @@
 // The built package in headless Chromium (Debian's /usr/bin/chromium, driven by playwright-core;
 // no browser download): tests/browser/index.html imports /pkg/index.js from a local server and
-// runs the API; this checks its results and saves a screenshot to test-output/.
+// runs the API; this checks its results and saves a screenshot to test-output/. "zom/manual"
+// whose .wasm is missing (404, or an HTML page in its place) fails with a message that says
+// what to do.
 import assert from "node:assert/strict";
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -72,4 +74,33 @@ test("errors in the browser are ZomErrors with a code", () => {
   const { error } = results["fromDocuments(garbage)"];
   assert.equal(error?.name, "ZomError");
   assert.equal(error?.code, "InvalidMetadata");
+});
+
+test('"zom/manual" without its .wasm (a 404, or an HTML page in its place) says what to do', async () => {
+  for (const [wasm, said] of [
+    ["/no/such/zom_wasm_bg.wasm", /HTTP 404/],
+    ["/tests/browser/index.html", /is an HTML page, not zom's WebAssembly/],
+  ]) {
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${server.url}/tests/browser/plain.mjs`);
+      const error = await page.evaluate(async (wasm) => {
+        const zom = await import("/pkg/manual.js");
+        try {
+          await zom.init({ wasm });
+          return null;
+        } catch (e) {
+          return { code: e.code, message: e.message, loaded: zom.isInitialized() };
+        }
+      }, wasm);
+      assert.ok(error, `init({ wasm: ${wasm} }) resolved`);
+      assert.equal(error.code, "NotFound");
+      assert.equal(error.loaded, false);
+      assert.match(error.message, said);
+      assert.match(error.message, /init\(\{ wasm: url \}\)/, "the message names the option");
+      assert.match(error.message, /import "zom" instead/, "and the entry that carries the WebAssembly");
+    } finally {
+      await page.close();
+    }
+  }
 });
