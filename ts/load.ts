@@ -24,7 +24,7 @@ export interface InitOptions {
    * `zom_wasm_bg.wasm` from next to itself (`zom/wasm` in the package's exports).
    */
   wasm?: InitSource | Promise<InitSource>;
-  /** Where the decode workers come from (see {@link WorkerSource}); default: zom's own, from a `blob:` URL. */
+  /** Where the decode workers come from (see {@link WorkerSource}); default: zom's own code, from a `blob:` URL (in Node: evaluated). */
   worker?: WorkerSource;
   /** The default number of decode workers of every read: 0 decodes on the calling thread. Default: the machine's parallelism, at most 8. */
   workers?: number;

@@ -37,7 +37,7 @@ function start(source: WorkerSource | undefined, events: WorkerEvents): WorkerPo
       ? source()
       : source === undefined
         ? bundledWorker()
-        : new Worker(source, { type: "module", name: "zom-decode" })
+        : new Worker(source, { name: "zom-decode" }) // zom/worker is a classic script
   ) as WorkerLike & Pick<Worker, "addEventListener">;
   w.addEventListener("message", (e: MessageEvent<FromWorker>) => events.message(e.data));
   w.addEventListener("error", (e: ErrorEvent) => {
