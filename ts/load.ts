@@ -108,21 +108,14 @@ function start(module: WebAssembly.Module): void {
 async function instantiate(source: InitSource | Promise<InitSource> | undefined): Promise<void> {
   const { bundled, bundledAsync, beside, runtime } = entry();
   let input: InitSource | undefined = await source;
-  if (input === undefined) {
-    if (bundled !== undefined) {
-      const bytes = bundledAsync === undefined ? bundled() : await bundledAsync();
-      const module = await WebAssembly.compile(bytes as BufferSource);
-      // A synchronous call may have loaded the same bytes meanwhile.
-      if (compiled === undefined) start(module);
-      return;
-    }
-    input = beside?.();
-    if (input === undefined) throw new ZomError("InvalidArgument", "init() needs the WebAssembly: init({ wasm: url })");
-  }
+  if (input === undefined && bundled !== undefined) input = bundledAsync === undefined ? bundled() : await bundledAsync();
+  input ??= beside?.();
+  if (input === undefined) throw new ZomError("InvalidArgument", "init() needs the WebAssembly: init({ wasm: url })");
   if ((typeof input === "string" || input instanceof URL) && runtime.readFile !== undefined && isLocal(input)) {
     input = await runtime.readFile(input);
   }
   const module = await compile(input);
+  // A synchronous call may have loaded the carried bytes meanwhile.
   if (compiled === undefined) start(module);
 }
 
