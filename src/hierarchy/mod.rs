@@ -26,9 +26,9 @@ pub use read::{
 };
 pub use walk::{walk, WalkOptions, WalkProgress, WalkResult};
 
-use crate::error::{Result, ZomError};
+use crate::error::{ErrorCode, Result, ZomError};
 use crate::json;
-use crate::limits::Limits;
+use crate::limits::{Limit, Limits};
 use crate::model::join_path;
 use crate::store::Store;
 use serde_json::Value;
@@ -41,7 +41,7 @@ pub(crate) async fn document<S: Store>(
     path: &str,
     limits: &Limits,
 ) -> Result<Option<Value>> {
-    match document_text(store, key, path).await? {
+    match document_text(store, key, path, limits).await? {
         None => Ok(None),
         Some(bytes) => json::parse_document(&bytes, limits)
             .map(Some)
@@ -49,16 +49,30 @@ pub(crate) async fn document<S: Store>(
     }
 }
 
-/// The bytes at `key` (node `path`), unparsed, or `None` when the key does not exist. Store
-/// errors carry the key and the path.
+/// The bytes at `key` (node `path`), unparsed, or `None` when the key does not exist. The
+/// store is asked to stop reading past `maxDocumentBytes` (a hostile server's document must
+/// not be held whole before it is refused). Store errors carry the key and the path.
 pub(crate) async fn document_text<S: Store>(
     store: &S,
     key: &str,
     path: &str,
+    limits: &Limits,
 ) -> Result<Option<Vec<u8>>> {
+    let max = limits.max_document_bytes;
     store
-        .get(key)
+        .get_within(key, max)
         .await
+        .map_err(|e| match e.code {
+            ErrorCode::LimitExceeded => ZomError::new(
+                ErrorCode::LimitExceeded,
+                format!(
+                    "a metadata document's size in bytes is over the limit {} = {max} ({})",
+                    Limit::DocumentBytes.name(),
+                    e.message
+                ),
+            ),
+            _ => e,
+        })
         .map_err(|e| e.at_key(key).at_path(path))
 }
 

@@ -190,7 +190,7 @@ pub(crate) async fn try_open<S: Store>(
     let mut tried: Vec<String> = Vec::new();
     if hints.format != Some(ZarrFormat::V2) {
         let key = join_path(path, "zarr.json");
-        if let Some(text) = document_text(store, &key, path).await? {
+        if let Some(text) = document_text(store, &key, path, limits).await? {
             let opened = open_v3_text(path, &key, text, limits, defer)?;
             return finish(opened, hints, &key).map(Ok);
         }

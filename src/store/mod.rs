@@ -22,6 +22,17 @@ pub trait Store {
     /// The whole value at `key`, or `None` when the key does not exist.
     async fn get(&self, key: &str) -> Result<Option<Vec<u8>>>;
 
+    /// The whole value at `key` when the caller refuses values longer than `max` bytes (a
+    /// metadata document under `maxDocumentBytes`). A store that can tell a value's length
+    /// before holding it all refuses a longer one with [`ErrorCode::LimitExceeded`] instead of
+    /// reading it; any other store answers as [`Store::get`] does and the caller checks.
+    ///
+    /// [`ErrorCode::LimitExceeded`]: crate::ErrorCode::LimitExceeded
+    async fn get_within(&self, key: &str, max: u64) -> Result<Option<Vec<u8>>> {
+        let _ = max;
+        self.get(key).await
+    }
+
     /// Bytes `range` of the value at `key`, or `None` when the key does not exist.
     async fn get_range(&self, key: &str, range: ByteRange) -> Result<Option<Vec<u8>>>;
 

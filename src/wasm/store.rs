@@ -75,31 +75,41 @@ pub fn thrown_to_error(thrown: &JsValue, what: &str, key: &str) -> ZomError {
     ZomError::new(code, message).at_key(key)
 }
 
-fn bytes_of(value: &JsValue, what: &str, key: &str) -> Result<Option<Vec<u8>>> {
+/// The bytes a store answered with, copied into WebAssembly memory; `None` for undefined or
+/// null. With `max`, a longer value is refused ([`ErrorCode::LimitExceeded`]) before the copy.
+fn bytes_of(value: &JsValue, what: &str, key: &str, max: Option<u64>) -> Result<Option<Vec<u8>>> {
     if value.is_undefined() || value.is_null() {
         return Ok(None);
     }
-    if let Some(bytes) = value.dyn_ref::<Uint8Array>() {
-        return Ok(Some(bytes.to_vec()));
-    }
-    if let Some(buffer) = value.dyn_ref::<ArrayBuffer>() {
-        return Ok(Some(Uint8Array::new(buffer).to_vec()));
-    }
-    if ArrayBuffer::is_view(value) {
-        let buffer = prop(value, "buffer");
+    let view = if let Some(bytes) = value.dyn_ref::<Uint8Array>() {
+        Some(bytes.clone())
+    } else if let Some(buffer) = value.dyn_ref::<ArrayBuffer>() {
+        Some(Uint8Array::new(buffer))
+    } else if ArrayBuffer::is_view(value) {
         let offset = prop(value, "byteOffset").as_f64().unwrap_or(0.0);
         let length = prop(value, "byteLength").as_f64().unwrap_or(0.0);
-        if let Some(buffer) = buffer.dyn_ref::<ArrayBuffer>() {
-            let view =
-                Uint8Array::new_with_byte_offset_and_length(buffer, offset as u32, length as u32);
-            return Ok(Some(view.to_vec()));
-        }
+        prop(value, "buffer")
+            .dyn_ref::<ArrayBuffer>()
+            .map(|b| Uint8Array::new_with_byte_offset_and_length(b, offset as u32, length as u32))
+    } else {
+        None
+    };
+    let Some(view) = view else {
+        return Err(ZomError::new(
+            ErrorCode::InvalidArgument,
+            format!("the store's {what} must give a Uint8Array or undefined"),
+        )
+        .at_key(key));
+    };
+    let length = u64::from(view.length());
+    if let Some(max) = max.filter(|max| length > *max) {
+        return Err(ZomError::new(
+            ErrorCode::LimitExceeded,
+            format!("the store's {what} gave {length} bytes, more than the {max} asked for"),
+        )
+        .at_key(key));
     }
-    Err(ZomError::new(
-        ErrorCode::InvalidArgument,
-        format!("the store's {what} must give a Uint8Array or undefined"),
-    )
-    .at_key(key))
+    Ok(Some(view.to_vec()))
 }
 
 /// Cuts `range` out of a whole value, as an HTTP server would (an end past the value is cut).
@@ -158,12 +168,36 @@ impl JsStore {
         Ok(())
     }
 
-    fn call_options(&self) -> JsValue {
+    /// The options of a store call: the operation's `signal`, and `maxBytes` when the caller
+    /// refuses longer values (FetchStore and FsStore then stop before reading them).
+    fn call_options(&self, max_bytes: Option<u64>) -> JsValue {
         let options = Object::new();
         if !self.signal.is_undefined() {
             let _ = Reflect::set(&options, &JsValue::from_str("signal"), &self.signal);
         }
+        if let Some(max) = max_bytes {
+            let _ = Reflect::set(
+                &options,
+                &JsValue::from_str("maxBytes"),
+                &JsValue::from_f64(max as f64),
+            );
+        }
         options.into()
+    }
+
+    /// `get`, refusing values over `max` bytes when one is given.
+    async fn get_bounded(&self, key: &str, max: Option<u64>) -> Result<Option<Vec<u8>>> {
+        match &self.backend {
+            Backend::Map(map) => {
+                self.check_aborted(key)?;
+                bytes_of(&Self::map_get(map, key), "get", key, max)
+            }
+            Backend::Object { target, get, .. } => {
+                let args = Array::of2(&JsValue::from_str(&absolute(key)), &self.call_options(max));
+                let value = self.call(get, target, &args, "get", key).await?;
+                bytes_of(&value, "get", key, max)
+            }
+        }
     }
 
     /// Calls a store method and awaits its answer (a value or a Promise).
@@ -237,17 +271,11 @@ fn strings(value: &JsValue) -> Vec<String> {
 
 impl Store for JsStore {
     async fn get(&self, key: &str) -> Result<Option<Vec<u8>>> {
-        match &self.backend {
-            Backend::Map(map) => {
-                self.check_aborted(key)?;
-                bytes_of(&Self::map_get(map, key), "get", key)
-            }
-            Backend::Object { target, get, .. } => {
-                let args = Array::of2(&JsValue::from_str(&absolute(key)), &self.call_options());
-                let value = self.call(get, target, &args, "get", key).await?;
-                bytes_of(&value, "get", key)
-            }
-        }
+        self.get_bounded(key, None).await
+    }
+
+    async fn get_within(&self, key: &str, max: u64) -> Result<Option<Vec<u8>>> {
+        self.get_bounded(key, Some(max)).await
     }
 
     async fn get_range(&self, key: &str, range: ByteRange) -> Result<Option<Vec<u8>>> {
@@ -277,10 +305,10 @@ impl Store for JsStore {
         let args = Array::of3(
             &JsValue::from_str(&absolute(key)),
             &spec,
-            &self.call_options(),
+            &self.call_options(None),
         );
         let value = self.call(get_range, target, &args, "getRange", key).await?;
-        bytes_of(&value, "getRange", key)
+        bytes_of(&value, "getRange", key, None)
     }
 
     async fn list_dir(&self, prefix: &str) -> Result<Option<Listing>> {
@@ -300,7 +328,10 @@ impl Store for JsStore {
                 } else {
                     format!("/{trimmed}/")
                 };
-                let args = Array::of2(&JsValue::from_str(&absolute_prefix), &self.call_options());
+                let args = Array::of2(
+                    &JsValue::from_str(&absolute_prefix),
+                    &self.call_options(None),
+                );
                 let value = self
                     .call(list, target, &args, "list", &absolute_prefix)
                     .await?;

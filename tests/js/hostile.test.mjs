@@ -243,3 +243,29 @@ test("a streamed body (no Content-Length) is cut off once it grows past maxRespo
     await new Promise((r) => server.close(r));
   }
 });
+
+test("a redirect loop is not retried: one attempt, undici's 20 redirects, HttpError with the key", bounded, () =>
+  withServer({ routes: { "/loop/zarr.json": () => ({ status: 302, headers: { location: "/loop/zarr.json" }, body: "" }) } }, async (server) => {
+    const store = new FetchStore(`${server.url}/loop`, { ...FAST, retries: 3 });
+    await assert.rejects(open(store), located("HttpError", "", "zarr.json", /redirect count exceeded/));
+    assert.equal(store.stats.requests, 1);
+    assert.equal(server.stats.requests, 21, "the first request and 20 redirects, once");
+  }));
+
+test("a body whose Content-Encoding does not decode is not retried", bounded, () =>
+  withServer(
+    {
+      routes: {
+        "/gz/zarr.json": () => ({
+          status: 200,
+          headers: { "content-type": "application/json", "content-encoding": "gzip" },
+          body: "{\"zarr_format\": 3, \"node_type\": \"group\"} is not gzip",
+        }),
+      },
+    },
+    async (server) => {
+      const store = new FetchStore(`${server.url}/gz`, { ...FAST, retries: 3 });
+      await assert.rejects(open(store), located("HttpError", "", "zarr.json", /body unreadable \(.*incorrect header check\)$/));
+      assert.equal(server.stats.requests, 1);
+    },
+  ));

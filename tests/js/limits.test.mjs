@@ -53,6 +53,28 @@ function assertSameKeys(a, b) {
   assert.deepEqual(Object.keys(a.members).sort(), Object.keys(b.members).sort());
 }
 
+test("stores are asked for metadata with maxBytes = maxDocumentBytes; a longer answer is refused before it enters WebAssembly", async () => {
+  const map = mapStore("v3");
+  const asked = [];
+  // A store that ignores maxBytes: zom refuses the longer value it gives.
+  const store = {
+    get(key, options) {
+      asked.push([key, options?.maxBytes]);
+      return map.get(key) ?? map.get(key.slice(1));
+    },
+  };
+  const group = await open(store, "group1");
+  assert.ok(group);
+  assert.deepEqual(asked, [["/group1/zarr.json", 64 * 2 ** 20]]);
+  asked.length = 0;
+  const size = (map.get("group1/zarr.json") ?? map.get("/group1/zarr.json")).length;
+  await assert.rejects(
+    open(store, "group1", { limits: { maxDocumentBytes: 10 } }),
+    limit(new RegExp(`over the limit maxDocumentBytes = 10 \\(the store's get gave ${size} bytes, more than the 10 asked for\\)`), { key: "group1/zarr.json", path: "group1" }),
+  );
+  assert.deepEqual(asked, [["/group1/zarr.json", 10]]);
+});
+
 test("open: documents over maxDocumentBytes or maxJsonDepth, located", async () => {
   const store = mapStore("v3");
   await assert.rejects(open(store, "group1", { limits: { maxDocumentBytes: 10 } }), limit(/maxDocumentBytes = 10/, { key: "group1/zarr.json", path: "group1" }));

@@ -174,6 +174,26 @@ test("metadata documents are cached (also their absence); others are not", () =>
     assert.equal(uncached.stats.requests, 2);
   }));
 
+test("get with maxBytes: a longer value is LimitExceeded, not cached; a cached value serves stricter callers", () =>
+  withServer({}, async (server) => {
+    const store = new FetchStore(`${server.url}/v2`);
+    const doc = fixture("v2/dtype_int32/.zarray");
+    const tooLong = code("LimitExceeded", new RegExp(`is ${doc.length} bytes \\(Content-Length\\), over the limit maxBytes = 10$`));
+    await assert.rejects(store.get("/dtype_int32/.zarray", { maxBytes: 10 }), tooLong);
+    assert.equal(store.stats.bytes, 0, "refused by its Content-Length, before the body was read");
+    // Not cached: the next get asks again and gets it.
+    assert.deepEqual(await store.get("/dtype_int32/.zarray", { maxBytes: doc.length }), doc);
+    assert.equal(server.stats.requests, 2);
+    // The cached value answers a stricter caller with the error, and a laxer one with a new read.
+    await assert.rejects(store.get("/dtype_int32/.zarray", { maxBytes: 10 }), code("LimitExceeded", /is \d+ bytes, over the limit maxBytes = 10$/));
+    assert.equal(server.stats.requests, 2);
+    assert.deepEqual(await store.get("/dtype_int32/.zarray"), doc);
+    assert.equal(server.stats.requests, 3);
+    // Chunks too (not cached).
+    await assert.rejects(store.get("/dtype_int32/0", { maxBytes: 1 }), code("LimitExceeded", /maxBytes = 1$/));
+    await assert.rejects(store.get("/dtype_int32/0", { maxBytes: -1 }), code("InvalidArgument", /maxBytes/));
+  }));
+
 test("coalescing: getRange calls on one key in one tick within the gap are one request", () =>
   withServer({}, async (server) => {
     const store = new FetchStore(server.url);

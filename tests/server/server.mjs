@@ -55,6 +55,11 @@
 //   answer every unknown path with their index.html.
 // - htmlMatch: files whose path contains this string → 200 with an HTML page instead of their
 //   bytes (a captive portal, a login page, an error page sent with status 200).
+// - routes: `{ "/path": (req) => answer }` answers GETs/HEADs of that exact path (before
+//   redirects and files) with what the function returns: `{ status, headers, body }`, where
+//   body is a string, a Buffer, or an iterable of Buffers written in turn with backpressure
+//   (no Content-Length unless the headers give one; writing stops when the client goes away).
+//   For hostile answers no file can give: bombs, endless bodies, redirect loops.
 // stats: requests (not OPTIONS), bytes (body bytes written), inFlight, maxInFlight, preflights,
 // log ([{ method, url, range, status }]); resetStats() zeroes them.
 import { createServer } from "node:http";
@@ -262,6 +267,7 @@ async function htmlListing(dir, urlPath) {
  * @param {string} [options.stallMatch]
  * @param {boolean} [options.spaFallback]
  * @param {string} [options.htmlMatch]
+ * @param {Record<string, (req: import("node:http").IncomingMessage) => {status: number, headers?: object, body?: string | Buffer | Iterable<Buffer>}>} [options.routes]
  * @returns {Promise<{url: string, close: () => Promise<void>, stats: object, resetStats: () => void}>}
  */
 export async function startServer(options) {
@@ -308,6 +314,8 @@ export async function startServer(options) {
       return send(503, { "content-type": "text/plain", ...(o.retryAfter !== undefined ? { "retry-after": String(o.retryAfter) } : {}) }, "try again");
     }
     const url = new URL(req.url ?? "/", "http://localhost");
+    const route = o.routes?.[url.pathname];
+    if (route) return answerRoute(req, res, entry, route(req));
     if (o.redirect) {
       if (!url.pathname.startsWith(MOVED)) {
         const status = o.redirect === true ? 302 : o.redirect;
@@ -378,6 +386,36 @@ export async function startServer(options) {
     const shift = o.wrongContentRange ? 1 : 0;
     const contentRange = `bytes ${range.start + shift}-${range.end + shift}/${data.length}`;
     return send(206, { ...base, "content-range": contentRange }, data.subarray(range.start, range.end + 1));
+  }
+
+  /** Writes a route's answer (see `routes`). */
+  async function answerRoute(req, res, entry, { status, headers = {}, body = "" }) {
+    entry.status = status;
+    if (typeof body === "string" || Buffer.isBuffer(body)) {
+      const buf = Buffer.from(body);
+      res.writeHead(status, { ...CORS, "content-length": buf.length, ...headers });
+      if (req.method !== "HEAD") stats.bytes += buf.length;
+      res.end(req.method === "HEAD" ? undefined : buf);
+      return;
+    }
+    res.writeHead(status, { ...CORS, ...headers });
+    if (req.method === "HEAD") return res.end();
+    for (const part of body) {
+      if (res.destroyed) return;
+      stats.bytes += part.length;
+      if (!res.write(part)) {
+        await new Promise((done) => {
+          const go = () => {
+            res.off("drain", go);
+            res.off("close", go);
+            done(undefined);
+          };
+          res.on("drain", go);
+          res.on("close", go);
+        });
+      }
+    }
+    if (!res.destroyed) res.end();
   }
 
   const server = createServer((req, res) => {

@@ -5,7 +5,7 @@
 import { ZomError } from "../errors.js";
 import { Coalescer } from "./coalesce.js";
 import type { HttpAnswer, HttpContext } from "./http.js";
-import { httpError, send } from "./http.js";
+import { httpError, overLimit, send } from "./http.js";
 import { Limiter } from "./limit.js";
 import { listS3, listHtml } from "./list.js";
 import type { S3Root } from "./list.js";
@@ -23,6 +23,8 @@ export function isMetadataKey(key: string): boolean {
 interface CacheEntry {
   joint: Joint;
   promise: Promise<Uint8Array | undefined>;
+  /** The `maxBytes` the read was made under (Infinity: none): stricter callers may join it. */
+  max: number;
 }
 
 function positive(name: string, value: number | undefined, fallback: number): number {
@@ -143,17 +145,22 @@ export class FetchStore {
     return `${this.base}/${path}${this.query}`;
   }
 
-  /** The whole value at `key`; undefined when it is missing. */
+  /**
+   * The whole value at `key`; undefined when it is missing. With `maxBytes`, a longer value
+   * throws ZomError "LimitExceeded" as soon as its Content-Length or its streamed (decoded)
+   * bytes say so, without reading the rest, and is not cached.
+   */
   async get(key: string, options: StoreCallOptions = {}): Promise<Uint8Array | undefined> {
     const k = normalizeKey(key);
     const { signal } = options;
+    const max = options.maxBytes === undefined ? Infinity : positive("maxBytes", options.maxBytes, Infinity);
     throwIfAborted(k, signal);
-    if (!this.cacheMetadata || !isMetadataKey(k)) return this.readWhole(k, signal);
+    if (!this.cacheMetadata || !isMetadataKey(k)) return this.readWhole(k, signal, max);
     let entry = this.cache.get(k);
-    if (entry === undefined || entry.joint.signal.aborted) {
+    if (entry === undefined || entry.joint.signal.aborted || entry.max < max) {
       const joint = new Joint();
-      const promise = this.readWhole(k, joint.signal);
-      const created: CacheEntry = { joint, promise };
+      const promise = this.readWhole(k, joint.signal, max);
+      const created: CacheEntry = { joint, promise, max };
       entry = created;
       this.cache.set(k, created);
       promise.catch(() => {
@@ -162,7 +169,10 @@ export class FetchStore {
     }
     entry.joint.join(signal);
     // A copy each time: callers may keep, change or transfer what they get.
-    return raceAbort(entry.promise, k, signal).then((b) => b?.slice());
+    return raceAbort(entry.promise, k, signal).then((b) => {
+      if (b !== undefined && b.length > max) throw overLimit(k, this.urlOf(k), `is ${b.length} bytes`, max, "maxBytes");
+      return b?.slice();
+    });
   }
 
   /**
@@ -225,8 +235,8 @@ export class FetchStore {
     return httpError({ method, url: ans.url, key }, `HTTP ${ans.status}${what}`);
   }
 
-  private async readWhole(key: string, signal: AbortSignal | undefined): Promise<Uint8Array | undefined> {
-    const ans = await send(this.ctx, { url: this.urlOf(key), method: "GET", key, signal });
+  private async readWhole(key: string, signal: AbortSignal | undefined, maxBytes = Infinity): Promise<Uint8Array | undefined> {
+    const ans = await send(this.ctx, { url: this.urlOf(key), method: "GET", key, signal, maxBytes });
     if (this.missing(ans.status)) return undefined;
     if (ans.status === 206) throw this.fail(ans, key, "GET", " (partial content for a request without Range)");
     if (ans.status >= 200 && ans.status <= 299) return ans.body;

@@ -1,6 +1,7 @@
 /**
  * One HTTP exchange with retries: backoff with jitter on 408/425/429/5xx and network errors
- * (a server's Retry-After respected up to a cap), a timeout per attempt, the caller's
+ * (a server's Retry-After respected up to a cap; never for a redirect loop or a body that does
+ * not decode), a timeout per attempt, the caller's
  * AbortSignal, the concurrency limit, the request/byte counters, and a check that a body is as
  * long as its Content-Length says and no longer than the store allows.
  * @module
@@ -46,6 +47,8 @@ export interface HttpRequest {
   key: string;
   /** The caller's signal. */
   signal?: AbortSignal | undefined;
+  /** The caller's own limit on the body, when stricter than the store's `maxResponseBytes`. */
+  maxBytes?: number;
 }
 
 /** A final answer: any status that is not retried (or a retried one that came back fine). */
@@ -86,7 +89,7 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
 
 type Attempt =
   | { ok: true; answer: HttpAnswer }
-  | { ok: false; message: string; cause?: unknown; retryAfter: number | null };
+  | { ok: false; message: string; cause?: unknown; retryAfter: number | null; final?: boolean };
 
 /** Sends `req`, retrying as the context says; throws ZomError HttpError or Aborted. */
 export async function send(ctx: HttpContext, req: HttpRequest): Promise<HttpAnswer> {
@@ -94,7 +97,7 @@ export async function send(ctx: HttpContext, req: HttpRequest): Promise<HttpAnsw
   for (let attempt = 0; ; attempt++) {
     const outcome = await ctx.limiter.run(() => once(ctx, req), req.key, req.signal);
     if (outcome.ok) return outcome.answer;
-    if (attempt >= retries) {
+    if (attempt >= retries || outcome.final === true) {
       const tries = attempt + 1;
       throw httpError(req, `${outcome.message}${tries > 1 ? ` (after ${tries} attempts)` : ""}`, outcome.cause);
     }
@@ -142,13 +145,13 @@ async function once(ctx: HttpContext, req: HttpRequest): Promise<Attempt> {
     }
     let body: Uint8Array;
     try {
-      body = await readBody(res, ctx.maxResponseBytes, req);
+      body = await readBody(res, ctx, req);
     } catch (e) {
       if (e instanceof ZomError) throw e;
       if (signal?.aborted || timedOut) throw e;
+      if (permanent(e)) return { ok: false, message: `body unreadable (${describe(e)})`, cause: e, retryAfter: null, final: true };
       return { ok: false, message: `body cut short (${describe(e)})`, cause: e, retryAfter: null };
     }
-    ctx.stats.bytes += body.length;
     const short = truncation(res, body.length);
     if (short !== null) return { ok: false, message: short, retryAfter: null };
     return { ok: true, answer: { ...answered, body } };
@@ -156,11 +159,27 @@ async function once(ctx: HttpContext, req: HttpRequest): Promise<Attempt> {
     if (signal?.aborted) throw abortedError(req.key, signal);
     if (e instanceof ZomError) throw e;
     if (timedOut) return { ok: false, message: `timed out after ${ctx.timeout} ms`, cause: e, retryAfter: null };
-    return { ok: false, message: `network error: ${describe(e)}`, cause: e, retryAfter: null };
+    return { ok: false, message: `network error: ${describe(e)}`, cause: e, retryAfter: null, final: permanent(e) };
   } finally {
     if (timer !== undefined) clearTimeout(timer);
     signal?.removeEventListener("abort", onAbort);
   }
+}
+
+/**
+ * Whether a failed fetch is one no retry can mend: a redirect loop (undici's "redirect count
+ * exceeded") or a body whose Content-Encoding does not decode (zlib's `Z_*` codes). Browsers
+ * report both as a bare TypeError, indistinguishable from a dropped connection, so there they
+ * are retried like one.
+ */
+function permanent(e: unknown): boolean {
+  let c: unknown = e;
+  for (let depth = 0; c instanceof Error && depth < 4; depth++, c = c.cause) {
+    const code = (c as { code?: unknown }).code;
+    if (/redirect count exceeded/i.test(c.message)) return true;
+    if (typeof code === "string" && /^Z_[A-Z_]+$/.test(code)) return true;
+  }
+  return false;
 }
 
 /** An error's message, with its cause's (undici puts the socket error there). */
@@ -169,19 +188,23 @@ function describe(e: unknown): string {
   return `${e.message}${e.cause instanceof Error ? `: ${e.cause.message}` : ""}`;
 }
 
+/** The "LimitExceeded" error of a body over `max`, the value of the option `limit`. */
+export function overLimit(key: string, url: string, what: string, max: number, limit: string): ZomError {
+  return new ZomError("LimitExceeded", `GET ${url}: the response body ${what}, over the limit ${limit} = ${max}`, { key });
+}
+
 /**
- * The body of `res`, refused with "LimitExceeded" beyond `max` bytes: before reading when an
- * identity Content-Length says so, else while streaming (a server may send no length, or a
- * compressed body that inflates), so a hostile server cannot make the page hold more.
+ * The body of `res`, refused with "LimitExceeded" beyond the store's `maxResponseBytes` or the
+ * caller's `maxBytes`: before reading when an identity Content-Length says so, else while
+ * streaming and counting the decoded bytes (a server may send no length, or a compressed body
+ * that inflates), so a hostile server cannot make the page hold more.
  */
-async function readBody(res: Response, max: number, req: HttpRequest): Promise<Uint8Array> {
+async function readBody(res: Response, ctx: HttpContext, req: HttpRequest): Promise<Uint8Array> {
+  const callers = req.maxBytes !== undefined && req.maxBytes < ctx.maxResponseBytes;
+  const max = callers ? (req.maxBytes as number) : ctx.maxResponseBytes;
   const tooLarge = (what: string) => {
     discard(res);
-    return new ZomError(
-      "LimitExceeded",
-      `${req.method} ${req.url}: the response body ${what}, over the limit maxResponseBytes = ${max}`,
-      { key: req.key },
-    );
+    return overLimit(req.key, req.url, what, max, callers ? "maxBytes" : "maxResponseBytes");
   };
   const encoding = res.headers.get("content-encoding");
   const identity = encoding === null || encoding.trim().toLowerCase() === "identity";
@@ -189,7 +212,11 @@ async function readBody(res: Response, max: number, req: HttpRequest): Promise<U
   const length = declared !== null && /^\s*\d+\s*$/.test(declared) ? Number(declared) : null;
   if (length !== null && length > max) throw tooLarge(`is ${length} bytes (Content-Length)`);
   // fetch itself never delivers more than an identity Content-Length: one read, no copies.
-  if ((length !== null && identity) || res.body === null) return new Uint8Array(await res.arrayBuffer());
+  if ((length !== null && identity) || res.body === null) {
+    const whole = new Uint8Array(await res.arrayBuffer());
+    ctx.stats.bytes += whole.length;
+    return whole;
+  }
   const reader = res.body.getReader();
   const parts: Uint8Array[] = [];
   let total = 0;
@@ -197,8 +224,10 @@ async function readBody(res: Response, max: number, req: HttpRequest): Promise<U
     const { done, value } = await reader.read();
     if (done) break;
     total += value.length;
+    ctx.stats.bytes += value.length;
     if (total > max) {
       reader.cancel().catch(() => undefined);
+      parts.length = 0;
       throw tooLarge(`grew past ${max} bytes`);
     }
     parts.push(value);
