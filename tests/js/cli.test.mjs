@@ -4,7 +4,7 @@
 // errors (exit 2, "zom: <code>: …"), progress and help.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { test } from "node:test";
@@ -18,14 +18,19 @@ const dir = (name) => relative(repoRoot, join(fixtures, name));
 
 /** Runs `node bin/zom.mjs …args` (asynchronously: the test server shares this process). */
 function zom(...args) {
+  return zomWithin(0, ...args);
+}
+
+/** {@link zom}, killed after `ms` milliseconds (0: never); `signal` says whether it was. */
+function zomWithin(ms, ...args) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"], timeout: ms });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (d) => (stdout += d));
     child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
     child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
 }
 
@@ -125,6 +130,34 @@ test("a node that cannot be read: tree and validate list it with its key and exi
     assert.match(text.stdout, /^INVALID: 12 nodes checked, 1 error, 0 warnings, 1 unreadable$/m);
     const json = parseJsonExact((await zom("validate", join(tmp, "sample"), "--json")).stdout);
     assert.deepEqual(json.unreadable.map((e) => [e.code, e.path, e.key]), [["InvalidMetadata", "measurements/labels", "measurements/labels/zarr.json"]]);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+});
+
+test("tree stays in the directory: links out of it are left out, cycles of links end quickly", async (t) => {
+  const tmp = mkdtempSync(join(tmpdir(), "zom-cli-"));
+  try {
+    const root = join(tmp, "sample");
+    cpSync(join(fixtures, "sample"), root, { recursive: true });
+    mkdirSync(join(tmp, "outside"));
+    cpSync(join(fixtures, "sample", "measurements"), join(tmp, "outside", "secret_group"), { recursive: true });
+    symlinkSync("../outside/secret_group", join(root, "escape"));
+    for (const name of ["self1", "self2", "self3"]) symlinkSync(".", join(root, name));
+    symlinkSync("../..", join(root, "image", "gradient_circles", "up"));
+    const t0 = performance.now();
+    const r = await zomWithin(30_000, "tree", root);
+    const ms = performance.now() - t0;
+    assert.equal(r.signal, null, `zom tree was killed after ${ms} ms`);
+    exits(r, 0, "tree");
+    assert.equal(r.stdout, (await zom("tree", dir("sample"))).stdout, "the fixture's tree");
+    assert.ok(!/\b(escape|secret_group|self\d|up)\b/.test(r.stdout), r.stdout);
+    assert.ok(ms < 5000, `${ms} ms`);
+    t.diagnostic(`zom tree with 4 cyclic links and one out of the root: ${ms.toFixed(0)} ms`);
+    // Reading through the link out of the root is refused, not read.
+    const get = await zom("get", root, "escape/temperature", "0");
+    exits(get, 2, "get through a link out of the root");
+    assert.match(get.stderr, /^zom: InvalidArgument: .*leads outside the store's directory.*\(path \/escape\/temperature, key escape\/temperature\/zarr\.json\)/);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
