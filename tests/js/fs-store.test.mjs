@@ -1,10 +1,11 @@
 // FsStore (zom/fs) on the fixture directories: whole and ranged reads equal the files' bytes,
 // listings equal the directories, keys cannot leave the root, neither can symbolic links (reads
-// refused, listings and walks leave them out), cycles of links end quickly, FIFOs and dangling
-// links do not hang or throw, and open/walk/get through it equal zarr-python's ZOMs and values.
+// refused, listings and walks leave them out), cycles of links end quickly, maxBytes refuses
+// before reading, FIFOs and dangling links do not hang or throw, and open/walk/get through it
+// equal zarr-python's ZOMs and values.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -233,6 +234,31 @@ test("cycles of links end quickly: self-references, links to an ancestor, two di
     assert.ok(both.ms < 5000, `walked in ${both.ms} ms`);
     assert.deepEqual(memberPaths(both.value), ["a", "a/l", "b", "b/m"]);
     t.diagnostic(`list ${listed.ms.toFixed(1)} ms, walk ${walked.ms.toFixed(1)} ms (v3 + 7 links), pair walk ${both.ms.toFixed(1)} ms`);
+  }));
+
+test("maxBytes: a longer file or range is LimitExceeded from its size, before it is read", () =>
+  inTemp(async (tmp) => {
+    const store = new FsStore(fixtures);
+    const n = bytesOf(SHARD).length;
+    const over = (max) => zomError("LimitExceeded", { key: `/${SHARD}`, message: new RegExp(`${n} bytes, over the limit maxBytes = ${max}$`) });
+    await assert.rejects(store.get(`/${SHARD}`, { maxBytes: n - 1 }), over(n - 1));
+    assert.deepEqual(await store.get(`/${SHARD}`, { maxBytes: n }), bytesOf(SHARD));
+    // A range is measured by what it returns, not by the file.
+    assert.deepEqual(await store.getRange(`/${SHARD}`, { offset: 10, length: 20 }, { maxBytes: 20 }), bytesOf(SHARD).subarray(10, 30));
+    await assert.rejects(store.getRange(`/${SHARD}`, { offset: 10, length: 21 }, { maxBytes: 20 }), zomError("LimitExceeded", { message: /21 bytes, over the limit maxBytes = 20$/ }));
+    await assert.rejects(store.getRange(`/${SHARD}`, { suffixLength: n }, { maxBytes: 100 }), zomError("LimitExceeded"));
+    assert.equal(await store.get("/nope", { maxBytes: 0 }), undefined, "a missing value is still missing");
+    for (const bad of [-1, NaN, "10"]) {
+      await assert.rejects(store.get(`/${SHARD}`, { maxBytes: bad }), zomError("InvalidArgument", { message: /maxBytes/ }), String(bad));
+    }
+    // A 64 GiB sparse file: reading it would fail to allocate, so the refusal comes first.
+    const big = join(tmp, "big");
+    writeFileSync(big, "");
+    truncateSync(big, 2 ** 36);
+    const huge = new FsStore(tmp);
+    const refused = await timed(() => huge.get("/big", { maxBytes: 2 ** 20 }));
+    zomError("LimitExceeded", { key: "/big", message: /68719476736 bytes/ })(refused.error);
+    assert.ok(refused.ms < 1000, `${refused.ms} ms`);
   }));
 
 test("an aborted signal stops reads", async () => {

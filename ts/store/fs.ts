@@ -40,6 +40,15 @@ function outside(key: string): ZomError {
   return new ZomError("InvalidArgument", `store key ${JSON.stringify(key)} leads outside the store's directory through a symbolic link; it is not read`, { key });
 }
 
+/** The caller's `maxBytes` checked (Infinity when absent). */
+function limitOf(maxBytes: number | undefined): number {
+  if (maxBytes === undefined) return Infinity;
+  if (typeof maxBytes !== "number" || Number.isNaN(maxBytes) || maxBytes < 0) {
+    throw new ZomError("InvalidArgument", `maxBytes must be a non-negative number, got ${String(maxBytes)}`);
+  }
+  return maxBytes;
+}
+
 /**
  * A read-only store over a directory: key "/a/zarr.json" is the file `<root>/a/zarr.json`.
  * Implements the store shape zom (and zarrita) read from:
@@ -51,6 +60,9 @@ function outside(key: string): ZomError {
  * - `list(prefix)`: the files and sub-directories directly below a directory, so hierarchies
  *   without consolidated metadata can be walked; an empty listing for a directory that does
  *   not exist.
+ *
+ * With the call option `maxBytes`, `get` and `getRange` throw ZomError "LimitExceeded" for a
+ * file (or range) longer than that, from its size before anything is read.
  *
  * Nothing outside the root is read or listed. Keys are checked before any file is touched:
  * "." and ".." segments, empty segments, NUL (and on Windows "\" and ":") throw ZomError
@@ -193,6 +205,7 @@ export class FsStore {
     span: (size: number) => [number, number],
   ): Promise<Uint8Array | undefined> {
     const { signal } = options;
+    const max = limitOf(options.maxBytes);
     throwIfAborted(k, signal);
     const top = await this.rootReal();
     if (top === undefined) return undefined;
@@ -209,7 +222,11 @@ export class FsStore {
       const info: Stats = await file.stat();
       if (!info.isFile()) return undefined;
       const [start, end] = span(info.size);
-      const out = new Uint8Array(Math.max(0, end - start));
+      const length = Math.max(0, end - start);
+      if (length > max) {
+        throw new ZomError("LimitExceeded", `reading ${k}: ${length} bytes, over the limit maxBytes = ${max}`, { key: k });
+      }
+      const out = new Uint8Array(length);
       let done = 0;
       while (done < out.length) {
         if (signal?.aborted) throw abortedError(k, signal);

@@ -10,6 +10,8 @@ export type ByteRange = { offset: number; length: number } | { suffixLength: num
 export interface StoreCallOptions {
   /** Aborts the call: it rejects with a ZomError "Aborted" and is not retried. */
   signal?: AbortSignal;
+  /** The most bytes the caller accepts: a store may refuse a longer value with ZomError "LimitExceeded" instead of reading it. */
+  maxBytes?: number;
 }
 
 /** What is directly below a prefix: child keys and child "directories" (both absolute). */
