@@ -13,7 +13,7 @@ import { isZomError, version as coreVersion } from "../node.js";
 import type { ZomError } from "../errors.js";
 import { COMMANDS, UsageError } from "./commands.js";
 import type { Command, Context } from "./commands.js";
-import { showError } from "./format.js";
+import { escapeControls, showError } from "./format.js";
 
 /** Options that take a value. */
 const VALUED = new Set(["spec", "include", "exclude", "depth", "concurrency"]);
@@ -149,7 +149,7 @@ export async function main(argv: string[], streams: Streams = process): Promise<
     return await command.run(context);
   } catch (e) {
     if (e instanceof UsageError) {
-      stderr.write(`zom: ${e.message}\n${e.help === undefined ? "Run 'zom help' for usage.\n" : `\n${e.help}`}`);
+      stderr.write(`zom: ${escapeControls(e.message)}\n${e.help === undefined ? "Run 'zom help' for usage.\n" : `\n${e.help}`}`);
       return 2;
     }
     if (isZomError(e)) {
@@ -157,8 +157,8 @@ export async function main(argv: string[], streams: Streams = process): Promise<
       return 2;
     }
     const message = e instanceof Error ? e.message : String(e);
-    stderr.write(`zom: ${message}\n`);
-    if (process.env.ZOM_DEBUG && e instanceof Error && e.stack) stderr.write(`${e.stack}\n`);
+    stderr.write(`zom: ${escapeControls(message)}\n`);
+    if (process.env.ZOM_DEBUG && e instanceof Error && e.stack) stderr.write(`${escapeControls(e.stack, true)}\n`);
     return 2;
   }
 }
