@@ -40,6 +40,7 @@ import {
   describe,
 } from "./format.js";
 import { Progress } from "./progress.js";
+import type { ProgressSink } from "./progress.js";
 import { showBytes } from "../units.js";
 import { parseSelection, SelectionSyntaxError, toSelection } from "./selection.js";
 
@@ -63,6 +64,11 @@ export interface Context {
   stderr: { write(text: string): unknown; isTTY?: boolean };
   /** Whether to show progress on stderr. */
   progress: boolean;
+  /**
+   * Where progress lines go: stderr as it is, since on a terminal they redraw their line with
+   * control codes of their own (`stdout` and `stderr` above may escape controls).
+   */
+  progressTo: ProgressSink;
 }
 
 /** One command: its name, how many positional arguments it takes, its options and help. */
@@ -131,7 +137,7 @@ const json = (ctx: Context, value: unknown): void => {
 
 /** Walks TARGET with progress lines; warns on stderr about nodes it could not read or list. */
 async function walkTarget(ctx: Context, t: Target, depth?: number): Promise<WalkResult> {
-  const progress = new Progress(ctx.stderr, ctx.progress);
+  const progress = new Progress(ctx.progressTo, ctx.progress);
   let tree: WalkResult;
   try {
     tree = await walk(t.store, {
@@ -299,7 +305,7 @@ complex numbers as [re, im], byte strings as base64, datetimes as integer counts
     const t = await target(ctx, where);
     const arr: ZarrArray = await openArray(t.store, path);
     if (arr.readError) throw arr.readError;
-    const progress = new Progress(ctx.stderr, ctx.progress);
+    const progress = new Progress(ctx.progressTo, ctx.progress);
     let result;
     try {
       result = await arr.get(toSelection(parsed, arr.shape.length), {

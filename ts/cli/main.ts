@@ -111,11 +111,23 @@ function checkOptions(command: Command, options: Map<string, string | true>): vo
 }
 
 /**
+ * A stream whose text has its control characters escaped, line breaks aside. The formatters
+ * escape every value they write (so that its line breaks cannot break the layout); this
+ * catches a value one of them misses. On JSON text it changes only DEL, C1 and bidirectional
+ * controls, which JSON allows raw, into \u escapes: the same JSON value.
+ */
+function escaping(stream: Streams["stderr"]): Streams["stderr"] {
+  return { write: (text) => stream.write(escapeControls(text, true)), isTTY: stream.isTTY === true };
+}
+
+/**
  * Runs the command line `argv` (without "node" and the script) and resolves to the exit code.
- * Writes results to `streams.stdout`, progress and errors to `streams.stderr`.
+ * Writes results to `streams.stdout`, progress and errors to `streams.stderr`; no control
+ * character of a name, value or message reaches either raw.
  */
 export async function main(argv: string[], streams: Streams = process): Promise<number> {
-  const { stdout, stderr } = streams;
+  const stdout = escaping(streams.stdout);
+  const stderr = escaping(streams.stderr);
   try {
     const { command: name, positional, options } = parse(argv);
     if (options.has("version")) {
@@ -145,7 +157,7 @@ export async function main(argv: string[], streams: Streams = process): Promise<
       throw new UsageError(`wrong number of arguments for zom ${command.name}`, command.help);
     }
     const progress = options.has("no-progress") ? false : options.has("progress") || stderr.isTTY === true;
-    const context: Context = { args: positional, options, stdout, stderr, progress };
+    const context: Context = { args: positional, options, stdout, stderr, progress, progressTo: streams.stderr };
     return await command.run(context);
   } catch (e) {
     if (e instanceof UsageError) {
