@@ -183,9 +183,14 @@ export class FsStore {
     const top = await this.rootReal();
     if (top === undefined) return undefined;
     const segments = segmentsOf(p, true);
+    const paths = segments.map((_, i) => resolve(this.root, ...segments.slice(0, i + 1)));
+    const lexical = segments.map((_, i) => join(top, ...segments.slice(0, i + 1)));
     let below: string[];
     try {
-      below = await Promise.all(segments.map((_, i) => realpath(resolve(this.root, ...segments.slice(0, i + 1)))));
+      const last = await realpath(resolve(this.root, ...segments));
+      // A real path equal to the lexical one went through no link, nor did its ancestors' (a
+      // real path holds none): they are their own real paths, which spares a call for each.
+      below = last === (lexical.at(-1) ?? top) ? lexical : await Promise.all(paths.map((path) => realpath(path)));
     } catch (e) {
       if (isAbsent(e)) return undefined;
       throw e;
