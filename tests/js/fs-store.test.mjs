@@ -185,6 +185,7 @@ test("links that stay inside the root keep working: files, directories, and a ro
     const root = join(tmp, "root");
     cpSync(join(fixtures, "v3"), root, { recursive: true });
     symlinkSync("group1", join(root, "alias"));
+    symlinkSync("../../dtype_int8", join(root, "group1", "sub", "int8"));
     symlinkSync(join(root, "dtype_int32", "c", "1"), join(root, "dtype_int32", "c", "linked"));
     symlinkSync(root, join(tmp, "via-link"));
     for (const store of [new FsStore(root), new FsStore(join(tmp, "via-link"))]) {
@@ -193,12 +194,17 @@ test("links that stay inside the root keep working: files, directories, and a ro
       assert.deepEqual(await store.getRange("/dtype_int32/c/linked", { suffixLength: 3 }), bytesOf("v3/dtype_int32/c/1").subarray(-3));
       assert.ok((await store.list("/")).prefixes.includes("/alias/"));
       assert.deepEqual(await store.list("/alias/"), expectedListing("v3/group1", "/alias/"));
+      // A link below a link is read by key but not listed there: only at the first link's target.
+      assert.ok((await store.list("/group1/sub/")).prefixes.includes("/group1/sub/int8/"));
+      assert.deepEqual((await store.list("/alias/sub/")).prefixes, ["/alias/sub/leaf/"]);
+      assert.deepEqual(await store.get("/alias/sub/int8/zarr.json"), bytesOf("v3/dtype_int8/zarr.json"));
       const tree = await walk(store);
-      assertJsonEqual(tree.members.alias, tree.members.group1, "the alias is a second group1");
+      assertJsonEqual(tree.members.group1.members.sub.members.int8, tree.members.dtype_int8);
+      assert.deepEqual(memberPaths(tree.members.alias), memberPaths(tree.members.group1).filter((m) => m !== "sub/int8"), "the alias is group1 but for the link in it");
     }
   }));
 
-test("cycles of links end quickly: self-references, links to an ancestor, two directories linked to each other", (t) =>
+test("cycles and chains of links end quickly: self-references, links to an ancestor, two directories linked to each other, 40 links in a chain", (t) =>
   inTemp(async (tmp) => {
     const root = join(tmp, "root");
     cpSync(join(fixtures, "v3"), root, { recursive: true });
@@ -215,7 +221,8 @@ test("cycles of links end quickly: self-references, links to an ancestor, two di
     assert.deepEqual(await store.list("/group1/sub/"), expectedListing("v3/group1/sub", "/group1/sub/"));
     assert.equal(await store.get("/loop"), undefined, "a looping link holds no value");
     assert.deepEqual(await store.get("/self1/self2/group1/up/zarr.json"), bytesOf("v3/zarr.json"), "a key through the links reads");
-    const walked = await timed(() => walk(store));
+    // A low maxNodes, so that a walk that goes round fails at once rather than after minutes.
+    const walked = await timed(() => walk(store, { limits: { maxNodes: 1000 } }));
     assert.ok(walked.ms < 5000, `walked in ${walked.ms} ms`);
     assertJsonEqual(walked.value, readJson("expected", "v3.zom.json"), "the fixture's tree, the links left out");
 
@@ -230,10 +237,24 @@ test("cycles of links end quickly: self-references, links to an ancestor, two di
     const two = new FsStore(pair);
     assert.deepEqual((await two.list("/a/")).prefixes, ["/a/l/"]);
     assert.deepEqual((await two.list("/a/l/")).prefixes, [], "b's link back to a is on the way down");
-    const both = await timed(() => walk(two));
+    const both = await timed(() => walk(two, { limits: { maxNodes: 1000 } }));
     assert.ok(both.ms < 5000, `walked in ${both.ms} ms`);
     assert.deepEqual(memberPaths(both.value), ["a", "a/l", "b", "b/m"]);
-    t.diagnostic(`list ${listed.ms.toFixed(1)} ms, walk ${walked.ms.toFixed(1)} ms (v3 + 7 links), pair walk ${both.ms.toFixed(1)} ms`);
+
+    // d0/x → d1, d0/y → d1, d1/x → d2, …: followed below one another, 2^20 paths to d20.
+    const chain = join(tmp, "chain");
+    mkdirSync(chain);
+    writeFileSync(join(chain, "zarr.json"), GROUP);
+    for (let i = 0; i <= 20; i++) {
+      mkdirSync(join(chain, `d${i}`));
+      writeFileSync(join(chain, `d${i}`, "zarr.json"), GROUP);
+      if (i > 0) for (const name of ["x", "y"]) symlinkSync(`../d${i}`, join(chain, `d${i - 1}`, name));
+    }
+    const chained = await timed(() => walk(new FsStore(chain), { limits: { maxNodes: 1000 } }));
+    assert.ok(chained.ms < 5000, `walked in ${chained.ms} ms`);
+    const want = Array.from({ length: 21 }, (_, i) => [`d${i}`, ...(i < 20 ? [`d${i}/x`, `d${i}/y`] : [])]).flat().sort();
+    assert.deepEqual(memberPaths(chained.value), want, "each directory at its place, each link once");
+    t.diagnostic(`list ${listed.ms.toFixed(1)} ms, walk ${walked.ms.toFixed(1)} ms (v3 + 7 links), pair walk ${both.ms.toFixed(1)} ms, chain of 40 links walk ${chained.ms.toFixed(1)} ms`);
   }));
 
 test("maxBytes: a longer file or range is LimitExceeded from its size, before it is read", () =>

@@ -69,11 +69,13 @@ function limitOf(maxBytes: number | undefined): number {
  * "InvalidArgument". Symbolic links are resolved (also the root's, once) and followed only
  * while they stay inside the root: a read or listing of a key a link takes outside throws
  * ZomError "InvalidArgument" (rather than reading as missing, which would let a chunk turn
- * into fill values unnoticed), and listings leave such links out. A listing also leaves out a
- * directory whose real path is the listed directory's or one of its ancestors' on the way
- * down from the root (a link to ".", to a parent, a cycle of links), so every walk ends. A
- * link that dangles or loops reads as missing. Other file-system errors (permissions, I/O)
- * are thrown as Node gives them.
+ * into fill values unnoticed), and listings leave such links out. Every directory inside the
+ * root is listed at its own place; a link to one is listed too, as a second name for it, but
+ * only in a directory reached through no link, and not when it leads to that directory or one
+ * of its ancestors (".", "..", the root). So each link adds at most one copy of a directory,
+ * and cycles and chains of links cannot make a walk run long; by key, reads follow every link
+ * that stays inside. A link that dangles or loops reads as missing. Other file-system errors
+ * (permissions, I/O) are thrown as Node gives them.
  */
 export class FsStore {
   /** The root directory, absolute. */
@@ -128,7 +130,7 @@ export class FsStore {
     const { signal } = options;
     throwIfAborted(p, signal);
     const none: StoreListing = { keys: [], prefixes: [] };
-    const found = await this.realDirs(p);
+    const found = await this.locate(p);
     if (found === undefined) return none;
     const { top, dir, onTheWay } = found;
     let entries;
@@ -154,10 +156,14 @@ export class FsStore {
           throw e;
         }
         if (!within(real, top)) continue; // a link out of the root is no part of the store
+        // The directory a link leads to is listed at its own place anyway: an alias of it is
+        // shown only where it cannot repeat - not below another alias, where chains of links
+        // would multiply the tree (two links a level double it at every level), and not back
+        // up the way down (".", "..", the root), where it would repeat below itself forever.
+        if (kind.isDirectory() && (onTheWay === null || onTheWay.has(real))) continue;
       }
       if (kind.isFile()) keys.push(`${p}${entry.name}`);
-      // A directory already on the way down from the root would repeat below itself forever.
-      else if (kind.isDirectory() && !onTheWay.has(real)) prefixes.push(`${p}${entry.name}/`);
+      else if (kind.isDirectory()) prefixes.push(`${p}${entry.name}/`);
     }
     return { keys: keys.sort(), prefixes: prefixes.sort() };
   }
@@ -175,29 +181,27 @@ export class FsStore {
   }
 
   /**
-   * The real paths of the root (`top`), of prefix `p`'s directory (`dir`), and of every
-   * directory from the root down to it (`onTheWay`, both included); undefined when one of them
-   * is missing. Throws when `dir` is outside the root.
+   * Where prefix `p` is: the root's real path (`top`), the real path of `p`'s directory (`dir`)
+   * and, when no link is on the way to it, the directories on the way (`onTheWay`: the root,
+   * `dir` and those between; null when a link is on the way). undefined when the directory is
+   * missing; throws when a link takes it outside the root.
    */
-  private async realDirs(p: string): Promise<{ top: string; dir: string; onTheWay: Set<string> } | undefined> {
+  private async locate(p: string): Promise<{ top: string; dir: string; onTheWay: Set<string> | null } | undefined> {
     const top = await this.rootReal();
     if (top === undefined) return undefined;
     const segments = segmentsOf(p, true);
-    const paths = segments.map((_, i) => resolve(this.root, ...segments.slice(0, i + 1)));
-    const lexical = segments.map((_, i) => join(top, ...segments.slice(0, i + 1)));
-    let below: string[];
+    let dir: string;
     try {
-      const last = await realpath(resolve(this.root, ...segments));
-      // A real path equal to the lexical one went through no link, nor did its ancestors' (a
-      // real path holds none): they are their own real paths, which spares a call for each.
-      below = last === (lexical.at(-1) ?? top) ? lexical : await Promise.all(paths.map((path) => realpath(path)));
+      dir = await realpath(resolve(this.root, ...segments));
     } catch (e) {
       if (isAbsent(e)) return undefined;
       throw e;
     }
-    const dir = below.at(-1) ?? top;
     if (!within(dir, top)) throw outside(p);
-    return { top, dir, onTheWay: new Set([top, ...below]) };
+    // A real path holds no link: when it is the lexical path below the real root, no link was on
+    // the way, and the directories on the way are the lexical ones.
+    const lexical = segments.map((_, i) => join(top, ...segments.slice(0, i + 1)));
+    return { top, dir, onTheWay: dir === (lexical.at(-1) ?? top) ? new Set([top, ...lexical]) : null };
   }
 
   /**
