@@ -26,6 +26,7 @@ import type { CompareOptions, Difference, JsonValue, Zom } from "../types.js";
 import {
   countNodes,
   codecsOf,
+  escapeControls,
   isGroup,
   membersOf,
   plural,
@@ -39,6 +40,7 @@ import {
   describe,
 } from "./format.js";
 import { Progress } from "./progress.js";
+import type { ProgressSink } from "./progress.js";
 import { showBytes } from "../units.js";
 import { parseSelection, SelectionSyntaxError, toSelection } from "./selection.js";
 
@@ -62,6 +64,11 @@ export interface Context {
   stderr: { write(text: string): unknown; isTTY?: boolean };
   /** Whether to show progress on stderr. */
   progress: boolean;
+  /**
+   * Where progress lines go: stderr as it is, since on a terminal they redraw their line with
+   * control codes of their own (`stdout` and `stderr` above may escape controls).
+   */
+  progressTo: ProgressSink;
 }
 
 /** One command: its name, how many positional arguments it takes, its options and help. */
@@ -130,7 +137,7 @@ const json = (ctx: Context, value: unknown): void => {
 
 /** Walks TARGET with progress lines; warns on stderr about nodes it could not read or list. */
 async function walkTarget(ctx: Context, t: Target, depth?: number): Promise<WalkResult> {
-  const progress = new Progress(ctx.stderr, ctx.progress);
+  const progress = new Progress(ctx.progressTo, ctx.progress);
   let tree: WalkResult;
   try {
     tree = await walk(t.store, {
@@ -263,7 +270,7 @@ unlisted, differences}.
       plural(errors, "error"),
       plural(warnings, "warning"),
       `${result.errors.length} unreadable`,
-      ...(differences === null ? [] : [plural(differences.length, "difference") + ` from ${String(specFile)}`]),
+      ...(differences === null ? [] : [plural(differences.length, "difference") + ` from ${escapeControls(String(specFile))}`]),
     ];
     out.push(`${failed ? "INVALID" : "valid"}: ${plural(nodes, "node")} checked, ${summary.join(", ")}`);
     ctx.stdout.write(`${out.join("\n")}\n`);
@@ -298,7 +305,7 @@ complex numbers as [re, im], byte strings as base64, datetimes as integer counts
     const t = await target(ctx, where);
     const arr: ZarrArray = await openArray(t.store, path);
     if (arr.readError) throw arr.readError;
-    const progress = new Progress(ctx.stderr, ctx.progress);
+    const progress = new Progress(ctx.progressTo, ctx.progress);
     let result;
     try {
       result = await arr.get(toSelection(parsed, arr.shape.length), {
@@ -371,7 +378,9 @@ function gridOf(arr: ZarrArray): number[] | null {
 }
 
 const label = (name: string): string => `${name}:`.padEnd(14);
-const compact = (v: unknown): string => stringify(v);
+const compact = (v: unknown): string => escapeControls(stringify(v));
+/** A value as indented JSON, its lines after the first indented to follow a label. */
+const block = (v: unknown): string => stringify(v, 2).split("\n").map((line) => escapeControls(line)).join(`\n${" ".repeat(14)}`);
 
 const info: Command = {
   name: "info",
@@ -398,9 +407,9 @@ attributes and members.
       const lines = [
         `${label("path")}${showPath(node.path)}`,
         `${label("node")}group (Zarr v${node.zarrFormat}${node.consolidated ? ", consolidated metadata" : ""})`,
-        `${label("attributes")}${stringify(node.attributes, 2).replace(/\n/g, `\n${" ".repeat(14)}`)}`,
+        `${label("attributes")}${block(node.attributes)}`,
         members.length ? "members:" : `${label("members")}none`,
-        ...members.map((m) => `  ${m.name} ${m.summary}`),
+        ...members.map((m) => `  ${escapeControls(m.name)} ${m.summary}`),
       ];
       ctx.stdout.write(`${lines.join("\n")}\n`);
       return 0;
@@ -437,7 +446,7 @@ attributes and members.
       `${label("path")}${showPath(arr.path)}`,
       `${label("node")}array (Zarr v${arr.zarrFormat})`,
       `${label("shape")}[${arr.shape.join(", ")}]`,
-      `${label("dtype")}${typeof arr.dtype === "string" ? arr.dtype : compact(arr.dtype)}${arr.zarrFormat === 2 ? ` (v2 ${compact(zom.dtype ?? null)})` : ""}`,
+      `${label("dtype")}${typeof arr.dtype === "string" ? escapeControls(arr.dtype) : compact(arr.dtype)}${arr.zarrFormat === 2 ? ` (v2 ${compact(zom.dtype ?? null)})` : ""}`,
       `${label("chunks")}${arr.chunks ? `[${arr.chunks.join(", ")}]` : "?"}`,
       ...(arr.shards ? [`${label("shards")}[${arr.shards.join(", ")}]`] : []),
       `${label("grid")}${grid ? `[${grid.join(", ")}] = ${plural(count ?? 0, unit)}` : "?"}`,
@@ -446,10 +455,10 @@ attributes and members.
         ? (Array.isArray(zom.codecs) ? zom.codecs : []).map((c) => `${" ".repeat(14)}${compact(c)}`)
         : [`${" ".repeat(14)}filters ${compact(zom.filters ?? null)}, compressor ${compact(zom.compressor ?? null)}`]),
       `${label("fill value")}${compact(zom.fill_value ?? null)}`,
-      ...(arr.zarrFormat === 2 ? [`${label("order")}${String(zom.order)}`] : []),
+      ...(arr.zarrFormat === 2 ? [`${label("order")}${escapeControls(String(zom.order))}`] : []),
       `${label("dimensions")}${arr.dimensionNames ? compact(arr.dimensionNames) : "unnamed"}`,
       `${label("stored")}${stored ? `${plural(stored.objects, "file")}, ${showBytes(stored.bytes)} (${stored.bytes} bytes)` : t.fs ? `not counted (over ${COUNT_LIMIT} files)` : "not counted (remote store)"}`,
-      `${label("attributes")}${stringify(arr.attributes, 2).replace(/\n/g, `\n${" ".repeat(14)}`)}`,
+      `${label("attributes")}${block(arr.attributes)}`,
       ...(arr.readError ? [`${label("unreadable")}${showError(arr.readError as ZomError)}`] : []),
     ];
     ctx.stdout.write(`${lines.join("\n")}\n`);

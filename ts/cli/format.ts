@@ -1,12 +1,35 @@
 /**
  * How the CLI writes what it found: ZOM trees, problems, differences, and array values as
- * text, and array values as JSON.
+ * text, and array values as JSON. Every name, path, data type, codec, message, key and string
+ * value goes into the text through {@link escapeControls}.
  * @module
  */
 import { stringify } from "../api.js";
 import type { ChunkData } from "../decode.js";
 import type { ZomError } from "../errors.js";
 import type { Difference, JsonValue, Loc, NamedConfig, Problem, Zom } from "../types.js";
+
+/**
+ * What a terminal acts on instead of showing: C0 controls (line breaks and tabs too, since in a
+ * name they would break the layout), DEL, C1 controls (U+0080-U+009F; terminals take U+009B
+ * as CSI), and the bidirectional embeddings, overrides and isolates (U+202A-U+202E,
+ * U+2066-U+2069), which reorder the rest of a line so that it reads as something else.
+ */
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+const SHORT: { [c: string]: string } = { "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r" };
+
+/**
+ * `text` with every terminal control character written visibly, spelt as JSON spells it (`\n`,
+ * `\t`, `\u001b`, `\u009b`, `\u202e`), so that a value shows the same in the text outputs as in
+ * the JSON attributes `zom info` prints beside it. With `keepLineBreaks`, "\n" is kept: for text
+ * whose values are escaped already and whose line breaks are the layout's. Backslashes are left
+ * as they are: the text outputs are for reading; `--json` is the exact form.
+ */
+export function escapeControls(text: string, keepLineBreaks = false): string {
+  return text.replace(CONTROLS, (c) =>
+    c === "\n" && keepLineBreaks ? c : (SHORT[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`),
+  );
+}
 
 /** A ZOM node as the CLI reads it: any fields, and members when it is a group. */
 type AnyNode = Zom & { [key: string]: unknown };
@@ -30,21 +53,21 @@ export function countNodes(node: Zom): number {
 
 /** A node path as the CLI shows it: "/" for the root, "/a/b" for a member. */
 export function showPath(path: string | null | undefined): string {
-  return `/${(path ?? "").replace(/^\/+/, "")}`;
+  return `/${escapeControls((path ?? "").replace(/^\/+/, ""))}`;
 }
 
 /** A location inside a document: `codecs[1].configuration.level`. */
 export function showLoc(loc: Loc): string {
-  return loc.map((step, i) => (typeof step === "number" ? `[${step}]` : `${i ? "." : ""}${step}`)).join("");
+  return loc.map((step, i) => (typeof step === "number" ? `[${step}]` : `${i ? "." : ""}${escapeControls(step)}`)).join("");
 }
 
-const list = (xs: readonly unknown[]): string => `[${xs.map(String).join(", ")}]`;
+const list = (xs: readonly unknown[]): string => `[${xs.map((x) => escapeControls(String(x))).join(", ")}]`;
 
 /** The name of a v3 extension point or a numcodecs configuration. */
 function nameOf(c: unknown): string {
-  if (typeof c === "string") return c;
+  if (typeof c === "string") return escapeControls(c);
   const o = c as { name?: unknown; id?: unknown } | null;
-  return String(o?.name ?? o?.id ?? "?");
+  return escapeControls(String(o?.name ?? o?.id ?? "?"));
 }
 
 /** A codec and, for sharding, its inner codecs: `sharding_indexed(bytes → zstd)`. */
@@ -68,7 +91,7 @@ export function codecsOf(node: Zom): string {
 function dtypeName(node: Zom): string {
   const n = node as AnyNode;
   if (n.zarr_format === 3) return nameOf(n.data_type);
-  return typeof n.dtype === "string" ? n.dtype : "structured";
+  return typeof n.dtype === "string" ? escapeControls(n.dtype) : "structured";
 }
 
 /** One line about a node: kind and format, and for arrays shape, data type, chunks and codecs. */
@@ -93,7 +116,7 @@ export function describe(node: Zom): string {
 
 /** The ZOM as indented lines (`├──`, `└──`), members in the ZOM's order. */
 export function treeLines(node: Zom, name = "/", prefix = "", last = true, isRoot = true): string[] {
-  const lines = [`${isRoot ? "" : prefix + (last ? "└── " : "├── ")}${name} ${describe(node)}`];
+  const lines = [`${isRoot ? "" : prefix + (last ? "└── " : "├── ")}${escapeControls(name)} ${describe(node)}`];
   const members = membersOf(node);
   const childPrefix = isRoot ? "" : prefix + (last ? "    " : "│   ");
   members.forEach(([child, sub], i) => {
@@ -104,19 +127,19 @@ export function treeLines(node: Zom, name = "/", prefix = "", last = true, isRoo
 
 /** `<code>: <message> (path /a, key a/zarr.json)`: a ZomError on one line. */
 export function showError(e: ZomError): string {
-  const where = [e.path !== null ? `path ${showPath(e.path)}` : null, e.key !== null ? `key ${e.key}` : null].filter((x) => x !== null);
-  return `${e.code}: ${e.message}${where.length ? ` (${where.join(", ")})` : ""}`;
+  const where = [e.path !== null ? `path ${showPath(e.path)}` : null, e.key !== null ? `key ${escapeControls(e.key)}` : null].filter((x) => x !== null);
+  return `${escapeControls(e.code)}: ${escapeControls(e.message)}${where.length ? ` (${where.join(", ")})` : ""}`;
 }
 
 /** One validation problem: `error invalid_value at /a chunk_grid.configuration: message`. */
 export function showProblem(p: Problem): string {
   const loc = showLoc(p.loc);
-  return `${p.severity} ${p.kind} at ${showPath(p.path)}${loc ? ` ${loc}` : ""}: ${p.message}`;
+  return `${escapeControls(p.severity)} ${escapeControls(p.kind)} at ${showPath(p.path)}${loc ? ` ${loc}` : ""}: ${escapeControls(p.message)}`;
 }
 
 /** One difference from the expected ZOM: `changed at /a: shape.0: expected 1, found 5`. */
 export function showDifference(d: Difference): string {
-  return `${d.kind} at ${showPath(d.path)}: ${d.message}`;
+  return `${escapeControls(d.kind)} at ${showPath(d.path)}: ${escapeControls(d.message)}`;
 }
 
 /** `n thing` or `n things`. */
@@ -207,7 +230,7 @@ function shortestFloat32(x: number): string {
   return String(x);
 }
 
-/** One value for the text output: NaN and the infinities bare, everything else as compact JSON. */
+/** One value for the text output: NaN and the infinities bare, everything else as compact JSON (controls escaped). */
 function textValue(v: JsonValue, float32: boolean): string {
   if (v === "NaN" || v === "Infinity" || v === "-Infinity") return v;
   if (typeof v === "bigint") return v.toString();
@@ -215,7 +238,7 @@ function textValue(v: JsonValue, float32: boolean): string {
   if (Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === "number" || x === "NaN" || x === "Infinity" || x === "-Infinity")) {
     return `(${textValue(v[0] ?? null, float32)}, ${textValue(v[1] ?? null, float32)})`; // complex
   }
-  return stringify(v);
+  return escapeControls(stringify(v));
 }
 
 /** NumPy's print threshold and edge items: beyond this many elements the text output is summarised. */

@@ -13,7 +13,7 @@ import { isZomError, version as coreVersion } from "../node.js";
 import type { ZomError } from "../errors.js";
 import { COMMANDS, UsageError } from "./commands.js";
 import type { Command, Context } from "./commands.js";
-import { showError } from "./format.js";
+import { escapeControls, showError } from "./format.js";
 
 /** Options that take a value. */
 const VALUED = new Set(["spec", "include", "exclude", "depth", "concurrency"]);
@@ -111,11 +111,23 @@ function checkOptions(command: Command, options: Map<string, string | true>): vo
 }
 
 /**
+ * A stream whose text has its control characters escaped, line breaks aside. The formatters
+ * escape every value they write (so that its line breaks cannot break the layout); this
+ * catches a value one of them misses. On JSON text it changes only DEL, C1 and bidirectional
+ * controls, which JSON allows raw, into \u escapes: the same JSON value.
+ */
+function escaping(stream: Streams["stderr"]): Streams["stderr"] {
+  return { write: (text) => stream.write(escapeControls(text, true)), isTTY: stream.isTTY === true };
+}
+
+/**
  * Runs the command line `argv` (without "node" and the script) and resolves to the exit code.
- * Writes results to `streams.stdout`, progress and errors to `streams.stderr`.
+ * Writes results to `streams.stdout`, progress and errors to `streams.stderr`; no control
+ * character of a name, value or message reaches either raw.
  */
 export async function main(argv: string[], streams: Streams = process): Promise<number> {
-  const { stdout, stderr } = streams;
+  const stdout = escaping(streams.stdout);
+  const stderr = escaping(streams.stderr);
   try {
     const { command: name, positional, options } = parse(argv);
     if (options.has("version")) {
@@ -145,11 +157,11 @@ export async function main(argv: string[], streams: Streams = process): Promise<
       throw new UsageError(`wrong number of arguments for zom ${command.name}`, command.help);
     }
     const progress = options.has("no-progress") ? false : options.has("progress") || stderr.isTTY === true;
-    const context: Context = { args: positional, options, stdout, stderr, progress };
+    const context: Context = { args: positional, options, stdout, stderr, progress, progressTo: streams.stderr };
     return await command.run(context);
   } catch (e) {
     if (e instanceof UsageError) {
-      stderr.write(`zom: ${e.message}\n${e.help === undefined ? "Run 'zom help' for usage.\n" : `\n${e.help}`}`);
+      stderr.write(`zom: ${escapeControls(e.message)}\n${e.help === undefined ? "Run 'zom help' for usage.\n" : `\n${e.help}`}`);
       return 2;
     }
     if (isZomError(e)) {
@@ -157,8 +169,8 @@ export async function main(argv: string[], streams: Streams = process): Promise<
       return 2;
     }
     const message = e instanceof Error ? e.message : String(e);
-    stderr.write(`zom: ${message}\n`);
-    if (process.env.ZOM_DEBUG && e instanceof Error && e.stack) stderr.write(`${e.stack}\n`);
+    stderr.write(`zom: ${escapeControls(message)}\n`);
+    if (process.env.ZOM_DEBUG && e instanceof Error && e.stack) stderr.write(`${escapeControls(e.stack, true)}\n`);
     return 2;
   }
 }

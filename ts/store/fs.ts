@@ -5,24 +5,48 @@
  */
 import { constants } from "node:fs";
 import type { Stats } from "node:fs";
-import { open, readdir, stat } from "node:fs/promises";
+import { open, readdir, realpath, stat } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
-import { resolve, sep } from "node:path";
+import { join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ZomError } from "../errors.js";
 import { checkRange } from "./range.js";
 import { abortedError, throwIfAborted } from "./signal.js";
 import type { ByteRange, StoreCallOptions, StoreListing } from "./types.js";
 
-/** Error codes of a path that holds no value: nothing there, or a file where a directory would be. */
-const ABSENT = new Set(["ENOENT", "ENOTDIR", "EISDIR", "ENAMETOOLONG"]);
+/**
+ * Error codes of a path that holds no value: nothing there, a file where a directory would be,
+ * or a symbolic link that dangles or loops.
+ */
+const ABSENT = new Set(["ENOENT", "ENOTDIR", "EISDIR", "ENAMETOOLONG", "ELOOP"]);
 // Non-blocking, so that opening a FIFO named like a key does not hang the read; ignored for
-// regular files. Windows has no O_NONBLOCK (and no FIFOs in the file system).
-const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+// regular files. Windows has no O_NONBLOCK (and no FIFOs in the file system). No-follow: what
+// is opened is a real path just checked, so a link put in its place since fails (ELOOP)
+// instead of being followed.
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
 const WINDOWS = process.platform === "win32";
 
 function isAbsent(e: unknown): boolean {
   return typeof e === "object" && e !== null && ABSENT.has(String((e as { code?: unknown }).code));
+}
+
+/** Whether the real path `real` is the real root `root` or below it. */
+function within(real: string, root: string): boolean {
+  return real === root || real.startsWith(root.endsWith(sep) ? root : root + sep);
+}
+
+/** The error for a key or prefix that a symbolic link takes out of the root. */
+function outside(key: string): ZomError {
+  return new ZomError("InvalidArgument", `store key ${JSON.stringify(key)} leads outside the store's directory through a symbolic link; it is not read`, { key });
+}
+
+/** The caller's `maxBytes` checked (Infinity when absent). */
+function limitOf(maxBytes: number | undefined): number {
+  if (maxBytes === undefined) return Infinity;
+  if (typeof maxBytes !== "number" || Number.isNaN(maxBytes) || maxBytes < 0) {
+    throw new ZomError("InvalidArgument", `maxBytes must be a non-negative number, got ${String(maxBytes)}`);
+  }
+  return maxBytes;
 }
 
 /**
@@ -33,18 +57,31 @@ function isAbsent(e: unknown): boolean {
  * - `getRange(key, {offset, length})`: `length` bytes from `offset` (fewer at the end of the
  *   file, none past it); `getRange(key, {suffixLength})`: the last bytes (all of a shorter
  *   file). Only those bytes are read.
- * - `list(prefix)`: the files and sub-directories directly below a directory (symbolic links
- *   followed), so hierarchies without consolidated metadata can be walked; an empty listing
- *   for a directory that does not exist.
+ * - `list(prefix)`: the files and sub-directories directly below a directory, so hierarchies
+ *   without consolidated metadata can be walked; an empty listing for a directory that does
+ *   not exist.
  *
- * Keys are checked before any file is touched: "." and ".." segments, empty segments, NUL
- * (and on Windows "\" and ":") throw ZomError "InvalidArgument", so no key reaches outside the
- * root. Symbolic links inside the root are followed like any file. Other file-system errors
+ * With the call option `maxBytes`, `get` and `getRange` throw ZomError "LimitExceeded" for a
+ * file (or range) longer than that, from its size before anything is read.
+ *
+ * Nothing outside the root is read or listed. Keys are checked before any file is touched:
+ * "." and ".." segments, empty segments, NUL (and on Windows "\" and ":") throw ZomError
+ * "InvalidArgument". Symbolic links are resolved (also the root's, once) and followed only
+ * while they stay inside the root: a read or listing of a key a link takes outside throws
+ * ZomError "InvalidArgument" (rather than reading as missing, which would let a chunk turn
+ * into fill values unnoticed), and listings leave such links out. Every directory inside the
+ * root is listed at its own place; a link to one is listed too, as a second name for it, but
+ * only in a directory reached through no link, and not when it leads to that directory or one
+ * of its ancestors (".", "..", the root). So each link adds at most one copy of a directory,
+ * and cycles and chains of links cannot make a walk run long; by key, reads follow every link
+ * that stays inside. A link that dangles or loops reads as missing. Other file-system errors
  * (permissions, I/O) are thrown as Node gives them.
  */
 export class FsStore {
   /** The root directory, absolute. */
   readonly root: string;
+  /** The root's real path, resolved by the first call that finds the root. */
+  private realRoot: Promise<string> | undefined;
 
   /** @param root the directory (a path, relative to the working directory, or a `file:` URL) */
   constructor(root: string | URL) {
@@ -53,7 +90,10 @@ export class FsStore {
     this.root = resolve(dir);
   }
 
-  /** The file (or, for a prefix ending in "/", the directory) of a key. */
+  /**
+   * The file (or, for a prefix ending in "/", the directory) of a key, as a path below the
+   * root; symbolic links on the way are not resolved here (reads and listings do that).
+   */
   pathOf(key: string): string {
     const segments = segmentsOf(key, true);
     const path = resolve(this.root, ...segments);
@@ -67,7 +107,7 @@ export class FsStore {
   /** The whole value at `key`; undefined when it is missing. */
   async get(key: string, options: StoreCallOptions = {}): Promise<Uint8Array | undefined> {
     const k = checkedKey(key);
-    return this.read(k, options.signal, (size) => [0, size]);
+    return this.read(k, options, (size) => [0, size]);
   }
 
   /**
@@ -78,7 +118,7 @@ export class FsStore {
   async getRange(key: string, range: ByteRange, options: StoreCallOptions = {}): Promise<Uint8Array | undefined> {
     const k = checkedKey(key);
     const r = checkRange(k, range);
-    return this.read(k, options.signal, (size) => {
+    return this.read(k, options, (size) => {
       if ("suffixLength" in r) return [Math.max(0, size - r.suffixLength), size];
       return [Math.min(r.offset, size), Math.min(r.offset + r.length, size)];
     });
@@ -89,44 +129,100 @@ export class FsStore {
     const p = checkedPrefix(prefix);
     const { signal } = options;
     throwIfAborted(p, signal);
-    const dir = this.pathOf(p);
+    const none: StoreListing = { keys: [], prefixes: [] };
+    const found = await this.locate(p);
+    if (found === undefined) return none;
+    const { top, dir, onTheWay } = found;
     let entries;
     try {
       entries = await readdir(dir, { withFileTypes: true });
     } catch (e) {
-      if (isAbsent(e)) return { keys: [], prefixes: [] };
+      if (isAbsent(e)) return none;
       throw e;
     }
     const keys: string[] = [];
     const prefixes: string[] = [];
     for (const entry of entries) {
       throwIfAborted(p, signal);
+      if (badSegment(entry.name)) continue; // a name no key can reach
+      let real = join(dir, entry.name);
       let kind: { isFile(): boolean; isDirectory(): boolean } = entry;
       if (entry.isSymbolicLink()) {
         try {
-          kind = await stat(resolve(dir, entry.name));
+          real = await realpath(real);
+          kind = await stat(real);
         } catch (e) {
-          if (isAbsent(e) || (e as { code?: unknown }).code === "ELOOP") continue; // a dangling link
+          if (isAbsent(e)) continue; // a dangling or looping link
           throw e;
         }
+        if (!within(real, top)) continue; // a link out of the root is no part of the store
+        // The directory a link leads to is listed at its own place anyway: an alias of it is
+        // shown only where it cannot repeat - not below another alias, where chains of links
+        // would multiply the tree (two links a level double it at every level), and not back
+        // up the way down (".", "..", the root), where it would repeat below itself forever.
+        if (kind.isDirectory() && (onTheWay === null || onTheWay.has(real))) continue;
       }
-      if (badSegment(entry.name)) continue; // a name no key can reach
       if (kind.isFile()) keys.push(`${p}${entry.name}`);
       else if (kind.isDirectory()) prefixes.push(`${p}${entry.name}/`);
     }
     return { keys: keys.sort(), prefixes: prefixes.sort() };
   }
 
-  /** Reads the bytes `span(size)` names of the regular file at key `k`; undefined when there is none. */
+  /** The root's real path; undefined while there is no root directory. */
+  private async rootReal(): Promise<string | undefined> {
+    this.realRoot ??= realpath(this.root);
+    try {
+      return await this.realRoot;
+    } catch (e) {
+      this.realRoot = undefined; // asked again next time: the directory may yet appear
+      if (isAbsent(e)) return undefined;
+      throw e;
+    }
+  }
+
+  /**
+   * Where prefix `p` is: the root's real path (`top`), the real path of `p`'s directory (`dir`)
+   * and, when no link is on the way to it, the directories on the way (`onTheWay`: the root,
+   * `dir` and those between; null when a link is on the way). undefined when the directory is
+   * missing; throws when a link takes it outside the root.
+   */
+  private async locate(p: string): Promise<{ top: string; dir: string; onTheWay: Set<string> | null } | undefined> {
+    const top = await this.rootReal();
+    if (top === undefined) return undefined;
+    const segments = segmentsOf(p, true);
+    let dir: string;
+    try {
+      dir = await realpath(resolve(this.root, ...segments));
+    } catch (e) {
+      if (isAbsent(e)) return undefined;
+      throw e;
+    }
+    if (!within(dir, top)) throw outside(p);
+    // A real path holds no link: when it is the lexical path below the real root, no link was on
+    // the way, and the directories on the way are the lexical ones.
+    const lexical = segments.map((_, i) => join(top, ...segments.slice(0, i + 1)));
+    return { top, dir, onTheWay: dir === (lexical.at(-1) ?? top) ? new Set([top, ...lexical]) : null };
+  }
+
+  /**
+   * Reads the bytes `span(size)` names of the regular file at key `k`; undefined when there is
+   * none. The file is opened by its real path, once that is known to be inside the root.
+   */
   private async read(
     k: string,
-    signal: AbortSignal | undefined,
+    options: StoreCallOptions,
     span: (size: number) => [number, number],
   ): Promise<Uint8Array | undefined> {
+    const { signal } = options;
+    const max = limitOf(options.maxBytes);
     throwIfAborted(k, signal);
+    const top = await this.rootReal();
+    if (top === undefined) return undefined;
     let file: FileHandle;
     try {
-      file = await open(this.pathOf(k), OPEN_FLAGS);
+      const real = await realpath(this.pathOf(k));
+      if (!within(real, top)) throw outside(k);
+      file = await open(real, OPEN_FLAGS);
     } catch (e) {
       if (isAbsent(e)) return undefined;
       throw e;
@@ -135,7 +231,11 @@ export class FsStore {
       const info: Stats = await file.stat();
       if (!info.isFile()) return undefined;
       const [start, end] = span(info.size);
-      const out = new Uint8Array(Math.max(0, end - start));
+      const length = Math.max(0, end - start);
+      if (length > max) {
+        throw new ZomError("LimitExceeded", `reading ${k}: ${length} bytes, over the limit maxBytes = ${max}`, { key: k });
+      }
+      const out = new Uint8Array(length);
       let done = 0;
       while (done < out.length) {
         if (signal?.aborted) throw abortedError(k, signal);
