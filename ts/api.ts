@@ -7,11 +7,11 @@ import * as raw from "./zom_wasm.js";
 import * as schemas from "./zom_schemas.js";
 import { toZomError, ZomError } from "./errors.js";
 import { requireInit } from "./load.js";
+import { registry } from "./extensions.js";
 import type {
   CompareOptions,
   Difference,
   DocumentInput,
-  ExtensionHandler,
   FlatOptions,
   JsonObject,
   JsonSchema,
@@ -34,21 +34,7 @@ function call<T>(f: () => unknown): T {
   }
 }
 
-const registry = new Map<string, ExtensionHandler | true>();
-
-/**
- * Makes an extension name known to every later validation (data type, codec, chunk grid,
- * storage transformer or ZEP 10 extension), with a checker of its configuration, or `true`
- * to accept it unchecked. Handlers given in the options of one call take precedence.
- */
-export function registerExtension(name: string, handler: ExtensionHandler | true = true): void {
-  registry.set(name, handler);
-}
-
-/** Forgets an extension registered with {@link registerExtension}. */
-export function unregisterExtension(name: string): boolean {
-  return registry.delete(name);
-}
+export { registerExtension, unregisterExtension } from "./extensions.js";
 
 function withRegistry(options: ValidateOptions): ValidateOptions {
   if (registry.size === 0) return options;

@@ -6,6 +6,7 @@
  */
 import * as raw from "./zom_wasm.js";
 import { toZomError, ZomError } from "./errors.js";
+import { withUnderstood } from "./extensions.js";
 import { requireInit } from "./load.js";
 import type { ArrayZom, JsonValue, LimitsOptions, NumericArray } from "./types.js";
 
@@ -120,7 +121,7 @@ export class ChunkDecoder {
   constructor(meta: ArrayMetadata | string, path = "", options: DecoderOptions = {}) {
     requireInit();
     try {
-      this.#inner = new raw.ChunkDecoder(meta, path, options);
+      this.#inner = new raw.ChunkDecoder(meta, path, withUnderstood(options));
     } catch (e) {
       throw toZomError(e);
     }

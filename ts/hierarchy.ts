@@ -9,6 +9,7 @@ import { ZarrArray } from "./array.js";
 import { checkWorkers } from "./pool/settings.js";
 import type { GetOptions } from "./array.js";
 import { toZomError, ZomError } from "./errors.js";
+import { withUnderstood } from "./extensions.js";
 import { whenInit } from "./load.js";
 import type { ByteRange, StoreCallOptions, StoreListing } from "./store/types.js";
 import type { ArrayZom, Attributes, LimitsOptions, Zom } from "./types.js";
@@ -113,7 +114,7 @@ export class ZarrGroup {
     checkWorkers(options.workers);
     let node: RawNode | undefined;
     try {
-      node = this.#deferred !== undefined ? (this.#deferred.open(relative, options) as RawNode | undefined) : this.#fromZom(relative, full, options);
+      node = this.#deferred !== undefined ? (this.#deferred.open(relative, withUnderstood(options)) as RawNode | undefined) : this.#fromZom(relative, full, options);
     } catch (e) {
       throw toZomError(e);
     }
@@ -129,7 +130,7 @@ export class ZarrGroup {
     if (options.kind !== undefined && options.kind !== kind) {
       throw new ZomError("NotFound", `'${full}' is ${kind === "array" ? "an array" : "a group"}, not ${options.kind === "array" ? "an array" : "a group"}`, { path: full });
     }
-    return raw.nodeFromZom(this.#store, full, member, true, options) as RawNode;
+    return raw.nodeFromZom(this.#store, full, member, true, withUnderstood(options)) as RawNode;
   }
 }
 
@@ -186,7 +187,7 @@ export async function open(store: StoreInput, path = "", options: OpenOptions = 
   const workers = checkWorkers(options.workers);
   let node: RawNode;
   try {
-    node = (await raw.openNode(store, path, options)) as RawNode;
+    node = (await raw.openNode(store, path, withUnderstood(options))) as RawNode;
   } catch (e) {
     throw toZomError(e);
   }

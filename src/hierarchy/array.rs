@@ -34,6 +34,41 @@ impl ArrayReader {
 
     /// Like [`ArrayReader::open`], with decoding limits.
     pub fn open_with_limits(array: &Array, path: &str, limits: Limits) -> Result<Self> {
+        Self::open_with_extensions(array, path, limits, &[])
+    }
+
+    /// Like [`ArrayReader::open_with_limits`], for a caller that implements the extensions
+    /// named in `understood`. Any other extension a v3 document says readers must understand
+    /// (an unknown key, storage transformer or ZEP 10 extension without
+    /// `"must_understand": false`) is refused with
+    /// [`ErrorCode::UnsupportedExtension`], as [`crate::validate::reader_refusal`] decides.
+    pub fn open_with_extensions(
+        array: &Array,
+        path: &str,
+        limits: Limits,
+        understood: &[String],
+    ) -> Result<Self> {
+        if let Some(refusal) = Self::refusal(array, understood) {
+            return Err(refusal.at_path(path.trim_matches('/')));
+        }
+        Self::open_unchecked(array, path, limits)
+    }
+
+    /// Why a reader that implements the extensions `understood` must refuse `array` (see
+    /// [`ArrayReader::open_with_extensions`]), or `None`.
+    pub fn refusal(array: &Array, understood: &[String]) -> Option<ZomError> {
+        match array {
+            Array::V3(meta) => match meta.to_value() {
+                serde_json::Value::Object(doc) => crate::validate::reader_refusal(&doc, understood),
+                _ => None,
+            },
+            Array::V2(_) => None,
+        }
+    }
+
+    /// Opens without the `must_understand` check: for a decode worker, whose calling thread
+    /// opened the array (and refused it or not) already.
+    pub(crate) fn open_unchecked(array: &Array, path: &str, limits: Limits) -> Result<Self> {
         let path = path.trim_matches('/');
         let build = || -> Result<Self> {
             let (layout, pipeline, data_type, shape) = match array {

@@ -42,7 +42,7 @@ mod v2;
 mod v3;
 
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::sync::Arc;
 
 /// What is wrong, in zarr-metadata's vocabulary (plus `must_understand`).
@@ -173,6 +173,33 @@ pub fn validate_hierarchy(zom: &Value, options: &ValidateOptions) -> Report {
     let mut cx = util::Ctx::new(options);
     hierarchy::validate(&mut cx, zom);
     cx.into_report()
+}
+
+/// Why a reader must refuse a v3 array document, or `None` when it may read it: an unknown
+/// top-level key, storage transformer or ZEP 10 extension that is not marked
+/// `"must_understand": false` (ZEP 9) and is not among `understood`, the extension names the
+/// caller implements. The same check [`validate_document`] reports as `MustUnderstand`
+/// errors; ZEP 10 `extensions` lists are read as such. An
+/// [`ErrorCode::UnsupportedExtension`](crate::ErrorCode::UnsupportedExtension) error.
+pub fn reader_refusal(doc: &Map<String, Value>, understood: &[String]) -> Option<crate::ZomError> {
+    let mut options = ValidateOptions {
+        extensions: true,
+        ..ValidateOptions::default()
+    };
+    for name in understood {
+        options.registry.register(name.clone(), None);
+    }
+    let mut cx = util::Ctx::new(&options);
+    v3::check_array_extensions(&mut cx, doc, &[], false);
+    let problem = cx
+        .into_report()
+        .problems
+        .into_iter()
+        .find(|p| p.kind == ProblemKind::MustUnderstand && p.severity == Severity::Error)?;
+    Some(crate::ZomError::new(
+        crate::ErrorCode::UnsupportedExtension,
+        problem.message,
+    ))
 }
 
 impl Report {

@@ -126,6 +126,18 @@ fn check_array(cx: &mut Ctx, obj: &Map<String, Value>, base: &[LocStep], zom: bo
     if let Some(v) = obj.get("attributes") {
         expect_object(cx, v, &base.key("attributes"), "'attributes'");
     }
+    check_array_extensions(cx, obj, base, zom);
+}
+
+/// An array's extension points beyond the codecs and data type: storage transformers, ZEP 10
+/// `extensions` and keys the spec does not define. What readers must refuse here is an error
+/// of kind `MustUnderstand` (see [`super::reader_refusal`]).
+pub(crate) fn check_array_extensions(
+    cx: &mut Ctx,
+    obj: &Map<String, Value>,
+    base: &[LocStep],
+    zom: bool,
+) {
     if let Some(v) = obj.get("storage_transformers") {
         let loc = base.key("storage_transformers");
         if let Some(items) = expect_array(cx, v, &loc, "'storage_transformers'") {

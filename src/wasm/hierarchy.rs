@@ -93,7 +93,7 @@ pub fn open_node(store: JsValue, path: Option<String>, options: JsValue) -> Prom
             hierarchy::open_deferred(&js_store, path.as_deref().unwrap_or(""), hints, &limits)
                 .await
                 .map_err(fail)?;
-        Ok(node_result(store, opened, limits))
+        node_result(store, opened, limits, &options)
     }))
 }
 
@@ -114,7 +114,7 @@ pub fn node_from_zom(
     let node = from_js(&zom)
         .and_then(|value| Node::from_value(&value))
         .map_err(|e| fail(e.at_path(path.clone())))?;
-    Ok(node_result(
+    node_result(
         store,
         Opened {
             path,
@@ -123,7 +123,8 @@ pub fn node_from_zom(
             deferred: None,
         },
         limits,
-    ))
+        &options,
+    )
 }
 
 /// A group opened from inline consolidated metadata whose members are not read yet: the
@@ -154,13 +155,33 @@ impl DeferredGroup {
         let hints = hints_of(&options).map_err(fail)?;
         let limits = limits::of_options(&options, self.limits).map_err(fail)?;
         match hierarchy::open_member(&self.members, &self.path, relative, hints).map_err(fail)? {
-            Some(opened) => Ok(node_result(self.store.clone(), opened, limits)),
+            Some(opened) => node_result(self.store.clone(), opened, limits, &options),
             None => Ok(JsValue::UNDEFINED),
         }
     }
 }
 
-fn node_result(store: JsValue, mut opened: Opened, limits: Limits) -> JsValue {
+/// The extension names the caller implements: the option `extensions` (JS passes those
+/// given to `registerExtension`).
+pub(crate) fn understood_of(options: &JsValue) -> Vec<String> {
+    let list = super::option(options, "extensions");
+    if !js_sys::Array::is_array(&list) {
+        return Vec::new();
+    }
+    js_sys::Array::from(&list)
+        .iter()
+        .filter_map(|v| v.as_string())
+        .collect()
+}
+
+/// `{kind, path, zom, consolidated, array?, deferred?}` of an opened node; an array whose
+/// document has an extension the caller must understand and does not is refused here.
+fn node_result(
+    store: JsValue,
+    mut opened: Opened,
+    limits: Limits,
+    options: &JsValue,
+) -> Result<JsValue, JsValue> {
     let out = Object::new();
     if let Some(members) = opened.deferred.take() {
         let deferred = DeferredGroup {
@@ -184,7 +205,12 @@ fn node_result(store: JsValue, mut opened: Opened, limits: Limits) -> JsValue {
         &JsValue::from_bool(opened.consolidated),
     );
     if let Node::Array(array) = opened.node {
-        let reader = ArrayReader::open_with_limits(&array, &opened.path, limits);
+        let understood = understood_of(options);
+        if let Some(refusal) = ArrayReader::refusal(&array, &understood) {
+            let key = crate::model::join_path(&opened.path, "zarr.json");
+            return Err(fail(refusal.at_path(opened.path).at_key(key)));
+        }
+        let reader = ArrayReader::open_with_extensions(&array, &opened.path, limits, &understood);
         let handle = ArrayHandle {
             inner: Rc::new(ArrayInner {
                 store,
@@ -192,11 +218,12 @@ fn node_result(store: JsValue, mut opened: Opened, limits: Limits) -> JsValue {
                 array,
                 path: opened.path,
                 limits,
+                understood,
             }),
         };
         set_own(&out, "array", &JsValue::from(handle));
     }
-    out.into()
+    Ok(out.into())
 }
 
 /// Walks the hierarchy below `path`: `{zom, errors, unlisted, consolidated}`. Options:
@@ -267,6 +294,8 @@ struct ArrayInner {
     path: String,
     /// The limits it was opened with: those of its reads unless a read gives its own.
     limits: Limits,
+    /// The extension names the caller implements (the open call's `extensions`).
+    understood: Vec<String>,
 }
 
 impl ArrayInner {
@@ -282,7 +311,7 @@ impl ArrayInner {
         if decoding(limits) == decoding(&self.limits) {
             return Ok(None);
         }
-        ArrayReader::open_with_limits(&self.array, &self.path, *limits)
+        ArrayReader::open_with_extensions(&self.array, &self.path, *limits, &self.understood)
             .map(Some)
             .map_err(fail)
     }

@@ -363,9 +363,16 @@ pub fn diff(expected: JsValue, actual: JsValue, options: JsValue) -> JsResult {
     Ok(to_js(&model::Difference::list_value(&differences)))
 }
 
-fn array_input(meta: &JsValue, path: &str, limits: crate::Limits) -> Result<ArrayReader, JsValue> {
+fn array_input(
+    meta: &JsValue,
+    path: &str,
+    limits: crate::Limits,
+    understood: &[String],
+) -> Result<ArrayReader, JsValue> {
     match json_input_with(meta, &limits).and_then(|v| Node::from_value(&v).map_err(fail))? {
-        Node::Array(array) => ArrayReader::open_with_limits(&array, path, limits).map_err(fail),
+        Node::Array(array) => {
+            ArrayReader::open_with_extensions(&array, path, limits, understood).map_err(fail)
+        }
         Node::Group(_) => Err(fail(ZomError::invalid_argument(
             "array metadata expected (a zarr.json of an array, a .zarray, or an array ZOM node)",
         ))),
@@ -407,7 +414,12 @@ impl ChunkDecoder {
     ) -> Result<ChunkDecoder, JsValue> {
         let limits = limits::of_options(&options, limits::current()).map_err(fail)?;
         Ok(ChunkDecoder {
-            reader: array_input(&meta, path.as_deref().unwrap_or(""), limits)?,
+            reader: array_input(
+                &meta,
+                path.as_deref().unwrap_or(""),
+                limits,
+                &hierarchy::understood_of(&options),
+            )?,
         })
     }
 

@@ -137,7 +137,7 @@ impl PoolDecoder {
             let limits = limits::of_object(&limits)?;
             let value = json::parse_document(zom_json.as_bytes(), &Limits::DEFAULT)?;
             match Node::from_value(&value)? {
-                Node::Array(array) => ArrayReader::open_with_limits(&array, path, limits),
+                Node::Array(array) => ArrayReader::open_unchecked(&array, path, limits),
                 Node::Group(_) => Err(ZomError::invalid_argument("array metadata expected")),
             }
         };

@@ -6,7 +6,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { FetchStore, open, openArray, slice, walk } from "zom";
+import { decodeChunk, FetchStore, open, openArray, registerExtension, slice, unregisterExtension, validateDocument, walk } from "zom";
 import { logLines, withServer } from "../server/testing.mjs";
 import { elements, reference, sameValues, zomError } from "./hierarchy-common.mjs";
 import { assertJsonEqual, fixtures, readJson } from "./helpers.mjs";
@@ -269,3 +269,43 @@ test("a body whose Content-Encoding does not decode is not retried", bounded, ()
       assert.equal(server.stats.requests, 1);
     },
   ));
+
+test("an array that must be understood (ZEP 9) is refused at open, as validateDocument says; registered extensions open", bounded, () =>
+  withCopy(["dtype_int32"], async (dir) => {
+    const file = join(dir, "dtype_int32", "zarr.json");
+    const original = JSON.parse(readFileSync(file, "utf8"));
+    const cases = [
+      [{ "vendor.checksums": { must_understand: true } }, "unknown key 'vendor.checksums'", "vendor.checksums"],
+      [{ storage_transformers: [{ name: "vendor.offset", configuration: { by: 1 } }] }, "unknown storage transformer 'vendor.offset'", "vendor.offset"],
+      [{ extensions: [{ name: "vendor.tiles" }] }, "unknown extension 'vendor.tiles'", "vendor.tiles"],
+    ];
+    await withServer({ root: dir, s3Listing: true }, async (server) => {
+      const store = new FetchStore(server.url, { retries: 0 });
+      const want = await (await openArray(store, "dtype_int32")).get();
+      for (const [extra, message, name] of cases) {
+        const doc = { ...original, ...extra };
+        writeFileSync(file, JSON.stringify(doc));
+        store.clearCache();
+        await assert.rejects(openArray(store, "dtype_int32"), located("UnsupportedExtension", "dtype_int32", "dtype_int32/zarr.json", new RegExp(message)));
+        await assert.rejects(open(store, "dtype_int32"), located("UnsupportedExtension", "dtype_int32", "dtype_int32/zarr.json", /readers must refuse it/));
+        assert.throws(() => decodeChunk(doc, null, [0]), zomError("UnsupportedExtension", { message: new RegExp(message) }));
+        const report = validateDocument(doc, { key: "dtype_int32/zarr.json", extensions: true });
+        assert.ok(report.problems.some((p) => p.kind === "must_understand" && p.severity === "error" && p.message.startsWith(message)), JSON.stringify(report));
+        // The walk still describes it (validation reports it); reading is what is refused.
+        const tree = await walk(store);
+        assert.deepEqual(tree.errors, []);
+        assert.ok(tree.members.dtype_int32);
+        registerExtension(name);
+        try {
+          const { data } = await (await openArray(store, "dtype_int32")).get();
+          assert.deepEqual(data, want.data, `${name} registered: read as before`);
+        } finally {
+          unregisterExtension(name);
+        }
+      }
+      // must_understand: false is ignored.
+      writeFileSync(file, JSON.stringify({ ...original, "vendor.note": { must_understand: false } }));
+      store.clearCache();
+      assert.deepEqual((await (await openArray(store, "dtype_int32")).get()).data, want.data);
+    });
+  }));
