@@ -62,8 +62,8 @@ impl BytesToBytesCodec for CompressorCodec {
         self.compress(input)
     }
 
-    fn encoded_bound(&self, _decoded: SizeBound, limits: &Limits) -> SizeBound {
-        SizeBound::AtMost(limits.max_chunk_bytes)
+    fn encoded_bound(&self, decoded: SizeBound, _limits: &Limits) -> SizeBound {
+        decoded.compressed()
     }
 
     fn decode(&self, input: &[u8], bound: SizeBound) -> Result<Vec<u8>> {

@@ -205,6 +205,16 @@ impl SizeBound {
     }
 
     /// The same bound with `extra` bytes added (a checksum's), saturating.
+    /// The most bytes any compressor zom decodes (deflate, zstd, LZ4, bzip2, LZMA/xz, blosc)
+    /// can write for data of this size: its worst-case expansion of incompressible data
+    /// (bzip2's 1% + 600 bytes is the largest) is under 1/64 of the size plus 4 KiB of frame
+    /// headers. A stored chunk longer than this was not written by such a compressor, so a
+    /// shard index entry claiming more is refused before it is fetched.
+    pub(crate) fn compressed(self) -> SizeBound {
+        let n = self.max();
+        SizeBound::AtMost(n.saturating_add(n / 64).saturating_add(4096))
+    }
+
     pub(crate) fn plus(self, extra: u64) -> SizeBound {
         match self {
             SizeBound::Exact(n) => n

@@ -185,6 +185,38 @@ test("a shard whose index points past its end is a CodecError (whole and partial
     });
   }));
 
+test("a shard index entry claiming 300 MB for a 64-byte inner chunk is refused after the index request alone", bounded, () =>
+  withCopy(["shard_index_end"], async (dir) => {
+    const file = join(dir, "shard_index_end", "c", "0", "0");
+    const shard = new Uint8Array(readFileSync(file));
+    const indexStart = shard.length - 4 * 16 - 4;
+    const view = new DataView(shard.buffer, shard.byteOffset);
+    view.setBigUint64(indexStart + 2 * 16, 0n, true);
+    view.setBigUint64(indexStart + 2 * 16 + 8, BigInt(300 * 2 ** 20), true);
+    view.setUint32(shard.length - 4, crc32c(shard.subarray(indexStart, shard.length - 4)), true);
+    writeFileSync(file, shard);
+    await withServer({ root: dir }, async (server) => {
+      const store = new FetchStore(server.url, { retries: 0 });
+      const arr = await openArray(store, "shard_index_end");
+      store.resetStats();
+      await assert.rejects(arr.get(INNER), located("CodecError", "shard_index_end", "shard_index_end/c/0/0", /claims 314572800 bytes for an inner chunk, more than its codecs can produce \(4161\)/));
+      assert.equal(store.stats.requests, 1, "the index, nothing more");
+      assert.equal(store.stats.bytes, 4 * 16 + 4);
+      // Near 2^63: refused the same way, no Range request with a rounded number.
+      view.setBigUint64(indexStart + 2 * 16, 2n ** 63n - 100n, true);
+      view.setBigUint64(indexStart + 2 * 16 + 8, 50n, true);
+      view.setUint32(shard.length - 4, crc32c(shard.subarray(indexStart, shard.length - 4)), true);
+      writeFileSync(file, shard);
+      store.resetStats();
+      await assert.rejects(arr.get(INNER), located("CodecError", "shard_index_end", "shard_index_end/c/0/0", /past 2\^53 - 1/));
+      assert.equal(store.stats.requests, 1);
+      // The shard's other inner chunks still read.
+      const fine = [slice(0, 4), slice(0, 8)];
+      const { data } = await arr.get(fine);
+      sameValues(elements(data, "int32"), reference(V3.shard_index_end.values, V3.shard_index_end.shape, fine).values, "intact inner chunks");
+    });
+  }));
+
 test("a body longer than maxResponseBytes is refused by its Content-Length, before it is read", bounded, () =>
   withServer({}, async (server) => {
     const store = new FetchStore(`${server.url}/v3`, { maxResponseBytes: 32 });

@@ -184,6 +184,46 @@ impl ShardingCodec {
         ShardIndex::from_pairs(self.chunks_per_shard.clone(), &words)
     }
 
+    /// Refuses an index entry (of those at `linear`, every one when `None`) longer than the
+    /// inner codecs can produce from an inner chunk ([`CodecPipeline::encoded_size`]:
+    /// compressors at their worst-case expansion), or ending past 2^53 − 1 (beyond what a
+    /// JavaScript number, hence a Range request, holds exactly): a hostile index must not make
+    /// a reader fetch hundreds of megabytes for a small chunk. Only the entries read are
+    /// checked, so the shard's other inner chunks still read.
+    fn check_lengths(&self, index: &ShardIndex, linear: Option<&[usize]>) -> Result<()> {
+        const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+        let max_len = self.inner.encoded_size()?.max();
+        let entries = index.entries();
+        let all: Vec<usize>;
+        let wanted = match linear {
+            Some(l) => l,
+            None => {
+                all = (0..entries.len()).collect();
+                &all
+            }
+        };
+        for &i in wanted {
+            let Some(Some(range)) = entries.get(i) else {
+                continue;
+            };
+            let len = range.end.saturating_sub(range.start);
+            if len > max_len {
+                return Err(codec_error(format!(
+                    "{}: shard index entry {i} claims {len} bytes for an inner chunk, more than its \
+                     codecs can produce ({max_len})",
+                    self.name
+                )));
+            }
+            if range.end > MAX_SAFE_INTEGER {
+                return Err(codec_error(format!(
+                    "{}: shard index entry {i} ends at byte {}, past 2^53 - 1",
+                    self.name, range.end
+                )));
+            }
+        }
+        Ok(())
+    }
+
     /// Plans the reads of `wanted` inner chunks (see [`ReadPlan::new`]).
     pub fn plan(
         &self,
@@ -192,6 +232,11 @@ impl ShardingCodec {
         shard_len: Option<u64>,
         max_gap: u64,
     ) -> Result<ReadPlan> {
+        let linear = wanted
+            .iter()
+            .map(|c| index.linear(c))
+            .collect::<Result<Vec<_>>>()?;
+        self.check_lengths(index, Some(&linear))?;
         ReadPlan::new(index, wanted, shard_len, max_gap)
     }
 
@@ -224,6 +269,7 @@ impl ShardingCodec {
             .get(to_usize(index_range.start, "an index")?..to_usize(index_range.end, "an index")?)
             .unwrap_or_default();
         let index = self.decode_index(index_bytes)?;
+        self.check_lengths(&index, None)?;
         index.validate(shard_len)?;
 
         let shard_shape = dims(&self.shard_shape)?;
