@@ -304,3 +304,33 @@ fn categorize_strings_of_the_wrong_size_are_codec_errors() {
         );
     }
 }
+
+#[test]
+fn zstd_failures_say_what_went_wrong() {
+    // zstd's own error texts are stripped in the WebAssembly build: zom names the codes.
+    let pipeline = stream_pipeline(&json!({"id": "zstd", "level": 1}), 64, 1);
+    let frame = zstd::bulk::compress(&[7u8; 64], 1).unwrap();
+    let message = |input: &[u8]| pipeline.decode(input).unwrap_err().message;
+    assert_eq!(
+        message(b"not zstd at all"),
+        "zstd: not a zstd frame (unknown frame descriptor)"
+    );
+    assert_eq!(
+        message(&frame[..frame.len() - 3]),
+        "zstd: truncated data, or bytes after the last frame"
+    );
+    let mut corrupt = frame.clone();
+    let last = corrupt.len() - 1;
+    corrupt[last] ^= 0xff;
+    assert!(
+        message(&corrupt).starts_with("zstd: "),
+        "{}",
+        message(&corrupt)
+    );
+    assert!(!message(&corrupt).contains("stripped"));
+    let longer = zstd::bulk::compress(&[7u8; 65], 1).unwrap();
+    assert_eq!(
+        message(&longer),
+        "zstd: the data decodes to more bytes than expected"
+    );
+}

@@ -168,7 +168,7 @@ impl BloscCodec {
         compformat: u8,
         leftover: bool,
         target: &mut [u8],
-        zstd: &mut Option<zstd::bulk::Decompressor<'static>>,
+        zstd: &mut Option<zstd::zstd_safe::DCtx<'static>>,
     ) -> Result<()> {
         let bsize = target.len();
         let split = h.flags & DONT_SPLIT == 0
@@ -209,17 +209,8 @@ impl BloscCodec {
                 }
                 3 => inflate_into(src, Wrapper::Zlib, stream, "zlib")?,
                 4 => {
-                    if zstd.is_none() {
-                        *zstd = Some(
-                            zstd::bulk::Decompressor::new()
-                                .map_err(|e| codec_error(format!("zstd: {e}")))?,
-                        );
-                    }
-                    let d = zstd.as_mut().ok_or_else(|| codec_error("zstd context"))?;
-                    let n = d
-                        .decompress_to_buffer(src, stream)
-                        .map_err(|e| codec_error(format!("zstd: {e}")))?;
-                    SizeBound::Exact(stream.len() as u64).check(n, "zstd")?;
+                    let dctx = zstd.get_or_insert_with(zstd::zstd_safe::DCtx::create);
+                    super::compress::zstd_into(dctx, src, stream, "zstd")?;
                 }
                 other => {
                     return Err(codec_error(format!("unknown inner compressor {other}")));

@@ -99,11 +99,7 @@ impl BytesToBytesCodec for CompressorCodec {
         match self.kind {
             Compressor::Gzip => inflate_into(input, Wrapper::Gzip, out, who),
             Compressor::Zlib => inflate_into(input, Wrapper::Zlib, out, who),
-            Compressor::Zstd => {
-                let n = zstd::bulk::decompress_to_buffer(input, out)
-                    .map_err(|e| codec_error(format!("{who}: {e}")))?;
-                SizeBound::Exact(out.len() as u64).check(n, who)
-            }
+            Compressor::Zstd => zstd_into(&mut zstd::zstd_safe::DCtx::create(), input, out, who),
             Compressor::Lz4 => {
                 let (size, block) = lz4_header(input, who)?;
                 if size != out.len() {
@@ -304,7 +300,7 @@ fn initial_capacity(input_len: usize, max: usize) -> usize {
 /// bytes. zstd-safe's streaming call directly: the zstd crate's `Read` adapter costs more
 /// WebAssembly than this loop.
 fn zstd_growing(input: &[u8], max: usize, who: &str) -> Result<Vec<u8>> {
-    use zstd::zstd_safe::{get_error_name, DCtx, InBuffer, OutBuffer};
+    use zstd::zstd_safe::{DCtx, InBuffer, OutBuffer};
     let mut dctx = DCtx::create();
     let mut out: Vec<u8> = Vec::with_capacity(initial_capacity(input.len(), max));
     let mut src = InBuffer::around(input);
@@ -320,7 +316,7 @@ fn zstd_growing(input: &[u8], max: usize, who: &str) -> Result<Vec<u8>> {
         }
         let (in0, out0) = (src.pos(), out.len());
         let result = dctx.decompress_stream(&mut OutBuffer::around_pos(&mut out, out0), &mut src);
-        pending = result.map_err(|code| codec_error(format!("{who}: {}", get_error_name(code))))?;
+        pending = result.map_err(|code| zstd_error(who, code))?;
         if out.len() > max {
             return Err(too_big(who, out.len() as u64, max));
         }
@@ -329,6 +325,42 @@ fn zstd_growing(input: &[u8], max: usize, who: &str) -> Result<Vec<u8>> {
         }
     }
     Ok(out)
+}
+
+/// Decodes zstd frames into `out`, which they must fill exactly.
+pub(crate) fn zstd_into(
+    dctx: &mut zstd::zstd_safe::DCtx<'static>,
+    input: &[u8],
+    out: &mut [u8],
+    who: &str,
+) -> Result<()> {
+    let n = dctx
+        .decompress(out, input)
+        .map_err(|code| zstd_error(who, code))?;
+    SizeBound::Exact(out.len() as u64).check(n, who)
+}
+
+/// The CodecError of a zstd failure. zstd's own texts are stripped from the WebAssembly
+/// build (`ZSTD_getErrorName` says "Error strings stripped"), so the stable codes of
+/// `zstd_errors.h` (a result of `(size_t)-code`) are named here.
+fn zstd_error(who: &str, result: usize) -> crate::error::ZomError {
+    let code = result.wrapping_neg();
+    let why = match code {
+        10 => "not a zstd frame (unknown frame descriptor)",
+        12 => "unsupported zstd format version",
+        14 => "unsupported frame parameter",
+        16 => "the frame needs a window larger than allowed",
+        20 => "corrupted data",
+        22 => "the frame's checksum does not match its content",
+        24 => "corrupted literals header",
+        30 | 32 => "the frame needs a dictionary",
+        64 => "out of memory",
+        70 => "the data decodes to more bytes than expected",
+        72 => "truncated data, or bytes after the last frame",
+        82 => "truncated data",
+        _ => return codec_error(format!("{who}: zstd error {code}")),
+    };
+    codec_error(format!("{who}: {why}"))
 }
 
 fn bzip2(input: &[u8], max: usize, who: &str) -> Result<Vec<u8>> {

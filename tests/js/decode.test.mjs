@@ -185,3 +185,18 @@ test("corrupt chunks throw ZomErrors and the instance keeps working", () => {
   assert.ok(decoder.decode(bytes, coords).data.length > 0);
   for (const c of cases) c.decoder.free();
 });
+
+test("zstd failures say what went wrong in WebAssembly too (its own texts are stripped there)", () => {
+  const meta = JSON.parse(readFileSync(join(fixtures, "v3", "dtype_int32", "zarr.json"), "utf8"));
+  for (const [bytes, message] of [
+    [new TextEncoder().encode("not zstd at all"), /zstd: not a zstd frame \(unknown frame descriptor\)$/],
+    [new Uint8Array([0x28, 0xb5, 0x2f, 0xfd, 0x20, 0x08]), /zstd: truncated data/],
+  ]) {
+    assert.throws(() => decodeChunk(meta, bytes, [0]), (e) => {
+      assert.ok(isZomError(e) && e.code === "CodecError", String(e));
+      assert.match(e.message, message);
+      assert.doesNotMatch(e.message, /stripped/);
+      return true;
+    });
+  }
+});
