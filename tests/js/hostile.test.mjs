@@ -159,17 +159,26 @@ function crc32c(bytes) {
   return ~crc >>> 0;
 }
 
+/**
+ * Sets the index entry of inner chunk [1, 0] of shard c/0/0 of the copy's `shard_index_end`
+ * (2 × 2 inner chunks: an index of 4 (offset, nbytes) u64 pairs + crc32c at the end) and makes
+ * the checksum right again. `nbytes` undefined keeps the length.
+ */
+function setShardEntry(dir, offset, nbytes) {
+  const file = join(dir, "shard_index_end", "c", "0", "0");
+  const shard = new Uint8Array(readFileSync(file));
+  const indexStart = shard.length - 4 * 16 - 4;
+  const view = new DataView(shard.buffer, shard.byteOffset);
+  view.setBigUint64(indexStart + 2 * 16, BigInt(typeof offset === "function" ? offset(shard.length) : offset), true);
+  if (nbytes !== undefined) view.setBigUint64(indexStart + 2 * 16 + 8, BigInt(nbytes), true);
+  view.setUint32(shard.length - 4, crc32c(shard.subarray(indexStart, shard.length - 4)), true);
+  writeFileSync(file, shard);
+}
+
 test("a shard whose index points past its end is a CodecError (whole and partial reads)", bounded, () =>
   withCopy(["shard_index_end"], async (dir) => {
-    // 2 × 2 inner chunks: an index of 4 (offset, nbytes) u64 pairs + crc32c at the end.
-    const file = join(dir, "shard_index_end", "c", "0", "0");
-    const shard = new Uint8Array(readFileSync(file));
-    const indexStart = shard.length - 4 * 16 - 4;
-    const view = new DataView(shard.buffer, shard.byteOffset);
-    // Inner chunk [1, 0] starts a megabyte past the end; the checksum is made right again.
-    view.setBigUint64(indexStart + 2 * 16, BigInt(shard.length + (1 << 20)), true);
-    view.setUint32(shard.length - 4, crc32c(shard.subarray(indexStart, shard.length - 4)), true);
-    writeFileSync(file, shard);
+    // Inner chunk [1, 0] starts a megabyte past the end.
+    setShardEntry(dir, (length) => length + (1 << 20));
     await withServer({ root: dir }, async (server) => {
       const store = new FetchStore(server.url, { retries: 0 });
       const arr = await openArray(store, "shard_index_end");
@@ -187,14 +196,7 @@ test("a shard whose index points past its end is a CodecError (whole and partial
 
 test("a shard index entry claiming 300 MB for a 64-byte inner chunk is refused after the index request alone", bounded, () =>
   withCopy(["shard_index_end"], async (dir) => {
-    const file = join(dir, "shard_index_end", "c", "0", "0");
-    const shard = new Uint8Array(readFileSync(file));
-    const indexStart = shard.length - 4 * 16 - 4;
-    const view = new DataView(shard.buffer, shard.byteOffset);
-    view.setBigUint64(indexStart + 2 * 16, 0n, true);
-    view.setBigUint64(indexStart + 2 * 16 + 8, BigInt(300 * 2 ** 20), true);
-    view.setUint32(shard.length - 4, crc32c(shard.subarray(indexStart, shard.length - 4)), true);
-    writeFileSync(file, shard);
+    setShardEntry(dir, 0, 300 * 2 ** 20);
     await withServer({ root: dir }, async (server) => {
       const store = new FetchStore(server.url, { retries: 0 });
       const arr = await openArray(store, "shard_index_end");
@@ -203,10 +205,7 @@ test("a shard index entry claiming 300 MB for a 64-byte inner chunk is refused a
       assert.equal(store.stats.requests, 1, "the index, nothing more");
       assert.equal(store.stats.bytes, 4 * 16 + 4);
       // Near 2^63: refused the same way, no Range request with a rounded number.
-      view.setBigUint64(indexStart + 2 * 16, 2n ** 63n - 100n, true);
-      view.setBigUint64(indexStart + 2 * 16 + 8, 50n, true);
-      view.setUint32(shard.length - 4, crc32c(shard.subarray(indexStart, shard.length - 4)), true);
-      writeFileSync(file, shard);
+      setShardEntry(dir, 2n ** 63n - 100n, 50);
       store.resetStats();
       await assert.rejects(arr.get(INNER), located("CodecError", "shard_index_end", "shard_index_end/c/0/0", /past 2\^53 - 1/));
       assert.equal(store.stats.requests, 1);
