@@ -159,7 +159,13 @@ fn check_numcodec<'v>(
     let obj = expect_object(cx, value, loc, &format!("a {what}"))?;
     let id = required(cx, obj, loc, "id", &format!("a {what}"))
         .and_then(|v| expect_str(cx, v, &loc.key("id"), &format!("{what} 'id'")))?;
-    if numcodecs::role(id).is_none() {
+    if id.is_empty() {
+        cx.error(
+            &loc.key("id"),
+            ProblemKind::InvalidValue,
+            format!("{what} 'id' is empty: it names no codec"),
+        );
+    } else if numcodecs::role(id).is_none() {
         cx.warn(
             &loc.key("id"),
             ProblemKind::InvalidValue,

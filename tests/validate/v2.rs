@@ -136,6 +136,19 @@ fn v2_zarray_dtype_and_fill_value() {
 
 #[test]
 fn v2_zarray_codecs() {
+    // An empty id names no codec: an error, not an unknown codec's warning.
+    only(
+        &za(&set(zarray(), "/filters", json!([{"id": ""}]))),
+        "",
+        json!(["filters", 0, "id"]),
+        "invalid_value",
+    );
+    only(
+        &za(&set(zarray(), "/compressor", json!({"id": ""}))),
+        "",
+        json!(["compressor", "id"]),
+        "invalid_value",
+    );
     only(
         &za(&set(zarray(), "/filters", json!("delta"))),
         "",
