@@ -144,6 +144,17 @@ fn decode(data_type: &DataType, value: &Value, version: Version) -> Result<FillV
         DataType::VlenArray { .. } => {
             Err("fill_value for a numcodecs vlen-array must be null or a number".into())
         }
+        // zarr-python 2 writes its default 0 for object (`|O`) arrays of strings and bytes;
+        // zarr-python 2 (`dtype=str`) and 3 read a missing element of such a string array as
+        // "0": the number's text, for byte strings too (zarr-python 2 gives the integer, which
+        // a byte string cannot hold; zarr-python 3 refuses). See README, "Data types".
+        DataType::String | DataType::Bytes(_) if version == Version::V2 && value.is_number() => {
+            let text = value.to_string();
+            Ok(match data_type {
+                DataType::String => FillValue::String(text),
+                _ => FillValue::Bytes(text.into_bytes()),
+            })
+        }
         DataType::String => match value {
             Value::String(s) => Ok(FillValue::String(s.clone())),
             _ => Err(format!(

@@ -87,12 +87,23 @@ pub(crate) fn check_zarray(cx: &mut Ctx, doc: &Value, base: &[LocStep], zom: boo
         .and_then(|v| check_dtype(cx, v, &base.key("dtype"), object_codec));
     if let Some(v) = required(cx, obj, base, "fill_value", what) {
         if let Some((dtype, endianness)) = &dtype {
-            if let Err(why) = FillValue::from_v2(dtype, *endianness, v) {
-                cx.error(
+            match FillValue::from_v2(dtype, *endianness, v) {
+                Err(why) => cx.error(
                     &base.key("fill_value"),
                     ProblemKind::InvalidValue,
                     format!("fill_value {} does not fit the dtype: {why}", show(v)),
-                );
+                ),
+                Ok(Some(FillValue::String(_) | FillValue::Bytes(_))) if v.is_number() => cx.warn(
+                    &base.key("fill_value"),
+                    ProblemKind::InvalidValue,
+                    format!(
+                        "fill_value {} for an object array of strings (zarr-python 2's default): \
+                         missing elements read as \"{}\"",
+                        show(v),
+                        show(v)
+                    ),
+                ),
+                Ok(_) => {}
             }
         }
     }

@@ -200,3 +200,14 @@ test("zstd failures say what went wrong in WebAssembly too (its own texts are st
     });
   }
 });
+
+test("zarr-python 2's object arrays with fill_value 0 open; missing strings read as \"0\", as zarr-python 2 (dtype=str) and 3 read them", async () => {
+  const { openArray } = await import("zom");
+  // The .zarray zarr-python 2.18.7 writes for zarr.open_array(shape=(3,), chunks=(3,), dtype=str).
+  const zarray = { zarr_format: 2, shape: [3], chunks: [3], dtype: "|O", compressor: null, fill_value: 0, order: "C", filters: [{ id: "vlen-utf8" }], dimension_separator: "." };
+  const store = new Map([["/.zarray", new TextEncoder().encode(JSON.stringify(zarray))]]);
+  const strings = await openArray(store);
+  assert.deepEqual((await strings.get()).data, ["0", "0", "0"]);
+  const bytes = await openArray(new Map([["/.zarray", new TextEncoder().encode(JSON.stringify({ ...zarray, filters: [{ id: "vlen-bytes" }] }))]]));
+  assert.deepEqual((await bytes.get()).data.map((b) => new TextDecoder().decode(b)), ["0", "0", "0"]);
+});

@@ -322,3 +322,23 @@ fn v2_zmetadata() {
         "unknown_key",
     );
 }
+
+#[test]
+fn v2_object_arrays_with_zarr_python_2s_default_fill_value() {
+    // What zarr-python 2.18 writes for `dtype=str` (and object arrays with a vlen-bytes
+    // codec): fill_value 0. Valid (never refused), with a strict warning saying how it reads.
+    for codec in ["vlen-utf8", "vlen-bytes"] {
+        let doc = json!({"zarr_format": 2, "shape": [3], "chunks": [3], "dtype": "|O",
+            "compressor": null, "fill_value": 0, "order": "C", "filters": [{"id": codec}],
+            "dimension_separator": "."});
+        clean(&za(&doc));
+        let r = validate_document(&doc, &strict());
+        assert!(r.valid, "{}", dump(&r));
+        warn(&r, "", json!(["fill_value"]), "invalid_value");
+        assert!(
+            dump(&r).contains(r#"missing elements read as "0""#),
+            "{}",
+            dump(&r)
+        );
+    }
+}
