@@ -18,6 +18,7 @@ import type {
   JsonValue,
   Limits,
   LimitsOptions,
+  NodeSummary,
   Report,
   ToDocumentsOptions,
   ToV3Result,
@@ -130,6 +131,15 @@ export function flatten(zom: Zom, options: FlatOptions = {}): JsonObject {
 /** The ZOM of a flat object (any of the forms flatten writes; detected when not given). */
 export function unflatten(flat: JsonObject, options: FlatOptions = {}): Zom {
   return call(() => raw.unflatten(flat, options));
+}
+
+/**
+ * What user interfaces say about every node of a ZOM tree, by node path ("" for the root, "a/b"
+ * for a member): see {@link NodeSummary}. zom's CLI and explorer print these fields and decide
+ * nothing themselves.
+ */
+export function summarize(zom: Zom): { [path: string]: NodeSummary } {
+  return call(() => raw.summarizeTree(zom));
 }
 
 /** Converts a v2 ZOM to v3, with the problems of what could not be carried over exactly. */

@@ -15,6 +15,7 @@ export {
   flatten,
   unflatten,
   toV3,
+  summarize,
   like,
   diff,
   jsonSchema,

@@ -182,6 +182,31 @@ export interface FlatOptions {
   form?: FlatForm;
 }
 
+/**
+ * What user interfaces say about a node ({@link summarize}): decided once, in zom's core, so
+ * that every tool prints the same labels.
+ */
+export interface NodeSummary {
+  /** "array" or "group". */
+  kind: "array" | "group";
+  /** 2 or 3. */
+  zarr_format: 2 | 3;
+  /** How many attributes the node has. */
+  attributes: number;
+  /** How many direct members a group has (0 for an array). */
+  members: number;
+  /** An array's shape ([] for a group). */
+  shape: number[];
+  /** The data type in a word or two: "uint16", "datetime64[s]", "fixed_length_utf32[20]", "struct{id, temp}", a v2 typestring ("<f8"), "structured{id, temp}". "" for a group. */
+  data_type: string;
+  /** The shape of the chunks a read decodes (a sharded array's inner chunks); null for a group. */
+  chunks: number[] | null;
+  /** A sharded array's shard shape (its chunk grid), when zom reads it as sharded: sharding_indexed is its only codec. */
+  shards: number[] | null;
+  /** The codecs in order: "sharding_indexed(bytes → zstd) → crc32c", v2 "delta → blosc", "none". "" for a group. */
+  codecs: string;
+}
+
 /** The result of toV3: the converted ZOM and what could not be carried over exactly. */
 export interface ToV3Result {
   zom: ZomV3;

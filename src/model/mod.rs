@@ -13,6 +13,7 @@ mod read;
 #[cfg(test)]
 mod read_tests;
 pub mod schema;
+pub mod summary;
 pub mod v2;
 pub mod v3;
 
@@ -25,3 +26,4 @@ pub use documents::{
 pub use flat::{flatten, unflatten, FlatForm};
 pub use node::{join_path, Array, ArrayV2, Group, Node, ZarrFormat};
 pub use schema::json_schema;
+pub use summary::{summarize, summarize_tree, NodeSummary};

@@ -327,6 +327,15 @@ pub fn unflatten(flat: JsValue, options: JsValue) -> JsResult {
     ))
 }
 
+/// What user interfaces say about every node of a ZOM tree, by node path ("" for the root):
+/// [`model::summarize_tree`].
+#[wasm_bindgen(js_name = summarizeTree)]
+pub fn summarize_tree(zom: JsValue) -> JsResult {
+    Ok(to_js(&Value::Object(model::summarize_tree(&zom_input(
+        &zom,
+    )?))))
+}
+
 /// Converts a v2 ZOM to v3: `{zom, problems}`.
 #[wasm_bindgen(js_name = toV3)]
 pub fn to_v3(zom: JsValue) -> JsResult {

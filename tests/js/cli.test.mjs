@@ -9,7 +9,8 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, syml
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { test } from "node:test";
-import { jsonSchema, slice, stringify } from "zom";
+import { jsonSchema, openArray, slice, stringify, summarize, walk } from "zom";
+import { FsStore } from "zom/fs";
 import { withServer } from "../server/testing.mjs";
 import { reference } from "./hierarchy-common.mjs";
 import { assertJsonEqual, fixtures, HIERARCHIES, parseJsonExact, readJson, repoRoot } from "./helpers.mjs";
@@ -51,8 +52,8 @@ test("tree lists every node of the sample, with kinds, shapes, data types and co
     ["bad_chunk_rank", /\(array, v3\) shape \[16, 16\] float32 chunks \[8\] codecs: bytes → zstd/],
     ["gradient_circles", /shape \[256, 256\] uint16 chunks \[32, 32\] in shards \[128, 128\] codecs: sharding_indexed\(bytes → zstd\)/],
     ["run1", /\(group, v3, 2 attributes\)/],
-    ["records", /shape \[6\] structured/],
-    ["timestamps", /numpy\.datetime64/],
+    ["records", /shape \[6\] structured\{id, temp, ok\}/],
+    ["timestamps", /shape \[10\] datetime64\[s\]/],
   ]) {
     assert.ok(lines.some((l) => l.includes(` ${name} `) && rest.test(l)), `${name} in\n${r.stdout}`);
   }
@@ -591,4 +592,54 @@ test("--progress writes progress and a summary to stderr, stdout unchanged", asy
     exits(g, 0, "get --progress");
     assert.match(g.stderr, /^read shape \[256, 256\], \d+ requests, [\d.]+ kB in /m);
   });
+});
+
+test("tree, info and the explorer print one summary: for every node of every fixture, the same labels", async () => {
+  for (const name of [...HIERARCHIES, "sample"]) {
+    const tree = await walk(new FsStore(join(fixtures, name)));
+    const summaries = summarize(tree);
+    const r = await zom("tree", dir(name));
+    exits(r, 0, `tree ${name}`);
+    const lines = r.stdout.trimEnd().split("\n");
+    assert.equal(lines.length, Object.keys(summaries).length, `one line a node in ${name}`);
+    for (const [path, s] of Object.entries(summaries)) {
+      const leaf = path === "" ? "/" : path.slice(path.lastIndexOf("/") + 1);
+      const line = lines.find((l) => l.replace(/^[│├└─ ]*/, "").startsWith(`${leaf} (${s.kind}, v${s.zarr_format}`));
+      assert.ok(line, `${name}/${path} in\n${r.stdout}`);
+      if (s.kind === "group") continue;
+      assert.ok(line.includes(` ${s.data_type} `) && line.includes(`codecs: ${s.codecs}`), `${name}/${path}: ${line}`);
+      if (s.chunks) assert.ok(line.includes(`chunks [${s.chunks.join(", ")}]`), line);
+      assert.equal(line.includes(" in shards "), s.shards !== null, line);
+      // The reader opens it with the same chunks and shards (zom info --json prints the reader's).
+      const arr = await openArray(new FsStore(join(fixtures, name)), path).catch(() => null);
+      if (arr === null || arr.readError) continue;
+      assert.deepEqual(arr.shards ?? null, s.shards, `${name}/${path} shards`);
+      assert.deepEqual(arr.chunks, s.chunks, `${name}/${path} chunks`);
+    }
+  }
+});
+
+test("an array with sharding_indexed then crc32c is not read as sharded, and tree and info say so alike", async () => {
+  const root = mkdtempSync(join(tmpdir(), "zom-cli-shard-crc-"));
+  try {
+    const meta = JSON.parse(readFileSync(join(fixtures, "v3", "shard_index_end", "zarr.json"), "utf8"));
+    meta.codecs = [...meta.codecs, { name: "crc32c" }];
+    mkdirSync(join(root, "a"));
+    writeFileSync(join(root, "a", "zarr.json"), JSON.stringify(meta));
+    writeFileSync(join(root, "zarr.json"), JSON.stringify({ zarr_format: 3, node_type: "group", attributes: {} }));
+    const s = summarize(await walk(new FsStore(root))).a;
+    assert.equal(s.shards, null);
+    assert.deepEqual(s.chunks, [8, 8]);
+    assert.equal(s.codecs, "sharding_indexed(bytes → zstd) → crc32c");
+    const tree = await zom("tree", root);
+    exits(tree, 0, "tree");
+    assert.match(tree.stdout, /a \(array, v3\) shape \[12, 10\] int32 chunks \[8, 8\] codecs: sharding_indexed\(bytes → zstd\) → crc32c\n/);
+    const info = await zom("info", root, "a", "--json");
+    exits(info, 0, "info");
+    const got = JSON.parse(info.stdout);
+    assert.equal(got.shards, null);
+    assert.deepEqual(got.chunks, [8, 8]);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 });

@@ -16,6 +16,7 @@ import {
   openArray,
   parseJson,
   stringify,
+  summarize,
   validateHierarchy,
   walk,
   ZomError,
@@ -25,9 +26,7 @@ import { FsStore } from "../store/fs.js";
 import type { CompareOptions, Difference, JsonValue, Zom } from "../types.js";
 import {
   countNodes,
-  codecsOf,
   escapeControls,
-  isGroup,
   membersOf,
   plural,
   showDifference,
@@ -399,7 +398,11 @@ attributes and members.
     const node = await open(t.store, path);
     if (node.kind === "group") {
       const result = await walk(t.store, { path: node.path, depth: 1, kind: "group" });
-      const members = membersOf(result).map(([name, m]) => ({ name, kind: isGroup(m) ? "group" : "array", summary: describe(m) }));
+      const summaries = summarize(result);
+      const members = membersOf(result).flatMap(([name]) => {
+        const s = summaries[name];
+        return s ? [{ name, kind: s.kind, summary: describe(s) }] : [];
+      });
       if (ctx.options.has("json")) {
         json(ctx, { path: node.path, kind: "group", zarr_format: node.zarrFormat, consolidated: node.consolidated, attributes: node.attributes, members: members.map(({ name, kind }) => ({ name, kind })) });
         return 0;
@@ -450,7 +453,7 @@ attributes and members.
       `${label("chunks")}${arr.chunks ? `[${arr.chunks.join(", ")}]` : "?"}`,
       ...(arr.shards ? [`${label("shards")}[${arr.shards.join(", ")}]`] : []),
       `${label("grid")}${grid ? `[${grid.join(", ")}] = ${plural(count ?? 0, unit)}` : "?"}`,
-      `${label("codecs")}${codecsOf(arr.zom)}`,
+      `${label("codecs")}${escapeControls(summarize(arr.zom)[""]?.codecs ?? "?")}`,
       ...(arr.zarrFormat === 3
         ? (Array.isArray(zom.codecs) ? zom.codecs : []).map((c) => `${" ".repeat(14)}${compact(c)}`)
         : [`${" ".repeat(14)}filters ${compact(zom.filters ?? null)}, compressor ${compact(zom.compressor ?? null)}`]),

@@ -4,10 +4,10 @@
  * value goes into the text through {@link escapeControls}.
  * @module
  */
-import { stringify } from "../api.js";
+import { stringify, summarize } from "../api.js";
 import type { ChunkData } from "../decode.js";
 import type { ZomError } from "../errors.js";
-import type { Difference, JsonValue, Loc, NamedConfig, Problem, Zom } from "../types.js";
+import type { Difference, JsonValue, Loc, NodeSummary, Problem, Zom } from "../types.js";
 
 /**
  * What a terminal acts on instead of showing: C0 controls (line breaks and tabs too, since in a
@@ -31,14 +31,6 @@ export function escapeControls(text: string, keepLineBreaks = false): string {
   );
 }
 
-/** A ZOM node as the CLI reads it: any fields, and members when it is a group. */
-type AnyNode = Zom & { [key: string]: unknown };
-
-/** Whether a ZOM node is a group (v3 `node_type`, v2: no `shape`). */
-export function isGroup(node: Zom): boolean {
-  const n = node as AnyNode;
-  return n.zarr_format === 3 ? n.node_type === "group" : !("shape" in n);
-}
 
 /** The members of a group node, in the ZOM's order (none for an array). */
 export function membersOf(node: Zom): [string, Zom][] {
@@ -63,65 +55,25 @@ export function showLoc(loc: Loc): string {
 
 const list = (xs: readonly unknown[]): string => `[${xs.map((x) => escapeControls(String(x))).join(", ")}]`;
 
-/** The name of a v3 extension point or a numcodecs configuration. */
-function nameOf(c: unknown): string {
-  if (typeof c === "string") return escapeControls(c);
-  const o = c as { name?: unknown; id?: unknown } | null;
-  return escapeControls(String(o?.name ?? o?.id ?? "?"));
-}
-
-/** A codec and, for sharding, its inner codecs: `sharding_indexed(bytes → zstd)`. */
-export function codecSummary(c: unknown): string {
-  const inner = (c as { configuration?: { codecs?: unknown } } | null)?.configuration?.codecs;
-  return Array.isArray(inner) ? `${nameOf(c)}(${inner.map(codecSummary).join(" → ")})` : nameOf(c);
-}
-
-/** The codecs of an array node, v2 filters and compressor included, as one summary. */
-export function codecsOf(node: Zom): string {
-  const n = node as AnyNode;
-  if (n.zarr_format === 3) {
-    const codecs = Array.isArray(n.codecs) ? (n.codecs as NamedConfig[]) : [];
-    return codecs.map(codecSummary).join(" → ");
-  }
-  const codecs = [...(Array.isArray(n.filters) ? n.filters : []), ...(n.compressor ? [n.compressor] : [])];
-  return codecs.length ? codecs.map(nameOf).join(" → ") : "none";
-}
-
-/** A data type in a word: "uint16", "fixed_length_utf32", a v2 typestring, "structured". */
-function dtypeName(node: Zom): string {
-  const n = node as AnyNode;
-  if (n.zarr_format === 3) return nameOf(n.data_type);
-  return typeof n.dtype === "string" ? escapeControls(n.dtype) : "structured";
-}
-
-/** One line about a node: kind and format, and for arrays shape, data type, chunks and codecs. */
-export function describe(node: Zom): string {
-  const n = node as AnyNode;
-  const attrs = Object.keys((n.attributes as object | undefined) ?? {}).length;
-  const tail = attrs ? `, ${attrs} attribute${attrs === 1 ? "" : "s"}` : "";
-  if (isGroup(node)) return `(group, v${String(n.zarr_format)}${tail})`;
-  const shape = Array.isArray(n.shape) ? list(n.shape) : "?";
-  let chunks = "";
-  if (n.zarr_format === 3) {
-    const grid = (n.chunk_grid as { configuration?: { chunk_shape?: unknown } } | undefined)?.configuration?.chunk_shape;
-    const first = Array.isArray(n.codecs) ? (n.codecs[0] as { name?: unknown; configuration?: { chunk_shape?: unknown } } | undefined) : undefined;
-    // With sharding the grid's chunks are shards; the inner chunks are the codec's.
-    const inner = first?.name === "sharding_indexed" ? first.configuration?.chunk_shape : undefined;
-    if (Array.isArray(grid)) chunks = Array.isArray(inner) ? ` chunks ${list(inner)} in shards ${list(grid)}` : ` chunks ${list(grid)}`;
-  } else if (Array.isArray(n.chunks)) {
-    chunks = ` chunks ${list(n.chunks)}`;
-  }
-  return `(array, v${String(n.zarr_format)}) shape ${shape} ${dtypeName(node)}${chunks} codecs: ${codecsOf(node)}${tail}`;
+/** One line about a node from its {@link NodeSummary}: kind and format, and for arrays shape, data type, chunks (in shards) and codecs. */
+export function describe(s: NodeSummary): string {
+  const tail = s.attributes ? `, ${s.attributes} attribute${s.attributes === 1 ? "" : "s"}` : "";
+  if (s.kind === "group") return `(group, v${s.zarr_format}${tail})`;
+  const chunks = s.chunks === null ? "" : s.shards ? ` chunks ${list(s.chunks)} in shards ${list(s.shards)}` : ` chunks ${list(s.chunks)}`;
+  return `(array, v${s.zarr_format}) shape ${list(s.shape)} ${escapeControls(s.data_type)}${chunks} codecs: ${escapeControls(s.codecs)}${tail}`;
 }
 
 /** The ZOM as indented lines (`├──`, `└──`), members in the ZOM's order. */
-export function treeLines(node: Zom, name = "/", prefix = "", last = true, isRoot = true): string[] {
-  const lines = [`${isRoot ? "" : prefix + (last ? "└── " : "├── ")}${escapeControls(name)} ${describe(node)}`];
-  const members = membersOf(node);
-  const childPrefix = isRoot ? "" : prefix + (last ? "    " : "│   ");
-  members.forEach(([child, sub], i) => {
-    lines.push(...treeLines(sub, child, childPrefix, i === members.length - 1, false));
-  });
+export function treeLines(node: Zom, summaries: { [path: string]: NodeSummary } = summarize(node)): string[] {
+  const lines: string[] = [];
+  const visit = (n: Zom, path: string, name: string, prefix: string, last: boolean, isRoot: boolean): void => {
+    const summary = summaries[path];
+    lines.push(`${isRoot ? "" : prefix + (last ? "└── " : "├── ")}${escapeControls(name)} ${summary ? describe(summary) : "?"}`);
+    const members = membersOf(n);
+    const childPrefix = isRoot ? "" : prefix + (last ? "    " : "│   ");
+    members.forEach(([child, sub], i) => visit(sub, path ? `${path}/${child}` : child, child, childPrefix, i === members.length - 1, false));
+  };
+  visit(node, "", "/", "", true, true);
   return lines;
 }
 

@@ -127,7 +127,7 @@ async function load(url: string): Promise<void> {
       els.walkStatus.textContent = `walking: ${p.nodes} node${p.nodes === 1 ? "" : "s"} found, ${p.pending} request${p.pending === 1 ? "" : "s"} pending${p.errors ? `, ${p.errors} failed` : ""}`;
     });
     if (mine !== loading) return;
-    hier = hierarchy(url, walked.zom as ZomNode, walked.problems, walked.errors, walked.unlisted, walked.consolidated);
+    hier = hierarchy(url, walked.zom as ZomNode, walked.summaries, walked.problems, walked.errors, walked.unlisted, walked.consolidated);
     els.version.textContent = `zom ${walked.version}`;
     els.progress.hidden = true;
     els.walkStatus.textContent = "";

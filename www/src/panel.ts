@@ -9,7 +9,7 @@ import { h } from "./dom.js";
 import { failureBox } from "./failure.js";
 import { jsonBlock, locText } from "./json.js";
 import type { Hierarchy, TreeNode, ZomNode } from "./model.js";
-import { chunking, codecText, dtypeText, shapeText, within } from "./model.js";
+import { shapeText, within } from "./model.js";
 import { renderPreview } from "./preview.js";
 
 function section(title: string, id: string, ...content: (Node | null | false)[]): HTMLElement {
@@ -51,12 +51,12 @@ export function renderPanel(hier: Hierarchy, node: TreeNode, worker: ZomWorker, 
   const facts: [string, string][] = [];
   if (zom !== null) {
     facts.push(["format", `Zarr v${String(zom.zarr_format)}`]);
-    if (node.kind === "array") {
-      const { chunks, shards } = chunking(zom);
-      facts.push(["shape", shapeText(zom.shape)], ["data type", dtypeText(zom)]);
-      if (chunks !== null) facts.push(["chunks", shapeText(chunks)]);
-      if (shards !== null) facts.push(["shards", shapeText(shards)]);
-      facts.push(["codecs", codecText(zom)]);
+    const s = node.summary;
+    if (node.kind === "array" && s !== null) {
+      facts.push(["shape", shapeText(s.shape)], ["data type", s.data_type]);
+      if (s.chunks !== null) facts.push(["chunks", shapeText(s.chunks)]);
+      if (s.shards !== null) facts.push(["shards", shapeText(s.shards)]);
+      facts.push(["codecs", s.codecs]);
       if (Array.isArray(zom.dimension_names)) facts.push(["dimensions", zom.dimension_names.map((n) => n ?? "—").join(", ")]);
     } else {
       facts.push(["members", String(node.children.length)]);

@@ -11,7 +11,6 @@ import { gradientCss } from "./colour.js";
 import { h, replace } from "./dom.js";
 import { failureBox } from "./failure.js";
 import type { TreeNode } from "./model.js";
-import { chunking } from "./model.js";
 import type { ImageResult, TableResult } from "./protocol.js";
 
 /** The largest size an image is drawn at on the page, in CSS pixels. */
@@ -149,7 +148,7 @@ export function renderPreview(root: HTMLElement, node: TreeNode, worker: ZomWork
     if (ctx === null) return;
     ctx.clearRect(0, 0, overlay.width, overlay.height);
     if (!showGrid) return;
-    const { chunks, shards } = chunking(zom ?? {});
+    const { chunks, shards } = node.summary ?? { chunks: null, shards: null };
     const px = (i: number, axis: 0 | 1): number => (i / r.step[axis]) * scale * devicePixelRatio;
     const lines = (sizes: number[] | null, width: number, colour: string): void => {
       if (sizes === null || sizes.length !== shape.length) return;

@@ -4,6 +4,7 @@
  * only draws. Values cross by structured clone (BigInts included).
  * @module
  */
+import type { NodeSummary } from "zom/manual";
 
 /** A failure, as the page shows it: zom's error code, node path and store key when known. */
 export interface Failure {
@@ -102,6 +103,8 @@ export type Response =
       type: "walked";
       url: string;
       zom: unknown;
+      /** zom's summary of every node, by node path: what the tree and the panel print. */
+      summaries: { [path: string]: NodeSummary };
       errors: Failure[];
       unlisted: string[];
       consolidated: boolean;

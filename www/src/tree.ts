@@ -5,7 +5,7 @@
  */
 import { h } from "./dom.js";
 import type { Hierarchy, TreeNode } from "./model.js";
-import { dtypeText, shapeText, within } from "./model.js";
+import { shapeText, within } from "./model.js";
 
 /** Renders the tree; `select` is called with the node path a row is clicked for. */
 export function renderTree(hier: Hierarchy, selected: string, select: (path: string) => void): HTMLElement {
@@ -22,8 +22,8 @@ export function renderTree(hier: Hierarchy, selected: string, select: (path: str
     const sub = node.kind === "group" ? below(node.path) - own : 0;
     const zom = node.zom;
     const detail =
-      node.kind === "array" && zom !== null
-        ? `${shapeText(zom.shape)} · ${dtypeText(zom)}`
+      node.kind === "array" && node.summary !== null
+        ? `${shapeText(node.summary.shape)} · ${node.summary.data_type}`
         : node.kind === "group"
           ? `${node.children.length} member${node.children.length === 1 ? "" : "s"}`
           : (node.failure?.code ?? "failed");
