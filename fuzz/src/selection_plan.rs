@@ -238,9 +238,12 @@ pub fn run(data: &[u8]) -> Outcome {
         return out;
     }
 
-    // The naive gather: the cartesian product of the per-dimension indices, in C order.
-    let mut expected = vec![Vec::new()];
-    for (_, list) in &model {
+    // The naive gather: the cartesian product of the per-dimension indices, in C order. An
+    // empty dimension empties it; checked first, as the product of the dimensions before it
+    // can be far larger than the (empty) output.
+    let empty = model.iter().any(|(_, list)| list.is_empty());
+    let mut expected = if empty { Vec::new() } else { vec![Vec::new()] };
+    for (_, list) in model.iter().filter(|_| !empty) {
         expected = expected
             .into_iter()
             .flat_map(|prefix| {
