@@ -296,21 +296,11 @@ pub(crate) fn label(dtype: &DataType) -> String {
     dtype.to_v3().name
 }
 
-/// Whether the bytes codec needs `endian` for this type (elements of more than one byte).
-/// Struct types are left out: zarr-python writes `bytes` without `endian` for them (their
-/// fields carry their own byte order).
+/// Whether the bytes codec needs `endian` for this type: its elements have a byte order
+/// ([`DataType::has_byte_order`], the rule the decoder applies). Struct types have none:
+/// zarr-python writes `bytes` without `endian` for them (their fields carry their own).
 fn endian_applies(dtype: &DataType) -> bool {
-    !matches!(
-        dtype,
-        DataType::Bool
-            | DataType::Int8
-            | DataType::UInt8
-            | DataType::RawBytes { .. }
-            | DataType::NullTerminatedBytes { .. }
-            | DataType::String
-            | DataType::Bytes(_)
-            | DataType::Struct { .. }
-    )
+    dtype.has_byte_order()
 }
 
 fn is_variable_length(dtype: &DataType) -> bool {
