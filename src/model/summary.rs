@@ -7,7 +7,7 @@
 use super::named::NamedConfig;
 use super::node::{join_path, Array, Node, ZarrFormat};
 use crate::codec::CodecPipeline;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 /// A node's summary. Arrays: `shape`, `data_type`, `chunks`, `shards` (when sharded),
 /// `codecs`; groups: `members`.
@@ -40,17 +40,19 @@ pub struct NodeSummary {
 impl NodeSummary {
     /// The summary as JSON, with `chunks` and `shards` null when absent.
     pub fn to_value(&self) -> Value {
-        json!({
-            "kind": self.kind,
-            "zarr_format": self.zarr_format,
-            "attributes": self.attributes,
-            "members": self.members,
-            "shape": self.shape,
-            "data_type": self.data_type,
-            "chunks": self.chunks,
-            "shards": self.shards,
-            "codecs": self.codecs,
-        })
+        let list = |v: &[u64]| Value::Array(v.iter().map(|&n| Value::from(n)).collect());
+        let optional = |v: &Option<Vec<u64>>| v.as_deref().map_or(Value::Null, list);
+        let mut o = Map::new();
+        o.insert("kind".into(), self.kind.into());
+        o.insert("zarr_format".into(), self.zarr_format.into());
+        o.insert("attributes".into(), Value::from(self.attributes as u64));
+        o.insert("members".into(), Value::from(self.members as u64));
+        o.insert("shape".into(), list(&self.shape));
+        o.insert("data_type".into(), self.data_type.as_str().into());
+        o.insert("chunks".into(), optional(&self.chunks));
+        o.insert("shards".into(), optional(&self.shards));
+        o.insert("codecs".into(), self.codecs.as_str().into());
+        Value::Object(o)
     }
 }
 
