@@ -25,7 +25,7 @@ fn store_with_entry(offset: u64, nbytes: u64) -> MemoryStore {
     let entry = index_start + 2 * 16;
     shard[entry..entry + 8].copy_from_slice(&offset.to_le_bytes());
     shard[entry + 8..entry + 16].copy_from_slice(&nbytes.to_le_bytes());
-    let crc = zom_kernels::crc32c(&shard[index_start..shard.len() - 4]);
+    let crc = crc32c::crc32c(&shard[index_start..shard.len() - 4]);
     let at = shard.len() - 4;
     shard[at..].copy_from_slice(&crc.to_le_bytes());
     store.insert(SHARD, shard);
