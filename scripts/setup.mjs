@@ -7,6 +7,7 @@
 //
 //   node scripts/setup.mjs                     # build tools
 //   node scripts/setup.mjs --browser --python  # and what the tests need: Chromium + chromedriver, .venv
+//   node scripts/setup.mjs --python-zarr2      # .venv-zarr2: zarr-python 2.18, for tests/fixtures/generate_zarr2.py
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -22,6 +23,10 @@ export const VENV = join(root, ".venv");
 /** Its interpreter, with the packages of scripts/python-requirements.txt: python() makes it. */
 export const PYTHON = join(VENV, "bin", "python");
 const PYTHON_REQUIREMENTS = join(root, "scripts", "python-requirements.txt");
+/** zarr-python 2.18's own environment, for tests/fixtures/generate_zarr2.py only. */
+export const VENV_ZARR2 = join(root, ".venv-zarr2");
+/** Its interpreter: pythonZarr2() makes it. */
+export const PYTHON_ZARR2 = join(VENV_ZARR2, "bin", "python");
 /** sha256 of the requirements file the venv was last installed from. */
 const PYTHON_STAMP = join(VENV, "zom-requirements.sha256");
 /** zarr 3.1.6 (and numpy 2.4) need Python 3.11 or later. */
@@ -198,31 +203,48 @@ function basePython() {
  * @returns {string} the interpreter (PYTHON)
  */
 export function python() {
-  const requirements = readFileSync(PYTHON_REQUIREMENTS);
+  return pythonVenv(VENV, PYTHON, PYTHON_REQUIREMENTS);
+}
+
+/**
+ * zarr-python 2.18's environment .venv-zarr2 (scripts/python-requirements-zarr2.txt), the same
+ * way: only tests/fixtures/generate_zarr2.py needs it (the tests read its committed output).
+ * @returns {string} the interpreter (PYTHON_ZARR2)
+ */
+export function pythonZarr2() {
+  return pythonVenv(VENV_ZARR2, PYTHON_ZARR2, join(root, "scripts", "python-requirements-zarr2.txt"));
+}
+
+/** A virtual environment at `venv` (interpreter `interpreter`) with `requirementsFile` installed. */
+function pythonVenv(venv, interpreter, requirementsFile) {
+  const name = venv.slice(root.length + 1);
+  const file = requirementsFile.slice(root.length + 1);
+  const stampFile = join(venv, "zom-requirements.sha256");
+  const requirements = readFileSync(requirementsFile);
   const want = createHash("sha256").update(requirements).digest("hex");
   const zarrPin = requirements.toString("utf8").match(/^zarr==(\S+)/m)?.[1];
-  const stamp = existsSync(PYTHON_STAMP) ? readFileSync(PYTHON_STAMP, "utf8").trim() : null;
+  const stamp = existsSync(stampFile) ? readFileSync(stampFile, "utf8").trim() : null;
   const zarrVersion = () =>
-    capture(PYTHON, ["-c", "from importlib.metadata import version; print(version('zarr'))"])?.trim();
+    capture(interpreter, ["-c", "from importlib.metadata import version; print(version('zarr'))"])?.trim();
   if (stamp === want && zarrVersion() === zarrPin) {
-    console.log(`ok: python venv (.venv, zarr ${zarrPin})`);
-    return PYTHON;
+    console.log(`ok: python venv (${name}, zarr ${zarrPin})`);
+    return interpreter;
   }
   const t0 = performance.now();
-  const venv = existsSync(PYTHON) ? probePython(PYTHON) : null;
-  if (venv === null || !recentPython(venv)) {
+  const current = existsSync(interpreter) ? probePython(interpreter) : null;
+  if (current === null || !recentPython(current)) {
     // No venv, or one whose interpreter is gone (base Python removed) or too old: (re)create it.
     const base = basePython();
-    const why = existsSync(VENV) ? (venv ? `its Python ${venv.version.join(".")} is too old` : "it is broken") : "absent";
-    console.log(`installing: python venv (.venv: ${why}; from ${base.cmd} ${base.version.join(".")} at ${base.executable})`);
-    run(base.executable, ["-m", "venv", "--clear", VENV]);
+    const why = existsSync(venv) ? (current ? `its Python ${current.version.join(".")} is too old` : "it is broken") : "absent";
+    console.log(`installing: python venv (${name}: ${why}; from ${base.cmd} ${base.version.join(".")} at ${base.executable})`);
+    run(base.executable, ["-m", "venv", "--clear", venv]);
   } else {
-    const why = stamp === null ? "not installed by setup" : stamp !== want ? "scripts/python-requirements.txt changed" : "zarr missing";
-    console.log(`installing: python packages into .venv (${why})`);
+    const why = stamp === null ? "not installed by setup" : stamp !== want ? `${file} changed` : "zarr missing";
+    console.log(`installing: python packages into ${name} (${why})`);
   }
-  rmSync(PYTHON_STAMP, { force: true });
-  console.log("installing: scripts/python-requirements.txt (pip, into .venv)");
-  run(PYTHON, [
+  rmSync(stampFile, { force: true });
+  console.log(`installing: ${file} (pip, into ${name})`);
+  run(interpreter, [
     "-m",
     "pip",
     "install",
@@ -231,19 +253,20 @@ export function python() {
     "--no-input",
     "--quiet",
     "-r",
-    PYTHON_REQUIREMENTS,
+    requirementsFile,
   ]);
   const installed = zarrVersion();
-  if (installed !== zarrPin) throw new StepError(`pip installed the requirements but .venv has zarr ${installed ?? "absent"}, not ${zarrPin}`);
-  writeFileSync(PYTHON_STAMP, `${want}\n`);
-  console.log(`installed: python venv (.venv, zarr ${installed}) in ${seconds(performance.now() - t0)}`);
-  return PYTHON;
+  if (installed !== zarrPin) throw new StepError(`pip installed the requirements but ${name} has zarr ${installed ?? "absent"}, not ${zarrPin}`);
+  writeFileSync(stampFile, `${want}\n`);
+  console.log(`installed: python venv (${name}, zarr ${installed}) in ${seconds(performance.now() - t0)}`);
+  return interpreter;
 }
 
 /**
  * Installs whatever is missing.
- * @param {{ browser?: boolean, python?: boolean }} [opts] browser: also Chromium and
- *   chromedriver (the browser tests); python: also .venv (the tests that run zarr-python)
+ * @param {{ browser?: boolean, python?: boolean, pythonZarr2?: boolean }} [opts] browser: also
+ *   Chromium and chromedriver (the browser tests); python: also .venv (the tests that run
+ *   zarr-python); pythonZarr2: also .venv-zarr2 (the zarr-python 2 fixture generator)
  */
 export function setup(opts = {}) {
   rustTarget();
@@ -251,6 +274,7 @@ export function setup(opts = {}) {
   wasmBindgen();
   npmPackages();
   if (opts.python) python();
+  if (opts.pythonZarr2) pythonZarr2();
   if (opts.browser) {
     chromium();
     chromedriver();
@@ -258,5 +282,6 @@ export function setup(opts = {}) {
 }
 
 if (isMain(import.meta.url)) {
-  runMain(() => setup({ browser: process.argv.includes("--browser"), python: process.argv.includes("--python") }));
+  const flag = (name) => process.argv.includes(name);
+  runMain(() => setup({ browser: flag("--browser"), python: flag("--python"), pythonZarr2: flag("--python-zarr2") }));
 }

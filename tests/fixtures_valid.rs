@@ -26,6 +26,8 @@ fn every_fixture_document_is_valid() {
         "v2",
         "v2-consolidated",
         "v2-numcodecs",
+        "zarr2",
+        "zarr2-nested",
     ] {
         for (key, bytes) in read_documents(&fixtures().join(name)) {
             let options = ValidateOptions {

@@ -140,8 +140,14 @@ fn open_array(store: &MemoryStore, path: &str) -> ArrayReader {
 }
 
 fn check_fixture(name: &str) {
+    check_fixture_with(name, name);
+}
+
+/// Every array of fixture hierarchy `name` read through a store by selections, against the
+/// values of `expected/<values>.values.json`.
+fn check_fixture_with(name: &str, values: &str) {
     let store = store_from_dir(&fixtures().join(name));
-    let expected = read_json(&fixtures().join(format!("expected/{name}.values.json")));
+    let expected = read_json(&fixtures().join(format!("expected/{values}.values.json")));
     let mut reads = 0;
     for (path, entry) in expected.as_object().unwrap() {
         let reader = open_array(&store, path);
@@ -196,6 +202,14 @@ fn v2_consolidated_arrays_read_by_selections() {
 #[test]
 fn v2_numcodecs_object_arrays_read_by_selections() {
     check_fixture("v2-numcodecs");
+}
+
+#[test]
+fn zarr_python_2_arrays_read_by_selections() {
+    // Consolidated (.zmetadata, "." keys) and NestedDirectoryStore ("/" keys), opened through
+    // a store as a user would.
+    check_fixture_with("zarr2", "zarr2");
+    check_fixture_with("zarr2-nested", "zarr2");
 }
 
 #[test]

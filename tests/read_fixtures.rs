@@ -98,6 +98,13 @@ fn v2_arrays_read_as_zarr_python_reads_them() {
 }
 
 #[test]
+fn zarr_python_2_arrays_read_as_zarr_python_2_reads_them() {
+    // tests/fixtures/generate_zarr2.py: consolidated "." keys, and NestedDirectoryStore's "/".
+    check_hierarchy("zarr2", "zarr2", 33);
+    check_hierarchy("zarr2-nested", "zarr2", 33);
+}
+
+#[test]
 fn v2_numcodecs_object_arrays_read_as_numcodecs_decodes_them() {
     check_hierarchy("v2-numcodecs", "v2-numcodecs", 6);
 }
