@@ -31,7 +31,6 @@ export function escapeControls(text: string, keepLineBreaks = false): string {
   );
 }
 
-
 /** The members of a group node, in the ZOM's order (none for an array). */
 export function membersOf(node: Zom): [string, Zom][] {
   const members = (node as { members?: { [name: string]: Zom } | null }).members;
