@@ -83,6 +83,11 @@ impl<S: Store> Store for Logged<S> {
         self.inner.get(key).await
     }
 
+    async fn get_within(&self, key: &str, max: u64) -> Result<Option<Vec<u8>>> {
+        self.log.borrow_mut().push(format!("get {key}"));
+        self.inner.get_within(key, max).await
+    }
+
     async fn get_range(&self, key: &str, range: ByteRange) -> Result<Option<Vec<u8>>> {
         self.log.borrow_mut().push(match &range {
             ByteRange::Bounded(r) => format!("range {key} {}..{}", r.start, r.end),
@@ -268,6 +273,23 @@ async fn missing_nodes_are_not_found() {
     let range = ByteRange::Bounded(0..4);
     assert_eq!(store.get_range("no/such/key", range).await.unwrap(), None);
     assert_eq!(store.get_suffix("no/such/key", 4).await.unwrap(), None);
+}
+
+#[wasm_bindgen_test]
+async fn a_document_over_max_document_bytes_is_refused_by_its_content_length() {
+    let store = Logged::new(HttpStore::new(&url(SERVER, "v3-consolidated")));
+    let limits = zom::Limits {
+        max_document_bytes: 100,
+        ..zom::Limits::default()
+    };
+    let err = zom::hierarchy::open_with(&store, "", OpenHints::default(), &limits)
+        .await
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::LimitExceeded, "{err}");
+    assert!(err.message.contains("maxDocumentBytes = 100"), "{err}");
+    assert!(err.message.contains("(Content-Length)"), "{err}");
+    assert_eq!(err.key.as_deref(), Some("zarr.json"));
+    assert_eq!(store.take(), ["get zarr.json"]);
 }
 
 #[wasm_bindgen_test]

@@ -67,6 +67,9 @@ struct Answer {
     status: u16,
     headers: Headers,
     body: Vec<u8>,
+    /// The identity Content-Length of a body left unread because it is longer than the
+    /// caller accepts.
+    too_long: Option<u64>,
 }
 
 impl HttpStore {
@@ -133,6 +136,18 @@ impl HttpStore {
         url: &str,
         range: Option<&str>,
     ) -> std::result::Result<Answer, String> {
+        self.send_within(method, url, range, u64::MAX).await
+    }
+
+    /// [`Self::send`], leaving unread a body whose identity Content-Length is over `max`
+    /// ([`Answer::too_long`]).
+    async fn send_within(
+        &self,
+        method: Method,
+        url: &str,
+        range: Option<&str>,
+        max: u64,
+    ) -> std::result::Result<Answer, String> {
         let what = format!(
             "{method} {url}{}",
             range.map(|r| format!(" ({r})")).unwrap_or_default()
@@ -146,22 +161,46 @@ impl HttpStore {
         }
         let fail = |e: gloo_net::Error| format!("{what}: {e}");
         let response = request.send().await.map_err(fail)?;
+        let headers = response.headers();
+        let identity = headers
+            .get("content-encoding")
+            .is_none_or(|e| e.trim().eq_ignore_ascii_case("identity"));
+        let declared = headers
+            .get("content-length")
+            .and_then(|v| v.trim().parse::<u64>().ok());
+        if let Some(n) = declared.filter(|&n| identity && n > max) {
+            return Ok(Answer {
+                status: response.status(),
+                headers,
+                body: Vec::new(),
+                too_long: Some(n),
+            });
+        }
         let body = response.binary().await.map_err(fail)?;
         Ok(Answer {
             status: response.status(),
-            headers: response.headers(),
+            headers,
             body,
+            too_long: None,
         })
     }
 
-    async fn read_whole(&self, key: &str) -> Result<Option<Vec<u8>>> {
+    async fn read_whole(&self, key: &str, max: u64) -> Result<Option<Vec<u8>>> {
         let url = self.url_of(key)?;
         let ans = self
-            .send(Method::GET, &url, None)
+            .send_within(Method::GET, &url, None, max)
             .await
             .map_err(|m| http_error(key, m))?;
         match ans.status {
             s if self.is_missing(s) => Ok(None),
+            200..=299 if ans.too_long.is_some() => Err(ZomError::new(
+                ErrorCode::LimitExceeded,
+                format!(
+                    "GET {url}: the response body is {} bytes (Content-Length), more than the {max} asked for",
+                    ans.too_long.unwrap_or_default()
+                ),
+            )
+            .at_key(key)),
             206 => Err(http_error(
                 key,
                 format!("GET {url}: 206 to a request without Range"),
@@ -224,7 +263,10 @@ impl HttpStore {
         };
         match total {
             // The server does not tell the length: the whole value, cut.
-            None => Ok(self.read_whole(key).await?.map(|whole| tail(whole, n))),
+            None => Ok(self
+                .read_whole(key, u64::MAX)
+                .await?
+                .map(|whole| tail(whole, n))),
             Some(0) => Ok(Some(Vec::new())),
             Some(total) => {
                 let length = n.min(total);
@@ -261,7 +303,11 @@ impl HttpStore {
 
 impl Store for HttpStore {
     async fn get(&self, key: &str) -> Result<Option<Vec<u8>>> {
-        self.read_whole(key).await
+        self.read_whole(key, u64::MAX).await
+    }
+
+    async fn get_within(&self, key: &str, max: u64) -> Result<Option<Vec<u8>>> {
+        self.read_whole(key, max).await
     }
 
     async fn get_range(&self, key: &str, range: ByteRange) -> Result<Option<Vec<u8>>> {
