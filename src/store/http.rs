@@ -29,6 +29,9 @@ const MAX_LIST_PAGES: usize = 10_000;
 ///   body length does not match the request is an [`ErrorCode::HttpError`].
 /// - [`Store::list_dir`] answers `None` unless [`Self::with_s3_listing`] names an S3
 ///   ListObjectsV2 endpoint.
+/// - [`Store::get_within`] (how metadata documents are read) leaves a body unread whose
+///   Content-Length is over the caller's limit: [`ErrorCode::LimitExceeded`]. A compressed
+///   body or one without a length is read whole and checked after.
 /// - No retries, timeouts or cancellation: a failed request fails the call. Callers that need
 ///   them wrap the store or the calls.
 pub struct HttpStore {
