@@ -334,3 +334,48 @@ fn zstd_failures_say_what_went_wrong() {
         "zstd: the data decodes to more bytes than expected"
     );
 }
+
+#[test]
+fn object_codecs_refuse_what_is_not_their_list() {
+    for id in ["json2", "msgpack2"] {
+        let meta = json!({"zarr_format": 2, "shape": [2, 2], "chunks": [2, 2], "dtype": "|O",
+            "compressor": null, "fill_value": 0, "order": "C", "filters": [{"id": id}]});
+        let pipeline = pipeline_of(2, &meta);
+        let json_inputs: Vec<Vec<u8>> = vec![
+            b"{}".to_vec(),
+            b"[\"|O\"]".to_vec(),
+            b"[1, 2, 3, 4, \"|O\", [2, 2]]".to_vec(),
+            b"[[1, 2], [3], \"|O\", [2, 2]]".to_vec(),
+            format!("[{}1{}, \"|O\", [1]]", "[".repeat(500), "]".repeat(500)).into_bytes(),
+            b"not json".to_vec(),
+        ];
+        let inputs = if id == "json2" {
+            json_inputs
+        } else {
+            vec![
+                vec![0xc1],
+                vec![0x92, 0x01],
+                vec![0xdd, 0xff, 0xff, 0xff, 0xff],
+                vec![],
+            ]
+        };
+        for input in inputs {
+            let e = pipeline.decode(&input).unwrap_err();
+            assert_eq!(e.code, ErrorCode::CodecError, "{id} {input:?}: {e}");
+            assert!(e.message.starts_with(id), "{e}");
+        }
+        let good: &[u8] = if id == "json2" {
+            b"[[\"a\", 1], [null, {\"k\": 2}], \"|O\", [2, 2]]"
+        } else {
+            // msgpack of [["a", 1], [None, {"k": 2}], "|O", [2, 2]]
+            &[
+                0x94, 0x92, 0xa1, b'a', 0x01, 0x92, 0xc0, 0x81, 0xa1, b'k', 0x02, 0xa2, b'|', b'O',
+                0x92, 0x02, 0x02,
+            ]
+        };
+        assert_eq!(
+            pipeline.decode(good).unwrap(),
+            DecodedChunk::Json(vec![json!("a"), json!(1), json!(null), json!({"k": 2})])
+        );
+    }
+}

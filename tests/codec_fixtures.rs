@@ -126,6 +126,9 @@ fn every_zarr_python_array_decodes() {
                         positions.iter().map(|&p| items[p].clone()).collect();
                     assert_eq!(picked, want, "{name} {key}");
                 }
+                DecodedChunk::Json(_) => {
+                    panic!("{name} {key}: no codec fixture is an object array")
+                }
             }
         }
     }

@@ -303,6 +303,7 @@ pub fn run(data: &[u8]) -> Outcome {
             }
             DecodedChunk::Strings(v) => Some(v.len()),
             DecodedChunk::Bytes(v) => Some(v.len()),
+            DecodedChunk::Json(v) => Some(v.len()),
         };
         if let Some(len) = len {
             assert_eq!(len as u64, elements, "{name}: wrong element count");

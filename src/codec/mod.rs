@@ -19,6 +19,7 @@ mod compress;
 mod encode;
 mod filters;
 mod numeric;
+mod object;
 mod packbits;
 mod pipeline;
 pub mod sharding;
@@ -29,6 +30,7 @@ mod v3;
 mod vlen;
 
 pub use crate::limits::Limits;
+pub(crate) use pipeline::object_fill;
 pub use pipeline::CodecPipeline;
 
 use crate::dtype::DataType;
@@ -124,6 +126,8 @@ pub enum DecodedChunk {
     /// Variable-length byte strings (`bytes` data types), in C order; for
     /// [`DataType::VlenArray`], each element's values as little-endian bytes.
     Bytes(Vec<Vec<u8>>),
+    /// Any JSON values ([`DataType::Object`]: numcodecs `json2`, `msgpack2`), in C order.
+    Json(Vec<serde_json::Value>),
 }
 
 impl DecodedChunk {
@@ -133,6 +137,7 @@ impl DecodedChunk {
             DecodedChunk::Fixed(b) => b.len(),
             DecodedChunk::Strings(s) => s.len(),
             DecodedChunk::Bytes(b) => b.len(),
+            DecodedChunk::Json(v) => v.len(),
         }
     }
 
@@ -156,6 +161,9 @@ impl DecodedChunk {
                 ) =>
             {
                 (b.len() as u64, n, "elements")
+            }
+            (DecodedChunk::Json(v), None) if matches!(repr.data_type, DataType::Object(_)) => {
+                (v.len() as u64, n, "elements")
             }
             _ => {
                 return Err(codec_error(format!(

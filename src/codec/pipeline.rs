@@ -258,6 +258,14 @@ pub(crate) fn fill_chunk(
             )?;
             Ok(DecodedChunk::Strings(vec![value; to_usize(n, "a chunk")?]))
         }
+        (DataType::Object(_), _) => {
+            let value = object_fill(fill);
+            check_total(
+                slots_bytes(0, std::mem::size_of::<serde_json::Value>(), n),
+                limits,
+            )?;
+            Ok(DecodedChunk::Json(vec![value; to_usize(n, "a chunk")?]))
+        }
         // A vlen-array's fill value gives no array: missing elements are empty arrays.
         (DataType::Bytes(_) | DataType::VlenArray { .. }, _) => {
             let value = match fill {
@@ -298,4 +306,13 @@ fn slots_bytes(len: usize, slot: usize, n: u64) -> u64 {
     u64::try_from(len.saturating_add(slot))
         .unwrap_or(u64::MAX)
         .saturating_mul(n)
+}
+
+/// The element a missing chunk of an object array holds: its fill value (kept as JSON text,
+/// see [`FillValue`]), null when it has none.
+pub(crate) fn object_fill(fill: &FillValue) -> serde_json::Value {
+    match fill {
+        FillValue::String(text) => serde_json::from_str(text).unwrap_or(serde_json::Value::Null),
+        _ => serde_json::Value::Null,
+    }
 }

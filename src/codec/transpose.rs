@@ -165,6 +165,7 @@ fn permute(input: DecodedChunk, shape: &[usize], strides: &[usize]) -> Result<De
         }
         DecodedChunk::Strings(items) => Ok(DecodedChunk::Strings(reorder(items, shape, strides)?)),
         DecodedChunk::Bytes(items) => Ok(DecodedChunk::Bytes(reorder(items, shape, strides)?)),
+        DecodedChunk::Json(items) => Ok(DecodedChunk::Json(reorder(items, shape, strides)?)),
     }
 }
 

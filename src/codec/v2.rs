@@ -7,6 +7,7 @@ use super::checksum::{Algorithm, ChecksumCodec, Location};
 use super::compress::{Compressor, CompressorCodec};
 use super::filters::{utf32_length, CategorizeStrings, FilterOp, NumFilter};
 use super::numeric::{NumKind, NumType};
+use super::object::ObjectCodec;
 use super::packbits::NumcodecsPackBits;
 use super::shuffle::ShuffleCodec;
 use super::transpose::TransposeCodec;
@@ -15,7 +16,7 @@ use super::{
     bad_config, unknown_codec, ArrayToArrayCodec, ArrayToBytesCodec, BytesToBytesCodec, ChunkRepr,
     CodecPipeline,
 };
-use crate::dtype::{DataType, Endianness, FillValue};
+use crate::dtype::{DataType, Endianness, FillValue, ObjectFormat};
 use crate::error::{Result, ZomError};
 use crate::model::v2::ArrayMetadataV2;
 use serde_json::{Map, Value};
@@ -347,6 +348,8 @@ fn object_codec(
                 swap_unit: big.then_some(if complex { item_size / 2 } else { item_size }),
             }
         }
+        "json2" => return Ok(Box::new(ObjectCodec::new(ObjectFormat::Json))),
+        "msgpack2" => return Ok(Box::new(ObjectCodec::new(ObjectFormat::MsgPack))),
         "categorize" => {
             let astype = num_type(id, config, "astype", Some(NumType::le(NumKind::U8)))?;
             return Ok(Box::new(CategorizeStrings::new(

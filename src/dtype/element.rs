@@ -18,7 +18,10 @@ pub(super) fn fixed_size(data_type: &DataType) -> Option<u64> {
         | DataType::DateTime64 { .. }
         | DataType::TimeDelta64 { .. } => Some(8),
         DataType::Complex128 => Some(16),
-        DataType::String | DataType::Bytes(_) | DataType::VlenArray { .. } => None,
+        DataType::String
+        | DataType::Bytes(_)
+        | DataType::VlenArray { .. }
+        | DataType::Object(_) => None,
         DataType::FixedLengthUtf32 { length_bytes }
         | DataType::NullTerminatedBytes { length_bytes }
         | DataType::RawBytes { length_bytes, .. } => Some(*length_bytes),
@@ -232,7 +235,10 @@ fn element(value: &FillValue, data_type: &DataType, size: usize) -> Option<Vec<u
             }
             _ => return None,
         },
-        DataType::String | DataType::Bytes(_) | DataType::VlenArray { .. } => return None,
+        DataType::String
+        | DataType::Bytes(_)
+        | DataType::VlenArray { .. }
+        | DataType::Object(_) => return None,
     })
 }
 
@@ -379,7 +385,10 @@ pub(super) fn from_element_bytes(data_type: &DataType, bytes: &[u8]) -> Option<F
             }
             FillValue::Struct(values)
         }
-        DataType::String | DataType::Bytes(_) | DataType::VlenArray { .. } => return None,
+        DataType::String
+        | DataType::Bytes(_)
+        | DataType::VlenArray { .. }
+        | DataType::Object(_) => return None,
     })
 }
 

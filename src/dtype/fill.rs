@@ -141,6 +141,8 @@ fn decode(data_type: &DataType, value: &Value, version: Version) -> Result<FillV
         // zarr-python 2 wrote a number (its default 0) for object arrays; a missing element
         // of a vlen-array reads as an empty array whatever it says, so it is not kept.
         DataType::VlenArray { .. } if value.is_number() => Ok(FillValue::Int(0)),
+        // Any JSON value fills an object array, as zarr-python 2 gives it: kept as its text.
+        DataType::Object(_) => Ok(FillValue::String(crate::json::to_compact(value))),
         DataType::VlenArray { .. } => {
             Err("fill_value for a numcodecs vlen-array must be null or a number".into())
         }

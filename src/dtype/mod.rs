@@ -199,6 +199,10 @@ pub enum DataType {
         /// The numeric type of the items.
         item: Box<DataType>,
     },
+    /// numcodecs `json2` or `msgpack2` (a v2 `|O` array whose object codec is one of them):
+    /// every element is any JSON value. It has no v3 form; its v3 JSON is zom's own
+    /// `{"name": "numcodecs.json2"}` (or `numcodecs.msgpack2`).
+    Object(ObjectFormat),
     /// `structured` / `struct`
     Struct {
         /// The fields in order.
@@ -206,6 +210,25 @@ pub enum DataType {
         /// How it was named in v3 metadata.
         naming: StructNaming,
     },
+}
+
+/// How a [`DataType::Object`] array's chunks are serialised: numcodecs' `json2` or `msgpack2`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ObjectFormat {
+    /// numcodecs `JSON` (id `json2`): UTF-8 JSON text.
+    Json,
+    /// numcodecs `MsgPack` (id `msgpack2`).
+    MsgPack,
+}
+
+impl ObjectFormat {
+    /// The numcodecs id.
+    pub fn id(self) -> &'static str {
+        match self {
+            ObjectFormat::Json => "json2",
+            ObjectFormat::MsgPack => "msgpack2",
+        }
+    }
 }
 
 /// A decoded fill value.

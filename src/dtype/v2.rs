@@ -5,7 +5,8 @@ use super::element::check_struct_fields;
 use super::fill::shorten;
 use super::time::{check_scale_factor, unknown_unit};
 use super::{
-    BytesNaming, DataType, Endianness, StructField, StructNaming, TimeUnit, MAX_STRUCT_DEPTH,
+    BytesNaming, DataType, Endianness, ObjectFormat, StructField, StructNaming, TimeUnit,
+    MAX_STRUCT_DEPTH,
 };
 use crate::json::type_name;
 use serde_json::Value;
@@ -242,6 +243,8 @@ fn parse_typestring(
             Some("vlen-bytes") => DataType::Bytes(BytesNaming::VariableLengthBytes),
             // A categorize filter alone (zarr-python 2) decodes to strings.
             Some("categorize") => DataType::String,
+            Some("json2") => DataType::Object(ObjectFormat::Json),
+            Some("msgpack2") => DataType::Object(ObjectFormat::MsgPack),
             Some("vlen-array") => {
                 return Err(
                     "dtype '|O' with object codec 'vlen-array' takes its item type from the codec's dtype (DataType::from_v2_codecs)"
@@ -250,13 +253,13 @@ fn parse_typestring(
             }
             Some(other) => {
                 return Err(format!(
-                    "dtype '|O' with object codec '{}' is not supported (zom reads vlen-utf8, vlen-bytes, vlen-array and categorize)",
+                    "dtype '|O' with object codec '{}' is not supported (zom reads vlen-utf8, vlen-bytes, vlen-array, json2, msgpack2 and categorize)",
                     shorten(other)
                 ))
             }
             None => {
                 return Err(
-                    "dtype '|O' needs an object codec (vlen-utf8, vlen-bytes or vlen-array) in filters or compressor"
+                    "dtype '|O' needs an object codec (vlen-utf8, vlen-bytes, vlen-array, json2 or msgpack2) in filters or compressor"
                         .into(),
                 )
             }
@@ -387,7 +390,10 @@ fn to_v2_inner(
         DataType::Float64 => format!("{o}f8"),
         DataType::Complex64 => format!("{o}c8"),
         DataType::Complex128 => format!("{o}c16"),
-        DataType::String | DataType::Bytes(_) | DataType::VlenArray { .. } => "|O".to_string(),
+        DataType::String
+        | DataType::Bytes(_)
+        | DataType::VlenArray { .. }
+        | DataType::Object(_) => "|O".to_string(),
         DataType::FixedLengthUtf32 { length_bytes } => {
             if length_bytes % 4 != 0 || *length_bytes == 0 {
                 return Err(format!(

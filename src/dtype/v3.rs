@@ -357,6 +357,7 @@ pub(super) fn to_v3(data_type: &DataType) -> NamedConfig {
             "numcodecs.vlen-array",
             vec![("data_type", to_v3(item).to_value())],
         ),
+        DataType::Object(format) => NamedConfig::short(format!("numcodecs.{}", format.id())),
         // The simple types were handled above.
         _ => NamedConfig::short("unknown"),
     }

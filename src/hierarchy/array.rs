@@ -244,6 +244,11 @@ impl ArrayReader {
                 read.copy_elements_into(&mut out, &values)?;
                 DecodedChunk::Bytes(out)
             }
+            DecodedChunk::Json(values) => {
+                let mut out = plan.allocate_elements(serde_json::Value::Null, limit)?;
+                read.copy_elements_into(&mut out, &values)?;
+                DecodedChunk::Json(out)
+            }
         };
         Ok(ChunkValues {
             shape: shape.to_vec(),
@@ -264,5 +269,6 @@ fn empty_like(chunk: &DecodedChunk) -> DecodedChunk {
         DecodedChunk::Fixed(_) => DecodedChunk::Fixed(Vec::new()),
         DecodedChunk::Strings(_) => DecodedChunk::Strings(Vec::new()),
         DecodedChunk::Bytes(_) => DecodedChunk::Bytes(Vec::new()),
+        DecodedChunk::Json(_) => DecodedChunk::Json(Vec::new()),
     }
 }

@@ -17,6 +17,8 @@ pub(crate) enum Fill {
     String(String),
     /// A byte-string element.
     Bytes(Vec<u8>),
+    /// A JSON value (object arrays).
+    Json(serde_json::Value),
 }
 
 impl Fill {
@@ -28,6 +30,7 @@ impl Fill {
                 FillValue::String(s) => s.clone(),
                 _ => String::new(),
             }),
+            DataType::Object(_) => Fill::Json(crate::codec::object_fill(fill)),
             DataType::Bytes(_) | DataType::VlenArray { .. } => Fill::Bytes(match fill {
                 FillValue::Bytes(b) => b.clone(),
                 _ => Vec::new(),
@@ -77,6 +80,8 @@ pub(crate) enum Output {
     Strings(Vec<String>),
     /// Byte strings.
     Bytes(Vec<Vec<u8>>),
+    /// JSON values.
+    Json(Vec<serde_json::Value>),
     /// Fixed-size elements in a buffer outside (a [`super::DecodeHook`]'s output, filled with
     /// the fill value up front): the hook places decoded chunks, missing ones need nothing.
     Shared,
@@ -92,6 +97,9 @@ impl Output {
             DataType::Bytes(_) | DataType::VlenArray { .. } => {
                 Output::Bytes(plan.allocate_elements(Vec::new(), u64::MAX)?)
             }
+            DataType::Object(_) => {
+                Output::Json(plan.allocate_elements(serde_json::Value::Null, u64::MAX)?)
+            }
             _ => Output::Fixed {
                 bytes: plan.allocate_output(item, u64::MAX)?,
                 item,
@@ -106,6 +114,7 @@ impl Output {
         let item = match data_type {
             DataType::String => slot(std::mem::size_of::<String>()),
             DataType::Bytes(_) | DataType::VlenArray { .. } => slot(std::mem::size_of::<Vec<u8>>()),
+            DataType::Object(_) => slot(std::mem::size_of::<serde_json::Value>()),
             other => item_size(other)?,
         };
         let bytes = plan.output_len()?.saturating_mul(item);
@@ -120,6 +129,7 @@ impl Output {
             (Output::Fixed { bytes, .. }, Fill::Element(e)) => read.fill_into(bytes, e),
             (Output::Strings(out), Fill::String(s)) => read.fill_elements_into(out, s),
             (Output::Bytes(out), Fill::Bytes(b)) => read.fill_elements_into(out, b),
+            (Output::Json(out), Fill::Json(v)) => read.fill_elements_into(out, v),
             _ => Err(mismatch()),
         }
     }
@@ -132,6 +142,7 @@ impl Output {
             }
             (Output::Strings(out), DecodedChunk::Strings(c)) => read.copy_elements_into(out, &c),
             (Output::Bytes(out), DecodedChunk::Bytes(c)) => read.copy_elements_into(out, &c),
+            (Output::Json(out), DecodedChunk::Json(c)) => read.copy_elements_into(out, &c),
             _ => Err(mismatch()),
         }
     }
@@ -160,6 +171,7 @@ impl Output {
             Output::Fixed { bytes, .. } => DecodedChunk::Fixed(bytes),
             Output::Strings(v) => DecodedChunk::Strings(v),
             Output::Bytes(v) => DecodedChunk::Bytes(v),
+            Output::Json(v) => DecodedChunk::Json(v),
             Output::Shared => DecodedChunk::Fixed(Vec::new()),
         }
     }

@@ -23,7 +23,7 @@
 //! - a v2 `.zarray` without `dimension_separator`;
 //! - a v2 `.zgroup` carrying zarr-python's `consolidated_metadata` quirk (in `.zmetadata`);
 //! - a node name with characters outside `a-z A-Z 0-9 - _ .`;
-//! - a v2 `|O` array whose object codec zom cannot represent (json2, msgpack2, pickle, …).
+//! - a v2 `|O` array whose object codec zom cannot represent (pickle, …).
 //!
 //! An unknown v2 numcodecs id is only a warning because the v2 spec has no codec registry:
 //! any id is valid metadata, even if no reader can decode it. Struct data types need no

@@ -93,16 +93,20 @@ pub(crate) fn check_zarray(cx: &mut Ctx, doc: &Value, base: &[LocStep], zom: boo
                     ProblemKind::InvalidValue,
                     format!("fill_value {} does not fit the dtype: {why}", show(v)),
                 ),
-                Ok(Some(FillValue::String(_) | FillValue::Bytes(_))) if v.is_number() => cx.warn(
-                    &base.key("fill_value"),
-                    ProblemKind::InvalidValue,
-                    format!(
+                Ok(Some(FillValue::String(_) | FillValue::Bytes(_)))
+                    if v.is_number() && matches!(dtype, DataType::String | DataType::Bytes(_)) =>
+                {
+                    cx.warn(
+                        &base.key("fill_value"),
+                        ProblemKind::InvalidValue,
+                        format!(
                         "fill_value {} for an object array of strings (zarr-python 2's default): \
                          missing elements read as \"{}\"",
                         show(v),
                         show(v)
                     ),
-                ),
+                    )
+                }
                 Ok(_) => {}
             }
         }

@@ -84,6 +84,14 @@ pub fn chunk_to_js(
             set_own(&out, "kind", &JsValue::from_str("values"));
             set_own(&out, "values", &values);
         }
+        (DecodedChunk::Json(items), _) => {
+            let values = Array::new();
+            for item in &items {
+                values.push(&super::convert::to_js(item));
+            }
+            set_own(&out, "kind", &JsValue::from_str("values"));
+            set_own(&out, "values", &values);
+        }
         (DecodedChunk::Bytes(items), _) => {
             let values = Array::new();
             for b in items {
@@ -202,7 +210,10 @@ fn element_to_js(data_type: &DataType, b: &[u8], depth: usize) -> Result<JsValue
             }
             object.into()
         }
-        DataType::String | DataType::Bytes(_) | DataType::VlenArray { .. } => {
+        DataType::String
+        | DataType::Bytes(_)
+        | DataType::VlenArray { .. }
+        | DataType::Object(_) => {
             return Err(ZomError::new(
                 ErrorCode::CodecError,
                 "variable-length values have no element bytes",

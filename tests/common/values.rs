@@ -83,6 +83,7 @@ pub fn encode_all(dt: &DataType, data: &DecodedChunk) -> Vec<Value> {
         }
         DecodedChunk::Strings(s) => s.iter().map(|s| json!(s)).collect(),
         DecodedChunk::Bytes(b) => b.iter().map(|b| encode_variable(dt, b)).collect(),
+        DecodedChunk::Json(v) => v.clone(),
     }
 }
 

@@ -318,6 +318,10 @@ impl ShardingCodec {
                 (None, Some(DecodedChunk::Fixed(buf))) => Target::Bytes(buf.as_mut_slice()),
                 (None, Some(DecodedChunk::Strings(v))) => Target::Strings(v),
                 (None, Some(DecodedChunk::Bytes(v))) => Target::ByteStrings(v),
+                // Object arrays are v2 only: no shard holds them.
+                (None, Some(DecodedChunk::Json(_))) => {
+                    return Err(codec_error("a shard of an object array"))
+                }
                 (None, None) => return Err(codec_error("no output for the shard")),
             };
             place(
