@@ -33,13 +33,134 @@ impl ObjectCodec {
                 serde_json::from_slice(input).map_err(|e| codec_error(format!("{who}: {e}")))
             }
             ObjectFormat::MsgPack => {
-                let mut de = rmp_serde::Deserializer::from_read_ref(input);
-                de.set_max_depth(usize::try_from(MAX_JSON_DEPTH).unwrap_or(usize::MAX));
-                serde::Deserialize::deserialize(&mut de)
-                    .map_err(|e| codec_error(format!("{who}: {e}")))
+                let mut reader = MsgPack { input, at: 0 };
+                let value = reader
+                    .value(0)
+                    .map_err(|why| codec_error(format!("{who}: {why}")))?;
+                if reader.at != input.len() {
+                    return Err(codec_error(format!("{who}: bytes after the list")));
+                }
+                Ok(value)
             }
         }
     }
+}
+
+/// A MessagePack reader into JSON values: what numcodecs' `MsgPack` writes (nil, booleans,
+/// integers, floats, strings, arrays, maps with string keys). Binary and extension types have
+/// no JSON value and are refused. Hand-written rather than rmp-serde: that crate, with
+/// serde_json's `Value` deserialised through it, made the module much larger (README, "Size").
+struct MsgPack<'a> {
+    input: &'a [u8],
+    at: usize,
+}
+
+impl MsgPack<'_> {
+    fn take(&mut self, n: usize) -> std::result::Result<&[u8], String> {
+        let end = self.at.checked_add(n).filter(|&e| e <= self.input.len());
+        let end = end.ok_or_else(|| "the data is truncated".to_string())?;
+        let bytes = self.input.get(self.at..end).unwrap_or_default();
+        self.at = end;
+        Ok(bytes)
+    }
+
+    fn uint(&mut self, n: usize) -> std::result::Result<u64, String> {
+        Ok(self
+            .take(n)?
+            .iter()
+            .fold(0u64, |acc, &b| (acc << 8) | u64::from(b)))
+    }
+
+    fn value(&mut self, depth: u64) -> std::result::Result<Value, String> {
+        if depth > MAX_JSON_DEPTH {
+            return Err(format!("the values nest deeper than {MAX_JSON_DEPTH}"));
+        }
+        let tag = self.uint(1)? as u8;
+        Ok(match tag {
+            0x00..=0x7f => Value::from(tag),
+            0x80..=0x8f => self.map(usize::from(tag & 0x0f), depth)?,
+            0x90..=0x9f => self.array(usize::from(tag & 0x0f), depth)?,
+            0xa0..=0xbf => self.string(usize::from(tag & 0x1f))?,
+            0xc0 => Value::Null,
+            0xc2 => Value::Bool(false),
+            0xc3 => Value::Bool(true),
+            0xca => Value::from(f64::from(f32::from_bits(self.uint(4)? as u32))),
+            0xcb => Value::from(f64::from_bits(self.uint(8)?)),
+            0xcc => Value::from(self.uint(1)?),
+            0xcd => Value::from(self.uint(2)?),
+            0xce => Value::from(self.uint(4)?),
+            0xcf => Value::from(self.uint(8)?),
+            0xd0 => Value::from(self.uint(1)? as u8 as i8),
+            0xd1 => Value::from(self.uint(2)? as u16 as i16),
+            0xd2 => Value::from(self.uint(4)? as u32 as i32),
+            0xd3 => Value::from(self.uint(8)? as i64),
+            0xd9 => {
+                let n = self.uint(1)?;
+                self.string(len(n))?
+            }
+            0xda => {
+                let n = self.uint(2)?;
+                self.string(len(n))?
+            }
+            0xdb => {
+                let n = self.uint(4)?;
+                self.string(len(n))?
+            }
+            0xdc => {
+                let n = self.uint(2)?;
+                self.array(len(n), depth)?
+            }
+            0xdd => {
+                let n = self.uint(4)?;
+                self.array(len(n), depth)?
+            }
+            0xde => {
+                let n = self.uint(2)?;
+                self.map(len(n), depth)?
+            }
+            0xdf => {
+                let n = self.uint(4)?;
+                self.map(len(n), depth)?
+            }
+            0xe0..=0xff => Value::from(tag as i8),
+            0xc4..=0xc9 | 0xd4..=0xd8 => {
+                return Err("binary and extension values have no JSON value".into())
+            }
+            0xc1 => return Err("0xc1 is not a MessagePack value".into()),
+        })
+    }
+
+    fn string(&mut self, n: usize) -> std::result::Result<Value, String> {
+        let bytes = self.take(n)?;
+        std::str::from_utf8(bytes)
+            .map(|s| Value::String(s.to_string()))
+            .map_err(|_| "a string is not UTF-8".to_string())
+    }
+
+    fn array(&mut self, n: usize, depth: u64) -> std::result::Result<Value, String> {
+        // Every item takes at least a byte: no more room than the input can fill.
+        let mut items = Vec::with_capacity(n.min(self.input.len().saturating_sub(self.at)));
+        for _ in 0..n {
+            items.push(self.value(depth + 1)?);
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn map(&mut self, n: usize, depth: u64) -> std::result::Result<Value, String> {
+        let mut map = serde_json::Map::new();
+        for _ in 0..n {
+            let Value::String(key) = self.value(depth + 1)? else {
+                return Err("a map key is not a string".into());
+            };
+            map.insert(key, self.value(depth + 1)?);
+        }
+        Ok(Value::Object(map))
+    }
+}
+
+/// A length read from the input (at most 2^32 - 1), as `usize`.
+fn len(n: u64) -> usize {
+    usize::try_from(n).unwrap_or(usize::MAX)
 }
 
 /// The items of a chunk of rank `rank`: `items` flattened `rank - 1` levels, in C order.

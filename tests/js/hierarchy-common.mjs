@@ -78,6 +78,8 @@ export function elements(data, dataType) {
   const name = typeof dataType === "string" ? dataType : dataType.name;
   // vlen-array: one array of items per element, each encoded as its item type.
   if (name === "numcodecs.vlen-array") return Array.from(data, (a) => elements(a, dataType.configuration.data_type));
+  // json2 / msgpack2: the values are JSON values already.
+  if (name === "numcodecs.json2" || name === "numcodecs.msgpack2") return Array.from(data);
   if (name === "bool") return Array.from(data, (x) => x !== 0);
   if (name === "complex64" || name === "complex128") {
     const out = [];
