@@ -118,9 +118,17 @@ fn v2_typestrings() {
         )
     );
     assert!(v2_err(json!("|O")).contains("needs an object codec"));
-    assert!(v2(json!("|O"), Some("json2"))
+    assert_eq!(
+        v2(json!("|O"), Some("json2")).unwrap().0,
+        DataType::Object(ObjectFormat::Json)
+    );
+    assert_eq!(
+        v2(json!("|O"), Some("msgpack2")).unwrap().0,
+        DataType::Object(ObjectFormat::MsgPack)
+    );
+    assert!(v2(json!("|O"), Some("pickle"))
         .unwrap_err()
-        .contains("object codec 'json2'"));
+        .contains("object codec 'pickle'"));
 }
 
 #[test]
