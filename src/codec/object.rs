@@ -191,6 +191,33 @@ impl ArrayToBytesCodec for ObjectCodec {
         self
     }
 
+    #[cfg(feature = "encode")]
+    fn encode(&self, input: &DecodedChunk, decoded: &ChunkRepr) -> Result<Vec<u8>> {
+        let who = self.format.id();
+        let DecodedChunk::Json(values) = input else {
+            return Err(codec_error(format!("{who} encodes JSON values")));
+        };
+        // numcodecs' list: the items nested per dimension (as `tolist()` gives them), then
+        // the dtype string and the shape.
+        let mut list = match nest(values, &decoded.shape)? {
+            Value::Array(items) => items,
+            other => vec![other],
+        };
+        list.push(Value::from("|O"));
+        list.push(Value::from(decoded.shape.clone()));
+        let list = Value::Array(list);
+        Ok(match self.format {
+            ObjectFormat::Json => {
+                serde_json::to_vec(&list).map_err(|e| codec_error(format!("{who}: {e}")))?
+            }
+            ObjectFormat::MsgPack => {
+                let mut out = Vec::new();
+                write_msgpack(&list, &mut out);
+                out
+            }
+        })
+    }
+
     fn encoded_size(&self, _decoded: &ChunkRepr, limits: &Limits) -> Result<SizeBound> {
         Ok(SizeBound::AtMost(limits.max_chunk_bytes))
     }
@@ -217,5 +244,75 @@ impl ArrayToBytesCodec for ObjectCodec {
             )));
         }
         Ok(DecodedChunk::Json(items))
+    }
+}
+
+/// `values` (C order) as nested lists of `shape` (one level for rank 0 and 1).
+#[cfg(feature = "encode")]
+fn nest(values: &[Value], shape: &[u64]) -> Result<Value> {
+    match shape {
+        [] | [_] => Ok(Value::Array(values.to_vec())),
+        [first, rest @ ..] => {
+            let n = usize::try_from(*first).map_err(|_| codec_error("a chunk too large"))?;
+            let per = values.len().checked_div(n).unwrap_or(0);
+            if per.checked_mul(n) != Some(values.len()) {
+                return Err(codec_error("the values do not fill the chunk's shape"));
+            }
+            let rows = (0..n)
+                .map(|i| nest(values.get(i * per..(i + 1) * per).unwrap_or_default(), rest))
+                .collect::<Result<Vec<_>>>()?;
+            Ok(Value::Array(rows))
+        }
+    }
+}
+
+/// Writes `value` as MessagePack (the smallest form of each integer and length).
+#[cfg(feature = "encode")]
+fn write_msgpack(value: &Value, out: &mut Vec<u8>) {
+    fn head(out: &mut Vec<u8>, n: usize, fix: u8, fix_max: usize, tags: [u8; 3]) {
+        if n <= fix_max {
+            out.push(fix | n as u8);
+        } else if tags[0] != 0 && n <= 0xff {
+            out.extend([tags[0], n as u8]);
+        } else if n <= 0xffff {
+            out.push(tags[1]);
+            out.extend((n as u16).to_be_bytes());
+        } else {
+            out.push(tags[2]);
+            out.extend((n as u32).to_be_bytes());
+        }
+    }
+    match value {
+        Value::Null => out.push(0xc0),
+        Value::Bool(b) => out.push(if *b { 0xc3 } else { 0xc2 }),
+        Value::Number(n) => {
+            if let Some(u) = n.as_u64() {
+                out.push(0xcf);
+                out.extend(u.to_be_bytes());
+            } else if let Some(i) = n.as_i64() {
+                out.push(0xd3);
+                out.extend(i.to_be_bytes());
+            } else {
+                out.push(0xcb);
+                out.extend(n.as_f64().unwrap_or(f64::NAN).to_be_bytes());
+            }
+        }
+        Value::String(s) => {
+            head(out, s.len(), 0xa0, 31, [0xd9, 0xda, 0xdb]);
+            out.extend(s.as_bytes());
+        }
+        Value::Array(items) => {
+            head(out, items.len(), 0x90, 15, [0, 0xdc, 0xdd]);
+            for item in items {
+                write_msgpack(item, out);
+            }
+        }
+        Value::Object(map) => {
+            head(out, map.len(), 0x80, 15, [0, 0xde, 0xdf]);
+            for (k, v) in map {
+                write_msgpack(&Value::String(k.clone()), out);
+                write_msgpack(v, out);
+            }
+        }
     }
 }
