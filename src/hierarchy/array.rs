@@ -66,8 +66,9 @@ impl ArrayReader {
         }
     }
 
-    /// Opens without the `must_understand` check: for a decode worker, whose calling thread
-    /// opened the array (and refused it or not) already.
+    /// Opens without the `must_understand` check, for an array whose refusal was decided
+    /// already: a decode worker's (its calling thread opened it), or one reopened under
+    /// other limits.
     pub(crate) fn open_unchecked(array: &Array, path: &str, limits: Limits) -> Result<Self> {
         let path = path.trim_matches('/');
         let build = || -> Result<Self> {

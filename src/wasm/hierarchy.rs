@@ -210,7 +210,8 @@ fn node_result(
             let key = crate::model::join_path(&opened.path, "zarr.json");
             return Err(fail(refusal.at_path(opened.path).at_key(key)));
         }
-        let reader = ArrayReader::open_with_extensions(&array, &opened.path, limits, &understood);
+        // Checked once here: reopening it under other limits needs no second check.
+        let reader = ArrayReader::open_unchecked(&array, &opened.path, limits);
         let handle = ArrayHandle {
             inner: Rc::new(ArrayInner {
                 store,
@@ -218,7 +219,6 @@ fn node_result(
                 array,
                 path: opened.path,
                 limits,
-                understood,
             }),
         };
         set_own(&out, "array", &JsValue::from(handle));
@@ -294,8 +294,6 @@ struct ArrayInner {
     path: String,
     /// The limits it was opened with: those of its reads unless a read gives its own.
     limits: Limits,
-    /// The extension names the caller implements (the open call's `extensions`).
-    understood: Vec<String>,
 }
 
 impl ArrayInner {
@@ -311,7 +309,7 @@ impl ArrayInner {
         if decoding(limits) == decoding(&self.limits) {
             return Ok(None);
         }
-        ArrayReader::open_with_extensions(&self.array, &self.path, *limits, &self.understood)
+        ArrayReader::open_unchecked(&self.array, &self.path, *limits)
             .map(Some)
             .map_err(fail)
     }
