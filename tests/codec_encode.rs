@@ -302,6 +302,23 @@ fn object_arrays_round_trip_through_json2_and_msgpack2() {
         let chunk = DecodedChunk::Json(values.clone());
         let bytes = pipeline.encode(&chunk).unwrap();
         assert_eq!(pipeline.decode(&bytes).unwrap(), chunk, "{id}");
+        // The longer forms: str8 and str16, array16, map16.
+        let map: serde_json::Map<String, Value> =
+            (0..20).map(|i| (format!("k{i}"), json!(i))).collect();
+        let long = DecodedChunk::Json(vec![
+            json!("x".repeat(40)),
+            json!("y".repeat(300)),
+            json!((0..20).collect::<Vec<u32>>()),
+            Value::Object(map),
+            json!(-200),
+            json!(0.1),
+        ]);
+        let long_bytes = pipeline.encode(&long).unwrap();
+        assert_eq!(
+            pipeline.decode(&long_bytes).unwrap(),
+            long,
+            "{id}: long forms"
+        );
         if id == "json2" {
             // numcodecs' list: rows nested as tolist() gives them, then dtype and shape.
             let list: Value = serde_json::from_slice(&bytes).unwrap();

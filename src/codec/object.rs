@@ -71,6 +71,11 @@ impl MsgPack<'_> {
             .fold(0u64, |acc, &b| (acc << 8) | u64::from(b)))
     }
 
+    /// A length of `width` bytes (at most 2^32 - 1).
+    fn length(&mut self, width: usize) -> std::result::Result<usize, String> {
+        Ok(usize::try_from(self.uint(width)?).unwrap_or(usize::MAX))
+    }
+
     fn value(&mut self, depth: u64) -> std::result::Result<Value, String> {
         if depth > MAX_JSON_DEPTH {
             return Err(format!("the values nest deeper than {MAX_JSON_DEPTH}"));
@@ -94,33 +99,18 @@ impl MsgPack<'_> {
             0xd1 => Value::from(self.uint(2)? as u16 as i16),
             0xd2 => Value::from(self.uint(4)? as u32 as i32),
             0xd3 => Value::from(self.uint(8)? as i64),
-            0xd9 => {
-                let n = self.uint(1)?;
-                self.string(len(n))?
+            // str8/16/32, array16/32, map16/32: a big-endian length of 1, 2 or 4 bytes.
+            0xd9..=0xdb => {
+                let n = self.length(1 << (tag - 0xd9))?;
+                self.string(n)?
             }
-            0xda => {
-                let n = self.uint(2)?;
-                self.string(len(n))?
+            0xdc | 0xdd => {
+                let n = self.length(if tag == 0xdc { 2 } else { 4 })?;
+                self.array(n, depth)?
             }
-            0xdb => {
-                let n = self.uint(4)?;
-                self.string(len(n))?
-            }
-            0xdc => {
-                let n = self.uint(2)?;
-                self.array(len(n), depth)?
-            }
-            0xdd => {
-                let n = self.uint(4)?;
-                self.array(len(n), depth)?
-            }
-            0xde => {
-                let n = self.uint(2)?;
-                self.map(len(n), depth)?
-            }
-            0xdf => {
-                let n = self.uint(4)?;
-                self.map(len(n), depth)?
+            0xde | 0xdf => {
+                let n = self.length(if tag == 0xde { 2 } else { 4 })?;
+                self.map(n, depth)?
             }
             0xe0..=0xff => Value::from(tag as i8),
             0xc4..=0xc9 | 0xd4..=0xd8 => {
@@ -156,11 +146,6 @@ impl MsgPack<'_> {
         }
         Ok(Value::Object(map))
     }
-}
-
-/// A length read from the input (at most 2^32 - 1), as `usize`.
-fn len(n: u64) -> usize {
-    usize::try_from(n).unwrap_or(usize::MAX)
 }
 
 /// The items of a chunk of rank `rank`: `items` flattened `rank - 1` levels, in C order.
