@@ -194,22 +194,21 @@ impl HttpStore {
             .send_within(Method::GET, &url, None, max)
             .await
             .map_err(|m| http_error(key, m))?;
-        match ans.status {
-            s if self.is_missing(s) => Ok(None),
-            200..=299 if ans.too_long.is_some() => Err(ZomError::new(
+        match (ans.status, ans.too_long) {
+            (s, _) if self.is_missing(s) => Ok(None),
+            (200..=299, Some(n)) => Err(ZomError::new(
                 ErrorCode::LimitExceeded,
                 format!(
-                    "GET {url}: the response body is {} bytes (Content-Length), more than the {max} asked for",
-                    ans.too_long.unwrap_or_default()
+                    "GET {url}: the response body is {n} bytes (Content-Length), more than the {max} asked for"
                 ),
             )
             .at_key(key)),
-            206 => Err(http_error(
+            (206, _) => Err(http_error(
                 key,
                 format!("GET {url}: 206 to a request without Range"),
             )),
-            200..=299 => Ok(Some(ans.body)),
-            s => Err(http_error(key, format!("GET {url}: HTTP {s}"))),
+            (200..=299, None) => Ok(Some(ans.body)),
+            (s, _) => Err(http_error(key, format!("GET {url}: HTTP {s}"))),
         }
     }
 
