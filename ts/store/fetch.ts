@@ -9,7 +9,7 @@ import { httpError, overLimit, send } from "./http.js";
 import { Limiter } from "./limit.js";
 import { listS3, listHtml } from "./list.js";
 import type { S3Root } from "./list.js";
-import { checkRange, checkedPrefix, checkedSuffix, cut, parseContentRange } from "./range.js";
+import { checkRange, checkedPrefix, checkedSuffix, cut, maxBytesOf, parseContentRange } from "./range.js";
 import { Joint, raceAbort, throwIfAborted } from "./signal.js";
 import type { ByteRange, FetchStoreListing, FetchStoreOptions, FetchStoreStats, StoreCallOptions, StoreListing } from "./types.js";
 
@@ -153,7 +153,7 @@ export class FetchStore {
   async get(key: string, options: StoreCallOptions = {}): Promise<Uint8Array | undefined> {
     const k = normalizeKey(key);
     const { signal } = options;
-    const max = options.maxBytes === undefined ? Infinity : positive("maxBytes", options.maxBytes, Infinity);
+    const max = maxBytesOf(k, options);
     throwIfAborted(k, signal);
     if (!this.cacheMetadata || !isMetadataKey(k)) return this.readWhole(k, signal, max);
     let entry = this.cache.get(k);

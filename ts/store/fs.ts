@@ -10,7 +10,7 @@ import type { FileHandle } from "node:fs/promises";
 import { join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ZomError } from "../errors.js";
-import { checkRange } from "./range.js";
+import { checkRange, maxBytesOf } from "./range.js";
 import { abortedError, throwIfAborted } from "./signal.js";
 import type { ByteRange, StoreCallOptions, StoreListing } from "./types.js";
 
@@ -38,15 +38,6 @@ function within(real: string, root: string): boolean {
 /** The error for a key or prefix that a symbolic link takes out of the root. */
 function outside(key: string): ZomError {
   return new ZomError("InvalidArgument", `store key ${JSON.stringify(key)} leads outside the store's directory through a symbolic link; it is not read`, { key });
-}
-
-/** The caller's `maxBytes` checked (Infinity when absent). */
-function limitOf(maxBytes: number | undefined): number {
-  if (maxBytes === undefined) return Infinity;
-  if (typeof maxBytes !== "number" || Number.isNaN(maxBytes) || maxBytes < 0) {
-    throw new ZomError("InvalidArgument", `maxBytes must be a non-negative number, got ${String(maxBytes)}`);
-  }
-  return maxBytes;
 }
 
 /**
@@ -214,7 +205,7 @@ export class FsStore {
     span: (size: number) => [number, number],
   ): Promise<Uint8Array | undefined> {
     const { signal } = options;
-    const max = limitOf(options.maxBytes);
+    const max = maxBytesOf(k, options);
     throwIfAborted(k, signal);
     const top = await this.rootReal();
     if (top === undefined) return undefined;

@@ -1,12 +1,12 @@
 /**
- * Byte-range bookkeeping: Range header values, Content-Range parsing, and the checks that a
- * 206 answer holds exactly the bytes asked for.
+ * Byte-range bookkeeping: Range header values, Content-Range parsing, the checks that a 206
+ * answer holds exactly the bytes asked for, and the caller's `maxBytes` bound on a read.
  * @module
  */
 import { ZomError } from "../errors.js";
 import type { HttpAnswer } from "./http.js";
 import { httpError } from "./http.js";
-import type { ByteRange } from "./types.js";
+import type { ByteRange, StoreCallOptions } from "./types.js";
 
 /** A parsed `Content-Range: bytes start-end/total` (`total` null for "*"), or the 416 form (`bytes *` + `/total`). */
 export type ContentRange = { start: number; end: number; total: number | null } | { unsatisfied: true; total: number };
@@ -23,6 +23,16 @@ export function parseContentRange(value: string | null): ContentRange | null {
   if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || end < start) return null;
   if (total !== null && (!Number.isSafeInteger(total) || end >= total)) return null;
   return { start, end, total };
+}
+
+/** The caller's `maxBytes` call option checked: a non-negative number, Infinity when absent. */
+export function maxBytesOf(key: string, options: StoreCallOptions): number {
+  const max = options.maxBytes;
+  if (max === undefined) return Infinity;
+  if (typeof max !== "number" || Number.isNaN(max) || max < 0) {
+    throw new ZomError("InvalidArgument", `maxBytes must be a non-negative number, got ${String(max)}`, { key });
+  }
+  return max;
 }
 
 /** A range argument checked: non-negative safe integers, the end representable. */
