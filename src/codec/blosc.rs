@@ -3,8 +3,13 @@
 //! Snappy, zlib or zstd, then byte- or bit-unshuffled.
 
 use super::compress::{inflate_into, lz4_block, Wrapper};
+use super::config::{Config, Need};
+use super::registry::{Built, CodecSpec, Kind, Stage, V3Form};
 use super::{codec_error, to_usize, BytesToBytesCodec, Limits, SizeBound};
 use crate::error::Result;
+use crate::model::named::NamedConfig;
+use crate::validate::{LocStep, ProblemKind};
+use serde_json::{Map, Value};
 use zom_kernels::{bitunshuffle, blosclz_decompress, unshuffle};
 
 const HEADER: usize = 16;
@@ -244,4 +249,73 @@ impl BytesToBytesCodec for BloscCodec {
         SizeBound::Exact(out.len() as u64).check(h.nbytes, &self.name)?;
         self.decode_frame(input, &h, out)
     }
+}
+
+const CNAMES: &[&str] = &["blosclz", "lz4", "lz4hc", "snappy", "zlib", "zstd"];
+
+/// `blosc` (v3: `shuffle` as a word, every key required). Decoding reads the frame's own
+/// header, so no configuration value is needed to decode.
+pub(crate) const BLOSC: CodecSpec = CodecSpec::v3("blosc", Kind::BytesToBytes, blosc);
+
+fn blosc(cfg: &mut Config, _: &mut Stage) -> Option<Built> {
+    cfg.allow(&["cname", "clevel", "shuffle", "typesize", "blocksize"]);
+    if cfg.required("cname", Need::Spec).is_some() {
+        cfg.one_of("cname", CNAMES, Need::Spec);
+    }
+    if cfg.required("clevel", Need::Spec).is_some() {
+        cfg.int("clevel", 0, 9, Need::Spec);
+    }
+    let shuffles = &["noshuffle", "shuffle", "bitshuffle"];
+    let shuffle = match cfg.required("shuffle", Need::Spec) {
+        Some(_) => cfg.one_of("shuffle", shuffles, Need::Spec),
+        None => None,
+    };
+    if cfg.get("typesize").is_some() {
+        cfg.uint("typesize", 1, Need::Spec);
+    } else if shuffle.is_some_and(|s| s != "noshuffle") {
+        let message = "blosc needs 'typesize' unless 'shuffle' is \"noshuffle\"".to_string();
+        let at = vec![LocStep::Key("typesize".into())];
+        cfg.problem(at, (ProblemKind::MissingKey, message), Need::Spec);
+    }
+    if cfg.required("blocksize", Need::Spec).is_some() {
+        cfg.uint("blocksize", 0, Need::Spec);
+    }
+    Some(Built::BytesToBytes(Box::new(BloscCodec::new(cfg.name))))
+}
+
+/// numcodecs `blosc` (`shuffle` as a number: -1 auto, 0 none, 1 byte, 2 bit).
+pub(crate) const NC_BLOSC: CodecSpec = CodecSpec {
+    v3_form: V3Form::Compressor(blosc_v3),
+    ..CodecSpec::numcodecs("blosc", Kind::BytesToBytes, nc_blosc)
+};
+
+/// The v3 `blosc` of a numcodecs compressor on `item_size`-byte elements.
+fn blosc_v3(config: &Map<String, Value>, item_size: u64) -> NamedConfig {
+    let shuffle = match config.get("shuffle").and_then(Value::as_i64) {
+        Some(0) => "noshuffle",
+        Some(2) => "bitshuffle",
+        // numcodecs' AUTOSHUFFLE (-1): bit shuffle for 1-byte items, else byte shuffle.
+        Some(-1) if item_size == 1 => "bitshuffle",
+        _ => "shuffle",
+    };
+    let get = |key: &str, default: Value| config.get(key).cloned().unwrap_or(default);
+    let config = [
+        ("typesize", Value::from(item_size.max(1))),
+        ("cname", get("cname", "lz4".into())),
+        ("clevel", get("clevel", 5.into())),
+        ("shuffle", shuffle.into()),
+        ("blocksize", get("blocksize", 0.into())),
+    ];
+    let config = config.into_iter().map(|(k, v)| (k.to_string(), v));
+    NamedConfig::new("blosc", Some(Map::from_iter(config)))
+}
+
+fn nc_blosc(cfg: &mut Config, _: &mut Stage) -> Option<Built> {
+    cfg.allow(&["cname", "clevel", "shuffle", "blocksize", "typesize"]);
+    cfg.one_of("cname", CNAMES, Need::Spec);
+    cfg.int("clevel", 0, 9, Need::Spec);
+    cfg.int("shuffle", -1, 2, Need::Spec);
+    cfg.uint("blocksize", 0, Need::Spec);
+    cfg.uint("typesize", 1, Need::Spec);
+    Some(Built::BytesToBytes(Box::new(BloscCodec::new(cfg.name))))
 }

@@ -1,9 +1,12 @@
 //! The `bytes` array → bytes codec (fixed-size elements in a given byte order) and the byte
 //! swapping every data type needs.
 
+use super::config::{Config, Need};
+use super::registry::{Built, CodecSpec, Kind, Stage};
 use super::{codec_error, to_usize, ArrayToBytesCodec, ChunkRepr, DecodedChunk, Limits, SizeBound};
 use crate::dtype::{DataType, Endianness, StructField};
 use crate::error::Result;
+use crate::validate::{LocStep, ProblemKind};
 use zom_kernels::{swap_all, swap_units};
 
 /// Which pieces of one element to byte-reverse.
@@ -213,4 +216,52 @@ impl ArrayToBytesCodec for BytesCodec {
         out.copy_from_slice(input);
         self.plan.apply(out)
     }
+}
+
+/// `bytes` (alias `endian`, its name in early v3 drafts).
+pub(crate) const BYTES: CodecSpec = CodecSpec {
+    aliases: &["endian"],
+    ..CodecSpec::v3("bytes", Kind::ArrayToBytes, configure)
+};
+
+fn configure(cfg: &mut Config, stage: &mut Stage) -> Option<Built> {
+    cfg.allow(&["endian"]);
+    let endian = cfg.one_of("endian", &["little", "big"], Need::Decode);
+    let dtype = stage.dtype.as_ref()?;
+    if matches!(dtype, DataType::String | DataType::Bytes(_)) || dtype.fixed_size().is_none() {
+        let vlen = if matches!(dtype, DataType::String) {
+            "vlen-utf8"
+        } else {
+            "vlen-bytes"
+        };
+        let message = format!(
+            "the bytes codec cannot encode the variable-length type '{}'; use '{vlen}'",
+            dtype.to_v3().name
+        );
+        cfg.refuse(ProblemKind::InvalidValue, message, Need::Decode);
+        return None;
+    }
+    // Types whose elements have a byte order need `endian`; struct types have none (zarr-python
+    // writes `bytes` without it for them: their fields carry their own).
+    let order = match endian {
+        Some("big") => Endianness::Big,
+        Some(_) => Endianness::Little,
+        None if dtype.has_byte_order() && cfg.get("endian").is_none() => {
+            let message = format!(
+                "the bytes codec needs 'endian' for the multi-byte type '{}'",
+                dtype.to_v3().name
+            );
+            cfg.problem(
+                vec![LocStep::Key("endian".into())],
+                (ProblemKind::MissingKey, message),
+                Need::Decode,
+            );
+            return None;
+        }
+        None if cfg.failed() => return None,
+        None => Endianness::Little,
+    };
+    let name = cfg.name;
+    let codec = cfg.built(BytesCodec::new(name, dtype, Some(order)))?;
+    Some(Built::ArrayToBytes(Box::new(codec)))
 }

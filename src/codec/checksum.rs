@@ -2,6 +2,8 @@
 //! Decoding verifies the stored checksum and strips it; a mismatch is
 //! [`ErrorCode::ChecksumMismatch`].
 
+use super::config::{Config, Need};
+use super::registry::{Built, CodecSpec, Kind, Stage};
 use super::{codec_error, BytesToBytesCodec, Limits, SizeBound};
 use crate::error::{ErrorCode, Result, ZomError};
 
@@ -131,4 +133,84 @@ pub(crate) fn checksum(algorithm: Algorithm, data: &[u8]) -> u32 {
         Algorithm::Adler32 => zom_kernels::adler32(data),
         Algorithm::Fletcher32 => zom_kernels::fletcher32(data),
     }
+}
+
+const fn checksum_spec(
+    name: &'static str,
+    numcodecs: bool,
+    configure: super::registry::Configure,
+) -> CodecSpec {
+    let spec = if numcodecs {
+        CodecSpec::numcodecs(name, Kind::BytesToBytes, configure)
+    } else {
+        CodecSpec::v3(name, Kind::BytesToBytes, configure)
+    };
+    CodecSpec {
+        fixed_size: true,
+        ..spec
+    }
+}
+
+/// A checksum codec whose stored value sits at `location` unless the configuration says.
+fn checksum_codec(cfg: &mut Config, algorithm: Algorithm, default: Location) -> Option<Built> {
+    let location = match cfg.one_of("location", &["start", "end"], Need::Decode) {
+        Some("start") => Location::Start,
+        Some(_) => Location::End,
+        None if cfg.failed() => return None,
+        None => default,
+    };
+    Some(Built::BytesToBytes(Box::new(ChecksumCodec::new(
+        cfg.name, algorithm, location,
+    ))))
+}
+
+/// `crc32c` (v3): CRC-32C after the data.
+pub(crate) const CRC32C: CodecSpec = checksum_spec("crc32c", false, crc32c);
+
+fn crc32c(cfg: &mut Config, _: &mut Stage) -> Option<Built> {
+    cfg.allow(&[]);
+    checksum_codec(cfg, Algorithm::Crc32c, Location::End)
+}
+
+/// numcodecs `crc32` (stored before the data unless `location` says).
+pub(crate) const NC_CRC32: CodecSpec = checksum_spec("crc32", true, nc_crc32);
+
+fn nc_crc32(cfg: &mut Config, _: &mut Stage) -> Option<Built> {
+    cfg.allow(&["location"]);
+    checksum_codec(cfg, Algorithm::Crc32, Location::Start)
+}
+
+/// numcodecs `crc32c` (stored after the data unless `location` says).
+pub(crate) const NC_CRC32C: CodecSpec = checksum_spec("crc32c", true, nc_crc32c);
+
+fn nc_crc32c(cfg: &mut Config, _: &mut Stage) -> Option<Built> {
+    cfg.allow(&["location"]);
+    checksum_codec(cfg, Algorithm::Crc32c, Location::End)
+}
+
+/// numcodecs `adler32` (stored before the data unless `location` says).
+pub(crate) const NC_ADLER32: CodecSpec = checksum_spec("adler32", true, nc_adler32);
+
+fn nc_adler32(cfg: &mut Config, _: &mut Stage) -> Option<Built> {
+    cfg.allow(&["location"]);
+    checksum_codec(cfg, Algorithm::Adler32, Location::Start)
+}
+
+/// numcodecs `fletcher32` (HDF5's, after the data).
+pub(crate) const NC_FLETCHER32: CodecSpec = checksum_spec("fletcher32", true, nc_fletcher32);
+
+fn nc_fletcher32(cfg: &mut Config, _: &mut Stage) -> Option<Built> {
+    cfg.allow(&[]);
+    checksum_codec(cfg, Algorithm::Fletcher32, Location::End)
+}
+
+/// numcodecs `jenkins_lookup3`: known, not decoded.
+pub(crate) const NC_JENKINS_LOOKUP3: CodecSpec =
+    checksum_spec("jenkins_lookup3", true, nc_jenkins_lookup3);
+
+fn nc_jenkins_lookup3(cfg: &mut Config, _: &mut Stage) -> Option<Built> {
+    cfg.allow(&["initval", "prefix"]);
+    cfg.int("initval", 0, i64::from(u32::MAX), Need::Spec);
+    cfg.unsupported("jenkins_lookup3 is not supported".into());
+    None
 }

@@ -1,9 +1,13 @@
 //! Compressors: gzip, zlib, zstd, numcodecs lz4, bz2, lzma. Every decoder is bounded: it
 //! refuses to produce more than the metadata allows, and never allocates more than that.
 
+use super::config::{Config, Need};
+use super::registry::{Built, CodecSpec, Kind, Stage, V3Form};
 use super::{codec_error, to_usize, BytesToBytesCodec, Limits, SizeBound};
 use crate::error::Result;
+use crate::model::named::NamedConfig;
 use flate2::{Decompress, FlushDecompress, Status};
+use serde_json::{Map, Value};
 use zom_lzma::{lzma_decode, LzmaContainer, LzmaFailure};
 
 /// Which compressor.
@@ -384,4 +388,119 @@ fn lzma(input: &[u8], kind: Compressor, max: usize, who: &str) -> Result<Vec<u8>
         ))),
         Err(LzmaFailure { error, .. }) => Err(codec_error(format!("{who}: {error:?}"))),
     }
+}
+
+fn compressor(cfg: &Config, kind: Compressor) -> Option<Built> {
+    Some(Built::BytesToBytes(Box::new(CompressorCodec::new(
+        cfg.name, kind,
+    ))))
+}
+
+/// `gzip` (v3).
+pub(crate) const GZIP: CodecSpec = CodecSpec::v3("gzip", Kind::BytesToBytes, gzip);
+
+fn gzip(cfg: &mut Config, _: &mut Stage) -> Option<Built> {
+    cfg.allow(&["level"]);
+    if cfg.required("level", Need::Spec).is_some() {
+        cfg.int("level", 0, 9, Need::Spec);
+    }
+    compressor(cfg, Compressor::Gzip)
+}
+
+/// `zstd` (v3).
+pub(crate) const ZSTD: CodecSpec = CodecSpec::v3("zstd", Kind::BytesToBytes, zstd);
+
+fn zstd(cfg: &mut Config, _: &mut Stage) -> Option<Built> {
+    cfg.allow(&["level", "checksum"]);
+    if cfg.required("level", Need::Spec).is_some() {
+        cfg.int("level", -131072, 22, Need::Spec);
+    }
+    cfg.bool("checksum", Need::Spec);
+    compressor(cfg, Compressor::Zstd)
+}
+
+/// numcodecs `gzip`.
+pub(crate) const NC_GZIP: CodecSpec = CodecSpec {
+    v3_form: V3Form::Compressor(|config, _| {
+        let level = config.get("level").cloned().unwrap_or_else(|| 1.into());
+        NamedConfig::new("gzip", Some(Map::from_iter([("level".into(), level)])))
+    }),
+    ..CodecSpec::numcodecs("gzip", Kind::BytesToBytes, nc_gzip)
+};
+
+fn nc_gzip(cfg: &mut Config, _: &mut Stage) -> Option<Built> {
+    cfg.allow(&["level"]);
+    cfg.int("level", 0, 9, Need::Spec);
+    compressor(cfg, Compressor::Gzip)
+}
+
+/// numcodecs `zlib`.
+pub(crate) const NC_ZLIB: CodecSpec = CodecSpec::numcodecs("zlib", Kind::BytesToBytes, nc_zlib);
+
+fn nc_zlib(cfg: &mut Config, _: &mut Stage) -> Option<Built> {
+    cfg.allow(&["level"]);
+    cfg.int("level", -1, 9, Need::Spec);
+    compressor(cfg, Compressor::Zlib)
+}
+
+/// numcodecs `bz2`.
+pub(crate) const NC_BZ2: CodecSpec = CodecSpec::numcodecs("bz2", Kind::BytesToBytes, nc_bz2);
+
+fn nc_bz2(cfg: &mut Config, _: &mut Stage) -> Option<Built> {
+    cfg.allow(&["level"]);
+    cfg.int("level", 1, 9, Need::Spec);
+    compressor(cfg, Compressor::Bz2)
+}
+
+/// numcodecs `zstd`.
+pub(crate) const NC_ZSTD: CodecSpec = CodecSpec {
+    v3_form: V3Form::Compressor(|config, _| {
+        let level = config.get("level").cloned().unwrap_or_else(|| 0.into());
+        let checksum = config
+            .get("checksum")
+            .cloned()
+            .unwrap_or(Value::Bool(false));
+        let config = [("level".into(), level), ("checksum".into(), checksum)];
+        NamedConfig::new("zstd", Some(Map::from_iter(config)))
+    }),
+    ..CodecSpec::numcodecs("zstd", Kind::BytesToBytes, nc_zstd)
+};
+
+fn nc_zstd(cfg: &mut Config, _: &mut Stage) -> Option<Built> {
+    cfg.allow(&["level", "checksum"]);
+    cfg.int("level", -131072, 22, Need::Spec);
+    cfg.bool("checksum", Need::Spec);
+    compressor(cfg, Compressor::Zstd)
+}
+
+/// numcodecs `lz4`.
+pub(crate) const NC_LZ4: CodecSpec = CodecSpec::numcodecs("lz4", Kind::BytesToBytes, nc_lz4);
+
+fn nc_lz4(cfg: &mut Config, _: &mut Stage) -> Option<Built> {
+    cfg.allow(&["acceleration"]);
+    cfg.int("acceleration", i64::MIN, i64::MAX, Need::Spec);
+    compressor(cfg, Compressor::Lz4)
+}
+
+/// numcodecs `lzma`: xz (`format` 1, the default), LZMA alone (2) or either (0); raw streams
+/// (3) need the `filters` the stream does not record, which zom does not implement.
+pub(crate) const NC_LZMA: CodecSpec = CodecSpec::numcodecs("lzma", Kind::BytesToBytes, nc_lzma);
+
+fn nc_lzma(cfg: &mut Config, _: &mut Stage) -> Option<Built> {
+    cfg.allow(&["format", "check", "preset", "filters"]);
+    let format = cfg.int("format", 0, 3, Need::Decode);
+    cfg.int("check", -1, 15, Need::Spec);
+    cfg.uint("preset", 0, Need::Spec);
+    cfg.array("filters", Need::Spec);
+    let kind = match format {
+        Some(0) => Compressor::LzmaAuto,
+        None if cfg.failed() => return None,
+        Some(1) | None => Compressor::Xz,
+        Some(2) => Compressor::LzmaAlone,
+        Some(_) => {
+            cfg.unsupported("lzma format 3 (raw streams) is not supported".into());
+            return None;
+        }
+    };
+    compressor(cfg, kind)
 }

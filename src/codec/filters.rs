@@ -2,13 +2,16 @@
 //! categorize. In v2 they work on bytes in the byte orders their configurations name; in v3
 //! (`numcodecs.<id>`) they are array → array codecs on little-endian values.
 
+use super::config::{Config, Need};
 use super::numeric::{as_f64, NumKind, NumType, Scalar};
+use super::registry::{Built, CodecSpec, Kind, Stage, V3Form};
 use super::{
     codec_error, to_usize, ArrayToArrayCodec, ArrayToBytesCodec, BytesToBytesCodec, ChunkRepr,
     DecodedChunk, Limits, SizeBound,
 };
 use crate::dtype::DataType;
 use crate::error::Result;
+use crate::validate::ProblemKind;
 
 /// What a numeric filter does on decode.
 #[derive(Clone, Debug, PartialEq)]
@@ -309,4 +312,180 @@ pub(crate) fn utf32_length(data_type: &DataType) -> Option<usize> {
         DataType::FixedLengthUtf32 { length_bytes } => to_usize(*length_bytes, "a string").ok(),
         _ => None,
     }
+}
+
+/// A numeric type member (`"<f8"`): `default` when absent; `None` with a problem when bad or
+/// not one the filters support (and without one when absent with no default: the member's
+/// `required` check reports that).
+fn num_type(cfg: &mut Config, key: &str, default: Option<NumType>) -> Option<NumType> {
+    match cfg.dtype(key, Need::Decode) {
+        Some(s) => {
+            let parsed = NumType::parse(s);
+            if parsed.is_none() {
+                cfg.unsupported(format!("unsupported {key} '{s}'"));
+            }
+            parsed
+        }
+        None if cfg.failed() => None,
+        None => default,
+    }
+}
+
+/// A filter spec's `dtype` (required by numcodecs, defaulting to the array's type when
+/// absent) and `astype` (defaulting to `dtype`).
+fn dtypes(cfg: &mut Config, stage: &Stage) -> Option<(NumType, NumType)> {
+    cfg.required("dtype", Need::Spec);
+    let dtype = num_type(cfg, "dtype", stage.num_type());
+    let astype = num_type(cfg, "astype", dtype);
+    Some((dtype?, astype?))
+}
+
+fn filter(cfg: &Config, op: FilterOp, decoded: NumType, encoded: NumType) -> Option<Built> {
+    Some(Built::Filter(NumFilter::new(
+        cfg.name, op, decoded, encoded,
+    )))
+}
+
+/// numcodecs `delta`.
+pub(crate) const NC_DELTA: CodecSpec = CodecSpec::numcodecs("delta", Kind::ArrayToArray, delta);
+
+fn delta(cfg: &mut Config, stage: &mut Stage) -> Option<Built> {
+    cfg.allow(&["dtype", "astype"]);
+    let (dtype, astype) = dtypes(cfg, stage)?;
+    filter(cfg, FilterOp::Delta, dtype, astype)
+}
+
+/// numcodecs `fixedscaleoffset`.
+pub(crate) const NC_FIXEDSCALEOFFSET: CodecSpec =
+    CodecSpec::numcodecs("fixedscaleoffset", Kind::ArrayToArray, fixedscaleoffset);
+
+fn fixedscaleoffset(cfg: &mut Config, stage: &mut Stage) -> Option<Built> {
+    cfg.allow(&["offset", "scale", "dtype", "astype"]);
+    let types = dtypes(cfg, stage);
+    stage.dtype = None;
+    let mut number = |key: &str, default: f64| {
+        cfg.required(key, Need::Spec);
+        cfg.number(key, Need::Decode).unwrap_or(default)
+    };
+    let op = FilterOp::FixedScaleOffset {
+        scale: number("scale", 1.0),
+        offset: number("offset", 0.0),
+    };
+    let (dtype, astype) = types?;
+    if cfg.failed() {
+        return None;
+    }
+    filter(cfg, op, dtype, astype)
+}
+
+/// numcodecs `quantize` (decoding is a cast back).
+pub(crate) const NC_QUANTIZE: CodecSpec =
+    CodecSpec::numcodecs("quantize", Kind::ArrayToArray, quantize);
+
+fn quantize(cfg: &mut Config, stage: &mut Stage) -> Option<Built> {
+    cfg.allow(&["digits", "dtype", "astype"]);
+    if cfg.required("digits", Need::Spec).is_some() {
+        cfg.int("digits", i64::MIN, i64::MAX, Need::Spec);
+    }
+    let (dtype, astype) = dtypes(cfg, stage)?;
+    filter(cfg, FilterOp::Cast, dtype, astype)
+}
+
+/// numcodecs `astype`.
+pub(crate) const NC_ASTYPE: CodecSpec = CodecSpec::numcodecs("astype", Kind::ArrayToArray, astype);
+
+fn astype(cfg: &mut Config, stage: &mut Stage) -> Option<Built> {
+    cfg.allow(&["encode_dtype", "decode_dtype"]);
+    cfg.required("encode_dtype", Need::Spec);
+    cfg.required("decode_dtype", Need::Spec);
+    let decode = num_type(cfg, "decode_dtype", stage.num_type());
+    let encode = num_type(cfg, "encode_dtype", decode);
+    stage.dtype = None;
+    filter(cfg, FilterOp::Cast, decode?, encode?)
+}
+
+/// `bitround` (v3): decoding is the identity.
+pub(crate) const BITROUND: CodecSpec = CodecSpec::v3("bitround", Kind::ArrayToArray, bitround);
+
+fn bitround(cfg: &mut Config, stage: &mut Stage) -> Option<Built> {
+    cfg.allow(&["keepbits"]);
+    if cfg.required("keepbits", Need::Spec).is_some() {
+        let keep = cfg.uint("keepbits", 1, Need::Spec);
+        let mantissa = match stage.dtype {
+            Some(DataType::Float16) => Some(10),
+            Some(DataType::Float32 | DataType::Complex64) => Some(23),
+            Some(DataType::Float64 | DataType::Complex128) => Some(52),
+            _ => None,
+        };
+        if let (Some(keep), Some(max), Some(dtype)) = (keep, mantissa, &stage.dtype) {
+            if keep > max {
+                let message = format!(
+                    "bitround 'keepbits' {keep} is over the {max} mantissa bits of '{}'",
+                    dtype.to_v3().name
+                );
+                let at = vec![crate::validate::LocStep::Key("keepbits".into())];
+                cfg.problem(at, (ProblemKind::InvalidValue, message), Need::Spec);
+            }
+        }
+    }
+    let t = stage.num_type().unwrap_or(NumType::le(NumKind::F64));
+    filter(cfg, FilterOp::Identity, t, t)
+}
+
+/// numcodecs `bitround` (v3 `numcodecs.bitround` is a deprecated alias of `bitround`).
+pub(crate) const NC_BITROUND: CodecSpec = CodecSpec {
+    deprecated_in_v3: Some(
+        "'numcodecs.bitround' is a deprecated alias; new data should use 'bitround'",
+    ),
+    ..CodecSpec::numcodecs("bitround", Kind::ArrayToArray, nc_bitround)
+};
+
+fn nc_bitround(cfg: &mut Config, stage: &mut Stage) -> Option<Built> {
+    cfg.allow(&["keepbits"]);
+    if cfg.required("keepbits", Need::Spec).is_some() {
+        cfg.uint("keepbits", 0, Need::Spec);
+    }
+    let t = stage.num_type().unwrap_or(NumType::le(NumKind::F64));
+    filter(cfg, FilterOp::Identity, t, t)
+}
+
+/// numcodecs `categorize`: labels by index. On a fixed-length unicode array it is a filter;
+/// on an object (`|O`) array, where zarr-python 2 let it stand in for the object codec, it is
+/// the array → bytes step that makes strings.
+pub(crate) const NC_CATEGORIZE: CodecSpec = CodecSpec {
+    object: true,
+    v3_form: V3Form::Numcodecs(Some(
+        "numcodecs.categorize has no zarr-python 3 implementation; \
+         other readers may refuse the converted array",
+    )),
+    ..CodecSpec::numcodecs("categorize", Kind::ArrayToArray, categorize)
+};
+
+fn categorize(cfg: &mut Config, stage: &mut Stage) -> Option<Built> {
+    cfg.allow(&["labels", "dtype", "astype"]);
+    // The `dtype` is the array's (`<U3`, or `|O` for object arrays): not a numeric type.
+    if let Some(v) = cfg.required("dtype", Need::Spec) {
+        if !matches!(v.as_str(), Some("|O" | "O")) {
+            cfg.dtype("dtype", Need::Spec);
+        }
+    }
+    cfg.required("labels", Need::Decode);
+    let labels = cfg.str_list("labels", Need::Decode);
+    let astype = num_type(cfg, "astype", Some(NumType::le(NumKind::U8)));
+    let dtype = stage.dtype.take();
+    let (labels, astype, dtype) = (labels?, astype?, dtype?);
+    if dtype.fixed_size().is_none() {
+        let codec = CategorizeStrings::new(cfg.name, labels, astype);
+        return Some(Built::ArrayToBytes(Box::new(codec)));
+    }
+    let Some(length_bytes) = utf32_length(&dtype) else {
+        cfg.unsupported("categorize is supported for fixed-length unicode arrays only".into());
+        return None;
+    };
+    let op = FilterOp::Categorize {
+        labels,
+        length_bytes,
+        big: stage.big,
+    };
+    filter(cfg, op, NumType::le(NumKind::U8), astype)
 }

@@ -15,6 +15,7 @@ mod blosc;
 mod bytes;
 mod checksum;
 mod compress;
+pub(crate) mod config;
 #[cfg(feature = "encode")]
 mod encode;
 mod filters;
@@ -22,6 +23,7 @@ mod numeric;
 mod object;
 mod packbits;
 mod pipeline;
+pub(crate) mod registry;
 pub mod sharding;
 mod shuffle;
 mod transpose;

@@ -4,6 +4,8 @@
 //! one level per dimension beyond the first), then the dtype string and the shape. Decoding
 //! takes the items, flattened in C order as far as the shape says, and checks their count.
 
+use super::config::Config;
+use super::registry::{Built, CodecSpec, Kind, Stage, V3Form};
 use super::{codec_error, ArrayToBytesCodec, ChunkRepr, DecodedChunk, Limits, SizeBound};
 use crate::dtype::ObjectFormat;
 use crate::error::Result;
@@ -300,4 +302,32 @@ fn write_msgpack(value: &Value, out: &mut Vec<u8>) {
             }
         }
     }
+}
+
+/// numcodecs `json2`, a v2 object codec.
+pub(crate) const NC_JSON2: CodecSpec = CodecSpec {
+    object: true,
+    v3_form: V3Form::None,
+    ..CodecSpec::numcodecs("json2", Kind::ArrayToBytes, json2)
+};
+
+/// numcodecs `msgpack2`, a v2 object codec.
+pub(crate) const NC_MSGPACK2: CodecSpec = CodecSpec {
+    object: true,
+    v3_form: V3Form::None,
+    ..CodecSpec::numcodecs("msgpack2", Kind::ArrayToBytes, msgpack2)
+};
+
+// numcodecs writes its encoder's settings (`encoding`, `skipkeys`, `use_bin_type`, …) into
+// the configuration; none of them changes how a chunk decodes, so none is checked.
+fn json2(_: &mut Config, _: &mut Stage) -> Option<Built> {
+    Some(Built::ArrayToBytes(Box::new(ObjectCodec::new(
+        ObjectFormat::Json,
+    ))))
+}
+
+fn msgpack2(_: &mut Config, _: &mut Stage) -> Option<Built> {
+    Some(Built::ArrayToBytes(Box::new(ObjectCodec::new(
+        ObjectFormat::MsgPack,
+    ))))
 }

@@ -2,13 +2,15 @@
 //! byte counting the padding bits) and the zarr-extensions `packbits` array → bytes codec
 //! (any number of low bits of each element, least significant bit first).
 
+use super::config::{Config, Need};
+use super::registry::{Built, CodecSpec, Kind, Stage};
 use super::{
-    bad_config, codec_error, to_usize, ArrayToArrayCodec, ArrayToBytesCodec, BytesToBytesCodec,
-    ChunkRepr, DecodedChunk, Limits, SizeBound,
+    codec_error, to_usize, ArrayToArrayCodec, ArrayToBytesCodec, BytesToBytesCodec, ChunkRepr,
+    DecodedChunk, Limits, SizeBound,
 };
 use crate::dtype::DataType;
 use crate::error::Result;
-use serde_json::{Map, Value};
+use crate::validate::{LocStep, ProblemKind};
 
 /// numcodecs' `packbits`.
 #[derive(Clone, Debug)]
@@ -130,36 +132,6 @@ fn layout(data_type: &DataType) -> Option<(u32, usize, bool)> {
 }
 
 impl PackBitsCodec {
-    /// Reads the configuration.
-    pub(crate) fn from_config(name: &str, config: Option<&Map<String, Value>>) -> Result<Self> {
-        let get = |key: &str| config.and_then(|c| c.get(key));
-        let padding = match get("padding_encoding") {
-            None | Some(Value::Null) => Padding::None,
-            Some(Value::String(s)) if s == "none" => Padding::None,
-            Some(Value::String(s)) if s == "first_byte" || s == "start_byte" => Padding::FirstByte,
-            Some(Value::String(s)) if s == "last_byte" || s == "end_byte" => Padding::LastByte,
-            Some(other) => {
-                let other = crate::json::to_compact(other);
-                return Err(bad_config(name, format!("bad padding_encoding {other}")));
-            }
-        };
-        let bit = |key: &str| -> Result<Option<u64>> {
-            match get(key) {
-                None | Some(Value::Null) => Ok(None),
-                Some(v) => v
-                    .as_u64()
-                    .map(Some)
-                    .ok_or_else(|| bad_config(name, format!("{key} must be a bit index"))),
-            }
-        };
-        Ok(PackBitsCodec {
-            name: name.to_string(),
-            padding,
-            first_bit: bit("first_bit")?,
-            last_bit: bit("last_bit")?,
-        })
-    }
-
     /// (first bit, bits kept, bits per component, components, signed).
     fn params(&self, data_type: &DataType) -> Result<(u32, u32, u32, usize, bool)> {
         let (n, components, signed) = layout(data_type).ok_or_else(|| {
@@ -247,4 +219,63 @@ impl ArrayToBytesCodec for PackBitsCodec {
         }
         Ok(DecodedChunk::Fixed(out))
     }
+}
+
+/// numcodecs `packbits` (booleans).
+pub(crate) const NC_PACKBITS: CodecSpec =
+    CodecSpec::numcodecs("packbits", Kind::ArrayToArray, nc_packbits);
+
+fn nc_packbits(cfg: &mut Config, _: &mut Stage) -> Option<Built> {
+    cfg.allow(&[]);
+    Some(Built::PackBits(cfg.name.to_string()))
+}
+
+/// `packbits` (zarr-extensions): bits `first_bit..=last_bit` of each element (or component).
+pub(crate) const PACKBITS: CodecSpec = CodecSpec::v3("packbits", Kind::ArrayToBytes, packbits);
+
+fn packbits(cfg: &mut Config, stage: &mut Stage) -> Option<Built> {
+    cfg.allow(&["padding_encoding", "first_bit", "last_bit"]);
+    // `start_byte` / `end_byte` are the names of an earlier draft.
+    let encodings = &["first_byte", "last_byte", "none", "start_byte", "end_byte"];
+    let padding = match cfg.one_of("padding_encoding", encodings, Need::Decode) {
+        Some("first_byte" | "start_byte") => Padding::FirstByte,
+        Some("last_byte" | "end_byte") => Padding::LastByte,
+        _ => Padding::None,
+    };
+    let bits = match &stage.dtype {
+        Some(dtype) => match layout(dtype) {
+            Some((bits, _, _)) => Some(u64::from(bits)),
+            None => {
+                let message = format!(
+                    "packbits does not support the data type '{}'",
+                    dtype.to_v3().name
+                );
+                cfg.refuse(ProblemKind::InvalidValue, message, Need::Decode);
+                None
+            }
+        },
+        None => None,
+    };
+    let max = bits.map_or(i64::MAX, |b| {
+        i64::try_from(b).unwrap_or(i64::MAX).saturating_sub(1)
+    });
+    let first = cfg.int("first_bit", 0, max, Need::Decode);
+    let last = cfg.int("last_bit", 0, max, Need::Decode);
+    if let (Some(first), Some(last)) = (first, last) {
+        if last < first {
+            let message = format!("packbits 'last_bit' {last} is below 'first_bit' {first}");
+            let at = vec![LocStep::Key("last_bit".into())];
+            cfg.problem(at, (ProblemKind::InvalidValue, message), Need::Decode);
+        }
+    }
+    if cfg.failed() {
+        return None;
+    }
+    let bit = |b: Option<i64>| b.and_then(|b| u64::try_from(b).ok());
+    Some(Built::ArrayToBytes(Box::new(PackBitsCodec {
+        name: cfg.name.to_string(),
+        padding,
+        first_bit: bit(first),
+        last_bit: bit(last),
+    })))
 }

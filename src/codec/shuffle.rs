@@ -1,7 +1,10 @@
 //! The numcodecs `shuffle` bytes → bytes codec (the unshuffle itself is in zom-kernels).
 
+use super::config::{Config, Need};
+use super::registry::{Built, CodecSpec, Kind, Stage};
 use super::{codec_error, BytesToBytesCodec, Limits, SizeBound};
 use crate::error::Result;
+use crate::validate::ProblemKind;
 use zom_kernels::unshuffle;
 
 /// numcodecs' `shuffle` codec: a byte shuffle of the whole buffer.
@@ -50,4 +53,26 @@ impl BytesToBytesCodec for ShuffleCodec {
         unshuffle(input, out, self.element_size);
         Ok(())
     }
+}
+
+/// numcodecs `shuffle`; `elementsize` defaults to the array's element size.
+pub(crate) const NC_SHUFFLE: CodecSpec =
+    CodecSpec::numcodecs("shuffle", Kind::BytesToBytes, configure);
+
+fn configure(cfg: &mut Config, stage: &mut Stage) -> Option<Built> {
+    cfg.allow(&["elementsize"]);
+    let item = stage.dtype.as_ref().and_then(|d| d.fixed_size());
+    let size = match cfg.uint("elementsize", 0, Need::Decode) {
+        Some(size) => size,
+        None if cfg.failed() => return None,
+        None => item.unwrap_or(4),
+    };
+    let Ok(size) = usize::try_from(size) else {
+        let message = "shuffle 'elementsize' is too large".to_string();
+        cfg.refuse(ProblemKind::InvalidValue, message, Need::Decode);
+        return None;
+    };
+    Some(Built::BytesToBytes(Box::new(ShuffleCodec::new(
+        cfg.name, size,
+    ))))
 }

@@ -1,7 +1,11 @@
 //! The `transpose` array → array codec, also used for v2 `order: "F"`.
 
+use super::config::{Config, Need};
+use super::registry::{Built, CodecSpec, Kind, Stage};
 use super::{bad_config, codec_error, ArrayToArrayCodec, ChunkRepr, DecodedChunk};
 use crate::error::Result;
+use crate::validate::util::check_array;
+use crate::validate::{LocStep, ProblemKind};
 use serde_json::Value;
 
 /// Permutes the dimensions of a chunk: the encoded array's dimension `i` is the decoded
@@ -14,30 +18,6 @@ pub(crate) struct TransposeCodec {
 }
 
 impl TransposeCodec {
-    /// Reads the v3 configuration (`order`: a permutation, or the legacy `"C"` / `"F"`).
-    pub(crate) fn from_config(name: &str, order: Option<&Value>) -> Result<TransposeCodec> {
-        let order = match order {
-            Some(Value::String(s)) if s == "F" => None,
-            Some(Value::String(s)) if s == "C" => Some(Vec::new()),
-            Some(Value::Array(items)) => {
-                let mut order = Vec::with_capacity(items.len());
-                for item in items {
-                    let axis = item
-                        .as_u64()
-                        .and_then(|a| usize::try_from(a).ok())
-                        .ok_or_else(|| bad_config(name, "order must list dimension indices"))?;
-                    order.push(axis);
-                }
-                Some(order)
-            }
-            _ => return Err(bad_config(name, "order must be an array of integers")),
-        };
-        Ok(TransposeCodec {
-            name: name.to_string(),
-            order,
-        })
-    }
-
     /// The codec that reverses all dimensions (Fortran order).
     pub(crate) fn fortran() -> TransposeCodec {
         TransposeCodec {
@@ -223,6 +203,87 @@ pub(crate) fn for_each_source(
             base = base.wrapping_sub(stride.wrapping_mul(len));
         }
     }
+}
+
+/// `transpose`.
+pub(crate) const TRANSPOSE: CodecSpec = CodecSpec::v3("transpose", Kind::ArrayToArray, configure);
+
+fn configure(cfg: &mut Config, stage: &mut Stage) -> Option<Built> {
+    cfg.allow(&["order"]);
+    let value = cfg.required("order", Need::Decode)?;
+    let order = match value {
+        // Early zarr-python 3 releases wrote the orders as letters.
+        Value::String(s) if s == "F" || s == "C" => {
+            let bad = check_array(value, &cfg.label("order")).err();
+            if let Some(bad) = bad {
+                cfg.problem(key("order"), bad, Need::Spec);
+            }
+            // `None` reverses every dimension; an empty order keeps them.
+            let order = if s == "F" {
+                if let Some(shape) = stage.shape.as_mut() {
+                    shape.reverse();
+                }
+                None
+            } else {
+                Some(Vec::new())
+            };
+            return Some(transpose(cfg.name, order));
+        }
+        _ => cfg.uint_list("order", 0, Need::Decode),
+    };
+    let Some(order) = order else {
+        stage.shape = None;
+        return None;
+    };
+    let rank = stage.shape.as_ref().map_or(order.len(), Vec::len);
+    let mut seen = vec![false; rank];
+    let mut ok = order.len() == rank;
+    if !ok {
+        let message = format!(
+            "transpose 'order' has {} entries; the array has {rank} dimensions",
+            order.len()
+        );
+        cfg.problem(
+            key("order"),
+            (ProblemKind::InvalidValue, message),
+            Need::Decode,
+        );
+    }
+    let mut axes = Vec::with_capacity(order.len());
+    for (i, &axis) in order.iter().enumerate() {
+        let at = vec![LocStep::Key("order".into()), LocStep::Index(i)];
+        let index = usize::try_from(axis).ok();
+        match index.and_then(|a| seen.get_mut(a)) {
+            Some(s) if !*s => *s = true,
+            Some(_) => {
+                ok = false;
+                let message = format!("transpose 'order' repeats axis {axis}");
+                cfg.problem(at, (ProblemKind::InvalidValue, message), Need::Decode);
+            }
+            None => {
+                ok = false;
+                let message = format!("transpose 'order' axis {axis} is not below the rank {rank}");
+                cfg.problem(at, (ProblemKind::InvalidValue, message), Need::Decode);
+            }
+        }
+        axes.extend(index);
+    }
+    stage.shape = match (&stage.shape, ok) {
+        (Some(shape), true) => axes.iter().map(|&a| shape.get(a).copied()).collect(),
+        _ => None,
+    };
+    ok.then(|| transpose(cfg.name, Some(axes)))
+}
+
+fn transpose(name: &str, order: Option<Vec<usize>>) -> Built {
+    Built::ArrayToArray(Box::new(TransposeCodec {
+        name: name.to_string(),
+        order,
+    }))
+}
+
+fn key(k: &str) -> Vec<LocStep> {
+    vec![LocStep::Key(k.into())]
 }
 
 #[cfg(test)]

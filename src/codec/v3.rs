@@ -1,25 +1,18 @@
 //! Building a pipeline from a v3 `codecs` list (and whole v3 array metadata).
 
-use super::bytes::BytesCodec;
-use super::checksum::{Algorithm, ChecksumCodec, Location};
-use super::compress::{Compressor, CompressorCodec};
-use super::filters::{FilterOp, NumFilter, NumFilterArrayCodec};
-use super::numeric::{NumKind, NumType};
-use super::packbits::{NumcodecsPackBits, PackBitsCodec};
-use super::sharding::ShardingCodec;
-use super::transpose::TransposeCodec;
-use super::v2::{numcodecs_bytes_codec, numcodecs_filter};
-use super::vlen::{VlenCodec, VlenKind};
+use super::filters::NumFilterArrayCodec;
+use super::packbits::NumcodecsPackBits;
+use super::registry::{self, Stage};
 use super::{
-    bad_config, unknown_codec, ArrayToArrayCodec, ArrayToBytesCodec, BytesToBytesCodec, ChunkRepr,
+    unknown_codec, ArrayToArrayCodec, ArrayToBytesCodec, BytesToBytesCodec, ChunkRepr,
     CodecPipeline,
 };
-use crate::dtype::{DataType, Endianness, FillValue};
+use crate::dtype::{DataType, FillValue};
 use crate::error::{ErrorCode, Result, ZomError};
 use crate::model::named::NamedConfig;
 use crate::model::v2::ArrayMetadataV2;
 use crate::model::v3::ArrayMetadataV3;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 /// The codec kinds, for ordering checks.
 enum Built {
@@ -28,92 +21,29 @@ enum Built {
     BytesToBytes(Box<dyn BytesToBytesCodec>),
 }
 
-static NO_CONFIG: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
-
 /// Builds one codec for a chunk that looks like `repr` at its position.
 fn build_codec(codec: &NamedConfig, repr: &ChunkRepr, fill: &FillValue) -> Result<Built> {
     let name = codec.name.as_str();
-    let config = codec
-        .configuration
-        .as_ref()
-        .unwrap_or_else(|| NO_CONFIG.get_or_init(Map::new));
-    let array_num = NumKind::from_data_type(&repr.data_type).map(NumType::le);
-    let b2b = |c: Box<dyn BytesToBytesCodec>| Ok(Built::BytesToBytes(c));
-    match name {
-        "transpose" => Ok(Built::ArrayToArray(Box::new(TransposeCodec::from_config(
-            name,
-            config.get("order"),
-        )?))),
-        "bitround" => {
-            let t = array_num.unwrap_or(NumType::le(NumKind::F64));
-            let filter = NumFilter::new(name, FilterOp::Identity, t, t);
-            Ok(Built::ArrayToArray(Box::new(NumFilterArrayCodec::new(
-                filter,
-            ))))
-        }
-        "bytes" | "endian" => {
-            let order = match config.get("endian").and_then(Value::as_str) {
-                Some("little") => Endianness::Little,
-                Some("big") => Endianness::Big,
-                None if repr.data_type.has_byte_order() => {
-                    return Err(bad_config(
-                        name,
-                        "endian is required for multi-byte data types",
-                    ))
-                }
-                None => Endianness::Little,
-                Some(other) => return Err(bad_config(name, format!("bad endian '{other}'"))),
-            };
-            if repr.data_type.fixed_size().is_none() {
-                return Err(bad_config(name, "needs a fixed-size data type"));
+    let spec = registry::v3(name).ok_or_else(|| unknown_codec(name, ""))?;
+    let mut stage = Stage {
+        dtype: Some(repr.data_type.clone()),
+        shape: Some(repr.shape.clone()),
+        fill: Some(fill.clone()),
+        ..Stage::default()
+    };
+    Ok(
+        match registry::build(spec, name, codec.configuration.as_ref(), &mut stage)? {
+            registry::Built::ArrayToArray(c) => Built::ArrayToArray(c),
+            registry::Built::ArrayToBytes(c) => Built::ArrayToBytes(c),
+            registry::Built::BytesToBytes(c) => Built::BytesToBytes(c),
+            registry::Built::Filter(f) => {
+                Built::ArrayToArray(Box::new(NumFilterArrayCodec::new(f)))
             }
-            Ok(Built::ArrayToBytes(Box::new(BytesCodec::new(
-                name,
-                &repr.data_type,
-                Some(order),
-            )?)))
-        }
-        "vlen-utf8" | "numcodecs.vlen-utf8" => Ok(Built::ArrayToBytes(Box::new(VlenCodec::new(
-            name,
-            VlenKind::Utf8,
-        )))),
-        "vlen-bytes" | "numcodecs.vlen-bytes" => Ok(Built::ArrayToBytes(Box::new(VlenCodec::new(
-            name,
-            VlenKind::Bytes,
-        )))),
-        "packbits" => Ok(Built::ArrayToBytes(Box::new(PackBitsCodec::from_config(
-            name,
-            codec.configuration.as_ref(),
-        )?))),
-        "sharding_indexed" => Ok(Built::ArrayToBytes(Box::new(ShardingCodec::from_config(
-            name, config, repr, fill,
-        )?))),
-        "gzip" => b2b(Box::new(CompressorCodec::new(name, Compressor::Gzip))),
-        "zstd" => b2b(Box::new(CompressorCodec::new(name, Compressor::Zstd))),
-        "blosc" => b2b(Box::new(super::blosc::BloscCodec::new(name))),
-        "crc32c" => b2b(Box::new(ChecksumCodec::new(
-            name,
-            Algorithm::Crc32c,
-            Location::End,
-        ))),
-        _ => {
-            let Some(id) = name.strip_prefix("numcodecs.") else {
-                return Err(unknown_codec(name, ""));
-            };
-            if id == "packbits" {
-                return Ok(Built::ArrayToArray(Box::new(NumcodecsPackBits::new(name))));
+            registry::Built::PackBits(name) => {
+                Built::ArrayToArray(Box::new(NumcodecsPackBits::new(&name)))
             }
-            if let Some(filter) = numcodecs_filter(name, id, config, array_num)? {
-                return Ok(Built::ArrayToArray(Box::new(NumFilterArrayCodec::new(
-                    filter,
-                ))));
-            }
-            match numcodecs_bytes_codec(name, id, config, repr.data_type.fixed_size())? {
-                Some(codec) => b2b(codec),
-                None => Err(unknown_codec(name, "")),
-            }
-        }
-    }
+        },
+    )
 }
 
 /// Builds the pipeline for chunks that decode to `decoded`, from a v3 `codecs` list.

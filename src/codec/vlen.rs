@@ -3,9 +3,12 @@
 //! is a 1-D array of numbers in the codec's `dtype` byte order; it decodes to its
 //! little-endian element bytes.
 
+use super::config::{Config, Need};
+use super::registry::{Built, CodecSpec, Kind, Stage, V3Form};
 use super::{codec_error, ArrayToBytesCodec, ChunkRepr, DecodedChunk, Limits, SizeBound};
 use crate::dtype::DataType;
 use crate::error::Result;
+use crate::validate::ProblemKind;
 
 /// Which kind of values a vlen codec holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -191,4 +194,106 @@ impl ArrayToBytesCodec for VlenCodec {
             ))),
         }
     }
+}
+
+const fn object_spec(id: &'static str, configure: super::registry::Configure) -> CodecSpec {
+    CodecSpec {
+        object: true,
+        ..CodecSpec::numcodecs(id, Kind::ArrayToBytes, configure)
+    }
+}
+
+/// `vlen-utf8` (also written `numcodecs.vlen-utf8`).
+pub(crate) const VLEN_UTF8: CodecSpec = CodecSpec {
+    aliases: &["numcodecs.vlen-utf8"],
+    ..CodecSpec::v3("vlen-utf8", Kind::ArrayToBytes, utf8)
+};
+
+/// `vlen-bytes` (also written `numcodecs.vlen-bytes`).
+pub(crate) const VLEN_BYTES: CodecSpec = CodecSpec {
+    aliases: &["numcodecs.vlen-bytes"],
+    ..CodecSpec::v3("vlen-bytes", Kind::ArrayToBytes, bytes)
+};
+
+/// numcodecs `vlen-utf8`, a v2 object codec.
+pub(crate) const NC_VLEN_UTF8: CodecSpec = CodecSpec {
+    v3_form: V3Form::Named("vlen-utf8"),
+    ..object_spec("vlen-utf8", utf8)
+};
+
+/// numcodecs `vlen-bytes`, a v2 object codec.
+pub(crate) const NC_VLEN_BYTES: CodecSpec = CodecSpec {
+    v3_form: V3Form::Named("vlen-bytes"),
+    ..object_spec("vlen-bytes", bytes)
+};
+
+/// numcodecs `vlen-array`, a v2 object codec: each element a 1-D array of `dtype`.
+pub(crate) const NC_VLEN_ARRAY: CodecSpec = CodecSpec {
+    v3_form: V3Form::None,
+    ..object_spec("vlen-array", array)
+};
+
+fn utf8(cfg: &mut Config, stage: &mut Stage) -> Option<Built> {
+    vlen(cfg, stage, VlenKind::Utf8)
+}
+
+fn bytes(cfg: &mut Config, stage: &mut Stage) -> Option<Built> {
+    vlen(cfg, stage, VlenKind::Bytes)
+}
+
+fn vlen(cfg: &mut Config, stage: &Stage, kind: VlenKind) -> Option<Built> {
+    cfg.allow(&[]);
+    if let Some(dtype) = &stage.dtype {
+        let (fits, want) = match kind {
+            VlenKind::Utf8 => (matches!(dtype, DataType::String), "string"),
+            _ => (matches!(dtype, DataType::Bytes(_)), "bytes"),
+        };
+        if !fits {
+            let message = format!(
+                "'{}' encodes only the {want} data type, not '{}'",
+                cfg.name,
+                dtype.to_v3().name
+            );
+            cfg.refuse(ProblemKind::InvalidValue, message, Need::Decode);
+            return None;
+        }
+    }
+    Some(Built::ArrayToBytes(Box::new(VlenCodec::new(
+        cfg.name, kind,
+    ))))
+}
+
+fn array(cfg: &mut Config, stage: &mut Stage) -> Option<Built> {
+    cfg.allow(&["dtype"]);
+    cfg.required("dtype", Need::Spec);
+    let written = cfg.dtype("dtype", Need::Spec);
+    let item = match &stage.dtype {
+        Some(DataType::VlenArray { item }) => item,
+        None => return None,
+        Some(_) => {
+            let message = "vlen-array needs an object (|O) array".to_string();
+            cfg.refuse(ProblemKind::InvalidValue, message, Need::Decode);
+            return None;
+        }
+    };
+    let Some(item_size) = item
+        .fixed_size()
+        .and_then(|s| usize::try_from(s).ok())
+        .filter(|&s| s > 0)
+    else {
+        let message = "vlen-array 'dtype' must be a numeric type".to_string();
+        cfg.refuse(ProblemKind::InvalidValue, message, Need::Decode);
+        return None;
+    };
+    // numcodecs writes the items in the byte order its dtype names.
+    let big = written.is_some_and(|s| s.starts_with('>'));
+    let complex = matches!(**item, DataType::Complex64 | DataType::Complex128);
+    let unit = if complex { item_size / 2 } else { item_size };
+    let kind = VlenKind::Array {
+        item_size,
+        swap_unit: big.then_some(unit),
+    };
+    Some(Built::ArrayToBytes(Box::new(VlenCodec::new(
+        cfg.name, kind,
+    ))))
 }

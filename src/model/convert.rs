@@ -5,6 +5,7 @@
 use super::named::NamedConfig;
 use super::node::{join_path, Array, ArrayV2, Group, Node, ZarrFormat};
 use super::v3::ArrayMetadataV3;
+use crate::codec::registry::{self, Kind, V3Form};
 use crate::dtype::{DataType, Endianness, FillValue};
 use crate::validate::{LocStep, Problem, ProblemKind, Severity};
 use serde_json::{Map, Value};
@@ -165,27 +166,6 @@ fn convert_array(a: &ArrayV2, path: &str, problems: &mut Vec<Problem>) -> Option
     })
 }
 
-/// Where a numcodecs codec sits in a v3 pipeline (zarr-python's `zarr.codecs.numcodecs`).
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Role {
-    ArrayToArray,
-    ArrayToBytes,
-    BytesToBytes,
-}
-
-fn numcodecs_role(id: &str) -> Option<Role> {
-    match id {
-        "astype" | "bitround" | "delta" | "fixedscaleoffset" | "packbits" | "quantize"
-        | "categorize" => Some(Role::ArrayToArray),
-        "vlen-utf8" | "vlen-bytes" | "pcodec" | "zfpy" => Some(Role::ArrayToBytes),
-        "adler32" | "bz2" | "blosc" | "crc32" | "crc32c" | "fletcher32" | "gzip"
-        | "jenkins_lookup3" | "lz4" | "lzma" | "shuffle" | "zlib" | "zstd" => {
-            Some(Role::BytesToBytes)
-        }
-        _ => None,
-    }
-}
-
 /// The v3 codecs of a v2 array: `order: F` as a transpose, filters by their role, the
 /// bytes codec (or an array→bytes codec that stands in for it), then the compressor.
 fn convert_codecs(
@@ -230,9 +210,43 @@ fn convert_codecs(
             refuse(problems, "a codec has no string 'id'".into());
             return None;
         };
-        let role = numcodecs_role(id);
-        match role {
-            Some(Role::ArrayToArray) if array_to_bytes.is_some() || !bytes_to_bytes.is_empty() => {
+        let Some(spec) = registry::numcodecs(id) else {
+            problems.push(problem_at(
+                path,
+                loc.clone(),
+                Severity::Warning,
+                format!("codec '{id}' is unknown; written as numcodecs.{id}, assumed bytes→bytes"),
+            ));
+            bytes_to_bytes.extend(numcodecs_codec(codec));
+            continue;
+        };
+        let made_bytes = array_to_bytes.is_some() || !bytes_to_bytes.is_empty();
+        let is_compressor = loc.first() == Some(&LocStep::Key("compressor".into()));
+        let converted = match spec.v3_form {
+            V3Form::None => {
+                refuse(
+                    problems,
+                    format!("object codec '{id}' has no v3 equivalent"),
+                );
+                return None;
+            }
+            V3Form::Named(name) => Some(NamedConfig::new(name, Some(Map::new()))),
+            V3Form::Compressor(make) if is_compressor => codec
+                .as_object()
+                .map(|config| make(config, item_size.unwrap_or(8))),
+            V3Form::Numcodecs(Some(warning)) => {
+                problems.push(problem_at(
+                    path,
+                    loc.clone(),
+                    Severity::Warning,
+                    warning.into(),
+                ));
+                numcodecs_codec(codec)
+            }
+            V3Form::Compressor(_) | V3Form::Numcodecs(None) => numcodecs_codec(codec),
+        };
+        match spec.kind {
+            Kind::ArrayToArray if made_bytes => {
                 refuse(
                     problems,
                     format!(
@@ -242,56 +256,16 @@ fn convert_codecs(
                 );
                 return None;
             }
-            Some(Role::ArrayToBytes) if array_to_bytes.is_some() || !bytes_to_bytes.is_empty() => {
+            Kind::ArrayToBytes if made_bytes => {
                 refuse(
                     problems,
                     format!("codec '{id}' cannot follow a codec that made bytes"),
                 );
                 return None;
             }
-            Some(Role::ArrayToArray) => {
-                if id == "categorize" {
-                    problems.push(problem_at(
-                        path,
-                        loc.clone(),
-                        Severity::Warning,
-                        "numcodecs.categorize has no zarr-python 3 implementation; \
-                         other readers may refuse the converted array"
-                            .into(),
-                    ));
-                }
-                array_to_array.extend(numcodecs_codec(codec));
-            }
-            Some(Role::ArrayToBytes) if id.starts_with("vlen-") => {
-                array_to_bytes = Some(NamedConfig::new(id, Some(Map::new())));
-            }
-            Some(Role::ArrayToBytes) => array_to_bytes = numcodecs_codec(codec),
-            Some(Role::BytesToBytes) => {
-                let converted = if loc.first() == Some(&LocStep::Key("compressor".into())) {
-                    convert_compressor(codec, item_size.unwrap_or(8))
-                } else {
-                    numcodecs_codec(codec)
-                };
-                bytes_to_bytes.extend(converted);
-            }
-            None if matches!(id, "vlen-array" | "json2" | "msgpack2" | "pickle") => {
-                refuse(
-                    problems,
-                    format!("object codec '{id}' has no v3 equivalent"),
-                );
-                return None;
-            }
-            None => {
-                problems.push(problem_at(
-                    path,
-                    loc.clone(),
-                    Severity::Warning,
-                    format!(
-                        "codec '{id}' is unknown; written as numcodecs.{id}, assumed bytes→bytes"
-                    ),
-                ));
-                bytes_to_bytes.extend(numcodecs_codec(codec));
-            }
+            Kind::ArrayToArray => array_to_array.extend(converted),
+            Kind::ArrayToBytes => array_to_bytes = converted,
+            Kind::BytesToBytes => bytes_to_bytes.extend(converted),
         }
     }
     let mut codecs = array_to_array;
@@ -397,48 +371,6 @@ fn bytes_codec(item_size: Option<u64>, endianness: Endianness) -> NamedConfig {
             Value::from(endian),
         )])),
     )
-}
-
-fn convert_compressor(compressor: &Value, item_size: u64) -> Option<NamedConfig> {
-    let get = |key: &str| compressor.get(key).cloned();
-    let config = |pairs: Vec<(&str, Value)>| {
-        Some(Map::from_iter(
-            pairs.into_iter().map(|(k, v)| (k.to_string(), v)),
-        ))
-    };
-    match codec_id(compressor)? {
-        "blosc" => {
-            let shuffle = match compressor.get("shuffle").and_then(Value::as_i64) {
-                Some(0) => "noshuffle",
-                Some(2) => "bitshuffle",
-                // numcodecs' AUTOSHUFFLE (-1): bit shuffle for 1-byte items, else byte shuffle.
-                Some(-1) if item_size == 1 => "bitshuffle",
-                _ => "shuffle",
-            };
-            Some(NamedConfig::new(
-                "blosc",
-                config(vec![
-                    ("typesize", Value::from(item_size.max(1))),
-                    ("cname", get("cname").unwrap_or_else(|| "lz4".into())),
-                    ("clevel", get("clevel").unwrap_or_else(|| 5.into())),
-                    ("shuffle", shuffle.into()),
-                    ("blocksize", get("blocksize").unwrap_or_else(|| 0.into())),
-                ]),
-            ))
-        }
-        "zstd" => Some(NamedConfig::new(
-            "zstd",
-            config(vec![
-                ("level", get("level").unwrap_or_else(|| 0.into())),
-                ("checksum", get("checksum").unwrap_or(Value::Bool(false))),
-            ]),
-        )),
-        "gzip" => Some(NamedConfig::new(
-            "gzip",
-            config(vec![("level", get("level").unwrap_or_else(|| 1.into()))]),
-        )),
-        _ => numcodecs_codec(compressor),
-    }
 }
 
 /// xarray keeps v2 dimension names in the `_ARRAY_DIMENSIONS` attribute; v3 has a field.

@@ -2,12 +2,10 @@
 //! configurations, their fit with the data type, and sharding's nested pipelines.
 
 use super::extensions::{parse_named, unknown_extension};
-use super::numcodecs::{self, NcRole};
-use super::util::{
-    expect_array, expect_bool, expect_int_range, expect_one_of, expect_uint, expect_uint_list,
-    required, unknown_keys, Ctx, LocExt, MAX_NESTING,
-};
+use super::util::{expect_array, Ctx, LocExt, MAX_NESTING};
 use super::{LocStep, ProblemKind};
+use crate::codec::config::{ConfigProblem, Effect};
+use crate::codec::registry::{self, Kind, Nested, Stage};
 use crate::dtype::DataType;
 use serde_json::{Map, Value};
 
@@ -23,19 +21,12 @@ enum Role {
     Unknown,
 }
 
-/// What a pipeline encodes: the element type and the shape of one chunk, when known.
-#[derive(Clone)]
-pub(crate) struct Input {
-    pub(crate) dtype: Option<DataType>,
-    pub(crate) chunk_shape: Option<Vec<u64>>,
-}
-
 /// Checks a v3 `codecs` list (or sharding's `codecs` / `index_codecs`).
 pub(crate) fn check_pipeline(
     cx: &mut Ctx,
     value: &Value,
     loc: &[LocStep],
-    input: Input,
+    input: Stage,
     index: bool,
 ) {
     let what = if index { "'index_codecs'" } else { "'codecs'" };
@@ -134,10 +125,7 @@ pub(crate) fn check_pipeline(
 }
 
 fn is_fixed_size_bb(name: &str) -> bool {
-    name == "crc32c"
-        || name
-            .strip_prefix("numcodecs.")
-            .is_some_and(|id| numcodecs::CHECKSUMS.contains(&id))
+    registry::v3(name).is_some_and(|spec| spec.fixed_size)
 }
 
 fn is_recommended_index(items: &[Value]) -> bool {
@@ -157,414 +145,102 @@ fn is_recommended_index(items: &[Value]) -> bool {
         && name(crc).as_deref() == Some("crc32c")
 }
 
-/// Checks one known codec and returns its role, or `None` when zom does not know `name`.
-/// `current` is updated with what the codec outputs (transpose permutes the chunk shape).
+/// Checks one codec against the registry and returns its role, or `None` when zom does not
+/// know `name`. `current` is updated with what the codec outputs (transpose permutes the
+/// chunk shape; a filter may change the element type).
 fn check_codec(
     cx: &mut Ctx,
     name: &str,
     config: Option<&Map<String, Value>>,
     value: &Value,
     loc: &[LocStep],
-    current: &mut Input,
+    current: &mut Stage,
     index: bool,
 ) -> Option<Role> {
-    let cloc = loc.key("configuration");
-    let empty = Map::new();
-    let conf = config.unwrap_or(&empty);
-    let what = format!("codec '{name}'");
-    let role = match name {
-        "bytes" => {
-            unknown_keys(cx, conf, &cloc, &["endian"], &what);
-            check_bytes(cx, conf, &cloc, current.dtype.as_ref());
-            Role::ArrayBytes
-        }
-        "transpose" => {
-            unknown_keys(cx, conf, &cloc, &["order"], &what);
-            check_transpose(cx, conf, &cloc, current);
-            Role::ArrayArray
-        }
-        "gzip" => {
-            unknown_keys(cx, conf, &cloc, &["level"], &what);
-            if let Some(v) = required(cx, conf, &cloc, "level", &what) {
-                expect_int_range(cx, v, &cloc.key("level"), "gzip 'level'", 0, 9);
-            }
-            Role::BytesBytes
-        }
-        "zstd" => {
-            unknown_keys(cx, conf, &cloc, &["level", "checksum"], &what);
-            if let Some(v) = required(cx, conf, &cloc, "level", &what) {
-                expect_int_range(cx, v, &cloc.key("level"), "zstd 'level'", -131072, 22);
-            }
-            if let Some(v) = conf.get("checksum") {
-                expect_bool(cx, v, &cloc.key("checksum"), "zstd 'checksum'");
-            }
-            Role::BytesBytes
-        }
-        "blosc" => {
-            check_blosc(cx, conf, &cloc);
-            Role::BytesBytes
-        }
-        "crc32c" => {
-            unknown_keys(cx, conf, &cloc, &[], &what);
-            Role::BytesBytes
-        }
-        "vlen-utf8" | "vlen-bytes" => {
-            unknown_keys(cx, conf, &cloc, &[], &what);
-            check_vlen(cx, name, loc, current.dtype.as_ref());
-            Role::ArrayBytes
-        }
-        "packbits" => {
-            check_packbits(cx, conf, &cloc, loc, current.dtype.as_ref());
-            Role::ArrayBytes
-        }
-        "bitround" => {
-            unknown_keys(cx, conf, &cloc, &["keepbits"], &what);
-            if let Some(v) = required(cx, conf, &cloc, "keepbits", &what) {
-                check_keepbits(cx, v, &cloc.key("keepbits"), 1, current.dtype.as_ref());
-            }
-            Role::ArrayArray
-        }
-        "sharding_indexed" => {
-            if index {
-                cx.error(
-                    loc,
-                    ProblemKind::InvalidValue,
-                    "sharding_indexed gives a variable-size encoding; not allowed in index_codecs",
-                );
-            }
-            super::sharding::check_sharding(cx, conf, &cloc, current);
-            Role::ArrayBytes
-        }
-        _ => match name.strip_prefix("numcodecs.") {
-            Some(id) => return Some(check_numcodecs(cx, id, conf, &cloc, loc, current)),
-            None => {
-                if cx.run_handler(name, value, loc) {
-                    return Some(Role::Unknown);
-                }
-                return None;
-            }
-        },
-    };
-    cx.run_handler(name, value, loc);
-    Some(role)
-}
-
-fn check_numcodecs(
-    cx: &mut Ctx,
-    id: &str,
-    conf: &Map<String, Value>,
-    cloc: &[LocStep],
-    loc: &[LocStep],
-    current: &mut Input,
-) -> Role {
-    if id == "bitround" {
-        cx.warn(
-            loc,
-            ProblemKind::InvalidValue,
-            "'numcodecs.bitround' is a deprecated alias; new data should use 'bitround'",
-        );
-    }
-    match numcodecs::role(id) {
-        Some(role) => {
-            numcodecs::check_config(cx, id, conf, cloc);
-            match role {
-                NcRole::ArrayArray => {
-                    // Filters other than these may change the element type.
-                    if !matches!(id, "delta" | "bitround" | "quantize") {
-                        current.dtype = None;
-                    }
-                    Role::ArrayArray
-                }
-                NcRole::ArrayBytes => Role::ArrayBytes,
-                NcRole::BytesBytes => Role::BytesBytes,
-            }
-        }
-        None => {
+    let Some(spec) = registry::v3(name) else {
+        if let Some(id) = name.strip_prefix("numcodecs.") {
             cx.warn(
                 loc,
                 ProblemKind::InvalidValue,
                 format!("numcodecs codec 'numcodecs.{id}' is not one zom knows"),
             );
             current.dtype = None;
-            Role::Flexible
+            return Some(Role::Flexible);
         }
-    }
-}
-
-/// A data type's v3 name, for messages.
-pub(crate) fn label(dtype: &DataType) -> String {
-    dtype.to_v3().name
-}
-
-/// Whether the bytes codec needs `endian` for this type: its elements have a byte order
-/// ([`DataType::has_byte_order`], the rule the decoder applies). Struct types have none:
-/// zarr-python writes `bytes` without `endian` for them (their fields carry their own).
-fn endian_applies(dtype: &DataType) -> bool {
-    dtype.has_byte_order()
-}
-
-fn is_variable_length(dtype: &DataType) -> bool {
-    matches!(dtype, DataType::String | DataType::Bytes(_))
-}
-
-fn check_bytes(
-    cx: &mut Ctx,
-    conf: &Map<String, Value>,
-    cloc: &[LocStep],
-    dtype: Option<&DataType>,
-) {
-    if let Some(v) = conf.get("endian") {
-        expect_one_of(
-            cx,
-            v,
-            &cloc.key("endian"),
-            "bytes 'endian'",
-            &["little", "big"],
-        );
-    }
-    let Some(dtype) = dtype else {
-        return;
-    };
-    if is_variable_length(dtype) {
-        let codec = if matches!(dtype, DataType::String) {
-            "vlen-utf8"
-        } else {
-            "vlen-bytes"
-        };
-        let loc = cloc.get(..cloc.len().saturating_sub(1)).unwrap_or_default();
-        cx.error(
-            loc,
-            ProblemKind::InvalidValue,
-            format!(
-                "the bytes codec cannot encode the variable-length type '{}'; use '{codec}'",
-                label(dtype)
-            ),
-        );
-    } else if endian_applies(dtype) && !conf.contains_key("endian") {
-        cx.error(
-            &cloc.key("endian"),
-            ProblemKind::MissingKey,
-            format!(
-                "the bytes codec needs 'endian' for the multi-byte type '{}'",
-                label(dtype)
-            ),
-        );
-    }
-}
-
-fn check_vlen(cx: &mut Ctx, name: &str, loc: &[LocStep], dtype: Option<&DataType>) {
-    let Some(dtype) = dtype else {
-        return;
-    };
-    let fits = match name {
-        "vlen-utf8" => matches!(dtype, DataType::String),
-        _ => matches!(dtype, DataType::Bytes(_)),
-    };
-    if !fits {
-        let want = if name == "vlen-utf8" {
-            "string"
-        } else {
-            "bytes"
-        };
-        cx.error(
-            loc,
-            ProblemKind::InvalidValue,
-            format!(
-                "'{name}' encodes only the {want} data type, not '{}'",
-                label(dtype)
-            ),
-        );
-    }
-}
-
-fn check_transpose(cx: &mut Ctx, conf: &Map<String, Value>, cloc: &[LocStep], current: &mut Input) {
-    let Some(v) = required(cx, conf, cloc, "order", "codec 'transpose'") else {
-        return;
-    };
-    let oloc = cloc.key("order");
-    let Some(order) = expect_uint_list(cx, v, &oloc, "transpose 'order'", 0) else {
-        current.chunk_shape = None;
-        return;
-    };
-    let rank = current.chunk_shape.as_ref().map_or(order.len(), Vec::len);
-    let mut seen = vec![false; rank];
-    let mut ok = order.len() == rank;
-    if !ok {
-        cx.error(
-            &oloc,
-            ProblemKind::InvalidValue,
-            format!(
-                "transpose 'order' has {} entries; the array has {rank} dimensions",
-                order.len()
-            ),
-        );
-    }
-    for (i, &axis) in order.iter().enumerate() {
-        let slot = usize::try_from(axis).ok().and_then(|a| seen.get_mut(a));
-        match slot {
-            Some(s) if !*s => *s = true,
-            Some(_) => {
-                ok = false;
-                cx.error(
-                    &oloc.idx(i),
-                    ProblemKind::InvalidValue,
-                    format!("transpose 'order' repeats axis {axis}"),
-                );
-            }
-            None => {
-                ok = false;
-                cx.error(
-                    &oloc.idx(i),
-                    ProblemKind::InvalidValue,
-                    format!("transpose 'order' axis {axis} is not below the rank {rank}"),
-                );
-            }
+        if cx.run_handler(name, value, loc) {
+            return Some(Role::Unknown);
         }
-    }
-    current.chunk_shape = match (&current.chunk_shape, ok) {
-        (Some(shape), true) => order
-            .iter()
-            .map(|&a| usize::try_from(a).ok().and_then(|a| shape.get(a)).copied())
-            .collect(),
-        _ => None,
+        return None;
     };
-}
-
-const BLOSC_CNAMES: &[&str] = &["blosclz", "lz4", "lz4hc", "snappy", "zlib", "zstd"];
-
-fn check_blosc(cx: &mut Ctx, conf: &Map<String, Value>, cloc: &[LocStep]) {
-    let what = "codec 'blosc'";
-    unknown_keys(
-        cx,
-        conf,
-        cloc,
-        &["cname", "clevel", "shuffle", "typesize", "blocksize"],
-        what,
-    );
-    if let Some(v) = required(cx, conf, cloc, "cname", what) {
-        expect_one_of(cx, v, &cloc.key("cname"), "blosc 'cname'", BLOSC_CNAMES);
+    current.index = index;
+    current.nested = None;
+    let (problems, _) = spec.read(name, config, current);
+    report(cx, loc, &problems);
+    if let Some(nested) = current.nested.take() {
+        check_nested(cx, config, &loc.key("configuration"), *nested);
     }
-    if let Some(v) = required(cx, conf, cloc, "clevel", what) {
-        expect_int_range(cx, v, &cloc.key("clevel"), "blosc 'clevel'", 0, 9);
-    }
-    let shuffle = required(cx, conf, cloc, "shuffle", what).and_then(|v| {
-        expect_one_of(
-            cx,
-            v,
-            &cloc.key("shuffle"),
-            "blosc 'shuffle'",
-            &["noshuffle", "shuffle", "bitshuffle"],
-        )
-    });
-    match conf.get("typesize") {
-        Some(v) => {
-            expect_uint(cx, v, &cloc.key("typesize"), "blosc 'typesize'", 1);
-        }
-        None if shuffle.is_some_and(|s| s != "noshuffle") => cx.error(
-            &cloc.key("typesize"),
-            ProblemKind::MissingKey,
-            "blosc needs 'typesize' unless 'shuffle' is \"noshuffle\"",
-        ),
-        None => {}
-    }
-    if let Some(v) = required(cx, conf, cloc, "blocksize", what) {
-        expect_uint(cx, v, &cloc.key("blocksize"), "blosc 'blocksize'", 0);
-    }
-}
-
-/// Bits per component of the types packbits supports (complex: per real/imaginary part).
-fn component_bits(dtype: &DataType) -> Option<u64> {
-    Some(match dtype {
-        DataType::Bool => 1,
-        DataType::Int8 | DataType::UInt8 => 8,
-        DataType::Int16 | DataType::UInt16 | DataType::Float16 => 16,
-        DataType::Int32 | DataType::UInt32 | DataType::Float32 | DataType::Complex64 => 32,
-        DataType::Int64 | DataType::UInt64 | DataType::Float64 | DataType::Complex128 => 64,
-        _ => return None,
+    cx.run_handler(name, value, loc);
+    Some(match spec.kind {
+        Kind::ArrayToArray => Role::ArrayArray,
+        Kind::ArrayToBytes => Role::ArrayBytes,
+        Kind::BytesToBytes => Role::BytesBytes,
     })
 }
 
-fn check_packbits(
+/// Reports a codec's configuration problems: located inside its `configuration` (or at the
+/// codec itself), as errors, or as strict-mode warnings for SHOULD-level remarks. What zom
+/// cannot decode is valid metadata: not reported here.
+pub(crate) fn report(cx: &mut Ctx, codec_loc: &[LocStep], problems: &[ConfigProblem]) {
+    report_at(cx, codec_loc, &codec_loc.key("configuration"), problems);
+}
+
+/// [`report`] with the configuration at `config_loc` (a v2 codec object is its own).
+pub(crate) fn report_at(
     cx: &mut Ctx,
-    conf: &Map<String, Value>,
-    cloc: &[LocStep],
-    loc: &[LocStep],
-    dtype: Option<&DataType>,
+    codec_loc: &[LocStep],
+    config_loc: &[LocStep],
+    problems: &[ConfigProblem],
 ) {
-    unknown_keys(
-        cx,
-        conf,
-        cloc,
-        &["padding_encoding", "first_bit", "last_bit"],
-        "codec 'packbits'",
-    );
-    if let Some(v) = conf.get("padding_encoding") {
-        expect_one_of(
-            cx,
-            v,
-            &cloc.key("padding_encoding"),
-            "packbits 'padding_encoding'",
-            &["first_byte", "last_byte", "none"],
-        );
-    }
-    let bits = dtype.and_then(component_bits);
-    if let Some(dtype) = dtype {
-        if bits.is_none() {
-            cx.error(
-                loc,
-                ProblemKind::InvalidValue,
-                format!("packbits does not support the data type '{}'", label(dtype)),
-            );
-        }
-    }
-    let max = bits.map_or(i64::MAX, |b| {
-        i64::try_from(b).unwrap_or(i64::MAX).saturating_sub(1)
-    });
-    let mut bit = |key: &str| {
-        conf.get(key).filter(|v| !v.is_null()).and_then(|v| {
-            expect_int_range(cx, v, &cloc.key(key), &format!("packbits '{key}'"), 0, max)
-        })
-    };
-    let first = bit("first_bit");
-    let last = bit("last_bit");
-    if let (Some(first), Some(last)) = (first, last) {
-        if last < first {
-            cx.error(
-                &cloc.key("last_bit"),
-                ProblemKind::InvalidValue,
-                format!("packbits 'last_bit' {last} is below 'first_bit' {first}"),
-            );
+    for p in problems {
+        let loc = if p.loc.is_empty() {
+            codec_loc.to_vec()
+        } else {
+            let mut loc = config_loc.to_vec();
+            loc.extend(p.loc.iter().cloned());
+            loc
+        };
+        match p.effect {
+            Effect::Spec | Effect::Fatal => cx.error(&loc, p.kind, p.message.clone()),
+            Effect::Warning => cx.warn(&loc, p.kind, p.message.clone()),
+            Effect::Unsupported => {}
         }
     }
 }
 
-/// Mantissa bits of float types (bitround's upper bound for `keepbits`).
-fn mantissa_bits(dtype: &DataType) -> Option<u64> {
-    match dtype {
-        DataType::Float16 => Some(10),
-        DataType::Float32 | DataType::Complex64 => Some(23),
-        DataType::Float64 | DataType::Complex128 => Some(52),
-        _ => None,
-    }
-}
-
-fn check_keepbits(cx: &mut Ctx, v: &Value, loc: &[LocStep], min: u64, dtype: Option<&DataType>) {
-    let Some(keep) = expect_uint(cx, v, loc, "bitround 'keepbits'", min) else {
+/// Checks the pipelines nested in a sharding codec.
+fn check_nested(
+    cx: &mut Ctx,
+    config: Option<&Map<String, Value>>,
+    cloc: &[LocStep],
+    nested: Nested,
+) {
+    let Some(config) = config else {
         return;
     };
-    let Some(dtype) = dtype else {
-        return;
-    };
-    if let Some(max) = mantissa_bits(dtype) {
-        if keep > max {
-            cx.error(
-                loc,
-                ProblemKind::InvalidValue,
-                format!(
-                    "bitround 'keepbits' {keep} is over the {max} mantissa bits of '{}'",
-                    label(dtype)
-                ),
-            );
-        }
+    cx.depth = cx.depth.saturating_add(1);
+    if let Some(v) = config.get("codecs") {
+        check_pipeline(cx, v, &cloc.key("codecs"), nested.inner, false);
     }
+    if let Some(v) = config.get("index_codecs") {
+        let index = Stage {
+            dtype: Some(DataType::UInt64),
+            shape: nested.chunks_per_shard.map(|mut s| {
+                s.push(2);
+                s
+            }),
+            ..Stage::default()
+        };
+        check_pipeline(cx, v, &cloc.key("index_codecs"), index, true);
+    }
+    cx.depth = cx.depth.saturating_sub(1);
 }

@@ -35,9 +35,7 @@ mod extensions;
 mod hierarchy;
 mod json;
 mod names;
-mod numcodecs;
-mod sharding;
-mod util;
+pub(crate) mod util;
 mod v2;
 mod v3;
 

@@ -211,6 +211,136 @@ pub(crate) fn unknown_keys(
     }
 }
 
+/// What is wrong with one value: its problem kind and message. The `check_*` functions return
+/// it and the `expect_*` ones report it; the codec configuration reader
+/// (`crate::codec::config`) reports it too, so one value check has one wording everywhere.
+pub(crate) type Bad = (ProblemKind, String);
+
+fn wrong_type(what: &str, want: &str, value: &Value) -> Bad {
+    (
+        ProblemKind::InvalidType,
+        format!(
+            "{what} must be {want}, not {} {}",
+            tname(value),
+            show(value)
+        ),
+    )
+}
+
+/// Reports a check's problem at `loc`; the value when there is none.
+pub(crate) fn report<T>(cx: &mut Ctx, loc: &[LocStep], checked: Result<T, Bad>) -> Option<T> {
+    match checked {
+        Ok(v) => Some(v),
+        Err((kind, message)) => {
+            cx.error(loc, kind, message);
+            None
+        }
+    }
+}
+
+/// An object.
+pub(crate) fn check_object<'v>(
+    value: &'v Value,
+    what: &str,
+) -> Result<&'v Map<String, Value>, Bad> {
+    value
+        .as_object()
+        .ok_or_else(|| wrong_type(what, "an object", value))
+}
+
+/// An array.
+pub(crate) fn check_array<'v>(value: &'v Value, what: &str) -> Result<&'v Vec<Value>, Bad> {
+    value
+        .as_array()
+        .ok_or_else(|| wrong_type(what, "an array", value))
+}
+
+/// A string.
+pub(crate) fn check_str<'v>(value: &'v Value, what: &str) -> Result<&'v str, Bad> {
+    value
+        .as_str()
+        .ok_or_else(|| wrong_type(what, "a string", value))
+}
+
+/// A boolean.
+pub(crate) fn check_bool(value: &Value, what: &str) -> Result<bool, Bad> {
+    value
+        .as_bool()
+        .ok_or_else(|| wrong_type(what, "a boolean", value))
+}
+
+/// A number (integer or float).
+pub(crate) fn check_number(value: &Value, what: &str) -> Result<f64, Bad> {
+    value
+        .as_f64()
+        .ok_or_else(|| wrong_type(what, "a number", value))
+}
+
+/// A string that is one of `allowed`.
+pub(crate) fn check_one_of<'v>(
+    value: &'v Value,
+    what: &str,
+    allowed: &[&str],
+) -> Result<&'v str, Bad> {
+    let s = check_str(value, what)?;
+    if allowed.contains(&s) {
+        return Ok(s);
+    }
+    let list: Vec<String> = allowed.iter().map(|a| format!("\"{a}\"")).collect();
+    Err((
+        ProblemKind::InvalidValue,
+        format!(
+            "{what} must be one of {}, not {}",
+            list.join(", "),
+            show(value)
+        ),
+    ))
+}
+
+/// An integer in `lo..=hi`: `invalid_type` for non-integers (floats included), `invalid_value`
+/// for integers out of range.
+pub(crate) fn check_int_range(value: &Value, what: &str, lo: i64, hi: i64) -> Result<i64, Bad> {
+    let range = if lo == i64::MIN && hi == i64::MAX {
+        "an integer".to_string()
+    } else if hi == i64::MAX {
+        format!("an integer ≥ {lo}")
+    } else {
+        format!("an integer from {lo} to {hi}")
+    };
+    match value {
+        Value::Number(n) if n.is_i64() || n.is_u64() => match n.as_i64() {
+            Some(v) if (lo..=hi).contains(&v) => Ok(v),
+            _ => Err((
+                ProblemKind::InvalidValue,
+                format!("{what} must be {range}, not {n}"),
+            )),
+        },
+        other => Err(wrong_type(what, &range, other)),
+    }
+}
+
+/// A non-negative integer at least `min` (as u64): `invalid_type` for non-integers (floats
+/// included, and integers too large for JSON parsing to keep exact), `invalid_value` for
+/// negatives or values below `min`.
+pub(crate) fn check_uint(value: &Value, what: &str, min: u64) -> Result<u64, Bad> {
+    // The usual case first: nothing to build for a message.
+    if let Some(v) = value.as_u64().filter(|&v| v >= min) {
+        return Ok(v);
+    }
+    let want = if min == 0 {
+        "a non-negative integer".to_string()
+    } else {
+        format!("an integer ≥ {min}")
+    };
+    match value {
+        Value::Number(n) if n.is_u64() || n.is_i64() => Err((
+            ProblemKind::InvalidValue,
+            format!("{what} must be {want}, not {n}"),
+        )),
+        other => Err(wrong_type(what, &want, other)),
+    }
+}
+
 /// An object, or an `invalid_type` problem.
 pub(crate) fn expect_object<'v>(
     cx: &mut Ctx,
@@ -218,21 +348,7 @@ pub(crate) fn expect_object<'v>(
     loc: &[LocStep],
     what: &str,
 ) -> Option<&'v Map<String, Value>> {
-    match value {
-        Value::Object(map) => Some(map),
-        other => {
-            cx.error(
-                loc,
-                ProblemKind::InvalidType,
-                format!(
-                    "{what} must be an object, not {} {}",
-                    tname(other),
-                    show(other)
-                ),
-            );
-            None
-        }
-    }
+    report(cx, loc, check_object(value, what))
 }
 
 /// An array, or an `invalid_type` problem.
@@ -242,21 +358,7 @@ pub(crate) fn expect_array<'v>(
     loc: &[LocStep],
     what: &str,
 ) -> Option<&'v Vec<Value>> {
-    match value {
-        Value::Array(items) => Some(items),
-        other => {
-            cx.error(
-                loc,
-                ProblemKind::InvalidType,
-                format!(
-                    "{what} must be an array, not {} {}",
-                    tname(other),
-                    show(other)
-                ),
-            );
-            None
-        }
-    }
+    report(cx, loc, check_array(value, what))
 }
 
 /// A string, or an `invalid_type` problem.
@@ -266,21 +368,7 @@ pub(crate) fn expect_str<'v>(
     loc: &[LocStep],
     what: &str,
 ) -> Option<&'v str> {
-    match value {
-        Value::String(s) => Some(s),
-        other => {
-            cx.error(
-                loc,
-                ProblemKind::InvalidType,
-                format!(
-                    "{what} must be a string, not {} {}",
-                    tname(other),
-                    show(other)
-                ),
-            );
-            None
-        }
-    }
+    report(cx, loc, check_str(value, what))
 }
 
 /// A boolean, or an `invalid_type` problem.
@@ -290,21 +378,7 @@ pub(crate) fn expect_bool(
     loc: &[LocStep],
     what: &str,
 ) -> Option<bool> {
-    match value {
-        Value::Bool(b) => Some(*b),
-        other => {
-            cx.error(
-                loc,
-                ProblemKind::InvalidType,
-                format!(
-                    "{what} must be a boolean, not {} {}",
-                    tname(other),
-                    show(other)
-                ),
-            );
-            None
-        }
-    }
+    report(cx, loc, check_bool(value, what))
 }
 
 /// A string that must be one of `allowed`.
@@ -315,71 +389,10 @@ pub(crate) fn expect_one_of<'v>(
     what: &str,
     allowed: &[&str],
 ) -> Option<&'v str> {
-    let s = expect_str(cx, value, loc, what)?;
-    if allowed.contains(&s) {
-        Some(s)
-    } else {
-        let list: Vec<String> = allowed.iter().map(|a| format!("\"{a}\"")).collect();
-        cx.error(
-            loc,
-            ProblemKind::InvalidValue,
-            format!(
-                "{what} must be one of {}, not {}",
-                list.join(", "),
-                show(value)
-            ),
-        );
-        None
-    }
+    report(cx, loc, check_one_of(value, what, allowed))
 }
 
-/// An integer in `lo..=hi`: `invalid_type` for non-integers (floats included), `invalid_value`
-/// for integers out of range.
-pub(crate) fn expect_int_range(
-    cx: &mut Ctx,
-    value: &Value,
-    loc: &[LocStep],
-    what: &str,
-    lo: i64,
-    hi: i64,
-) -> Option<i64> {
-    let range = if lo == i64::MIN && hi == i64::MAX {
-        "an integer".to_string()
-    } else if hi == i64::MAX {
-        format!("an integer ≥ {lo}")
-    } else {
-        format!("an integer from {lo} to {hi}")
-    };
-    match value {
-        Value::Number(n) if n.is_i64() || n.is_u64() => match n.as_i64() {
-            Some(v) if (lo..=hi).contains(&v) => Some(v),
-            _ => {
-                cx.error(
-                    loc,
-                    ProblemKind::InvalidValue,
-                    format!("{what} must be {range}, not {n}"),
-                );
-                None
-            }
-        },
-        other => {
-            cx.error(
-                loc,
-                ProblemKind::InvalidType,
-                format!(
-                    "{what} must be {range}, not {} {}",
-                    tname(other),
-                    show(other)
-                ),
-            );
-            None
-        }
-    }
-}
-
-/// A non-negative integer at least `min` (as u64): `invalid_type` for non-integers (floats
-/// included, and integers too large for JSON parsing to keep exact), `invalid_value` for
-/// negatives or values below `min`.
+/// A non-negative integer at least `min` (see [`check_uint`]).
 pub(crate) fn expect_uint(
     cx: &mut Ctx,
     value: &Value,
@@ -387,32 +400,7 @@ pub(crate) fn expect_uint(
     what: &str,
     min: u64,
 ) -> Option<u64> {
-    // The usual case first: nothing to build for a message.
-    if let Some(v) = value.as_u64().filter(|&v| v >= min) {
-        return Some(v);
-    }
-    let want = if min == 0 {
-        "a non-negative integer".to_string()
-    } else {
-        format!("an integer ≥ {min}")
-    };
-    match value {
-        Value::Number(n) if n.is_u64() || n.is_i64() => cx.error(
-            loc,
-            ProblemKind::InvalidValue,
-            format!("{what} must be {want}, not {n}"),
-        ),
-        other => cx.error(
-            loc,
-            ProblemKind::InvalidType,
-            format!(
-                "{what} must be {want}, not {} {}",
-                tname(other),
-                show(other)
-            ),
-        ),
-    }
-    None
+    report(cx, loc, check_uint(value, what, min))
 }
 
 /// A list of non-negative integers (each at least `min`); `None` if any element is bad (every
@@ -439,21 +427,4 @@ pub(crate) fn expect_uint_list(
         }
     }
     ok.then_some(out)
-}
-
-/// A number (integer or float), or an `invalid_type` problem.
-pub(crate) fn expect_number(cx: &mut Ctx, value: &Value, loc: &[LocStep], what: &str) -> bool {
-    if value.is_number() {
-        return true;
-    }
-    cx.error(
-        loc,
-        ProblemKind::InvalidType,
-        format!(
-            "{what} must be a number, not {} {}",
-            tname(value),
-            show(value)
-        ),
-    );
-    false
 }

@@ -1,12 +1,13 @@
 //! v2 documents: `.zarray`, `.zgroup`, `.zattrs` and consolidated `.zmetadata`.
 
-use super::numcodecs::{self, OBJECT_CODECS};
+use super::codecs::report_at;
 use super::util::{
     expect_object, expect_one_of, expect_str, expect_uint_list, join_path, required, show,
     unknown_keys, Ctx, LocExt, MAX_NESTING,
 };
 use super::v3::{check_shape, check_zarr_format, relative_path_error, warn_chunk_larger};
 use super::{LocStep, ProblemKind};
+use crate::codec::registry::{self, Stage};
 use crate::dtype::{DataType, FillValue};
 use serde_json::{Map, Value};
 
@@ -61,7 +62,7 @@ pub(crate) fn check_zarray(cx: &mut Ctx, doc: &Value, base: &[LocStep], zom: boo
                 for (i, item) in items.iter().enumerate() {
                     let id = check_numcodec(cx, item, &floc.idx(i), "filter");
                     if object_codec.is_none() {
-                        object_codec = id.filter(|id| OBJECT_CODECS.contains(id));
+                        object_codec = id.filter(|id| is_object_codec(id));
                     }
                 }
             }
@@ -79,7 +80,7 @@ pub(crate) fn check_zarray(cx: &mut Ctx, doc: &Value, base: &[LocStep], zom: boo
         if !v.is_null() {
             let id = check_numcodec(cx, v, &base.key("compressor"), "compressor");
             if object_codec.is_none() {
-                object_codec = id.filter(|id| OBJECT_CODECS.contains(id));
+                object_codec = id.filter(|id| is_object_codec(id));
             }
         }
     }
@@ -164,6 +165,20 @@ fn check_zom_keys(
     }
 }
 
+/// Whether the numcodecs `id` gives a `|O` array its meaning.
+fn is_object_codec(id: &str) -> bool {
+    registry::numcodecs(id).is_some_and(|spec| spec.object)
+}
+
+/// The ids of the object codecs.
+fn object_codecs() -> Vec<&'static str> {
+    let specs = registry::all().iter();
+    specs
+        .filter(|s| s.numcodecs && s.object)
+        .map(|s| s.name)
+        .collect()
+}
+
 /// A numcodecs configuration object `{id, …}`; returns its id.
 fn check_numcodec<'v>(
     cx: &mut Ctx,
@@ -180,14 +195,15 @@ fn check_numcodec<'v>(
             ProblemKind::InvalidValue,
             format!("{what} 'id' is empty: it names no codec"),
         );
-    } else if numcodecs::role(id).is_none() {
+    } else if let Some(spec) = registry::numcodecs(id) {
+        let (problems, _) = spec.read(id, Some(obj), &mut Stage::default());
+        report_at(cx, loc, loc, &problems);
+    } else {
         cx.warn(
             &loc.key("id"),
             ProblemKind::InvalidValue,
             format!("numcodecs id '{id}' is not one zom knows; readers may not support it"),
         );
-    } else {
-        numcodecs::check_config(cx, id, obj, loc);
     }
     Some(id)
 }
@@ -206,7 +222,7 @@ fn check_dtype(
             format!(
                 "dtype {} needs an object codec among the filters (one of {})",
                 show(v),
-                OBJECT_CODECS.join(", ")
+                object_codecs().join(", ")
             ),
         );
         return None;

@@ -1,6 +1,6 @@
 //! v3 `zarr.json`: arrays, groups, and zarr-python's inline consolidated metadata.
 
-use super::codecs::{check_pipeline, Input};
+use super::codecs::check_pipeline;
 use super::extensions::{
     check_extensions_list, parse_named, unknown_extension, unknown_top_level_key,
 };
@@ -10,6 +10,7 @@ use super::util::{
     show, tname, unknown_keys, Ctx, LocExt, MAX_NESTING, MAX_SAFE_INTEGER,
 };
 use super::{LocStep, ProblemKind};
+use crate::codec::registry::Stage;
 use crate::dtype::{DataType, FillValue};
 use crate::model::named::NamedConfig;
 use serde_json::{Map, Value};
@@ -112,7 +113,11 @@ fn check_array(cx: &mut Ctx, obj: &Map<String, Value>, base: &[LocStep], zom: bo
         }
     }
     if let Some(v) = required(cx, obj, base, "codecs", what) {
-        let input = Input { dtype, chunk_shape };
+        let input = Stage {
+            dtype,
+            shape: chunk_shape,
+            ..Stage::default()
+        };
         check_pipeline(cx, v, &base.key("codecs"), input, false);
     }
     if let Some(v) = obj.get("dimension_names") {

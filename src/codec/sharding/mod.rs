@@ -6,16 +6,19 @@ mod index;
 
 pub use index::{ChunkLocation, IndexRange, PlannedChunk, ReadPlan, ShardIndex};
 
+use super::config::{Config, Need};
 use super::pipeline::fill_chunk;
+use super::registry::{Built, CodecSpec, Kind, Nested, Stage};
 use super::{
-    bad_config, codec_error, num_elements, to_usize, v3, ArrayToBytesCodec, ChunkRepr,
-    CodecPipeline, DecodedChunk, Limits, SizeBound,
+    codec_error, num_elements, to_usize, v3, ArrayToBytesCodec, ChunkRepr, CodecPipeline,
+    DecodedChunk, Limits, SizeBound,
 };
 use crate::dtype::{DataType, FillValue};
 use crate::error::Result;
 use crate::limits::Limit;
 use crate::model::named::NamedConfig;
-use serde_json::{Map, Value};
+use crate::validate::{LocStep, ProblemKind};
+use serde_json::Value;
 
 /// The `sharding_indexed` codec of one array (or of an outer shard's inner chunks).
 #[derive(Debug)]
@@ -29,100 +32,7 @@ pub struct ShardingCodec {
     index_at_start: bool,
 }
 
-fn codec_list(name: &str, config: &Map<String, Value>, key: &str) -> Result<Vec<NamedConfig>> {
-    let Some(value) = config.get(key) else {
-        if key == "index_codecs" {
-            return Err(bad_config(name, "missing index_codecs"));
-        }
-        return Err(bad_config(name, format!("missing {key}")));
-    };
-    let items = value
-        .as_array()
-        .ok_or_else(|| bad_config(name, format!("{key} must be an array")))?;
-    let mut codecs = Vec::with_capacity(items.len());
-    for c in items {
-        codecs
-            .push(NamedConfig::from_value(c).map_err(|e| bad_config(name, format!("{key}: {e}")))?);
-    }
-    Ok(codecs)
-}
-
 impl ShardingCodec {
-    /// Reads the configuration, for shards that decode to `shard`.
-    pub(crate) fn from_config(
-        name: &str,
-        config: &Map<String, Value>,
-        shard: &ChunkRepr,
-        fill: &FillValue,
-    ) -> Result<ShardingCodec> {
-        let dims = config
-            .get("chunk_shape")
-            .and_then(Value::as_array)
-            .ok_or_else(|| bad_config(name, "chunk_shape must be an array"))?;
-        let mut inner_shape = Vec::with_capacity(dims.len());
-        for d in dims {
-            inner_shape.push(
-                d.as_u64()
-                    .ok_or_else(|| bad_config(name, "chunk_shape must hold integers"))?,
-            );
-        }
-        if inner_shape.len() != shard.shape.len() {
-            return Err(bad_config(
-                name,
-                format!(
-                    "chunk_shape has {} dimensions, the shard has {}",
-                    inner_shape.len(),
-                    shard.shape.len()
-                ),
-            ));
-        }
-        let mut chunks_per_shard = Vec::with_capacity(inner_shape.len());
-        for (&s, &c) in shard.shape.iter().zip(&inner_shape) {
-            match s.checked_div(c) {
-                Some(n) if n.checked_mul(c) == Some(s) => chunks_per_shard.push(n),
-                _ => {
-                    return Err(bad_config(
-                        name,
-                        format!(
-                        "inner chunk_shape {inner_shape:?} does not divide the shard shape {:?}",
-                        shard.shape
-                    ),
-                    ))
-                }
-            }
-        }
-        let index_at_start = match config.get("index_location") {
-            None => false,
-            Some(Value::String(s)) if s == "end" => false,
-            Some(Value::String(s)) if s == "start" => true,
-            Some(other) => {
-                let other = crate::json::to_compact(other);
-                return Err(bad_config(name, format!("bad index_location {other}")));
-            }
-        };
-        let inner = v3::build(
-            &codec_list(name, config, "codecs")?,
-            ChunkRepr::new(inner_shape.clone(), shard.data_type.clone()),
-            fill.clone(),
-        )?;
-        let mut index_shape = chunks_per_shard.clone();
-        index_shape.push(2);
-        let index = v3::build(
-            &codec_list(name, config, "index_codecs")?,
-            ChunkRepr::new(index_shape, DataType::UInt64),
-            FillValue::UInt(u64::MAX),
-        )?;
-        Ok(ShardingCodec {
-            name: name.to_string(),
-            shard_shape: shard.shape.clone(),
-            inner_shape,
-            chunks_per_shard,
-            inner,
-            index,
-            index_at_start,
-        })
-    }
-
     /// The sharding codec behind an array → bytes codec, if it is one.
     pub fn downcast(codec: &dyn ArrayToBytesCodec) -> Option<&ShardingCodec> {
         codec.as_any().downcast_ref::<ShardingCodec>()
@@ -477,4 +387,134 @@ impl ArrayToBytesCodec for ShardingCodec {
         self.decode_shard(input, decoded, limits, Some(out))
             .map(|_| ())
     }
+}
+
+/// `sharding_indexed`. Its nested `codecs` and `index_codecs` are pipelines of their own:
+/// the decoder builds them here, the validator checks them as pipelines, with their own
+/// locations (`crate::validate::sharding`).
+pub(crate) const SHARDING: CodecSpec =
+    CodecSpec::v3("sharding_indexed", Kind::ArrayToBytes, configure);
+
+fn configure(cfg: &mut Config, stage: &mut Stage) -> Option<Built> {
+    cfg.allow(&["chunk_shape", "codecs", "index_codecs", "index_location"]);
+    if stage.index {
+        let message =
+            "sharding_indexed gives a variable-size encoding; not allowed in index_codecs";
+        cfg.refuse(ProblemKind::InvalidValue, message.into(), Need::Spec);
+    }
+    cfg.required("chunk_shape", Need::Decode);
+    let inner = cfg.uint_list("chunk_shape", 1, Need::Decode);
+    let index_at_start =
+        cfg.one_of("index_location", &["start", "end"], Need::Decode) == Some("start");
+    let codecs = cfg.required("codecs", Need::Decode);
+    let index_codecs = cfg.required("index_codecs", Need::Decode);
+    let mut per_shard = None;
+    if let (Some(inner), Some(outer)) = (&inner, &stage.shape) {
+        per_shard = chunks_per_shard(cfg, inner, outer);
+    }
+    // What the nested pipelines receive, for the validator.
+    let nested = Nested {
+        inner: Stage {
+            shape: inner.clone(),
+            nested: None,
+            index: false,
+            ..stage.clone()
+        },
+        chunks_per_shard: per_shard.clone(),
+    };
+    let fill = stage.fill.clone();
+    stage.nested = Some(Box::new(nested));
+    let (fill, inner, per_shard, dtype) = (fill?, inner?, per_shard?, stage.dtype.clone()?);
+    let (codecs, index_codecs) = (
+        list(cfg, "codecs", codecs?)?,
+        list(cfg, "index_codecs", index_codecs?)?,
+    );
+    if cfg.failed() {
+        return None;
+    }
+    let inner_pipeline = cfg.built(v3::build(
+        &codecs,
+        ChunkRepr::new(inner.clone(), dtype),
+        fill,
+    ))?;
+    let mut index_shape = per_shard.clone();
+    index_shape.push(2);
+    let index = cfg.built(v3::build(
+        &index_codecs,
+        ChunkRepr::new(index_shape, DataType::UInt64),
+        FillValue::UInt(u64::MAX),
+    ))?;
+    Some(Built::ArrayToBytes(Box::new(ShardingCodec {
+        name: cfg.name.to_string(),
+        shard_shape: stage.shape.clone()?,
+        inner_shape: inner,
+        chunks_per_shard: per_shard,
+        inner: inner_pipeline,
+        index,
+        index_at_start,
+    })))
+}
+
+/// Inner chunks per shard along each dimension, or `None` (with problems) when the inner
+/// chunk shape does not divide the shard shape.
+fn chunks_per_shard(cfg: &mut Config, inner: &[u64], outer: &[u64]) -> Option<Vec<u64>> {
+    let at = |i: Option<usize>| {
+        let mut loc = vec![LocStep::Key("chunk_shape".into())];
+        loc.extend(i.map(LocStep::Index));
+        loc
+    };
+    if inner.len() != outer.len() {
+        let message = format!(
+            "sharding 'chunk_shape' has {} dimensions; the shard shape {outer:?} has {}",
+            inner.len(),
+            outer.len()
+        );
+        cfg.problem(at(None), (ProblemKind::InvalidValue, message), Need::Decode);
+        return None;
+    }
+    let mut counts = Vec::with_capacity(inner.len());
+    for (i, (&n, &m)) in inner.iter().zip(outer).enumerate() {
+        match (m.checked_rem(n), m.checked_div(n)) {
+            (Some(0), Some(count)) => counts.push(count),
+            _ => {
+                let message =
+                    format!("inner chunk length {n} does not divide the shard length {m}");
+                cfg.problem(
+                    at(Some(i)),
+                    (ProblemKind::InvalidValue, message),
+                    Need::Decode,
+                );
+            }
+        }
+    }
+    (counts.len() == inner.len()).then_some(counts)
+}
+
+/// A nested codec list, parsed.
+fn list(cfg: &mut Config, key: &str, value: &Value) -> Option<Vec<NamedConfig>> {
+    let Some(items) = value.as_array() else {
+        let message = format!("sharding '{key}' must be an array");
+        cfg.problem(
+            vec![LocStep::Key(key.into())],
+            (ProblemKind::InvalidType, message),
+            Need::Decode,
+        );
+        return None;
+    };
+    let mut codecs = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        match NamedConfig::from_value(item) {
+            Ok(named) => codecs.push(named),
+            Err(e) => {
+                let at = vec![LocStep::Key(key.into()), LocStep::Index(i)];
+                cfg.problem(
+                    at,
+                    (ProblemKind::InvalidValue, format!("{key}: {e}")),
+                    Need::Decode,
+                );
+                return None;
+            }
+        }
+    }
+    Some(codecs)
 }
