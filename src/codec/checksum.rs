@@ -173,27 +173,24 @@ fn crc32c(cfg: &mut Config, _: &mut Stage) -> Option<Built> {
 }
 
 /// numcodecs `crc32` (stored before the data unless `location` says).
-pub(crate) const NC_CRC32: CodecSpec = checksum_spec("crc32", true, nc_crc32);
-
-fn nc_crc32(cfg: &mut Config, _: &mut Stage) -> Option<Built> {
-    cfg.allow(&["location"]);
-    checksum_codec(cfg, Algorithm::Crc32, Location::Start)
-}
+pub(crate) const NC_CRC32: CodecSpec = checksum_spec("crc32", true, |cfg, _| {
+    located(cfg, Algorithm::Crc32, Location::Start)
+});
 
 /// numcodecs `crc32c` (stored after the data unless `location` says).
-pub(crate) const NC_CRC32C: CodecSpec = checksum_spec("crc32c", true, nc_crc32c);
-
-fn nc_crc32c(cfg: &mut Config, _: &mut Stage) -> Option<Built> {
-    cfg.allow(&["location"]);
-    checksum_codec(cfg, Algorithm::Crc32c, Location::End)
-}
+pub(crate) const NC_CRC32C: CodecSpec = checksum_spec("crc32c", true, |cfg, _| {
+    located(cfg, Algorithm::Crc32c, Location::End)
+});
 
 /// numcodecs `adler32` (stored before the data unless `location` says).
-pub(crate) const NC_ADLER32: CodecSpec = checksum_spec("adler32", true, nc_adler32);
+pub(crate) const NC_ADLER32: CodecSpec = checksum_spec("adler32", true, |cfg, _| {
+    located(cfg, Algorithm::Adler32, Location::Start)
+});
 
-fn nc_adler32(cfg: &mut Config, _: &mut Stage) -> Option<Built> {
+/// A numcodecs checksum whose `location` member may move it.
+fn located(cfg: &mut Config, algorithm: Algorithm, default: Location) -> Option<Built> {
     cfg.allow(&["location"]);
-    checksum_codec(cfg, Algorithm::Adler32, Location::Start)
+    checksum_codec(cfg, algorithm, default)
 }
 
 /// numcodecs `fletcher32` (HDF5's, after the data).
