@@ -7,6 +7,7 @@ import * as raw from "./zom_wasm.js";
 import * as schemas from "./zom_schemas.js";
 import { toZomError, ZomError } from "./errors.js";
 import { requireInit } from "./load.js";
+import { registeredNames } from "./codecs.js";
 import { registry } from "./extensions.js";
 import type {
   CompareOptions,
@@ -37,11 +38,14 @@ function call<T>(f: () => unknown): T {
 
 export { registerExtension, unregisterExtension } from "./extensions.js";
 
+/** `options` with the registered extensions' handlers, and registered codecs as known names. */
 function withRegistry(options: ValidateOptions): ValidateOptions {
-  if (registry.size === 0) return options;
+  const codecs = registeredNames();
+  if (registry.size === 0 && codecs.length === 0) return options;
+  const known = Object.fromEntries(codecs.map((name) => [name, true] as const));
   return {
     ...options,
-    extensionHandlers: { ...Object.fromEntries(registry), ...options.extensionHandlers },
+    extensionHandlers: { ...known, ...Object.fromEntries(registry), ...options.extensionHandlers },
   };
 }
 

@@ -9,6 +9,8 @@ import type * as raw from "./zom_wasm.js";
 import { finish } from "./decode.js";
 import type { Chunk, ChunkData, RawChunk } from "./decode.js";
 import { toZomError, ZomError } from "./errors.js";
+import { applySteps, registeredCodecs } from "./codecs.js";
+import type { CodecStep } from "./codecs.js";
 import { output } from "./pool/place.js";
 import { forgetArray, poolOf } from "./pool/pool.js";
 import { checkWorkers, workerSettings } from "./pool/settings.js";
@@ -184,6 +186,15 @@ export class ZarrArray<D extends ChunkData = ChunkData> {
         output: () => new Uint8Array(out ?? new ArrayBuffer(0)),
       };
       hooked = { ...options, decodeHook };
+    }
+    const codecs = registeredCodecs();
+    if (Object.keys(codecs).length > 0) {
+      // The core calls this for arrays whose trailing codecs are registered ones.
+      const external = pool !== undefined && !pool.failed ? pool : undefined;
+      const signal = options.signal;
+      const decodeExternal = (steps: CodecStep[], bytes: Uint8Array) =>
+        external !== undefined ? external.external(codecs, steps, bytes, signal) : applySteps(codecs, steps, bytes);
+      hooked = { ...hooked, decodeExternal };
     }
     let result: RawChunk;
     try {

@@ -4,6 +4,7 @@
  * understood is read when its extensions are all registered).
  * @module
  */
+import { registeredNames } from "./codecs.js";
 import type { ExtensionHandler } from "./types.js";
 
 /** name → handler, or true for "known, nothing to check". */
@@ -26,7 +27,10 @@ export function unregisterExtension(name: string): boolean {
   return registry.delete(name);
 }
 
-/** `options` with the registered names as `extensions`, for the raw open and decoder calls. */
-export function withUnderstood<T extends object>(options: T): T & { extensions: string[] } {
-  return { ...options, extensions: [...registry.keys()] };
+/**
+ * `options` with the registered extension names as `extensions` and the registered codec
+ * names as `codecs`, for the raw open and decoder calls.
+ */
+export function withUnderstood<T extends object>(options: T): T & { extensions: string[]; codecs: string[] } {
+  return { ...options, extensions: [...registry.keys()], codecs: registeredNames() };
 }

@@ -25,6 +25,8 @@ export {
   getLimits,
   version,
 } from "./api.js";
+export { registerCodec, unregisterCodec } from "./codecs.js";
+export type { CodecModule, CodecRegistration, CodecStep } from "./codecs.js";
 export { ChunkDecoder, decodeChunk } from "./decode.js";
 export type { ArrayMetadata, Chunk, ChunkData, DecodeOptions, DecoderOptions, EncodedChunk } from "./decode.js";
 export { open, openArray, openGroup, walk, ZarrGroup } from "./hierarchy.js";

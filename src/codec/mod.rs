@@ -18,6 +18,7 @@ mod compress;
 pub(crate) mod config;
 #[cfg(feature = "encode")]
 mod encode;
+pub(crate) mod external;
 mod filters;
 mod numeric;
 mod object;
@@ -32,6 +33,7 @@ mod v3;
 mod vlen;
 
 pub use crate::limits::Limits;
+pub use external::{registered, set_registered, ExternalStep};
 pub(crate) use pipeline::object_fill;
 pub use pipeline::CodecPipeline;
 

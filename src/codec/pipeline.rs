@@ -1,6 +1,7 @@
 //! The codec pipeline of one array: array → array codecs, one array → bytes codec, bytes →
 //! bytes codecs, with the chunk representation at every step.
 
+use super::external::ExternalStep;
 use super::{
     codec_error, to_usize, ArrayToArrayCodec, ArrayToBytesCodec, BytesToBytesCodec, ChunkRepr,
     DecodedChunk, SizeBound,
@@ -25,6 +26,8 @@ pub struct CodecPipeline {
     /// The fill value of the array.
     fill: FillValue,
     limits: Limits,
+    /// Codecs the caller applies to the stored bytes first (see `super::external`).
+    external: Vec<ExternalStep>,
 }
 
 impl CodecPipeline {
@@ -52,7 +55,20 @@ impl CodecPipeline {
             b2b,
             fill,
             limits: Limits::default(),
+            external: Vec::new(),
         })
+    }
+
+    /// The same pipeline with caller-implemented codecs to apply to stored bytes first.
+    pub(crate) fn with_external(mut self, external: Vec<ExternalStep>) -> Self {
+        self.external = external;
+        self
+    }
+
+    /// The codecs the caller implements, applied to a chunk's stored bytes (in this order)
+    /// before this pipeline decodes them; empty for most arrays.
+    pub fn external(&self) -> &[ExternalStep] {
+        &self.external
     }
 
     /// The same pipeline with other limits (a sharding codec's inner and index pipelines

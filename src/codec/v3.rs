@@ -136,12 +136,15 @@ impl CodecPipeline {
                 );
                 Ok::<_, ZomError>(shape)
             })?;
-        Self::from_v3(&meta.codecs, &data_type, &shape, &fill)
+        let (codecs, external) =
+            super::external::split_v3(&meta.codecs, &super::external::registered())?;
+        Ok(Self::from_v3(&codecs, &data_type, &shape, &fill)?.with_external(external))
     }
 
     /// Builds the pipeline of a v2 array from its `.zarray` (filters, compressor, order and
     /// the dtype's byte order).
     pub fn from_v2_metadata(meta: &ArrayMetadataV2) -> Result<CodecPipeline> {
-        super::v2::from_v2(meta)
+        let (meta, external) = super::external::split_v2(meta, &super::external::registered())?;
+        Ok(super::v2::from_v2(&meta)?.with_external(external))
     }
 }

@@ -188,6 +188,16 @@ impl ArrayReader {
             .map_err(|e| self.locate(e, None))?;
         let run = || -> Result<ChunkValues> {
             let region = self.layout.grid.chunk_region(coords)?;
+            if let (Some(step), Some(_)) = (self.pipeline.external().first(), bytes) {
+                return Err(ZomError::new(
+                    ErrorCode::UnknownCodec,
+                    format!(
+                        "codec '{}' is registered: chunks of this array decode through a read \
+                         (get, getChunk), which applies it",
+                        step.name
+                    ),
+                ));
+            }
             let full = match bytes {
                 Some(b) => self.pipeline.decode(b)?,
                 None => self.pipeline.fill_chunk()?,

@@ -170,7 +170,7 @@ pub async fn read_with<S: Store, H: DecodeHook>(
                             },
                         }
                     }
-                    (None, hook) => match (store.get(&chunk.key).await, hook) {
+                    (None, hook) => match (fetch_chunk(store, reader, &chunk.key).await, hook) {
                         (Err(e), _) => Err(e),
                         (Ok(None), _) => Ok(Fetched::Missing),
                         (Ok(Some(bytes)), None) => Ok(Fetched::Encoded(bytes)),
@@ -206,6 +206,23 @@ pub async fn read_with<S: Store, H: DecodeHook>(
         shape: plan.output_shape().to_vec(),
         data: out.into_chunk(),
     })
+}
+
+/// The bytes of a (non-sharded) chunk as zom's pipeline decodes them: the stored value, with
+/// the codecs the caller implements applied first (`crate::codec::ExternalStep`).
+async fn fetch_chunk<S: Store>(
+    store: &S,
+    reader: &ArrayReader,
+    key: &str,
+) -> Result<Option<Vec<u8>>> {
+    let stored = store.get(key).await?;
+    let external = reader.pipeline().external();
+    match stored {
+        Some(bytes) if !external.is_empty() => {
+            store.decode_external(key, external, bytes).await.map(Some)
+        }
+        other => Ok(other),
+    }
 }
 
 /// Reads one chunk, cut to the array: for a sharded array an inner chunk (coordinates in the

@@ -158,7 +158,13 @@ fn check_codec(
     index: bool,
 ) -> Option<Role> {
     let Some(spec) = registry::v3(name) else {
-        if let Some(id) = name.strip_prefix("numcodecs.") {
+        // A codec the caller implements (JS `registerCodec`), as a name or numcodecs id.
+        let id = name.strip_prefix("numcodecs.");
+        if cx.run_handler(name, value, loc) || id.is_some_and(|id| cx.run_handler(id, value, loc)) {
+            current.dtype = None;
+            return Some(Role::Unknown);
+        }
+        if let Some(id) = id {
             cx.warn(
                 loc,
                 ProblemKind::InvalidValue,
@@ -166,9 +172,6 @@ fn check_codec(
             );
             current.dtype = None;
             return Some(Role::Flexible);
-        }
-        if cx.run_handler(name, value, loc) {
-            return Some(Role::Unknown);
         }
         return None;
     };

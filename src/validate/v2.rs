@@ -198,6 +198,8 @@ fn check_numcodec<'v>(
     } else if let Some(spec) = registry::numcodecs(id) {
         let (problems, _) = spec.read(id, Some(obj), &mut Stage::default());
         report_at(cx, loc, loc, &problems);
+    } else if cx.run_handler(id, value, loc) {
+        // A codec the caller implements (JS `registerCodec`).
     } else {
         cx.warn(
             &loc.key("id"),

@@ -162,8 +162,15 @@ impl DeferredGroup {
 }
 
 /// The extension names the caller implements: the option `extensions` (JS passes those
-/// given to `registerExtension`).
+/// given to `registerExtension`). The option `codecs`, the names given to `registerCodec`,
+/// becomes this instance's registered codecs (`crate::codec::set_registered`) for the arrays
+/// the call opens.
 pub(crate) fn understood_of(options: &JsValue) -> Vec<String> {
+    let codecs = super::option(options, "codecs");
+    if js_sys::Array::is_array(&codecs) {
+        let names = js_sys::Array::from(&codecs);
+        crate::codec::set_registered(names.iter().filter_map(|v| v.as_string()).collect());
+    }
     let list = super::option(options, "extensions");
     if !js_sys::Array::is_array(&list) {
         return Vec::new();
@@ -339,7 +346,9 @@ impl ArrayHandle {
                 from_js(&what).and_then(|v| Selection::from_json(&v))
             }
             .map_err(|e| fail(e.at_path(inner.path.clone())))?;
-            let store = JsStore::new(&inner.store, option(&options, "signal")).map_err(fail)?;
+            let store = JsStore::new(&inner.store, option(&options, "signal"))
+                .map_err(fail)?
+                .with_external(option(&options, "decodeExternal"));
             // A chunk read reports no progress.
             let callback = if chunk {
                 JsValue::UNDEFINED

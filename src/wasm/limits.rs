@@ -80,3 +80,11 @@ pub fn default_limits(limits: JsValue) -> Result<JsValue, JsValue> {
     DEFAULTS.with(|d| d.set(next));
     Ok(to_js(&next))
 }
+
+/// Sets the codec names the caller implements in this instance (TypeScript `registerCodec`;
+/// each decode worker's instance is sent the same list): arrays opened afterwards apply those
+/// codecs through the read's `decodeExternal` function (see `crate::codec::ExternalStep`).
+#[wasm_bindgen(js_name = setRegisteredCodecs)]
+pub fn set_registered_codecs(names: Vec<String>) {
+    crate::codec::set_registered(names);
+}

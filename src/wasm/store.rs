@@ -27,6 +27,9 @@ enum Backend {
 pub struct JsStore {
     backend: Backend,
     signal: JsValue,
+    /// `(steps, bytes, key) => Uint8Array | Promise<Uint8Array>`: applies the caller's
+    /// registered codecs (ts/codecs.ts) to a chunk's stored bytes.
+    external: Option<Function>,
 }
 
 fn prop(target: &JsValue, name: &str) -> JsValue {
@@ -154,7 +157,18 @@ impl JsStore {
         } else {
             JsValue::UNDEFINED
         };
-        Ok(JsStore { backend, signal })
+        Ok(JsStore {
+            backend,
+            signal,
+            external: None,
+        })
+    }
+
+    /// The same store, applying the caller's registered codecs with `decode` (a function;
+    /// anything else leaves them unapplied).
+    pub fn with_external(mut self, decode: JsValue) -> JsStore {
+        self.external = decode.dyn_into::<Function>().ok();
+        self
     }
 
     fn check_aborted(&self, key: &str) -> Result<()> {
@@ -272,6 +286,40 @@ fn strings(value: &JsValue) -> Vec<String> {
 impl Store for JsStore {
     async fn get(&self, key: &str) -> Result<Option<Vec<u8>>> {
         self.get_bounded(key, None).await
+    }
+
+    async fn decode_external(
+        &self,
+        key: &str,
+        steps: &[crate::codec::ExternalStep],
+        bytes: Vec<u8>,
+    ) -> Result<Vec<u8>> {
+        let Some(decode) = &self.external else {
+            return Err(crate::codec::external::unapplied(steps).at_key(key));
+        };
+        let list = Array::new();
+        for step in steps {
+            let item = Object::new();
+            let _ = Reflect::set(&item, &"name".into(), &JsValue::from_str(&step.name));
+            let config = serde_json::Value::Object(step.configuration.clone());
+            let _ = Reflect::set(
+                &item,
+                &"configuration".into(),
+                &super::convert::to_js(&config),
+            );
+            list.push(&item);
+        }
+        let args = Array::of3(
+            &list,
+            &Uint8Array::from(bytes.as_slice()),
+            &JsValue::from_str(&absolute(key)),
+        );
+        let value = self
+            .call(decode, &JsValue::UNDEFINED, &args, "registered codec", key)
+            .await?;
+        bytes_of(&value, "registered codec", key, None)?.ok_or_else(|| {
+            ZomError::new(ErrorCode::CodecError, "a registered codec gave no bytes").at_key(key)
+        })
     }
 
     async fn get_within(&self, key: &str, max: u64) -> Result<Option<Vec<u8>>> {

@@ -18,6 +18,8 @@ import { ZomError } from "../errors.js";
 import { wasmModule, whenInit } from "../load.js";
 import { entry } from "../runtime.js";
 import type { WorkerPort } from "../runtime.js";
+import { applySteps, registeredNames } from "../codecs.js";
+import type { CodecStep } from "../codecs.js";
 import { place } from "./place.js";
 import type { FromWorker, ToWorker, WireError } from "./protocol.js";
 import { workerSettings } from "./settings.js";
@@ -313,6 +315,7 @@ export class WorkerPool {
       message.meta = array.meta();
       message.path = array.path;
       message.limits = array.limits();
+      message.codecs = registeredNames();
       slot.known.add(array.id);
       if (slot.known.size > MAX_KNOWN) {
         const oldest = slot.known.values().next().value as number;
@@ -320,7 +323,16 @@ export class WorkerPool {
         slot.port.post({ t: "forget", a: oldest });
       }
     }
-    const decoded = await new Promise<Uint8Array | undefined>((resolve, reject) => {
+    const decoded = await this.#run(slot, id, message, [buffer, ...spare], signal);
+    if (decoded === undefined) return;
+    place(decoded, new Uint8Array(target.out), target.item, target.place);
+    // Its buffer serves a later chunk.
+    this.#outputs.put(decoded.buffer);
+  }
+
+  /** Posts `message` (task `id`) to `slot` and waits for its answer's bytes, if any. */
+  #run(slot: Slot, id: number, message: ToWorker, transfer: ArrayBuffer[], signal?: AbortSignal): Promise<Uint8Array | undefined> {
+    return new Promise<Uint8Array | undefined>((resolve, reject) => {
       const onAbort = () => {
         if (task.settled) return;
         task.settled = true;
@@ -330,13 +342,28 @@ export class WorkerPool {
       this.#tasks.set(id, task);
       if (slot.pending === 0) slot.port.ref?.();
       slot.pending += 1;
-      slot.port.post(message, [buffer, ...spare]);
+      slot.port.post(message, transfer);
       signal?.addEventListener("abort", onAbort, { once: true });
     });
-    if (decoded === undefined) return;
-    place(decoded, new Uint8Array(target.out), target.item, target.place);
-    // Its buffer serves a later chunk.
-    this.#outputs.put(decoded.buffer);
+  }
+
+  /**
+   * Applies registered codecs (`steps`, with the modules of `modules`) to a chunk's stored
+   * bytes in a worker, which imports the modules; on this thread when no worker runs.
+   */
+  async external(modules: Record<string, string>, steps: CodecStep[], bytes: Uint8Array, signal?: AbortSignal): Promise<Uint8Array> {
+    await this.#ready;
+    if (this.#closed) throw new ZomError("Aborted", "the decode workers were closed");
+    if (this.#slots.length === 0) return applySteps(modules, steps, bytes);
+    signal?.throwIfAborted();
+    let slot = this.#slots[0] as Slot;
+    for (const s of this.#slots) if (s.pending < slot.pending) slot = s;
+    // `bytes` views WebAssembly memory: copied out at once.
+    const buffer = bytes.slice().buffer as ArrayBuffer;
+    const id = this.#nextId++;
+    const message: ToWorker = { t: "external", id, steps, modules, bytes: buffer, length: bytes.byteLength };
+    const decoded = await this.#run(slot, id, message, [buffer], signal);
+    return decoded ?? new Uint8Array(0);
   }
 
   /** Drops array `id`'s decoders in the workers. */

@@ -30,6 +30,8 @@ export type ToWorker =
       meta?: string;
       path?: string;
       limits?: unknown;
+      /** The registered codec names (ts/codecs.ts), with `meta`. */
+      codecs?: string[];
       inner: boolean;
       bytes: ArrayBuffer;
       length: number;
@@ -37,6 +39,18 @@ export type ToWorker =
       out?: SharedArrayBuffer;
       item?: number;
       place?: Float64Array;
+    }
+  /**
+   * Apply registered codecs (ts/codecs.ts): `steps` in order to the first `length` bytes of
+   * `bytes` (transferred), importing each step's module from `modules` (name → URL).
+   */
+  | {
+      t: "external";
+      id: number;
+      steps: { name: string; configuration: Record<string, unknown> }[];
+      modules: Record<string, string>;
+      bytes: ArrayBuffer;
+      length: number;
     }
   /** Drop the decoder of array `a`. */
   | { t: "forget"; a: number };

@@ -9,7 +9,7 @@
  * ts/pool/protocol.ts for the messages.
  * @module
  */
-import { initSync, PoolDecoder } from "../zom_wasm.js";
+import { initSync, PoolDecoder, setRegisteredCodecs } from "../zom_wasm.js";
 import { place } from "./place.js";
 import type { FromWorker, ToWorker, WireError } from "./protocol.js";
 
@@ -55,6 +55,9 @@ function handle(message: ToWorker, post: Post): void {
         post({ t: "failed", error: describe(e) });
       }
       return;
+    case "external":
+      void external(message, post);
+      return;
     case "forget":
       decoders.get(message.a)?.free();
       decoders.delete(message.a);
@@ -65,6 +68,8 @@ function handle(message: ToWorker, post: Post): void {
         let decoder = decoders.get(message.a);
         if (decoder === undefined) {
           if (message.meta === undefined) throw new Error("the worker was not sent this array's metadata");
+          // Registered codecs are split off the array's pipeline as on the calling thread.
+          setRegisteredCodecs(message.codecs ?? []);
           decoder = new PoolDecoder(message.meta, message.path ?? "", message.limits);
           decoders.set(message.a, decoder);
         }
@@ -85,6 +90,42 @@ function handle(message: ToWorker, post: Post): void {
         post({ t: "done", id: message.id, error: describe(e), fatal, input: message.bytes }, [message.bytes]);
       }
       return;
+  }
+}
+
+/** Codec modules (ts/codecs.ts) by URL, imported once per worker. */
+const codecModules = new Map<string, Promise<{ decode?: (b: Uint8Array, s: unknown) => unknown }>>();
+
+function importCodec(codecUrl: string): Promise<{ decode?: (b: Uint8Array, s: unknown) => unknown }> {
+  let found = codecModules.get(codecUrl);
+  if (found === undefined) {
+    // The one dynamic import of the worker bundle (scripts/build.mjs allows exactly this).
+    found = import(codecUrl);
+    found.catch(() => codecModules.delete(codecUrl));
+    codecModules.set(codecUrl, found);
+  }
+  return found;
+}
+
+/** Applies registered codecs to a chunk's bytes and answers with the result. */
+async function external(message: Extract<ToWorker, { t: "external" }>, post: Post): Promise<void> {
+  try {
+    let bytes: Uint8Array = new Uint8Array(message.bytes, 0, message.length);
+    for (const step of message.steps) {
+      const url = message.modules[step.name] ?? message.modules[step.name.replace(/^numcodecs\./, "")];
+      if (url === undefined) throw { code: "UnknownCodec", message: `codec '${step.name}' is not registered` };
+      const module = await importCodec(url);
+      if (typeof module.decode !== "function") throw { code: "InvalidArgument", message: `the codec module ${url} exports no decode function` };
+      const decoded = await module.decode(bytes, step);
+      if (!ArrayBuffer.isView(decoded)) throw { code: "CodecError", message: `codec '${step.name}': decode must return a typed array` };
+      bytes = new Uint8Array(decoded.buffer, decoded.byteOffset, decoded.byteLength);
+    }
+    // A copy: the codec's answer may view memory that cannot be transferred (its own
+    // WebAssembly memory) or that it reuses.
+    const buffer = bytes.slice().buffer;
+    post({ t: "done", id: message.id, bytes: buffer, length: bytes.byteLength, input: message.bytes }, [buffer, message.bytes]);
+  } catch (e) {
+    post({ t: "done", id: message.id, error: describe(e), fatal: false, input: message.bytes });
   }
 }
 
