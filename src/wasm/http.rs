@@ -48,8 +48,8 @@ fn kept(result: Result<std::ops::Range<u64>, String>) -> Result<Box<[f64]>, JsVa
 }
 
 /// A `Content-Range` value parsed: `{start, end, total}` (`total` null for `*`),
-/// `{unsatisfied: true, total}` for `bytes */total`, or null when absent or malformed
-/// (`parseContentRange` in `ts/store/range.ts`).
+/// `{unsatisfied: true, total}` for the 416 form (`bytes *` then `/total`), or null when absent
+/// or malformed (`parseContentRange` in `ts/store/range.ts`).
 #[wasm_bindgen(js_name = httpContentRange)]
 pub fn http_content_range(value: Option<String>) -> JsValue {
     let object = Object::new();
