@@ -2,7 +2,7 @@
 //! [`crate::store::wire`], so that the rules `HttpStore` follows in Rust are the ones the JS
 //! store follows. The TypeScript side does the I/O and calls these for every parse and check.
 
-use super::convert::{bytes_of, set_own, to_js};
+use super::convert::{bytes_of, to_js};
 use super::fail;
 use crate::error::{ErrorCode, ZomError};
 use crate::store::wire::html::{looks_like_html, parse_html_index};
@@ -11,7 +11,6 @@ use crate::store::wire::range::{
     keep_prefix, keep_suffix, parse_content_length, parse_content_range, ContentRange,
 };
 use crate::store::wire::{body_text, encode_key, MAX_SAFE};
-use js_sys::Object;
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 
@@ -36,7 +35,20 @@ fn text_of(body: &JsValue) -> Result<String, JsValue> {
             "a body is a string, a Uint8Array or an ArrayBuffer",
         ))
     })?;
-    Ok(body_text(&bytes).into_owned())
+    match String::from_utf8(bytes) {
+        Ok(text) if !text.starts_with('\u{feff}') => Ok(text),
+        Ok(text) => Ok(body_text(text.as_bytes()).into_owned()),
+        Err(e) => Ok(body_text(e.as_bytes()).into_owned()),
+    }
+}
+
+/// Plain JSON data (strings, arrays, objects, no large numbers) as a JS value: one
+/// `JSON.parse` of its text instead of a boundary crossing per string.
+fn json_to_js(value: &Value) -> JsValue {
+    match serde_json::to_string(value) {
+        Ok(text) => js_sys::JSON::parse(&text).unwrap_or_else(|_| to_js(value)),
+        Err(_) => to_js(value),
+    }
 }
 
 /// What to keep of a body, `[start, end)`, or the check's message as an HttpError.
@@ -47,26 +59,19 @@ fn kept(result: Result<std::ops::Range<u64>, String>) -> Result<Box<[f64]>, JsVa
     }
 }
 
-/// A `Content-Range` value parsed: `{start, end, total}` (`total` null for `*`),
-/// `{unsatisfied: true, total}` for the 416 form (`bytes *` then `/total`), or null when absent
-/// or malformed (`parseContentRange` in `ts/store/range.ts`).
+/// A `Content-Range` value parsed, as numbers (one boundary crossing; `parseContentRange` in
+/// `ts/store/range.ts` makes the object): `[start, end, total]` for `bytes start-end/total`
+/// (`total` −1 for `*`), `[-1, -1, total]` for the 416 form (`bytes *` then `/total`),
+/// undefined when absent or malformed.
 #[wasm_bindgen(js_name = httpContentRange)]
-pub fn http_content_range(value: Option<String>) -> JsValue {
-    let object = Object::new();
-    let num = |n: u64| JsValue::from_f64(n as f64);
-    match value.as_deref().and_then(parse_content_range) {
-        None => return JsValue::NULL,
-        Some(ContentRange::Bytes { start, end, total }) => {
-            set_own(&object, "start", &num(start));
-            set_own(&object, "end", &num(end));
-            set_own(&object, "total", &total.map_or(JsValue::NULL, num));
+pub fn http_content_range(value: Option<String>) -> Option<Box<[f64]>> {
+    let num = |n: u64| n as f64;
+    Some(match value.as_deref().and_then(parse_content_range)? {
+        ContentRange::Bytes { start, end, total } => {
+            Box::new([num(start), num(end), total.map_or(-1.0, num)])
         }
-        Some(ContentRange::Unsatisfied { total }) => {
-            set_own(&object, "unsatisfied", &JsValue::TRUE);
-            set_own(&object, "total", &num(total));
-        }
-    }
-    object.into()
+        ContentRange::Unsatisfied { total } => Box::new([-1.0, -1.0, num(total)]),
+    })
 }
 
 /// A `Content-Length` value as a number; undefined when absent or malformed.
@@ -139,7 +144,7 @@ pub fn http_s3_page(body: JsValue, full: Option<String>) -> Result<JsValue, JsVa
             (keys, prefixes)
         }
     };
-    Ok(to_js(&json!({
+    Ok(json_to_js(&json!({
         "keys": keys,
         "prefixes": prefixes,
         "truncated": page.truncated,
@@ -169,7 +174,9 @@ pub fn http_html_index(
         return Ok(JsValue::NULL);
     }
     let index = parse_html_index(&text, dir_url);
-    Ok(to_js(&json!({ "files": index.files, "dirs": index.dirs })))
+    Ok(json_to_js(
+        &json!({ "files": index.files, "dirs": index.dirs }),
+    ))
 }
 
 /// Where an S3 listing may be for a store at the URL with `origin` and (percent-encoded)
@@ -180,7 +187,7 @@ pub fn http_s3_candidates(origin: &str, path: &str) -> JsValue {
         .into_iter()
         .map(|(root, prefix)| json!({ "root": root, "storePrefix": prefix }))
         .collect();
-    to_js(&Value::Array(list))
+    json_to_js(&Value::Array(list))
 }
 
 /// The URL path of a store key (without its leading '/'): each segment encoded as

@@ -31,7 +31,10 @@ export function wire<T>(f: () => T, req?: { method: string; url: string; key: st
 
 /** Parses a Content-Range header value; null when absent or malformed (numbers over 2^53 − 1 included). */
 export function parseContentRange(value: string | null): ContentRange | null {
-  return value === null ? null : wire(() => raw.httpContentRange(value) as ContentRange | null);
+  const n = value === null ? undefined : wire(() => raw.httpContentRange(value));
+  if (n === undefined || n.length < 3) return null;
+  const [start = -1, end = -1, total = -1] = n;
+  return start < 0 ? { unsatisfied: true, total } : { start, end, total: total < 0 ? null : total };
 }
 
 /** Parses a Content-Length header value; null when absent or malformed. */
