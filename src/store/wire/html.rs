@@ -268,9 +268,11 @@ fn normalize_path(path: &str) -> String {
     let mut parts = path.split(is_slash).skip(1).peekable();
     while let Some(part) = parts.next() {
         let last = parts.peek().is_none();
-        let lower = part.to_ascii_lowercase();
-        let single = lower == "." || lower == "%2e";
-        let double = matches!(lower.as_str(), ".." | ".%2e" | "%2e." | "%2e%2e");
+        let dot = |s: &str| s == "." || s.eq_ignore_ascii_case("%2e");
+        let single = dot(part);
+        let double = [1, 3]
+            .iter()
+            .any(|&cut| part.get(..cut).is_some_and(dot) && part.get(cut..).is_some_and(dot));
         if double {
             segments.pop();
             if last {
@@ -297,9 +299,13 @@ fn normalize_path(path: &str) -> String {
 
 /// A path segment percent-encoded with the URL standard's path percent-encode set.
 fn encode_path_segment(s: &str) -> String {
+    let encoded = |b: u8| b <= 0x20 || b >= 0x7f || b"\"#<>?`{}".contains(&b);
+    if !s.bytes().any(encoded) {
+        return s.to_string();
+    }
     let mut out = String::with_capacity(s.len());
     for &b in s.as_bytes() {
-        if b <= 0x20 || b >= 0x7f || b"\"#<>?`{}".contains(&b) {
+        if encoded(b) {
             super::push_escape(&mut out, b);
         } else {
             out.push(char::from(b));
