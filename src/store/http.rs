@@ -1,6 +1,11 @@
 //! [`HttpStore`]: a [`Store`] over the browser's `fetch` (through gloo-net), for Rust code
 //! compiled to WebAssembly that reads Zarr hierarchies from an HTTP server or object store.
 
+use super::wire::listing::{parse_s3_page, s3_child, s3_page_url, S3Child};
+use super::wire::range::{
+    keep_prefix, keep_suffix, parse_content_length, parse_content_range, ContentRange,
+};
+use super::wire::{body_text, encode_key};
 use super::{ByteRange, Listing, Store};
 use crate::error::{ErrorCode, Result, ZomError};
 use gloo_net::http::{Headers, Method, RequestBuilder};
@@ -124,8 +129,7 @@ impl HttpStore {
                 ZomError::invalid_argument("store key has a '.' or '..' segment").at_key(key),
             );
         }
-        let path: Vec<String> = key.split('/').map(percent_encode).collect();
-        Ok(format!("{}/{}", self.base, path.join("/")))
+        Ok(format!("{}/{}", self.base, encode_key(key)))
     }
 
     fn is_missing(&self, status: u16) -> bool {
@@ -170,7 +174,7 @@ impl HttpStore {
             .is_none_or(|e| e.trim().eq_ignore_ascii_case("identity"));
         let declared = headers
             .get("content-length")
-            .and_then(|v| v.trim().parse::<u64>().ok());
+            .and_then(|v| parse_content_length(&v));
         if let Some(n) = declared.filter(|&n| identity && n > max) {
             return Ok(Answer {
                 status: response.status(),
@@ -226,8 +230,10 @@ impl HttpStore {
             .map_err(|m| http_error(key, m))?;
         match ans.status {
             s if self.is_missing(s) => Ok(None),
-            206 => checked_prefix(ans, key, start, last).map(Some),
-            200..=299 => Ok(Some(cut(ans.body, start, length))),
+            200..=299 => kept(ans, key, &format!("GET {url}"), |partial, cr, got| {
+                keep_prefix(partial, cr, got, start, length)
+            })
+            .map(Some),
             416 => Ok(Some(Vec::new())),
             s => Err(http_error(key, format!("GET {url} ({range}): HTTP {s}"))),
         }
@@ -244,9 +250,17 @@ impl HttpStore {
                 .map_err(|m| http_error(key, m))?;
             match ans.status {
                 s if self.is_missing(s) => return Ok(None),
-                206 => return checked_suffix(ans, key, n).map(Some),
-                200..=299 => return Ok(Some(tail(ans.body, n))),
-                416 => match content_range(&ans.headers) {
+                200..=299 => {
+                    return kept(ans, key, &format!("GET {url}"), |partial, cr, got| {
+                        keep_suffix(partial, cr, got, n)
+                    })
+                    .map(Some)
+                }
+                416 => match ans
+                    .headers
+                    .get("content-range")
+                    .and_then(|v| parse_content_range(&v))
+                {
                     Some(ContentRange::Unsatisfied { total: 0 }) => return Ok(Some(Vec::new())),
                     Some(ContentRange::Unsatisfied { total: t }) => total = Some(t),
                     _ => {}
@@ -265,10 +279,10 @@ impl HttpStore {
         };
         match total {
             // The server does not tell the length: the whole value, cut.
-            None => Ok(self
-                .read_whole(key, u64::MAX)
-                .await?
-                .map(|whole| tail(whole, n))),
+            None => Ok(self.read_whole(key, u64::MAX).await?.map(|whole| {
+                let range = keep_suffix(false, None, len_u64(&whole), n).unwrap_or_default();
+                keep(whole, range)
+            })),
             Some(0) => Ok(Some(Vec::new())),
             Some(total) => {
                 let length = n.min(total);
@@ -291,7 +305,7 @@ impl HttpStore {
             200..=299 => Ok(Some(
                 ans.headers
                     .get("content-length")
-                    .and_then(|v| v.trim().parse::<u64>().ok()),
+                    .and_then(|v| parse_content_length(&v)),
             )),
             s => Err(http_error(key, format!("HEAD {url}: HTTP {s}"))),
         }
@@ -339,16 +353,9 @@ impl Store for HttpStore {
         let fail = |m: String| ZomError::new(ErrorCode::HttpError, m).at_path(prefix);
         let mut listing = Listing::default();
         let mut token: Option<String> = None;
+        let mut seen = std::collections::HashSet::new();
         for _ in 0..MAX_LIST_PAGES {
-            let mut url = format!(
-                "{}/?list-type=2&prefix={}&delimiter=%2F",
-                s3.endpoint,
-                percent_encode(&full)
-            );
-            if let Some(token) = &token {
-                url.push_str("&continuation-token=");
-                url.push_str(&percent_encode(token));
-            }
+            let url = s3_page_url(&format!("{}/", s3.endpoint), &full, token.as_deref());
             let ans = self.send(Method::GET, &url, None).await.map_err(fail)?;
             match ans.status {
                 200..=299 => {}
@@ -356,19 +363,21 @@ impl Store for HttpStore {
                 400..=499 | 501 => return Ok(None),
                 s => return Err(fail(format!("GET {url}: HTTP {s}"))),
             }
-            let text = String::from_utf8_lossy(&ans.body);
-            let Some(page) = parse_s3_page(&text) else {
+            let Some(page) = parse_s3_page(&body_text(&ans.body)) else {
                 return Ok(None);
             };
-            let relative = |k: &str| k.strip_prefix(&s3.root).map(str::to_string);
-            // Entries outside the prefix, and the prefix itself (a "directory marker"), skipped.
-            let inside = |k: &str| k.len() > full.len() && k.starts_with(&full);
-            for key in page.keys.iter().filter(|k| inside(k)) {
-                listing.keys.extend(relative(key));
-            }
-            for p in page.prefixes.iter().map(|p| p.trim_end_matches('/')) {
-                if inside(p) {
-                    listing.prefixes.extend(relative(p));
+            // Names outside the prefix, the prefix itself (a "directory marker") and deeper
+            // keys of a server that ignores the delimiter are sorted out by `s3_child`.
+            for name in page.keys.iter().chain(&page.prefixes) {
+                match s3_child(name, &full) {
+                    Some(S3Child::Key(k)) => listing.keys.push(format!("{below}{k}")),
+                    Some(S3Child::Prefix(p)) => {
+                        let p = format!("{below}{}", p.trim_end_matches('/'));
+                        if seen.insert(p.clone()) {
+                            listing.prefixes.push(p);
+                        }
+                    }
+                    None => {}
                 }
             }
             match (page.truncated, page.next) {
@@ -393,252 +402,34 @@ fn http_error(key: &str, message: String) -> ZomError {
     ZomError::new(ErrorCode::HttpError, message).at_key(key)
 }
 
-/// Percent-encodes everything but RFC 3986 unreserved characters (as `encodeURIComponent`).
-fn percent_encode(s: &str) -> String {
-    const HEX: &[u8; 16] = b"0123456789ABCDEF";
-    let mut out = String::with_capacity(s.len());
-    for &b in s.as_bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
-            out.push(char::from(b));
-        } else {
-            out.push('%');
-            out.extend(
-                [b >> 4, b & 15]
-                    .iter()
-                    .filter_map(|&n| HEX.get(usize::from(n)).map(|&h| char::from(h))),
-            );
-        }
+/// The bytes of `body` that [`super::wire::range`] says to keep.
+fn keep(mut body: Vec<u8>, range: std::ops::Range<u64>) -> Vec<u8> {
+    let len = body.len();
+    let end = usize::try_from(range.end).unwrap_or(len).min(len);
+    let start = usize::try_from(range.start).unwrap_or(len).min(end);
+    body.truncate(end);
+    if start == 0 {
+        body
+    } else {
+        body.split_off(start)
     }
-    out
-}
-
-/// A parsed `Content-Range` header.
-#[derive(Debug, PartialEq)]
-enum ContentRange {
-    /// `bytes start-end/total` (`total` `None` for `*`).
-    Bytes {
-        start: u64,
-        end: u64,
-        total: Option<u64>,
-    },
-    /// `bytes */total` (the 416 form).
-    Unsatisfied { total: u64 },
-}
-
-fn content_range(headers: &Headers) -> Option<ContentRange> {
-    parse_content_range(&headers.get("content-range")?)
-}
-
-fn parse_content_range(value: &str) -> Option<ContentRange> {
-    let rest = value.trim().strip_prefix("bytes")?;
-    if !rest.starts_with(char::is_whitespace) {
-        return None;
-    }
-    let (span, total) = rest.trim_start().split_once('/')?;
-    let (span, total) = (span.trim(), total.trim());
-    let total = match total {
-        "*" => None,
-        t => Some(t.parse::<u64>().ok()?),
-    };
-    if span == "*" {
-        return total.map(|total| ContentRange::Unsatisfied { total });
-    }
-    let (start, end) = span.split_once('-')?;
-    let (start, end) = (
-        start.trim().parse::<u64>().ok()?,
-        end.trim().parse::<u64>().ok()?,
-    );
-    if end < start || total.is_some_and(|t| end >= t) {
-        return None;
-    }
-    Some(ContentRange::Bytes { start, end, total })
 }
 
 fn len_u64(body: &[u8]) -> u64 {
     u64::try_from(body.len()).unwrap_or(u64::MAX)
 }
 
-/// The body of a 206 answer to `bytes=start-last`, checked: the `Content-Range` names those
-/// bytes (or fewer, ending at the end of the value) and the body has that many. Without a
-/// `Content-Range` (not exposed by CORS) the body must be exactly as long as asked.
-fn checked_prefix(ans: Answer, key: &str, start: u64, last: u64) -> Result<Vec<u8>> {
-    let want = format!("bytes={start}-{last}");
-    let got = len_u64(&ans.body);
-    let Some(raw) = ans.headers.get("content-range") else {
-        let asked = last.saturating_sub(start).saturating_add(1);
-        return if got == asked {
-            Ok(ans.body)
-        } else {
-            Err(http_error(
-                key,
-                format!("206 without Content-Range has {got} bytes for {want}"),
-            ))
-        };
-    };
-    let ok = match parse_content_range(&raw) {
-        Some(ContentRange::Bytes {
-            start: s,
-            end,
-            total,
-        }) => {
-            let short_at_end = end < last && total.is_some_and(|t| end.checked_add(1) == Some(t));
-            s == start
-                && (end == last || short_at_end)
-                && got == end.saturating_sub(s).saturating_add(1)
-        }
-        _ => false,
-    };
-    if ok {
-        Ok(ans.body)
-    } else {
-        Err(http_error(
-            key,
-            format!("206 with Content-Range '{raw}' and {got} bytes does not match {want}"),
-        ))
+/// What to keep of an answer to a range request (`keep_prefix` or `keep_suffix` applied to
+/// the answer), its failure an HTTP error naming the request.
+fn kept(
+    ans: Answer,
+    key: &str,
+    what: &str,
+    check: impl FnOnce(bool, Option<&str>, u64) -> std::result::Result<std::ops::Range<u64>, String>,
+) -> Result<Vec<u8>> {
+    let header = ans.headers.get("content-range");
+    match check(ans.status == 206, header.as_deref(), len_u64(&ans.body)) {
+        Ok(range) => Ok(keep(ans.body, range)),
+        Err(message) => Err(http_error(key, format!("{what}: {message}"))),
     }
-}
-
-/// The body of a 206 answer to `bytes=-n`, checked: the `Content-Range` names the last
-/// min(n, total) bytes and the body has that many. Without a `Content-Range` the body must not
-/// be longer than n.
-fn checked_suffix(ans: Answer, key: &str, n: u64) -> Result<Vec<u8>> {
-    let got = len_u64(&ans.body);
-    let Some(raw) = ans.headers.get("content-range") else {
-        return if got <= n {
-            Ok(ans.body)
-        } else {
-            Err(http_error(
-                key,
-                format!("206 without Content-Range has {got} bytes for bytes=-{n}"),
-            ))
-        };
-    };
-    let ok = match parse_content_range(&raw) {
-        Some(ContentRange::Bytes { start, end, total }) => {
-            let count = end.saturating_sub(start).saturating_add(1);
-            let right_count = total.map_or(count == n, |t| count == n.min(t));
-            let ends_at_end = total.is_none_or(|t| end.checked_add(1) == Some(t));
-            right_count && ends_at_end && got == count
-        }
-        _ => false,
-    };
-    if ok {
-        Ok(ans.body)
-    } else {
-        Err(http_error(
-            key,
-            format!("206 with Content-Range '{raw}' and {got} bytes does not match bytes=-{n}"),
-        ))
-    }
-}
-
-/// `length` bytes of a whole value from `start` (fewer at its end, none past it).
-fn cut(mut whole: Vec<u8>, start: u64, length: u64) -> Vec<u8> {
-    let len = whole.len();
-    let start = usize::try_from(start).unwrap_or(len).min(len);
-    let end = start
-        .saturating_add(usize::try_from(length).unwrap_or(usize::MAX))
-        .min(len);
-    whole.truncate(end);
-    whole.split_off(start)
-}
-
-/// The last `n` bytes of a whole value (all of a shorter one).
-fn tail(mut whole: Vec<u8>, n: u64) -> Vec<u8> {
-    let keep = usize::try_from(n).unwrap_or(usize::MAX);
-    whole.split_off(whole.len().saturating_sub(keep))
-}
-
-/// One page of a ListObjectsV2 answer.
-struct S3Page {
-    keys: Vec<String>,
-    prefixes: Vec<String>,
-    truncated: bool,
-    next: Option<String>,
-}
-
-/// Parses a ListObjectsV2 body (only `Contents/Key`, `CommonPrefixes/Prefix`, `IsTruncated`
-/// and `NextContinuationToken`); `None` when it is not a `<ListBucketResult>`.
-fn parse_s3_page(xml: &str) -> Option<S3Page> {
-    let body = elements(xml, "ListBucketResult").into_iter().next()?;
-    let first = |xml: &str, tag: &str| elements(xml, tag).into_iter().next().map(decode_entities);
-    Some(S3Page {
-        keys: elements(body, "Contents")
-            .into_iter()
-            .filter_map(|c| first(c, "Key"))
-            .collect(),
-        prefixes: elements(body, "CommonPrefixes")
-            .into_iter()
-            .filter_map(|c| first(c, "Prefix"))
-            .collect(),
-        truncated: first(body, "IsTruncated")
-            .is_some_and(|t| t.trim().eq_ignore_ascii_case("true")),
-        next: first(body, "NextContinuationToken").map(|t| t.trim().to_string()),
-    })
-}
-
-/// The contents of every `<tag …>…</tag>` in `xml`, in order (no nesting of the same tag).
-fn elements<'a>(xml: &'a str, tag: &str) -> Vec<&'a str> {
-    let open = format!("<{tag}");
-    let close = format!("</{tag}>");
-    let mut out = Vec::new();
-    let mut rest = xml;
-    while let Some(at) = rest.find(&open) {
-        let after = rest
-            .get(at.saturating_add(open.len())..)
-            .unwrap_or_default();
-        // `<Key>` but not `<KeyCount>`.
-        if !after.starts_with(|c: char| c == '>' || c.is_whitespace()) {
-            rest = after;
-            continue;
-        }
-        let Some(gt) = after.find('>') else { break };
-        let inner = after.get(gt.saturating_add(1)..).unwrap_or_default();
-        let Some(end) = inner.find(&close) else { break };
-        out.push(inner.get(..end).unwrap_or_default());
-        rest = inner
-            .get(end.saturating_add(close.len())..)
-            .unwrap_or_default();
-    }
-    out
-}
-
-/// Replaces the five XML entities and numeric character references.
-fn decode_entities(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut rest = s;
-    while let Some(amp) = rest.find('&') {
-        out.push_str(rest.get(..amp).unwrap_or_default());
-        let after = rest.get(amp.saturating_add(1)..).unwrap_or_default();
-        let decoded = after.find(';').and_then(|semi| {
-            let name = after.get(..semi)?;
-            let c = match name {
-                "amp" => '&',
-                "lt" => '<',
-                "gt" => '>',
-                "quot" => '"',
-                "apos" => '\'',
-                _ => {
-                    let code = match name.strip_prefix("#x").or_else(|| name.strip_prefix("#X")) {
-                        Some(hex) => u32::from_str_radix(hex, 16).ok()?,
-                        None => name.strip_prefix('#')?.parse::<u32>().ok()?,
-                    };
-                    char::from_u32(code)?
-                }
-            };
-            Some((c, semi))
-        });
-        match decoded {
-            Some((c, semi)) => {
-                out.push(c);
-                rest = after.get(semi.saturating_add(1)..).unwrap_or_default();
-            }
-            None => {
-                out.push('&');
-                rest = after;
-            }
-        }
-    }
-    out.push_str(rest);
-    out
 }

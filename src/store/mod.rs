@@ -5,6 +5,7 @@
 #[cfg(target_arch = "wasm32")]
 mod http;
 mod memory;
+pub mod wire;
 
 #[cfg(target_arch = "wasm32")]
 pub use http::HttpStore;

@@ -3,6 +3,7 @@
 
 mod convert;
 mod hierarchy;
+mod http;
 mod limits;
 mod pool;
 mod store;

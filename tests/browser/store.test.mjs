@@ -42,7 +42,8 @@ after(async () => {
 function inPage(fn, arg) {
   return page.evaluate(
     async ([source, arg]) => {
-      const { FetchStore } = await import("/pkg/store/fetch.js");
+      // Through the "zom" entry: FetchStore reads answers with the WebAssembly it carries.
+      const { FetchStore } = await import("/pkg/index.js");
       const f = new Function(`return (${source})`)();
       const plain = (v) => (v instanceof Uint8Array ? Array.from(v) : Array.isArray(v) ? v.map(plain) : v);
       try {

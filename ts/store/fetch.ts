@@ -9,7 +9,8 @@ import { httpError, overLimit, send } from "./http.js";
 import { Limiter } from "./limit.js";
 import { listS3, listHtml } from "./list.js";
 import type { S3Root } from "./list.js";
-import { checkRange, checkedPrefix, checkedSuffix, cut, maxBytesOf, parseContentRange } from "./range.js";
+import { encodeKey } from "./listing.js";
+import { checkRange, keepPrefix, keepSuffix, maxBytesOf, parseContentLength, parseContentRange, tail } from "./range.js";
 import { Joint, raceAbort, throwIfAborted } from "./signal.js";
 import type { ByteRange, FetchStoreListing, FetchStoreOptions, FetchStoreStats, StoreCallOptions, StoreListing } from "./types.js";
 
@@ -137,12 +138,7 @@ export class FetchStore {
   /** The URL of a key ("/a/zarr.json" or "a/zarr.json"; a prefix may end in "/"). */
   urlOf(key: string): string {
     const k = normalizeKey(key);
-    const path = k
-      .slice(1)
-      .split("/")
-      .map((s) => encodeURIComponent(s))
-      .join("/");
-    return `${this.base}/${path}${this.query}`;
+    return `${this.base}/${encodeKey(k.slice(1))}${this.query}`;
   }
 
   /**
@@ -248,11 +244,10 @@ export class FetchStore {
     const range = `bytes=${offset}-${offset + length - 1}`;
     const ans = await send(this.ctx, { url: this.urlOf(key), method: "GET", range, key, signal });
     if (this.missing(ans.status)) return undefined;
-    if (ans.status === 206) {
-      this.rangesHonoured = true;
-      return checkedPrefix(ans, key, offset, length);
+    if (ans.status >= 200 && ans.status <= 299) {
+      if (ans.status === 206) this.rangesHonoured = true;
+      return keepPrefix(ans, key, offset, length);
     }
-    if (ans.status >= 200 && ans.status <= 299) return cut(ans.body, offset, length);
     if (ans.status === 416) return new Uint8Array(0);
     throw this.fail(ans, key, "GET", ` for ${range}`);
   }
@@ -265,12 +260,12 @@ export class FetchStore {
       if (ans.status === 206) {
         this.suffixRanges = true;
         this.rangesHonoured = true;
-        return checkedSuffix(ans, key, n);
+        return keepSuffix(ans, key, n);
       }
       if (ans.status >= 200 && ans.status <= 299) {
         // The whole value: the server ignores Range, or only suffix ranges.
         if (this.rangesHonoured) this.suffixRanges = false;
-        return ans.body.length <= n ? ans.body : ans.body.slice(ans.body.length - n);
+        return keepSuffix(ans, key, n);
       }
       if (ans.status === 416) {
         const cr = parseContentRange(ans.headers.get("content-range"));
@@ -287,7 +282,7 @@ export class FetchStore {
     if (total === undefined) return undefined;
     if (total === null) {
       const whole = await this.readWhole(key, signal);
-      return whole === undefined || whole.length <= n ? whole : whole.slice(whole.length - n);
+      return whole === undefined ? whole : tail(whole, n);
     }
     if (total === 0) return new Uint8Array(0);
     const start = Math.max(0, total - n);
@@ -300,10 +295,7 @@ export class FetchStore {
     if (this.missing(ans.status)) return undefined;
     if (ans.status === 405 || ans.status === 501) return null;
     if (ans.status < 200 || ans.status > 299) throw this.fail(ans, key, "HEAD");
-    const length = ans.headers.get("content-length");
-    if (length === null || !/^\s*\d+\s*$/.test(length)) return null;
-    const n = Number(length);
-    return Number.isSafeInteger(n) ? n : null;
+    return parseContentLength(ans.headers.get("content-length"));
   }
 
   /** A zero-length read: an empty array when the value exists. */

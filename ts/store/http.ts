@@ -8,6 +8,7 @@
  */
 import { ZomError } from "../errors.js";
 import type { Limiter } from "./limit.js";
+import { parseContentLength } from "./range.js";
 import { abortedError, sleep } from "./signal.js";
 import type { FetchStoreStats } from "./types.js";
 
@@ -208,8 +209,7 @@ async function readBody(res: Response, ctx: HttpContext, req: HttpRequest): Prom
   };
   const encoding = res.headers.get("content-encoding");
   const identity = encoding === null || encoding.trim().toLowerCase() === "identity";
-  const declared = res.headers.get("content-length");
-  const length = declared !== null && /^\s*\d+\s*$/.test(declared) ? Number(declared) : null;
+  const length = parseContentLength(res.headers.get("content-length"));
   if (length !== null && length > max) throw tooLarge(`is ${length} bytes (Content-Length)`);
   // fetch itself never delivers more than an identity Content-Length: one read, no copies.
   if ((length !== null && identity) || res.body === null) {
@@ -257,9 +257,8 @@ function truncation(res: Response, received: number): string | null {
   if (res.type === "cors" || res.type === "opaque") return null;
   const encoding = res.headers.get("content-encoding");
   if (encoding !== null && encoding.trim().toLowerCase() !== "identity") return null;
-  const declared = res.headers.get("content-length");
-  if (declared === null || !/^\s*\d+\s*$/.test(declared)) return null;
-  const expected = Number(declared);
+  const expected = parseContentLength(res.headers.get("content-length"));
+  if (expected === null) return null;
   if (expected === received) return null;
   return `body has ${received} bytes, Content-Length says ${expected} (truncated)`;
 }

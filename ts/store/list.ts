@@ -6,7 +6,7 @@
  */
 import type { HttpContext } from "./http.js";
 import { httpError, send } from "./http.js";
-import { looksLikeHtml, parseHtmlIndex, parseS3Listing, s3Candidates } from "./listing.js";
+import { parseHtmlIndex, parseS3Listing, s3Candidates, s3PageUrl } from "./listing.js";
 import type { S3Page } from "./listing.js";
 import type { StoreListing } from "./types.js";
 
@@ -21,6 +21,7 @@ export interface S3Root {
 /** Pages followed at most (a guard against servers that never stop). */
 const MAX_PAGES = 100_000;
 
+/** One page, its names sorted into those directly below `full` (null: not a ListBucketResult). */
 async function fetchPage(
   ctx: HttpContext,
   root: S3Root,
@@ -28,11 +29,10 @@ async function fetchPage(
   token: string | null,
   signal: AbortSignal | undefined,
 ): Promise<{ page: S3Page | null; status: number; url: string }> {
-  let url = `${root.root}?list-type=2&prefix=${encodeURIComponent(full)}&delimiter=%2F`;
-  if (token !== null) url += `&continuation-token=${encodeURIComponent(token)}`;
+  const url = s3PageUrl(root.root, full, token);
   const ans = await send(ctx, { url, method: "GET", key: `/${full}`, signal });
   if (ans.status !== 200) return { page: null, status: ans.status, url };
-  return { page: parseS3Listing(new TextDecoder().decode(ans.body)), status: ans.status, url };
+  return { page: parseS3Listing(ans.body, full), status: ans.status, url };
 }
 
 /**
@@ -60,8 +60,8 @@ export async function listS3(
     const seen = new Set<string>();
     for (let pages = 1; ; pages++) {
       const page: S3Page = answer.page;
-      for (const name of page.keys) add(name, full, prefix, keys, prefixes);
-      for (const name of page.prefixes) add(name, full, prefix, keys, prefixes);
+      for (const name of page.keys) keys.add(prefix + name);
+      for (const name of page.prefixes) prefixes.add(prefix + name);
       if (!page.truncated) break;
       const next = page.next;
       if (next === null || next === "" || seen.has(next) || pages >= MAX_PAGES) {
@@ -78,16 +78,6 @@ export async function listS3(
   return null;
 }
 
-/** Files go to `keys`, names with a "/" after the prefix to `prefixes` (also when the server ignored the delimiter). */
-function add(name: string, full: string, prefix: string, keys: Set<string>, prefixes: Set<string>): void {
-  if (!name.startsWith(full)) return;
-  const rel = name.slice(full.length);
-  if (rel === "") return;
-  const slash = rel.indexOf("/");
-  if (slash < 0) keys.add(prefix + rel);
-  else if (slash > 0) prefixes.add(prefix + rel.slice(0, slash + 1));
-}
-
 /**
  * Lists `prefix` from the HTML index at `url`: the listing, "missing" for a 404 (or what
  * `missing` says), null when the answer is not an HTML index.
@@ -102,8 +92,8 @@ export async function listHtml(
   const ans = await send(ctx, { url, method: "GET", key: prefix, signal });
   if (missing(ans.status)) return "missing";
   if (ans.status !== 200) return null;
-  const text = new TextDecoder().decode(ans.body);
-  if (!looksLikeHtml(ans.headers.get("content-type"), text)) return null;
-  const { files, dirs } = parseHtmlIndex(text, ans.url);
+  const index = parseHtmlIndex(ans.body, ans.url, ans.headers.get("content-type"));
+  if (index === null) return null;
+  const { files, dirs } = index;
   return { keys: files.map((f) => prefix + f), prefixes: dirs.map((d) => prefix + d) };
 }

@@ -1,9 +1,13 @@
 /**
- * Byte-range bookkeeping: Range header values, Content-Range parsing, the checks that a 206
- * answer holds exactly the bytes asked for, and the caller's `maxBytes` bound on a read.
+ * Byte-range bookkeeping: the caller's range and `maxBytes` checked, and answers to range
+ * requests read through the WebAssembly module (`src/store/wire/range.rs`, the rules the Rust
+ * `HttpStore` follows too): Content-Range parsing, the checks that a 206 holds exactly the
+ * bytes asked for, what to keep of a 200.
  * @module
  */
-import { ZomError } from "../errors.js";
+import * as raw from "../zom_wasm.js";
+import { toZomError, ZomError } from "../errors.js";
+import { requireInit } from "../load.js";
 import type { HttpAnswer } from "./http.js";
 import { httpError } from "./http.js";
 import type { ByteRange, StoreCallOptions } from "./types.js";
@@ -11,18 +15,31 @@ import type { ByteRange, StoreCallOptions } from "./types.js";
 /** A parsed `Content-Range: bytes start-end/total` (`total` null for "*"), or the 416 form (`bytes *` + `/total`). */
 export type ContentRange = { start: number; end: number; total: number | null } | { unsatisfied: true; total: number };
 
-/** Parses a Content-Range header value; null when absent or malformed. */
+/**
+ * Calls an export of `src/wasm/http.rs`, loading the WebAssembly first if need be; a thrown
+ * error object becomes a ZomError, an HttpError's message the message of one about `req`.
+ */
+export function wire<T>(f: () => T, req?: { method: string; url: string; key: string }): T {
+  requireInit();
+  try {
+    return f();
+  } catch (e) {
+    const z = toZomError(e);
+    throw req !== undefined && z instanceof ZomError && z.code === "HttpError" ? httpError(req, z.message) : z;
+  }
+}
+
+/** Parses a Content-Range header value; null when absent or malformed (numbers over 2^53 − 1 included). */
 export function parseContentRange(value: string | null): ContentRange | null {
-  if (value === null) return null;
-  const m = /^\s*bytes\s+(?:(\d+)-(\d+)|\*)\s*\/\s*(\d+|\*)\s*$/i.exec(value);
-  if (!m) return null;
-  const total = m[3] === "*" || m[3] === undefined ? null : Number(m[3]);
-  if (m[1] === undefined || m[2] === undefined) return total === null ? null : { unsatisfied: true, total };
-  const start = Number(m[1]);
-  const end = Number(m[2]);
-  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || end < start) return null;
-  if (total !== null && (!Number.isSafeInteger(total) || end >= total)) return null;
-  return { start, end, total };
+  const n = value === null ? undefined : wire(() => raw.httpContentRange(value));
+  if (n === undefined || n.length < 3) return null;
+  const [start = -1, end = -1, total = -1] = n;
+  return start < 0 ? { unsatisfied: true, total } : { start, end, total: total < 0 ? null : total };
+}
+
+/** Parses a Content-Length header value; null when absent or malformed. */
+export function parseContentLength(value: string | null): number | null {
+  return value === null ? null : (wire(() => raw.httpContentLength(value)) ?? null);
 }
 
 /** The caller's `maxBytes` call option checked: a non-negative number, Infinity when absent. */
@@ -48,59 +65,36 @@ export function checkRange(key: string, range: ByteRange): ByteRange {
   throw new ZomError("InvalidArgument", `invalid byte range for ${key}: ${JSON.stringify(range)}`, { key });
 }
 
-/**
- * The body of a 206 answer to `bytes=offset-(offset+length-1)`, after checking that the
- * Content-Range names those bytes (or fewer, ending at the end of the value) and that the body
- * has that many bytes. Without a Content-Range (CORS setups that do not expose it) the body
- * must be exactly as long as asked.
- */
-export function checkedPrefix(ans: HttpAnswer, key: string, offset: number, length: number): Uint8Array {
-  const req = { method: "GET", url: ans.url, key };
-  const want = `bytes=${offset}-${offset + length - 1}`;
-  const raw = ans.headers.get("content-range");
-  const cr = parseContentRange(raw);
-  if (raw === null) {
-    if (ans.body.length === length) return ans.body;
-    throw httpError(req, `206 without Content-Range has ${ans.body.length} bytes for ${want}`);
-  }
-  if (cr === null || "unsatisfied" in cr) throw httpError(req, `malformed Content-Range "${raw}" for ${want}`);
-  const lastWanted = offset + length - 1;
-  const shortAtEnd = cr.end < lastWanted && cr.total !== null && cr.end === cr.total - 1;
-  if (cr.start !== offset || (cr.end !== lastWanted && !shortAtEnd)) {
-    throw httpError(req, `Content-Range "${raw}" does not match the requested ${want}`);
-  }
-  return bodyOfLength(ans, req, cr.end - cr.start + 1, raw);
+/** `bytes[start, end)` of the WebAssembly's answer, without a copy when that is all of `bytes`. */
+function slice(bytes: Uint8Array, range: Float64Array): Uint8Array {
+  const start = range[0] ?? 0;
+  const end = range[1] ?? bytes.length;
+  return start === 0 && end === bytes.length ? bytes : bytes.slice(start, end);
 }
 
 /**
- * The body of a 206 answer to `bytes=-n`: the Content-Range must name the last min(n, total)
- * bytes. Without a Content-Range the body must not be longer than n.
+ * The bytes asked for of a 2xx answer to `bytes=offset-(offset+length-1)`: a 206 whose
+ * Content-Range (or, where CORS hides it, length) matches the request, else an HttpError; a
+ * 200 (the whole value) cut to the range (fewer bytes at its end, none past it).
  */
-export function checkedSuffix(ans: HttpAnswer, key: string, n: number): Uint8Array {
+export function keepPrefix(ans: HttpAnswer, key: string, offset: number, length: number): Uint8Array {
   const req = { method: "GET", url: ans.url, key };
-  const raw = ans.headers.get("content-range");
-  const cr = parseContentRange(raw);
-  if (raw === null) {
-    if (ans.body.length <= n) return ans.body;
-    throw httpError(req, `206 without Content-Range has ${ans.body.length} bytes for bytes=-${n}`);
-  }
-  if (cr === null || "unsatisfied" in cr) throw httpError(req, `malformed Content-Range "${raw}" for bytes=-${n}`);
-  const count = cr.end - cr.start + 1;
-  const endsAtEnd = cr.total === null || cr.end === cr.total - 1;
-  const rightCount = cr.total === null ? count === n : count === Math.min(n, cr.total);
-  if (!endsAtEnd || !rightCount) throw httpError(req, `Content-Range "${raw}" does not match the requested bytes=-${n}`);
-  return bodyOfLength(ans, req, count, raw);
+  const cr = ans.headers.get("content-range") ?? undefined;
+  return slice(ans.body, wire(() => raw.httpCheckPrefix(ans.status === 206, cr, ans.body.length, offset, length), req));
 }
 
-function bodyOfLength(ans: HttpAnswer, req: { method: string; url: string; key: string }, count: number, raw: string): Uint8Array {
-  if (ans.body.length !== count) {
-    throw httpError(req, `body has ${ans.body.length} bytes, Content-Range "${raw}" says ${count}`);
-  }
-  return ans.body;
+/**
+ * The bytes asked for of a 2xx answer to `bytes=-n`: a 206 whose Content-Range names the last
+ * min(n, total) bytes (without one: no more than n bytes), else an HttpError; the last n bytes
+ * of a 200.
+ */
+export function keepSuffix(ans: HttpAnswer, key: string, n: number): Uint8Array {
+  const req = { method: "GET", url: ans.url, key };
+  const cr = ans.headers.get("content-range") ?? undefined;
+  return slice(ans.body, wire(() => raw.httpCheckSuffix(ans.status === 206, cr, ans.body.length, n), req));
 }
 
-/** `bytes.slice(offset, offset + length)`, without a copy when that is all of `bytes`. */
-export function cut(bytes: Uint8Array, offset: number, length: number): Uint8Array {
-  if (offset === 0 && length >= bytes.length) return bytes;
-  return bytes.slice(Math.min(offset, bytes.length), Math.min(offset + length, bytes.length));
+/** The last `n` bytes of a whole value (all of a shorter one). */
+export function tail(bytes: Uint8Array, n: number): Uint8Array {
+  return slice(bytes, wire(() => raw.httpCheckSuffix(false, undefined, bytes.length, n)));
 }
