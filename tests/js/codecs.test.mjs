@@ -11,7 +11,7 @@ import { test } from "node:test";
 import { pathToFileURL } from "node:url";
 import { FetchStore, closeWorkers, openArray, registerCodec, slice, unregisterCodec, validateDocument, workerStats } from "zom";
 import { withServer } from "../server/testing.mjs";
-import { fixtures, repoRoot } from "./helpers.mjs";
+import { fixtures, readJson, repoRoot } from "./helpers.mjs";
 
 const PROBE = pathToFileURL(join(repoRoot, "tests", "js", "child", "lerc-probe.mjs"));
 const ROOT = join(fixtures, "registered");
@@ -94,6 +94,26 @@ test("a registered codec must come after zom's own codecs", () =>
       unregisterCodec("imagecodecs_lerc");
     }
     assert.equal(server.url.startsWith("http://127.0.0.1"), true);
+  }));
+
+test("a registered codec replaces a built-in one of the same name", () =>
+  withServer({}, async (server) => {
+    const module = pathToFileURL(join(repoRoot, "tests", "js", "child", "gzip-codec.mjs"));
+    const want = readJson("expected", "v3.values.json").codec_gzip;
+    registerCodec({ name: "gzip", module });
+    try {
+      const array = await openArray(new FetchStore(`${server.url}/v3`), "codec_gzip");
+      const { data, shape } = await array.get(null, { workers: 0 });
+      assert.deepEqual(shape, want.shape);
+      assert.deepEqual(Array.from(data), want.values);
+      assert.ok(globalThis.zomGzipCalls > 0, "the registered gzip decoded the chunks");
+    } finally {
+      unregisterCodec("gzip");
+    }
+    const calls = globalThis.zomGzipCalls;
+    const array = await openArray(new FetchStore(`${server.url}/v3`), "codec_gzip");
+    await array.get(null, { workers: 0 });
+    assert.equal(globalThis.zomGzipCalls, calls, "unregistered, zom's own gzip decodes again");
   }));
 
 test("registerCodec refuses what is not a codec registration", () => {
