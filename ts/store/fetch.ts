@@ -10,7 +10,8 @@ import { Limiter } from "./limit.js";
 import { listS3, listHtml } from "./list.js";
 import type { S3Root } from "./list.js";
 import { encodeKey } from "./listing.js";
-import { checkRange, keepPrefix, keepSuffix, maxBytesOf, parseContentLength, parseContentRange, tail } from "./range.js";
+import { checkRange, keepPrefix, keepSuffix, maxBytesOf, tail } from "./range.js";
+import { parseContentLength, parseContentRange } from "./wire.js";
 import { Joint, raceAbort, throwIfAborted } from "./signal.js";
 import type { ByteRange, FetchStoreListing, FetchStoreOptions, FetchStoreStats, StoreCallOptions, StoreListing } from "./types.js";
 

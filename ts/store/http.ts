@@ -8,9 +8,11 @@
  */
 import { ZomError } from "../errors.js";
 import type { Limiter } from "./limit.js";
-import { parseContentLength } from "./range.js";
+import { httpError, parseContentLength } from "./wire.js";
 import { abortedError, sleep } from "./signal.js";
 import type { FetchStoreStats } from "./types.js";
+
+export { httpError } from "./wire.js";
 
 /** What every request of a store shares. */
 export interface HttpContext {
@@ -69,14 +71,6 @@ const EMPTY = new Uint8Array(0);
 /** Statuses worth another attempt. */
 export function isRetryable(status: number): boolean {
   return status === 408 || status === 425 || status === 429 || (status >= 500 && status !== 501 && status !== 505);
-}
-
-/** The HttpError for a request. */
-export function httpError(req: { method: string; url: string; key: string }, message: string, cause?: unknown): ZomError {
-  return new ZomError("HttpError", `${req.method} ${req.url}: ${message}`, {
-    key: req.key,
-    ...(cause === undefined ? {} : { cause }),
-  });
 }
 
 /** Milliseconds a Retry-After header value asks for (delta-seconds or an HTTP date), or null. */

@@ -5,7 +5,7 @@
  * @module
  */
 import * as raw from "../zom_wasm.js";
-import { wire } from "./range.js";
+import { wire } from "./wire.js";
 
 /** One page of a ListObjectsV2 answer. */
 export interface S3Page {

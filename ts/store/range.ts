@@ -6,41 +6,10 @@
  * @module
  */
 import * as raw from "../zom_wasm.js";
-import { toZomError, ZomError } from "../errors.js";
-import { requireInit } from "../load.js";
+import { ZomError } from "../errors.js";
 import type { HttpAnswer } from "./http.js";
-import { httpError } from "./http.js";
 import type { ByteRange, StoreCallOptions } from "./types.js";
-
-/** A parsed `Content-Range: bytes start-end/total` (`total` null for "*"), or the 416 form (`bytes *` + `/total`). */
-export type ContentRange = { start: number; end: number; total: number | null } | { unsatisfied: true; total: number };
-
-/**
- * Calls an export of `src/wasm/http.rs`, loading the WebAssembly first if need be; a thrown
- * error object becomes a ZomError, an HttpError's message the message of one about `req`.
- */
-export function wire<T>(f: () => T, req?: { method: string; url: string; key: string }): T {
-  requireInit();
-  try {
-    return f();
-  } catch (e) {
-    const z = toZomError(e);
-    throw req !== undefined && z instanceof ZomError && z.code === "HttpError" ? httpError(req, z.message) : z;
-  }
-}
-
-/** Parses a Content-Range header value; null when absent or malformed (numbers over 2^53 − 1 included). */
-export function parseContentRange(value: string | null): ContentRange | null {
-  const n = value === null ? undefined : wire(() => raw.httpContentRange(value));
-  if (n === undefined || n.length < 3) return null;
-  const [start = -1, end = -1, total = -1] = n;
-  return start < 0 ? { unsatisfied: true, total } : { start, end, total: total < 0 ? null : total };
-}
-
-/** Parses a Content-Length header value; null when absent or malformed. */
-export function parseContentLength(value: string | null): number | null {
-  return value === null ? null : (wire(() => raw.httpContentLength(value)) ?? null);
-}
+import { wire } from "./wire.js";
 
 /** The caller's `maxBytes` call option checked: a non-negative number, Infinity when absent. */
 export function maxBytesOf(key: string, options: StoreCallOptions): number {
