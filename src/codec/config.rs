@@ -53,8 +53,8 @@ pub(crate) struct Config<'a> {
     map: &'a Map<String, Value>,
     /// The name as the metadata wrote it (`"numcodecs.zlib"`, `"endian"`).
     pub(crate) name: &'a str,
-    /// The codec as messages name it: `"codec 'gzip'"`, `"numcodecs 'zlib'"`.
-    pub(crate) what: String,
+    /// The codec's registry name (`"gzip"`, `"zlib"`), as messages name it.
+    codec: &'static str,
     /// Whether the configuration is a numcodecs object, where `id` is a member.
     numcodecs: bool,
     /// The members the codec defines, as its `allow` call listed them.
@@ -63,17 +63,18 @@ pub(crate) struct Config<'a> {
 }
 
 impl<'a> Config<'a> {
-    /// A reader over `map`, the configuration of the codec `what` names.
+    /// A reader over `map`, the configuration of the codec registered as `codec` (a numcodecs
+    /// id when `numcodecs`), written `name` in the metadata.
     pub(crate) fn new(
         map: &'a Map<String, Value>,
         name: &'a str,
-        what: String,
+        codec: &'static str,
         numcodecs: bool,
     ) -> Self {
         Config {
             map,
             name,
-            what,
+            codec,
             numcodecs,
             allowed: &[],
             problems: Vec::new(),
@@ -166,7 +167,7 @@ impl<'a> Config<'a> {
             if allowed.contains(&key.as_str()) || (self.numcodecs && key == "id") {
                 continue;
             }
-            let message = format!("'{key}' is not a key of {}", self.what);
+            let message = format!("'{key}' is not a key of {}", self.what());
             self.problem(key_loc(key), (ProblemKind::UnknownKey, message), Need::Spec);
         }
     }
@@ -180,7 +181,7 @@ impl<'a> Config<'a> {
     pub(crate) fn required(&mut self, key: &str, need: Need) -> Option<&'a Value> {
         let found = self.get(key);
         if found.is_none() {
-            let message = format!("{} has no '{key}'", self.what);
+            let message = format!("{} has no '{key}'", self.what());
             self.problem(key_loc(key), (ProblemKind::MissingKey, message), need);
         }
         found
@@ -203,14 +204,14 @@ impl<'a> Config<'a> {
         }
     }
 
+    /// How messages name the codec: `"codec 'gzip'"`, `"numcodecs 'zlib'"`.
+    pub(crate) fn what(&self) -> String {
+        what(self.codec, self.numcodecs)
+    }
+
     /// How messages name a member: `"gzip 'level'"`.
     pub(crate) fn label(&self, key: &str) -> String {
-        let codec = self
-            .what
-            .split_once('\'')
-            .and_then(|(_, rest)| rest.split_once('\''))
-            .map_or(self.what.as_str(), |(name, _)| name);
-        format!("{codec} '{key}'")
+        format!("{} '{key}'", self.codec)
     }
 
     /// An integer member in `lo..=hi`.
@@ -300,6 +301,15 @@ impl<'a> Config<'a> {
                 None
             }
         }
+    }
+}
+
+/// How messages name a codec: `"codec 'gzip'"` (v3), `"numcodecs 'zlib'"`.
+pub(crate) fn what(codec: &str, numcodecs: bool) -> String {
+    if numcodecs {
+        format!("numcodecs '{codec}'")
+    } else {
+        format!("codec '{codec}'")
     }
 }
 

@@ -153,15 +153,6 @@ impl CodecSpec {
         }
     }
 
-    /// How messages name it: `codec 'gzip'` or `numcodecs 'zlib'`.
-    pub(crate) fn what(&self) -> String {
-        if self.numcodecs {
-            format!("numcodecs '{}'", self.name)
-        } else {
-            format!("codec '{}'", self.name)
-        }
-    }
-
     /// Reads `config` (`None`: no configuration) for a codec written as `written`, at `stage`:
     /// the problems found, and the codec when it could be built.
     pub(crate) fn read(
@@ -172,7 +163,7 @@ impl CodecSpec {
     ) -> (Vec<ConfigProblem>, Option<Built>) {
         static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
         let map = config.unwrap_or_else(|| EMPTY.get_or_init(Map::new));
-        let mut cfg = Config::new(map, written, self.what(), self.numcodecs);
+        let mut cfg = Config::new(map, written, self.name, self.numcodecs);
         if written.starts_with("numcodecs.") {
             if let Some(message) = self.deprecated_in_v3 {
                 cfg.warn(message.to_string());
@@ -186,7 +177,7 @@ impl CodecSpec {
     #[cfg(test)]
     pub(crate) fn keys(&self) -> &'static [&'static str] {
         let empty = Map::new();
-        let mut cfg = Config::new(&empty, self.name, self.what(), self.numcodecs);
+        let mut cfg = Config::new(&empty, self.name, self.name, self.numcodecs);
         (self.configure)(&mut cfg, &mut Stage::default());
         cfg.allowed()
     }
@@ -213,7 +204,7 @@ pub(crate) fn build(
 
 /// Known numcodecs codecs zom does not decode: their configurations are not checked.
 fn not_decoded(cfg: &mut Config, _: &mut Stage) -> Option<Built> {
-    cfg.unsupported(format!("{} is not supported", cfg.what));
+    cfg.unsupported(format!("{} is not supported", cfg.what()));
     None
 }
 

@@ -122,7 +122,11 @@ fn every_codec_is_validated_by_the_configuration_reader_that_decodes_it() {
                 .filter(|p| p.severity == Severity::Error)
                 .map(|p| p.message.as_str())
                 .collect();
-            let context = format!("{} {}", spec.what(), Value::Object(config.clone()));
+            let context = format!(
+                "{} {}",
+                crate::codec::config::what(spec.name, spec.numcodecs),
+                Value::Object(config.clone())
+            );
             match decode(spec, &doc) {
                 // Refusals of the codec's configuration (not of the dtype or fill value, which
                 // other checks cover) carry the codec's name.
@@ -143,7 +147,7 @@ fn every_codec_is_validated_by_the_configuration_reader_that_decodes_it() {
             assert!(
                 flagged.contains(spec.name),
                 "{}: no bad value was reported",
-                spec.what()
+                crate::codec::config::what(spec.name, spec.numcodecs)
             );
         }
     }
