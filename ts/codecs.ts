@@ -91,7 +91,10 @@ export function registeredNames(): string[] {
   return [...modules.keys()];
 }
 
-/** The module of `url`, imported once. */
+/**
+ * The module of `url`, imported once (per thread: the decode workers import it too; this is
+ * the worker bundle's one dynamic import, which scripts/build.mjs allows).
+ */
 export function importCodec(url: string): Promise<CodecModule> {
   let module = loaded.get(url);
   if (module === undefined) {

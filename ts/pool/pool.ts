@@ -298,12 +298,8 @@ export class WorkerPool {
    * unusable afterwards).
    */
   async decode(array: PoolArray, inner: boolean, bytes: Uint8Array, target: Target, signal?: AbortSignal): Promise<void> {
-    await this.#ready;
-    if (this.#closed) throw new ZomError("Aborted", "the decode workers were closed");
-    if (this.#slots.length === 0) return decodeHere(array, inner, bytes, target);
-    signal?.throwIfAborted();
-    let slot = this.#slots[0] as Slot;
-    for (const s of this.#slots) if (s.pending < slot.pending) slot = s;
+    const slot = await this.#slot(signal);
+    if (slot === undefined) return decodeHere(array, inner, bytes, target);
     const own = bytes.byteOffset === 0 && bytes.buffer instanceof ArrayBuffer;
     const buffer = (own ? bytes.buffer : bytes.slice().buffer) as ArrayBuffer;
     const shared = isShared(target.out);
@@ -330,6 +326,20 @@ export class WorkerPool {
     this.#outputs.put(decoded.buffer);
   }
 
+  /**
+   * The least busy worker, once the pool has started; undefined when no worker runs (the
+   * caller then does the work on this thread).
+   */
+  async #slot(signal?: AbortSignal): Promise<Slot | undefined> {
+    await this.#ready;
+    if (this.#closed) throw new ZomError("Aborted", "the decode workers were closed");
+    if (this.#slots.length === 0) return undefined;
+    signal?.throwIfAborted();
+    let slot = this.#slots[0] as Slot;
+    for (const s of this.#slots) if (s.pending < slot.pending) slot = s;
+    return slot;
+  }
+
   /** Posts `message` (task `id`) to `slot` and waits for its answer's bytes, if any. */
   #run(slot: Slot, id: number, message: ToWorker, transfer: ArrayBuffer[], signal?: AbortSignal): Promise<Uint8Array | undefined> {
     return new Promise<Uint8Array | undefined>((resolve, reject) => {
@@ -352,12 +362,8 @@ export class WorkerPool {
    * bytes in a worker, which imports the modules; on this thread when no worker runs.
    */
   async external(modules: Record<string, string>, steps: CodecStep[], bytes: Uint8Array, signal?: AbortSignal): Promise<Uint8Array> {
-    await this.#ready;
-    if (this.#closed) throw new ZomError("Aborted", "the decode workers were closed");
-    if (this.#slots.length === 0) return applySteps(modules, steps, bytes);
-    signal?.throwIfAborted();
-    let slot = this.#slots[0] as Slot;
-    for (const s of this.#slots) if (s.pending < slot.pending) slot = s;
+    const slot = await this.#slot(signal);
+    if (slot === undefined) return applySteps(modules, steps, bytes);
     // `bytes` views WebAssembly memory: copied out at once.
     const buffer = bytes.slice().buffer as ArrayBuffer;
     const id = this.#nextId++;

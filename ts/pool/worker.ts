@@ -10,6 +10,7 @@
  * @module
  */
 import { initSync, PoolDecoder, setRegisteredCodecs } from "../zom_wasm.js";
+import { applySteps } from "../codecs.js";
 import { place } from "./place.js";
 import type { FromWorker, ToWorker, WireError } from "./protocol.js";
 
@@ -93,33 +94,10 @@ function handle(message: ToWorker, post: Post): void {
   }
 }
 
-/** Codec modules (ts/codecs.ts) by URL, imported once per worker. */
-const codecModules = new Map<string, Promise<{ decode?: (b: Uint8Array, s: unknown) => unknown }>>();
-
-function importCodec(codecUrl: string): Promise<{ decode?: (b: Uint8Array, s: unknown) => unknown }> {
-  let found = codecModules.get(codecUrl);
-  if (found === undefined) {
-    // The one dynamic import of the worker bundle (scripts/build.mjs allows exactly this).
-    found = import(codecUrl);
-    found.catch(() => codecModules.delete(codecUrl));
-    codecModules.set(codecUrl, found);
-  }
-  return found;
-}
-
-/** Applies registered codecs to a chunk's bytes and answers with the result. */
+/** Applies registered codecs to a chunk's bytes (ts/codecs.ts) and answers with the result. */
 async function external(message: Extract<ToWorker, { t: "external" }>, post: Post): Promise<void> {
   try {
-    let bytes: Uint8Array = new Uint8Array(message.bytes, 0, message.length);
-    for (const step of message.steps) {
-      const url = message.modules[step.name] ?? message.modules[step.name.replace(/^numcodecs\./, "")];
-      if (url === undefined) throw { code: "UnknownCodec", message: `codec '${step.name}' is not registered` };
-      const module = await importCodec(url);
-      if (typeof module.decode !== "function") throw { code: "InvalidArgument", message: `the codec module ${url} exports no decode function` };
-      const decoded = await module.decode(bytes, step);
-      if (!ArrayBuffer.isView(decoded)) throw { code: "CodecError", message: `codec '${step.name}': decode must return a typed array` };
-      bytes = new Uint8Array(decoded.buffer, decoded.byteOffset, decoded.byteLength);
-    }
+    const bytes = await applySteps(message.modules, message.steps, new Uint8Array(message.bytes, 0, message.length));
     // A copy: the codec's answer may view memory that cannot be transferred (its own
     // WebAssembly memory) or that it reuses.
     const buffer = bytes.slice().buffer;
