@@ -7,7 +7,7 @@
  *   registerCodec({ name: "imagecodecs_lerc", module: new URL("./lerc.mjs", import.meta.url) });
  *
  * The decode workers import the module by its URL, so in browsers it must load without an
- * import map: bundle it (tests/browser/codecs.test.mjs bundles it with esbuild and serves
+ * import map: bundle it (tests/browser/pool.test.mjs bundles it with esbuild and serves
  * `lerc-wasm.wasm` beside the bundle, where `lerc` looks for it).
  */
 import * as Lerc from "lerc";

@@ -8,11 +8,16 @@
 // (pool-csp-self.html) the warning names init({ worker }), which then makes the pool work. On
 // a cross-origin isolated page (COOP + COEP) the workers write into a SharedArrayBuffer
 // output; on the others the chunks are transferred back (no SharedArrayBuffer), with the same
-// values.
+// values. A codec registered from JavaScript (registerCodec: the example LERC codec,
+// examples/codecs/lerc.mjs, through the probe tests/js/child/lerc-probe.mjs, bundled with
+// esbuild) reads arrays zarr-python 3 wrote with imagecodecs' LERC (tests/fixtures/registered)
+// equal to zarr-python's values with 2 workers, while the page itself never imports the codec
+// module (the workers do), and with none.
 import assert from "node:assert/strict";
-import { rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
+import { build } from "esbuild";
 import { launchChromium, openTestPage, recordConsole } from "./chromium.mjs";
 import { readJson, repoRoot } from "../js/helpers.mjs";
 import { elements, sameValues } from "../js/hierarchy-common.mjs";
@@ -160,4 +165,65 @@ test("on a cross-origin isolated page the workers write into a SharedArrayBuffer
     await isolated.close();
     await isolatedSite.close();
   }
+});
+
+test("a registered LERC codec reads zarr-python's values in Chromium workers and on the page", async () => {
+  // The example codec bundled as a user would, with lerc-wasm.wasm beside the bundle, where
+  // lerc looks for it.
+  const out = join(repoRoot, "test-output", "lerc-codec");
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  await build({
+    entryPoints: [join(repoRoot, "tests", "js", "child", "lerc-probe.mjs")],
+    bundle: true,
+    format: "esm",
+    platform: "browser",
+    // lerc's Emscripten glue imports Node's "module" only on Node; a browser never runs it.
+    external: ["module"],
+    outfile: join(out, "lerc.js"),
+    logLevel: "silent",
+  });
+  copyFileSync(join(repoRoot, "node_modules", "lerc", "lerc-wasm.wasm"), join(out, "lerc-wasm.wasm"));
+  const got = await page.evaluate(
+    async ([codecUrl, dataUrl]) => {
+      const zom = await import("/pkg/index.js");
+      zom.registerCodec({ name: "imagecodecs_lerc", module: codecUrl });
+      try {
+      const store = new zom.FetchStore(dataUrl);
+      const out = {};
+      for (const name of ["uint16", "float32"]) {
+        const array = await zom.openArray(store, name);
+        const before = zom.workerStats().decoded;
+        const inWorkers = await array.get(null, { workers: 2 });
+        const decoded = zom.workerStats().decoded - before;
+        const importedBefore = globalThis.zomLercImports ?? 0;
+        const here = await array.get(null, { workers: 0 });
+        out[name] = {
+          shape: inWorkers.shape,
+          workers: Array.from(inWorkers.data),
+          here: Array.from(here.data),
+          decoded,
+          importedBefore,
+          importedAfter: globalThis.zomLercImports ?? 0,
+        };
+      }
+      return out;
+      } finally {
+        zom.unregisterCodec("imagecodecs_lerc");
+      }
+    },
+    [`${site.url}/test-output/lerc-codec/lerc.js`, `${data.url}/registered/lerc.zarr`],
+  );
+  for (const [name, shape, type] of [["uint16", [64, 50], Uint16Array], ["float32", [40, 30], Float32Array]]) {
+    const bytes = readFileSync(join(fixtures, "registered", `${name}.expected`));
+    const want = Array.from(new type(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length)));
+    const read = got[name];
+    assert.deepEqual(read.shape, shape);
+    assert.deepEqual(read.workers, want, `${name} with 2 workers`);
+    assert.deepEqual(read.here, want, `${name} on the page`);
+    assert.ok(read.decoded > 0, `${name}: the workers decoded ${read.decoded} chunks`);
+  }
+  assert.equal(got.uint16.importedBefore, 0, "the page did not import the codec while workers decoded");
+  assert.equal(got.uint16.importedAfter, 1);
+  assert.deepEqual(consoleLines.filter((l) => /pageerror|workers could not start/.test(l)), []);
 });
