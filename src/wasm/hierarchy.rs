@@ -166,19 +166,21 @@ impl DeferredGroup {
 /// becomes this instance's registered codecs (`crate::codec::set_registered`) for the arrays
 /// the call opens.
 pub(crate) fn understood_of(options: &JsValue) -> Vec<String> {
-    let codecs = super::option(options, "codecs");
-    if js_sys::Array::is_array(&codecs) {
-        let names = js_sys::Array::from(&codecs);
-        crate::codec::set_registered(names.iter().filter_map(|v| v.as_string()).collect());
+    if let Some(codecs) = names_option(options, "codecs") {
+        crate::codec::set_registered(codecs);
     }
-    let list = super::option(options, "extensions");
-    if !js_sys::Array::is_array(&list) {
-        return Vec::new();
-    }
-    js_sys::Array::from(&list)
-        .iter()
-        .filter_map(|v| v.as_string())
-        .collect()
+    names_option(options, "extensions").unwrap_or_default()
+}
+
+/// The strings of the array option `name`; `None` when it is not an array.
+fn names_option(options: &JsValue, name: &str) -> Option<Vec<String>> {
+    let list = super::option(options, name);
+    js_sys::Array::is_array(&list).then(|| {
+        js_sys::Array::from(&list)
+            .iter()
+            .filter_map(|v| v.as_string())
+            .collect()
+    })
 }
 
 /// `{kind, path, zom, consolidated, array?, deferred?}` of an opened node; an array whose
