@@ -4,6 +4,7 @@ use crate::error::{Result, ZomError};
 use crate::limits::{Limit, Limits, MAX_JSON_DEPTH};
 use serde_json::Value;
 use std::collections::BTreeMap;
+use zom_json::text::Layout;
 
 /// Parses a metadata document, refusing documents over the limits `maxDocumentBytes` and
 /// `maxJsonDepth` ([`crate::ErrorCode::LimitExceeded`]). Errors name the line and column
@@ -25,7 +26,7 @@ pub(crate) fn check_document(bytes: &[u8], limits: &Limits) -> Result<()> {
 
 /// Parses JSON text (within the limits already); errors name the line and column.
 pub(crate) fn parse_text(bytes: &[u8]) -> Result<Value> {
-    serde_json::from_slice(bytes).map_err(|e| {
+    zom_json::text::parse(bytes).map_err(|e| {
         ZomError::invalid_metadata(format!(
             "invalid JSON at line {}, column {}: {}",
             e.line(),
@@ -60,7 +61,12 @@ pub fn to_pretty_bytes(value: &Value) -> Vec<u8> {
 /// Serialises like Python's `json.dumps(value)` with `indent` (None: one line with `", "` and
 /// `": "` separators, as zarr-python writes `.zmetadata`), non-ASCII escaped.
 pub fn to_python_json(value: &Value, indent: Option<usize>) -> Vec<u8> {
-    write_json(value, JsonFormatter::new(indent, true, true))
+    let layout = Layout {
+        indent,
+        spaced: true,
+        ascii: true,
+    };
+    zom_json::text::write(value, layout).0
 }
 
 /// The JSON text serde_json's `to_string` writes (and a `Value`'s `Display`).
@@ -73,152 +79,22 @@ pub fn to_indented(value: &Value, indent: usize) -> String {
     to_text(value, Some(indent))
 }
 
-fn to_text(value: &Value, indent: Option<usize>) -> String {
-    let formatter = JsonFormatter::new(indent, false, false);
+/// Compact JSON text and what writing it noticed (integers a JS number cannot hold, the
+/// nesting depth): the WebAssembly bindings hand large values to `JSON.parse` with it.
+#[cfg(target_arch = "wasm32")]
+pub(crate) fn to_compact_checked(value: &Value) -> (String, zom_json::text::Written) {
+    let (bytes, written) = zom_json::text::write(value, Layout::default());
     // Only whole UTF-8 strings are written: this cannot fail.
-    String::from_utf8(write_json(value, formatter)).unwrap_or_default()
+    (String::from_utf8(bytes).unwrap_or_default(), written)
 }
 
-/// Every JSON text zom writes goes through this one serializer: each other one would be a
-/// copy of serde_json's serialisation code in the WebAssembly module.
-fn write_json(value: &Value, formatter: JsonFormatter) -> Vec<u8> {
-    use serde::Serialize;
-    let mut out = Vec::new();
-    let mut serializer = serde_json::Serializer::with_formatter(&mut out, formatter);
-    // Writing a Value into a Vec cannot fail (no I/O, string keys only).
-    if value.serialize(&mut serializer).is_err() {
-        return Vec::new();
-    }
-    out
-}
-
-/// serde_json's compact and pretty layouts, and Python's `json.dumps` one (`spaced`: `", "`
-/// and `": "` on one line; `ascii`: `ensure_ascii=True`).
-struct JsonFormatter {
-    /// Spaces per level (None: one line).
-    indent: Option<usize>,
-    /// `", "` and `": "` on one line.
-    spaced: bool,
-    /// Non-ASCII escaped as `\\uXXXX`.
-    ascii: bool,
-    level: usize,
-    has_value: bool,
-}
-
-impl JsonFormatter {
-    /// A formatter with these options.
-    fn new(indent: Option<usize>, spaced: bool, ascii: bool) -> Self {
-        JsonFormatter {
-            indent,
-            spaced,
-            ascii,
-            level: 0,
-            has_value: false,
-        }
-    }
-}
-
-impl JsonFormatter {
-    fn separator<W: ?Sized + std::io::Write>(&self, w: &mut W, first: bool) -> std::io::Result<()> {
-        match self.indent {
-            Some(width) => {
-                w.write_all(if first { b"\n" } else { b",\n" })?;
-                for _ in 0..self.level.saturating_mul(width) {
-                    w.write_all(b" ")?;
-                }
-                Ok(())
-            }
-            None if first => Ok(()),
-            None if self.spaced => w.write_all(b", "),
-            None => w.write_all(b","),
-        }
-    }
-
-    fn close<W: ?Sized + std::io::Write>(
-        &mut self,
-        w: &mut W,
-        bracket: &[u8],
-    ) -> std::io::Result<()> {
-        self.level = self.level.saturating_sub(1);
-        if self.has_value {
-            if let Some(width) = self.indent {
-                w.write_all(b"\n")?;
-                for _ in 0..self.level.saturating_mul(width) {
-                    w.write_all(b" ")?;
-                }
-            }
-        }
-        self.has_value = true;
-        w.write_all(bracket)
-    }
-}
-
-impl serde_json::ser::Formatter for JsonFormatter {
-    fn write_string_fragment<W: ?Sized + std::io::Write>(
-        &mut self,
-        writer: &mut W,
-        fragment: &str,
-    ) -> std::io::Result<()> {
-        if !self.ascii {
-            return writer.write_all(fragment.as_bytes());
-        }
-        let mut units = [0u16; 2];
-        for c in fragment.chars() {
-            if c.is_ascii() {
-                writer.write_all(&[c as u8])?;
-            } else {
-                for unit in c.encode_utf16(&mut units) {
-                    write!(writer, "\\u{unit:04x}")?;
-                }
-            }
-        }
-        Ok(())
-    }
-    fn begin_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        self.level = self.level.saturating_add(1);
-        self.has_value = false;
-        w.write_all(b"[")
-    }
-    fn end_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        self.close(w, b"]")
-    }
-    fn begin_array_value<W: ?Sized + std::io::Write>(
-        &mut self,
-        w: &mut W,
-        first: bool,
-    ) -> std::io::Result<()> {
-        self.separator(w, first)
-    }
-    fn end_array_value<W: ?Sized + std::io::Write>(&mut self, _w: &mut W) -> std::io::Result<()> {
-        self.has_value = true;
-        Ok(())
-    }
-    fn begin_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        self.level = self.level.saturating_add(1);
-        self.has_value = false;
-        w.write_all(b"{")
-    }
-    fn end_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        self.close(w, b"}")
-    }
-    fn begin_object_key<W: ?Sized + std::io::Write>(
-        &mut self,
-        w: &mut W,
-        first: bool,
-    ) -> std::io::Result<()> {
-        self.separator(w, first)
-    }
-    fn begin_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        w.write_all(if self.spaced || self.indent.is_some() {
-            b": "
-        } else {
-            b":"
-        })
-    }
-    fn end_object_value<W: ?Sized + std::io::Write>(&mut self, _w: &mut W) -> std::io::Result<()> {
-        self.has_value = true;
-        Ok(())
-    }
+fn to_text(value: &Value, indent: Option<usize>) -> String {
+    let layout = Layout {
+        indent,
+        ..Layout::default()
+    };
+    // Only whole UTF-8 strings are written: this cannot fail.
+    String::from_utf8(zom_json::text::write(value, layout).0).unwrap_or_default()
 }
 
 /// The JSON type name of a value, as used in problem messages.

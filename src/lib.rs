@@ -22,13 +22,6 @@ pub use limits::Limits;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 
-/// The allocator of the WebAssembly build: talc, smaller than std's dlmalloc and as fast.
-#[cfg(target_arch = "wasm32")]
-#[global_allocator]
-// SAFETY: zom's WebAssembly module is single-threaded (no shared memory; each worker has its
-// own instance), which is all TalckWasm requires.
-static ALLOCATOR: talc::TalckWasm = unsafe { talc::TalckWasm::new_global() };
-
 /// The README's Rust examples, compiled and run as doc tests so that they stay true.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]

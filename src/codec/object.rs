@@ -32,7 +32,7 @@ impl ObjectCodec {
                 if let Some(depth) = zom_json::depth_over(input, MAX_JSON_DEPTH) {
                     return Err(codec_error(format!("{who}: the values nest {depth} deep")));
                 }
-                serde_json::from_slice(input).map_err(|e| codec_error(format!("{who}: {e}")))
+                zom_json::text::parse(input).map_err(|e| codec_error(format!("{who}: {e}")))
             }
             ObjectFormat::MsgPack => {
                 let mut reader = MsgPack { input, at: 0 };

@@ -328,7 +328,9 @@ fn slots_bytes(len: usize, slot: usize, n: u64) -> u64 {
 /// see [`FillValue`]), null when it has none.
 pub(crate) fn object_fill(fill: &FillValue) -> serde_json::Value {
     match fill {
-        FillValue::String(text) => serde_json::from_str(text).unwrap_or(serde_json::Value::Null),
+        FillValue::String(text) => {
+            zom_json::text::parse(text.as_bytes()).unwrap_or(serde_json::Value::Null)
+        }
         _ => serde_json::Value::Null,
     }
 }

@@ -120,8 +120,8 @@ pub fn json_schema(zarr_format: u8) -> Result<Value> {
         }
     };
     // The embedded documents are tested to parse (tests/schema.rs); this cannot fail.
-    // from_slice: the one serde_json reader the crate uses elsewhere (a second one is code).
-    serde_json::from_slice(text).map_err(|e| ZomError::invalid_argument(e.to_string()))
+    // zom_json's parse: the one serde_json reader the crate uses (a second one is code).
+    zom_json::text::parse(text).map_err(|e| ZomError::invalid_argument(e.to_string()))
 }
 
 #[cfg(test)]

@@ -20,30 +20,16 @@ pub fn to_js(value: &Value) -> JsValue {
         Value::Object(map) => map.len() > 8 || map.values().any(|v| v.is_object()),
         _ => false,
     };
-    if large && numbers_safe(value, 0) {
-        if let Ok(parsed) = js_sys::JSON::parse(&crate::json::to_compact(value)) {
-            return parsed;
+    if large {
+        let (text, written) = crate::json::to_compact_checked(value);
+        let depth_ok = u64::try_from(written.depth).is_ok_and(|d| d <= MAX_JSON_DEPTH);
+        if !written.unsafe_integer && depth_ok {
+            if let Ok(parsed) = js_sys::JSON::parse(&text) {
+                return parsed;
+            }
         }
     }
     to_js_each(value)
-}
-
-/// True when every number of `value` is a JS number without loss (no BigInt needed), and it
-/// is not nested deeper than JSON text may be.
-fn numbers_safe(value: &Value, depth: usize) -> bool {
-    if u64::try_from(depth).map_or(true, |d| d > MAX_JSON_DEPTH) {
-        return false;
-    }
-    match value {
-        Value::Number(n) => match (n.as_u64(), n.as_i64()) {
-            (Some(u), _) => (u as f64) <= MAX_SAFE_INTEGER,
-            (None, Some(i)) => (i as f64) >= -MAX_SAFE_INTEGER,
-            (None, None) => true,
-        },
-        Value::Array(items) => items.iter().all(|v| numbers_safe(v, depth + 1)),
-        Value::Object(map) => map.values().all(|v| numbers_safe(v, depth + 1)),
-        _ => true,
-    }
 }
 
 /// [`to_js`], one value at a time.

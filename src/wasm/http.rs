@@ -45,10 +45,7 @@ fn text_of(body: &JsValue) -> Result<String, JsValue> {
 /// Plain JSON data (strings, arrays, objects, no large numbers) as a JS value: one
 /// `JSON.parse` of its text instead of a boundary crossing per string.
 fn json_to_js(value: &Value) -> JsValue {
-    match serde_json::to_string(value) {
-        Ok(text) => js_sys::JSON::parse(&text).unwrap_or_else(|_| to_js(value)),
-        Err(_) => to_js(value),
-    }
+    js_sys::JSON::parse(&crate::json::to_compact(value)).unwrap_or_else(|_| to_js(value))
 }
 
 /// What to keep of a body, `[start, end)`, or the check's message as an HttpError.

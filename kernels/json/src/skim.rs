@@ -6,7 +6,11 @@
 //! (a control character in a string, a missing comma, `tru`); parsing a member reports its
 //! errors.
 
+use crate::blocks::Tokens;
 use std::ops::Range;
+
+/// Each member's key and the byte range of its document.
+type Members = Vec<(String, Range<usize>)>;
 
 /// Where the members are in a document's text.
 pub struct Skim {
@@ -21,18 +25,37 @@ pub struct Skim {
 /// when the text breaks on the way (the caller parses the whole text and reports it).
 #[inline(never)] // compiled here, at this crate's optimisation level
 pub fn skim_consolidated(text: &[u8]) -> Option<Skim> {
-    let mut s = Scanner { text, pos: 0 };
-    let consolidated = s.field_of_object("consolidated_metadata")?;
-    let mut inner = Scanner {
+    let mut s = Scanner {
         text,
-        pos: consolidated.start,
+        pos: 0,
+        tokens: Tokens::new(text, 0),
     };
-    let metadata = inner.field_of_object("metadata")?;
-    let mut entries = Scanner {
-        text,
-        pos: metadata.start,
-    };
-    let members = entries.entries()?;
+    // One pass: the objects on the way down are entered, everything else skipped whole. Of
+    // equal keys the last counts, so each occurrence starts over.
+    let mut found: Option<(Range<usize>, Members)> = None;
+    s.object(&mut |s, key| {
+        if key != b"consolidated_metadata" {
+            return s.skip_value();
+        }
+        found = None;
+        if s.peek()? != b'{' {
+            return s.skip_value();
+        }
+        s.object(&mut |s, key| {
+            if key != b"metadata" {
+                return s.skip_value();
+            }
+            found = None;
+            if s.peek()? != b'{' {
+                return s.skip_value();
+            }
+            let open = s.pos;
+            let members = s.entries()?;
+            found = Some((open..s.pos, members));
+            Some(())
+        })
+    })?;
+    let (metadata, members) = found?;
     let open = metadata.start;
     let close = metadata.end.checked_sub(1)?;
     let mut document = Vec::with_capacity(text.len() - (close - open) + 1);
@@ -41,9 +64,12 @@ pub fn skim_consolidated(text: &[u8]) -> Option<Skim> {
     Some(Skim { document, members })
 }
 
+/// A position in the text and the tokens (quotes, brackets outside strings) from it on: the
+/// scanner steps over whitespace, `:` and `,` itself and asks the tokens for the rest.
 struct Scanner<'a> {
     text: &'a [u8],
     pos: usize,
+    tokens: Tokens<'a>,
 }
 
 impl Scanner<'_> {
@@ -61,108 +87,115 @@ impl Scanner<'_> {
         (self.peek()? == byte).then(|| self.pos += 1)
     }
 
-    /// The range of the string at the position, quotes included.
-    fn string(&mut self) -> Option<Range<usize>> {
-        self.expect(b'"')?;
-        let start = self.pos - 1;
-        loop {
-            let rest = self.text.get(self.pos..)?;
-            let at = crate::find::quote_or_backslash(rest)?;
-            let quote = rest.get(at) == Some(&b'"');
-            self.pos += at + if quote { 1 } else { 2 };
-            if quote {
-                return Some(start..self.pos);
-            }
-        }
+    /// The next token, which must be at the position (the scanner and the tokens agree on
+    /// where every quote and bracket is, or the text is not what the scan expects).
+    fn token_here(&mut self) -> Option<u8> {
+        let at = self.tokens.next()?;
+        (at == self.pos).then_some(())?;
+        self.text.get(at).copied()
     }
 
-    /// The range of the value at the position: brackets matched, strings skipped whole, a
-    /// number or literal up to the first byte that cannot be part of one.
-    fn value(&mut self) -> Option<Range<usize>> {
-        let first = self.peek()?;
+    /// The range of the string at the position, quotes included.
+    fn string(&mut self) -> Option<Range<usize>> {
+        (self.peek()? == b'"').then_some(())?;
         let start = self.pos;
-        let close = match first {
+        self.token_here()?;
+        let close = self.tokens.next()?;
+        self.pos = close + 1;
+        Some(start..self.pos)
+    }
+
+    /// Steps over the value at the position: brackets matched, strings whole, a number or
+    /// literal up to the first byte that cannot be part of one.
+    fn skip_value(&mut self) -> Option<()> {
+        self.value().map(|_| ())
+    }
+
+    /// The range of the value at the position (see [`Self::skip_value`]).
+    fn value(&mut self) -> Option<Range<usize>> {
+        let start = self.pos;
+        let close = match self.peek()? {
             b'"' => return self.string(),
             b'{' => b'}',
             b'[' => b']',
             _ => {
-                let rest = self.text.get(start..)?;
+                let rest = self.text.get(self.pos..)?;
                 let len = rest
                     .iter()
                     .position(|&b| !matches!(b, b'-' | b'+' | b'.' | b'0'..=b'9' | b'a'..=b'z' | b'A'..=b'Z'))
                     .unwrap_or(rest.len());
                 self.pos += len;
-                return (len > 0).then_some(start..self.pos);
+                return (len > 0).then_some(self.pos - len..self.pos);
             }
         };
+        let start = start.max(self.pos);
+        self.token_here()?;
         let mut open = vec![close];
-        self.pos += 1;
         while let Some(&expected) = open.last() {
-            let rest = self.text.get(self.pos..)?;
-            let at = crate::find::quote_or_bracket(rest)?;
-            self.pos += at;
-            match rest.get(at)? {
+            let at = self.tokens.next()?;
+            match self.text.get(at)? {
+                // An opening quote: the next token closes the string.
                 b'"' => {
-                    self.string()?;
+                    self.tokens.next()?;
                 }
-                b'{' => {
-                    open.push(b'}');
-                    self.pos += 1;
-                }
-                b'[' => {
-                    open.push(b']');
-                    self.pos += 1;
-                }
+                b'{' => open.push(b'}'),
+                b'[' => open.push(b']'),
                 &b => {
                     if b != expected {
                         return None;
                     }
                     open.pop();
-                    self.pos += 1;
+                    self.pos = at + 1;
                 }
             }
         }
         Some(start..self.pos)
     }
 
-    /// The entries of the object at the position: key and value range.
-    fn entries(&mut self) -> Option<Vec<(String, Range<usize>)>> {
-        self.expect(b'{')?;
-        let mut out = Vec::new();
+    /// Steps through the object at the position, calling `field` with each key (its raw
+    /// text, without quotes) and the position at its value, which `field` must step over.
+    fn object(&mut self, field: &mut dyn FnMut(&mut Self, &[u8]) -> Option<()>) -> Option<()> {
+        (self.peek()? == b'{').then_some(())?;
+        self.token_here()?;
+        self.pos += 1;
         if self.peek()? == b'}' {
+            self.token_here()?;
             self.pos += 1;
-            return Some(out);
+            return Some(());
         }
         loop {
             let key = self.string()?;
-            self.expect(b':')?;
-            let value = self.value()?;
+            let text = self.text;
+            let key = text.get(key.start + 1..key.end - 1)?;
             // A key with an escape is left to the parser (rare: zarr-python escapes only
             // control characters and quotes in keys).
-            let key = self.text.get(key.start + 1..key.end - 1)?;
             if key.contains(&b'\\') {
                 return None;
             }
-            let key = String::from_utf8(key.to_vec()).ok()?;
-            out.push((key, value));
+            self.expect(b':')?;
+            field(self, key)?;
             match self.peek()? {
                 b',' => self.pos += 1,
                 b'}' => {
+                    self.token_here()?;
                     self.pos += 1;
-                    return Some(out);
+                    return Some(());
                 }
                 _ => return None,
             }
-            self.peek()?;
         }
     }
 
-    /// The range of the object value of `key` in the object at the position, when the key is
-    /// there and (the last time) its value is an object.
-    fn field_of_object(&mut self, key: &str) -> Option<Range<usize>> {
-        // The last of equal keys, as a JSON parser keeps it.
-        let (_, found) = self.entries()?.into_iter().rev().find(|(k, _)| k == key)?;
-        (self.text.get(found.start) == Some(&b'{')).then_some(found)
+    /// The entries of the object at the position: key and value range.
+    fn entries(&mut self) -> Option<Members> {
+        let mut out = Vec::new();
+        self.object(&mut |s, key| {
+            let key = String::from_utf8(key.to_vec()).ok()?;
+            let value = s.value()?;
+            out.push((key, value));
+            Some(())
+        })?;
+        Some(out)
     }
 }
 
