@@ -54,19 +54,24 @@ impl NamedConfig {
 
     /// The JSON form, exactly as it was written.
     pub fn to_value(&self) -> Value {
+        self.clone().into_value()
+    }
+
+    /// [`Self::to_value`], consuming the configuration (no copy of its values).
+    pub fn into_value(self) -> Value {
         if self.short_form && self.configuration.is_none() && self.must_understand.is_none() {
-            return Value::String(self.name.clone());
+            return Value::String(self.name);
         }
         let mut object = Map::new();
-        object.insert("name".into(), Value::String(self.name.clone()));
-        if let Some(configuration) = &self.configuration {
-            object.insert("configuration".into(), Value::Object(configuration.clone()));
+        object.insert("name".into(), Value::String(self.name));
+        if let Some(configuration) = self.configuration {
+            object.insert("configuration".into(), Value::Object(configuration));
         }
         if let Some(must_understand) = self.must_understand {
             object.insert("must_understand".into(), Value::Bool(must_understand));
         }
-        for (key, value) in &self.extra {
-            object.insert(key.clone(), value.clone());
+        for (key, value) in self.extra {
+            object.insert(key, value);
         }
         Value::Object(object)
     }

@@ -168,30 +168,49 @@ impl Node {
     /// The ZOM JSON; with `members: false`, groups carry `"members": null` (flattened form).
     pub fn to_value_with(&self, members: bool) -> Value {
         match self {
+            // Only the group's own fields are copied, not its members' (which it may drop).
+            Node::Group(g) if !members => Node::Group(Group {
+                members: BTreeMap::new(),
+                ..g.clone()
+            })
+            .into_value_with(false),
+            _ => self.clone().into_value_with(members),
+        }
+    }
+
+    /// [`Self::to_value`], consuming the node: its values move into the JSON, uncopied.
+    pub fn into_value(self) -> Value {
+        self.into_value_with(true)
+    }
+
+    /// [`Self::to_value_with`], consuming the node.
+    pub fn into_value_with(self, members: bool) -> Value {
+        match self {
             Node::Group(g) => {
+                let format = g.format();
                 let mut o = Map::new();
-                o.insert("zarr_format".into(), g.format().number().into());
-                if g.format() == ZarrFormat::V3 {
+                o.insert("zarr_format".into(), format.number().into());
+                if format == ZarrFormat::V3 {
                     o.insert("node_type".into(), "group".into());
                 }
-                o.insert("attributes".into(), Value::Object(g.attributes.clone()));
-                if let Some(ext) = &g.extensions {
+                o.insert("attributes".into(), Value::Object(g.attributes));
+                if let Some(ext) = g.extensions {
                     o.insert("extensions".into(), named_list(ext));
                 }
-                for (k, v) in &g.extra {
+                for (k, v) in g.extra {
                     // Unknown document keys named like the ZOM's own would replace the
                     // group's attributes or members, or make it read back as an array (a v2
                     // node with `shape` is one); the documents keep them.
-                    let kind_key = g.format() == ZarrFormat::V2 && k == "shape";
-                    if !kind_key && !is_zom_key(k) {
-                        o.insert(k.clone(), v.clone());
+                    let kind_key = format == ZarrFormat::V2 && k == "shape";
+                    if !kind_key && !is_zom_key(&k) {
+                        o.insert(k, v);
                     }
                 }
                 let member_value = if members {
                     Value::Object(
                         g.members
-                            .iter()
-                            .map(|(name, node)| (name.clone(), node.to_value_with(true)))
+                            .into_iter()
+                            .map(|(name, node)| (name, node.into_value_with(true)))
                             .collect(),
                     )
                 } else {
@@ -200,12 +219,15 @@ impl Node {
                 o.insert("members".into(), member_value);
                 Value::Object(o)
             }
-            Node::Array(Array::V3(a)) => v3_array_zom(a),
+            Node::Array(Array::V3(a)) => v3_array_zom(*a),
             Node::Array(Array::V2(a)) => {
+                let ArrayV2 {
+                    mut metadata,
+                    attributes,
+                } = *a;
                 let mut o = Map::new();
                 o.insert("zarr_format".into(), 2.into());
-                o.insert("attributes".into(), Value::Object(a.attributes.clone()));
-                let mut metadata = a.metadata.clone();
+                o.insert("attributes".into(), Value::Object(attributes));
                 // The v2 spec's default; pydantic-zarr (through zarr-python) writes it out.
                 metadata
                     .dimension_separator
@@ -238,48 +260,51 @@ pub fn join_path(parent: &str, name: &str) -> String {
     }
 }
 
-fn named_list(list: &[NamedConfig]) -> Value {
-    Value::Array(list.iter().map(NamedConfig::to_value).collect())
+fn named_list(list: Vec<NamedConfig>) -> Value {
+    Value::Array(list.into_iter().map(NamedConfig::into_value).collect())
 }
 
-fn v3_array_zom(a: &ArrayMetadataV3) -> Value {
+fn v3_array_zom(a: ArrayMetadataV3) -> Value {
     let mut o = Map::new();
     o.insert("zarr_format".into(), a.zarr_format.into());
-    o.insert("node_type".into(), a.node_type.clone().into());
+    o.insert("node_type".into(), a.node_type.into());
     o.insert(
         "attributes".into(),
-        Value::Object(a.attributes.clone().unwrap_or_default()),
+        Value::Object(a.attributes.unwrap_or_default()),
     );
     o.insert(
         "shape".into(),
         Value::Array(a.shape.iter().map(|&n| n.into()).collect()),
     );
-    o.insert("data_type".into(), a.data_type.to_value());
-    o.insert("chunk_grid".into(), a.chunk_grid.to_value());
-    o.insert("chunk_key_encoding".into(), a.chunk_key_encoding.to_value());
-    o.insert("fill_value".into(), a.fill_value.clone());
-    o.insert("codecs".into(), named_list(&a.codecs));
+    o.insert("data_type".into(), a.data_type.into_value());
+    o.insert("chunk_grid".into(), a.chunk_grid.into_value());
+    o.insert(
+        "chunk_key_encoding".into(),
+        a.chunk_key_encoding.into_value(),
+    );
+    o.insert("fill_value".into(), a.fill_value);
+    o.insert("codecs".into(), named_list(a.codecs));
     o.insert(
         "storage_transformers".into(),
-        named_list(a.storage_transformers.as_deref().unwrap_or(&[])),
+        named_list(a.storage_transformers.unwrap_or_default()),
     );
-    let names = match &a.dimension_names {
+    let names = match a.dimension_names {
         Some(Some(names)) => Value::Array(
             names
-                .iter()
-                .map(|n| n.clone().map_or(Value::Null, Value::String))
+                .into_iter()
+                .map(|n| n.map_or(Value::Null, Value::String))
                 .collect(),
         ),
         _ => Value::Null,
     };
     o.insert("dimension_names".into(), names);
-    if let Some(ext) = &a.extensions {
+    if let Some(ext) = a.extensions {
         o.insert("extensions".into(), named_list(ext));
     }
-    for (k, v) in &a.extra {
+    for (k, v) in a.extra {
         // An unknown `members` key would make the array node unreadable (see above).
-        if !is_zom_key(k) {
-            o.insert(k.clone(), v.clone());
+        if !is_zom_key(&k) {
+            o.insert(k, v);
         }
     }
     Value::Object(o)

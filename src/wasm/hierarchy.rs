@@ -146,7 +146,7 @@ impl DeferredGroup {
 
     /// The group's ZOM with every member, read now.
     pub fn zom(&self) -> JsResult {
-        Ok(to_js(&self.members.read_all().map_err(fail)?.to_value()))
+        Ok(to_js(&self.members.read_all().map_err(fail)?.into_value()))
     }
 
     /// The member at `relative` as [`open_node`] gives a node, read from the consolidated
@@ -275,7 +275,7 @@ async fn walk_hierarchy_async(store: JsValue, path: Option<String>, options: JsV
     .await
     .map_err(fail)?;
     let out = Object::new();
-    set_own(&out, "zom", &to_js(&result.root.to_value()));
+    set_own(&out, "zom", &to_js(&result.root.into_value()));
     let errors = Array::new();
     for error in &result.errors {
         errors.push(&error_to_js(error));

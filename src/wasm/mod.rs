@@ -281,7 +281,7 @@ pub fn from_documents(docs: JsValue) -> JsResult {
         parsed.push((key, json));
     }
     let node = model::from_documents(parsed).map_err(fail)?;
-    Ok(to_js(&node.to_value()))
+    Ok(to_js(&node.into_value()))
 }
 
 /// The documents that create a ZOM: an array of [key, Uint8Array] pairs.
@@ -342,7 +342,7 @@ pub fn summarize_tree(zom: JsValue) -> JsResult {
 pub fn to_v3(zom: JsValue) -> JsResult {
     let conversion = model::to_v3(&zom_input(&zom)?);
     let out = Object::new();
-    convert::set_own(&out, "zom", &to_js(&conversion.node.to_value()));
+    convert::set_own(&out, "zom", &to_js(&conversion.node.into_value()));
     convert::set_own(
         &out,
         "problems",
