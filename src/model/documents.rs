@@ -156,16 +156,31 @@ fn field_mut<'a>(value: &'a mut Value, key: &str) -> Option<&'a mut Value> {
 }
 
 fn from_v2_documents(mut docs: BTreeMap<String, Value>) -> Result<Node> {
-    if let Some(zmetadata) = docs.get(".zmetadata").cloned() {
-        let consolidated = ConsolidatedMetadataV2::from_value(&zmetadata)
+    if let Some(mut zmetadata) = docs.remove(".zmetadata") {
+        // The documents are moved out before the rest is read (which would copy them), as in
+        // from_v3_documents; an empty object reads as the object did.
+        let members = match field_mut(&mut zmetadata, "metadata") {
+            Some(Value::Object(members)) => std::mem::take(members),
+            _ => Map::new(),
+        };
+        ConsolidatedMetadataV2::from_value(&zmetadata)
             .map_err(|e| e.at_key(".zmetadata").at_path(""))?;
-        for (key, value) in consolidated.metadata {
+        for (key, value) in members {
             if is_metadata_key(&key) {
                 docs.entry(key.trim_start_matches('/').to_string())
                     .or_insert(value);
             }
         }
     }
+    // Attributes by node path, moved out of the documents into their nodes.
+    let mut attributes: BTreeMap<String, Value> = BTreeMap::new();
+    docs.retain(|key, value| {
+        if key.rsplit('/').next() != Some(".zattrs") {
+            return true;
+        }
+        attributes.insert(node_path_of_key(key).to_string(), std::mem::take(value));
+        false
+    });
     let mut nodes: BTreeMap<String, Node> = BTreeMap::new();
     for (key, value) in &docs {
         let path = node_path_of_key(key).to_string();
@@ -176,7 +191,7 @@ fn from_v2_documents(mut docs: BTreeMap<String, Value>) -> Result<Node> {
                 let metadata = ArrayMetadataV2::from_value(value).map_err(locate)?;
                 Node::Array(Array::V2(Box::new(ArrayV2 {
                     metadata,
-                    attributes: attributes_at(&docs, &path)?,
+                    attributes: attributes_at(&mut attributes, &path)?,
                 })))
             }
             ".zgroup" => {
@@ -186,7 +201,7 @@ fn from_v2_documents(mut docs: BTreeMap<String, Value>) -> Result<Node> {
                 meta.extra.shift_remove("consolidated_metadata");
                 Node::Group(Group {
                     zarr_format: Some(ZarrFormat::V2),
-                    attributes: attributes_at(&docs, &path)?,
+                    attributes: attributes_at(&mut attributes, &path)?,
                     members: BTreeMap::new(),
                     extensions: None,
                     extra: meta.extra,
@@ -202,27 +217,32 @@ fn from_v2_documents(mut docs: BTreeMap<String, Value>) -> Result<Node> {
             .at_key(key.clone()));
         }
     }
-    for key in docs.keys().filter(|k| k.ends_with(".zattrs")) {
-        let path = node_path_of_key(key);
-        if !nodes.contains_key(path) {
-            return Err(ZomError::invalid_metadata(format!(
-                "'{key}' has no .zarray or .zgroup beside it"
-            ))
-            .at_path(path)
-            .at_key(key.clone()));
-        }
+    // The attributes no node took.
+    if let Some(path) = attributes.keys().next() {
+        let key = join_path(path, ".zattrs");
+        return Err(ZomError::invalid_metadata(format!(
+            "'{key}' has no .zarray or .zgroup beside it"
+        ))
+        .at_path(path.clone())
+        .at_key(key));
     }
     assemble(nodes, &|path| join_path(path, ".zgroup"))
 }
 
-fn attributes_at(docs: &BTreeMap<String, Value>, path: &str) -> Result<Map<String, Value>> {
-    let key = join_path(path, ".zattrs");
-    match docs.get(&key) {
+/// The attributes of the node at `path` (taken out of `attributes`), `{}` without a `.zattrs`.
+fn attributes_at(
+    attributes: &mut BTreeMap<String, Value>,
+    path: &str,
+) -> Result<Map<String, Value>> {
+    match attributes.remove(path) {
         None => Ok(Map::new()),
-        Some(Value::Object(a)) => Ok(a.clone()),
-        Some(_) => Err(ZomError::invalid_metadata(".zattrs must be a JSON object")
-            .at_key(key)
-            .at_path(path)),
+        Some(Value::Object(a)) => Ok(a),
+        Some(_) => {
+            let key = join_path(path, ".zattrs");
+            Err(ZomError::invalid_metadata(".zattrs must be a JSON object")
+                .at_key(key)
+                .at_path(path))
+        }
     }
 }
 
