@@ -18,6 +18,8 @@ Besides the decode cases (manifest "cases", bench/decode.mjs):
   with consolidated metadata.
 - walk10k/consolidated (manifest "walk10k", bench/walk.mjs): a v3 hierarchy of 10,000 nodes of
   the same kind, consolidated: only its root zarr.json is written (it holds every node).
+- walk_v2/consolidated (manifest "walk_v2", bench/walk.mjs): a Zarr v2 hierarchy of 1,990
+  nodes of the same kind, consolidated: only its root .zmetadata is written.
 """
 
 import hashlib
@@ -176,6 +178,48 @@ def walk10k_hierarchy(out: Path) -> int:
     return nodes
 
 
+# The v2 hierarchy: root → WALK_V2_GROUPS groups → WALK_V2_SUBGROUPS subgroups each →
+# WALK_V2_ARRAYS arrays each: 1 + 9 × (1 + 10 × (1 + 21)) = 1,990 nodes.
+WALK_V2_GROUPS = 9
+WALK_V2_SUBGROUPS = 10
+WALK_V2_ARRAYS = 21
+
+
+def walk_v2_hierarchy(out: Path) -> int:
+    """Builds a Zarr v2 hierarchy in memory (arrays like add_walk_image's, numcodecs Zstd),
+    consolidates it with zarr-python and writes its root .zmetadata (every node's .zarray,
+    .zgroup and .zattrs) to out/consolidated; returns the number of nodes."""
+    from zarr.core.buffer import default_buffer_prototype
+    from zarr.core.sync import sync
+    from zarr.storage import MemoryStore
+
+    store = MemoryStore()
+    root = zarr.open_group(store=store, mode="w", zarr_format=2, attributes={"title": "walk bench, v2"})
+    nodes = 1
+    for i in range(WALK_V2_GROUPS):
+        g = root.create_group(f"group{i}", attributes={"index": i})
+        nodes += 1
+        for k in range(WALK_V2_SUBGROUPS):
+            s = g.create_group(f"sub{k}", attributes={"index": k})
+            nodes += 1
+            for j in range(WALK_V2_ARRAYS):
+                s.create_array(
+                    f"image{j}",
+                    shape=(256, 256),
+                    chunks=(64, 64),
+                    dtype="float32",
+                    fill_value=0.0,
+                    compressors=numcodecs.Zstd(level=3),
+                    attributes={"units": "m", "index": j, "_ARRAY_DIMENSIONS": ["y", "x"]},
+                )
+                nodes += 1
+    zarr.consolidate_metadata(store)
+    doc = sync(store.get(".zmetadata", prototype=default_buffer_prototype()))
+    (out / "consolidated").mkdir(parents=True)
+    (out / "consolidated" / ".zmetadata").write_bytes(doc.to_bytes())
+    return nodes
+
+
 def script_sha256() -> str:
     return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
 
@@ -231,6 +275,10 @@ def main() -> None:
     nodes = walk10k_hierarchy(out / "walk10k")
     manifest["walk10k"] = {"nodes": nodes, "consolidated": "walk10k/consolidated"}
     print(f"generate: walk10k hierarchy of {nodes} nodes in {time.perf_counter() - t1:.1f}s", flush=True)
+    t1 = time.perf_counter()
+    nodes = walk_v2_hierarchy(out / "walk_v2")
+    manifest["walk_v2"] = {"nodes": nodes, "consolidated": "walk_v2/consolidated"}
+    print(f"generate: walk_v2 hierarchy of {nodes} nodes in {time.perf_counter() - t1:.1f}s", flush=True)
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
     print(f"generate: {len(CASES) + len(READ_CASES)} arrays and a hierarchy in {time.perf_counter() - t0:.1f}s → {out}")
 

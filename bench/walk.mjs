@@ -29,10 +29,14 @@
 // (parse, check and build the ZOM in WebAssembly); zom.validateHierarchy(zom); and the two
 // together. Writes the "walk" section of bench/results.json.
 //
-// Then the same for the 10,000-node consolidated hierarchy (bench/generate.py's walk10k: only
-// its root zarr.json, 10 MB): zom.walk and zom.open of its root over the server (one request
-// each), zarrita's withConsolidatedMetadata + zarr.open.v3 of every node, and the parse +
-// validation costs against JSON.parse (section "walk10k").
+// Then two large consolidated hierarchies, only their root document served: the v3 one of
+// 10,000 nodes (bench/generate.py's walk10k, a 10 MB zarr.json) and a v2 one of 1,990 nodes
+// (walk_v2, .zmetadata). For each, over the server, runs alternating: opening the root and one
+// array (zom.open + group.open; zarrita withConsolidatedMetadata + zarr.open.v3/v2), and every
+// node (zom.walk; zom.open + group.zom; zarrita opening every node contents() lists), both
+// libraries told the format; then the in-process costs against JSON.parse of the same text.
+// Sections "walk10k" and "walk_v2"; "walk_targets" holds issue 16's ratios with their targets
+// (printed as "target:" lines).
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
@@ -151,21 +155,22 @@ async function timeAsync(fn, runs = PARSE_RUNS) {
   return median(ts);
 }
 
-async function parseBench(file, runs = PARSE_RUNS) {
+async function parseBench(file, runs = PARSE_RUNS, key = "zarr.json") {
   const bytes = new Uint8Array(readFileSync(file));
   const text = new TextDecoder().decode(bytes);
-  const tree = zom.fromDocuments(new Map([["zarr.json", bytes]]));
+  const docs = () => new Map([[key, bytes]]);
+  const tree = zom.fromDocuments(docs());
   const nodes = zomPaths(tree).length;
   const report = zom.validateHierarchy(tree);
   if (!report.valid) throw new Error(`the walk hierarchy is not valid: ${JSON.stringify(report.problems.slice(0, 3))}`);
   const rows = [
     ["JSON.parse(text)", time(() => JSON.parse(text), runs)],
     ["TextDecoder + JSON.parse(bytes)", time(() => JSON.parse(new TextDecoder().decode(bytes)), runs)],
-    ["zom.fromDocuments(bytes)", time(() => zom.fromDocuments(new Map([["zarr.json", bytes]])), runs)],
+    ["zom.fromDocuments(bytes)", time(() => zom.fromDocuments(docs()), runs)],
     ["zom.validateHierarchy(zom)", time(() => zom.validateHierarchy(tree), runs)],
-    ["fromDocuments + validateHierarchy", time(() => zom.validateHierarchy(zom.fromDocuments(new Map([["zarr.json", bytes]]))), runs)],
+    ["fromDocuments + validateHierarchy", time(() => zom.validateHierarchy(zom.fromDocuments(docs())), runs)],
   ];
-  const store = new Map([["zarr.json", bytes]]);
+  const store = docs();
   rows.push(["zom.open(Map store) of the root (members read when asked for)", await timeAsync(() => zom.open(store), runs)]);
   rows.push(["zom.open(Map store) + group.zom (every member read)", await timeAsync(async () => (await zom.open(store)).zom, runs)]);
   const base = rows[0][1];
@@ -186,70 +191,99 @@ try {
 for (const r of walkRows) console.log(`bench: walk ${r.walk.padEnd(36)} ${r.ms.toFixed(0).padStart(5)} ms, ${r.requests} requests`);
 const parse = await parseBench(join(root, "consolidated", "zarr.json"));
 
-/** An array of the 10,000-node hierarchy (bench/generate.py's walk10k_hierarchy). */
-const ONE_ARRAY = "group5/sub3/image2";
+/** Targets of issue 16 this bench checks, as {bench, label, value, target, met}. */
+const targets = [];
 
-/** The 10,000-node hierarchy: open and walk over the server, then the parse costs. */
-async function walk10k() {
-  const server10k = await startServer({ root: join(args.data, "walk10k"), latencyMs: LATENCY });
-  const url = `${server10k.url}/consolidated`;
-  const ops = {
-    "zom.walk": async () => {
-      const tree = await zom.walk(new zom.FetchStore(url));
-      if (!tree.consolidated || tree.errors.length) throw new Error("zom: the 10k walk was not clean");
-      return zomPaths(tree).length;
-    },
-    // Members are read when asked for: the check reads them all (group.zom), the timed runs
-    // open the root and one array below it, as a viewer does.
-    "zom.open (root group) + group.open of one array": Object.assign(
-      async () => {
-        const group = await zom.open(new zom.FetchStore(url));
-        await group.open(ONE_ARRAY);
-      },
-      { check: async () => zomPaths((await zom.open(new zom.FetchStore(url))).zom).length },
-    ),
-    "zom.open (root group) + group.zom (every node read)": async () => {
-      const group = await zom.open(new zom.FetchStore(url));
-      return zomPaths(group.zom).length;
-    },
-    "zarrita withConsolidatedMetadata + zarr.open.v3 of one array": Object.assign(
-      async () => {
-        const store = await zarr.withConsolidatedMetadata(new zarr.FetchStore(url), { format: "v3" });
-        await zarr.open.v3(zarr.root(store).resolve(ONE_ARRAY), { kind: "array" });
-      },
-      { check: async () => (await zarr.withConsolidatedMetadata(new zarr.FetchStore(url), { format: "v3" })).contents().length },
-    ),
-    "zarrita withConsolidatedMetadata + zarr.open.v3 of every node": async () => {
-      const store = await zarr.withConsolidatedMetadata(new zarr.FetchStore(url), { format: "v3" });
-      const root = zarr.root(store);
-      const nodes = await Promise.all(store.contents().map(({ path, kind }) => zarr.open.v3(root.resolve(path), { kind })));
-      return nodes.length;
-    },
-  };
-  const rows = [];
-  try {
-    for (const [op, fn] of Object.entries(ops)) {
-      const found = await (fn.check ?? fn)();
-      if (found !== manifest.walk10k.nodes) throw new Error(`${op} found ${found} nodes, the manifest says ${manifest.walk10k.nodes}`);
-      const ms = [];
-      let requests = 0;
-      for (let i = 0; i < RUNS; i++) {
-        globalThis.gc?.();
-        server10k.resetStats();
-        const t0 = performance.now();
-        await fn();
-        ms.push(performance.now() - t0);
-        requests = server10k.stats.requests;
-      }
-      rows.push({ op, nodes: found, ms: median(ms), runs_ms: ms.map((m) => Math.round(m)), requests });
-    }
-  } finally {
-    await server10k.close();
-  }
-  return { open_walk: rows, parse: await parseBench(join(args.data, "walk10k", "consolidated", "zarr.json"), 7) };
+/** Records and returns a target line: `value` (a ratio) against `goal` (`op` is ">=" or "<="). */
+function target(bench, label, value, op, goal) {
+  const met = op === ">=" ? value >= goal : value <= goal;
+  targets.push({ bench, label, value: Math.round(value * 100) / 100, target: `${op} ${goal}×`, met });
+  return `${label}: ${value.toFixed(2)}× (target ${op} ${goal}×) ${met ? "met" : "NOT met"}`;
 }
 
-const big = manifest.walk10k ? await walk10k() : undefined;
+/**
+ * A large consolidated hierarchy (only its root document served): opening it and reading one
+ * array, and every node, zom against zarrita, runs alternating; then the in-process costs
+ * against JSON.parse of the same text.
+ */
+async function consolidatedHierarchy({ name, dir, format, file, nodes, oneArray }) {
+  const server = await startServer({ root: join(args.data, dir), latencyMs: LATENCY });
+  const url = `${server.url}/consolidated`;
+  const zf = format === 3 ? "v3" : "v2";
+  const zarritaStore = () => zarr.withConsolidatedMetadata(new zarr.FetchStore(url), { format: zf });
+  const zarritaOpen = format === 3 ? zarr.open.v3 : zarr.open.v2;
+  // zom is told the format as zarrita is (for v2: only .zmetadata is fetched).
+  const ops = {
+    "zom: open + group.open of one array": Object.assign(
+      async () => {
+        const group = await zom.open(new zom.FetchStore(url), "", { format });
+        await group.open(oneArray);
+      },
+      { check: async () => zomPaths((await zom.open(new zom.FetchStore(url), "", { format })).zom).length },
+    ),
+    "zarrita: withConsolidatedMetadata + open of one array": Object.assign(
+      async () => {
+        await zarritaOpen(zarr.root(await zarritaStore()).resolve(oneArray), { kind: "array" });
+      },
+      { check: async () => (await zarritaStore()).contents().length },
+    ),
+    "zom: walk (every node)": async () => {
+      const tree = await zom.walk(new zom.FetchStore(url), { format });
+      if (!tree.consolidated || tree.errors.length) throw new Error(`zom: the ${name} walk was not clean`);
+      return zomPaths(tree).length;
+    },
+    "zom: open + group.zom (every node)": async () => zomPaths((await zom.open(new zom.FetchStore(url), "", { format })).zom).length,
+    "zarrita: withConsolidatedMetadata + open of every node": async () => {
+      const store = await zarritaStore();
+      const root = zarr.root(store);
+      return (await Promise.all(store.contents().map(({ path, kind }) => zarritaOpen(root.resolve(path), { kind })))).length;
+    },
+  };
+  const names = Object.keys(ops);
+  const runs = Object.fromEntries(names.map((n) => [n, { ms: [], requests: 0 }]));
+  try {
+    for (const op of names) {
+      const found = await (ops[op].check ?? ops[op])();
+      if (found !== nodes) throw new Error(`${name}: ${op} found ${found} nodes, the manifest says ${nodes}`);
+    }
+    for (let i = 0; i < RUNS; i++) {
+      for (const op of i % 2 ? [...names].reverse() : names) {
+        globalThis.gc?.();
+        server.resetStats();
+        const t0 = performance.now();
+        await ops[op]();
+        runs[op].ms.push(performance.now() - t0);
+        runs[op].requests = server.stats.requests;
+      }
+    }
+  } finally {
+    await server.close();
+  }
+  const rows = names.map((op) => ({ op, nodes, ms: median(runs[op].ms), runs_ms: runs[op].ms.map((m) => Math.round(m)), requests: runs[op].requests }));
+  const ms = (op) => rows.find((r) => r.op === op).ms;
+  const parse = await parseBench(join(args.data, dir, "consolidated", file), 7, file);
+  const pms = (op) => parse.results.find((r) => r.op === op).ms;
+  const base = pms("JSON.parse(text)");
+  const lines = [
+    target(name, "open + one array, zarrita/zom", ms("zarrita: withConsolidatedMetadata + open of one array") / ms("zom: open + group.open of one array"), ">=", 3),
+    target(name, "walk, zarrita (every node)/zom", ms("zarrita: withConsolidatedMetadata + open of every node") / ms("zom: walk (every node)"), ">=", 2),
+    target(name, "group.zom, zarrita (every node)/zom", ms("zarrita: withConsolidatedMetadata + open of every node") / ms("zom: open + group.zom (every node)"), ">=", 2),
+    target(name, "fromDocuments / JSON.parse", pms("zom.fromDocuments(bytes)") / base, "<=", 3),
+    target(name, "open + group.zom (in memory) / JSON.parse", pms("zom.open(Map store) + group.zom (every member read)") / base, "<=", 3),
+    target(name, "validateHierarchy / JSON.parse", pms("zom.validateHierarchy(zom)") / base, "<=", 3),
+  ];
+  const requests = rows.filter((r) => r.op.startsWith("zom")).map((r) => r.requests);
+  lines.push(`${name}: zom requests per operation: ${[...new Set(requests)].join(", ")} (target 1)`);
+  targets.push({ bench: name, label: "zom requests per operation", value: Math.max(...requests), target: "= 1", met: requests.every((n) => n === 1) });
+  return { open_walk: rows, parse, lines };
+}
+
+const big = manifest.walk10k
+  ? await consolidatedHierarchy({ name: "walk10k", dir: "walk10k", format: 3, file: "zarr.json", nodes: manifest.walk10k.nodes, oneArray: "group5/sub3/image2" })
+  : undefined;
+const v2 = manifest.walk_v2
+  ? await consolidatedHierarchy({ name: "walk_v2", dir: "walk_v2", format: 2, file: ".zmetadata", nodes: manifest.walk_v2.nodes, oneArray: "group5/sub3/image2" })
+  : undefined;
 
 const pkg = (name) => JSON.parse(readFileSync(join(here, "..", "node_modules", name, "package.json"), "utf8")).version;
 const section = {
@@ -275,20 +309,33 @@ const section = {
 let results = {};
 if (existsSync(args.out)) results = JSON.parse(readFileSync(args.out, "utf8"));
 results.walk = section;
+const large = (part, hierarchy) => ({
+  date: section.date,
+  versions: section.versions,
+  load_average_1min: { before: loadBefore, after: loadavg()[0] },
+  method: {
+    runs: RUNS,
+    latency_ms: LATENCY,
+    hierarchy,
+    timed:
+      "from a new store to the node(s) in memory (one request: zom and zarrita are both given the format, so zom fetches only the root zarr.json or .zmetadata); operations alternate, order reversed every other run; parse: median of 7 runs in this process",
+  },
+  open_walk: part.open_walk,
+  parse: part.parse,
+});
 if (big) {
-  results.walk10k = {
-    date: section.date,
-    versions: section.versions,
-    load_average_1min: { before: loadBefore, after: loadavg()[0] },
-    method: {
-      runs: RUNS,
-      latency_ms: LATENCY,
-      hierarchy: `v3, ${manifest.walk10k.nodes} nodes (root → 9 groups → 10 subgroups → 110 arrays each), consolidated by zarr-python ${manifest.zarr}; only the root zarr.json is served`,
-      timed: "from a new store to every node's metadata in memory (one request); parse: median of 7 runs in this process",
-    },
-    ...big,
-  };
+  results.walk10k = large(
+    big,
+    `v3, ${manifest.walk10k.nodes} nodes (root → 9 groups → 10 subgroups → 110 arrays each), consolidated by zarr-python ${manifest.zarr}; only the root zarr.json is served`,
+  );
 }
+if (v2) {
+  results.walk_v2 = large(
+    v2,
+    `v2, ${manifest.walk_v2.nodes} nodes (root → 9 groups → 10 subgroups → 21 arrays each), consolidated by zarr-python ${manifest.zarr}; only the root .zmetadata is served`,
+  );
+}
+results.walk_targets = targets;
 writeFileSync(args.out, JSON.stringify(results, null, 2) + "\n");
 
 const row = (name) => walkRows.find((r) => r.walk === name);
@@ -323,20 +370,21 @@ console.log(
     parse.results.map((r) => [r.op, r.ms.toFixed(2), `${r.vs_json_parse.toFixed(2)}×`]),
   )}\n`,
 );
-if (big) {
+for (const [part, what] of [
+  [big, `${manifest.walk10k?.nodes}-node v3 consolidated hierarchy`],
+  [v2, `${manifest.walk_v2?.nodes}-node v2 consolidated hierarchy`],
+]) {
+  if (!part) continue;
+  console.log(`${table([`${what}, ${LATENCY} ms latency`, "ms", "requests"], part.open_walk.map((r) => [r.op, r.ms.toFixed(0), String(r.requests)]))}\n`);
+  const base = part.parse.results[0].ms;
   console.log(
     `${table(
-      [`${manifest.walk10k.nodes}-node consolidated hierarchy, ${LATENCY} ms latency`, "ms", "requests"],
-      big.open_walk.map((r) => [r.op, r.ms.toFixed(0), String(r.requests)]),
+      [`its consolidated document, ${(part.parse.bytes / 1e6).toFixed(2)} MB`, "ms", "× JSON.parse"],
+      part.parse.results.map((r) => [r.op, r.ms.toFixed(1), `${(r.ms / base).toFixed(2)}×`]),
     )}\n`,
   );
-  const base = big.parse.results[0].ms;
-  console.log(
-    `${table(
-      [`consolidated zarr.json, ${(big.parse.bytes / 1e6).toFixed(2)} MB, ${big.parse.nodes} nodes`, "ms", "× JSON.parse"],
-      big.parse.results.map((r) => [r.op, r.ms.toFixed(1), `${(r.ms / base).toFixed(2)}×`]),
-    )}\n`,
-  );
+  for (const line of part.lines) console.log(`target: ${line}`);
+  console.log("");
 }
 console.log(`Median of ${RUNS} walks and ${PARSE_RUNS} parses; zom ${section.versions.zom}, zarrita ${section.versions.zarrita}, Node ${process.version}.`);
 console.log(`bench: wrote the "walk" section of ${args.out}`);
