@@ -87,9 +87,10 @@ export class ZarrGroup {
 
   /**
    * The group's ZOM node. With consolidated metadata it holds the whole subtree; otherwise
-   * `members` is empty (use {@link walk} to list them). A v3 group's inline consolidated
-   * metadata is read into nodes on the first access (opening the group only checked it as
-   * JSON), so a member's invalid metadata throws ZomError "InvalidMetadata" here.
+   * `members` is empty (use {@link walk} to list them). Consolidated metadata (a v3 group's
+   * inline one, a v2 `.zmetadata`) is read into nodes on the first access (opening the group
+   * only located each member's document), so a member's invalid metadata throws ZomError
+   * "InvalidMetadata" here.
    */
   get zom(): Zom {
     if (this.#zom === undefined) {

@@ -24,6 +24,7 @@ use super::{document, document_text, keyed};
 use crate::error::{ErrorCode, Result, ZomError};
 use crate::json;
 use crate::limits::Limits;
+use crate::model::v2::ConsolidatedMetadataV2;
 use crate::model::{from_documents, join_path, DeferredMembers, Node, ZarrFormat};
 use crate::store::Store;
 use serde_json::{Map, Value};
@@ -205,7 +206,12 @@ pub(crate) async fn try_open<S: Store>(
         };
         for name in candidates {
             let key = join_path(path, name);
-            if let Some(doc) = document(store, &key, path, limits).await? {
+            if *name == ".zmetadata" && defer {
+                if let Some(text) = document_text(store, &key, path, limits).await? {
+                    let opened = open_zmetadata_text(path, &key, text, limits)?;
+                    return finish(opened, hints, &key).map(Ok);
+                }
+            } else if let Some(doc) = document(store, &key, path, limits).await? {
                 let opened = open_v2_from(store, path, name, doc, None, limits).await?;
                 return finish(opened, hints, &key).map(Ok);
             }
@@ -309,6 +315,46 @@ pub(crate) fn open_v3(path: &str, key: &str, doc: Value) -> Result<Opened> {
     })
 }
 
+/// A v2 group from its `.zmetadata` (the whole subtree).
+fn open_zmetadata(path: &str, doc: Value) -> Result<Opened> {
+    let node = from_documents([(".zmetadata", doc)]).map_err(|e| keyed(e, path))?;
+    let consolidated = matches!(node, Node::Group(_));
+    Ok(Opened {
+        path: path.to_string(),
+        node,
+        consolidated,
+        deferred: None,
+    })
+}
+
+/// A v2 group from the text of its `.zmetadata`, its members left in [`Opened::deferred`]
+/// when the text scans as expected and describes the group itself; else read whole.
+fn open_zmetadata_text(path: &str, key: &str, text: Vec<u8>, limits: &Limits) -> Result<Opened> {
+    let located = |e: ZomError| e.at_key(key).at_path(path);
+    json::check_document(&text, limits).map_err(located)?;
+    if let Some(skim) = zom_json::skim_zmetadata(&text) {
+        // Broken text outside the members: the whole text is parsed below, which says where.
+        if let Ok(document) = json::parse_text(&skim.document) {
+            ConsolidatedMetadataV2::from_value(&document).map_err(located)?;
+            let members =
+                DeferredMembers::new_v2(Arc::new(text), document, skim.members, path, key);
+            if let Some(group) = members.v2_group() {
+                return Ok(Opened {
+                    path: path.to_string(),
+                    node: group?,
+                    consolidated: true,
+                    deferred: Some(Box::new(members)),
+                });
+            }
+            return open_zmetadata(
+                path,
+                json::parse_text(&members.into_text()).map_err(located)?,
+            );
+        }
+    }
+    open_zmetadata(path, json::parse_text(&text).map_err(located)?)
+}
+
 /// A v2 node from the first of its documents found (`name`: `.zmetadata`, `.zarray` or
 /// `.zgroup`). `listed`: which documents a listing showed (absent ones are not asked for).
 pub(crate) async fn open_v2_from<S: Store>(
@@ -320,14 +366,7 @@ pub(crate) async fn open_v2_from<S: Store>(
     limits: &Limits,
 ) -> Result<Opened> {
     if name == ".zmetadata" {
-        let node = from_documents([(".zmetadata", doc)]).map_err(|e| keyed(e, path))?;
-        let consolidated = matches!(node, Node::Group(_));
-        return Ok(Opened {
-            path: path.to_string(),
-            node,
-            consolidated,
-            deferred: None,
-        });
+        return open_zmetadata(path, doc);
     }
     let attrs_key = join_path(path, ".zattrs");
     let attributes = if listed.is_none_or(|k| k.zattrs) {

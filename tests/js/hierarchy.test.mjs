@@ -147,6 +147,36 @@ test("a consolidated group's members are read when asked for: a broken one fails
   assert.throws(() => group.zom, zomError("InvalidMetadata", { key: "zarr.json" }));
 });
 
+test("a v2 .zmetadata group opens without reading its members; each is read when asked for", async () => {
+  const expected = readJson("expected", "v2-consolidated.zom.json");
+  const store = countingStore(mapStore("v2-consolidated"));
+  const root = await openGroup(store, "", { format: 2 });
+  assert.equal(root.consolidated, true);
+  assert.equal(root.zarrFormat, 2);
+  assert.deepEqual([...root.members].sort(), Object.keys(expected.members).sort());
+  assert.deepEqual(root.attributes, expected.attributes);
+  const sub = await root.open("group1");
+  assert.ok(sub instanceof ZarrGroup);
+  assert.deepEqual([...sub.members].sort(), Object.keys(expected.members.group1.members).sort());
+  assertJsonEqual(sub.zom, expected.members.group1, "a member group with its own members");
+  const arr = await root.open("dtype_int32");
+  assert.ok(arr instanceof ZarrArray);
+  assertJsonEqual(arr.zom, expected.members.dtype_int32, "a member array");
+  await assert.rejects(root.open("group1", { kind: "array" }), zomError("NotFound", { path: "group1" }));
+  assertJsonEqual(root.zom, expected, "root.zom read on first access");
+  assert.deepEqual(store.log, ["get /.zmetadata"]);
+  // Not in the consolidated metadata: asked of the store.
+  await assert.rejects(root.open("nope"), zomError("NotFound"));
+
+  const doc = JSON.parse(new TextDecoder().decode(mapStore("v2-consolidated").get("/.zmetadata")));
+  doc.metadata["group1/.zattrs"] = [1];
+  const broken = new Map([["/.zmetadata", new TextEncoder().encode(JSON.stringify(doc))]]);
+  const group = await openGroup(broken, "", { format: 2 });
+  assert.ok((await group.open("dtype_int32")) instanceof ZarrArray);
+  await assert.rejects(group.open("group1"), zomError("InvalidMetadata", { path: "group1", key: ".zmetadata" }));
+  assert.throws(() => group.zom, zomError("InvalidMetadata", { key: ".zmetadata" }));
+});
+
 test("one inner chunk of a shard costs the index and one range", async () => {
   const store = countingStore(mapStore("v3"));
   const arr = await openArray(store, "shard_index_end");

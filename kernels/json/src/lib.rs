@@ -6,7 +6,7 @@ mod blocks;
 mod skim;
 pub mod text;
 
-pub use skim::{skim_consolidated, Skim};
+pub use skim::{skim_consolidated, skim_zmetadata, Skim};
 
 /// The first nesting depth over `max` that `bytes` reach (brackets inside strings do not
 /// count), or `None`. Malformed text is left for the parser to report.

@@ -25,36 +25,26 @@ pub struct Skim {
 /// when the text breaks on the way (the caller parses the whole text and reports it).
 #[inline(never)] // compiled here, at this crate's optimisation level
 pub fn skim_consolidated(text: &[u8]) -> Option<Skim> {
+    skim_object_at(text, &[b"consolidated_metadata", b"metadata"])
+}
+
+/// The documents of a v2 `.zmetadata` (`text`): the entries of its `metadata` object, keyed
+/// by store key, as [`skim_consolidated`] finds a v3 group's members.
+#[inline(never)]
+pub fn skim_zmetadata(text: &[u8]) -> Option<Skim> {
+    skim_object_at(text, &[b"metadata"])
+}
+
+/// The entries of the object reached from the top-level object through the keys of `path`
+/// (each an object), and the text with that object emptied.
+fn skim_object_at(text: &[u8], path: &[&[u8]]) -> Option<Skim> {
     let mut s = Scanner {
         text,
         pos: 0,
         tokens: Tokens::new(text, 0),
     };
-    // One pass: the objects on the way down are entered, everything else skipped whole. Of
-    // equal keys the last counts, so each occurrence starts over.
     let mut found: Option<(Range<usize>, Members)> = None;
-    s.object(&mut |s, key| {
-        if key != b"consolidated_metadata" {
-            return s.skip_value();
-        }
-        found = None;
-        if s.peek()? != b'{' {
-            return s.skip_value();
-        }
-        s.object(&mut |s, key| {
-            if key != b"metadata" {
-                return s.skip_value();
-            }
-            found = None;
-            if s.peek()? != b'{' {
-                return s.skip_value();
-            }
-            let open = s.pos;
-            let members = s.entries()?;
-            found = Some((open..s.pos, members));
-            Some(())
-        })
-    })?;
+    descend(&mut s, path, &mut found)?;
     let (metadata, members) = found?;
     let open = metadata.start;
     let close = metadata.end.checked_sub(1)?;
@@ -62,6 +52,35 @@ pub fn skim_consolidated(text: &[u8]) -> Option<Skim> {
     document.extend_from_slice(text.get(..=open)?);
     document.extend_from_slice(text.get(close..)?);
     Some(Skim { document, members })
+}
+
+/// Steps through the object at the scanner's position in one pass: the objects on the way
+/// down `path` are entered, everything else skipped whole; the last object of `path` has its
+/// entries collected into `found`. Of equal keys the last counts, so each occurrence of a
+/// key on the path starts over.
+fn descend(
+    s: &mut Scanner<'_>,
+    path: &[&[u8]],
+    found: &mut Option<(Range<usize>, Members)>,
+) -> Option<()> {
+    let (first, rest) = path.split_first()?;
+    s.object(&mut |s, key| {
+        if key != *first {
+            return s.skip_value();
+        }
+        *found = None;
+        if s.peek()? != b'{' {
+            return s.skip_value();
+        }
+        if rest.is_empty() {
+            let open = s.pos;
+            let members = s.entries()?;
+            *found = Some((open..s.pos, members));
+            Some(())
+        } else {
+            descend(s, rest, found)
+        }
+    })
 }
 
 /// A position in the text and the tokens (quotes, brackets outside strings) from it on: the
@@ -251,6 +270,20 @@ mod tests {
             document,
             serde_json::json!({"consolidated_metadata": {"metadata": {}}})
         );
+    }
+
+    #[test]
+    fn zmetadata_documents_are_located() {
+        let text = br#"{"metadata": {".zgroup": {"zarr_format": 2}, "a/.zarray": {"shape": [1]}, "a/.zattrs": {}}, "zarr_consolidated_format": 1}"#;
+        let skim = skim_zmetadata(text).unwrap();
+        let keys: Vec<&str> = skim.members.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(keys, [".zgroup", "a/.zarray", "a/.zattrs"]);
+        assert_eq!(text_of(text, &skim.members[1].1), r#"{"shape": [1]}"#);
+        assert_eq!(
+            skim.document,
+            br#"{"metadata": {}, "zarr_consolidated_format": 1}"#
+        );
+        assert!(skim_zmetadata(br#"{"metadata": [1]}"#).is_none());
     }
 
     #[test]
