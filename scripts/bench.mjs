@@ -6,7 +6,8 @@
 // - walk: a 1001-node hierarchy over the same server, consolidated and listed, and the parse +
 //   validation cost of its consolidated zarr.json against JSON.parse; then the same for a
 //   10,000-node consolidated hierarchy (bench/walk.mjs);
-// - size: the .wasm raw and gzipped, the JS gzipped, next to zarrita + numcodecs (bench/size.mjs);
+// - size: the .wasm raw and gzipped, the JS gzipped, next to zarrita + numcodecs, and the
+//   .wasm's bytes by crate and by function (twiggy, which setup installs for it) (bench/size.mjs);
 // - load: in Chromium, loading the WebAssembly zom carries against the .wasm fetched beside,
 //   starting the decode workers, and a first and second read against zarrita (bench/load.mjs).
 //
@@ -29,7 +30,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { build } from "./build.mjs";
 import { root, run, runMain, seconds, StepError } from "./lib.mjs";
-import { python, setup } from "./setup.mjs";
+import { python, setup, twiggy } from "./setup.mjs";
 
 const benchDir = join(root, "bench");
 const dataDir = join(benchDir, "data");
@@ -125,7 +126,10 @@ runMain(() => {
     if (nativeFile) decodeArgs.push("--native", nativeFile);
     timed("decode (bench/decode.mjs)", () => run(process.execPath, decodeArgs));
   }
-  if (benches.has("size")) run(process.execPath, [join(benchDir, "size.mjs")]);
+  if (benches.has("size")) {
+    twiggy(); // also with --no-build: only the size bench needs it
+    run(process.execPath, [join(benchDir, "size.mjs")]);
+  }
   if (benches.has("load")) {
     setup({ browser: true });
     timed("load (bench/load.mjs, Chromium)", () => run(process.execPath, [join(benchDir, "load.mjs"), "--runs", args.runs]));
