@@ -9,7 +9,9 @@
 // - size: the .wasm raw and gzipped, the JS gzipped, next to zarrita + numcodecs, and the
 //   .wasm's bytes by crate and by function (twiggy, which setup installs for it) (bench/size.mjs);
 // - load: in Chromium, loading the WebAssembly zom carries against the .wasm fetched beside,
-//   starting the decode workers, and a first and second read against zarrita (bench/load.mjs).
+//   compiling and instantiating the module, starting the decode workers, and a first and
+//   second read against zarrita (bench/load.mjs); the explorer's time from navigation to its
+//   first tree (bench/first-tree.mjs).
 //
 //   npm run bench [-- --runs N] [-- --cases v3_gzip,v3_zstd] [-- --no-native]
 //                 [-- --only decode,read,walk,size,load] [-- --read-runs N]
@@ -20,7 +22,8 @@
 // scripts/python-requirements.txt), run examples/bench_decode.rs (release) for the native
 // numbers, then bench/decode.mjs (writes bench/results.json), bench/read.mjs and
 // bench/walk.mjs (add their sections "read" and "walk" to it), bench/size.mjs and
-// bench/load.mjs ("size", "load"); each prints its tables.
+// bench/load.mjs and bench/first-tree.mjs ("size", "load", "first_tree"); each prints its
+// tables, and the targets of issue 16 it checks (results.json "targets").
 // --runs and --cases apply to the decode bench, --read-runs (default 5) to read and walk.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -133,6 +136,7 @@ runMain(() => {
   if (benches.has("load")) {
     setup({ browser: true });
     timed("load (bench/load.mjs, Chromium)", () => run(process.execPath, [join(benchDir, "load.mjs"), "--runs", args.runs]));
+    timed("first tree (bench/first-tree.mjs, Chromium)", () => run(process.execPath, [join(benchDir, "first-tree.mjs"), "--runs", args.runs]));
   }
   for (const name of ["read", "walk"]) {
     if (!benches.has(name)) continue;
