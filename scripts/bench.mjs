@@ -25,6 +25,7 @@
 // bench/load.mjs and bench/first-tree.mjs ("size", "load", "first_tree"); each prints its
 // tables, and the targets of issue 16 it checks (results.json "targets").
 // --runs and --cases apply to the decode bench, --read-runs (default 5) to read and walk.
+// `node scripts/bench-readme.mjs` then prints README.md's benchmark tables from the results.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
