@@ -34,8 +34,8 @@
 //         + stored bytes / loopback throughput
 //         + decoded bytes / native decode speed / min(workers, chunks)
 // objects: the stored chunks, or the shards (a shard read whole is one request); 1 round trip
-// for the metadata document; loopback throughput: one 64 MiB GET from the same server code
-// without latency, measured once per run; native decode speed: the native MB/s of the same
+// for the metadata document; loopback throughput: GETs of a 64 MiB file from the same server
+// code without latency (median of 3 after a warm-up), measured once per run; native decode speed: the native MB/s of the same
 // codec in results.json's decode section (bench/decode.mjs with examples/bench_decode.rs,
 // which npm run bench runs first); chunks: the chunks the workers decode (inner chunks of a
 // shard), which decode in parallel over the N workers.
@@ -256,7 +256,7 @@ const native = nativeSpeeds(results);
 
 const loadBefore = loadavg()[0];
 const loopback = await loopbackThroughput();
-console.log(`bench: loopback throughput ${(loopback / 1e3).toFixed(0)} MB/s (one 64 MiB GET, no latency)`);
+console.log(`bench: loopback throughput ${(loopback / 1e3).toFixed(0)} MB/s (GETs of a 64 MiB file, no latency)`);
 const server = await startServer({ root: args.data, latencyMs: LATENCY });
 const rows = [];
 let workerStartup;

@@ -128,6 +128,9 @@ function firstTree(s) {
     ["explorer, sample hierarchy, from navigation start", "ms"],
     [
       ["DOMContentLoaded", fixed(s.dom_content_loaded_ms, 1)],
+      [".wasm requested by the explorer's worker", fixed(s.wasm_requested_ms, 1)],
+      ["first request of the walk (zom loaded)", fixed(s.walk_started_ms, 1)],
+      ["last response of the walk", fixed(s.walk_ended_ms, 1)],
       ["first tree in the page", fixed(s.tree_ms, 1)],
       ["first tree drawn", fixed(s.drawn_ms, 1)],
     ],
