@@ -24,6 +24,8 @@
 // Before timing, both outputs are assembled into the whole array and compared byte for byte,
 // and zom's FNV-1a hash is compared with the native build's. A warm-up run precedes the
 // timed runs, which alternate zom / zarrita; each number is the median of the runs.
+// Targets (printed last, saved in results.json "targets"): zstd and gzip into a buffer within
+// 1.5× of native.
 import { readFileSync, writeFileSync, existsSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, totalmem } from "node:os";
 import { dirname, join } from "node:path";
@@ -31,7 +33,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import * as zom from "zom";
 import * as zarr from "zarrita";
-import { median } from "./util.mjs";
+import { median, Targets } from "./util.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { values: args } = parseArgs({
@@ -244,6 +246,9 @@ function table(rows) {
   return [line(head), `|${widths.map((w, i) => (i === 0 ? ":" : "") + "-".repeat(w + 1) + (i === 0 ? "" : ":")).join("|")}|`, ...body.map(line)].join("\n");
 }
 
+/** The cases whose zom / native ratio has a target (issue 16). */
+const TARGET_CASES = ["v3_zstd", "v3_gzip"];
+
 const manifest = JSON.parse(readFileSync(join(args.data, "manifest.json"), "utf8"));
 const wanted = args.cases ? new Set(args.cases.split(",")) : null;
 const native = readNative(args.native);
@@ -289,6 +294,14 @@ const results = {
   },
   results: rows,
 };
+// zstd and gzip within 1.5× of the native build (zom into a buffer / native ≥ 1 / 1.5);
+// without a native figure (--no-native) there is nothing to check.
+const targets = new Targets("decode");
+for (const name of TARGET_CASES) {
+  const r = rows.find((x) => x.case === name);
+  if (r?.native_mb_per_s) targets.check(`${name}: zom into a buffer / native`, r.zom_into_mb_per_s / r.native_mb_per_s, ">=", 0.667, { unit: "" });
+}
+targets.save(results);
 writeFileSync(args.out, JSON.stringify(results, null, 2) + "\n");
 console.log(`\n${table(rows)}\n`);
 if (rows.some((r) => r.case === "v3_raw")) {
@@ -302,4 +315,5 @@ console.log(
     `numcodecs ${results.versions.numcodecs}; median of ${RUNS} runs; MB = 10^6 bytes of decoded output; ` +
     `load average ${loadBefore.toFixed(1)} → ${loadavg()[0].toFixed(1)}.`,
 );
+targets.print();
 console.log(`bench: wrote ${args.out}`);

@@ -11,8 +11,8 @@ that per-codec throughputs are comparable. bench/data/manifest.json lists the ca
 SHA-256 of this script, which scripts/bench.mjs compares to decide whether to regenerate.
 
 Besides the decode cases (manifest "cases", bench/decode.mjs):
-- READ_CASES (manifest "read_cases", bench/read.mjs): arrays read over HTTP; the chunked
-  blosc-zstd array is the decode case v3_blosc_zstd_shuffle, the sharded one is written here.
+- READ_CASES (manifest "read_cases"): arrays only bench/read.mjs reads over HTTP (it also
+  reads decode cases: blosc zstd and lz4, gzip, zstd, sharded zstd, v2 blosc lz4).
 - walk/plain and walk/consolidated (manifest "walk", bench/walk.mjs): one v3 hierarchy of
   1001 nodes (groups with small arrays, attributes on every node, no chunks), without and
   with consolidated metadata.
@@ -73,6 +73,11 @@ CASES = {
     ),
     "v2_lz4": ("v2 numcodecs lz4", "uint16", dict(zarr_format=2, compressors=numcodecs.LZ4(), filters=None)),
     "v2_zlib": ("v2 numcodecs zlib 5", "uint16", dict(zarr_format=2, compressors=numcodecs.Zlib(level=5), filters=None)),
+    "v2_blosc_lz4_shuffle": (
+        "v2 numcodecs blosc lz4 shuffle",
+        "uint16",
+        dict(zarr_format=2, compressors=numcodecs.Blosc(cname="lz4", clevel=5, shuffle=numcodecs.Blosc.SHUFFLE), filters=None),
+    ),
     "v3_raw": ("v3 uncompressed bytes", "uint16", dict(compressors=None)),
     "v3_sharded_zstd": (
         "v3 sharded 2048² (512² inner, zstd)",

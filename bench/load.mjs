@@ -6,6 +6,8 @@
 //   DecompressionStream, compile, instantiate) with its parts, and the first call without init
 //   (the same synchronously, inflating with fflate);
 // - zom's .wasm fetched beside ("zom/manual", `init({ wasm: url })`: compileStreaming);
+// - WebAssembly.compile of zom's module from its bytes, and its instantiation (`init` of
+//   "zom/manual" with the compiled module), apart;
 // - the first read of image/gradient_circles (256×256 uint16, 64 inner chunks of 4 zstd
 //   shards) with the decode workers started from the carried code (a blob: URL) or from
 //   zom/worker served by the page (`init({ worker: url })`), against the second read: the
@@ -63,7 +65,7 @@ function sizes() {
   };
 }
 
-const CASES = ["inline-init", "inline-sync", "manual-url", "pool-blob", "pool-url", "zarrita"];
+const CASES = ["inline-init", "inline-sync", "manual-url", "compile-instantiate", "pool-blob", "pool-url", "zarrita"];
 
 async function main() {
   if (!existsSync(join(root, "pkg", "zom_wasm_inline.js"))) throw new Error("pkg/ is not built: npm run build");
@@ -107,6 +109,7 @@ async function main() {
     "zom: first call, no init (synchronous)": { total: med("inline-sync", "total") },
     "zom/manual: await init({ wasm: url }) (fetch + compileStreaming)": { total: med("manual-url", "total") },
   };
+  const module = { compile: med("compile-instantiate", "compile"), instantiate: med("compile-instantiate", "instantiate") };
   const reads = {
     "zom, workers from the carried code (blob: URL)": { first: med("pool-blob", "first"), second: med("pool-blob", "second") },
     "zom, workers from zom/worker (init({ worker: url }))": { first: med("pool-url", "first"), second: med("pool-url", "second") },
@@ -116,6 +119,15 @@ async function main() {
     `\n${table(
       ["loading zom's WebAssembly", "ms", "of which base64", "inflate (DecompressionStream)", "compile", "sync path's inflate (fflate)"],
       Object.entries(load).map(([k, v]) => [k, ms(v.total), ...["base64", "inflate_native", "compile", "inflate_fflate"].map((p) => (v[p] === undefined ? "" : ms(v[p])))]),
+    )}\n`,
+  );
+  console.log(
+    `${table(
+      ["zom's module in the page", "ms"],
+      [
+        ["WebAssembly.compile (bytes in memory)", ms(module.compile)],
+        ["instantiate (init with the module: new WebAssembly.Instance + start)", ms(module.instantiate)],
+      ],
     )}\n`,
   );
   console.log(
@@ -139,8 +151,9 @@ async function main() {
     runs,
     load_average: [loadBefore, loadAfter],
     method:
-      "median over runs of a new tab per case, cases alternated; page bundled by esbuild (bench/load-page.js), served from 127.0.0.1 without HTTP cache; reads of tests/fixtures/sample/image/gradient_circles whole, the first including the workers' start (zom) or the codec's WebAssembly (zarrita)",
+      "median over runs of a new tab per case, cases alternated; page bundled by esbuild (bench/load-page.js), served from 127.0.0.1 without HTTP cache; reads of tests/fixtures/sample/image/gradient_circles whole, the first including the workers' start (zom) or the codec's WebAssembly (zarrita); module_ms: WebAssembly.compile of the .wasm's bytes (fetched before timing, with an empty custom section unique to the run so that no compiled module is reused) and init of zom/manual with the compiled module (initSync: new WebAssembly.Instance and the start function)",
     load_ms: load,
+    module_ms: module,
     read_ms: reads,
     bytes,
   };

@@ -25,25 +25,51 @@
 // Requests are counted by the server (OPTIONS none here: Node sends no preflights).
 // One warm-up run each (whose values are compared byte for byte), then N runs alternating
 // zom / zarrita; the table shows medians. Writes the "read" section of bench/results.json.
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { loadavg } from "node:os";
+//
+// Targets (issue 16; printed last, saved in results.json "targets"): over the six cases the
+// issue names, the geometric mean of zarrita ms / zom ms ≥ 2.5, and for each case zom ms /
+// floor ≤ 1.5, where the floor is what the read cannot go below with zom's concurrency and
+// decoder (see floorOf):
+//   floor = (1 + ceil(objects / 16)) × latency
+//         + stored bytes / loopback throughput
+//         + decoded bytes / native decode speed / min(workers, chunks)
+// objects: the stored chunks, or the shards (a shard read whole is one request); 1 round trip
+// for the metadata document; loopback throughput: GETs of a 64 MiB file from the same server
+// code without latency (median of 3 after a warm-up), measured once per run; native decode speed: the native MB/s of the same
+// codec in results.json's decode section (bench/decode.mjs with examples/bench_decode.rs,
+// which npm run bench runs first); chunks: the chunks the workers decode (inner chunks of a
+// shard), which decode in parallel over the N workers.
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import * as zom from "zom";
 import { defaultWorkers } from "../pkg/pool/pool.js";
 import * as zarr from "zarrita";
 import { startServer } from "../tests/server/server.mjs";
-import { benchDir, median, serverBenchArgs, table } from "./util.mjs";
+import { benchDir, geomean, median, serverBenchArgs, table, Targets } from "./util.mjs";
 
 const here = benchDir;
 const args = serverBenchArgs();
 const RUNS = args.runs;
 const LATENCY = args.latency;
 
-/** The arrays read: bench/generate.py's chunked blosc-zstd decode case and its sharded twin. */
+/**
+ * The arrays read (bench/generate.py), each 4096² uint16: the six of issue 16's targets, and
+ * the sharded blosc zstd array (`target: false`: not in the geometric mean). `native`: the
+ * decode case whose native speed the floor uses (default: the same name).
+ */
 const CASES = [
   { name: "v3_blosc_zstd_shuffle", label: "chunked 1024², blosc zstd" },
-  { name: "v3_sharded_blosc_zstd", label: "sharded 2048² / 512², blosc zstd" },
+  { name: "v3_blosc_lz4_shuffle", label: "chunked 1024², blosc lz4" },
+  { name: "v3_gzip", label: "chunked 1024², gzip" },
+  { name: "v3_zstd", label: "chunked 1024², zstd" },
+  { name: "v3_sharded_zstd", label: "sharded 2048² / 512², zstd" },
+  { name: "v2_blosc_lz4_shuffle", label: "v2 chunked 1024², blosc lz4" },
+  { name: "v3_sharded_blosc_zstd", label: "sharded 2048² / 512², blosc zstd", native: "v3_blosc_zstd_shuffle", target: false },
 ];
+
+/** zom's requests in flight by default (FetchStore and get `concurrency`). */
+const CONCURRENCY = 16;
 
 
 /** The server's requests by kind: metadata documents, HEADs, and the rest (chunk data). */
@@ -61,8 +87,9 @@ async function zomRead(url, workers, sharedOutput = true) {
   const store = new zom.FetchStore(url);
   const arr = await zom.openArray(store);
   const { data, shape } = await arr.get(undefined, { workers, sharedOutput });
+  const grid = { chunks: arr.chunks, shards: arr.shards };
   arr.free();
-  return { data, shape };
+  return { data, shape, grid };
 }
 
 /**
@@ -86,9 +113,9 @@ const LIBS = {
 async function measure(server, lib, url) {
   server.resetStats();
   const t0 = performance.now();
-  const { data, shape } = await LIBS[lib](url);
+  const { data, shape, grid } = await LIBS[lib](url);
   const ms = performance.now() - t0;
-  return { ms, requests: server.stats.requests, bytes: server.stats.bytes, kinds: breakdown(server.stats.log), maxInFlight: server.stats.maxInFlight, data, shape };
+  return { ms, requests: server.stats.requests, bytes: server.stats.bytes, kinds: breakdown(server.stats.log), maxInFlight: server.stats.maxInFlight, data, shape, grid };
 }
 
 async function bench(server, c) {
@@ -123,10 +150,13 @@ async function bench(server, c) {
     };
   };
   const info = readManifestCase(c.name);
-  return {
+  const r = {
     case: c.name,
     description: c.label,
+    target: c.target !== false,
     shape: warm.zom.shape,
+    chunks: warm.zom.grid.chunks,
+    shards: warm.zom.grid.shards,
     dtype: "uint16",
     stored_bytes: info?.stored_bytes ?? null,
     decoded_bytes: warm.zom.data.byteLength,
@@ -136,6 +166,69 @@ async function bench(server, c) {
     zom_1_worker: summary("zom 1 worker"),
     zarrita: summary("zarrita"),
   };
+  r.zarrita_over_zom = r.zarrita.ms / r.zom.ms;
+  return r;
+}
+
+/** The number of grid cells of `block` over `shape`. */
+const cells = (shape, block) => shape.reduce((n, s, i) => n * Math.ceil(s / block[i]), 1);
+
+/**
+ * The floor of a case's read (the formula at the top of this file), or null without a native
+ * speed for its codec. `loopback`: bytes per ms; `native`: decode case → native MB/s.
+ */
+function floorOf(r, c, loopback, native) {
+  const mbPerS = native.get(c.native ?? c.name);
+  if (mbPerS === undefined || r.stored_bytes === null) return null;
+  const objects = cells(r.shape, r.shards ?? r.chunks);
+  const chunks = cells(r.shape, r.chunks);
+  const roundTrips = 1 + Math.ceil(objects / CONCURRENCY);
+  const parallel = Math.min(N, chunks);
+  const transfer = r.stored_bytes / loopback;
+  const decode = r.decoded_bytes / (mbPerS * 1e3) / parallel;
+  return {
+    ms: roundTrips * LATENCY + transfer + decode,
+    round_trips: roundTrips,
+    latency_ms: roundTrips * LATENCY,
+    transfer_ms: transfer,
+    decode_ms: decode,
+    objects,
+    decode_parallelism: parallel,
+    native_case: c.native ?? c.name,
+    native_mb_per_s: mbPerS,
+  };
+}
+
+/**
+ * The loopback throughput of the test server in bytes per ms: the median of 3 GETs (after one
+ * warm-up) of a 64 MiB file from a server without latency, read whole by Node's fetch.
+ */
+async function loopbackThroughput() {
+  const dir = mkdtempSync(join(tmpdir(), "zom-bench-loopback-"));
+  const size = 64 * 2 ** 20;
+  writeFileSync(join(dir, "big.bin"), Buffer.alloc(size, 7));
+  const server = await startServer({ root: dir });
+  try {
+    const times = [];
+    for (let i = 0; i < 4; i++) {
+      const t0 = performance.now();
+      const res = await fetch(`${server.url}/big.bin`, { signal: AbortSignal.timeout(60_000) });
+      const got = (await res.arrayBuffer()).byteLength;
+      if (got !== size) throw new Error(`loopback: got ${got} bytes of ${size}`);
+      if (i > 0) times.push(performance.now() - t0);
+    }
+    return size / median(times);
+  } finally {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Native MB/s by decode case from results.json's decode section (bench/decode.mjs), and its date. */
+function nativeSpeeds(results) {
+  const speeds = new Map();
+  for (const r of results.results ?? []) if (r.native_mb_per_s) speeds.set(r.case, r.native_mb_per_s);
+  return { speeds, date: results.date ?? null };
 }
 
 /** Worker start-up: a read with a new pool of N workers (closeWorkers first) minus a warm read. */
@@ -157,14 +250,23 @@ function readManifestCase(name) {
   return [...(manifest.cases ?? []), ...(manifest.read_cases ?? [])].find((c) => c.name === name);
 }
 
+let results = {};
+if (existsSync(args.out)) results = JSON.parse(readFileSync(args.out, "utf8"));
+const native = nativeSpeeds(results);
+
 const loadBefore = loadavg()[0];
+const loopback = await loopbackThroughput();
+console.log(`bench: loopback throughput ${(loopback / 1e3).toFixed(0)} MB/s (GETs of a 64 MiB file, no latency)`);
 const server = await startServer({ root: args.data, latencyMs: LATENCY });
 const rows = [];
 let workerStartup;
 try {
   for (const c of CASES) {
-    if (!existsSync(join(args.data, c.name, "zarr.json"))) throw new Error(`${c.name}: missing in ${args.data} (run bench/generate.py)`);
+    const dir = join(args.data, c.name);
+    if (!existsSync(join(dir, "zarr.json")) && !existsSync(join(dir, ".zarray"))) throw new Error(`${c.name}: missing in ${args.data} (run bench/generate.py)`);
     const r = await bench(server, c);
+    r.floor = floorOf(r, c, loopback, native.speeds);
+    r.zom_over_floor = r.floor ? r.zom.ms / r.floor.ms : null;
     rows.push(r);
     console.log(
       `bench: read ${c.name.padEnd(24)} zom ${N} workers ${r.zom.ms.toFixed(0).padStart(5)} ms, 1 worker ${r.zom_1_worker.ms.toFixed(0).padStart(5)} ms, ` +
@@ -178,6 +280,7 @@ try {
 }
 
 const pkg = (name) => JSON.parse(readFileSync(join(here, "..", "node_modules", name, "package.json"), "utf8")).version;
+const targetRows = rows.filter((r) => r.target);
 const section = {
   date: new Date().toISOString(),
   versions: { zom: zom.version(), zarrita: pkg("zarrita"), node: process.version },
@@ -194,14 +297,21 @@ const section = {
       zarrita: "defaults: every chunk read started at once (no limit); one request per chunk / inner chunk; shard index by HEAD + absolute range (FetchStore useSuffixRequest false); zarr.open tries v2 metadata before v3",
     },
     values: "the two libraries' outputs compared byte for byte (warm-up run)",
+    ratio: "zarrita_over_zom = zarrita ms / zom ms (zom: N workers, shared output); geomean_zarrita_over_zom: their geometric mean over the cases with target: true",
+    floor: `floor ms = (1 + ceil(objects / ${CONCURRENCY})) × latency_ms + stored_bytes / loopback bytes per ms + decoded_bytes / (native MB/s × 1000) / min(N workers, chunks); objects = stored chunks, or shards for a sharded array (read whole, one request each); the 1 is the metadata document's round trip; loopback: median of 3 GETs of a 64 MiB file from the same server code without latency (Node fetch); native MB/s: examples/bench_decode.rs for native_case in this file's decode section (native_source); chunks = the chunks decoded, inner chunks for shards; the three terms are added, not overlapped. zom_over_floor = zom ms / floor ms`,
   },
   workers: N,
+  loopback_mb_per_s: loopback / 1e3,
+  native_source: native.date === null ? null : `results.json decode section of ${native.date}`,
+  geomean_zarrita_over_zom: geomean(targetRows.map((r) => r.zarrita_over_zom)),
   worker_startup: workerStartup,
   results: rows,
 };
 
-let results = {};
-if (existsSync(args.out)) results = JSON.parse(readFileSync(args.out, "utf8"));
+const targets = new Targets("read");
+targets.check(`zarrita / zom, geometric mean of ${targetRows.length} cases`, section.geomean_zarrita_over_zom, ">=", 2.5);
+for (const r of targetRows) targets.check(`${r.case}: zom / floor`, r.zom_over_floor ?? NaN, "<=", 1.5);
+targets.save(results);
 results.read = section;
 writeFileSync(args.out, JSON.stringify(results, null, 2) + "\n");
 
@@ -229,4 +339,28 @@ console.log(
     rows.map((r) => `${r.case} ${kinds(r.zom.requests_by_kind)}`).join(", ") +
     ` (meta + HEAD + data).`,
 );
+const ms1 = (x) => x.toFixed(1);
+console.log(
+  `\n${table(
+    ["floor (4096² uint16)", "round trips × latency ms", "transfer ms", `decode ms (native MB/s ÷ workers)`, "floor ms", `zom ${N}w ms`, "zom / floor"],
+    rows.map((r) =>
+      r.floor === null
+        ? [r.description, "–", "–", "– (no native speed)", "–", r.zom.ms.toFixed(0), "–"]
+        : [
+            r.description,
+            `${r.floor.round_trips} × ${LATENCY} = ${r.floor.latency_ms}`,
+            ms1(r.floor.transfer_ms),
+            `${ms1(r.floor.decode_ms)} (${r.floor.native_mb_per_s.toFixed(0)} ÷ ${r.floor.decode_parallelism})`,
+            ms1(r.floor.ms),
+            r.zom.ms.toFixed(0),
+            `${r.zom_over_floor.toFixed(2)}×`,
+          ],
+    ),
+  )}\n`,
+);
+console.log(
+  `Floor = (1 + ceil(objects / ${CONCURRENCY})) round trips × ${LATENCY} ms + stored bytes at the loopback's ${(loopback / 1e3).toFixed(0)} MB/s + ` +
+    `decoded bytes at the native speed (${native.date ? `decode run of ${native.date}` : "no decode run in results.json"}) split over min(${N} workers, chunks).`,
+);
+targets.print();
 console.log(`bench: wrote the "read" section of ${args.out}`);

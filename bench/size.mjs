@@ -4,17 +4,26 @@
 // numcodecs.js (zarrita's codecs load numcodecs' chunks, its WebAssembly inlined in its JS;
 // all of them counted, as a page that meets every codec loads them). Each file gzipped on its
 // own at level 9 (as a server would send it), sizes summed; the package's own files too.
-// scripts/bench.mjs runs it; alone: node bench/size.mjs [--out results.json]
+// Then where the .wasm's bytes go (bench/attribution.mjs): twiggy top on the module built with
+// its function names kept (scripts/build.mjs namedWasm, the shipped bytes plus a name section),
+// rolled up per crate and listed per function, in "size.attribution".
+// scripts/bench.mjs runs it (after setup's twiggy()); alone, after `node scripts/setup.mjs
+// --twiggy` and `npm run build`: node bench/size.mjs [--out results.json] [--top N]
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
+import { namedWasm } from "../scripts/build.mjs";
+import { TWIGGY_VERSION } from "../scripts/setup.mjs";
+import { attribute, twiggyVersion } from "./attribution.mjs";
 import { benchDir, table } from "./util.mjs";
 
 const root = join(benchDir, "..");
-const { values: args } = parseArgs({ options: { out: { type: "string", default: join(benchDir, "results.json") } } });
+const { values: args } = parseArgs({
+  options: { out: { type: "string", default: join(benchDir, "results.json") }, top: { type: "string", default: "25" } },
+});
 const esbuild = createRequire(import.meta.url)("esbuild");
 
 /** The apps: what each imports and does (the same read with both libraries). */
@@ -72,6 +81,10 @@ const apps = {
 };
 const total = (a) => a.js.gz + a.extra.gz;
 
+const twiggy = twiggyVersion();
+if (twiggy !== TWIGGY_VERSION) throw new Error(`bench/size.mjs needs twiggy ${TWIGGY_VERSION} (found ${twiggy ?? "none"}): node scripts/setup.mjs --twiggy`);
+const attribution = attribute({ namedFile: namedWasm(), shippedFile: wasm, top: Number(args.top) });
+
 let results = {};
 if (existsSync(args.out)) results = JSON.parse(readFileSync(args.out, "utf8"));
 results.size = {
@@ -82,6 +95,14 @@ results.size = {
   zom_total_gz: total(apps.zom),
   zom_manual_total_gz: total(apps["zom/manual + .wasm"]),
   peer_total_gz: total(apps["zarrita + numcodecs"]),
+  attribution: {
+    method:
+      `twiggy ${twiggy} top (shallow sizes) of the module built with function names kept (scripts/build.mjs namedWasm: the same wasm-bindgen, wasm-opt and renaming steps with -g instead of --strip-debug; without its name section it equals pkg/zom_wasm_bg.wasm byte for byte, checked), ` +
+      "the name section left out so that the items add up to the shipped size; groups by the crate of each demangled name (bench/attribution.mjs: <T as Trait>::f counts for T's crate, drop_in_place<T> for T's, #[wasm_bindgen] functions under their export names for zom), " +
+      "C zstd by its function prefixes (with its Rust bindings), wasm-bindgen's generated shims with its runtime crates, core/alloc/std/compiler_builtins as 'Rust std'; code LLVM inlined counts where it was inlined (lz4_flex's decoder inlined into zom counts for zom)",
+    twiggy,
+    ...attribution,
+  },
 };
 writeFileSync(args.out, `${JSON.stringify(results, null, 2)}\n`);
 const kb = (n) => `${(n / 1024).toFixed(1)} KiB`;
@@ -89,6 +110,25 @@ console.log(
   `\n${table(
     ["app bundled by esbuild", "JS files", "JS raw", "JS gzipped", ".wasm gzipped", "total gzipped"],
     Object.entries(apps).map(([k, a]) => [k, String(a.js.files), kb(a.js.raw), kb(a.js.gz), a.extra.files ? kb(a.extra.gz) : "—", kb(total(a))]),
+  )}\n`,
+);
+const pct = (p) => `${p.toFixed(1)}%`;
+console.log(
+  `${table(
+    [`zom_wasm_bg.wasm by crate (${attribution.shipped_bytes} bytes, twiggy ${twiggy})`, "bytes", "share", "items"],
+    attribution.groups.map((g) => [g.group, String(g.bytes), pct(g.percent), String(g.items)]),
+  )}\n`,
+);
+console.log(
+  `${table(
+    ["zom by module", "bytes", "share"],
+    attribution.zom_modules.map((m) => [m.module, String(m.bytes), pct(m.percent)]),
+  )}\n`,
+);
+console.log(
+  `${table(
+    [`largest ${attribution.top.length} items`, "bytes", "share", "group"],
+    attribution.top.map((t) => [t.name.length > 110 ? `${t.name.slice(0, 109)}…` : t.name, String(t.bytes), pct(t.percent), t.group]),
   )}\n`,
 );
 console.log(`bench: wrote the "size" section of ${args.out}`);

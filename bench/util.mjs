@@ -37,3 +37,74 @@ export function table(head, body) {
   const rule = `|${widths.map((w, i) => (i === 0 ? ":" : "") + "-".repeat(w + 1) + (i === 0 ? "" : ":")).join("|")}|`;
   return [line(head), rule, ...body.map(line)].join("\n");
 }
+
+/** The geometric mean of a list of positive numbers (NaN for an empty list). */
+export function geomean(xs) {
+  if (xs.length === 0) return NaN;
+  return Math.exp(xs.reduce((s, x) => s + Math.log(x), 0) / xs.length);
+}
+
+/** The comparisons a target may use, and how they print. */
+const OPS = {
+  ">=": { sign: "≥", met: (v, g) => v >= g },
+  "<=": { sign: "≤", met: (v, g) => v <= g },
+};
+
+/**
+ * The targets one bench checks its figures against: `check` each figure, then `print` the
+ * lines ("label  value  target ≥ 2.5×  ✓") and `save` them into results.json's "targets"
+ * (an array of {bench, label, value, target, met}; the entries other benches saved stay).
+ *
+ *   const targets = new Targets("read");
+ *   targets.check("zarrita / zom, geometric mean", 2.7, ">=", 2.5);
+ *   targets.print();
+ *   targets.save(results);
+ */
+export class Targets {
+  /** @param {string} bench the bench's name in results.json ("read", "decode", …) */
+  constructor(bench) {
+    this.bench = bench;
+    /** @type {{bench: string, label: string, value: number, target: string, met: boolean}[]} */
+    this.list = [];
+  }
+
+  /**
+   * Checks `value` against `goal` and keeps the line; returns whether it is met. A value that
+   * is not a number (a figure that could not be computed) is not met.
+   * @param {string} label what the figure is
+   * @param {number} value the figure
+   * @param {">=" | "<="} op
+   * @param {number} goal
+   * @param {{unit?: string, digits?: number}} [format] unit after the numbers ("×" by
+   *   default), digits of the value (2)
+   */
+  check(label, value, op, goal, { unit = "×", digits = 2 } = {}) {
+    const how = OPS[op];
+    if (how === undefined) throw new Error(`target '${label}': unknown comparison '${op}' (>= or <=)`);
+    const met = Number.isFinite(value) && how.met(value, goal);
+    const shown = Number.isFinite(value) ? Number(value.toFixed(digits)) : null;
+    this.list.push({ bench: this.bench, label, value: shown, target: `${how.sign} ${goal}${unit}`, met, unit, digits });
+    return met;
+  }
+
+  /** Prints the lines checked so far, aligned, with ✓ or ✗. */
+  print() {
+    if (this.list.length === 0) return;
+    const value = (t) => (t.value === null ? "–" : `${t.value.toFixed(t.digits)}${t.unit}`);
+    const wl = Math.max(...this.list.map((t) => t.label.length));
+    const wv = Math.max(...this.list.map((t) => value(t).length));
+    const wt = Math.max(...this.list.map((t) => t.target.length));
+    console.log(`\ntargets (${this.bench}):`);
+    for (const t of this.list) {
+      console.log(`  ${t.label.padEnd(wl)}  ${value(t).padStart(wv)}  target ${t.target.padEnd(wt)}  ${t.met ? "✓" : "✗"}`);
+    }
+    const met = this.list.filter((t) => t.met).length;
+    console.log(`  ${met} of ${this.list.length} met\n`);
+  }
+
+  /** Puts this bench's lines into `results.targets` in place of the ones it saved before. */
+  save(results) {
+    const others = (results.targets ?? []).filter((t) => t.bench !== this.bench);
+    results.targets = [...others, ...this.list.map(({ bench, label, value, target, met }) => ({ bench, label, value, target, met }))];
+  }
+}

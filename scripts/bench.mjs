@@ -6,9 +6,12 @@
 // - walk: a 1001-node hierarchy over the same server, consolidated and listed, and the parse +
 //   validation cost of its consolidated zarr.json against JSON.parse; then the same for a
 //   10,000-node consolidated hierarchy (bench/walk.mjs);
-// - size: the .wasm raw and gzipped, the JS gzipped, next to zarrita + numcodecs (bench/size.mjs);
+// - size: the .wasm raw and gzipped, the JS gzipped, next to zarrita + numcodecs, and the
+//   .wasm's bytes by crate and by function (twiggy, which setup installs for it) (bench/size.mjs);
 // - load: in Chromium, loading the WebAssembly zom carries against the .wasm fetched beside,
-//   starting the decode workers, and a first and second read against zarrita (bench/load.mjs).
+//   compiling and instantiating the module, starting the decode workers, and a first and
+//   second read against zarrita (bench/load.mjs); the explorer's time from navigation to its
+//   first tree (bench/first-tree.mjs).
 //
 //   npm run bench [-- --runs N] [-- --cases v3_gzip,v3_zstd] [-- --no-native]
 //                 [-- --only decode,read,walk,size,load] [-- --read-runs N]
@@ -19,8 +22,10 @@
 // scripts/python-requirements.txt), run examples/bench_decode.rs (release) for the native
 // numbers, then bench/decode.mjs (writes bench/results.json), bench/read.mjs and
 // bench/walk.mjs (add their sections "read" and "walk" to it), bench/size.mjs and
-// bench/load.mjs ("size", "load"); each prints its tables.
+// bench/load.mjs and bench/first-tree.mjs ("size", "load", "first_tree"); each prints its
+// tables, and the targets of issue 16 it checks (results.json "targets").
 // --runs and --cases apply to the decode bench, --read-runs (default 5) to read and walk.
+// `node scripts/bench-readme.mjs` then prints README.md's benchmark tables from the results.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -29,7 +34,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { build } from "./build.mjs";
 import { root, run, runMain, seconds, StepError } from "./lib.mjs";
-import { python, setup } from "./setup.mjs";
+import { python, setup, twiggy } from "./setup.mjs";
 
 const benchDir = join(root, "bench");
 const dataDir = join(benchDir, "data");
@@ -125,10 +130,14 @@ runMain(() => {
     if (nativeFile) decodeArgs.push("--native", nativeFile);
     timed("decode (bench/decode.mjs)", () => run(process.execPath, decodeArgs));
   }
-  if (benches.has("size")) run(process.execPath, [join(benchDir, "size.mjs")]);
+  if (benches.has("size")) {
+    twiggy(); // also with --no-build: only the size bench needs it
+    run(process.execPath, [join(benchDir, "size.mjs")]);
+  }
   if (benches.has("load")) {
     setup({ browser: true });
     timed("load (bench/load.mjs, Chromium)", () => run(process.execPath, [join(benchDir, "load.mjs"), "--runs", args.runs]));
+    timed("first tree (bench/first-tree.mjs, Chromium)", () => run(process.execPath, [join(benchDir, "first-tree.mjs"), "--runs", args.runs]));
   }
   for (const name of ["read", "walk"]) {
     if (!benches.has(name)) continue;

@@ -36,7 +36,7 @@ const DROP_EXPORTS = ["--remove-exports", "--pass-arg=remove-exports@rust_zstd_w
 // --flatten --rereloop first rebuilds the control flow, which -Os then shrinks further
 // (1.7 KiB gzipped; decoding speed the same, blosc faster). -Os rather than -Oz: measured
 // 0.5 KiB smaller gzipped, at the same decoding speed.
-const WASM_OPT_ARGS = [
+export const WASM_OPT_ARGS = [
   ...DROP_EXPORTS,
   "--flatten",
   "--rereloop",
@@ -48,6 +48,8 @@ const WASM_OPT_ARGS = [
   "--strip-producers",
 ];
 
+const MINIFY_ARGS = ["--minify-imports-and-exports-and-modules", ...WASM_FEATURES];
+
 /**
  * Shortens the module's import and export names (wasm-bindgen's carry a 16-hex-digit hash each,
  * 1.1 KiB gzipped in all) and rewrites the JS glue (pkg/zom_wasm.js) to match: wasm-opt prints
@@ -56,13 +58,7 @@ const WASM_OPT_ARGS = [
  */
 function minifyNames() {
   const glue = join(pkgDir, "zom_wasm.js");
-  const out = capture(bin("wasm-opt"), [
-    "--minify-imports-and-exports-and-modules",
-    ...WASM_FEATURES,
-    wasmOut,
-    "-o",
-    wasmOut,
-  ]);
+  const out = capture(bin("wasm-opt"), [...MINIFY_ARGS, wasmOut, "-o", wasmOut]);
   if (out === null) throw new StepError("wasm-opt --minify-imports-and-exports-and-modules failed");
   const map = JSON.parse(out);
   let js = readFileSync(glue, "utf8");
@@ -274,6 +270,33 @@ function writeCommonJs() {
   for (const file of filesUnder(pkgDir, (f) => f.endsWith(".d.ts") && !ESM_ONLY.test(f))) {
     writeFileSync(join(pkgDir, file.replace(/\.d\.ts$/, ".d.cts")), toCjs(readFileSync(join(pkgDir, file), "utf8")));
   }
+}
+
+/**
+ * The shipped module with its function names kept, for bench/size.mjs's byte attribution:
+ * cargo's output through the same wasm-bindgen, wasm-opt and renaming steps as build(), with
+ * wasm-opt's `-g` (keep the name section) in place of `--strip-debug`. Without its name
+ * section it is pkg/zom_wasm_bg.wasm byte for byte (the size bench checks). Kept in the
+ * target directory, remade when cargo's output or the steps change. Run build() first.
+ * @returns {string} the path of the module
+ */
+export function namedWasm() {
+  const cargoWasm = join(targetDir, "wasm32-unknown-unknown", PROFILE, "zom.wasm");
+  if (!existsSync(cargoWasm)) throw new StepError(`${cargoWasm} is missing: npm run build`);
+  const out = join(targetDir, "zom-named.wasm");
+  const stampFile = join(targetDir, "zom-named.stamp");
+  const args = [...WASM_OPT_ARGS.filter((a) => a !== "--strip-debug"), "-g"];
+  const stamp = JSON.stringify({ cargo: stampOf(cargoWasm), args, minify: MINIFY_ARGS });
+  if (existsSync(out) && existsSync(stampFile) && readFileSync(stampFile, "utf8") === stamp) return out;
+  const dir = join(targetDir, "zom-named");
+  mkdirSync(dir, { recursive: true });
+  timed("wasm-bindgen + wasm-opt, names kept (size attribution)", () => {
+    run("wasm-bindgen", ["--target", "web", "--out-dir", dir, "--out-name", "zom_wasm", cargoWasm]);
+    run(bin("wasm-opt"), [...args, join(dir, "zom_wasm_bg.wasm"), "-o", out]);
+    if (capture(bin("wasm-opt"), [...MINIFY_ARGS, "-g", out, "-o", out]) === null) throw new StepError("wasm-opt --minify-imports-and-exports-and-modules -g failed");
+  });
+  writeFileSync(stampFile, stamp);
+  return out;
 }
 
 /** Builds pkg/ from the sources. */

@@ -2,12 +2,13 @@
 // the wasm32 Rust target, clang and llvm-ar (C zstd for wasm32), wasm-bindgen-cli (the version
 // Cargo.lock pins), the npm packages, a Python virtual environment at .venv with the pinned
 // packages of scripts/python-requirements.txt (zarr-python for tests/codec_encode.rs, the
-// fixture generators and the bench data), and (tests only) Chromium and its chromedriver.
-// Node built-ins only: it runs before `npm install`.
+// fixture generators and the bench data), (tests only) Chromium and its chromedriver, and
+// (the size bench only) twiggy. Node built-ins only: it runs before `npm install`.
 //
 //   node scripts/setup.mjs                     # build tools
 //   node scripts/setup.mjs --browser --python  # and what the tests need: Chromium + chromedriver, .venv
 //   node scripts/setup.mjs --python-zarr2      # .venv-zarr2: zarr-python 2.18, for tests/fixtures/generate_zarr2.py
+//   node scripts/setup.mjs --twiggy            # twiggy, the code size profiler bench/size.mjs runs
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -38,6 +39,25 @@ export function lockedWasmBindgenVersion() {
   const m = lock.match(/\[\[package\]\]\nname = "wasm-bindgen"\nversion = "([^"]+)"/);
   if (!m) throw new StepError("Cargo.lock has no wasm-bindgen package");
   return m[1];
+}
+
+/** The twiggy release bench/size.mjs attributes the module's bytes with (its output format is parsed). */
+export const TWIGGY_VERSION = "0.8.0";
+
+/**
+ * twiggy, pinned: installed with `cargo install` (its own Cargo.lock) when absent or another
+ * version. Only the size bench needs it, so neither the build nor the tests install it.
+ * @returns {string} the command
+ */
+export function twiggy() {
+  const have = capture("twiggy", ["--version"])?.trim().split(/\s+/)[1];
+  if (have === TWIGGY_VERSION) {
+    console.log(`ok: twiggy ${TWIGGY_VERSION}`);
+    return "twiggy";
+  }
+  console.log(`installing: twiggy ${TWIGGY_VERSION} (was ${have ?? "absent"}; takes minutes)`);
+  run("cargo", ["install", "twiggy", "--version", TWIGGY_VERSION, "--locked", "--force"]);
+  return "twiggy";
 }
 
 function rustTarget() {
@@ -264,9 +284,10 @@ function pythonVenv(venv, interpreter, requirementsFile) {
 
 /**
  * Installs whatever is missing.
- * @param {{ browser?: boolean, python?: boolean, pythonZarr2?: boolean }} [opts] browser: also
- *   Chromium and chromedriver (the browser tests); python: also .venv (the tests that run
- *   zarr-python); pythonZarr2: also .venv-zarr2 (the zarr-python 2 fixture generator)
+ * @param {{ browser?: boolean, python?: boolean, pythonZarr2?: boolean, twiggy?: boolean }} [opts]
+ *   browser: also Chromium and chromedriver (the browser tests); python: also .venv (the tests
+ *   that run zarr-python); pythonZarr2: also .venv-zarr2 (the zarr-python 2 fixture generator);
+ *   twiggy: also twiggy (the size bench's byte attribution)
  */
 export function setup(opts = {}) {
   rustTarget();
@@ -279,9 +300,12 @@ export function setup(opts = {}) {
     chromium();
     chromedriver();
   }
+  if (opts.twiggy) twiggy();
 }
 
 if (isMain(import.meta.url)) {
   const flag = (name) => process.argv.includes(name);
-  runMain(() => setup({ browser: flag("--browser"), python: flag("--python"), pythonZarr2: flag("--python-zarr2") }));
+  runMain(() =>
+    setup({ browser: flag("--browser"), python: flag("--python"), pythonZarr2: flag("--python-zarr2"), twiggy: flag("--twiggy") }),
+  );
 }
