@@ -204,15 +204,40 @@ pub(crate) async fn try_open<S: Store>(
             (None, true) => &[".zmetadata", ".zgroup", ".zarray"],
             (None, false) => &[".zarray", ".zmetadata", ".zgroup"],
         };
+        // A v2 node's .zattrs is asked for beside its first node document (.zarray or
+        // .zgroup): one round trip for both, at the cost of one request when there is no
+        // node. Its error counts only if a node is found.
+        let mut attributes: Option<Result<Option<Value>>> = None;
         for name in candidates {
             let key = join_path(path, name);
-            if *name == ".zmetadata" && defer {
-                if let Some(text) = document_text(store, &key, path, limits).await? {
-                    let opened = open_zmetadata_text(path, &key, text, limits)?;
-                    return finish(opened, hints, &key).map(Ok);
+            if *name == ".zmetadata" {
+                if defer {
+                    if let Some(text) = document_text(store, &key, path, limits).await? {
+                        let opened = open_zmetadata_text(path, &key, text, limits)?;
+                        return finish(opened, hints, &key).map(Ok);
+                    }
+                } else if let Some(doc) = document(store, &key, path, limits).await? {
+                    return finish(open_zmetadata(path, doc)?, hints, &key).map(Ok);
                 }
-            } else if let Some(doc) = document(store, &key, path, limits).await? {
-                let opened = open_v2_from(store, path, name, doc, None, limits).await?;
+                tried.push(key);
+                continue;
+            }
+            let doc = match attributes {
+                Some(_) => document(store, &key, path, limits).await?,
+                None => {
+                    let attrs_key = join_path(path, ".zattrs");
+                    let (doc, attrs) = futures_util::future::join(
+                        document(store, &key, path, limits),
+                        document(store, &attrs_key, path, limits),
+                    )
+                    .await;
+                    attributes = Some(attrs);
+                    doc?
+                }
+            };
+            if let Some(doc) = doc {
+                let prefetched = attributes.take().transpose()?;
+                let opened = open_v2_from(store, path, name, doc, None, prefetched, limits).await?;
                 return finish(opened, hints, &key).map(Ok);
             }
             tried.push(key);
@@ -356,23 +381,27 @@ fn open_zmetadata_text(path: &str, key: &str, text: Vec<u8>, limits: &Limits) ->
 }
 
 /// A v2 node from the first of its documents found (`name`: `.zmetadata`, `.zarray` or
-/// `.zgroup`). `listed`: which documents a listing showed (absent ones are not asked for).
+/// `.zgroup`). `listed`: which documents a listing showed (absent ones are not asked for);
+/// `prefetched`: the node's `.zattrs` when it was already asked for.
 pub(crate) async fn open_v2_from<S: Store>(
     store: &S,
     path: &str,
     name: &str,
     doc: Value,
     listed: Option<V2Keys>,
+    prefetched: Option<Option<Value>>,
     limits: &Limits,
 ) -> Result<Opened> {
     if name == ".zmetadata" {
         return open_zmetadata(path, doc);
     }
     let attrs_key = join_path(path, ".zattrs");
-    let attributes = if listed.is_none_or(|k| k.zattrs) {
-        document(store, &attrs_key, path, limits).await?
-    } else {
-        None
+    let attributes = match prefetched {
+        Some(attributes) => attributes,
+        None if listed.is_none_or(|k| k.zattrs) => {
+            document(store, &attrs_key, path, limits).await?
+        }
+        None => None,
     };
     let mut docs: Vec<(&str, Value)> = vec![(name, doc)];
     if let Some(attributes) = attributes {
@@ -410,7 +439,7 @@ pub(crate) async fn open_v2_listed<S: Store>(
         let key = join_path(path, name);
         // Listed but gone (or unreadable as missing): try the next candidate.
         if let Some(doc) = document(store, &key, path, limits).await? {
-            return open_v2_from(store, path, name, doc, Some(keys), limits)
+            return open_v2_from(store, path, name, doc, Some(keys), None, limits)
                 .await
                 .map(Some);
         }
