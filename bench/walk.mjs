@@ -35,15 +35,14 @@
 // array (zom.open + group.open; zarrita withConsolidatedMetadata + zarr.open.v3/v2), and every
 // node (zom.walk; zom.open + group.zom; zarrita opening every node contents() lists), both
 // libraries told the format; then the in-process costs against JSON.parse of the same text.
-// Sections "walk10k" and "walk_v2"; "walk_targets" holds issue 16's ratios with their targets
-// (printed as "target:" lines).
+// Sections "walk10k" and "walk_v2"; issue 16's ratios go to "targets" (bench "walk").
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import * as zom from "zom";
 import * as zarr from "zarrita";
 import { startServer } from "../tests/server/server.mjs";
-import { benchDir, median, serverBenchArgs, table } from "./util.mjs";
+import { benchDir, median, serverBenchArgs, table, Targets } from "./util.mjs";
 
 const here = benchDir;
 const args = serverBenchArgs();
@@ -191,15 +190,8 @@ try {
 for (const r of walkRows) console.log(`bench: walk ${r.walk.padEnd(36)} ${r.ms.toFixed(0).padStart(5)} ms, ${r.requests} requests`);
 const parse = await parseBench(join(root, "consolidated", "zarr.json"));
 
-/** Targets of issue 16 this bench checks, as {bench, label, value, target, met}. */
-const targets = [];
-
-/** Records and returns a target line: `value` (a ratio) against `goal` (`op` is ">=" or "<="). */
-function target(bench, label, value, op, goal) {
-  const met = op === ">=" ? value >= goal : value <= goal;
-  targets.push({ bench, label, value: Math.round(value * 100) / 100, target: `${op} ${goal}×`, met });
-  return `${label}: ${value.toFixed(2)}× (target ${op} ${goal}×) ${met ? "met" : "NOT met"}`;
-}
+/** Issue 16's targets this bench checks (results.json "targets", bench "walk"). */
+const targets = new Targets("walk");
 
 /**
  * A large consolidated hierarchy (only its root document served): opening it and reading one
@@ -264,18 +256,16 @@ async function consolidatedHierarchy({ name, dir, format, file, nodes, oneArray 
   const parse = await parseBench(join(args.data, dir, "consolidated", file), 7, file);
   const pms = (op) => parse.results.find((r) => r.op === op).ms;
   const base = pms("JSON.parse(text)");
-  const lines = [
-    target(name, "open + one array, zarrita/zom", ms("zarrita: withConsolidatedMetadata + open of one array") / ms("zom: open + group.open of one array"), ">=", 3),
-    target(name, "walk, zarrita (every node)/zom", ms("zarrita: withConsolidatedMetadata + open of every node") / ms("zom: walk (every node)"), ">=", 2),
-    target(name, "group.zom, zarrita (every node)/zom", ms("zarrita: withConsolidatedMetadata + open of every node") / ms("zom: open + group.zom (every node)"), ">=", 2),
-    target(name, "fromDocuments / JSON.parse", pms("zom.fromDocuments(bytes)") / base, "<=", 3),
-    target(name, "open + group.zom (in memory) / JSON.parse", pms("zom.open(Map store) + group.zom (every member read)") / base, "<=", 3),
-    target(name, "validateHierarchy / JSON.parse", pms("zom.validateHierarchy(zom)") / base, "<=", 3),
-  ];
-  const requests = rows.filter((r) => r.op.startsWith("zom")).map((r) => r.requests);
-  lines.push(`${name}: zom requests per operation: ${[...new Set(requests)].join(", ")} (target 1)`);
-  targets.push({ bench: name, label: "zom requests per operation", value: Math.max(...requests), target: "= 1", met: requests.every((n) => n === 1) });
-  return { open_walk: rows, parse, lines };
+  const check = (label, value, op, goal) => targets.check(`${name}: ${label}`, value, op, goal);
+  check("open + one array, zarrita/zom", ms("zarrita: withConsolidatedMetadata + open of one array") / ms("zom: open + group.open of one array"), ">=", 3);
+  check("walk, zarrita (every node)/zom", ms("zarrita: withConsolidatedMetadata + open of every node") / ms("zom: walk (every node)"), ">=", 2);
+  check("group.zom, zarrita (every node)/zom", ms("zarrita: withConsolidatedMetadata + open of every node") / ms("zom: open + group.zom (every node)"), ">=", 2);
+  check("fromDocuments / JSON.parse", pms("zom.fromDocuments(bytes)") / base, "<=", 3);
+  check("open + group.zom (in memory) / JSON.parse", pms("zom.open(Map store) + group.zom (every member read)") / base, "<=", 3);
+  check("validateHierarchy / JSON.parse", pms("zom.validateHierarchy(zom)") / base, "<=", 3);
+  const requests = Math.max(...rows.filter((r) => r.op.startsWith("zom")).map((r) => r.requests));
+  targets.check(`${name}: zom requests per operation (most)`, requests, "<=", 1, { unit: "", digits: 0 });
+  return { open_walk: rows, parse };
 }
 
 const big = manifest.walk10k
@@ -335,7 +325,7 @@ if (v2) {
     `v2, ${manifest.walk_v2.nodes} nodes (root → 9 groups → 10 subgroups → 21 arrays each), consolidated by zarr-python ${manifest.zarr}; only the root .zmetadata is served`,
   );
 }
-results.walk_targets = targets;
+targets.save(results);
 writeFileSync(args.out, JSON.stringify(results, null, 2) + "\n");
 
 const row = (name) => walkRows.find((r) => r.walk === name);
@@ -383,8 +373,7 @@ for (const [part, what] of [
       part.parse.results.map((r) => [r.op, r.ms.toFixed(1), `${(r.ms / base).toFixed(2)}×`]),
     )}\n`,
   );
-  for (const line of part.lines) console.log(`target: ${line}`);
-  console.log("");
 }
+targets.print();
 console.log(`Median of ${RUNS} walks and ${PARSE_RUNS} parses; zom ${section.versions.zom}, zarrita ${section.versions.zarrita}, Node ${process.version}.`);
 console.log(`bench: wrote the "walk" section of ${args.out}`);
