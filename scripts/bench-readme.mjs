@@ -3,7 +3,7 @@
 //
 //   node scripts/bench-readme.mjs [--results bench/results.json]
 //
-// One table per section the run wrote (decode, read and its floor, walk, walk10k, size and the
+// One table per section the run wrote (decode, read and its floor, walk, walk10k, walk_v2, size and the
 // .wasm by crate, load, first tree, targets), each after a line naming it and its run's date;
 // sections missing from the file are skipped. The prose around the tables stays hand-written.
 import { existsSync, readFileSync } from "node:fs";
@@ -153,7 +153,8 @@ runMain(() => {
     ["Decode (bench/decode.mjs)", r.results && r, decode],
     ["Whole-array reads (bench/read.mjs)", r.read, read],
     ["Walks (bench/walk.mjs)", r.walk, walk],
-    ["10,000 nodes (bench/walk.mjs)", r.walk10k, walk],
+    ["10,000 nodes, v3 consolidated (bench/walk.mjs)", r.walk10k, walk],
+    ["1,990 nodes, v2 consolidated (bench/walk.mjs)", r.walk_v2, walk],
     ["Download sizes (bench/size.mjs)", r.size, size],
     ["Starting in Chromium (bench/load.mjs)", r.load, load],
     ["The explorer's first tree (bench/first-tree.mjs)", r.first_tree, firstTree],
