@@ -36,7 +36,7 @@ const DROP_EXPORTS = ["--remove-exports", "--pass-arg=remove-exports@rust_zstd_w
 // --flatten --rereloop first rebuilds the control flow, which -Os then shrinks further
 // (1.7 KiB gzipped; decoding speed the same, blosc faster). -Os rather than -Oz: measured
 // 0.5 KiB smaller gzipped, at the same decoding speed.
-const WASM_OPT_ARGS = [
+export const WASM_OPT_ARGS = [
   ...DROP_EXPORTS,
   "--flatten",
   "--rereloop",
