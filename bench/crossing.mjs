@@ -5,9 +5,12 @@
 // - JSON text: Rust writes it and calls `JSON.parse` (to JS), or JS calls `JSON.stringify` and
 //   Rust parses it (from JS), both inside the timed call;
 // - js_sys: JS values built one by one, as zom's src/wasm/convert.rs (`to_js_each`, `from_js`)
-//   and its option readers do today.
+//   and its option readers do, each property name a new JS string;
+// - js_sys, names once (typed values: reports, summaries, errors, limits): the same, with each
+//   property name made a JS string once and reused, and `obj[key] = value` for Reflect.set, as
+//   zom's src/wasm/plain.rs does (and serde-wasm-bindgen does for structs).
 // The conversions run in bench/crossing/, a cdylib of its own that depends on zom (its value
-// types, its fixtures from bench/generate.py's hierarchies, and src/wasm/convert.rs itself), so
+// types, its fixtures from bench/generate.py's hierarchies, src/wasm/convert.rs and plain.rs), so
 // nothing of it reaches zom's module. It is built like zom's (opt-level "z", LTO, wasm-bindgen,
 // wasm-opt with scripts/build.mjs's arguments) and built a second time without
 // serde-wasm-bindgen: the gzip -9 difference is what serde-wasm-bindgen would add to zom.
@@ -42,7 +45,7 @@ const { values: args } = parseArgs({
 });
 const RUNS = Math.max(3, Number(args.runs));
 const SAMPLE_MS = 20;
-// The ways compared; "js_sys, names once" (bench/crossing/src/keyed.rs) only for typed values.
+// The ways compared; "js_sys, names once" (zom's src/wasm/plain.rs) only for typed values.
 const WAYS = ["serde-wasm-bindgen", "JSON", "js_sys", "js_sys, names once"];
 
 const crate = join(benchDir, "crossing");
@@ -215,7 +218,7 @@ async function main() {
         to_js: "from the Rust value (a ZOM tree: its JSON value; a report, summaries, errors, listing, limits, shape: the typed value, so JSON and js_sys include building the JSON value) to the JS value, one call",
         from_js: "from the JS value to the Rust value (a ZOM tree: its JSON value; options: checked settings; a selection: zom's Selection); JSON includes JSON.stringify in JS",
         margin: "second-fastest median ÷ fastest median",
-        js_sys_names_once: "typed values only: js_sys with property names (and other static strings) made JS strings once and reused, and properties set with obj[key] = value instead of Reflect.set (bench/crossing/src/keyed.rs): what serde-wasm-bindgen does differently for structs",
+        js_sys_names_once: "typed values only: js_sys with property names (and other static strings) made JS strings once and reused, and properties set with obj[key] = value instead of Reflect.set (zom's src/wasm/plain.rs): what serde-wasm-bindgen does differently for structs",
         json_parts: "json_rust_ms: writing the JSON way's text in Rust (to JS); json_parse_ms: JSON.parse of that text alone, in JS",
         size: "gzip -9 bytes of the module built with and without the serde-wasm-bindgen ways (every crossing here), both holding all of zom",
       },

@@ -14,18 +14,28 @@ mod convert {
     include!(concat!(env!("OUT_DIR"), "/convert.rs"));
 }
 mod fixtures;
-mod keyed;
+/// zom's typed values as JS objects (the way "js_sys, names once").
+#[allow(dead_code)] // zom's file: the benchmark uses part of it.
+#[path = "../../../src/wasm/plain.rs"]
+mod plain;
 mod settings;
 #[cfg(feature = "swb")]
 mod swb;
 mod today;
 
-/// What `convert.rs` calls `crate::error`, `crate::limits` and `crate::json` in zom.
+/// What `convert.rs` and `plain.rs` call `crate::error`, `crate::limits`, `crate::json`,
+/// `crate::model` and `crate::validate` in zom.
 mod error {
     pub use zom::error::*;
 }
 mod limits {
     pub use zom::limits::*;
+}
+mod model {
+    pub use zom::model::*;
+}
+mod validate {
+    pub use zom::validate::*;
 }
 mod json {
     pub use zom::json::*;
@@ -58,7 +68,8 @@ enum Way {
     Json,
     /// JS values built one by one with js_sys.
     JsSys,
-    /// The same, with property names made once (typed values only: see `keyed`).
+    /// The same, with property names made once: zom's `src/wasm/plain.rs` (typed values
+    /// only).
     Keyed,
 }
 
@@ -192,7 +203,7 @@ pub fn load(walk1k: &[u8], walk10k: &[u8]) -> Result<String, JsValue> {
             };
             let keyed = matches!(
                 case,
-                Out::Report(_) | Out::Summaries(_) | Out::Errors(_) | Out::Listing | Out::Limits
+                Out::Report(_) | Out::Summaries(_) | Out::Errors(_) | Out::Limits
             );
             json!({ "crossing": crossing, "size": size, "items": items, "json_bytes": bytes, "keyed": keyed })
         })
@@ -288,16 +299,17 @@ fn out_case(f: &Fixtures, case: Out, way: Way) -> Result<JsValue, JsValue> {
         (Out::Zom(i), Way::JsSys) => Ok(to_js_each(&f.zoms[i].1)),
         (Out::Report(i), Way::JsSys) => Ok(to_js_each(&f.reports[i].to_value())),
         (Out::Summaries(i), Way::JsSys) => Ok(to_js_each(&summaries_value(&f.summaries[i]))),
-        (Out::Errors(i), Way::JsSys) => Ok(today::errors(&f.errors[i])),
+        (Out::Errors(i), Way::JsSys) => Ok(to_js_each(&errors_value(&f.errors[i]))),
         (Out::Strings(i), Way::JsSys) => Ok(today::strings(&f.strings[i])),
         (Out::Listing, Way::JsSys) => Ok(to_js_each(&listing_value(&f.listing))),
         (Out::Limits, Way::JsSys) => Ok(today::limits_to_js(&f.limits)),
         (Out::Shape, Way::JsSys) => Ok(today::numbers(&f.shape)),
-        (Out::Report(i), Way::Keyed) => Ok(keyed::report(&f.reports[i])),
-        (Out::Summaries(i), Way::Keyed) => Ok(keyed::summaries(&f.summaries[i])),
-        (Out::Errors(i), Way::Keyed) => Ok(keyed::errors(&f.errors[i])),
-        (Out::Listing, Way::Keyed) => Ok(keyed::listing(&f.listing)),
-        (Out::Limits, Way::Keyed) => Ok(keyed::limits(&f.limits)),
+        (Out::Report(i), Way::Keyed) => Ok(plain::report(&f.reports[i])),
+        (Out::Summaries(i), Way::Keyed) => Ok(plain::summaries(&f.summaries[i])),
+        (Out::Errors(i), Way::Keyed) => {
+            Ok(js_sys::Array::from_iter(f.errors[i].iter().map(plain::error)).into())
+        }
+        (Out::Limits, Way::Keyed) => Ok(plain::limits(&f.limits)),
         (_, Way::Keyed) => Err(fail(ZomError::invalid_argument(
             "no keyed way for this case",
         ))),

@@ -1,8 +1,9 @@
 //! The js_sys way of the crossings whose code is private to zom's `src/wasm/` outside
-//! `convert.rs`: written here as zom writes it (the function each mirrors is named), so the
-//! benchmark times the same calls. `convert.rs` itself is zom's own file (see build.rs).
+//! `convert.rs` and `plain.rs`: written here as zom writes it (the function each mirrors is
+//! named; for the limits, as zom wrote them before `plain.rs`), so the benchmark times the
+//! same calls. `convert.rs` and `plain.rs` are zom's own files (see build.rs).
 
-use crate::convert::{error_to_js, set_own};
+use crate::convert::set_own;
 use crate::settings::{Settings, ValidateSettings, WalkSettings};
 use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
@@ -78,7 +79,7 @@ pub fn validate_options(options: &JsValue) -> Result<Settings, ZomError> {
     }))
 }
 
-/// `src/wasm/limits.rs` `to_js`.
+/// `src/wasm/limits.rs` `to_js` with a new JS string per name (before `plain.rs`).
 pub fn limits_to_js(limits: &Limits) -> JsValue {
     let out = Object::new();
     for limit in Limit::ALL {
@@ -107,13 +108,4 @@ pub fn strings(strings: &[String]) -> JsValue {
         values.push(&JsValue::from_str(s));
     }
     values.into()
-}
-
-/// `src/wasm/hierarchy.rs` `walk_hierarchy_async`: the `errors` of a walk.
-pub fn errors(errors: &[ZomError]) -> JsValue {
-    let out = Array::new();
-    for error in errors {
-        out.push(&error_to_js(error));
-    }
-    out.into()
 }
