@@ -12,8 +12,9 @@
 // The conversions run in bench/crossing/, a cdylib of its own that depends on zom (its value
 // types, its fixtures from bench/generate.py's hierarchies, src/wasm/convert.rs and plain.rs), so
 // nothing of it reaches zom's module. It is built like zom's (opt-level "z", LTO, wasm-bindgen,
-// wasm-opt with scripts/build.mjs's arguments) and built a second time without
-// serde-wasm-bindgen: the gzip -9 difference is what serde-wasm-bindgen would add to zom.
+// wasm-opt with scripts/build.mjs's arguments), and for its size also with serde-wasm-bindgen
+// for the typed values only and without it: the gzip -9 differences are what
+// serde-wasm-bindgen would add to zom.
 //
 //   node bench/crossing.mjs [--runs N] [--data DIR] [--out results.json] [--no-size]
 //
@@ -53,10 +54,13 @@ const targetDir = join(root, "target", "crossing");
 const cargoWasm = join(targetDir, "wasm32-unknown-unknown", "release", "zom_crossing_bench.wasm");
 const bin = (name) => join(root, "node_modules", ".bin", name);
 
-/** The crate built (with or without serde-wasm-bindgen), wasm-bindgen and wasm-opt applied, in `dir`. */
-function buildModule(dir, withSwb) {
-  const features = withSwb ? [] : ["--no-default-features"];
-  run("cargo", ["build", "--release", "--target", "wasm32-unknown-unknown", "--target-dir", targetDir, ...features], { cwd: crate });
+/**
+ * The crate built with `features` (Cargo's, after --no-default-features; null: the defaults,
+ * every way), wasm-bindgen and wasm-opt applied, in `dir`; returns its sizes.
+ */
+function buildModule(dir, features) {
+  const flags = features === null ? [] : ["--no-default-features", ...(features.length ? ["--features", features.join(",")] : [])];
+  run("cargo", ["build", "--release", "--target", "wasm32-unknown-unknown", "--target-dir", targetDir, ...flags], { cwd: crate });
   mkdirSync(dir, { recursive: true });
   run("wasm-bindgen", ["--target", "nodejs", "--out-dir", dir, cargoWasm]);
   const wasm = join(dir, "zom_crossing_bench_bg.wasm");
@@ -120,8 +124,11 @@ async function main() {
   const tmp = mkdtempSync(join(tmpdir(), "zom-crossing-"));
   const size = {};
   try {
-    if (!args["no-size"]) size.without = buildModule(join(tmp, "without"), false);
-    size.with = buildModule(join(tmp, "with"), true);
+    if (!args["no-size"]) {
+      size.without = buildModule(join(tmp, "without"), []);
+      size.typed = buildModule(join(tmp, "typed"), ["swb-typed"]);
+    }
+    size.with = buildModule(join(tmp, "with"), null);
     const wasm = createRequire(import.meta.url)(join(tmp, "with", "zom_crossing_bench.js"));
 
     const [walk1k, walk10k] = fixtureBytes();
@@ -190,11 +197,13 @@ async function main() {
         ),
     );
 
-    const added = size.without ? { raw: size.with.raw - size.without.raw, gz: size.with.gz - size.without.gz } : null;
+    const over = (s) => ({ raw: s.raw - size.without.raw, gz: s.gz - size.without.gz });
+    const added = size.without ? { typed: over(size.typed), all: over(size.with) } : null;
     if (added) {
       console.log(
-        `\nserde-wasm-bindgen for every crossing above adds ${added.gz} bytes gzip -9 (${added.raw} raw) to a module holding zom ` +
-          `(${size.without.gz} → ${size.with.gz} bytes gzipped).`,
+        `\nserde-wasm-bindgen added to a module holding zom (${size.without.gz} bytes gzip -9): ` +
+          `${added.typed.gz} bytes gzipped (${added.typed.raw} raw) for the typed values going to JS ` +
+          `(report, summaries, errors, limits), ${added.all.gz} (${added.all.raw} raw) for every case above.`,
       );
     }
     console.log(
@@ -220,9 +229,9 @@ async function main() {
         margin: "second-fastest median ÷ fastest median",
         js_sys_names_once: "typed values only: js_sys with property names (and other static strings) made JS strings once and reused, and properties set with obj[key] = value instead of Reflect.set (zom's src/wasm/plain.rs): what serde-wasm-bindgen does differently for structs",
         json_parts: "json_rust_ms: writing the JSON way's text in Rust (to JS); json_parse_ms: JSON.parse of that text alone, in JS",
-        size: "gzip -9 bytes of the module built with and without the serde-wasm-bindgen ways (every crossing here), both holding all of zom",
+        size: "gzip -9 bytes of the module built without serde-wasm-bindgen, with it for the typed values going to JS only (feature swb-typed: report, summaries, errors, limits), and with it for every case; each holds all of zom, so the differences are what serde-wasm-bindgen would add to zom's module",
       },
-      size: size.without ? { without_swb: size.without, with_swb: size.with, added } : null,
+      size: size.without ? { without_swb: size.without, swb_typed: size.typed, swb_all: size.with, added } : null,
       results,
     };
     let all = {};

@@ -6,8 +6,8 @@
 //! text is slower for these, since Rust writes the text slower than JS builds the objects
 //! (README.md, "Values across the boundary"; bench/crossing.mjs measures all the ways).
 //!
-//! Names that are data (node paths, attribute keys) are not fixed: they are set with
-//! [`set_own`], which keeps `__proto__` an own property.
+//! Names that are data (node paths) are not fixed: they are made per property, and `__proto__`
+//! is defined as an own property ([`set_own`]), where assignment would set the prototype.
 
 use super::convert::{set_own, to_js};
 use crate::error::ZomError;
@@ -28,6 +28,10 @@ extern "C" {
     /// `this[name] = value`.
     #[wasm_bindgen(method, indexing_setter)]
     fn set(this: &Plain, name: &JsString, value: &JsValue);
+
+    /// `this[name] = value`, the name made from Rust text.
+    #[wasm_bindgen(method, indexing_setter)]
+    fn set_text(this: &Plain, name: &str, value: &JsValue);
 }
 
 thread_local! {
@@ -59,17 +63,24 @@ impl Plain {
     fn put(&self, key: &'static str, value: &JsValue) {
         self.set(&name(key), value);
     }
+
+    /// Sets the own property `key`, a name that is data: assignment as for fixed names,
+    /// except for `__proto__`, where it would set the prototype ([`set_own`] defines it).
+    fn put_data(&self, key: &str, value: &JsValue) {
+        if key == "__proto__" {
+            set_own(self, key, value);
+        } else {
+            self.set_text(key, value);
+        }
+    }
 }
 
-fn length(n: usize) -> u32 {
-    u32::try_from(n).unwrap_or(u32::MAX)
-}
-
-/// A list of JS values, one per item.
+/// A list of JS values, one per item (pushed: an array made with its length would have holes
+/// until filled, which V8 keeps as a slower kind of array).
 fn list<T>(items: &[T], item: impl Fn(&T) -> JsValue) -> JsValue {
-    let out = Array::new_with_length(length(items.len()));
-    for (i, value) in items.iter().enumerate() {
-        out.set(length(i), item(value));
+    let out = Array::new();
+    for value in items {
+        out.push(&item(value));
     }
     out.into()
 }
@@ -155,9 +166,9 @@ fn summary(s: &NodeSummary) -> JsValue {
 
 /// Node summaries by node path ([`NodeSummary::to_value`] each).
 pub fn summaries(by_path: &[(String, NodeSummary)]) -> JsValue {
-    let out = Object::new();
+    let out = Plain::new();
     for (path, s) in by_path {
-        set_own(&out, path, &summary(s));
+        out.put_data(path, &summary(s));
     }
     out.into()
 }

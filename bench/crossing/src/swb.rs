@@ -10,6 +10,8 @@
 //! [`JsonSeed`] reads a JSON value by zom's rules as far as serde-wasm-bindgen lets it: it
 //! passes -0 as the integer 0, and `undefined` in an object as `null` (zom keeps -0 and skips
 //! `undefined`), so those two differ from `from_js`.
+// With the feature `swb-typed` alone only the typed values' part is used.
+#![cfg_attr(not(feature = "swb"), allow(dead_code))]
 
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde::ser::{SerializeMap, SerializeSeq, SerializeStruct};
