@@ -1,5 +1,5 @@
 //! Typed values as JS objects whose property names are fixed: validation reports, problem and
-//! difference lists, node summaries, errors, limits. Each name (and each other `&'static str`
+//! difference lists, node summaries, errors, limits, HTTP listings. Each name (and each other `&'static str`
 //! they hold: a problem's kind, an error's code) becomes a JS string once per instance and is
 //! reused, and properties are set with `object[name] = value`, not the fallible `Reflect.set`.
 //! That is what makes serde-wasm-bindgen fast on structs, without its code in the module; JSON
@@ -75,12 +75,13 @@ impl Plain {
     }
 }
 
-/// A list of JS values, one per item (pushed: an array made with its length would have holes
-/// until filled, which V8 keeps as a slower kind of array).
+/// A list of JS values, one per item, each set at the end of an empty array (one made with
+/// its length would have holes until filled, which V8 keeps as a slower kind of array; `push`
+/// is a method call that also returns the length).
 fn list<T>(items: &[T], item: impl Fn(&T) -> JsValue) -> JsValue {
     let out = Array::new();
-    for value in items {
-        out.push(&item(value));
+    for (i, value) in items.iter().enumerate() {
+        out.set(u32::try_from(i).unwrap_or(u32::MAX), item(value));
     }
     out.into()
 }
@@ -194,4 +195,41 @@ pub fn limits(limits: &Limits) -> JsValue {
         o.put(limit.name(), &JsValue::from_f64(value));
     }
     o.into()
+}
+
+fn strings(items: &[String]) -> JsValue {
+    list(items, |s| text(s))
+}
+
+/// A ListObjectsV2 page: `{keys, prefixes, truncated, next}` (`next`: null when absent).
+pub fn s3_page(
+    keys: &[String],
+    prefixes: &[String],
+    truncated: bool,
+    next: &Option<String>,
+) -> JsValue {
+    let o = Plain::new();
+    o.put("keys", &strings(keys));
+    o.put("prefixes", &strings(prefixes));
+    o.put("truncated", &JsValue::from_bool(truncated));
+    o.put("next", &optional_text(next));
+    o.into()
+}
+
+/// A directory index: `{files, dirs}`.
+pub fn directory(files: &[String], dirs: &[String]) -> JsValue {
+    let o = Plain::new();
+    o.put("files", &strings(files));
+    o.put("dirs", &strings(dirs));
+    o.into()
+}
+
+/// Where an S3 listing may be: `[{root, storePrefix}]`.
+pub fn s3_candidates(candidates: &[(String, String)]) -> JsValue {
+    list(candidates, |(root, prefix)| {
+        let o = Plain::new();
+        o.put("root", &text(root));
+        o.put("storePrefix", &text(prefix));
+        o.into()
+    })
 }

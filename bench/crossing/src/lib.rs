@@ -203,7 +203,7 @@ pub fn load(walk1k: &[u8], walk10k: &[u8]) -> Result<String, JsValue> {
             };
             let keyed = matches!(
                 case,
-                Out::Report(_) | Out::Summaries(_) | Out::Errors(_) | Out::Limits
+                Out::Report(_) | Out::Summaries(_) | Out::Errors(_) | Out::Listing | Out::Limits
             );
             json!({ "crossing": crossing, "size": size, "items": items, "json_bytes": bytes, "keyed": keyed })
         })
@@ -310,6 +310,10 @@ fn out_case(f: &Fixtures, case: Out, way: Way) -> Result<JsValue, JsValue> {
             Ok(js_sys::Array::from_iter(f.errors[i].iter().map(plain::error)).into())
         }
         (Out::Limits, Way::Keyed) => Ok(plain::limits(&f.limits)),
+        (Out::Listing, Way::Keyed) => {
+            let l = &f.listing;
+            Ok(plain::s3_page(&l.keys, &l.prefixes, l.truncated, &l.next))
+        }
         (_, Way::Keyed) => Err(fail(ZomError::invalid_argument(
             "no keyed way for this case",
         ))),
