@@ -26,4 +26,4 @@ pub use documents::{
 pub use flat::{flatten, unflatten, FlatForm};
 pub use node::{join_path, Array, ArrayV2, Group, Node, ZarrFormat};
 pub use schema::json_schema;
-pub use summary::{summarize, summarize_tree, NodeSummary};
+pub use summary::{summaries, summarize, summarize_tree, NodeSummary};

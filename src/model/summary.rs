@@ -123,13 +123,22 @@ pub fn summarize(node: &Node) -> NodeSummary {
 
 /// The summary of every node of a tree, by node path ("" for the root).
 pub fn summarize_tree(root: &Node) -> Map<String, Value> {
-    let mut out = Map::new();
+    summaries(root)
+        .into_iter()
+        .map(|(path, summary)| (path, summary.to_value()))
+        .collect()
+}
+
+/// The summary of every node of a tree with its node path ("" for the root), the root first,
+/// then each group's members in order, depth first.
+pub fn summaries(root: &Node) -> Vec<(String, NodeSummary)> {
+    let mut out = Vec::new();
     visit(root, "", &mut out);
     out
 }
 
-fn visit(node: &Node, path: &str, out: &mut Map<String, Value>) {
-    out.insert(path.to_string(), summarize(node).to_value());
+fn visit(node: &Node, path: &str, out: &mut Vec<(String, NodeSummary)>) {
+    out.push((path.to_string(), summarize(node)));
     if let Node::Group(g) = node {
         for (name, member) in &g.members {
             visit(member, &join_path(path, name), out);

@@ -198,13 +198,7 @@ fn number_from_f64(f: f64) -> Result<Value, ZomError> {
 
 /// The error object thrown to JS: `{code, message, path, key}`.
 pub fn error_to_js(error: &ZomError) -> JsValue {
-    let object = Object::new();
-    set_own(&object, "code", &JsValue::from_str(error.code.as_str()));
-    set_own(&object, "message", &JsValue::from_str(&error.message));
-    let opt = |s: &Option<String>| s.as_deref().map_or(JsValue::NULL, JsValue::from_str);
-    set_own(&object, "path", &opt(&error.path));
-    set_own(&object, "key", &opt(&error.key));
-    object.into()
+    super::plain::error(error)
 }
 
 /// Bytes of a JS value that holds a document: a Uint8Array, an ArrayBuffer or a string.

@@ -2,7 +2,7 @@
 //! [`crate::store::wire`], so that the rules `HttpStore` follows in Rust are the ones the JS
 //! store follows. The TypeScript side does the I/O and calls these for every parse and check.
 
-use super::convert::{bytes_of, to_js};
+use super::convert::bytes_of;
 use super::fail;
 use crate::error::{ErrorCode, ZomError};
 use crate::store::wire::html::{looks_like_html, parse_html_index};
@@ -11,7 +11,6 @@ use crate::store::wire::range::{
     keep_prefix, keep_suffix, parse_content_length, parse_content_range, ContentRange,
 };
 use crate::store::wire::{body_text, encode_key, MAX_SAFE};
-use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 
 /// A byte count or offset from JS: a non-negative integer no larger than 2^53 − 1.
@@ -40,12 +39,6 @@ fn text_of(body: &JsValue) -> Result<String, JsValue> {
         Ok(text) => Ok(body_text(text.as_bytes()).into_owned()),
         Err(e) => Ok(body_text(e.as_bytes()).into_owned()),
     }
-}
-
-/// Plain JSON data (strings, arrays, objects, no large numbers) as a JS value: one
-/// `JSON.parse` of its text instead of a boundary crossing per string.
-fn json_to_js(value: &Value) -> JsValue {
-    js_sys::JSON::parse(&crate::json::to_compact(value)).unwrap_or_else(|_| to_js(value))
 }
 
 /// What to keep of a body, `[start, end)`, or the check's message as an HttpError.
@@ -141,12 +134,12 @@ pub fn http_s3_page(body: JsValue, full: Option<String>) -> Result<JsValue, JsVa
             (keys, prefixes)
         }
     };
-    Ok(json_to_js(&json!({
-        "keys": keys,
-        "prefixes": prefixes,
-        "truncated": page.truncated,
-        "next": page.next,
-    })))
+    Ok(super::plain::s3_page(
+        &keys,
+        &prefixes,
+        page.truncated,
+        &page.next,
+    ))
 }
 
 /// The URL of a ListObjectsV2 page (`root` ending in '/', the key prefix `full`, the
@@ -171,20 +164,14 @@ pub fn http_html_index(
         return Ok(JsValue::NULL);
     }
     let index = parse_html_index(&text, dir_url);
-    Ok(json_to_js(
-        &json!({ "files": index.files, "dirs": index.dirs }),
-    ))
+    Ok(super::plain::directory(&index.files, &index.dirs))
 }
 
 /// Where an S3 listing may be for a store at the URL with `origin` and (percent-encoded)
 /// `path`: `[{root, storePrefix}]`, the origin first.
 #[wasm_bindgen(js_name = httpS3Candidates)]
 pub fn http_s3_candidates(origin: &str, path: &str) -> JsValue {
-    let list: Vec<Value> = s3_candidates(origin, path)
-        .into_iter()
-        .map(|(root, prefix)| json!({ "root": root, "storePrefix": prefix }))
-        .collect();
-    json_to_js(&Value::Array(list))
+    super::plain::s3_candidates(&s3_candidates(origin, path))
 }
 
 /// The URL path of a store key (without its leading '/'): each segment encoded as

@@ -1,7 +1,6 @@
 //! The limits of the JS API: defaults for the whole module (`setLimits`, `getLimits`), and the
 //! `limits` option of one call, whose fields override them.
 
-use super::convert::set_own;
 use super::hierarchy::count_option;
 use super::{fail, option};
 use crate::error::ZomError;
@@ -56,15 +55,7 @@ fn apply(value: &JsValue, mut limits: Limits) -> Result<Limits, ZomError> {
 
 /// The limits as a JS object (`{maxChunkBytes, …}`, `Infinity` for none).
 pub(super) fn to_js(limits: &Limits) -> JsValue {
-    let out = Object::new();
-    for limit in Limit::ALL {
-        let value = match limits.get(limit) {
-            u64::MAX => f64::INFINITY,
-            n => n as f64,
-        };
-        set_own(&out, limit.name(), &JsValue::from_f64(value));
-    }
-    out.into()
+    super::plain::limits(limits)
 }
 
 /// The default limits of every later call: `undefined` leaves them; an object's fields replace

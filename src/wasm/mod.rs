@@ -5,6 +5,7 @@ mod convert;
 mod hierarchy;
 mod http;
 mod limits;
+mod plain;
 mod pool;
 mod store;
 mod values;
@@ -226,7 +227,7 @@ pub fn validate_document(doc: JsValue, options: JsValue) -> JsResult {
         Some(bytes) => validate::validate_document_bytes(&bytes, &opts),
         None => validate::validate_document(&from_js(&doc).map_err(fail)?, &opts),
     };
-    Ok(to_js(&report.to_value()))
+    Ok(plain::report(&report))
 }
 
 /// Validates a whole hierarchy given as ZOM (object or JSON text). Returns `{valid, problems}`.
@@ -235,16 +236,15 @@ pub fn validate_hierarchy(zom: JsValue, options: JsValue) -> JsResult {
     let opts = validate_options(&options)?;
     match bytes_of(&zom) {
         Some(bytes) => match json::parse_document(&bytes, &opts.limits) {
-            Ok(value) => Ok(to_js(
-                &validate::validate_hierarchy(&value, &opts).to_value(),
-            )),
-            Err(_) => Ok(to_js(
-                &validate::validate_document_bytes(&bytes, &opts).to_value(),
-            )),
+            Ok(value) => Ok(plain::report(&validate::validate_hierarchy(&value, &opts))),
+            Err(_) => Ok(plain::report(&validate::validate_document_bytes(
+                &bytes, &opts,
+            ))),
         },
-        None => Ok(to_js(
-            &validate::validate_hierarchy(&from_js(&zom).map_err(fail)?, &opts).to_value(),
-        )),
+        None => Ok(plain::report(&validate::validate_hierarchy(
+            &from_js(&zom).map_err(fail)?,
+            &opts,
+        ))),
     }
 }
 
@@ -332,9 +332,7 @@ pub fn unflatten(flat: JsValue, options: JsValue) -> JsResult {
 /// [`model::summarize_tree`].
 #[wasm_bindgen(js_name = summarizeTree)]
 pub fn summarize_tree(zom: JsValue) -> JsResult {
-    Ok(to_js(&Value::Object(model::summarize_tree(&zom_input(
-        &zom,
-    )?))))
+    Ok(plain::summaries(&model::summaries(&zom_input(&zom)?)))
 }
 
 /// Converts a v2 ZOM to v3: `{zom, problems}`.
@@ -343,11 +341,7 @@ pub fn to_v3(zom: JsValue) -> JsResult {
     let conversion = model::to_v3(&zom_input(&zom)?);
     let out = Object::new();
     convert::set_own(&out, "zom", &to_js(&conversion.node.into_value()));
-    convert::set_own(
-        &out,
-        "problems",
-        &to_js(&Problem::list_value(&conversion.problems)),
-    );
+    convert::set_own(&out, "problems", &plain::problems(&conversion.problems));
     Ok(out.into())
 }
 
@@ -370,7 +364,7 @@ pub fn like(a: JsValue, b: JsValue, options: JsValue) -> Result<bool, JsValue> {
 pub fn diff(expected: JsValue, actual: JsValue, options: JsValue) -> JsResult {
     let opts = compare_options(&options)?;
     let differences = model::diff(&json_input(&expected)?, &json_input(&actual)?, &opts);
-    Ok(to_js(&model::Difference::list_value(&differences)))
+    Ok(plain::differences(&differences))
 }
 
 fn array_input(
