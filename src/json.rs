@@ -82,7 +82,7 @@ pub fn to_indented(value: &Value, indent: usize) -> String {
 /// Compact JSON text and what writing it noticed (integers a JS number cannot hold, the
 /// nesting depth): the WebAssembly bindings hand large values to `JSON.parse` with it.
 #[cfg(target_arch = "wasm32")]
-pub(crate) fn to_compact_checked(value: &Value) -> (String, zom_json::text::Written) {
+pub fn to_compact_checked(value: &Value) -> (String, zom_json::text::Written) {
     let (bytes, written) = zom_json::text::write(value, Layout::default());
     // Only whole UTF-8 strings are written: this cannot fail.
     (String::from_utf8(bytes).unwrap_or_default(), written)
