@@ -129,6 +129,25 @@ function plainJson(value: unknown): string | undefined {
 }
 
 /**
+ * Calls `fn` with each ZOM as the bytes of its JSON text when every one is plain JSON data:
+ * the module reads text in one crossing, an object one value at a time (README, "Values
+ * across the boundary"). When that way throws (a text over the limits, or a bad ZOM), `fn` is
+ * called again with the values as given, so that results and errors are the same either way.
+ */
+function withZomText<T>(zoms: unknown[], fn: (zoms: unknown[]) => T): T {
+  const texts = zoms.map((z) => (typeof z === "string" ? z : plainJson(z)));
+  if (texts.every((t) => t !== undefined)) {
+    const encoder = new TextEncoder();
+    try {
+      return fn(texts.map((t) => encoder.encode(t)));
+    } catch {
+      // The values as given decide the result or the error.
+    }
+  }
+  return fn(zoms);
+}
+
+/**
  * Builds the ZOM of a hierarchy from its metadata documents, keyed by store key
  * (`"zarr.json"`, `"a/zarr.json"`, `".zgroup"`, `"a/.zarray"`, `".zmetadata"`, …).
  */
@@ -138,12 +157,12 @@ export function fromDocuments(docs: Map<string, DocumentInput> | { [key: string]
 
 /** The metadata documents of a ZOM, by store key, as JSON text bytes the way zarr-python writes them. */
 export function toDocuments(zom: Zom, options: ToDocumentsOptions = {}): Map<string, Uint8Array> {
-  return new Map(call<[string, Uint8Array][]>(() => raw.toDocuments(zom, options)));
+  return new Map(call<[string, Uint8Array][]>(() => withZomText([zom], ([z]) => raw.toDocuments(z, options))));
 }
 
 /** A ZOM as a flat object: path → node without members (form "pydantic" by default). */
 export function flatten(zom: Zom, options: FlatOptions = {}): JsonObject {
-  return call(() => raw.flatten(zom, options));
+  return call(() => withZomText([zom], ([z]) => raw.flatten(z, options)));
 }
 
 /** The ZOM of a flat object (any of the forms flatten writes; detected when not given). */
@@ -157,22 +176,22 @@ export function unflatten(flat: JsonObject, options: FlatOptions = {}): Zom {
  * nothing themselves.
  */
 export function summarize(zom: Zom): { [path: string]: NodeSummary } {
-  return call(() => raw.summarizeTree(zom));
+  return call(() => withZomText([zom], ([z]) => raw.summarizeTree(z)));
 }
 
 /** Converts a v2 ZOM to v3, with the problems of what could not be carried over exactly. */
 export function toV3(zom: Zom): ToV3Result {
-  return call(() => raw.toV3(zom));
+  return call(() => withZomText([zom], ([z]) => raw.toV3(z)));
 }
 
 /** True when two ZOMs are alike (on the fields options select). */
 export function like(a: Zom, b: Zom, options: CompareOptions = {}): boolean {
-  return call(() => raw.like(a, b, options));
+  return call(() => withZomText([a, b], ([x, y]) => raw.like(x, y, options)));
 }
 
 /** Every difference between an expected ZOM `a` and an actual one `b`, located. */
 export function diff(a: Zom, b: Zom, options: CompareOptions = {}): Difference[] {
-  return call(() => raw.diff(a, b, options));
+  return call(() => withZomText([a, b], ([x, y]) => raw.diff(x, y, options)));
 }
 
 /**
