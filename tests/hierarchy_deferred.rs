@@ -1,5 +1,5 @@
-//! Opening a v3 group with its inline consolidated metadata left as text
-//! (`open_deferred`): the group, every member and the whole tree read from it equal what
+//! Opening a v3 group with its inline consolidated metadata (or a v2 group with its
+//! `.zmetadata`) left as text (`open_deferred`): the group, every member and the whole tree read from it equal what
 //! `open` reads at once; a member's broken document is reported when that member is read,
 //! located at its path and at the key of the document that holds it.
 
@@ -253,4 +253,100 @@ fn limits_hold_for_deferred_members() {
     let e = block_on(open_deferred(&store, "sub", OpenHints::default(), &limits)).unwrap_err();
     assert_eq!(e.code, ErrorCode::LimitExceeded);
     assert_eq!(e.key.as_deref(), Some("sub/zarr.json"));
+}
+
+#[test]
+fn a_v2_zmetadata_group_reads_its_members_as_open_reads_them() {
+    let store = store_from_dir(&fixtures().join("v2-consolidated"));
+    let whole = block_on(open(&store, "", OpenHints::default())).unwrap();
+    store.reset_counts();
+    let v2 = OpenHints {
+        kind: None,
+        format: Some(zom::model::ZarrFormat::V2),
+    };
+    let opened = block_on(open_deferred(&store, "", v2, &Limits::default())).unwrap();
+    assert_eq!(store.log(), ["get .zmetadata"]);
+    assert!(opened.consolidated);
+    let members = opened.deferred.as_ref().expect("deferred members");
+    assert_eq!(members.key(), ".zmetadata");
+    assert_eq!(members.read_all().unwrap(), whole.node);
+    let mut paths = Vec::new();
+    member_paths(&whole.node, "", &mut paths);
+    assert!(paths.len() > 40);
+    for path in &paths {
+        let member = member(&opened, path, OpenHints::default())
+            .unwrap()
+            .unwrap();
+        assert_eq!(&member.node, whole.node.get(path).unwrap(), "{path}");
+    }
+    let Node::Group(whole_group) = &whole.node else {
+        panic!()
+    };
+    let Node::Group(root) = &opened.node else {
+        panic!()
+    };
+    assert_eq!(root.attributes, whole_group.attributes);
+    let mut names: Vec<&str> = members.names();
+    names.sort();
+    let expected: Vec<&str> = whole_group.members.keys().map(String::as_str).collect();
+    assert_eq!(names, expected);
+    assert!(member(&opened, "nothing", OpenHints::default())
+        .unwrap()
+        .is_none());
+    assert_eq!(store.log(), ["get .zmetadata"]);
+}
+
+#[test]
+fn a_v2_zmetadata_that_does_not_scan_or_has_no_root_group_is_read_whole() {
+    let group = r#"{"zarr_format": 2}"#;
+    let array = r#"{"zarr_format": 2, "shape": [2], "chunks": [2], "dtype": "<u1", "fill_value": 0, "order": "C", "filters": null, "compressor": null}"#;
+    let cases = [
+        // A root array: not a group to defer.
+        format!(r#"{{"metadata": {{".zarray": {array}}}, "zarr_consolidated_format": 1}}"#),
+        // An escaped key: left to the parser.
+        format!(
+            r#"{{"metadata": {{".zgroup": {group}, "a\u002f.zarray": {array}}}, "zarr_consolidated_format": 1}}"#
+        ),
+    ];
+    for text in &cases {
+        let mut store = MemoryStore::new();
+        store.insert(".zmetadata", text.as_bytes().to_vec());
+        let opened = deferred(&store, "");
+        assert!(opened.deferred.is_none(), "{text}");
+        let whole = block_on(open(&store, "", OpenHints::default())).unwrap();
+        assert_eq!(opened.node, whole.node, "{text}");
+    }
+    // Broken text outside the members, and a member's broken document: errors keyed at the
+    // .zmetadata, the member's when it is read.
+    let mut store = MemoryStore::new();
+    store.insert(
+        ".zmetadata",
+        format!(r#"{{"metadata": {{".zgroup": {group}}}, "zarr_consolidated_format": tru}}"#)
+            .into_bytes(),
+    );
+    let e = block_on(open_deferred(
+        &store,
+        "",
+        OpenHints::default(),
+        &Limits::default(),
+    ))
+    .unwrap_err();
+    assert_eq!(
+        (e.code, e.key.as_deref()),
+        (ErrorCode::InvalidMetadata, Some(".zmetadata"))
+    );
+    let mut store = MemoryStore::new();
+    store.insert(
+        ".zmetadata",
+        format!(r#"{{"metadata": {{".zgroup": {group}, "a/.zarray": {{"shape": "no"}}, "b/.zgroup": {group}}}, "zarr_consolidated_format": 1}}"#).into_bytes(),
+    );
+    let opened = deferred(&store, "");
+    assert!(member(&opened, "b", OpenHints::default())
+        .unwrap()
+        .is_some());
+    let e = member(&opened, "a", OpenHints::default()).unwrap_err();
+    assert_eq!(
+        (e.code, e.path.as_deref(), e.key.as_deref()),
+        (ErrorCode::InvalidMetadata, Some("a"), Some(".zmetadata"))
+    );
 }
