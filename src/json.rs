@@ -81,7 +81,7 @@ pub fn to_indented(value: &Value, indent: usize) -> String {
 
 /// Compact JSON text and what writing it noticed (integers a JS number cannot hold, the
 /// nesting depth): the WebAssembly bindings hand large values to `JSON.parse` with it.
-#[cfg(target_arch = "wasm32")]
+#[cfg(any(test, target_arch = "wasm32"))]
 pub fn to_compact_checked(value: &Value) -> (String, zom_json::text::Written) {
     let (bytes, written) = zom_json::text::write(value, Layout::default());
     // Only whole UTF-8 strings are written: this cannot fail.

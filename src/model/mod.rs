@@ -16,6 +16,9 @@ pub mod schema;
 pub mod summary;
 pub mod v2;
 pub mod v3;
+mod zom_text;
+#[cfg(test)]
+mod zom_text_tests;
 
 pub use compare::{diff, like, CompareOptions, Difference, DifferenceKind};
 pub use convert::{to_v3, Conversion};
@@ -27,3 +30,4 @@ pub use flat::{flatten, unflatten, FlatForm};
 pub use node::{join_path, Array, ArrayV2, Group, Node, ZarrFormat};
 pub use schema::json_schema;
 pub use summary::{summaries, summarize, summarize_tree, NodeSummary};
+pub use zom_text::write_zom;

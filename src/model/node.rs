@@ -312,7 +312,7 @@ fn v3_array_zom(a: ArrayMetadataV3) -> Value {
 
 /// Whether a document key is one the ZOM JSON gives its own meaning (kind, format,
 /// attributes, members): an unknown key of that name is not copied into it.
-fn is_zom_key(key: &str) -> bool {
+pub(crate) fn is_zom_key(key: &str) -> bool {
     matches!(key, "zarr_format" | "node_type" | "attributes" | "members")
 }
 

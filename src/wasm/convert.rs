@@ -32,6 +32,22 @@ pub fn to_js(value: &Value) -> JsValue {
     to_js_each(value)
 }
 
+/// The ZOM JSON of a node as a JS value: its text written straight from the node
+/// ([`crate::model::write_zom`]) through `JSON.parse`, or [`to_js`] of its value when the text
+/// holds an integer a JS number cannot hold or nests deeper than JSON text may.
+pub fn node_to_js(node: crate::model::Node) -> JsValue {
+    let (text, written) = crate::model::write_zom(&node);
+    let depth_ok = u64::try_from(written.depth).is_ok_and(|d| d <= MAX_JSON_DEPTH);
+    if !written.unsafe_integer && depth_ok {
+        if let Ok(text) = String::from_utf8(text) {
+            if let Ok(parsed) = js_sys::JSON::parse(&text) {
+                return parsed;
+            }
+        }
+    }
+    to_js(&node.into_value())
+}
+
 /// [`to_js`], one value at a time.
 fn to_js_each(value: &Value) -> JsValue {
     match value {

@@ -2,7 +2,7 @@
 //! `ArrayHandle` of an opened array (`get`, `getChunk`). The TypeScript wrapper
 //! (ts/hierarchy.ts, ts/array.ts) is the public face; these return plain data and Promises.
 
-use super::convert::{error_to_js, from_js, set_own, to_js};
+use super::convert::{error_to_js, from_js, node_to_js, set_own, to_js};
 use super::pool::JsDecodeHook;
 use super::store::JsStore;
 use super::values::chunk_to_js;
@@ -146,7 +146,7 @@ impl DeferredGroup {
 
     /// The group's ZOM with every member, read now.
     pub fn zom(&self) -> JsResult {
-        Ok(to_js(&self.members.read_all().map_err(fail)?.into_value()))
+        Ok(node_to_js(self.members.read_all().map_err(fail)?))
     }
 
     /// The member at `relative` as [`open_node`] gives a node, read from the consolidated
@@ -275,7 +275,7 @@ async fn walk_hierarchy_async(store: JsValue, path: Option<String>, options: JsV
     .await
     .map_err(fail)?;
     let out = Object::new();
-    set_own(&out, "zom", &to_js(&result.root.into_value()));
+    set_own(&out, "zom", &node_to_js(result.root));
     let errors = Array::new();
     for error in &result.errors {
         errors.push(&error_to_js(error));

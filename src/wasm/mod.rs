@@ -281,7 +281,7 @@ pub fn from_documents(docs: JsValue) -> JsResult {
         parsed.push((key, json));
     }
     let node = model::from_documents(parsed).map_err(fail)?;
-    Ok(to_js(&node.into_value()))
+    Ok(convert::node_to_js(node))
 }
 
 /// The documents that create a ZOM: an array of [key, Uint8Array] pairs.
@@ -340,7 +340,7 @@ pub fn summarize_tree(zom: JsValue) -> JsResult {
 pub fn to_v3(zom: JsValue) -> JsResult {
     let conversion = model::to_v3(&zom_input(&zom)?);
     let out = Object::new();
-    convert::set_own(&out, "zom", &to_js(&conversion.node.into_value()));
+    convert::set_own(&out, "zom", &convert::node_to_js(conversion.node));
     convert::set_own(&out, "problems", &plain::problems(&conversion.problems));
     Ok(out.into())
 }

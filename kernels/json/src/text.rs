@@ -54,6 +54,44 @@ pub fn write(value: &Value, layout: Layout) -> (Vec<u8>, Written) {
     (out, formatter.written)
 }
 
+/// Appends `value` to `out` as compact JSON text (serde_json's `to_string`), and returns what
+/// writing it noticed, for writers that put values inside text of their own.
+#[inline(never)]
+pub fn append(out: &mut Vec<u8>, value: &Value) -> Written {
+    let mut formatter = TextFormatter {
+        layout: Layout::default(),
+        level: 0,
+        has_value: false,
+        written: Written::default(),
+    };
+    let mut serializer = serde_json::Serializer::with_formatter(&mut *out, &mut formatter);
+    // Writing a Value into a Vec cannot fail (no I/O, string keys only).
+    let _ = value.serialize(&mut serializer);
+    formatter.written
+}
+
+/// [`append`] for an object's members.
+#[inline(never)]
+pub fn append_map(out: &mut Vec<u8>, map: &serde_json::Map<String, Value>) -> Written {
+    let mut formatter = TextFormatter {
+        layout: Layout::default(),
+        level: 0,
+        has_value: false,
+        written: Written::default(),
+    };
+    let mut serializer = serde_json::Serializer::with_formatter(&mut *out, &mut formatter);
+    // Writing a Value into a Vec cannot fail (no I/O, string keys only).
+    let _ = map.serialize(&mut serializer);
+    formatter.written
+}
+
+/// Appends `text` to `out` as a JSON string, quoted and escaped as serde_json writes it.
+#[inline(never)]
+pub fn append_str(out: &mut Vec<u8>, text: &str) {
+    // Writing a string into a Vec cannot fail.
+    let _ = text.serialize(&mut serde_json::Serializer::new(out));
+}
+
 /// serde_json's compact and pretty layouts, and Python's `json.dumps` one.
 struct TextFormatter {
     layout: Layout,
@@ -202,6 +240,23 @@ mod tests {
             ascii: true,
         };
         assert_eq!(text(&v, python), r#"{"a": ["\u00e9\ud83d\ude00", 1]}"#);
+    }
+
+    #[test]
+    fn appended_values_and_strings_are_serde_json_s_text() {
+        let v: Value = serde_json::from_str(r#"{"a":[1,{"b":"x\"\u0001é"}]}"#).unwrap();
+        let mut out = b"[".to_vec();
+        let written = append(&mut out, &v);
+        append_str(&mut out, "q\"\n\u{1f}é");
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            format!(
+                "[{}{}",
+                serde_json::to_string(&v).unwrap(),
+                serde_json::to_string("q\"\n\u{1f}é").unwrap()
+            )
+        );
+        assert_eq!(written.depth, 3);
     }
 
     #[test]
