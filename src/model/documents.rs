@@ -112,7 +112,7 @@ fn from_v3_documents(docs: BTreeMap<String, Value>) -> Result<Node> {
                 Some(Value::Object(members)) => Some(std::mem::take(members)),
                 _ => None,
             };
-            let meta = NodeMetadataV3::from_value(&value)
+            let meta = NodeMetadataV3::from_owned(value)
                 .map_err(|e| e.at_key(key.clone()).at_path(path.clone()))?;
             let node = match meta {
                 NodeMetadataV3::Array(mut a) => {

@@ -78,28 +78,37 @@ impl NamedConfig {
 
     /// Reads the JSON form; the error says what is wrong with it.
     pub fn from_value(value: &Value) -> Result<Self, String> {
+        Self::from_owned(value.clone())
+    }
+
+    /// [`Self::from_value`], consuming the value: its parts move into the result, uncopied.
+    pub fn from_owned(value: Value) -> Result<Self, String> {
         match value {
-            Value::String(name) => Ok(Self::short(name.clone())),
+            Value::String(name) => Ok(Self::short(name)),
             Value::Object(object) => {
                 let mut out = Self::new(String::new(), None);
+                let mut named = false;
                 for (key, value) in object {
                     match (key.as_str(), value) {
-                        ("name", Value::String(name)) => out.name = name.clone(),
+                        ("name", Value::String(name)) => {
+                            out.name = name;
+                            named = true;
+                        }
                         ("name", _) => return Err("'name' must be a string".into()),
-                        ("configuration", Value::Object(c)) => out.configuration = Some(c.clone()),
+                        ("configuration", Value::Object(c)) => out.configuration = Some(c),
                         ("configuration", _) => {
                             return Err("'configuration' must be an object".into())
                         }
-                        ("must_understand", Value::Bool(b)) => out.must_understand = Some(*b),
+                        ("must_understand", Value::Bool(b)) => out.must_understand = Some(b),
                         ("must_understand", _) => {
                             return Err("'must_understand' must be a boolean".into())
                         }
-                        _ => {
-                            out.extra.insert(key.clone(), value.clone());
+                        (_, value) => {
+                            out.extra.insert(key, value);
                         }
                     }
                 }
-                if !object.contains_key("name") {
+                if !named {
                     return Err("missing 'name'".into());
                 }
                 Ok(out)

@@ -63,9 +63,14 @@ pub(crate) fn u64_of(value: &Value) -> Read<u64> {
 
 /// A `String`.
 pub(crate) fn string_of(value: &Value) -> Read<String> {
+    string_into(value.clone())
+}
+
+/// [`string_of`], consuming the value.
+pub(crate) fn string_into(value: Value) -> Read<String> {
     match value {
-        Value::String(s) => Ok(s.clone()),
-        _ => Err(invalid_type(value, "a string")),
+        Value::String(s) => Ok(s),
+        _ => Err(invalid_type(&value, "a string")),
     }
 }
 
@@ -79,9 +84,14 @@ pub(crate) fn bool_of(value: &Value) -> Read<bool> {
 
 /// A `Map<String, Value>`.
 pub(crate) fn map_of(value: &Value) -> Read<Map<String, Value>> {
+    map_into(value.clone())
+}
+
+/// [`map_of`], consuming the value.
+pub(crate) fn map_into(value: Value) -> Read<Map<String, Value>> {
     match value {
-        Value::Object(object) => Ok(object.clone()),
-        _ => Err(invalid_type(value, "a map")),
+        Value::Object(object) => Ok(object),
+        _ => Err(invalid_type(&value, "a map")),
     }
 }
 
@@ -107,6 +117,22 @@ pub(crate) fn vec_of<T>(value: &Value, item: fn(&Value) -> Read<T>) -> Read<Vec<
 }
 
 /// An `Option<T>`: `null` is `None`.
+/// [`vec_of`], consuming the value.
+pub(crate) fn vec_into<T>(value: Value, item: fn(Value) -> Read<T>) -> Read<Vec<T>> {
+    match value {
+        Value::Array(items) => items.into_iter().map(item).collect(),
+        _ => Err(invalid_type(&value, "a sequence")),
+    }
+}
+
+/// [`option_of`], consuming the value.
+pub(crate) fn option_into<T>(value: Value, read: impl Fn(Value) -> Read<T>) -> Read<Option<T>> {
+    match value {
+        Value::Null => Ok(None),
+        _ => read(value).map(Some),
+    }
+}
+
 pub(crate) fn option_of<T>(value: &Value, read: impl Fn(&Value) -> Read<T>) -> Read<Option<T>> {
     match value {
         Value::Null => Ok(None),

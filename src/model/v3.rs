@@ -2,8 +2,9 @@
 
 use super::named::{double_option, NamedConfig};
 use super::read::{
-    append, bool_of, map_of, named_list, names_of, names_value, object_of, option_of, required,
-    string_of, u64_list, u64_of, vec_of, Read,
+    append, bool_of, invalid_type, map_into, map_of, named_list, names_of, names_value, object_of,
+    option_into, option_of, required, string_into, string_of, u64_list, u64_of, vec_into, vec_of,
+    Read,
 };
 use crate::error::{Result, ZomError};
 use serde::{Deserialize, Serialize};
@@ -102,6 +103,31 @@ pub enum NodeMetadataV3 {
 impl NodeMetadataV3 {
     /// Reads a `zarr.json` value, choosing the kind from `node_type`.
     pub fn from_value(value: &Value) -> Result<Self> {
+        match Self::is_array(value)? {
+            true => ArrayMetadataV3::read(value)
+                .map(|a| NodeMetadataV3::Array(Box::new(a)))
+                .map_err(array_error),
+            false => GroupMetadataV3::read(value)
+                .map(|g| NodeMetadataV3::Group(Box::new(g)))
+                .map_err(group_error),
+        }
+    }
+
+    /// [`Self::from_value`], consuming the value: an array's parts move into the result.
+    pub fn from_owned(value: Value) -> Result<Self> {
+        match Self::is_array(&value)? {
+            true => ArrayMetadataV3::read_owned(value)
+                .map(|a| NodeMetadataV3::Array(Box::new(a)))
+                .map_err(array_error),
+            false => GroupMetadataV3::read(&value)
+                .map(|g| NodeMetadataV3::Group(Box::new(g)))
+                .map_err(group_error),
+        }
+    }
+
+    /// Whether a `zarr.json` value is an array's (else a group's), from `zarr_format` and
+    /// `node_type`; an error when it is neither.
+    fn is_array(value: &Value) -> Result<bool> {
         let object = value
             .as_object()
             .ok_or_else(|| ZomError::invalid_metadata("zarr.json must be a JSON object"))?;
@@ -116,12 +142,8 @@ impl NodeMetadataV3 {
             None => return Err(ZomError::invalid_metadata("zarr.json has no zarr_format")),
         }
         match object.get("node_type").and_then(Value::as_str) {
-            Some("array") => ArrayMetadataV3::read(value)
-                .map(|a| NodeMetadataV3::Array(Box::new(a)))
-                .map_err(|e| ZomError::invalid_metadata(format!("invalid v3 array metadata: {e}"))),
-            Some("group") => GroupMetadataV3::read(value)
-                .map(|g| NodeMetadataV3::Group(Box::new(g)))
-                .map_err(|e| ZomError::invalid_metadata(format!("invalid v3 group metadata: {e}"))),
+            Some("array") => Ok(true),
+            Some("group") => Ok(false),
             Some(other) => Err(ZomError::invalid_metadata(format!(
                 "node_type must be \"array\" or \"group\", not \"{other}\""
             ))),
@@ -140,13 +162,29 @@ impl NodeMetadataV3 {
     }
 }
 
+fn array_error(e: String) -> ZomError {
+    ZomError::invalid_metadata(format!("invalid v3 array metadata: {e}"))
+}
+
+fn group_error(e: String) -> ZomError {
+    ZomError::invalid_metadata(format!("invalid v3 group metadata: {e}"))
+}
+
 // Reading and writing by hand: see `read`. Each gives what the derived `Deserialize` and
 // `Serialize` give (fields in declaration order, `None` skipped, `extra` last).
 
 impl ArrayMetadataV3 {
     /// Reads a `zarr.json` of an array; the error is serde_json's message.
     pub(crate) fn read(value: &Value) -> Read<Self> {
-        let object = object_of(value, "struct ArrayMetadataV3")?;
+        Self::read_owned(value.clone())
+    }
+
+    /// [`Self::read`], consuming the value: its parts move into the result, uncopied.
+    pub(crate) fn read_owned(value: Value) -> Read<Self> {
+        let object = match value {
+            Value::Object(object) => object,
+            other => return Err(invalid_type(&other, "struct ArrayMetadataV3")),
+        };
         let (mut shape, mut data_type, mut chunk_grid, mut chunk_key_encoding) =
             (None, None, None, None);
         let (mut fill_value, mut codecs, mut attributes, mut dimension_names) =
@@ -154,27 +192,23 @@ impl ArrayMetadataV3 {
         let (mut zarr_format, mut node_type, mut storage_transformers, mut extensions) =
             (None, None, None, None);
         let mut extra = Map::new();
+        let named_list = |v| vec_into(v, NamedConfig::from_owned);
         for (key, v) in object {
             match key.as_str() {
-                "shape" => shape = Some(vec_of(v, u64_of)?),
-                "data_type" => data_type = Some(NamedConfig::from_value(v)?),
-                "chunk_grid" => chunk_grid = Some(NamedConfig::from_value(v)?),
-                "chunk_key_encoding" => chunk_key_encoding = Some(NamedConfig::from_value(v)?),
-                "fill_value" => fill_value = Some(v.clone()),
-                "codecs" => codecs = Some(vec_of(v, NamedConfig::from_value)?),
-                "attributes" => attributes = Some(option_of(v, map_of)?),
-                "dimension_names" => dimension_names = Some(option_of(v, names_of)?),
-                "zarr_format" => zarr_format = Some(u64_of(v)?),
-                "node_type" => node_type = Some(string_of(v)?),
-                "storage_transformers" => {
-                    storage_transformers =
-                        Some(option_of(v, |v| vec_of(v, NamedConfig::from_value))?)
-                }
-                "extensions" => {
-                    extensions = Some(option_of(v, |v| vec_of(v, NamedConfig::from_value))?)
-                }
+                "shape" => shape = Some(vec_of(&v, u64_of)?),
+                "data_type" => data_type = Some(NamedConfig::from_owned(v)?),
+                "chunk_grid" => chunk_grid = Some(NamedConfig::from_owned(v)?),
+                "chunk_key_encoding" => chunk_key_encoding = Some(NamedConfig::from_owned(v)?),
+                "fill_value" => fill_value = Some(v),
+                "codecs" => codecs = Some(named_list(v)?),
+                "attributes" => attributes = Some(option_into(v, map_into)?),
+                "dimension_names" => dimension_names = Some(option_of(&v, names_of)?),
+                "zarr_format" => zarr_format = Some(u64_of(&v)?),
+                "node_type" => node_type = Some(string_into(v)?),
+                "storage_transformers" => storage_transformers = Some(option_into(v, named_list)?),
+                "extensions" => extensions = Some(option_into(v, named_list)?),
                 _ => {
-                    extra.insert(key.clone(), v.clone());
+                    extra.insert(key, v);
                 }
             }
         }
