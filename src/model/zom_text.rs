@@ -4,7 +4,7 @@
 //! `zom_text_tests.rs` checks that both give the same text.
 
 use super::named::NamedConfig;
-use super::node::{is_zom_key, Array, Group, Node, ZarrFormat};
+use super::node::{is_zom_key, Array, ArrayV2, Group, Node, ZarrFormat};
 use super::v3::ArrayMetadataV3;
 use serde_json::{Map, Value};
 use zom_json::text::{append, append_map, append_str, Written};
@@ -58,9 +58,7 @@ impl Writer {
         match node {
             Node::Group(g) => self.group(g, depth),
             Node::Array(Array::V3(a)) => self.v3_array(a, depth),
-            Node::Array(Array::V2(_)) => {
-                self.value(&node.clone().into_value(), depth.saturating_sub(1))
-            }
+            Node::Array(Array::V2(a)) => self.v2_array(a, depth),
         }
     }
 
@@ -155,6 +153,29 @@ impl Writer {
             if !is_zom_key(k) {
                 self.key(&mut first, k);
                 self.value(v, depth);
+            }
+        }
+        self.out.push(b'}');
+    }
+
+    fn v2_array(&mut self, a: &ArrayV2, depth: usize) {
+        let mut first = true;
+        self.out.push(b'{');
+        self.key(&mut first, "zarr_format");
+        self.out.push(b'2');
+        self.key(&mut first, "attributes");
+        self.map(&a.attributes, depth);
+        let mut metadata = a.metadata.clone();
+        // The v2 spec's default; pydantic-zarr (through zarr-python) writes it out.
+        metadata
+            .dimension_separator
+            .get_or_insert_with(|| ".".into());
+        if let Value::Object(doc) = metadata.to_value() {
+            for (k, v) in &doc {
+                if !is_zom_key(k) {
+                    self.key(&mut first, k);
+                    self.value(v, depth);
+                }
             }
         }
         self.out.push(b'}');
