@@ -22,30 +22,33 @@ pub fn to_js(value: &Value) -> JsValue {
     };
     if large {
         let (text, written) = crate::json::to_compact_checked(value);
-        let depth_ok = u64::try_from(written.depth).is_ok_and(|d| d <= MAX_JSON_DEPTH);
-        if !written.unsafe_integer && depth_ok {
-            if let Ok(parsed) = js_sys::JSON::parse(&text) {
-                return parsed;
-            }
+        if let Some(parsed) = parse_written(&text, written) {
+            return parsed;
         }
     }
     to_js_each(value)
 }
 
 /// The ZOM JSON of a node as a JS value: its text written straight from the node
-/// ([`crate::model::write_zom`]) through `JSON.parse`, or [`to_js`] of its value when the text
-/// holds an integer a JS number cannot hold or nests deeper than JSON text may.
+/// ([`crate::model::write_zom`]) through `JSON.parse`, or its value built piece by piece when
+/// the text holds an integer a JS number cannot hold or nests deeper than JSON text may.
 pub fn node_to_js(node: crate::model::Node) -> JsValue {
     let (text, written) = crate::model::write_zom(&node);
+    let parsed = String::from_utf8(text)
+        .ok()
+        .and_then(|text| parse_written(&text, written));
+    // Built piece by piece, the value gives the same JS values (BigInt where they must be).
+    parsed.unwrap_or_else(|| to_js_each(&node.into_value()))
+}
+
+/// `JSON.parse` of text zom wrote, when it holds no integer a JS number cannot hold and nests
+/// no deeper than JSON text may; `None` otherwise (the value is then built piece by piece).
+fn parse_written(text: &str, written: zom_json::text::Written) -> Option<JsValue> {
     let depth_ok = u64::try_from(written.depth).is_ok_and(|d| d <= MAX_JSON_DEPTH);
-    if !written.unsafe_integer && depth_ok {
-        if let Ok(text) = String::from_utf8(text) {
-            if let Ok(parsed) = js_sys::JSON::parse(&text) {
-                return parsed;
-            }
-        }
+    if written.unsafe_integer || !depth_ok {
+        return None;
     }
-    to_js(&node.into_value())
+    js_sys::JSON::parse(text).ok()
 }
 
 /// [`to_js`], one value at a time.

@@ -40,49 +40,41 @@ pub struct Written {
 #[inline(never)]
 pub fn write(value: &Value, layout: Layout) -> (Vec<u8>, Written) {
     let mut out = Vec::new();
-    let mut formatter = TextFormatter {
-        layout,
-        level: 0,
-        has_value: false,
-        written: Written::default(),
-    };
-    let mut serializer = serde_json::Serializer::with_formatter(&mut out, &mut formatter);
-    // Writing a Value into a Vec cannot fail (no I/O, string keys only).
-    if value.serialize(&mut serializer).is_err() {
-        return (Vec::new(), Written::default());
+    match append_in(&mut out, value, layout) {
+        Some(written) => (out, written),
+        None => (Vec::new(), Written::default()),
     }
-    (out, formatter.written)
 }
 
 /// Appends `value` to `out` as compact JSON text (serde_json's `to_string`), and returns what
 /// writing it noticed, for writers that put values inside text of their own.
 #[inline(never)]
 pub fn append(out: &mut Vec<u8>, value: &Value) -> Written {
-    let mut formatter = TextFormatter {
-        layout: Layout::default(),
-        level: 0,
-        has_value: false,
-        written: Written::default(),
-    };
-    let mut serializer = serde_json::Serializer::with_formatter(&mut *out, &mut formatter);
-    // Writing a Value into a Vec cannot fail (no I/O, string keys only).
-    let _ = value.serialize(&mut serializer);
-    formatter.written
+    append_in(out, value, Layout::default()).unwrap_or_default()
 }
 
 /// [`append`] for an object's members.
 #[inline(never)]
 pub fn append_map(out: &mut Vec<u8>, map: &serde_json::Map<String, Value>) -> Written {
+    append_in(out, map, Layout::default()).unwrap_or_default()
+}
+
+/// Appends `value` to `out` in `layout`; `None` if serde refuses it, which JSON values never
+/// make it do (no I/O, string keys only).
+fn append_in<T: Serialize + ?Sized>(
+    out: &mut Vec<u8>,
+    value: &T,
+    layout: Layout,
+) -> Option<Written> {
     let mut formatter = TextFormatter {
-        layout: Layout::default(),
+        layout,
         level: 0,
         has_value: false,
         written: Written::default(),
     };
     let mut serializer = serde_json::Serializer::with_formatter(&mut *out, &mut formatter);
-    // Writing a Value into a Vec cannot fail (no I/O, string keys only).
-    let _ = map.serialize(&mut serializer);
-    formatter.written
+    value.serialize(&mut serializer).ok()?;
+    Some(formatter.written)
 }
 
 /// Appends `text` to `out` as a JSON string, quoted and escaped as serde_json writes it.
