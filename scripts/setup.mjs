@@ -8,6 +8,8 @@
 //   node scripts/setup.mjs                     # build tools
 //   node scripts/setup.mjs --browser --python  # and what the tests need: Chromium + chromedriver, .venv
 //   node scripts/setup.mjs --python-zarr2      # .venv-zarr2: zarr-python 2.18, for tests/fixtures/generate_zarr2.py
+//   node scripts/setup.mjs --python-conventions  # .venv-conventions: ome-zarr-py, ome-zarr-models, xarray,
+//                                              # for tests/fixtures/conventions/generate.py
 //   node scripts/setup.mjs --twiggy            # twiggy, the code size profiler bench/size.mjs runs
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
@@ -28,6 +30,10 @@ const PYTHON_REQUIREMENTS = join(root, "scripts", "python-requirements.txt");
 export const VENV_ZARR2 = join(root, ".venv-zarr2");
 /** Its interpreter: pythonZarr2() makes it. */
 export const PYTHON_ZARR2 = join(VENV_ZARR2, "bin", "python");
+/** ome-zarr-py, ome-zarr-models and xarray's environment, for tests/fixtures/conventions/generate.py only. */
+export const VENV_CONVENTIONS = join(root, ".venv-conventions");
+/** Its interpreter: pythonConventions() makes it. */
+export const PYTHON_CONVENTIONS = join(VENV_CONVENTIONS, "bin", "python");
 /** sha256 of the requirements file the venv was last installed from. */
 const PYTHON_STAMP = join(VENV, "zom-requirements.sha256");
 /** zarr 3.1.6 (and numpy 2.4) need Python 3.11 or later. */
@@ -235,6 +241,15 @@ export function pythonZarr2() {
   return pythonVenv(VENV_ZARR2, PYTHON_ZARR2, join(root, "scripts", "python-requirements-zarr2.txt"));
 }
 
+/**
+ * The convention fixtures' environment .venv-conventions (scripts/python-requirements-conventions.txt),
+ * the same way: only tests/fixtures/conventions/generate.py needs it (the tests read its committed output).
+ * @returns {string} the interpreter (PYTHON_CONVENTIONS)
+ */
+export function pythonConventions() {
+  return pythonVenv(VENV_CONVENTIONS, PYTHON_CONVENTIONS, join(root, "scripts", "python-requirements-conventions.txt"));
+}
+
 /** A virtual environment at `venv` (interpreter `interpreter`) with `requirementsFile` installed. */
 function pythonVenv(venv, interpreter, requirementsFile) {
   const name = venv.slice(root.length + 1);
@@ -284,9 +299,10 @@ function pythonVenv(venv, interpreter, requirementsFile) {
 
 /**
  * Installs whatever is missing.
- * @param {{ browser?: boolean, python?: boolean, pythonZarr2?: boolean, twiggy?: boolean }} [opts]
+ * @param {{ browser?: boolean, python?: boolean, pythonZarr2?: boolean, pythonConventions?: boolean, twiggy?: boolean }} [opts]
  *   browser: also Chromium and chromedriver (the browser tests); python: also .venv (the tests
  *   that run zarr-python); pythonZarr2: also .venv-zarr2 (the zarr-python 2 fixture generator);
+ *   pythonConventions: also .venv-conventions (the OME-Zarr and xarray convention fixture generator);
  *   twiggy: also twiggy (the size bench's byte attribution)
  */
 export function setup(opts = {}) {
@@ -296,6 +312,7 @@ export function setup(opts = {}) {
   npmPackages();
   if (opts.python) python();
   if (opts.pythonZarr2) pythonZarr2();
+  if (opts.pythonConventions) pythonConventions();
   if (opts.browser) {
     chromium();
     chromedriver();
@@ -306,6 +323,12 @@ export function setup(opts = {}) {
 if (isMain(import.meta.url)) {
   const flag = (name) => process.argv.includes(name);
   runMain(() =>
-    setup({ browser: flag("--browser"), python: flag("--python"), pythonZarr2: flag("--python-zarr2"), twiggy: flag("--twiggy") }),
+    setup({
+      browser: flag("--browser"),
+      python: flag("--python"),
+      pythonZarr2: flag("--python-zarr2"),
+      pythonConventions: flag("--python-conventions"),
+      twiggy: flag("--twiggy"),
+    }),
   );
 }
