@@ -245,6 +245,8 @@ impl ExtensionHandler for Needs42 {
             kind: ProblemKind::InvalidValue,
             message: "answer must be 42".into(),
             severity: Severity::Error,
+            spec: None,
+            rule: None,
         }]
     }
 }

@@ -50,6 +50,8 @@ fn problem_at(path: &str, loc: Vec<LocStep>, severity: Severity, message: String
         kind: ProblemKind::InvalidValue,
         message,
         severity,
+        spec: None,
+        rule: None,
     }
 }
 

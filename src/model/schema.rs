@@ -62,7 +62,7 @@ const V2: [u8; minified_len(V2_TEXT)] = minify(V2_TEXT);
 const V3: [u8; minified_len(V3_TEXT)] = minify(V3_TEXT);
 
 /// The length of `json` without whitespace outside strings.
-const fn minified_len(json: &[u8]) -> usize {
+pub(crate) const fn minified_len(json: &[u8]) -> usize {
     let (mut i, mut n, mut in_string, mut escaped) = (0, 0, false, false);
     while i < json.len() {
         let b = json[i];
@@ -76,7 +76,7 @@ const fn minified_len(json: &[u8]) -> usize {
 }
 
 /// `json` without whitespace outside strings (`N` from [`minified_len`]).
-const fn minify<const N: usize>(json: &[u8]) -> [u8; N] {
+pub(crate) const fn minify<const N: usize>(json: &[u8]) -> [u8; N] {
     let mut out = [0u8; N];
     let (mut i, mut n, mut in_string, mut escaped) = (0, 0, false, false);
     while i < json.len() {

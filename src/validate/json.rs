@@ -44,7 +44,8 @@ impl LocStep {
 }
 
 impl Problem {
-    /// The problem as JSON: `{path, loc, kind, message, severity}`.
+    /// The problem as JSON: `{path, loc, kind, message, severity}`, plus `spec` and `rule` for
+    /// problems found by a hierarchy spec.
     pub fn to_value(&self) -> Value {
         let mut o = Map::new();
         o.insert("path".into(), self.path.clone().into());
@@ -52,6 +53,12 @@ impl Problem {
         o.insert("kind".into(), self.kind.as_str().into());
         o.insert("message".into(), self.message.clone().into());
         o.insert("severity".into(), self.severity.as_str().into());
+        if let Some(spec) = &self.spec {
+            o.insert("spec".into(), spec.clone().into());
+        }
+        if let Some(rule) = &self.rule {
+            o.insert("rule".into(), rule.clone().into());
+        }
         Value::Object(o)
     }
 
@@ -98,6 +105,8 @@ mod tests {
                     kind,
                     message: format!("problem {i}"),
                     severity,
+                    spec: None,
+                    rule: None,
                 });
             }
         }

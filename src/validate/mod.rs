@@ -32,7 +32,7 @@
 mod codecs;
 mod document;
 mod extensions;
-mod hierarchy;
+pub(crate) mod hierarchy;
 mod json;
 mod names;
 pub(crate) mod util;
@@ -94,6 +94,12 @@ pub struct Problem {
     pub message: String,
     /// How serious it is.
     pub severity: Severity,
+    /// The hierarchy spec whose rule failed (its `name`), for problems found by a spec.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spec: Option<String>,
+    /// The rule that failed: its `rule` name, or its JSON pointer in the spec document.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
 }
 
 /// The result of a validation: `valid` is true when no problem has severity `error`.
@@ -148,6 +154,8 @@ pub struct ValidateOptions {
     /// The limits documents given as bytes are parsed under (`maxDocumentBytes`,
     /// `maxJsonDepth`).
     pub limits: crate::limits::Limits,
+    /// Hierarchy specs (conventions) [`validate_hierarchy`] also checks.
+    pub specs: Vec<crate::spec::SpecChoice>,
 }
 
 /// Validates one metadata document given as JSON.
@@ -166,11 +174,19 @@ pub fn validate_document_bytes(bytes: &[u8], options: &ValidateOptions) -> Repor
 }
 
 /// Validates a whole hierarchy given as ZOM JSON (pydantic-zarr's form: groups with
-/// `members`), node by node, plus what only the tree shows (member names, mixed versions).
+/// `members`), node by node, plus what only the tree shows (member names, mixed versions),
+/// and then against the hierarchy specs of [`ValidateOptions::specs`].
 pub fn validate_hierarchy(zom: &Value, options: &ValidateOptions) -> Report {
     let mut cx = util::Ctx::new(options);
     hierarchy::validate(&mut cx, zom);
-    cx.into_report()
+    let mut report = cx.into_report();
+    if !options.specs.is_empty() {
+        report
+            .problems
+            .extend(crate::spec::check(zom, &options.specs, options.strict));
+        report = Report::from_problems(report.problems);
+    }
+    report
 }
 
 /// Why a reader must refuse a v3 array document, or `None` when it may read it: an unknown

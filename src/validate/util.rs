@@ -42,6 +42,8 @@ impl<'o> Ctx<'o> {
             kind,
             message: message.into(),
             severity: Severity::Error,
+            spec: None,
+            rule: None,
         });
     }
 
@@ -54,6 +56,8 @@ impl<'o> Ctx<'o> {
                 kind,
                 message: message.into(),
                 severity: Severity::Warning,
+                spec: None,
+                rule: None,
             });
         }
     }

@@ -1,0 +1,157 @@
+//! Selectors of a hierarchy spec: JSON pointers (RFC 6901) in which a `*` step stands for
+//! every item of an array or every value of an object, e.g. `/ome/multiscales/*/datasets/*/path`.
+
+use crate::validate::LocStep;
+use serde_json::Value;
+
+/// One step of a selector.
+#[derive(Clone, Debug, PartialEq)]
+enum Step {
+    /// An object key (or an array index written as digits).
+    Key(String),
+    /// Every item or value.
+    Any,
+}
+
+/// A parsed selector.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Selector {
+    steps: Vec<Step>,
+    text: String,
+}
+
+/// A value a selector found, with where it is.
+pub(crate) struct Found<'v> {
+    /// Its location from the value the selector was applied to.
+    pub loc: Vec<LocStep>,
+    /// The value.
+    pub value: &'v Value,
+}
+
+impl Selector {
+    /// Parses `text` ("" selects the value itself; otherwise it starts with `/`).
+    pub(crate) fn parse(text: &str) -> Result<Selector, String> {
+        if text.is_empty() {
+            return Ok(Selector {
+                steps: Vec::new(),
+                text: String::new(),
+            });
+        }
+        let Some(rest) = text.strip_prefix('/') else {
+            return Err(format!("selector '{text}' must be empty or start with '/'"));
+        };
+        let steps = rest
+            .split('/')
+            .map(|s| match s {
+                "*" => Step::Any,
+                _ => Step::Key(s.replace("~1", "/").replace("~0", "~")),
+            })
+            .collect();
+        Ok(Selector {
+            steps,
+            text: text.to_string(),
+        })
+    }
+
+    /// The selector as written.
+    pub(crate) fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// Every value the selector finds in `root`, in document order; `base` is prepended to
+    /// each location. Keys or indices that are absent select nothing.
+    pub(crate) fn select<'v>(&self, root: &'v Value, base: &[LocStep]) -> Vec<Found<'v>> {
+        let mut found = vec![Found {
+            loc: base.to_vec(),
+            value: root,
+        }];
+        for step in &self.steps {
+            let mut next = Vec::new();
+            for f in found {
+                match (step, f.value) {
+                    (Step::Any, Value::Array(items)) => {
+                        for (i, item) in items.iter().enumerate() {
+                            next.push(f.child(LocStep::Index(i), item));
+                        }
+                    }
+                    (Step::Any, Value::Object(map)) => {
+                        for (k, v) in map {
+                            next.push(f.child(LocStep::Key(k.clone()), v));
+                        }
+                    }
+                    (Step::Key(k), Value::Object(map)) => {
+                        if let Some(v) = map.get(k) {
+                            next.push(f.child(LocStep::Key(k.clone()), v));
+                        }
+                    }
+                    (Step::Key(k), Value::Array(items)) => {
+                        let item = k
+                            .parse::<usize>()
+                            .ok()
+                            .and_then(|i| Some((i, items.get(i)?)));
+                        if let Some((i, v)) = item {
+                            next.push(f.child(LocStep::Index(i), v));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            found = next;
+        }
+        found
+    }
+}
+
+impl<'v> Found<'v> {
+    fn child(&self, step: LocStep, value: &'v Value) -> Found<'v> {
+        let mut loc = self.loc.clone();
+        loc.push(step);
+        Found { loc, value }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn wildcards_select_every_item_in_order() {
+        let v = json!({"m": [{"d": [{"p": "0"}, {"p": "1"}]}, {"d": [{"p": "2"}, {"q": 3}]}]});
+        let s = Selector::parse("/m/*/d/*/p").unwrap();
+        let found: Vec<_> = s
+            .select(&v, &[])
+            .into_iter()
+            .map(|f| (f.loc, f.value.clone()))
+            .collect();
+        assert_eq!(found.len(), 3);
+        assert_eq!(found[2].1, json!("2"));
+        assert_eq!(
+            found[2].0,
+            vec![
+                LocStep::Key("m".into()),
+                LocStep::Index(1),
+                LocStep::Key("d".into()),
+                LocStep::Index(0),
+                LocStep::Key("p".into())
+            ]
+        );
+    }
+
+    #[test]
+    fn escapes_indices_and_absent_keys() {
+        let v = json!({"a/b": {"~": [10, 20]}});
+        let s = Selector::parse("/a~1b/~0/1").unwrap();
+        let found = s.select(&v, &[LocStep::Key("attributes".into())]);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].value, &json!(20));
+        assert_eq!(found[0].loc.len(), 4);
+        assert!(Selector::parse("/x/*").unwrap().select(&v, &[]).is_empty());
+        assert!(Selector::parse("/a~1b/~0/7")
+            .unwrap()
+            .select(&v, &[])
+            .is_empty());
+        assert!(Selector::parse("a").is_err());
+        assert_eq!(Selector::parse("").unwrap().select(&v, &[]).len(), 1);
+    }
+}

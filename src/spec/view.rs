@@ -1,0 +1,119 @@
+//! The array view a spec's `array` schema is checked against: the same few facts for v2 and v3
+//! arrays, under one set of names (ARCHITECTURE.md, "Hierarchy specs").
+//!
+//! `{"zarr_format", "rank", "shape", "chunk_shape", "data_type", "codecs", "dimension_names",
+//! "fill_value"}`: `chunk_shape` is the regular grid's (v3) or `chunks` (v2), null when there
+//! is none; `data_type` is the v3 name (v2 typestrings are translated, `<u2` → `uint16`; one
+//! zom cannot read stays as written); `codecs` lists codec names (v3) or ids (v2: filters,
+//! then the compressor); `dimension_names` is v3's, null in v2 (xarray's `_ARRAY_DIMENSIONS`
+//! is an attribute).
+
+use crate::dtype::DataType;
+use crate::validate::LocStep;
+use serde_json::{Map, Value};
+
+/// The view of one array node, built from its ZOM JSON.
+pub(crate) fn array_view(obj: &Map<String, Value>, version: u64) -> Value {
+    let shape = obj.get("shape").cloned().unwrap_or(Value::Null);
+    let rank = shape
+        .as_array()
+        .map_or(Value::Null, |s| Value::from(s.len()));
+    let mut view = Map::new();
+    view.insert("zarr_format".into(), Value::from(version));
+    view.insert("rank".into(), rank);
+    view.insert("shape".into(), shape);
+    let (chunk_shape, data_type, codecs) = if version == 3 {
+        let chunk_shape = obj
+            .get("chunk_grid")
+            .and_then(|g| g.get("configuration"))
+            .and_then(|c| c.get("chunk_shape"))
+            .cloned();
+        let data_type = obj.get("data_type").map(v3_type_name);
+        let codecs = obj.get("codecs").and_then(Value::as_array).map(|list| {
+            list.iter()
+                .map(|c| name_of(c).map_or(Value::Null, Value::from))
+                .collect()
+        });
+        (chunk_shape, data_type, codecs)
+    } else {
+        let filters = obj.get("filters").and_then(Value::as_array);
+        let compressor = obj.get("compressor").filter(|c| !c.is_null());
+        let data_type = obj.get("dtype").map(|d| {
+            DataType::from_v2_codecs(d, filters.map(Vec::as_slice), compressor)
+                .ok()
+                .and_then(|(t, _)| match t.to_v3().to_value() {
+                    Value::String(name) => Some(Value::String(name)),
+                    Value::Object(o) => o.get("name").cloned(),
+                    _ => None,
+                })
+                .unwrap_or_else(|| d.clone())
+        });
+        let ids = filters
+            .into_iter()
+            .flatten()
+            .chain(compressor)
+            .map(|c| c.get("id").cloned().unwrap_or(Value::Null))
+            .collect();
+        (obj.get("chunks").cloned(), data_type, Some(ids))
+    };
+    view.insert("chunk_shape".into(), chunk_shape.unwrap_or(Value::Null));
+    view.insert("data_type".into(), data_type.unwrap_or(Value::Null));
+    view.insert("codecs".into(), codecs.map_or(Value::Null, Value::Array));
+    let names = if version == 3 {
+        obj.get("dimension_names").cloned()
+    } else {
+        None
+    };
+    view.insert("dimension_names".into(), names.unwrap_or(Value::Null));
+    view.insert(
+        "fill_value".into(),
+        obj.get("fill_value").cloned().unwrap_or(Value::Null),
+    );
+    Value::Object(view)
+}
+
+fn name_of(named: &Value) -> Option<String> {
+    match named {
+        Value::String(s) => Some(s.clone()),
+        Value::Object(o) => o.get("name").and_then(Value::as_str).map(str::to_string),
+        _ => None,
+    }
+}
+
+fn v3_type_name(data_type: &Value) -> Value {
+    name_of(data_type).map_or_else(|| data_type.clone(), Value::from)
+}
+
+/// Where a location inside the view points in the node's own JSON.
+pub(crate) fn node_loc(
+    view_loc: &[LocStep],
+    obj: &Map<String, Value>,
+    version: u64,
+) -> Vec<LocStep> {
+    let key = |k: &str| LocStep::Key(k.to_string());
+    let (first, rest) = match view_loc.split_first() {
+        Some((LocStep::Key(first), rest)) => (first.as_str(), rest),
+        _ => return view_loc.to_vec(),
+    };
+    let mut loc = match (first, version) {
+        ("rank", _) => return vec![key("shape")],
+        ("chunk_shape", 3) => vec![key("chunk_grid"), key("configuration"), key("chunk_shape")],
+        ("chunk_shape", _) => vec![key("chunks")],
+        ("data_type", 2) => return vec![key("dtype")],
+        ("codecs", 2) => {
+            let filters = obj
+                .get("filters")
+                .and_then(Value::as_array)
+                .map_or(0, Vec::len);
+            return match rest.first() {
+                Some(LocStep::Index(i)) if *i < filters => vec![key("filters"), LocStep::Index(*i)],
+                Some(LocStep::Index(_)) => vec![key("compressor")],
+                _ => vec![key("compressor")],
+            };
+        }
+        ("dimension_names", 2) => return vec![key("attributes")],
+        (other, _) => vec![key(other)],
+    };
+    loc.extend_from_slice(rest);
+    loc
+}
