@@ -11,6 +11,7 @@ import { registeredNames } from "./codecs.js";
 import { registry } from "./extensions.js";
 import type {
   CompareOptions,
+  DetectedConvention,
   Difference,
   DocumentInput,
   FlatOptions,
@@ -21,6 +22,8 @@ import type {
   LimitsOptions,
   NodeSummary,
   Report,
+  SpecInput,
+  HierarchySpec,
   ToDocumentsOptions,
   ToV3Result,
   ValidateOptions,
@@ -58,7 +61,10 @@ export function validateDocument(doc: DocumentInput, options: ValidateOptions = 
   return call(() => raw.validateDocument(doc, withRegistry(options)));
 }
 
-/** Validates a whole hierarchy given as a ZOM (or its JSON text), node by node. */
+/**
+ * Validates a whole hierarchy given as a ZOM (or its JSON text), node by node, and against
+ * the hierarchy specs of `options.specs` (`"auto"`, `"ome-zarr"`, `"xarray"` or your own).
+ */
 export function validateHierarchy(zom: Zom | string, options: ValidateOptions = {}): Report {
   const opts = withRegistry(options);
   // A ZOM object of plain JSON data goes as the bytes of its JSON text: the module reads text
@@ -203,6 +209,27 @@ export function jsonSchema(version: 2 | 3): JsonSchema {
   const text = version === 2 ? schemas.V2 : version === 3 ? schemas.V3 : undefined;
   if (text === undefined) throw new ZomError("InvalidArgument", "jsonSchema takes 2 or 3");
   return JSON.parse(text) as JsonSchema;
+}
+
+/**
+ * Where a hierarchy claims zom's built-in conventions (OME-Zarr 0.4 and 0.5 images, plates and
+ * wells; xarray datasets), or the given specs' claims: one entry per node and claim.
+ */
+export function detectConventions(zom: Zom | string, specs?: SpecInput | SpecInput[]): DetectedConvention[] {
+  return call(() => withZomText([zom], ([z]) => raw.detectConventions(z, specs)));
+}
+
+/** A built-in hierarchy spec, as a document of the spec format (to read, or to start your own from). */
+export function builtinSpec(name: "ome-zarr-0.4" | "ome-zarr-0.5" | "xarray"): HierarchySpec {
+  const text = call<string | undefined>(() => raw.builtinSpecText(name));
+  if (text === undefined) throw new ZomError("InvalidArgument", `no built-in spec '${String(name)}' (there are: ome-zarr-0.4, ome-zarr-0.5, xarray)`);
+  return JSON.parse(text) as HierarchySpec;
+}
+
+/** The JSON Schema (draft 2020-12) of the hierarchy spec format. */
+export function specSchema(): JsonSchema {
+  requireInit();
+  return JSON.parse(schemas.SPEC) as JsonSchema;
 }
 
 /** JSON text of a ZOM, report or any value, with bigints written as plain integers. */

@@ -141,6 +141,52 @@ export interface Problem {
   kind: ProblemKind;
   message: string;
   severity: Severity;
+  /** For problems found by a hierarchy spec: the spec's `name`. */
+  spec?: string;
+  /** For problems found by a hierarchy spec: the rule's name, or its JSON pointer in the spec. */
+  rule?: string;
+}
+
+/**
+ * A hierarchy spec: a family of hierarchies (a convention such as OME-Zarr or xarray's
+ * encoding, or your own), in zom's spec format (`specSchema()` gives its JSON Schema;
+ * ARCHITECTURE.md "Hierarchy specs" describes it).
+ */
+export interface HierarchySpec {
+  /** The format version, 1; it tells a spec from a ZOM. */
+  zom_spec: 1;
+  /** Reported with every problem the spec finds. */
+  name: string;
+  convention?: string;
+  version?: string;
+  title?: string;
+  description?: string;
+  url?: string;
+  claims?: JsonValue[];
+  root?: JsonValue;
+  nodes?: JsonObject;
+  $defs?: JsonObject;
+}
+
+/**
+ * Which specs validateHierarchy also checks: `"auto"` (every built-in convention the hierarchy
+ * claims), a built-in name (`"ome-zarr"`, `"ome-zarr-0.4"`, `"ome-zarr-0.5"`, `"xarray"`: the
+ * hierarchy must claim it), or a spec (object or JSON text).
+ */
+export type SpecInput = "auto" | "ome-zarr" | "ome-zarr-0.4" | "ome-zarr-0.5" | "xarray" | HierarchySpec | (string & {});
+
+/** A place where a hierarchy claims a convention ({@link detectConventions}). */
+export interface DetectedConvention {
+  /** `ome-zarr`, `xarray`, or a spec's own convention. */
+  convention: string;
+  /** The spec's name, e.g. `ome-zarr-0.5`. */
+  spec: string;
+  /** The convention's version, when the spec has one. */
+  version: string | null;
+  /** Which of the spec's claims: `image`, `plate`, `well`, `dataset`, … */
+  claim: string;
+  /** The node that claims it ("" for the root). */
+  path: string;
 }
 
 /** The result of a validation: `valid` when no problem has severity `error`. */
@@ -165,6 +211,11 @@ export interface ValidateOptions {
    * nothing to check). Added to those given to {@link registerExtension}.
    */
   extensionHandlers?: { [name: string]: ExtensionHandler | true };
+  /**
+   * validateHierarchy only: hierarchy specs (conventions) to check too. Their problems carry
+   * `spec` and `rule`.
+   */
+  specs?: SpecInput | SpecInput[];
 }
 
 /** Options of toDocuments. */

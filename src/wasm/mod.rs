@@ -14,6 +14,7 @@ use crate::error::{ErrorCode, ZomError};
 use crate::hierarchy::ArrayReader;
 use crate::json;
 use crate::model::{self, DocumentOptions, FlatForm, Node};
+use crate::spec::{self, SpecChoice};
 use crate::validate::{self, ExtensionHandler, LocStep, Problem, ProblemKind, Severity};
 use convert::{as_array, bytes_of, error_to_js, from_js, to_js};
 use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
@@ -125,6 +126,8 @@ impl ExtensionHandler for JsExtensionHandler {
             kind: ProblemKind::InvalidValue,
             message,
             severity: Severity::Error,
+            spec: None,
+            rule: None,
         };
         let returned = match result {
             Err(thrown) => {
@@ -181,6 +184,8 @@ impl ExtensionHandler for JsExtensionHandler {
                     kind,
                     message,
                     severity,
+                    spec: None,
+                    rule: None,
                 }
             })
             .collect()
@@ -216,7 +221,72 @@ fn validate_options(options: &JsValue) -> Result<validate::ValidateOptions, JsVa
             out.registry.handlers.push((name, handler));
         }
     }
+    out.specs = spec_choices(&option(options, "specs"))?;
     Ok(out)
+}
+
+/// The `specs` option: `"auto"`, a built-in name, a spec (object, JSON text or bytes), or an
+/// array of those.
+fn spec_choices(value: &JsValue) -> Result<Vec<SpecChoice>, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(Vec::new());
+    }
+    let one = |item: &JsValue| -> Result<SpecChoice, JsValue> {
+        if let Some(name) = item
+            .as_string()
+            .filter(|s| !s.trim_start().starts_with('{'))
+        {
+            if name == "auto" {
+                return Ok(SpecChoice::Auto);
+            }
+            return Ok(SpecChoice::Convention(
+                name.clone(),
+                spec::builtin(&name).map_err(fail)?,
+            ));
+        }
+        let doc = json_input(item)?;
+        if !spec::is_spec(&doc) {
+            return Err(fail(ZomError::invalid_argument(
+                "a spec must be \"auto\", a built-in name or a spec document (with \"zom_spec\": 1)",
+            )));
+        }
+        Ok(SpecChoice::Spec(Arc::new(
+            spec::Spec::from_value(&doc).map_err(fail)?,
+        )))
+    };
+    if Array::is_array(value) {
+        as_array(value).iter().map(|item| one(&item)).collect()
+    } else {
+        Ok(vec![one(value)?])
+    }
+}
+
+/// Where a hierarchy (ZOM object, JSON text or bytes) claims zom's built-in conventions, or
+/// the given specs: `[{convention, spec, version, claim, path}]`.
+#[wasm_bindgen(js_name = detectConventions)]
+pub fn detect_conventions(zom: JsValue, specs: JsValue) -> JsResult {
+    let value = json_input(&zom)?;
+    let choices = spec_choices(&specs)?;
+    let found = if choices.is_empty() {
+        spec::detect_conventions(&value)
+    } else {
+        let mut list = Vec::new();
+        for choice in choices {
+            match choice {
+                SpecChoice::Spec(s) => list.push(s),
+                SpecChoice::Convention(_, specs) => list.extend(specs),
+                SpecChoice::Auto => list.extend(spec::builtin_all()),
+            }
+        }
+        spec::detect(&value, &list)
+    };
+    Ok(plain::detected(&found))
+}
+
+/// The JSON text of a built-in spec (`ome-zarr-0.4`, `ome-zarr-0.5`, `xarray`), or undefined.
+#[wasm_bindgen(js_name = builtinSpecText)]
+pub fn builtin_spec_text(name: &str) -> Option<String> {
+    spec::builtin_text(name).map(str::to_string)
 }
 
 /// Validates one metadata document (object, JSON text or bytes). Returns `{valid, problems}`.

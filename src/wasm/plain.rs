@@ -116,12 +116,31 @@ fn problem(p: &Problem) -> JsValue {
     o.put("kind", &name(p.kind.as_str()));
     o.put("message", &text(&p.message));
     o.put("severity", &name(p.severity.as_str()));
+    if let Some(spec) = &p.spec {
+        o.put("spec", &text(spec));
+    }
+    if let Some(rule) = &p.rule {
+        o.put("rule", &text(rule));
+    }
     o.into()
 }
 
 /// Problems: `[{path, loc, kind, message, severity}]` ([`Problem::to_value`]).
 pub fn problems(list_of: &[Problem]) -> JsValue {
     list(list_of, problem)
+}
+
+/// Where conventions are claimed: `[{convention, spec, version, claim, path}]`.
+pub fn detected(list_of: &[crate::spec::Detected]) -> JsValue {
+    list(list_of, |d| {
+        let o = Plain::new();
+        o.put("convention", &text(&d.convention));
+        o.put("spec", &text(&d.spec));
+        o.put("version", &d.version.as_deref().map_or(JsValue::NULL, text));
+        o.put("claim", &text(&d.claim));
+        o.put("path", &text(&d.path));
+        o.into()
+    })
 }
 
 /// A validation report: `{valid, problems}` ([`Report::to_value`]).

@@ -9,6 +9,7 @@ import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
   ChunkDecoder,
+  detectConventions,
   diff,
   FetchStore,
   jsonSchema,
@@ -23,7 +24,7 @@ import {
 } from "../node.js";
 import type { StoreInput, WalkResult, ZarrArray } from "../node.js";
 import { FsStore } from "../store/fs.js";
-import type { CompareOptions, Difference, JsonValue, Zom } from "../types.js";
+import type { CompareOptions, DetectedConvention, Difference, HierarchySpec, JsonValue, SpecInput, Zom } from "../types.js";
 import {
   countNodes,
   escapeControls,
@@ -32,6 +33,7 @@ import {
   showDifference,
   showError,
   showPath,
+  showClaim,
   showProblem,
   valuesOf,
   textValues,
@@ -184,14 +186,28 @@ N levels below the root. Nodes that cannot be read are listed on stderr; the exi
   },
 };
 
-async function readSpec(file: string): Promise<Zom> {
+/** The built-in names --spec takes instead of a file. */
+const BUILTIN_SPECS = ["auto", "ome-zarr", "ome-zarr-0.4", "ome-zarr-0.5", "xarray"];
+
+/**
+ * What --spec names: a built-in convention (or "auto"), a hierarchy spec file (JSON with
+ * `zom_spec`), or an expected ZOM file (anything else), told apart by content.
+ */
+type SpecArgument = { kind: "specs"; specs: SpecInput } | { kind: "zom"; zom: Zom };
+
+async function readSpec(file: string): Promise<SpecArgument> {
+  if (BUILTIN_SPECS.includes(file)) return { kind: "specs", specs: file };
   let text: string;
   try {
     text = await readFile(file, "utf8");
   } catch (e) {
     throw new ZomError("NotFound", `cannot read the spec file ${file}: ${e instanceof Error ? e.message : String(e)}`, { key: file });
   }
-  return parseJson(text) as unknown as Zom;
+  const value = parseJson(text);
+  if (value !== null && typeof value === "object" && !Array.isArray(value) && "zom_spec" in value) {
+    return { kind: "specs", specs: value as unknown as HierarchySpec };
+  }
+  return { kind: "zom", zom: value as unknown as Zom };
 }
 
 /** diff's field selectors from --include / --exclude (comma-separated). */
@@ -214,29 +230,42 @@ const validate: Command = {
   name: "validate",
   arity: [1, 1],
   options: ["json", "spec", "include", "exclude", "strict", "progress", "no-progress", "concurrency"],
-  help: `Usage: zom validate TARGET [--spec FILE [--include F,…] [--exclude F,…]] [--strict] [--json]
+  help: `Usage: zom validate TARGET [--spec ome-zarr|xarray|auto|FILE [--include F,…] [--exclude F,…]]
+                           [--strict] [--json]
 
 Walks the hierarchy and checks every node against the Zarr spec, listing every problem with its
 node path and location. --strict also reports, as warnings, what the spec says SHOULD NOT be
-there. --spec FILE compares the hierarchy with an expected ZOM (JSON, e.g. from 'zom tree --json')
-and lists every difference; --include and --exclude take comma-separated field selectors
-(attributes, codecs.*.configuration, members.a) to compare only some fields, or to ignore some.
+there (and what a convention's spec marks as recommended).
 
-Exit code 1 when anything is wrong: a problem of severity error, a node that could not be read,
-a difference from the spec; with --strict also a warning or a group whose members could not be
-listed. Otherwise 0. --json prints {valid, nodes, errors, warnings, problems, unreadable,
-unlisted, differences}.
+--spec also checks the hierarchy against a convention: ome-zarr (OME-Zarr 0.4 and 0.5 images,
+labels, plates and wells; or ome-zarr-0.4, ome-zarr-0.5), xarray (xarray's Zarr encoding), or
+auto (every built-in convention the hierarchy claims). A named convention must be claimed by
+some node. --spec FILE reads a hierarchy spec of your own (JSON with "zom_spec": 1), or else an
+expected ZOM (JSON, e.g. from 'zom tree --json'), told apart by content: the hierarchy is
+compared with it and every difference listed; --include and --exclude take comma-separated
+field selectors (attributes, codecs.*.configuration, members.a) to compare only some fields, or
+to ignore some.
+
+Exit code 1 when anything is wrong: a problem of severity error (the Zarr spec's or a
+convention's), a node that could not be read, a difference from the expected ZOM; with --strict
+also a warning or a group whose members could not be listed. Otherwise 0. --json prints
+{valid, nodes, errors, warnings, conventions, problems, unreadable, unlisted, differences}.
 `,
   async run(ctx) {
     const specFile = ctx.options.get("spec");
     // The spec is read first: a bad spec file fails before a long walk.
-    const expected = typeof specFile === "string" ? await readSpec(specFile) : null;
+    const spec = typeof specFile === "string" ? await readSpec(specFile) : null;
     const selectors = compareOptions(ctx);
+    if (spec?.kind === "specs" && (ctx.options.has("include") || ctx.options.has("exclude"))) {
+      throw new UsageError("--include and --exclude apply when --spec is an expected ZOM, not a convention");
+    }
     const t = await target(ctx, ctx.args[0] ?? "");
     const result = await walkTarget(ctx, t);
     const strict = ctx.options.has("strict");
-    const report = validateHierarchy(result, { strict });
-    const differences: Difference[] | null = expected === null ? null : diff(expected, result, selectors);
+    const specs = spec?.kind === "specs" ? spec.specs : undefined;
+    const report = validateHierarchy(result, { strict, ...(specs === undefined ? {} : { specs }) });
+    const claims: DetectedConvention[] | null = specs === undefined ? null : detectConventions(result, specs === "auto" ? undefined : specs);
+    const differences: Difference[] | null = spec?.kind === "zom" ? diff(spec.zom, result, selectors) : null;
     const errors = report.problems.filter((p) => p.severity === "error").length;
     const warnings = report.problems.length - errors;
     const failed =
@@ -251,6 +280,7 @@ unlisted, differences}.
         nodes,
         errors,
         warnings,
+        conventions: claims,
         problems: report.problems,
         unreadable: result.errors.map((e) => ({ code: e.code, message: e.message, path: e.path, key: e.key })),
         unlisted: result.unlisted,
@@ -259,6 +289,9 @@ unlisted, differences}.
       return failed ? 1 : 0;
     }
     const out: string[] = [];
+    if (claims !== null) {
+      out.push(claims.length === 0 ? "conventions: none claimed" : `conventions: ${claims.map(showClaim).join(", ")}`);
+    }
     for (const p of report.problems) out.push(showProblem(p));
     for (const e of result.errors) out.push(`unreadable ${showError(e)}`);
     for (const p of result.unlisted) out.push(`${strict ? "warning" : "note"} unlisted at ${showPath(p)}: the members could not be listed`);

@@ -7,7 +7,7 @@
 import { stringify, summarize } from "../api.js";
 import type { ChunkData } from "../decode.js";
 import type { ZomError } from "../errors.js";
-import type { Difference, JsonValue, Loc, NodeSummary, Problem, Zom } from "../types.js";
+import type { DetectedConvention, Difference, JsonValue, Loc, NodeSummary, Problem, Zom } from "../types.js";
 
 /**
  * What a terminal acts on instead of showing: C0 controls (line breaks and tabs too, since in a
@@ -85,7 +85,13 @@ export function showError(e: ZomError): string {
 /** One validation problem: `error invalid_value at /a chunk_grid.configuration: message`. */
 export function showProblem(p: Problem): string {
   const loc = showLoc(p.loc);
-  return `${escapeControls(p.severity)} ${escapeControls(p.kind)} at ${showPath(p.path)}${loc ? ` ${loc}` : ""}: ${escapeControls(p.message)}`;
+  const by = p.spec === undefined ? "" : ` [${escapeControls(p.spec)}${p.rule === undefined ? "" : ` ${escapeControls(p.rule)}`}]`;
+  return `${escapeControls(p.severity)} ${escapeControls(p.kind)} at ${showPath(p.path)}${loc ? ` ${loc}` : ""}: ${escapeControls(p.message)}${by}`;
+}
+
+/** Where a convention is claimed: `ome-zarr-0.5 image at /labels/cells`. */
+export function showClaim(d: DetectedConvention): string {
+  return `${escapeControls(d.spec)} ${escapeControls(d.claim)} at ${showPath(d.path)}`;
 }
 
 /** One difference from the expected ZOM: `changed at /a: shape.0: expected 1, found 5`. */
