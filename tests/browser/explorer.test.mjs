@@ -4,8 +4,9 @@
 // the fixture files: the tree, an image preview whose pixels are drawn from the real values
 // (min and max in viridis' end colours), the chunk grid, the slider of a 3-D array, tables of
 // datetimes, strings and structs, the deliberate validation problem, readable failures (404,
-// 403, bad JSON, unknown codec, a server without CORS) with their store keys, and the spec
-// diff. Decoding happens in the worker, by its pool of decode workers, and the preview shows
+// 403, bad JSON, unknown codec, a server without CORS) with their store keys, the spec
+// diff, and the conventions an OME-Zarr image claims (badges, problems next to the nodes).
+// Decoding happens in the worker, by its pool of decode workers, and the preview shows
 // within 5 s of the click: the page itself fetches no chunk. Screenshots go to
 // test-output/explorer/.
 import assert from "node:assert/strict";
@@ -364,7 +365,41 @@ test("a spec that differs: the diff lists the difference where it is", async () 
   assert.match(await page.innerText("#spec-results .failure"), /not JSON/);
 });
 
+test("conventions: an OME-Zarr image gets a passing badge, a broken copy a failing one with the spec's problem at its node", async () => {
+  const conventions = `${server.url}data/conventions`;
+  const badges = () => page.$$eval("#summary .convention", (bs) => bs.map((b) => ({ spec: b.dataset.spec, valid: b.dataset.valid, text: b.innerText })));
+  // The sample claims no convention: no badge.
+  await openUrl(server.sampleUrl);
+  assert.deepEqual(await badges(), []);
+
+  await openUrl(`${conventions}/ome-0.5-image/`);
+  assert.deepEqual(await badges(), [{ spec: "ome-zarr-0.5", valid: "true", text: "OME-Zarr 0.5 ✓" }]);
+  assert.match(await page.innerText("#summary"), /valid/);
+  await selectNode("labels/cells");
+  assert.equal(await page.innerText('article.panel .pill-claim[data-spec="ome-zarr-0.5"]'), "OME-Zarr 0.5 image");
+  await shot("11-convention-valid");
+
+  await openUrl(`${conventions}/mutated/ome-0.5-missing-label/`);
+  const [bad] = await badges();
+  assert.equal(bad.spec, "ome-zarr-0.5");
+  assert.equal(bad.valid, "false");
+  assert.match(bad.text, /^OME-Zarr 0\.5 ✗ \d+ errors?$/);
+  // The badge opens the node that claims the convention (the image at the root).
+  await page.click("#summary .convention");
+  await page.waitForSelector('article.panel[data-path=""]');
+  const rows = await page.$$eval("#validation table.problems tbody tr", (trs) => trs.map((tr) => tr.innerText));
+  const hit = rows.find((r) => /\/labels\s+attributes\.ome\.labels\[1\]/.test(r));
+  assert.ok(hit, rows.join("\n"));
+  assert.match(hit, /^error\s+\/labels\s+attributes\.ome\.labels\[1\]\s+invalid_value\s+'nuclei' names no node below this one\s+ome-zarr-0\.5 · label-paths/i);
+  // Next to the node in the tree too.
+  assert.ok(Number(await page.innerText('button.node[data-path="labels"] .badge-problem')) >= 1);
+  await selectNode("labels");
+  assert.match(await page.innerText("#validation"), /'nuclei' names no node below this one/);
+  await shot("12-convention-problem");
+});
+
 test("the whole ZOM downloads as JSON equal to the walked hierarchy", async () => {
+  await openUrl(server.sampleUrl);
   await page.click("#tab-node");
   const [download] = await Promise.all([page.waitForEvent("download"), page.click("#download")]);
   assert.equal(download.suggestedFilename(), "sample.zom.json");

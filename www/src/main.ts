@@ -8,7 +8,7 @@ import { WorkerFailure, ZomWorker } from "./client.js";
 import { showBytes } from "../../ts/units.js";
 import { byId, h, replace } from "./dom.js";
 import { failureBox } from "./failure.js";
-import type { Hierarchy, ZomNode } from "./model.js";
+import type { Convention, Hierarchy, ZomNode } from "./model.js";
 import { hierarchy } from "./model.js";
 import { renderPanel } from "./panel.js";
 import type { Failure } from "./protocol.js";
@@ -94,6 +94,22 @@ function select(path: string): void {
   showTab("node");
 }
 
+/** A claimed convention's pass/fail badge; a click opens the first node that claims it. */
+function conventionBadge(c: Convention): HTMLElement {
+  const where = c.claims.map((claim) => `${claim.claim} at /${claim.path}`).join(", ");
+  const verdict = c.errors > 0 ? `✗ ${c.errors} error${c.errors === 1 ? "" : "s"}` : "✓";
+  return h(
+    `button.pill.convention.${c.errors > 0 ? "pill-bad" : "pill-good"}`,
+    {
+      type: "button",
+      dataset: { spec: c.spec, valid: String(c.errors === 0) },
+      title: `${c.title}: ${c.errors} error${c.errors === 1 ? "" : "s"}, ${c.warnings} warning${c.warnings === 1 ? "" : "s"}; claimed by ${where}`,
+      onclick: () => select(c.claims[0]?.path ?? ""),
+    },
+    `${c.title} ${verdict}`,
+  );
+}
+
 function summary(h0: Hierarchy): HTMLElement {
   const errors = h0.problems.filter((p) => p.severity === "error").length;
   const warnings = h0.problems.length - errors;
@@ -105,6 +121,7 @@ function summary(h0: Hierarchy): HTMLElement {
       ? h("span.pill.pill-good", null, "valid")
       : h("span.pill.pill-bad", null, `${errors} error${errors === 1 ? "" : "s"}${warnings ? `, ${warnings} warning${warnings === 1 ? "" : "s"}` : ""}`),
     h0.errors.length > 0 && h("span.pill.pill-warn", null, `${h0.errors.length} unreadable`),
+    ...h0.conventions.map((c) => conventionBadge(c)),
   ];
   return h("div.summary-line", null, parts);
 }
@@ -129,7 +146,7 @@ async function load(url: string): Promise<void> {
       els.walkStatus.textContent = `walking: ${p.nodes} node${p.nodes === 1 ? "" : "s"} found, ${p.pending} request${p.pending === 1 ? "" : "s"} pending${p.errors ? `, ${p.errors} failed` : ""}`;
     });
     if (mine !== loading) return;
-    hier = hierarchy(url, walked.zom as ZomNode, walked.summaries, walked.problems, walked.errors, walked.unlisted, walked.consolidated);
+    hier = hierarchy({ ...walked, zom: walked.zom as ZomNode });
     els.version.textContent = `zom ${walked.version}`;
     els.progress.hidden = true;
     els.walkStatus.textContent = "";

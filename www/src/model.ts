@@ -4,7 +4,7 @@
  * @module
  */
 import type { NodeSummary } from "zom/manual";
-import type { Failure, Problem } from "./protocol.js";
+import type { Claim, Failure, Problem } from "./protocol.js";
 
 /** A ZOM node as plain JSON (BigInts possible). */
 export type ZomNode = { [key: string]: unknown };
@@ -24,6 +24,19 @@ export interface TreeNode {
   children: TreeNode[];
 }
 
+/** One convention spec the hierarchy claims, with how it fared. */
+export interface Convention {
+  /** The spec's name, e.g. `ome-zarr-0.5`. */
+  spec: string;
+  /** Its title, e.g. "OME-Zarr 0.5". */
+  title: string;
+  /** The nodes that claim it, and as what. */
+  claims: Claim[];
+  /** Problems the spec found, by severity. */
+  errors: number;
+  warnings: number;
+}
+
 /** The whole walked hierarchy. */
 export interface Hierarchy {
   url: string;
@@ -31,6 +44,8 @@ export interface Hierarchy {
   root: TreeNode;
   byPath: Map<string, TreeNode>;
   problems: Problem[];
+  /** The conventions its nodes claim, in the order first claimed. */
+  conventions: Convention[];
   errors: Failure[];
   unlisted: string[];
   consolidated: boolean;
@@ -55,8 +70,42 @@ function build(zom: ZomNode, path: string, name: string, summaries: { [path: str
   return node;
 }
 
+/** What the walk in the worker found: the ZOM, summaries, problems, claims and failures. */
+export interface Walked {
+  url: string;
+  zom: ZomNode;
+  summaries: { [path: string]: NodeSummary };
+  problems: Problem[];
+  claims: Claim[];
+  specTitles: { [spec: string]: string };
+  errors: Failure[];
+  unlisted: string[];
+  consolidated: boolean;
+}
+
+/** Groups claims by spec and counts each spec's problems. */
+function conventionsOf(claims: Claim[], titles: { [spec: string]: string }, problems: Problem[]): Convention[] {
+  const bySpec = new Map<string, Convention>();
+  for (const claim of claims) {
+    let c = bySpec.get(claim.spec);
+    if (c === undefined) {
+      c = { spec: claim.spec, title: titles[claim.spec] ?? claim.spec, claims: [], errors: 0, warnings: 0 };
+      bySpec.set(claim.spec, c);
+    }
+    c.claims.push(claim);
+  }
+  for (const p of problems) {
+    const c = p.spec === undefined ? undefined : bySpec.get(p.spec);
+    if (c === undefined) continue;
+    if (p.severity === "error") c.errors++;
+    else c.warnings++;
+  }
+  return [...bySpec.values()];
+}
+
 /** The tree of a walk's results. */
-export function hierarchy(url: string, zom: ZomNode, summaries: { [path: string]: NodeSummary }, problems: Problem[], errors: Failure[], unlisted: string[], consolidated: boolean): Hierarchy {
+export function hierarchy(walked: Walked): Hierarchy {
+  const { url, zom, summaries, problems, errors, unlisted, consolidated } = walked;
   const byPath = new Map<string, TreeNode>();
   const root = build(zom, "", "/", summaries, byPath);
   for (const error of errors) {
@@ -79,7 +128,8 @@ export function hierarchy(url: string, zom: ZomNode, summaries: { [path: string]
     }
   }
   for (const node of byPath.values()) node.children.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return { url, zom, root, byPath, problems, errors, unlisted, consolidated };
+  const conventions = conventionsOf(walked.claims, walked.specTitles, problems);
+  return { url, zom, root, byPath, problems, conventions, errors, unlisted, consolidated };
 }
 
 /** "256 × 256" */

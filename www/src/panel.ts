@@ -37,7 +37,7 @@ export function problemsTable(problems: Hierarchy["problems"], select: (path: st
           h("td", null, h("a", { href: `#/${p.path}`, onclick: (e: Event) => (e.preventDefault(), select(p.path)) }, `/${p.path}`)),
           h("td", null, h("code", null, locText(p.loc) || "(document)")),
           h("td", null, p.kind),
-          h("td.message", null, p.message),
+          h("td.message", null, p.message, p.spec !== undefined && h("span.rule", { title: "the convention's spec and the rule that failed" }, `${p.spec} · ${p.rule ?? ""}`)),
         ),
       ),
     ),
@@ -65,11 +65,13 @@ export function renderPanel(hier: Hierarchy, node: TreeNode, worker: ZomWorker, 
 
   const problems = hier.problems.filter((p) => within(p.path, node.path));
   const failures = [...hier.byPath.values()].filter((n) => n.failure !== null && within(n.path, node.path)).map((n) => n.failure!);
+  const claims = hier.conventions.flatMap((c) => c.claims.filter((claim) => claim.path === node.path).map((claim) => ({ claim, c })));
   const head = h(
     "header.panel-head",
     null,
     h(`span.kind.kind-${node.kind}.big`, null, node.kind),
     h("h2", { id: "node-title" }, title),
+    ...claims.map(({ claim, c }) => h("span.pill.pill-claim", { dataset: { spec: c.spec }, title: `this node claims to be ${c.title} ${claim.claim}` }, `${c.title} ${claim.claim}`)),
     problems.length > 0
       ? h("span.pill.pill-bad", null, `${problems.length} problem${problems.length === 1 ? "" : "s"}`)
       : zom !== null && h("span.pill.pill-good", null, "valid"),

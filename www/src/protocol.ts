@@ -4,7 +4,7 @@
  * only draws. Values cross by structured clone (BigInts included).
  * @module
  */
-import type { NodeSummary } from "zom/manual";
+import type { DetectedConvention, NodeSummary } from "zom/manual";
 
 /** A failure, as the page shows it: zom's error code, node path and store key when known. */
 export interface Failure {
@@ -24,7 +24,14 @@ export interface Problem {
   kind: string;
   message: string;
   severity: "error" | "warning";
+  /** The hierarchy spec (convention) that found it; absent for the Zarr spec's own problems. */
+  spec?: string;
+  /** The spec's rule that failed. */
+  rule?: string;
 }
+
+/** A convention a node of the hierarchy claims (zom's DetectedConvention). */
+export type Claim = DetectedConvention;
 
 /** One difference (zom's Difference). */
 export interface Difference {
@@ -108,7 +115,12 @@ export type Response =
       errors: Failure[];
       unlisted: string[];
       consolidated: boolean;
+      /** Validated against the Zarr spec and every convention a node claims (`specs: "auto"`). */
       problems: Problem[];
+      /** What `detectConventions` found. */
+      claims: Claim[];
+      /** Each claimed spec's title (`ome-zarr-0.5` → "OME-Zarr 0.5"). */
+      specTitles: { [spec: string]: string };
       version: string;
     }
   | { id: number; type: "read"; result: ImageResult | TableResult }

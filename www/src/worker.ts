@@ -5,6 +5,8 @@
  * @module
  */
 import {
+  builtinSpec,
+  detectConventions,
   diff,
   FetchStore,
   init,
@@ -82,7 +84,11 @@ async function doWalk(id: number, url: string): Promise<void> {
   });
   if (controller !== mine) return;
   current = { url, zom: tree, format: tree.zarr_format === 2 ? 2 : 3 };
-  const report = validateHierarchy(tree);
+  // The Zarr spec, and every convention a node claims (OME-Zarr, xarray).
+  const report = validateHierarchy(tree, { specs: "auto" });
+  const claims = detectConventions(tree);
+  const specTitles: { [spec: string]: string } = {};
+  for (const c of claims) specTitles[c.spec] ??= titleOf(c.spec);
   post({
     id,
     type: "walked",
@@ -93,8 +99,19 @@ async function doWalk(id: number, url: string): Promise<void> {
     unlisted: tree.unlisted,
     consolidated: tree.consolidated,
     problems: report.problems,
+    claims,
+    specTitles,
     version: version(),
   });
+}
+
+/** A built-in spec's title ("OME-Zarr 0.5"), or its name. */
+function titleOf(spec: string): string {
+  try {
+    return builtinSpec(spec as Parameters<typeof builtinSpec>[0]).title ?? spec;
+  } catch {
+    return spec;
+  }
 }
 
 function openArray(path: string): Promise<ZarrArray> {
