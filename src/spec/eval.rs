@@ -429,6 +429,14 @@ impl<'s, 'z> Checker<'s, 'z> {
         let base = [key("attributes")];
         for r in &rule.references {
             for item in r.for_each.select(attributes, &base) {
+                // What every target of this item is compared with, selected once per item.
+                let rank_lists = r.rank.as_ref().map(|sel| sel.select(item.value, &item.loc));
+                let expected_names: Option<Vec<Value>> = r.dimension_names.as_ref().map(|sel| {
+                    sel.select(item.value, &item.loc)
+                        .into_iter()
+                        .map(|f| f.value.clone())
+                        .collect()
+                });
                 for found in r.from.select(item.value, &item.loc) {
                     for name in self.names_in(&found, r.split.as_deref(), path, &r.rule) {
                         let origin = if r.from_parent {
@@ -472,8 +480,8 @@ impl<'s, 'z> Checker<'s, 'z> {
                             self.report(rep, message);
                             continue;
                         }
-                        if let (Some(sel), Some(rank)) = (&r.rank, t.rank()) {
-                            for list in sel.select(item.value, &item.loc) {
+                        if let (Some(lists), Some(rank)) = (&rank_lists, t.rank()) {
+                            for list in lists {
                                 let Some(len) = list.value.as_array().map(Vec::len) else {
                                     continue;
                                 };
@@ -481,7 +489,7 @@ impl<'s, 'z> Checker<'s, 'z> {
                                     let message = format!("has {len} entries, but the array '{target_path}' it describes has {rank} dimensions");
                                     let rep = Report {
                                         path,
-                                        loc: list.loc,
+                                        loc: list.loc.clone(),
                                         kind: ProblemKind::InvalidValue,
                                         rule: &r.rule,
                                         severity: r.severity,
@@ -490,21 +498,16 @@ impl<'s, 'z> Checker<'s, 'z> {
                                 }
                             }
                         }
-                        if let Some(sel) = &r.dimension_names {
+                        if let (Some(sel), Some(expected)) = (&r.dimension_names, &expected_names) {
                             if t.is_array {
-                                let expected: Vec<Value> = sel
-                                    .select(item.value, &item.loc)
-                                    .into_iter()
-                                    .map(|f| f.value.clone())
-                                    .collect();
                                 let actual = if t.version == 3 {
                                     t.obj.get("dimension_names")
                                 } else {
                                     None
                                 };
-                                if actual.and_then(Value::as_array) != Some(&expected) {
+                                if actual.and_then(Value::as_array) != Some(expected) {
                                     let shown = actual.map_or_else(|| "none".to_string(), show);
-                                    let message = format!("dimension_names {shown} must be {} (the names at {} of '{path}')", show(&Value::Array(expected)), loc_text(&item.loc, sel.text()));
+                                    let message = format!("dimension_names {shown} must be {} (the names at {} of '{path}')", show(&Value::Array(expected.clone())), loc_text(&item.loc, sel.text()));
                                     let rep = Report {
                                         path: &target_path,
                                         loc: vec![key("dimension_names")],

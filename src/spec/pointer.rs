@@ -4,6 +4,9 @@
 use crate::validate::LocStep;
 use serde_json::Value;
 
+/// The most steps a selector may have (selecting recurses once per step).
+pub(crate) const MAX_STEPS: usize = 64;
+
 /// One step of a selector.
 #[derive(Clone, Debug, PartialEq)]
 enum Step {
@@ -40,13 +43,19 @@ impl Selector {
         let Some(rest) = text.strip_prefix('/') else {
             return Err(format!("selector '{text}' must be empty or start with '/'"));
         };
-        let steps = rest
+        let steps: Vec<Step> = rest
             .split('/')
             .map(|s| match s {
                 "*" => Step::Any,
                 _ => Step::Key(s.replace("~1", "/").replace("~0", "~")),
             })
             .collect();
+        if steps.len() > MAX_STEPS {
+            return Err(format!(
+                "selector '{text}' has {} steps; at most {MAX_STEPS} are allowed",
+                steps.len()
+            ));
+        }
         Ok(Selector {
             steps,
             text: text.to_string(),
@@ -61,52 +70,60 @@ impl Selector {
     /// Every value the selector finds in `root`, in document order; `base` is prepended to
     /// each location. Keys or indices that are absent select nothing.
     pub(crate) fn select<'v>(&self, root: &'v Value, base: &[LocStep]) -> Vec<Found<'v>> {
-        let mut found = vec![Found {
-            loc: base.to_vec(),
-            value: root,
-        }];
-        for step in &self.steps {
-            let mut next = Vec::new();
-            for f in found {
-                match (step, f.value) {
-                    (Step::Any, Value::Array(items)) => {
-                        for (i, item) in items.iter().enumerate() {
-                            next.push(f.child(LocStep::Index(i), item));
-                        }
-                    }
-                    (Step::Any, Value::Object(map)) => {
-                        for (k, v) in map {
-                            next.push(f.child(LocStep::Key(k.clone()), v));
-                        }
-                    }
-                    (Step::Key(k), Value::Object(map)) => {
-                        if let Some(v) = map.get(k) {
-                            next.push(f.child(LocStep::Key(k.clone()), v));
-                        }
-                    }
-                    (Step::Key(k), Value::Array(items)) => {
-                        let item = k
-                            .parse::<usize>()
-                            .ok()
-                            .and_then(|i| Some((i, items.get(i)?)));
-                        if let Some((i, v)) = item {
-                            next.push(f.child(LocStep::Index(i), v));
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            found = next;
-        }
+        let mut found = Vec::new();
+        let mut loc = base.to_vec();
+        self.walk(0, root, &mut loc, &mut found);
         found
     }
-}
 
-impl<'v> Found<'v> {
-    fn child(&self, step: LocStep, value: &'v Value) -> Found<'v> {
-        let mut loc = self.loc.clone();
-        loc.push(step);
-        Found { loc, value }
+    /// Applies the steps from `step` on to `value` at `loc`; a location is copied only for
+    /// what is found. Recursion is as deep as the selector is long (at most [`MAX_STEPS`]).
+    fn walk<'v>(
+        &self,
+        step: usize,
+        value: &'v Value,
+        loc: &mut Vec<LocStep>,
+        found: &mut Vec<Found<'v>>,
+    ) {
+        let Some(s) = self.steps.get(step) else {
+            found.push(Found {
+                loc: loc.clone(),
+                value,
+            });
+            return;
+        };
+        let mut visit = |here: LocStep, child: &'v Value, found: &mut Vec<Found<'v>>| {
+            loc.push(here);
+            self.walk(step + 1, child, loc, found);
+            loc.pop();
+        };
+        match (s, value) {
+            (Step::Any, Value::Array(items)) => {
+                for (i, item) in items.iter().enumerate() {
+                    visit(LocStep::Index(i), item, found);
+                }
+            }
+            (Step::Any, Value::Object(map)) => {
+                for (k, v) in map {
+                    visit(LocStep::Key(k.clone()), v, found);
+                }
+            }
+            (Step::Key(k), Value::Object(map)) => {
+                if let Some(v) = map.get(k) {
+                    visit(LocStep::Key(k.clone()), v, found);
+                }
+            }
+            (Step::Key(k), Value::Array(items)) => {
+                let item = k
+                    .parse::<usize>()
+                    .ok()
+                    .and_then(|i| Some((i, items.get(i)?)));
+                if let Some((i, v)) = item {
+                    visit(LocStep::Index(i), v, found);
+                }
+            }
+            _ => {}
+        }
     }
 }
 
@@ -152,6 +169,8 @@ mod tests {
             .select(&v, &[])
             .is_empty());
         assert!(Selector::parse("a").is_err());
+        assert!(Selector::parse(&"/a".repeat(MAX_STEPS)).is_ok());
+        assert!(Selector::parse(&"/a".repeat(MAX_STEPS + 1)).is_err());
         assert_eq!(Selector::parse("").unwrap().select(&v, &[]).len(), 1);
     }
 }
