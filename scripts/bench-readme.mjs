@@ -4,7 +4,7 @@
 //   node scripts/bench-readme.mjs [--results bench/results.json]
 //
 // One table per section the run wrote (decode, read and its floor, walk, walk10k, walk_v2, size and the
-// .wasm by crate, load, first tree, targets), each after a line naming it and its run's date;
+// .wasm by crate, load, first tree, specs, targets), each after a line naming it and its run's date;
 // sections missing from the file are skipped. The prose around the tables stays hand-written.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -137,6 +137,13 @@ function firstTree(s) {
   );
 }
 
+function specs(s) {
+  return table(
+    ["hierarchy", "nodes", "Zarr spec alone (ms)", "+ its convention", "+ auto", "ratio", "auto ratio"],
+    s.hierarchies.map((h) => [h.name, String(h.nodes), fixed(h.ms.zarr), fixed(h.ms.convention), fixed(h.ms.auto), `${h.convention_vs_zarr.toFixed(2)}×`, `${h.auto_vs_zarr.toFixed(2)}×`]),
+  );
+}
+
 function targets(list) {
   const unit = (t) => (t.target.endsWith("×") ? "×" : "");
   return table(
@@ -158,10 +165,11 @@ runMain(() => {
     ["Download sizes (bench/size.mjs)", r.size, size],
     ["Starting in Chromium (bench/load.mjs)", r.load, load],
     ["The explorer's first tree (bench/first-tree.mjs)", r.first_tree, firstTree],
+    ["Hierarchy specs (bench/specs.mjs)", r.specs, specs],
   ];
   for (const [title, section, format] of sections) {
     if (!section) continue;
     console.log(`<!-- ${title}, ${day(section.date ?? r.date)} -->\n\n${format(section)}\n`);
   }
-  if (Array.isArray(r.targets) && r.targets.length) console.log(`<!-- Targets (issue 16) -->\n\n${targets(r.targets)}\n`);
+  if (Array.isArray(r.targets) && r.targets.length) console.log(`<!-- Targets (issues 16 and 17) -->\n\n${targets(r.targets)}\n`);
 });

@@ -11,10 +11,12 @@
 // - load: in Chromium, loading the WebAssembly zom carries against the .wasm fetched beside,
 //   compiling and instantiating the module, starting the decode workers, and a first and
 //   second read against zarrita (bench/load.mjs); the explorer's time from navigation to its
-//   first tree (bench/first-tree.mjs).
+//   first tree (bench/first-tree.mjs);
+// - specs: validating a 10,000-node OME-Zarr plate and xarray dataset against their convention
+//   next to validating them against the Zarr spec alone (bench/specs.mjs).
 //
 //   npm run bench [-- --runs N] [-- --cases v3_gzip,v3_zstd] [-- --no-native]
-//                 [-- --only decode,read,walk,size,load] [-- --read-runs N]
+//                 [-- --only decode,read,walk,size,load,specs] [-- --read-runs N]
 //
 // Steps: build pkg/ (incremental, as `npm run build`), write bench/data/ with
 // bench/generate.py when it is missing or the script changed (with the Python of .venv, which
@@ -24,7 +26,8 @@
 // bench/walk.mjs (add their sections "read" and "walk" to it), bench/size.mjs and
 // bench/load.mjs and bench/first-tree.mjs ("size", "load", "first_tree"); each prints its
 // tables, and the targets of issue 16 it checks (results.json "targets").
-// --runs and --cases apply to the decode bench, --read-runs (default 5) to read and walk.
+// bench/specs.mjs adds "specs".
+// --runs and --cases apply to the decode bench, --read-runs (default 5) to read, walk and specs.
 // `node scripts/bench-readme.mjs` then prints README.md's benchmark tables from the results.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -46,7 +49,7 @@ const { values: args } = parseArgs({
     cases: { type: "string" },
     "no-native": { type: "boolean", default: false },
     "no-build": { type: "boolean", default: false },
-    only: { type: "string", default: "decode,read,walk,size,load" },
+    only: { type: "string", default: "decode,read,walk,size,load,specs" },
     "read-runs": { type: "string", default: "5" },
   },
 });
@@ -113,10 +116,12 @@ function native() {
   return file;
 }
 
+const BENCHES = ["decode", "read", "walk", "size", "load", "specs"];
+
 runMain(() => {
   const t0 = performance.now();
   for (const b of benches) {
-    if (!["decode", "read", "walk", "size", "load"].includes(b)) throw new StepError(`--only: unknown bench '${b}' (decode, read, walk, size, load)`);
+    if (!BENCHES.includes(b)) throw new StepError(`--only: unknown bench '${b}' (${BENCHES.join(", ")})`);
   }
   if (!args["no-build"]) {
     setup();
@@ -139,7 +144,7 @@ runMain(() => {
     timed("load (bench/load.mjs, Chromium)", () => run(process.execPath, [join(benchDir, "load.mjs"), "--runs", args.runs]));
     timed("first tree (bench/first-tree.mjs, Chromium)", () => run(process.execPath, [join(benchDir, "first-tree.mjs"), "--runs", args.runs]));
   }
-  for (const name of ["read", "walk"]) {
+  for (const name of ["read", "walk", "specs"]) {
     if (!benches.has(name)) continue;
     const file = join(benchDir, `${name}.mjs`);
     timed(`${name} (bench/${name}.mjs)`, () => run(process.execPath, ["--expose-gc", file, "--runs", args["read-runs"]]));
