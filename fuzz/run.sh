@@ -14,7 +14,7 @@ python=../.venv/bin/python
 [ -d "corpus/$target" ] || "$python" seed.py "$target"
 dict=""
 case "$target" in
-  metadata_document|zom_roundtrip|array_read) dict="-dict=dicts/zarr-json.dict" ;;
+  metadata_document|zom_roundtrip|array_read|hierarchy_spec) dict="-dict=dicts/zarr-json.dict" ;;
 esac
 unset CARGO_TARGET_DIR
 exec cargo +nightly fuzz run "$target" "corpus/$target" -- \

@@ -12,7 +12,9 @@ Each seed is laid out as the target's harness reads it (fuzz/src/<target>.rs):
   (tests/fixtures/codec/cases.json and the fixtures' chunk files);
 - shard_index: header + a shard written by zarr-python for the harness' configuration;
 - selection_plan: a few hand-picked selections (negative steps, edges, huge shapes);
-- array_read: flag, the array's metadata document and its first chunks.
+- array_read: flag, the array's metadata document and its first chunks;
+- hierarchy_spec: flag, a built-in spec (src/spec/builtin), 0xFF, the raw ZOM of a convention
+  fixture (tests/fixtures/conventions, valid and mutated).
 
 zarr-python (3.1.6) writes the shards; everything else is read from the fixture files.
 """
@@ -295,6 +297,45 @@ def array_read():
         write("array_read", array_seed(meta, v3, chunks))
 
 
+def raw_zom(folder):
+    """The ZOM of a fixture folder nested from its documents as they are (as tests/specs.rs)."""
+    root = {}
+    docs = sorted(
+        (p for p in folder.rglob("*") if p.name in ("zarr.json", ".zarray", ".zgroup", ".zattrs")),
+        key=lambda p: len(p.relative_to(folder).parts),
+    )
+
+    def slot(parts):
+        at = root
+        for name in parts:
+            at = at.setdefault("members", {}).setdefault(name, {})
+        return at
+
+    for p in docs:
+        node = slot(p.parent.relative_to(folder).parts)
+        doc = json.loads(p.read_text())
+        if p.name == ".zattrs":
+            node["attributes"] = doc
+            continue
+        doc.pop("consolidated_metadata", None)
+        node.update(doc)
+        if p.name == ".zgroup" or doc.get("node_type") == "group":
+            node.setdefault("members", {})
+        if p.name != "zarr.json":
+            node.setdefault("attributes", {})
+    return root
+
+
+def hierarchy_spec():
+    builtin = ROOT / "src" / "spec" / "builtin"
+    specs = {p.stem: p.read_bytes() for p in sorted(builtin.glob("*.json"))}
+    cases = json.loads((FIXTURES / "conventions" / "cases.json").read_text())
+    for i, case in enumerate(cases):
+        zom = json.dumps(raw_zom(FIXTURES / "conventions" / case["dir"])).encode()
+        name = "xarray" if case["convention"] == "xarray" else f"ome-zarr-{case['ome_version']}"
+        write("hierarchy_spec", bytes([i % 8]) + specs[name] + b"\xff" + zom)
+
+
 def main():
     targets = {
         "metadata_document": metadata_document,
@@ -303,6 +344,7 @@ def main():
         "shard_index": shard_index,
         "selection_plan": selection_plan,
         "array_read": array_read,
+        "hierarchy_spec": hierarchy_spec,
     }
     chosen = sys.argv[1:] or list(targets)
     for name in chosen:

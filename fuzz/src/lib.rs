@@ -8,6 +8,7 @@
 
 pub mod array_read;
 pub mod codec_decode;
+pub mod hierarchy_spec;
 pub mod input;
 pub mod metadata_document;
 pub mod outcome;
@@ -25,4 +26,5 @@ pub const TARGETS: &[(&str, fn(&[u8]) -> Outcome)] = &[
     ("shard_index", shard_index::run),
     ("selection_plan", selection_plan::run),
     ("array_read", array_read::run),
+    ("hierarchy_spec", hierarchy_spec::run),
 ];
