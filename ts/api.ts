@@ -221,9 +221,12 @@ export function detectConventions(zom: Zom | string, specs?: SpecInput | SpecInp
 
 /** A built-in hierarchy spec, as a document of the spec format (to read, or to start your own from). */
 export function builtinSpec(name: "ome-zarr-0.4" | "ome-zarr-0.5" | "xarray"): HierarchySpec {
-  const text = call<string | undefined>(() => raw.builtinSpecText(name));
-  if (text === undefined) throw new ZomError("InvalidArgument", `no built-in spec '${String(name)}' (there are: ome-zarr-0.4, ome-zarr-0.5, xarray)`);
-  return JSON.parse(text) as HierarchySpec;
+  return JSON.parse(call(() => raw.builtinSpecText(name))) as HierarchySpec;
+}
+
+/** The names `specs` takes besides spec documents: "auto" and the built-in conventions and specs. */
+export function specNames(): string[] {
+  return call(() => raw.specNames());
 }
 
 /** The JSON Schema (draft 2020-12) of the hierarchy spec format. */

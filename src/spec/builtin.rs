@@ -73,12 +73,17 @@ pub(crate) fn families() -> Vec<(&'static str, Vec<Arc<Spec>>)> {
 }
 
 /// The JSON text (minified) of a built-in spec: `ome-zarr-0.4`, `ome-zarr-0.5` or `xarray`.
-pub fn builtin_text(name: &str) -> Option<&'static str> {
+pub fn builtin_text(name: &str) -> Result<&'static str> {
     let bytes: &'static [u8] = match name {
         "ome-zarr-0.4" => &OME_ZARR_04,
         "ome-zarr-0.5" => &OME_ZARR_05,
         "xarray" => &XARRAY,
-        _ => return None,
+        _ => {
+            return Err(ZomError::invalid_argument(format!(
+                "no built-in spec '{name}' (there are: ome-zarr-0.4, ome-zarr-0.5, xarray)"
+            )))
+        }
     };
-    std::str::from_utf8(bytes).ok()
+    std::str::from_utf8(bytes)
+        .map_err(|_| ZomError::invalid_argument(format!("built-in spec '{name}' is not UTF-8")))
 }

@@ -92,7 +92,10 @@ fn kind_name(kind: Kind) -> &'static str {
     }
 }
 
-fn join(path: &str, name: &str) -> String {
+/// The path of member `name` of the node at `path`. Unlike the validator's `join_path`, an
+/// empty name still makes a path of its own, so below the root a node and its `""` member stay
+/// apart.
+pub(crate) fn join(path: &str, name: &str) -> String {
     if path.is_empty() {
         name.to_string()
     } else {
@@ -346,7 +349,7 @@ impl<'s, 'z> Checker<'s, 'z> {
         }
         self.depth += 1;
         if !node.is_array {
-            self.members(rule, path, value, &node);
+            self.members(rule, path, &node);
         }
         self.references(rule, path, value, &node);
         self.lengths(rule, path, &node);
@@ -356,7 +359,7 @@ impl<'s, 'z> Checker<'s, 'z> {
         self.depth -= 1;
     }
 
-    fn members(&mut self, rule: &'s NodeRule, path: &str, value: &Value, node: &NodeRef) {
+    fn members(&mut self, rule: &'s NodeRule, path: &str, node: &NodeRef) {
         let empty = Map::new();
         let members = node.members().unwrap_or(&empty);
         for m in &rule.members {
@@ -380,10 +383,9 @@ impl<'s, 'z> Checker<'s, 'z> {
                 p.kind
                     .is_none_or(|k| NodeRef::of(v, root_format).is_some_and(|n| n.kind() == k))
             };
-            let matched: Vec<&String> = members
+            let matched: Vec<(&String, &Value)> = members
                 .iter()
                 .filter(|(k, v)| p.regex.is_match(k) && of_kind(v))
-                .map(|(k, _)| k)
                 .collect();
             let count = matched.len() as u64;
             let loc = vec![key("members")];
@@ -402,10 +404,8 @@ impl<'s, 'z> Checker<'s, 'z> {
                 self.error(path, loc, ProblemKind::InvalidValue, &p.at, message);
             }
             if let Some(n) = p.node {
-                for name in matched {
-                    if let Some(child) = members.get(name) {
-                        self.check(n, &join(path, name), child);
-                    }
+                for (name, child) in matched {
+                    self.check(n, &join(path, name), child);
                 }
             }
         }
@@ -421,7 +421,6 @@ impl<'s, 'z> Checker<'s, 'z> {
                 }
             }
         }
-        let _ = value;
     }
 
     fn references(&mut self, rule: &'s NodeRule, path: &str, value: &Value, node: &NodeRef) {

@@ -19,7 +19,7 @@ pub use format::{Spec, FORMAT_VERSION};
 use crate::error::Result;
 use crate::validate::hierarchy::{format_of, MAX_TREE_DEPTH};
 use crate::validate::{Problem, ProblemKind, Severity};
-use eval::{claims_met, Checker, NodeRef};
+use eval::{claims_met, join, Checker, NodeRef};
 use serde_json::Value;
 use std::sync::Arc;
 
@@ -51,6 +51,33 @@ pub enum SpecChoice {
     Auto,
 }
 
+/// The names [`SpecChoice::named`] takes: `auto`, then [`BUILTIN_NAMES`].
+pub fn choice_names() -> Vec<&'static str> {
+    std::iter::once("auto")
+        .chain(BUILTIN_NAMES.iter().copied())
+        .collect()
+}
+
+impl SpecChoice {
+    /// The choice a name stands for: `auto`, or a built-in convention or spec
+    /// ([`choice_names`]).
+    pub fn named(name: &str) -> Result<SpecChoice> {
+        if name == "auto" {
+            return Ok(SpecChoice::Auto);
+        }
+        Ok(SpecChoice::Convention(name.to_string(), builtin(name)?))
+    }
+
+    /// The specs this choice checks (for `Auto`, every built-in one).
+    pub fn specs(&self) -> Vec<Arc<Spec>> {
+        match self {
+            SpecChoice::Spec(spec) => vec![spec.clone()],
+            SpecChoice::Convention(_, specs) => specs.clone(),
+            SpecChoice::Auto => builtin::all(),
+        }
+    }
+}
+
 /// A place where a hierarchy claims a spec.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Detected {
@@ -75,12 +102,7 @@ fn nodes(zom: &Value) -> Vec<(String, &Value)> {
         if depth < MAX_TREE_DEPTH {
             if let Some(members) = node.get("members").and_then(Value::as_object) {
                 for (name, child) in members.iter().rev() {
-                    let child_path = if path.is_empty() {
-                        name.clone()
-                    } else {
-                        format!("{path}/{name}")
-                    };
-                    stack.push((child_path, child, depth + 1));
+                    stack.push((join(&path, name), child, depth + 1));
                 }
             }
         }
@@ -89,14 +111,20 @@ fn nodes(zom: &Value) -> Vec<(String, &Value)> {
     out
 }
 
+/// Every node of the tree that is an object (path, value, the node read as its version),
+/// parents first.
+fn node_refs(zom: &Value) -> Vec<(String, &Value, NodeRef<'_>)> {
+    let root_format = format_of(zom);
+    nodes(zom)
+        .into_iter()
+        .filter_map(|(path, value)| Some((path, value, NodeRef::of(value, root_format)?)))
+        .collect()
+}
+
 /// Where the hierarchy claims each of `specs`.
 pub fn detect(zom: &Value, specs: &[Arc<Spec>]) -> Vec<Detected> {
-    let root_format = format_of(zom);
     let mut out = Vec::new();
-    for (path, value) in nodes(zom) {
-        let Some(node) = NodeRef::of(value, root_format) else {
-            continue;
-        };
+    for (path, _, node) in node_refs(zom) {
         for spec in specs {
             for claim in claims_met(spec, &node, &path) {
                 out.push(Detected {
@@ -134,8 +162,8 @@ pub fn check(zom: &Value, choices: &[SpecChoice], strict: bool) -> Vec<Problem> 
             }
         }
     }
-    let root_format = format_of(zom);
-    let all = nodes(zom);
+    // Each node read once, for every spec.
+    let all = node_refs(zom);
     let mut problems = Vec::new();
     for (convention, specs, required) in groups {
         let mut claimed = false;
@@ -145,11 +173,8 @@ pub fn check(zom: &Value, choices: &[SpecChoice], strict: bool) -> Vec<Problem> 
                 claimed = true;
                 checker.check(root, "", zom);
             }
-            for (path, value) in &all {
-                let Some(node) = NodeRef::of(value, root_format) else {
-                    continue;
-                };
-                let met: Vec<usize> = claims_met(spec, &node, path)
+            for (path, value, node) in &all {
+                let met: Vec<usize> = claims_met(spec, node, path)
                     .iter()
                     .map(|c| c.node)
                     .collect();

@@ -236,13 +236,7 @@ fn spec_choices(value: &JsValue) -> Result<Vec<SpecChoice>, JsValue> {
             .as_string()
             .filter(|s| !s.trim_start().starts_with('{'))
         {
-            if name == "auto" {
-                return Ok(SpecChoice::Auto);
-            }
-            return Ok(SpecChoice::Convention(
-                name.clone(),
-                spec::builtin(&name).map_err(fail)?,
-            ));
+            return SpecChoice::named(&name).map_err(fail);
         }
         let doc = json_input(item)?;
         if !spec::is_spec(&doc) {
@@ -270,23 +264,25 @@ pub fn detect_conventions(zom: JsValue, specs: JsValue) -> JsResult {
     let found = if choices.is_empty() {
         spec::detect_conventions(&value)
     } else {
-        let mut list = Vec::new();
-        for choice in choices {
-            match choice {
-                SpecChoice::Spec(s) => list.push(s),
-                SpecChoice::Convention(_, specs) => list.extend(specs),
-                SpecChoice::Auto => list.extend(spec::builtin_all()),
-            }
-        }
+        let list: Vec<_> = choices.iter().flat_map(SpecChoice::specs).collect();
         spec::detect(&value, &list)
     };
     Ok(plain::detected(&found))
 }
 
-/// The JSON text of a built-in spec (`ome-zarr-0.4`, `ome-zarr-0.5`, `xarray`), or undefined.
+/// The JSON text of a built-in spec (`ome-zarr-0.4`, `ome-zarr-0.5`, `xarray`).
 #[wasm_bindgen(js_name = builtinSpecText)]
-pub fn builtin_spec_text(name: &str) -> Option<String> {
-    spec::builtin_text(name).map(str::to_string)
+pub fn builtin_spec_text(name: &str) -> Result<String, JsValue> {
+    spec::builtin_text(name).map(str::to_string).map_err(fail)
+}
+
+/// The names `specs` takes besides spec documents: `auto` and the built-in ones.
+#[wasm_bindgen(js_name = specNames)]
+pub fn spec_names() -> Vec<String> {
+    spec::choice_names()
+        .into_iter()
+        .map(str::to_string)
+        .collect()
 }
 
 /// Validates one metadata document (object, JSON text or bytes). Returns `{valid, problems}`.

@@ -23,6 +23,7 @@ import {
   ZomError,
 } from "../node.js";
 import type { StoreInput, WalkResult, ZarrArray } from "../node.js";
+import { specNames } from "../api.js";
 import { FsStore } from "../store/fs.js";
 import type { CompareOptions, DetectedConvention, Difference, HierarchySpec, JsonValue, SpecInput, Zom } from "../types.js";
 import {
@@ -186,9 +187,6 @@ N levels below the root. Nodes that cannot be read are listed on stderr; the exi
   },
 };
 
-/** The built-in names --spec takes instead of a file. */
-const BUILTIN_SPECS = ["auto", "ome-zarr", "ome-zarr-0.4", "ome-zarr-0.5", "xarray"];
-
 /**
  * What --spec names: a built-in convention (or "auto"), a hierarchy spec file (JSON with
  * `zom_spec`), or an expected ZOM file (anything else), told apart by content.
@@ -196,7 +194,8 @@ const BUILTIN_SPECS = ["auto", "ome-zarr", "ome-zarr-0.4", "ome-zarr-0.5", "xarr
 type SpecArgument = { kind: "specs"; specs: SpecInput } | { kind: "zom"; zom: Zom };
 
 async function readSpec(file: string): Promise<SpecArgument> {
-  if (BUILTIN_SPECS.includes(file)) return { kind: "specs", specs: file };
+  // The names the core takes ("auto", the built-ins) win over files of the same name.
+  if (specNames().includes(file)) return { kind: "specs", specs: file };
   let text: string;
   try {
     text = await readFile(file, "utf8");
