@@ -263,7 +263,7 @@ also a warning or a group whose members could not be listed. Otherwise 0. --json
     const strict = ctx.options.has("strict");
     const specs = spec?.kind === "specs" ? spec.specs : undefined;
     const report = validateHierarchy(result, { strict, ...(specs === undefined ? {} : { specs }) });
-    const claims: DetectedConvention[] | null = specs === undefined ? null : detectConventions(result, specs === "auto" ? undefined : specs);
+    const claims: DetectedConvention[] | null = specs === undefined ? null : detectConventions(result, specs);
     const differences: Difference[] | null = spec?.kind === "zom" ? diff(spec.zom, result, selectors) : null;
     const errors = report.problems.filter((p) => p.severity === "error").length;
     const warnings = report.problems.length - errors;
