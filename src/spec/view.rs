@@ -9,6 +9,7 @@
 //! is an attribute).
 
 use crate::dtype::DataType;
+use crate::validate::util::name_of;
 use crate::validate::LocStep;
 use serde_json::{Map, Value};
 
@@ -70,14 +71,6 @@ pub(crate) fn array_view(obj: &Map<String, Value>, version: u64) -> Value {
         obj.get("fill_value").cloned().unwrap_or(Value::Null),
     );
     Value::Object(view)
-}
-
-fn name_of(named: &Value) -> Option<String> {
-    match named {
-        Value::String(s) => Some(s.clone()),
-        Value::Object(o) => o.get("name").and_then(Value::as_str).map(str::to_string),
-        _ => None,
-    }
 }
 
 fn v3_type_name(data_type: &Value) -> Value {

@@ -2,7 +2,7 @@
 //! configurations, their fit with the data type, and sharding's nested pipelines.
 
 use super::extensions::{parse_named, unknown_extension};
-use super::util::{expect_array, Ctx, LocExt, MAX_NESTING};
+use super::util::{expect_array, name_of, Ctx, LocExt, MAX_NESTING};
 use super::{LocStep, ProblemKind};
 use crate::codec::config::{ConfigProblem, Effect};
 use crate::codec::registry::{self, Kind, Nested, Stage};
@@ -129,20 +129,15 @@ fn is_fixed_size_bb(name: &str) -> bool {
 }
 
 fn is_recommended_index(items: &[Value]) -> bool {
-    let name = |v: &Value| match v {
-        Value::String(s) => Some(s.clone()),
-        Value::Object(o) => o.get("name").and_then(Value::as_str).map(str::to_string),
-        _ => None,
-    };
     let [bytes, crc] = items else {
         return false;
     };
     let endian = bytes
         .pointer("/configuration/endian")
         .and_then(Value::as_str);
-    name(bytes).as_deref() == Some("bytes")
+    name_of(bytes) == Some("bytes")
         && matches!(endian, Some("little") | None)
-        && name(crc).as_deref() == Some("crc32c")
+        && name_of(crc) == Some("crc32c")
 }
 
 /// Checks one codec against the registry and returns its role, or `None` when zom does not

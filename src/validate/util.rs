@@ -115,6 +115,16 @@ pub(crate) fn join_path(parent: &str, child: &str) -> String {
     }
 }
 
+/// The name of a v3 named value (a codec, data type, grid…): the string itself, or the
+/// object's `name`.
+pub(crate) fn name_of(named: &Value) -> Option<&str> {
+    match named {
+        Value::String(s) => Some(s),
+        Value::Object(o) => o.get("name").and_then(Value::as_str),
+        _ => None,
+    }
+}
+
 /// A short rendering of a value for messages: bounded in length and depth.
 pub(crate) fn show(value: &Value) -> String {
     let mut out = String::new();
