@@ -162,12 +162,15 @@ pub(crate) enum Wrapper {
     Zlib,
     /// RFC 1952 gzip (members one after another).
     Gzip,
+    /// RFC 1951 DEFLATE without a container (zip members).
+    Raw,
 }
 
 fn new_inflater(wrapper: Wrapper) -> Decompress {
     match wrapper {
         Wrapper::Zlib => Decompress::new(true),
         Wrapper::Gzip => Decompress::new_gzip(15),
+        Wrapper::Raw => Decompress::new(false),
     }
 }
 

@@ -14,7 +14,7 @@
 mod blosc;
 mod bytes;
 mod checksum;
-mod compress;
+pub(crate) mod compress;
 pub(crate) mod config;
 #[cfg(feature = "encode")]
 mod encode;

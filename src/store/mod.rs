@@ -6,10 +6,12 @@
 mod http;
 mod memory;
 pub mod wire;
+pub mod zip;
 
 #[cfg(target_arch = "wasm32")]
 pub use http::HttpStore;
 pub use memory::{MemoryStore, RequestCounts};
+pub use zip::{ZipIndex, ZipStore};
 
 use crate::error::Result;
 use std::collections::BTreeMap;
