@@ -12,7 +12,7 @@ use zom::hierarchy::{
     open, read, walk, ArrayReader, NodeKind, OpenHints, ReadOptions, WalkOptions,
 };
 use zom::model::Node;
-use zom::store::zip::{Opened, RangeFetch, TAIL_LENGTH};
+use zom::store::zip::{Fetch, Opened, Want, TAIL_LENGTH};
 use zom::store::{ByteRange, MemoryStore, Store, ZipIndex, ZipStore};
 use zom::ErrorCode;
 
@@ -217,17 +217,15 @@ fn deflated_members_read_ranges_from_the_inflated_member() {
     let Opened::Index(index) = ZipIndex::open(&bytes, None).unwrap() else {
         panic!()
     };
-    let plan = index
-        .range("zarr.json", &ByteRange::Bounded(2..5))
-        .unwrap()
-        .unwrap();
-    assert_eq!(plan, RangeFetch::Decoded(2..5));
+    let want = Want::Range(ByteRange::Bounded(2..5));
     assert_eq!(
-        index
-            .range("zarr.json", &ByteRange::Bounded(1 << 40..(1 << 40) + 2))
-            .unwrap(),
-        Some(RangeFetch::Empty)
+        index.plan("zarr.json", &want).unwrap(),
+        Some(Fetch::Decoded(2..5))
     );
+    let past = Want::Range(ByteRange::Bounded(1 << 40..(1 << 40) + 2));
+    assert_eq!(index.plan("zarr.json", &past).unwrap(), Some(Fetch::Empty));
+    let err = index.plan("zarr.json", &Want::Whole(3)).unwrap_err();
+    assert_eq!(err.code, ErrorCode::LimitExceeded);
 }
 
 fn error_of(bytes: Vec<u8>, key: &str) -> zom::ZomError {

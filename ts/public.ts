@@ -45,3 +45,7 @@ export type { ErrorCode, ZomErrorOptions } from "./errors.js";
 export type * from "./types.js";
 export { FetchStore } from "./store/fetch.js";
 export type { FetchStoreCoalesce, FetchStoreListing, FetchStoreOptions, FetchStoreStats } from "./store/types.js";
+export { ZipStore } from "./store/zip.js";
+export type { ZipStoreOptions } from "./store/zip.js";
+export { DirectoryHandleStore, FileStore } from "./store/files.js";
+export type { DirectoryHandle } from "./store/files.js";

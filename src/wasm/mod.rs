@@ -9,6 +9,7 @@ mod plain;
 mod pool;
 mod store;
 mod values;
+mod zip;
 
 use crate::error::{ErrorCode, ZomError};
 use crate::hierarchy::ArrayReader;

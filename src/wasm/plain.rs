@@ -243,6 +243,14 @@ pub fn directory(files: &[String], dirs: &[String]) -> JsValue {
     o.into()
 }
 
+/// A store listing: `{keys, prefixes}`.
+pub fn listing(keys: &[String], prefixes: &[String]) -> JsValue {
+    let o = Plain::new();
+    o.put("keys", &strings(keys));
+    o.put("prefixes", &strings(prefixes));
+    o.into()
+}
+
 /// Where an S3 listing may be: `[{root, storePrefix}]`.
 pub fn s3_candidates(candidates: &[(String, String)]) -> JsValue {
     list(candidates, |(root, prefix)| {

@@ -398,6 +398,56 @@ test("conventions: an OME-Zarr image gets a passing badge, a broken copy a faili
   await shot("12-convention-problem");
 });
 
+/** Waits until the page has walked local data labelled `label` (or failed). */
+async function walkedLocal(label) {
+  await page.waitForFunction((l) => document.body.dataset.state !== "walking" && document.querySelector("#url").value === l, label, { timeout: 30_000 });
+  assert.equal(await page.evaluate(() => document.body.dataset.state), "ready", await page.innerText("body"));
+}
+
+/** The tree's node paths, sorted. */
+const treePaths = () => page.$$eval("button.node", (bs) => bs.map((b) => b.dataset.path).sort());
+
+test("local data: a .zip chosen in the file input, a folder in the folder input, and a .zip dropped on the page", async () => {
+  const imageMin = async () => {
+    await selectNode("image/gradient_circles");
+    await previewDone();
+    return page.innerText(".legend-min");
+  };
+  await openUrl(server.sampleUrl);
+  const wantMin = await imageMin();
+
+  // A zip with its root in a subfolder (deflated members), through the file input.
+  await page.setInputFiles("#zip-input", join(fixtures, "zip", "sample-folder.zip"));
+  await walkedLocal("local:sample-folder.zip");
+  assert.deepEqual(await treePaths(), nodePaths("sample"));
+  assert.equal(await imageMin(), wantMin);
+  // Nothing went over HTTP for it: the counters were reset and stay at zero.
+  assert.equal(await page.innerText("#requests"), "0");
+  await shot("13-local-zip");
+
+  // A folder, through <input webkitdirectory> (the fallback where showDirectoryPicker is missing).
+  await page.setInputFiles("#folder-input", join(fixtures, "sample"));
+  await walkedLocal("local:sample");
+  assert.deepEqual(await treePaths(), nodePaths("sample"));
+  assert.equal(await imageMin(), wantMin);
+
+  // A .zip dropped on the page (a DataTransfer holding the file).
+  const bytes = [...readFileSync(join(fixtures, "zip", "sample-zip64.zip"))];
+  await page.evaluate((data) => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([new Uint8Array(data)], "sample-zip64.zip", { type: "application/zip" }));
+    document.dispatchEvent(new DragEvent("dragover", { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    document.dispatchEvent(new DragEvent("drop", { dataTransfer: transfer, bubbles: true, cancelable: true }));
+  }, bytes);
+  await walkedLocal("local:sample-zip64.zip");
+  assert.deepEqual(await treePaths(), nodePaths("sample"));
+  assert.equal(await page.isHidden("#drop"), true);
+
+  // The sample over HTTP again: a URL clears the local source.
+  await openUrl(server.sampleUrl);
+  assert.deepEqual(await treePaths(), nodePaths("sample"));
+});
+
 test("the whole ZOM downloads as JSON equal to the walked hierarchy", async () => {
   await openUrl(server.sampleUrl);
   await page.click("#tab-node");

@@ -643,3 +643,25 @@ test("an array with sharding_indexed then crc32c is not read as sharded, and tre
     rmSync(root, { recursive: true, force: true });
   }
 });
+
+test("zipped hierarchies: a .zip path or URL prints what the folder prints", async () => {
+  const folder = await zom("tree", dir("sample"), "--json");
+  const values = await zom("get", dir("sample"), "measurements/temperature", "0:3, ::7", "--json");
+  for (const name of ["sample.zip", "sample-zip64.zip", "sample-folder.zip"]) {
+    const path = join(dir("zip"), name);
+    const tree = await zom("tree", path, "--json");
+    exits(tree, 0, name);
+    assert.equal(tree.stdout, folder.stdout, `tree --json of ${name}`);
+    if (name !== "sample-folder.zip") continue;
+    const got = await zom("get", path, "measurements/temperature", "0:3, ::7", "--json");
+    exits(got, 0, name);
+    assert.equal(got.stdout, values.stdout, `get of ${name}`);
+  }
+  await withServer({}, async (server) => {
+    const r = await zom("tree", `${server.url}/zip/sample.zip`, "--json");
+    exits(r, 0, "over HTTP");
+    assert.equal(r.stdout, folder.stdout, "tree --json of a zip over HTTP");
+  });
+  const notZip = await zom("tree", join(dir("zip"), "generate.py"));
+  assert.notEqual(notZip.code, 0);
+});

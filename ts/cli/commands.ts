@@ -1,6 +1,7 @@
 /**
  * The `zom` commands: tree, validate, get, info and schema. Each reads a hierarchy through
- * the package's public API (FetchStore for http(s) URLs, FsStore for directories) and writes
+ * the package's public API (FetchStore for http(s) URLs, FsStore for directories, ZipStore for
+ * .zip and .ozx files) and writes
  * text or, with `--json`, JSON.
  * @module
  */
@@ -20,11 +21,12 @@ import {
   summarize,
   validateHierarchy,
   walk,
+  ZipStore,
   ZomError,
 } from "../node.js";
 import type { StoreInput, WalkResult, ZarrArray } from "../node.js";
 import { specNames } from "../api.js";
-import { FsStore } from "../store/fs.js";
+import { FsStore, openZip } from "../store/fs.js";
 import type { CompareOptions, DetectedConvention, Difference, HierarchySpec, JsonValue, SpecInput, Zom } from "../types.js";
 import {
   countNodes,
@@ -104,9 +106,19 @@ function concurrencyOf(ctx: Context): { concurrency?: number } {
   return n === undefined ? {} : { concurrency: Math.max(1, n) };
 }
 
-/** Opens TARGET: an http(s) URL through FetchStore, a directory or file: URL through FsStore. */
+/** A zip archive's name: zarr-python's ZipStore, a zipped folder, an OME-Zarr single file (.ozx). */
+const ZIP_NAME = /\.(zip|ozx)([?#].*)?$/i;
+
+/**
+ * Opens TARGET: an http(s) URL through FetchStore, a directory or file: URL through FsStore,
+ * a .zip or .ozx (URL or path) through ZipStore.
+ */
 async function target(ctx: Context, text: string): Promise<Target> {
   if (/^https?:\/\//i.test(text)) {
+    if (ZIP_NAME.test(text)) {
+      const zip = await ZipStore.fromUrl(text, concurrencyOf(ctx));
+      return { store: zip, fetch: zip.source as FetchStore, fs: null };
+    }
     const fetch = new FetchStore(text, concurrencyOf(ctx));
     return { store: fetch, fetch, fs: null };
   }
@@ -121,8 +133,9 @@ async function target(ctx: Context, text: string): Promise<Target> {
     if ((e as { code?: unknown }).code !== "ENOENT") throw e;
     throw new ZomError("NotFound", `no directory ${resolve(dir)}`);
   }
+  if (info.isFile() && ZIP_NAME.test(dir)) return { store: await openZip(dir), fetch: null, fs: null };
   if (!info.isDirectory()) {
-    throw new ZomError("NotFound", `${resolve(dir)} is not a directory (give the hierarchy's root directory)`);
+    throw new ZomError("NotFound", `${resolve(dir)} is not a directory (give the hierarchy's root directory, a .zip or an .ozx)`);
   }
   const fs = new FsStore(dir);
   return { store: fs, fetch: null, fs };

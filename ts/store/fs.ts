@@ -7,12 +7,14 @@ import { constants } from "node:fs";
 import type { Stats } from "node:fs";
 import { open, readdir, realpath, stat } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
-import { join, resolve, sep } from "node:path";
+import { basename, dirname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ZomError } from "../errors.js";
 import { checkRange, maxBytesOf } from "./range.js";
 import { abortedError, throwIfAborted } from "./signal.js";
 import type { ByteRange, StoreCallOptions, StoreListing } from "./types.js";
+import { ZipStore } from "./zip.js";
+import type { ZipStoreOptions } from "./zip.js";
 
 /**
  * Error codes of a path that holds no value: nothing there, a file where a directory would be,
@@ -239,6 +241,15 @@ export class FsStore {
       await file.close();
     }
   }
+}
+
+/**
+ * Opens the zip archive at `path` (a zipped hierarchy: zarr-python's `ZipStore`, an `.ozx`, a
+ * zipped folder) as a store; only the bytes needed are read from the file.
+ */
+export function openZip(path: string | URL, options: ZipStoreOptions = {}): Promise<ZipStore> {
+  const file = resolve(typeof path === "string" ? path : fileURLToPath(path));
+  return ZipStore.open(new FsStore(dirname(file)), `/${basename(file)}`, options);
 }
 
 /** Whether a path segment cannot be part of a key. */

@@ -1,6 +1,6 @@
 /**
- * The zom explorer page: opens a hierarchy (the bundled sample, `?url=`, or the URL box),
- * walks it in the worker with a progress bar and the store's request and byte counters, and
+ * The zom explorer page: opens a hierarchy (the bundled sample, `?url=`, the URL box, a local
+ * folder or .zip chosen or dropped), walks it in the worker with a progress bar and the store's request and byte counters, and
  * shows its tree, the selected node's panel, and the spec check. Plain DOM, no framework.
  * @module
  */
@@ -11,7 +11,7 @@ import { failureBox } from "./failure.js";
 import type { Convention, Hierarchy, ZomNode } from "./model.js";
 import { hierarchy } from "./model.js";
 import { renderPanel } from "./panel.js";
-import type { Failure } from "./protocol.js";
+import type { Failure, Source } from "./protocol.js";
 import { renderSpec } from "./spec.js";
 import { renderTree } from "./tree.js";
 
@@ -36,12 +36,19 @@ const els = {
   tabSpec: byId<HTMLButtonElement>("tab-spec"),
   banner: byId("banner"),
   version: byId("version"),
+  openFolder: byId<HTMLButtonElement>("open-folder"),
+  openZip: byId<HTMLButtonElement>("open-zip"),
+  folderInput: byId<HTMLInputElement>("folder-input"),
+  zipInput: byId<HTMLInputElement>("zip-input"),
+  drop: byId("drop"),
 };
 
 const worker = new ZomWorker();
 let hier: Hierarchy | null = null;
 let selected = "";
 let loading = 0;
+/** What was opened last, and the label the URL box shows for it. */
+let shown: { source: Source; label: string } | null = null;
 
 function banner(f: Failure): void {
   els.banner.hidden = false;
@@ -126,8 +133,30 @@ function summary(h0: Hierarchy): HTMLElement {
   return h("div.summary-line", null, parts);
 }
 
-async function load(url: string): Promise<void> {
+/** The label of a source in the URL box: its URL, or "local:" and the file or folder name. */
+function labelOf(source: Source): string {
+  switch (source.kind) {
+    case "url":
+      return source.url;
+    case "zip":
+      return `local:${source.file.name}`;
+    case "files":
+      return `local:${source.files[0]?.webkitRelativePath.split("/")[0] ?? "folder"}`;
+    case "directory":
+      return `local:${source.handle.name}`;
+  }
+}
+
+/** Opens local data: the address no longer names a URL (local data has none). */
+function loadLocal(source: Source): void {
+  history.pushState(null, "", location.pathname);
+  void load(source);
+}
+
+async function load(source: Source): Promise<void> {
   const mine = ++loading;
+  const url = labelOf(source);
+  shown = { source, label: url };
   hier = null;
   els.url.value = url;
   els.download.disabled = true;
@@ -139,7 +168,7 @@ async function load(url: string): Promise<void> {
   replace(els.tree);
   replace(els.nodeView, h("p.muted", null, "Opening ", h("code.url", null, url), "…"));
   try {
-    const walked = await worker.call<"walked">({ type: "walk", url }, (p) => {
+    const walked = await worker.call<"walked">({ type: "walk", source }, (p) => {
       if (mine !== loading || p.type !== "progress") return;
       els.progress.max = p.nodes + p.pending;
       els.progress.value = p.nodes;
@@ -175,6 +204,10 @@ async function load(url: string): Promise<void> {
 els.form.addEventListener("submit", (e) => {
   e.preventDefault();
   const raw = els.url.value.trim();
+  if (shown !== null && raw === shown.label && shown.source.kind !== "url") {
+    void load(shown.source);
+    return;
+  }
   let url: string;
   try {
     url = new URL(raw === "" ? SAMPLE : raw, location.href).href;
@@ -183,9 +216,58 @@ els.form.addEventListener("submit", (e) => {
     return;
   }
   history.pushState(null, "", `${location.pathname}?url=${encodeURIComponent(url)}`);
-  void load(url);
+  void load({ kind: "url", url });
 });
-window.addEventListener("popstate", () => void load(requestedUrl()));
+window.addEventListener("popstate", () => void load({ kind: "url", url: requestedUrl() }));
+
+// Local data: a folder (File System Access API where the browser has it, else an
+// <input webkitdirectory>), a .zip or .ozx (a file input), or either dropped on the page.
+type Picker = { showDirectoryPicker?: (options?: { mode?: string }) => Promise<FileSystemDirectoryHandle> };
+els.openFolder.addEventListener("click", async () => {
+  const picker = (window as unknown as Picker).showDirectoryPicker;
+  if (picker === undefined) {
+    els.folderInput.click();
+    return;
+  }
+  try {
+    loadLocal({ kind: "directory", handle: await picker.call(window, { mode: "read" }) });
+  } catch (e) {
+    if ((e as Error).name !== "AbortError") banner({ code: "Error", message: String((e as Error).message ?? e), path: null, key: null });
+  }
+});
+els.openZip.addEventListener("click", () => els.zipInput.click());
+els.folderInput.addEventListener("change", () => {
+  const files = Array.from(els.folderInput.files ?? []);
+  els.folderInput.value = "";
+  if (files.length > 0) loadLocal({ kind: "files", files });
+});
+els.zipInput.addEventListener("change", () => {
+  const file = els.zipInput.files?.[0];
+  els.zipInput.value = "";
+  if (file !== undefined) loadLocal({ kind: "zip", file });
+});
+type HandleItem = DataTransferItem & { getAsFileSystemHandle?: () => Promise<FileSystemHandle | null> };
+document.addEventListener("dragover", (e) => {
+  if (!e.dataTransfer?.types.includes("Files")) return;
+  e.preventDefault();
+  els.drop.hidden = false;
+});
+document.addEventListener("dragleave", (e) => {
+  if (e.relatedTarget === null) els.drop.hidden = true;
+});
+document.addEventListener("drop", async (e) => {
+  if (!e.dataTransfer?.types.includes("Files")) return;
+  e.preventDefault();
+  els.drop.hidden = true;
+  // A folder arrives as a handle (Chromium); the handle must be asked for before awaiting.
+  const item = e.dataTransfer.items[0] as HandleItem | undefined;
+  const file = e.dataTransfer.files[0];
+  const handle = item?.getAsFileSystemHandle?.();
+  const got = handle === undefined ? null : await handle.catch(() => null);
+  if (got?.kind === "directory") loadLocal({ kind: "directory", handle: got as FileSystemDirectoryHandle });
+  else if (file !== undefined && /\.(zip|ozx)$/i.test(file.name)) loadLocal({ kind: "zip", file });
+  else banner({ code: "InvalidArgument", message: "drop a Zarr folder, or a .zip or .ozx archive of one", path: null, key: null });
+});
 window.addEventListener("hashchange", () => {
   if (hier !== null && pathFromHash() !== selected) select(pathFromHash());
 });
@@ -195,7 +277,7 @@ els.download.addEventListener("click", async () => {
   if (hier === null) return;
   try {
     const { text } = await worker.call<"stringify">({ type: "stringify" });
-    const name = new URL(hier.url).pathname.split("/").filter(Boolean).pop() ?? "hierarchy";
+    const name = (hier.url.startsWith("local:") ? hier.url.slice(6) : new URL(hier.url).pathname).split("/").filter(Boolean).pop() ?? "hierarchy";
     const a = h("a", { href: URL.createObjectURL(new Blob([text], { type: "application/json" })), download: `${name}.zom.json` });
     document.body.append(a);
     a.click();
@@ -210,4 +292,4 @@ els.banner.addEventListener("click", () => {
 });
 
 renderSpec(els.specView, worker, select);
-void load(requestedUrl());
+void load({ kind: "url", url: requestedUrl() });

@@ -43,9 +43,20 @@ export interface Difference {
   message: string;
 }
 
+/**
+ * Where a hierarchy is: a URL (a folder, a .zip or .ozx archive), or what the user handed the
+ * page: a dropped or chosen archive, a folder's files (`<input webkitdirectory>`), a folder
+ * handle (File System Access API). Files and handles cross to the worker by structured clone.
+ */
+export type Source =
+  | { kind: "url"; url: string }
+  | { kind: "zip"; file: File }
+  | { kind: "files"; files: File[] }
+  | { kind: "directory"; handle: FileSystemDirectoryHandle };
+
 /** Requests from the page. */
 export type Request =
-  | { id: number; type: "walk"; url: string }
+  | { id: number; type: "walk"; source: Source }
   /** Reads what the preview of an array shows; `indices` fix the dimensions before the last two. */
   | { id: number; type: "read"; path: string; indices: number[] }
   | { id: number; type: "diff"; expected: string; exclude: string[] }
@@ -108,6 +119,7 @@ export type Response =
   | {
       id: number;
       type: "walked";
+      /** The hierarchy's URL, or for local data "local:" and the file or folder name. */
       url: string;
       zom: unknown;
       /** zom's summary of every node, by node path: what the tree and the panel print. */

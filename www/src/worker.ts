@@ -8,7 +8,9 @@ import {
   builtinSpec,
   detectConventions,
   diff,
+  DirectoryHandleStore,
   FetchStore,
+  FileStore,
   init,
   open,
   parseJson,
@@ -19,11 +21,12 @@ import {
   version,
   walk,
   workerStats,
+  ZipStore,
 } from "zom/manual";
-import type { ZarrArray, Zom, Selection } from "zom/manual";
+import type { DirectoryHandle, StoreInput, ZarrArray, Zom, Selection } from "zom/manual";
 import { formatValue, isComplex, isTemporal, nameOf } from "./values.js";
 import { colourise } from "./colour.js";
-import type { ArrayInfo, Failure, ImageResult, Request, Response, TableResult } from "./protocol.js";
+import type { ArrayInfo, Failure, ImageResult, Request, Response, Source, TableResult } from "./protocol.js";
 
 /** The worker's global scope, typed without the WebWorker lib (it clashes with DOM's). */
 const scope = self as unknown as {
@@ -52,16 +55,21 @@ function failure(e: unknown): Failure {
 
 const post = (message: Response, transfer: Transferable[] = []): void => scope.postMessage(message, transfer);
 
-// The hierarchy being shown: its store, its walked ZOM, and the arrays opened so far.
-let store: FetchStore | null = null;
+/** A zip archive's name: zarr-python's ZipStore, a zipped folder, an OME-Zarr single file (.ozx). */
+const ZIP_NAME = /\.(zip|ozx)([?#].*)?$/i;
+
+// The hierarchy being shown: its store, the HTTP store under it (for the request counters;
+// null for local data), its walked ZOM, and the arrays opened so far.
+let store: StoreInput | null = null;
+let http: FetchStore | null = null;
 let current: { url: string; zom: Zom; format: 2 | 3 } | null = null;
 let controller: AbortController | null = null;
 const arrays = new Map<string, Promise<ZarrArray>>();
 
 let lastStats = "";
 function postStats(): void {
-  if (store === null) return;
-  const { requests, bytes } = store.stats;
+  if (http === null) return;
+  const { requests, bytes } = http.stats;
   const text = `${requests}/${bytes}`;
   if (text === lastStats) return;
   lastStats = text;
@@ -69,14 +77,42 @@ function postStats(): void {
 }
 setInterval(postStats, 150);
 
-async function doWalk(id: number, url: string): Promise<void> {
+/** The store of a source, the HTTP store under it (null for local data), and its label. */
+async function storeOf(source: Source, signal: AbortSignal): Promise<{ store: StoreInput; http: FetchStore | null; url: string }> {
+  switch (source.kind) {
+    case "url": {
+      if (ZIP_NAME.test(source.url)) {
+        const zip = await ZipStore.fromUrl(source.url, { concurrency: 16, signal });
+        return { store: zip, http: zip.source as FetchStore, url: source.url };
+      }
+      const fetchStore = new FetchStore(source.url, { concurrency: 16 });
+      return { store: fetchStore, http: fetchStore, url: source.url };
+    }
+    case "zip":
+      return { store: await ZipStore.fromBlob(source.file, { signal }), http: null, url: `local:${source.file.name}` };
+    case "files": {
+      const first = source.files[0]?.webkitRelativePath.split("/")[0] ?? "folder";
+      return { store: FileStore.fromFiles(source.files), http: null, url: `local:${first}` };
+    }
+    case "directory":
+      return { store: new DirectoryHandleStore(source.handle as unknown as DirectoryHandle), http: null, url: `local:${source.handle.name}` };
+  }
+}
+
+async function doWalk(id: number, source: Source): Promise<void> {
   controller?.abort();
   const mine = new AbortController();
   controller = mine;
   arrays.clear();
   current = null;
-  store = new FetchStore(url, { concurrency: 16 });
+  store = null;
+  http = null;
   lastStats = "";
+  post({ id: 0, type: "stats", requests: 0, bytes: 0 });
+  const opened = await storeOf(source, mine.signal);
+  if (controller !== mine) return;
+  ({ store, http } = opened);
+  const url = opened.url;
   postStats();
   const tree = await walk(store, {
     signal: mine.signal,
@@ -256,7 +292,7 @@ async function handle(request: Request): Promise<void> {
   try {
     switch (request.type) {
       case "walk":
-        await doWalk(id, request.url);
+        await doWalk(id, request.source);
         break;
       case "read":
         await doRead(id, request.path, request.indices);

@@ -5,9 +5,8 @@
 //! tail's own position is worked out from the records (the end record lies right after the
 //! directory, or after the Zip64 record and locator that the locator points at).
 
-use super::bytes::{u16_at, u32_at, u64_at, Cursor};
+use super::bytes::{heap_sort, u16_at, u32_at, u64_at, Cursor};
 use crate::error::{Result, ZomError};
-use std::collections::BTreeMap;
 
 /// How many bytes of the archive's end to read first: the end record (22 bytes) after a
 /// comment of at most 65,535 bytes, the Zip64 locator and record before it, and, for most
@@ -41,6 +40,8 @@ pub enum Method {
 /// One member of the archive, as the central directory describes it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
+    /// The member's name (its path in the archive).
+    pub name: String,
     /// Where the member's local header starts.
     pub header: u64,
     /// Where its data starts, when the layout tells it without reading the local header
@@ -199,10 +200,10 @@ fn find_zip64_end(tail: &[u8], locator: usize) -> Option<usize> {
         })
 }
 
-/// The central directory's entries by name; directory entries (names ending in `/`) and
-/// names that are not UTF-8 are left out.
-pub fn read_directory(directory: &[u8], trailer: &Trailer) -> Result<BTreeMap<String, Entry>> {
-    let mut entries = BTreeMap::new();
+/// The central directory's entries sorted by name; directory entries (names ending in `/`)
+/// and names that are not UTF-8 are left out.
+pub fn read_directory(directory: &[u8], trailer: &Trailer) -> Result<Vec<Entry>> {
+    let mut entries = Vec::new();
     let mut cursor = Cursor::new(directory);
     let mut seen: u64 = 0;
     while !cursor.is_empty() {
@@ -231,6 +232,7 @@ pub fn read_directory(directory: &[u8], trailer: &Trailer) -> Result<BTreeMap<St
         seen = seen.saturating_add(1);
         let flags = num16(8);
         let mut entry = Entry {
+            name: String::new(),
             header: u64::from(num32(42)),
             data: None,
             compressed: u64::from(num32(20)),
@@ -248,7 +250,8 @@ pub fn read_directory(directory: &[u8], trailer: &Trailer) -> Result<BTreeMap<St
         zip64_extra(&mut entry, extra).map_err(|m| bad(format!("{m} (entry at byte {at})")))?;
         if let Ok(name) = std::str::from_utf8(name) {
             if !name.ends_with('/') {
-                entries.insert(name.to_string(), entry);
+                entry.name = name.to_string();
+                entries.push(entry);
             }
         }
     }
@@ -259,6 +262,7 @@ pub fn read_directory(directory: &[u8], trailer: &Trailer) -> Result<BTreeMap<St
         )));
     }
     infer_data_starts(&mut entries, trailer.directory);
+    heap_sort(&mut entries, |a, b| a.name < b.name);
     Ok(entries)
 }
 
@@ -294,11 +298,11 @@ fn zip64_extra(entry: &mut Entry, extra: &[u8]) -> std::result::Result<(), &'sta
 /// data. The extra field's length is what remains; when it fits the header's 16-bit field
 /// the data start follows. Members with a data descriptor (whose length varies), and any
 /// layout that does not add up, are left unknown: their local header is read first.
-fn infer_data_starts(entries: &mut BTreeMap<String, Entry>, directory: u64) {
-    let mut starts: Vec<u64> = entries.values().map(|e| e.header).collect();
+fn infer_data_starts(entries: &mut [Entry], directory: u64) {
+    let mut starts: Vec<u64> = entries.iter().map(|e| e.header).collect();
     starts.push(directory);
-    starts.sort_unstable();
-    for entry in entries.values_mut() {
+    heap_sort(&mut starts, |a, b| a < b);
+    for entry in entries.iter_mut() {
         let next = starts.partition_point(|&s| s <= entry.header);
         let Some(&end) = starts.get(next) else {
             continue;

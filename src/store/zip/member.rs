@@ -1,5 +1,6 @@
-//! Reading one member: which bytes of the archive to fetch, and the member's bytes from them
-//! (its local header checked, inflated, its CRC-32 compared).
+//! Reading one member: which bytes of the archive to fetch ([`ZipIndex::plan`]), and the
+//! member's bytes from them ([`ZipIndex::accept`]: its local header checked, inflated, its
+//! CRC-32 compared).
 
 use super::bytes::{u16_at, u32_at};
 use super::{Method, ZipIndex};
@@ -13,25 +14,27 @@ const LOCAL_LEN: u64 = 30;
 /// DEFLATE's largest expansion: a stored byte takes at least 1/1032 of a byte.
 const DEFLATE_RATIO: u64 = 1032;
 
-/// What to fetch for a whole member.
+/// What a store call wants of a member.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum WholeFetch {
-    /// The local header and the data: pass them to [`ZipIndex::take_whole`].
-    Member(Range<u64>),
-    /// The local header's fixed part, where the data starts: pass it to [`ZipIndex::learn`],
-    /// then ask again.
-    Header(Range<u64>),
+pub enum Want {
+    /// All of it, refused with `LimitExceeded` when longer than this many bytes.
+    Whole(u64),
+    /// A byte range of it.
+    Range(ByteRange),
 }
 
-/// What to fetch for a byte range of a member.
+/// What to fetch for a [`Want`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum RangeFetch {
-    /// This range of the archive is the answer (a stored member).
+pub enum Fetch {
+    /// The member's local header and data: pass them to [`ZipIndex::accept`].
+    Member(Range<u64>),
+    /// The local header's fixed part, where the data starts: pass it to
+    /// [`ZipIndex::accept`] (which records it), then plan again.
+    Header(Range<u64>),
+    /// This range of the archive is the answer (a range of a stored member).
     Archive(Range<u64>),
     /// The answer is empty (a range at or past the member's end).
     Empty,
-    /// The local header's fixed part: pass it to [`ZipIndex::learn`], then ask again.
-    Header(Range<u64>),
     /// A compressed member: read it whole, then keep this range of it ([`cut`]).
     Decoded(Range<u64>),
 }
@@ -44,109 +47,80 @@ pub fn cut(whole: &[u8], range: Range<u64>) -> &[u8] {
         .unwrap_or_default()
 }
 
-fn unreadable(message: String) -> ZomError {
-    ZomError::new(ErrorCode::UnknownCodec, message)
+fn refuse(code: ErrorCode, message: String, key: &str) -> ZomError {
+    ZomError::new(code, format!("zip: {message}")).at_key(key)
 }
 
 impl ZipIndex {
-    fn readable(&self, key: &str) -> Result<Option<&super::Entry>> {
+    /// What to fetch for `want` of the member at `key` (`None`: no such member). Encrypted
+    /// members and methods other than stored and deflated are `UnknownCodec`.
+    pub fn plan(&self, key: &str, want: &Want) -> Result<Option<Fetch>> {
         let Some(entry) = self.entry(key) else {
             return Ok(None);
         };
-        let located = |e: ZomError| Err(e.at_key(key));
-        if entry.encrypted {
-            return located(unreadable("zip: the member is encrypted".into()));
-        }
-        match entry.method {
-            Method::Other(n) => located(unreadable(format!(
-                "zip: compression method {n} is not supported (stored and deflated are)"
-            ))),
-            Method::Stored if entry.compressed != entry.size => {
-                located(ZomError::invalid_metadata(format!(
-                    "zip: a stored member of {} bytes declares {} bytes of data",
-                    entry.size, entry.compressed
-                )))
+        let (size, packed) = (entry.size, entry.compressed);
+        let problem = match entry.method {
+            _ if entry.encrypted => {
+                Some((ErrorCode::UnknownCodec, "the member is encrypted".into()))
             }
-            Method::Deflated
-                if entry.size
-                    > entry
-                        .compressed
-                        .saturating_mul(DEFLATE_RATIO)
-                        .saturating_add(64) =>
-            {
-                located(ZomError::new(
+            Method::Other(n) => Some((
+                ErrorCode::UnknownCodec,
+                format!("compression method {n} is not supported (stored and deflated are)"),
+            )),
+            Method::Stored if packed != size => Some((
+                ErrorCode::InvalidMetadata,
+                format!("a stored member of {size} bytes declares {packed} bytes of data"),
+            )),
+            Method::Deflated if size > packed.saturating_mul(DEFLATE_RATIO).saturating_add(64) => {
+                Some((
                     ErrorCode::CodecError,
-                    format!(
-                        "zip: {} bytes cannot inflate to the {} the directory declares",
-                        entry.compressed, entry.size
-                    ),
+                    format!("{packed} bytes cannot inflate to the {size} the directory declares"),
                 ))
             }
-            _ => Ok(Some(entry)),
-        }
-    }
-
-    /// What to fetch for the whole member at `key` (`None`: no such member). A member longer
-    /// than `max` bytes is refused with `LimitExceeded`.
-    pub fn whole(&self, key: &str, max: u64) -> Result<Option<WholeFetch>> {
-        let Some(entry) = self.readable(key)? else {
-            return Ok(None);
+            _ => None,
         };
-        if entry.size > max {
-            return Err(ZomError::new(
-                ErrorCode::LimitExceeded,
-                format!("zip: a member of {} bytes (at most {max})", entry.size),
-            )
-            .at_key(key));
+        if let Some((code, message)) = problem {
+            return Err(refuse(code, message, key));
         }
-        Ok(Some(match entry.data {
-            Some(data) => WholeFetch::Member(entry.header..data.saturating_add(entry.compressed)),
-            None => WholeFetch::Header(entry.header..entry.header.saturating_add(LOCAL_LEN)),
-        }))
-    }
-
-    /// What to fetch for bytes `range` of the member at `key` (`None`: no such member).
-    pub fn range(&self, key: &str, range: &ByteRange) -> Result<Option<RangeFetch>> {
-        let Some(entry) = self.readable(key)? else {
-            return Ok(None);
-        };
-        let size = entry.size;
-        let (start, end) = match range {
-            ByteRange::Bounded(r) => {
+        let header = entry.header..entry.header.saturating_add(LOCAL_LEN);
+        let (start, end) = match want {
+            Want::Whole(max) if size > *max => {
+                let message = format!("a member of {size} bytes (at most {max})");
+                return Err(refuse(ErrorCode::LimitExceeded, message, key));
+            }
+            Want::Whole(_) => {
+                return Ok(Some(match entry.data {
+                    Some(data) => Fetch::Member(entry.header..data.saturating_add(packed)),
+                    None => Fetch::Header(header),
+                }))
+            }
+            Want::Range(ByteRange::Bounded(r)) => {
                 let start = r.start.min(size);
                 (start, r.end.clamp(start, size))
             }
-            ByteRange::Suffix(n) => (size.saturating_sub(*n), size),
+            Want::Range(ByteRange::Suffix(n)) => (size.saturating_sub(*n), size),
         };
-        Ok(Some(if start == end {
-            RangeFetch::Empty
-        } else if entry.method != Method::Stored {
-            RangeFetch::Decoded(start..end)
-        } else {
-            match entry.data {
-                Some(data) => {
-                    RangeFetch::Archive(data.saturating_add(start)..data.saturating_add(end))
-                }
-                None => RangeFetch::Header(entry.header..entry.header.saturating_add(LOCAL_LEN)),
+        Ok(Some(match (entry.method, entry.data) {
+            _ if start == end => Fetch::Empty,
+            (Method::Stored, Some(data)) => {
+                Fetch::Archive(data.saturating_add(start)..data.saturating_add(end))
             }
+            (Method::Stored, None) => Fetch::Header(header),
+            _ => Fetch::Decoded(start..end),
         }))
     }
 
-    /// Records where the member's data starts from its local header's first 30 bytes.
-    pub fn learn(&mut self, key: &str, header: &[u8]) -> Result<()> {
-        let start = local_data_start(header).map_err(|e| e.at_key(key))?;
-        if let Some(entry) = self.entry_mut(key) {
-            entry.data = Some(entry.header.saturating_add(start));
+    /// Takes what a [`Fetch::Member`] or [`Fetch::Header`] fetched. The local header says
+    /// where the data starts: when that is not where the plan assumed (or nothing was known),
+    /// it is recorded and the answer is `None` (plan again); otherwise the member's bytes,
+    /// inflated and checked against the CRC-32. A member longer than `max` is refused.
+    pub fn accept(&mut self, key: &str, fetched: &[u8], max: u64) -> Result<Option<Vec<u8>>> {
+        if u32_at(fetched, 0) != Some(LOCAL_SIGNATURE) {
+            let message = "no local header where the directory points".into();
+            return Err(refuse(ErrorCode::InvalidMetadata, message, key));
         }
-        Ok(())
-    }
-
-    /// The member's bytes from what [`WholeFetch::Member`] fetched: `None` when its local
-    /// header shows that the data starts elsewhere than the layout suggested (the start is
-    /// then recorded: fetch again).
-    pub fn take_whole(&mut self, key: &str, fetched: &[u8], max: u64) -> Result<Option<Vec<u8>>> {
-        let located = |e: ZomError| e.at_key(key);
-        let start = local_data_start(fetched).map_err(located)?;
+        let lengths = [26, 28].map(|at| u64::from(u16_at(fetched, at).unwrap_or(0)));
+        let start = LOCAL_LEN + lengths[0] + lengths[1];
         let Some(entry) = self.entry_mut(key) else {
             return Ok(None);
         };
@@ -155,61 +129,36 @@ impl ZipIndex {
             entry.data = Some(actual);
             return Ok(None);
         }
-        let entry = entry.clone();
-        let end = start.saturating_add(entry.compressed);
+        let (size, method, crc32) = (entry.size, entry.method, entry.crc32);
         let data = usize::try_from(start)
             .ok()
-            .zip(usize::try_from(end).ok())
-            .and_then(|(a, b)| fetched.get(a..b))
-            .ok_or_else(|| {
-                located(ZomError::invalid_metadata(
-                    "zip: the member's data is truncated",
-                ))
-            })?;
-        if entry.size > max {
-            return Err(located(ZomError::new(
-                ErrorCode::LimitExceeded,
-                format!("zip: a member of {} bytes (at most {max})", entry.size),
-            )));
-        }
-        let value = match entry.method {
-            Method::Stored => data.to_vec(),
-            _ => {
-                let len = usize::try_from(entry.size).map_err(|_| {
-                    located(ZomError::new(
-                        ErrorCode::LimitExceeded,
-                        "zip: a member too large for this platform",
-                    ))
-                })?;
-                let mut out = vec![0u8; len];
-                inflate_into(data, Wrapper::Raw, &mut out, "zip deflate").map_err(located)?;
-                out
-            }
+            .zip(usize::try_from(start.saturating_add(entry.compressed)).ok())
+            .and_then(|(a, b)| fetched.get(a..b));
+        let Some(data) = data else {
+            let message = "the member's data is truncated".into();
+            return Err(refuse(ErrorCode::InvalidMetadata, message, key));
+        };
+        let len = usize::try_from(size).ok().filter(|_| size <= max);
+        let Some(len) = len else {
+            let message = format!("a member of {size} bytes (at most {max})");
+            return Err(refuse(ErrorCode::LimitExceeded, message, key));
+        };
+        let value = if method == Method::Stored {
+            data.to_vec()
+        } else {
+            let mut out = vec![0u8; len];
+            inflate_into(data, Wrapper::Raw, &mut out, "zip deflate").map_err(|e| e.at_key(key))?;
+            out
         };
         let mut crc = flate2::Crc::new();
         crc.update(&value);
-        if crc.sum() != entry.crc32 {
-            return Err(located(ZomError::new(
-                ErrorCode::ChecksumMismatch,
-                format!(
-                    "zip: CRC-32 {:08x} of the member, {:08x} in the directory",
-                    crc.sum(),
-                    entry.crc32
-                ),
-            )));
+        if crc.sum() != crc32 {
+            let message = format!(
+                "the member's CRC-32 is {:08x}, the directory says {crc32:08x}",
+                crc.sum()
+            );
+            return Err(refuse(ErrorCode::ChecksumMismatch, message, key));
         }
         Ok(Some(value))
     }
-}
-
-/// The offset of the data from a local header's start (30 bytes, the name, the extra field).
-fn local_data_start(header: &[u8]) -> Result<u64> {
-    if u32_at(header, 0) != Some(LOCAL_SIGNATURE) {
-        return Err(ZomError::invalid_metadata(
-            "zip: no local header where the directory points",
-        ));
-    }
-    let name = u16_at(header, 26).unwrap_or(0);
-    let extra = u16_at(header, 28).unwrap_or(0);
-    Ok(LOCAL_LEN + u64::from(name) + u64::from(extra))
 }

@@ -18,11 +18,10 @@ mod directory;
 mod member;
 
 pub use directory::{Entry, Method, Trailer, MAX_DIRECTORY_BYTES, TAIL_LENGTH};
-pub use member::{RangeFetch, WholeFetch};
+pub use member::{cut, Fetch, Want};
 
 use super::{sorted_unique, ByteRange, Listing, Store};
 use crate::error::{Result, ZomError};
-use std::collections::BTreeMap;
 
 /// The documents whose presence marks a hierarchy's root.
 const ROOT_DOCUMENTS: [&str; 4] = ["zarr.json", ".zgroup", ".zarray", ".zmetadata"];
@@ -39,7 +38,8 @@ pub enum Opened {
 /// A zip archive's members by name, and the hierarchy root inside it.
 #[derive(Debug)]
 pub struct ZipIndex {
-    entries: BTreeMap<String, Entry>,
+    /// Sorted by name.
+    entries: Vec<Entry>,
     root: String,
 }
 
@@ -96,16 +96,19 @@ impl ZipIndex {
 
     /// The member a store key names (keys relative to the root; a leading `/` is ignored).
     pub fn entry(&self, key: &str) -> Option<&Entry> {
-        self.entries.get(&self.name(key))
+        self.entries.get(self.position(key)?)
     }
 
-    fn name(&self, key: &str) -> String {
-        format!("{}{}", self.root, key.trim_start_matches('/'))
+    fn position(&self, key: &str) -> Option<usize> {
+        let name = format!("{}{}", self.root, key.trim_start_matches('/'));
+        self.entries
+            .binary_search_by(|e| e.name.as_str().cmp(&name))
+            .ok()
     }
 
     fn entry_mut(&mut self, key: &str) -> Option<&mut Entry> {
-        let name = self.name(key);
-        self.entries.get_mut(&name)
+        let at = self.position(key)?;
+        self.entries.get_mut(at)
     }
 
     /// What is directly below `prefix` (a node path: `""`, `"a/b"`), as full keys relative
@@ -120,7 +123,8 @@ impl ZipIndex {
         let full = format!("{}{start}", self.root);
         let mut listing = Listing::default();
         let mut prefixes = Vec::new();
-        for name in self.entries.range(full.clone()..).map(|(k, _)| k) {
+        let first = self.entries.partition_point(|e| e.name < full);
+        for name in self.entries.iter().skip(first).map(|e| &e.name) {
             let Some(rest) = name.strip_prefix(&full) else {
                 break;
             };
@@ -146,10 +150,10 @@ fn folder(r: &str) -> String {
     }
 }
 
-fn find_root(entries: &BTreeMap<String, Entry>) -> String {
+fn find_root(entries: &[Entry]) -> String {
     let mut best: Option<(usize, &str)> = None;
     let mut tied = false;
-    for name in entries.keys() {
+    for name in entries.iter().map(|e| &e.name) {
         let (dir, file) = name
             .rsplit_once('/')
             .map_or(("", name.as_str()), |(d, f)| (d, f));
@@ -228,61 +232,50 @@ impl<S: Store> ZipStore<S> {
                     .at_key(&self.key)
             })
     }
+}
 
-    /// The local header's data start, read once for members whose layout did not tell it.
-    async fn learn(&self, key: &str, header: std::ops::Range<u64>) -> Result<()> {
-        let bytes = self.fetch(header).await?;
-        self.index.borrow_mut().learn(key, &bytes)
+impl<S: Store> ZipStore<S> {
+    /// Reads `want` of the member at `key`: at most three rounds (the local header when the
+    /// layout did not tell where the data starts, the data; for a range of a compressed
+    /// member, the member whole).
+    async fn read(&self, key: &str, want: Want) -> Result<Option<Vec<u8>>> {
+        let max = match want {
+            Want::Whole(max) => max,
+            Want::Range(_) => u64::MAX,
+        };
+        for _ in 0..3 {
+            let plan = self.index.borrow().plan(key, &want)?;
+            let range = match plan {
+                None => return Ok(None),
+                Some(Fetch::Empty) => return Ok(Some(Vec::new())),
+                Some(Fetch::Archive(r)) => return self.fetch(r).await.map(Some),
+                Some(Fetch::Decoded(r)) => {
+                    let whole = Box::pin(self.read(key, Want::Whole(max))).await?;
+                    return Ok(whole.map(|w| cut(&w, r).to_vec()));
+                }
+                Some(Fetch::Member(r) | Fetch::Header(r)) => r,
+            };
+            let bytes = self.fetch(range).await?;
+            if let Some(value) = self.index.borrow_mut().accept(key, &bytes, max)? {
+                return Ok(Some(value));
+            }
+        }
+        let message = "zip: the member's local header does not match the directory";
+        Err(ZomError::invalid_metadata(message).at_key(key))
     }
 }
 
 impl<S: Store> Store for ZipStore<S> {
     async fn get(&self, key: &str) -> Result<Option<Vec<u8>>> {
-        self.get_within(key, u64::MAX).await
+        self.read(key, Want::Whole(u64::MAX)).await
     }
 
     async fn get_within(&self, key: &str, max: u64) -> Result<Option<Vec<u8>>> {
-        for _ in 0..2 {
-            let plan = self.index.borrow().whole(key, max)?;
-            match plan {
-                None => return Ok(None),
-                Some(WholeFetch::Header(range)) => self.learn(key, range).await?,
-                Some(WholeFetch::Member(range)) => {
-                    let bytes = self.fetch(range).await?;
-                    let taken = self.index.borrow_mut().take_whole(key, &bytes, max)?;
-                    if let Some(value) = taken {
-                        return Ok(Some(value));
-                    }
-                }
-            }
-        }
-        Err(ZomError::invalid_metadata(
-            "zip: the member's local header does not match the directory",
-        )
-        .at_key(key))
+        self.read(key, Want::Whole(max)).await
     }
 
     async fn get_range(&self, key: &str, range: ByteRange) -> Result<Option<Vec<u8>>> {
-        for _ in 0..2 {
-            let plan = self.index.borrow().range(key, &range)?;
-            match plan {
-                None => return Ok(None),
-                Some(RangeFetch::Empty) => return Ok(Some(Vec::new())),
-                Some(RangeFetch::Header(header)) => self.learn(key, header).await?,
-                Some(RangeFetch::Archive(r)) => return self.fetch(r).await.map(Some),
-                Some(RangeFetch::Decoded(r)) => {
-                    let Some(whole) = self.get(key).await? else {
-                        return Ok(None);
-                    };
-                    let cut = member::cut(&whole, r);
-                    return Ok(Some(cut.to_vec()));
-                }
-            }
-        }
-        Err(ZomError::invalid_metadata(
-            "zip: the member's local header does not match the directory",
-        )
-        .at_key(key))
+        self.read(key, Want::Range(range)).await
     }
 
     async fn list_dir(&self, prefix: &str) -> Result<Option<Listing>> {
