@@ -4,8 +4,8 @@
 // filtered headers (no Content-Length check on CORS answers). Also S3 listing and the HEAD
 // fallback for refused suffix ranges, and an abort.
 import assert from "node:assert/strict";
-import { rmSync } from "node:fs";
-import { join } from "node:path";
+import { readdirSync, rmSync } from "node:fs";
+import { join, relative, sep } from "node:path";
 import { after, before, test } from "node:test";
 import { launchChromium } from "./chromium.mjs";
 import { repoRoot } from "../js/helpers.mjs";
@@ -106,4 +106,40 @@ test("suffix ranges refused cross-origin: HEAD + absolute range; and an abort", 
   );
   assert.ok(!r.error, JSON.stringify(r.error));
   assert.deepEqual(r.value, [bytes(SHARD).slice(-16), "Aborted"]);
+});
+
+test("ZipStore over cross-origin Range requests, and DirectoryHandleStore over a folder handle (OPFS)", async () => {
+  const temperature = join(fixtures, "sample", "measurements", "temperature");
+  const chunks = readdirSync(temperature, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+  const files = ["zarr.json", "measurements/zarr.json", ...chunks.map((e) => relative(join(fixtures, "sample"), join(e.parentPath, e.name)).split(sep).join("/"))];
+  const want = await page.evaluate(
+    async ([zipUrl, base, files]) => {
+      const { DirectoryHandleStore, FetchStore, ZipStore, openArray, walk } = await import("/pkg/index.js");
+      const values = async (store) => Array.from((await (await openArray(store, "measurements/temperature")).get(null, { workers: 0 })).data.slice(0, 50));
+      const zip = await ZipStore.fromUrl(zipUrl);
+      const viaZip = { tree: Object.keys((await walk(zip)).members).sort(), values: await values(zip), requests: zip.source.stats.requests };
+      // A folder in the origin's private file system, written from the fixture files: the
+      // same FileSystemDirectoryHandle a folder picker gives.
+      const root = await navigator.storage.getDirectory();
+      const dir = await root.getDirectoryHandle("sample", { create: true });
+      for (const path of files) {
+        const parts = path.split("/");
+        let d = dir;
+        for (const p of parts.slice(0, -1)) d = await d.getDirectoryHandle(p, { create: true });
+        const w = await (await d.getFileHandle(parts.at(-1), { create: true })).createWritable();
+        await w.write(new Uint8Array(await (await fetch(`${base}/${path}`)).arrayBuffer()));
+        await w.close();
+      }
+      const local = new DirectoryHandleStore(dir);
+      const listing = await local.list("/measurements/");
+      const plain = await values(new FetchStore(base));
+      return { viaZip, viaFolder: await values(local), listing, plain };
+    },
+    [`${data.url}/zip/sample.zip`, `${data.url}/sample`, files],
+  );
+  assert.deepEqual(want.viaZip.tree, ["broken", "image", "measurements"]);
+  assert.deepEqual(want.viaZip.values, want.plain);
+  assert.equal(want.viaZip.values.length, 50);
+  assert.deepEqual(want.viaFolder, want.plain);
+  assert.deepEqual(want.listing, { keys: ["/measurements/zarr.json"], prefixes: ["/measurements/temperature/"] });
 });
