@@ -14,7 +14,9 @@ Each seed is laid out as the target's harness reads it (fuzz/src/<target>.rs):
 - selection_plan: a few hand-picked selections (negative steps, edges, huge shapes);
 - array_read: flag, the array's metadata document and its first chunks;
 - hierarchy_spec: flag, a built-in spec (src/spec/builtin), 0xFF, the raw ZOM of a convention
-  fixture (tests/fixtures/conventions, valid and mutated).
+  fixture (tests/fixtures/conventions, valid and mutated);
+- zip_archive: flag + a zipped sample hierarchy (tests/fixtures/zip: stored, Zip64, deflated
+  in a subfolder), and small zips of a few members written here with zipfile.
 
 zarr-python (3.1.6) writes the shards; everything else is read from the fixture files.
 """
@@ -336,6 +338,23 @@ def hierarchy_spec():
         write("hierarchy_spec", bytes([i % 8]) + specs[name] + b"\xff" + zom)
 
 
+def zip_archive():
+    import io
+    import zipfile
+
+    for i, path in enumerate(sorted((FIXTURES / "zip").glob("*.zip"))):
+        for flag in (0, 1):
+            write("zip_archive", bytes([flag]) + path.read_bytes())
+    # Small archives, so that mutations reach the records rather than the data.
+    for method in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w", compression=method) as zf:
+            zf.writestr("zarr.json", (FIXTURES / "v3" / "zarr.json").read_bytes()[:200])
+            zf.writestr("a/c/0", bytes(range(40)))
+            zf.writestr("a/", b"")
+        write("zip_archive", bytes([method & 1]) + buf.getvalue())
+
+
 def main():
     targets = {
         "metadata_document": metadata_document,
@@ -345,6 +364,7 @@ def main():
         "selection_plan": selection_plan,
         "array_read": array_read,
         "hierarchy_spec": hierarchy_spec,
+        "zip_archive": zip_archive,
     }
     chosen = sys.argv[1:] or list(targets)
     for name in chosen:

@@ -14,6 +14,7 @@ pub mod metadata_document;
 pub mod outcome;
 pub mod selection_plan;
 pub mod shard_index;
+pub mod zip_archive;
 pub mod zom_roundtrip;
 
 pub use outcome::Outcome;
@@ -27,4 +28,5 @@ pub const TARGETS: &[(&str, fn(&[u8]) -> Outcome)] = &[
     ("selection_plan", selection_plan::run),
     ("array_read", array_read::run),
     ("hierarchy_spec", hierarchy_spec::run),
+    ("zip_archive", zip_archive::run),
 ];

@@ -60,7 +60,7 @@ export class ZipStore {
   /** The hierarchy's folder in the archive ("" or "data/image.zarr/"). */
   readonly root: string;
   readonly #archive: raw.ZipArchive;
-  /** Members being read whole for a range of them (deflated ones): the last few, shared. */
+  /** Compressed members read whole for ranges of them: the last four. */
   readonly #whole = new Map<string, Promise<Uint8Array | undefined>>();
 
   private constructor(source: Readable, key: string, archive: raw.ZipArchive) {
@@ -171,11 +171,15 @@ export class ZipStore {
     return bytes;
   }
 
-  /** A deflated member read whole once for the range reads of it issued together. */
+  /**
+   * A compressed member read whole for range reads of it (a shard's index, then its inner
+   * chunks): the last four are kept, so a shard is fetched and inflated once, not per range.
+   */
   #wholeShared(key: string, options: StoreCallOptions): Promise<Uint8Array | undefined> {
     let p = this.#whole.get(key);
     if (p === undefined) {
-      p = this.get(key, options);
+      // Not the range's maxBytes: that bounds the range, not the member it is cut from.
+      p = this.get(key, { signal: options.signal });
       this.#whole.set(key, p);
       if (this.#whole.size > 4) this.#whole.delete(this.#whole.keys().next().value as string);
       p.catch(() => this.#whole.delete(key));

@@ -90,8 +90,8 @@ impl Trailer {
     }
 }
 
-fn bad(message: impl Into<String>) -> ZomError {
-    ZomError::invalid_metadata(format!("zip: {}", message.into()))
+fn bad(message: &str) -> ZomError {
+    ZomError::invalid_metadata(format!("zip: {message}"))
 }
 
 /// Finds the end records in the archive's last bytes (`tail`, up to [`TAIL_LENGTH`]).
@@ -208,15 +208,10 @@ pub fn read_directory(directory: &[u8], trailer: &Trailer) -> Result<Vec<Entry>>
     let mut seen: u64 = 0;
     while !cursor.is_empty() {
         let at = cursor.position();
-        let fixed = cursor.take(ENTRY_LEN).ok_or_else(|| {
-            bad(format!(
-                "a truncated directory entry at byte {at} of the directory"
-            ))
-        })?;
+        let broken = |what: &str| bad(&format!("{what} (the directory entry at byte {at})"));
+        let fixed = cursor.take(ENTRY_LEN).unwrap_or_default();
         if u32_at(fixed, 0) != Some(ENTRY_SIGNATURE) {
-            return Err(bad(format!(
-                "no directory entry signature at byte {at} of the directory"
-            )));
+            return Err(broken("no directory entry signature"));
         }
         let num16 = |o: usize| u16_at(fixed, o).unwrap_or(0);
         let num32 = |o: usize| u32_at(fixed, o).unwrap_or(0);
@@ -225,9 +220,7 @@ pub fn read_directory(directory: &[u8], trailer: &Trailer) -> Result<Vec<Entry>>
         let extra = cursor.take(usize::from(extra_len));
         let comment = cursor.take(usize::from(comment_len));
         let (Some(name), Some(extra), Some(_)) = (name, extra, comment) else {
-            return Err(bad(format!(
-                "a truncated directory entry at byte {at} of the directory"
-            )));
+            return Err(broken("a truncated entry"));
         };
         seen = seen.saturating_add(1);
         let flags = num16(8);
@@ -247,7 +240,7 @@ pub fn read_directory(directory: &[u8], trailer: &Trailer) -> Result<Vec<Entry>>
             descriptor: flags & 8 != 0,
             name_len,
         };
-        zip64_extra(&mut entry, extra).map_err(|m| bad(format!("{m} (entry at byte {at})")))?;
+        zip64_extra(&mut entry, extra).map_err(broken)?;
         if let Ok(name) = std::str::from_utf8(name) {
             if !name.ends_with('/') {
                 entry.name = name.to_string();
@@ -256,10 +249,11 @@ pub fn read_directory(directory: &[u8], trailer: &Trailer) -> Result<Vec<Entry>>
         }
     }
     if seen != trailer.entries {
-        return Err(bad(format!(
-            "the directory holds {seen} entries, the end record says {}",
+        let message = format!(
+            "{seen} directory entries, the end record says {}",
             trailer.entries
-        )));
+        );
+        return Err(bad(&message));
     }
     infer_data_starts(&mut entries, trailer.directory);
     heap_sort(&mut entries, |a, b| a.name < b.name);

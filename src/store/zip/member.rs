@@ -51,6 +51,11 @@ fn refuse(code: ErrorCode, message: String, key: &str) -> ZomError {
     ZomError::new(code, format!("zip: {message}")).at_key(key)
 }
 
+fn too_long(size: u64, max: u64, key: &str) -> ZomError {
+    let message = format!("a member of {size} bytes (at most {max})");
+    refuse(ErrorCode::LimitExceeded, message, key)
+}
+
 impl ZipIndex {
     /// What to fetch for `want` of the member at `key` (`None`: no such member). Encrypted
     /// members and methods other than stored and deflated are `UnknownCodec`.
@@ -84,10 +89,7 @@ impl ZipIndex {
         }
         let header = entry.header..entry.header.saturating_add(LOCAL_LEN);
         let (start, end) = match want {
-            Want::Whole(max) if size > *max => {
-                let message = format!("a member of {size} bytes (at most {max})");
-                return Err(refuse(ErrorCode::LimitExceeded, message, key));
-            }
+            Want::Whole(max) if size > *max => return Err(too_long(size, *max, key)),
             Want::Whole(_) => {
                 return Ok(Some(match entry.data {
                     Some(data) => Fetch::Member(entry.header..data.saturating_add(packed)),
@@ -140,8 +142,7 @@ impl ZipIndex {
         };
         let len = usize::try_from(size).ok().filter(|_| size <= max);
         let Some(len) = len else {
-            let message = format!("a member of {size} bytes (at most {max})");
-            return Err(refuse(ErrorCode::LimitExceeded, message, key));
+            return Err(too_long(size, max, key));
         };
         let value = if method == Method::Stored {
             data.to_vec()

@@ -94,6 +94,11 @@ impl ZipIndex {
         self.entries.is_empty()
     }
 
+    /// Every file of the archive, sorted by name (directory entries left out).
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
     /// The member a store key names (keys relative to the root; a leading `/` is ignored).
     pub fn entry(&self, key: &str) -> Option<&Entry> {
         self.entries.get(self.position(key)?)
