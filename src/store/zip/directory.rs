@@ -200,8 +200,8 @@ fn find_zip64_end(tail: &[u8], locator: usize) -> Option<usize> {
         })
 }
 
-/// The central directory's entries sorted by name; directory entries (names ending in `/`)
-/// and names that are not UTF-8 are left out.
+/// The central directory's entries sorted by name, one per name (the last written);
+/// directory entries (names ending in `/`) and names that are not UTF-8 are left out.
 pub fn read_directory(directory: &[u8], trailer: &Trailer) -> Result<Vec<Entry>> {
     let mut entries = Vec::new();
     let mut cursor = Cursor::new(directory);
@@ -256,7 +256,12 @@ pub fn read_directory(directory: &[u8], trailer: &Trailer) -> Result<Vec<Entry>>
         return Err(bad(&message));
     }
     infer_data_starts(&mut entries, trailer.directory);
-    heap_sort(&mut entries, |a, b| a.name < b.name);
+    // A name written twice (zarr-python's ZipStore appends a key set again): the later
+    // member wins, as in Python's zipfile.
+    heap_sort(&mut entries, |a, b| {
+        (&a.name, b.header) < (&b.name, a.header)
+    });
+    entries.dedup_by(|later, kept| later.name == kept.name);
     Ok(entries)
 }
 
