@@ -197,7 +197,7 @@ impl ReadPlan {
             found.push((coords.clone(), range));
         }
         let mut sorted: Vec<Range<u64>> = found.iter().filter_map(|(_, r)| r.clone()).collect();
-        sorted.sort_unstable_by_key(|r| (r.start, r.end));
+        crate::sort::heap_sort(&mut sorted, |a, b| (a.start, a.end) < (b.start, b.end));
         let mut ranges: Vec<Range<u64>> = Vec::new();
         for r in sorted {
             match ranges.last_mut() {

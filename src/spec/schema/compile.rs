@@ -264,7 +264,7 @@ impl Compiler<'_> {
                     Some(Value::Object(p)) => p.keys().cloned().collect(),
                     _ => Vec::new(),
                 };
-                known.sort_unstable();
+                crate::sort::heap_sort(&mut known, |a, b| a < b);
                 let mut patterns = Vec::new();
                 if let Some(Value::Object(p)) = m.get("patternProperties") {
                     for pattern in p.keys() {

@@ -76,7 +76,7 @@ pub fn parse_html_index(html: &str, dir_url: &str) -> DirectoryEntries {
 
 /// Sorted by UTF-16 code units (JavaScript's default sort), duplicates dropped.
 fn sorted_unique(mut names: Vec<String>) -> Vec<String> {
-    names.sort_unstable_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
+    crate::sort::heap_sort(&mut names, |a, b| a.encode_utf16().lt(b.encode_utf16()));
     names.dedup();
     names
 }

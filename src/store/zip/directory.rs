@@ -5,8 +5,9 @@
 //! tail's own position is worked out from the records (the end record lies right after the
 //! directory, or after the Zip64 record and locator that the locator points at).
 
-use super::bytes::{heap_sort, u16_at, u32_at, u64_at, Cursor};
+use super::bytes::{u16_at, u32_at, u64_at, Cursor};
 use crate::error::{Result, ZomError};
+use crate::sort::heap_sort;
 
 /// How many bytes of the archive's end to read first: the end record (22 bytes) after a
 /// comment of at most 65,535 bytes, the Zip64 locator and record before it, and, for most
