@@ -5,11 +5,13 @@
 #[cfg(target_arch = "wasm32")]
 mod http;
 mod memory;
+pub mod reference;
 pub mod wire;
 
 #[cfg(target_arch = "wasm32")]
 pub use http::HttpStore;
 pub use memory::{MemoryStore, RequestCounts};
+pub use reference::{ReferenceStore, References};
 
 use crate::error::Result;
 use std::collections::BTreeMap;
