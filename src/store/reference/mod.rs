@@ -20,6 +20,7 @@ use super::{ByteRange, Listing, Store};
 use crate::error::{ErrorCode, Result, ZomError};
 use crate::limits::Limits;
 use crate::validate::{Problem, ProblemKind, Severity};
+use serde_json::Value;
 use std::collections::BTreeMap;
 
 /// The most references the generators (`gen`) of one document may make.
@@ -33,10 +34,28 @@ enum Entry {
     Range(u32, u64, u64),
 }
 
+/// The references: each key maps to the index of its entry in `list`. The map's values are
+/// JSON numbers because the module has `BTreeMap<String, Value>` already (the document readers'
+/// maps, `sorted_unique`): a map of another value type is kilobytes more WebAssembly.
 #[derive(Clone, Debug, Default)]
 struct Table {
-    entries: BTreeMap<String, Entry>,
+    entries: BTreeMap<String, Value>,
+    list: Vec<Entry>,
     urls: Vec<String>,
+}
+
+impl Table {
+    /// Sets the entry of `key` (a later one replaces an earlier one, as in fsspec).
+    fn insert(&mut self, key: &str, entry: Entry) {
+        self.entries
+            .insert(key.to_string(), Value::from(self.list.len()));
+        self.list.push(entry);
+    }
+
+    fn get(&self, key: &str) -> Option<&Entry> {
+        let index = self.entries.get(key)?.as_u64()?;
+        self.list.get(usize::try_from(index).ok()?)
+    }
 }
 
 /// Where the value of a key is.
@@ -190,7 +209,7 @@ impl References {
                 .get(usize::try_from(*id).unwrap_or(usize::MAX))
                 .map_or("", String::as_str)
         };
-        Some(match self.table.entries.get(key.trim_start_matches('/'))? {
+        Some(match self.table.get(key.trim_start_matches('/'))? {
             Entry::Inline(bytes) => Target::Inline(bytes),
             Entry::Whole(id) => Target::Whole(url(id)),
             Entry::Range(id, offset, length) => Target::Range {
@@ -234,6 +253,73 @@ impl References {
     }
 }
 
+/// What to read for a key, or part of it ([`References::plan`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Plan<'a> {
+    /// The bytes themselves (inline, already cut to the range asked for).
+    Bytes(&'a [u8]),
+    /// Read `range` of the target at `url` (`None`: all of it). With `exact`, the target must
+    /// hold every byte of the range (it is part of a reference's byte range); otherwise it is
+    /// cut to the target as HTTP cuts a range.
+    Read {
+        /// The resolved target URL.
+        url: &'a str,
+        /// The bytes of the target to read.
+        range: Option<ByteRange>,
+        /// Whether the whole range must be there.
+        exact: bool,
+    },
+}
+
+/// `start..end` of a value of `len` bytes for `range`, cut to the value as HTTP does.
+fn cut(range: &ByteRange, len: u64) -> (u64, u64) {
+    match range {
+        ByteRange::Bounded(r) => (r.start.min(len), r.end.min(len).max(r.start.min(len))),
+        ByteRange::Suffix(n) => (len.saturating_sub(*n), len),
+    }
+}
+
+impl References {
+    /// What to read for `range` of the value of `key` (`None`: all of it); `None` for a key
+    /// the references do not hold. The one place a reference's range and the caller's meet.
+    pub fn plan(&self, key: &str, range: Option<ByteRange>) -> Option<Plan<'_>> {
+        Some(match (self.locate(key)?, range) {
+            (Target::Inline(bytes), None) => Plan::Bytes(bytes),
+            (Target::Inline(bytes), Some(r)) => {
+                let (a, b) = cut(&r, u64::try_from(bytes.len()).unwrap_or(u64::MAX));
+                let (a, b) = (
+                    usize::try_from(a).unwrap_or(0),
+                    usize::try_from(b).unwrap_or(0),
+                );
+                Plan::Bytes(bytes.get(a..b).unwrap_or_default())
+            }
+            (Target::Whole(url), range) => Plan::Read {
+                url,
+                range,
+                exact: false,
+            },
+            (
+                Target::Range {
+                    url,
+                    offset,
+                    length,
+                },
+                range,
+            ) => {
+                let (a, b) = range.map_or((0, length), |r| cut(&r, length));
+                let range = Some(ByteRange::Bounded(
+                    offset.saturating_add(a)..offset.saturating_add(b),
+                ));
+                Plan::Read {
+                    url,
+                    range,
+                    exact: true,
+                }
+            }
+        })
+    }
+}
+
 /// A [`Store`] over kerchunk references: each key's value is read from its [`Target`] through
 /// `inner`, whose keys are the resolved target URLs (a [`super::MemoryStore`] in tests; any
 /// store that maps URLs to files). Lists from the reference keys.
@@ -259,27 +345,30 @@ impl<S: Store> ReferenceStore<S> {
         &self.inner
     }
 
-    /// Bytes `start..end` of the target range `offset`, `length` (cut to it), checked to be
-    /// all there.
-    async fn read_range(
-        &self,
-        key: &str,
-        url: &str,
-        offset: u64,
-        start: u64,
-        end: u64,
-    ) -> Result<Option<Vec<u8>>> {
-        let (a, b) = (offset.saturating_add(start), offset.saturating_add(end));
-        let bytes = self
-            .inner
-            .get_range(url, ByteRange::Bounded(a..b))
-            .await
-            .map_err(|e| e.at_key(key))?
-            .ok_or_else(|| missing(key, url))?;
-        if u64::try_from(bytes.len()).ok() != Some(b.saturating_sub(a)) {
+    async fn read(&self, key: &str, range: Option<ByteRange>) -> Result<Option<Vec<u8>>> {
+        let (url, range, exact) = match self.references.plan(key, range) {
+            None => return Ok(None),
+            Some(Plan::Bytes(bytes)) => return Ok(Some(bytes.to_vec())),
+            Some(Plan::Read { url, range, exact }) => (url, range, exact),
+        };
+        let want = match &range {
+            Some(ByteRange::Bounded(r)) if exact => Some(r.end.saturating_sub(r.start)),
+            _ => None,
+        };
+        let got = match range {
+            None => self.inner.get(url).await,
+            Some(range) => self.inner.get_range(url, range).await,
+        };
+        let bytes = got.map_err(|e| e.at_key(key))?.ok_or_else(|| {
+            ZomError::new(
+                ErrorCode::NotFound,
+                format!("the reference's target {url} does not exist"),
+            )
+            .at_key(key)
+        })?;
+        if want.is_some_and(|n| u64::try_from(bytes.len()).ok() != Some(n)) {
             return Err(ZomError::invalid_metadata(format!(
-                "the reference's target {url} holds {} of the bytes {a}..{b}",
-                bytes.len()
+                "the reference's target {url} ends before the reference's bytes"
             ))
             .at_key(key));
         }
@@ -287,67 +376,13 @@ impl<S: Store> ReferenceStore<S> {
     }
 }
 
-fn missing(key: &str, url: &str) -> ZomError {
-    ZomError::new(
-        ErrorCode::NotFound,
-        format!("the reference's target {url} does not exist"),
-    )
-    .at_key(key)
-}
-
-/// `start..end` of a value of `len` bytes for `range`, cut to the value as HTTP does.
-fn cut(range: &ByteRange, len: u64) -> (u64, u64) {
-    match range {
-        ByteRange::Bounded(r) => (r.start.min(len), r.end.min(len).max(r.start.min(len))),
-        ByteRange::Suffix(n) => (len.saturating_sub(*n), len),
-    }
-}
-
 impl<S: Store> Store for ReferenceStore<S> {
     async fn get(&self, key: &str) -> Result<Option<Vec<u8>>> {
-        match self.references.locate(key) {
-            None => Ok(None),
-            Some(Target::Inline(bytes)) => Ok(Some(bytes.to_vec())),
-            Some(Target::Whole(url)) => {
-                let got = self.inner.get(url).await.map_err(|e| e.at_key(key))?;
-                got.map(Some).ok_or_else(|| missing(key, url))
-            }
-            Some(Target::Range {
-                url,
-                offset,
-                length,
-            }) => self.read_range(key, url, offset, 0, length).await,
-        }
+        self.read(key, None).await
     }
 
     async fn get_range(&self, key: &str, range: ByteRange) -> Result<Option<Vec<u8>>> {
-        match self.references.locate(key) {
-            None => Ok(None),
-            Some(Target::Inline(bytes)) => {
-                let (a, b) = cut(&range, u64::try_from(bytes.len()).unwrap_or(u64::MAX));
-                let (a, b) = (
-                    usize::try_from(a).unwrap_or(0),
-                    usize::try_from(b).unwrap_or(0),
-                );
-                Ok(Some(bytes.get(a..b).unwrap_or_default().to_vec()))
-            }
-            Some(Target::Whole(url)) => {
-                let got = self
-                    .inner
-                    .get_range(url, range)
-                    .await
-                    .map_err(|e| e.at_key(key))?;
-                got.map(Some).ok_or_else(|| missing(key, url))
-            }
-            Some(Target::Range {
-                url,
-                offset,
-                length,
-            }) => {
-                let (a, b) = cut(&range, length);
-                self.read_range(key, url, offset, a, b).await
-            }
-        }
+        self.read(key, Some(range)).await
     }
 
     async fn list_dir(&self, prefix: &str) -> Result<Option<Listing>> {

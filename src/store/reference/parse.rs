@@ -6,9 +6,9 @@
 
 use super::template::{self, Val};
 use super::{resolve_url, Entry, Table, MAX_GENERATED};
+use crate::json::{to_compact, type_name};
 use crate::validate::{LocStep, Problem, ProblemKind, Severity};
 use serde_json::{Map, Value};
-use std::collections::BTreeMap;
 
 /// The most problems one document reports (the rest are dropped).
 const MAX_PROBLEMS: usize = 100;
@@ -45,7 +45,6 @@ pub(super) struct Reader<'b> {
     base: &'b str,
     pub(super) problems: Vec<Problem>,
     pub(super) table: Table,
-    url_ids: BTreeMap<String, u32>,
     generated: u64,
 }
 
@@ -56,7 +55,6 @@ impl<'b> Reader<'b> {
             base,
             problems: Vec::new(),
             table: Table::default(),
-            url_ids: BTreeMap::new(),
             generated: 0,
         }
     }
@@ -99,7 +97,10 @@ impl<'b> Reader<'b> {
             return self.problem(
                 &[LocStep::Key("version".into())],
                 ProblemKind::InvalidValue,
-                format!("unknown reference version {version} (zom reads versions 0 and 1)"),
+                format!(
+                    "unknown reference version {} (zom reads versions 0 and 1)",
+                    to_compact(version)
+                ),
             );
         }
         let mut templates = Vec::new();
@@ -164,7 +165,7 @@ impl<'b> Reader<'b> {
         if k.is_empty() {
             return self.problem(loc, ProblemKind::InvalidValue, "a reference key is empty");
         }
-        self.table.entries.insert(k.to_string(), entry);
+        self.table.insert(k, entry);
     }
 
     /// The id of a target URL (rendered with the templates, resolved against the base).
@@ -189,12 +190,14 @@ impl<'b> Reader<'b> {
             );
             return None;
         };
-        if let Some(&id) = self.url_ids.get(&resolved) {
-            return Some(id);
+        // References to one target usually come together (kerchunk sorts keys by variable, a
+        // generator has one URL): one copy of each run of the same URL.
+        let last = self.table.urls.len().checked_sub(1);
+        if let Some(last) = last.filter(|&i| self.table.urls.get(i) == Some(&resolved)) {
+            return u32::try_from(last).ok();
         }
         let id = u32::try_from(self.table.urls.len()).ok()?;
-        self.table.urls.push(resolved.clone());
-        self.url_ids.insert(resolved, id);
+        self.table.urls.push(resolved);
         Some(id)
     }
 
@@ -207,7 +210,10 @@ impl<'b> Reader<'b> {
             self.problem(
                 loc,
                 ProblemKind::InvalidValue,
-                format!("{what} must be an integer from 0 to 2^53 - 1, not {v}"),
+                format!(
+                    "{what} must be an integer from 0 to 2^53 - 1, not {}",
+                    to_compact(v)
+                ),
             );
         }
         n
@@ -234,7 +240,7 @@ impl<'b> Reader<'b> {
                     }
                 },
             },
-            Value::Object(_) => Some(Entry::Inline(serde_json::to_vec(v).unwrap_or_default())),
+            Value::Object(_) => Some(Entry::Inline(to_compact(v).into_bytes())),
             Value::Array(items) => {
                 let url = match items.first() {
                     Some(Value::String(u)) if items.len() == 1 || items.len() == 3 => u,
@@ -270,7 +276,10 @@ impl<'b> Reader<'b> {
                 self.problem(
                     loc,
                     ProblemKind::InvalidType,
-                    format!("a reference is a string, an object, [url] or [url, offset, length], not {v}"),
+                    format!(
+                        "a reference is a string, an object, [url] or [url, offset, length], not {}",
+                        type_name(v)
+                    ),
                 );
                 None
             }
@@ -312,14 +321,20 @@ impl<'b> Reader<'b> {
             );
             return None;
         }
-        // Python's len(range(start, stop, step)), in i128 so nothing overflows.
-        let (span, step128) = (i128::from(stop) - i128::from(start), i128::from(step));
-        let len = if (span > 0) == (step > 0) && span != 0 {
-            (span.abs() + step128.abs() - 1) / step128.abs()
+        // Python's len(range(start, stop, step)), without overflow: the distance and the step as
+        // magnitudes, a range that runs the wrong way being empty.
+        let forward = step > 0;
+        let span = if forward {
+            stop.checked_sub(start)
         } else {
-            0
+            start.checked_sub(stop)
         };
-        if len > i128::from(MAX_GENERATED) {
+        let (span, stride) = (
+            span.unwrap_or(i64::MAX).max(0).unsigned_abs(),
+            step.unsigned_abs(),
+        );
+        let len = span.div_ceil(stride);
+        if len > MAX_GENERATED {
             self.problem(
                 loc,
                 ProblemKind::InvalidValue,
@@ -328,10 +343,10 @@ impl<'b> Reader<'b> {
             return None;
         }
         let mut out = Vec::new();
-        let mut x = i128::from(start);
+        let mut x = start;
         for _ in 0..len {
-            out.push(Val::Int(i64::try_from(x).ok()?));
-            x += step128;
+            out.push(Val::Int(x));
+            x = x.saturating_add(step);
         }
         Some(out)
     }
@@ -345,7 +360,7 @@ impl<'b> Reader<'b> {
                     self.problem(
                         loc,
                         ProblemKind::InvalidType,
-                        format!("an integer was expected, not {v}"),
+                        format!("an integer was expected, not {}", to_compact(v)),
                     );
                 }
                 n
