@@ -45,3 +45,5 @@ export type { ErrorCode, ZomErrorOptions } from "./errors.js";
 export type * from "./types.js";
 export { FetchStore } from "./store/fetch.js";
 export type { FetchStoreCoalesce, FetchStoreListing, FetchStoreOptions, FetchStoreStats } from "./store/types.js";
+export { ReferenceStore, checkReferences, httpTargets } from "./store/reference.js";
+export type { ReferenceStoreOptions, ReferenceTargets } from "./store/reference.js";
