@@ -241,7 +241,7 @@ fn bad_documents_are_located() {
         (
             r#"{"version": 1, "gen": [{"key": "k{{i // 0}}", "url": "u", "dimensions": {"i": [0]}}]}"#,
             "/gen/0/key",
-            "division by zero",
+            "divides by zero",
         ),
         (
             r#"{"version": 1, "gen": [{"key": "k{{(((((((((((((((((((((((((((((((((i)))))))))))))))))))))))))))))))))}}", "url": "u", "dimensions": {"i": [0]}}]}"#,

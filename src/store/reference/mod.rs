@@ -230,22 +230,18 @@ impl References {
             format!("{prefix}/")
         };
         let mut listing = Listing::default();
-        let mut from = start.clone();
-        loop {
-            let next = self.table.entries.range(from.clone()..).next();
-            let Some((k, _)) = next.filter(|(k, _)| k.starts_with(&start)) else {
-                break;
+        // Sorted keys: those below one sub-prefix come together.
+        for k in self.table.entries.keys() {
+            let Some(rest) = k.strip_prefix(start.as_str()) else {
+                continue;
             };
-            let rest = k.get(start.len()..).unwrap_or_default();
             match rest.split_once('/') {
-                None => {
-                    listing.keys.push(k.clone());
-                    from = format!("{k}\0");
-                }
+                None => listing.keys.push(k.clone()),
                 Some((dir, _)) => {
-                    listing.prefixes.push(format!("{start}{dir}"));
-                    // Past every key below this prefix: '0' follows '/'.
-                    from = format!("{start}{dir}0");
+                    let full = format!("{start}{dir}");
+                    if listing.prefixes.last() != Some(&full) {
+                        listing.prefixes.push(full);
+                    }
                 }
             }
         }

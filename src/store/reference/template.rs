@@ -2,13 +2,14 @@
 //! small evaluator of the expressions kerchunk's templates and generators use — names, integer
 //! literals, `+ - * / // %`, unary `-` and `+`, parentheses — on 64-bit integers with Python's
 //! rounding (`//` floors, `%` takes the divisor's sign). `/` gives an integer only when it
-//! divides exactly (Python would give a float, which no offset, length or key can use). An
+//! divides exactly (Python would give a float, which no offset, length or key can use). A name
+//! alone may be text (a template, a listed dimension value); arithmetic is on integers. An
 //! unknown name is an error, where Jinja2 would print nothing.
 
-/// The value of a template variable or expression.
+/// The value of a template variable.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum Val {
-    /// An integer (a range dimension, a literal, arithmetic).
+    /// An integer (a range dimension, a listed number).
     Int(i64),
     /// Text (a template, a listed dimension value).
     Text(String),
@@ -22,194 +23,145 @@ pub(super) const MAX_RENDERED: usize = 8192;
 /// The deepest nesting of parentheses and unary signs in one expression.
 const MAX_DEPTH: usize = 32;
 
+/// The operators, each with its precedence level (0: `+ -`, 1: `* // / %`; `//` before `/`).
+const OPS: [(&str, u8); 6] = [("+", 0), ("-", 0), ("*", 1), ("//", 1), ("/", 1), ("%", 1)];
+
 /// `text` with every `{{ expr }}` replaced by the value of `expr`; the error says what is
 /// wrong in words.
 pub(super) fn render(text: &str, vars: &Vars) -> Result<String, String> {
     let mut out = String::new();
     let mut rest = text;
-    while let Some(open) = rest.find("{{") {
-        out.push_str(rest.get(..open).unwrap_or_default());
-        let after = rest.get(open.saturating_add(2)..).unwrap_or_default();
-        let close = after
-            .find("}}")
-            .ok_or_else(|| format!("'{{{{' without '}}}}' in template {text:?}"))?;
-        match eval(after.get(..close).unwrap_or_default(), vars)? {
-            Val::Int(n) => out.push_str(&n.to_string()),
-            Val::Text(s) => out.push_str(&s),
+    while let Some((head, tail)) = rest.split_once("{{") {
+        let (expr, after) = tail
+            .split_once("}}")
+            .ok_or_else(|| format!("'{{{{' without '}}}}' in {text:?}"))?;
+        out.push_str(head);
+        match vars.iter().find(|(name, _)| name == expr.trim()) {
+            Some((_, Val::Text(t))) => out.push_str(t),
+            _ => out.push_str(&eval(expr, vars)?.to_string()),
         }
         if out.len() > MAX_RENDERED {
-            return Err(format!(
-                "template {text:?} renders longer than {MAX_RENDERED} bytes"
-            ));
+            return Err(format!("{text:?} renders longer than {MAX_RENDERED} bytes"));
         }
-        rest = after.get(close.saturating_add(2)..).unwrap_or_default();
+        rest = after;
     }
     out.push_str(rest);
-    if out.len() > MAX_RENDERED {
-        return Err(format!(
-            "template {text:?} renders longer than {MAX_RENDERED} bytes"
-        ));
-    }
     Ok(out)
 }
 
-/// The value of one expression.
-pub(super) fn eval(expr: &str, vars: &Vars) -> Result<Val, String> {
+/// The integer value of one expression.
+pub(super) fn eval(expr: &str, vars: &Vars) -> Result<i64, String> {
     let mut p = Parser {
-        s: expr.as_bytes(),
+        s: expr,
         pos: 0,
         vars,
-        depth: 0,
     };
-    let v = p.sum()?;
-    p.space();
-    match p.peek() {
-        None => Ok(v),
-        Some(_) => Err(format!("unexpected text in expression {expr:?}")),
+    let v = p.binary(0, 0)?;
+    if !p.rest().trim_start().is_empty() {
+        return Err(format!("unexpected text in expression {expr:?}"));
     }
+    Ok(v)
+}
+
+/// `a op b` as Python computes it on integers; `None` on overflow, division by zero or an
+/// inexact `/`.
+fn apply(op: &str, a: i64, b: i64) -> Option<i64> {
+    Some(match op {
+        "+" => a.checked_add(b)?,
+        "-" => a.checked_sub(b)?,
+        "*" => a.checked_mul(b)?,
+        _ => {
+            let (q, r) = (a.checked_div(b)?, a.checked_rem(b)?);
+            let floor = r != 0 && (r < 0) != (b < 0);
+            match op {
+                "//" => q.checked_sub(i64::from(floor))?,
+                "%" if floor => r.checked_add(b)?,
+                "%" => r,
+                _ if r == 0 => q,
+                _ => return None,
+            }
+        }
+    })
 }
 
 struct Parser<'a> {
-    s: &'a [u8],
+    s: &'a str,
     pos: usize,
     vars: &'a Vars,
-    depth: usize,
 }
 
-fn int(v: Val) -> Result<i64, String> {
-    match v {
-        Val::Int(n) => Ok(n),
-        Val::Text(s) => Err(format!("arithmetic on text {s:?}")),
-    }
-}
-
-fn overflow() -> String {
-    "integer overflow in expression".to_string()
-}
-
-/// Python's `a // b` and `a % b`.
-fn floor_div_mod(a: i64, b: i64) -> Result<(i64, i64), String> {
-    if b == 0 {
-        return Err("division by zero in expression".to_string());
-    }
-    let (mut q, mut r) = (
-        a.checked_div(b).ok_or_else(overflow)?,
-        a.checked_rem(b).ok_or_else(overflow)?,
-    );
-    if r != 0 && (r < 0) != (b < 0) {
-        q = q.checked_sub(1).ok_or_else(overflow)?;
-        r = r.checked_add(b).ok_or_else(overflow)?;
-    }
-    Ok((q, r))
-}
-
-impl Parser<'_> {
-    fn peek(&self) -> Option<u8> {
-        self.s.get(self.pos).copied()
+impl<'a> Parser<'a> {
+    fn rest(&self) -> &'a str {
+        self.s.get(self.pos..).unwrap_or_default()
     }
 
-    fn space(&mut self) {
-        while self.peek().is_some_and(|b| b.is_ascii_whitespace()) {
-            self.pos = self.pos.saturating_add(1);
-        }
-    }
-
-    /// Consumes `op` (after white space) when it comes next.
-    fn eat(&mut self, op: &[u8]) -> bool {
-        self.space();
-        let next = self.s.get(self.pos..self.pos.saturating_add(op.len()));
-        let found = next == Some(op);
+    /// Skips white space, then consumes `prefix` when it comes next.
+    fn eat(&mut self, prefix: &str) -> bool {
+        let rest = self.rest();
+        self.pos = self
+            .pos
+            .saturating_add(rest.len() - rest.trim_start().len());
+        let found = self.rest().starts_with(prefix);
         if found {
-            self.pos = self.pos.saturating_add(op.len());
+            self.pos = self.pos.saturating_add(prefix.len());
         }
         found
     }
 
-    fn sum(&mut self) -> Result<Val, String> {
-        let mut v = self.product()?;
-        loop {
-            if self.eat(b"+") {
-                let r = int(self.product()?)?;
-                v = Val::Int(int(v)?.checked_add(r).ok_or_else(overflow)?);
-            } else if self.eat(b"-") {
-                let r = int(self.product()?)?;
-                v = Val::Int(int(v)?.checked_sub(r).ok_or_else(overflow)?);
+    /// Operands joined by the operators of `level` and above.
+    fn binary(&mut self, level: u8, depth: usize) -> Result<i64, String> {
+        let operand = |p: &mut Self| {
+            if level == 0 {
+                p.binary(1, depth)
             } else {
-                return Ok(v);
+                p.unary(depth)
             }
+        };
+        let mut value = operand(self)?;
+        while let Some(&(op, _)) = OPS.iter().find(|&&(op, l)| l == level && self.eat(op)) {
+            let right = operand(self)?;
+            value = apply(op, value, right).ok_or_else(|| {
+                format!("{value} {op} {right} overflows, divides by zero or is not a whole number")
+            })?;
         }
+        Ok(value)
     }
 
-    fn product(&mut self) -> Result<Val, String> {
-        let mut v = self.unary()?;
-        loop {
-            let op = if self.eat(b"*") {
-                b'*'
-            } else if self.eat(b"//") {
-                b'f'
-            } else if self.eat(b"/") {
-                b'/'
-            } else if self.eat(b"%") {
-                b'%'
-            } else {
-                return Ok(v);
-            };
-            let (a, b) = (int(v)?, int(self.unary()?)?);
-            v = Val::Int(match op {
-                b'*' => a.checked_mul(b).ok_or_else(overflow)?,
-                b'f' => floor_div_mod(a, b)?.0,
-                b'%' => floor_div_mod(a, b)?.1,
-                _ => match floor_div_mod(a, b)? {
-                    (q, 0) => q,
-                    _ => return Err(format!("{a} / {b} is not an integer")),
-                },
-            });
-        }
-    }
-
-    fn unary(&mut self) -> Result<Val, String> {
-        self.depth = self.depth.saturating_add(1);
-        if self.depth > MAX_DEPTH {
+    fn unary(&mut self, depth: usize) -> Result<i64, String> {
+        if depth > MAX_DEPTH {
             return Err(format!("expression nested deeper than {MAX_DEPTH}"));
         }
-        let v = if self.eat(b"-") {
-            Val::Int(int(self.unary()?)?.checked_neg().ok_or_else(overflow)?)
-        } else if self.eat(b"+") {
-            Val::Int(int(self.unary()?)?)
-        } else if self.eat(b"(") {
-            let v = self.sum()?;
-            if !self.eat(b")") {
-                return Err("missing ')' in expression".to_string());
-            }
-            v
-        } else {
-            self.atom()?
-        };
-        self.depth = self.depth.saturating_sub(1);
-        Ok(v)
-    }
-
-    fn atom(&mut self) -> Result<Val, String> {
-        self.space();
-        let start = self.pos;
-        let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
-        while self.peek().is_some_and(word) {
-            self.pos = self.pos.saturating_add(1);
+        if self.eat("-") {
+            let v = self.unary(depth.saturating_add(1))?;
+            return v.checked_neg().ok_or_else(|| format!("-({v}) overflows"));
         }
-        let token = self.s.get(start..self.pos).unwrap_or_default();
-        let text = std::str::from_utf8(token).unwrap_or_default();
-        match token.first() {
-            None => Err("an expression is missing a value".to_string()),
-            Some(b) if b.is_ascii_digit() => text
-                .parse::<i64>()
-                .map(Val::Int)
-                .map_err(|_| format!("{text:?} is not an integer (or too large)")),
-            Some(_) => self
-                .vars
-                .iter()
-                .find(|(name, _)| name == text)
-                .map(|(_, v)| v.clone())
-                .ok_or_else(|| format!("unknown name {text:?} in expression")),
+        if self.eat("+") {
+            return self.unary(depth.saturating_add(1));
+        }
+        if self.eat("(") {
+            let v = self.binary(0, depth.saturating_add(1))?;
+            return if self.eat(")") {
+                Ok(v)
+            } else {
+                Err("missing ')' in expression".into())
+            };
+        }
+        let rest = self.rest();
+        let len = rest
+            .find(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+            .unwrap_or(rest.len());
+        let word = rest.get(..len).unwrap_or_default();
+        self.pos = self.pos.saturating_add(len);
+        if word.starts_with(|c: char| c.is_ascii_digit()) {
+            return word
+                .parse()
+                .map_err(|_| format!("{word:?} is not an integer (or too large)"));
+        }
+        match self.vars.iter().find(|(name, _)| name == word) {
+            Some((_, Val::Int(n))) => Ok(*n),
+            Some(_) => Err(format!("arithmetic on text {word:?}")),
+            None if word.is_empty() => Err("an expression is missing a value".into()),
+            None => Err(format!("unknown name {word:?} in expression")),
         }
     }
 }
@@ -225,12 +177,13 @@ mod tests {
             ("f".to_string(), Val::Text("x.nc".to_string())),
         ];
         let ev = |e: &str| eval(e, &vars);
-        assert_eq!(ev("150 + i * 32"), Ok(Val::Int(374)));
-        assert_eq!(ev("-i // 2"), Ok(Val::Int(-4)));
-        assert_eq!(ev("-7 % 3"), Ok(Val::Int(2)));
-        assert_eq!(ev("7 % -3"), Ok(Val::Int(-2)));
-        assert_eq!(ev("(i + 1) / 4"), Ok(Val::Int(2)));
-        assert_eq!(ev(" f "), Ok(Val::Text("x.nc".to_string())));
+        assert_eq!(ev("150 + i * 32"), Ok(374));
+        assert_eq!(ev("-i // 2"), Ok(-4));
+        assert_eq!(ev("-7 % 3"), Ok(2));
+        assert_eq!(ev("7 % -3"), Ok(-2));
+        assert_eq!(ev("(i + 1) / 4"), Ok(2));
+        assert_eq!(ev("10 - 2 - 3"), Ok(5));
+        assert_eq!(ev("100 // 7 // 2"), Ok(7));
         for bad in [
             "i / 2",
             "f + 1",
