@@ -375,8 +375,8 @@ impl<'b> Reader<'b> {
         let text = |this: &mut Self, name: &str| -> Option<String> {
             match g.get(name) {
                 Some(Value::String(s)) => Some(s.clone()),
-                Some(Value::Number(n)) if name == "offset" || name == "length" => {
-                    Some(n.to_string())
+                Some(v @ Value::Number(_)) if name == "offset" || name == "length" => {
+                    Some(to_compact(v))
                 }
                 None if name == "offset" || name == "length" => None,
                 _ => {

@@ -38,7 +38,8 @@ pub(super) fn render(text: &str, vars: &Vars) -> Result<String, String> {
         out.push_str(head);
         match vars.iter().find(|(name, _)| name == expr.trim()) {
             Some((_, Val::Text(t))) => out.push_str(t),
-            _ => out.push_str(&eval(expr, vars)?.to_string()),
+            // Display, not to_string: i64's to_string is a second formatter in the module.
+            _ => out.push_str(&format!("{}", eval(expr, vars)?)),
         }
         if out.len() > MAX_RENDERED {
             return Err(format!("{text:?} renders longer than {MAX_RENDERED} bytes"));

@@ -217,7 +217,9 @@ pub fn join(base: &str, href: &str) -> Option<String> {
     let dir = base.path.get(..=base.path.rfind('/')?)?;
     let path = base.resolve(body, dir)?;
     let (host, port) = &base.host;
-    let port = port.map(|p| format!(":{p}")).unwrap_or_default();
+    let port = port
+        .map(|p| format!(":{}", u32::from(p)))
+        .unwrap_or_default();
     Some(format!("{}://{host}{port}{path}{query}", base.scheme))
 }
 
