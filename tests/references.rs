@@ -226,12 +226,12 @@ fn bad_documents_are_located() {
         (
             r#"{"version": 1, "gen": [{"key": "k{{i}}", "url": "u", "dimensions": {"i": {"stop": 2000000}}}]}"#,
             "/gen/0/dimensions/i",
-            "over 1048576",
+            "more references than the limit of 1048576",
         ),
         (
             r#"{"version": 1, "gen": [{"key": "k{{i}}{{j}}", "url": "u", "dimensions": {"i": {"stop": 1025}, "j": {"stop": 1025}}}]}"#,
-            "/gen/0/dimensions",
-            "over the limit",
+            "/gen/0/dimensions/j",
+            "more references than the limit",
         ),
         (
             r#"{"version": 1, "gen": [{"key": "k{{i}}", "url": "u", "offset": "{{i - 1}}", "length": "1", "dimensions": {"i": [0]}}]}"#,

@@ -287,8 +287,24 @@ impl<'b> Reader<'b> {
     }
 
     /// The values of one generator dimension.
-    fn dimension(&mut self, loc: &[LocStep], v: &Value) -> Option<Vec<Val>> {
+    /// The values of one generator dimension, refused when there are more than `budget` (what
+    /// the generated references may still multiply by) before any is made.
+    fn dimension(&mut self, loc: &[LocStep], v: &Value, budget: u64) -> Option<Vec<Val>> {
+        let over = |this: &mut Self, len: u64| {
+            this.problem(
+                loc,
+                ProblemKind::InvalidValue,
+                format!(
+                    "{len} values: the generators would make more references than the limit of {MAX_GENERATED}"
+                ),
+            );
+        };
         if let Value::Array(values) = v {
+            let len = u64::try_from(values.len()).unwrap_or(u64::MAX);
+            if len > budget {
+                over(self, len);
+                return None;
+            }
             let mut out = Vec::with_capacity(values.len());
             for (i, value) in values.iter().enumerate() {
                 out.push(match value {
@@ -334,12 +350,8 @@ impl<'b> Reader<'b> {
             step.unsigned_abs(),
         );
         let len = span.div_ceil(stride);
-        if len > MAX_GENERATED {
-            self.problem(
-                loc,
-                ProblemKind::InvalidValue,
-                format!("a dimension of {len} values is over {MAX_GENERATED}"),
-            );
+        if len > budget {
+            over(self, len);
             return None;
         }
         let mut out = Vec::new();
@@ -411,7 +423,8 @@ impl<'b> Reader<'b> {
         let mut axes: Vec<(String, Vec<Val>)> = Vec::new();
         let mut total: u64 = 1;
         for (name, d) in dims {
-            let Some(values) = self.dimension(&key(&dims_loc, name), d) else {
+            let budget = MAX_GENERATED.saturating_sub(self.generated) / total.max(1);
+            let Some(values) = self.dimension(&key(&dims_loc, name), d, budget) else {
                 return;
             };
             total = total.saturating_mul(u64::try_from(values.len()).unwrap_or(u64::MAX));
