@@ -10,6 +10,8 @@
 //   node scripts/setup.mjs --python-zarr2      # .venv-zarr2: zarr-python 2.18, for tests/fixtures/generate_zarr2.py
 //   node scripts/setup.mjs --python-conventions  # .venv-conventions: ome-zarr-py, ome-zarr-models, xarray,
 //                                              # for tests/fixtures/conventions/generate.py
+//   node scripts/setup.mjs --python-references  # .venv-references: kerchunk, h5py, scipy,
+//                                              # for tests/fixtures/references/generate.py
 //   node scripts/setup.mjs --twiggy            # twiggy, the code size profiler bench/size.mjs runs
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
@@ -34,6 +36,10 @@ export const PYTHON_ZARR2 = join(VENV_ZARR2, "bin", "python");
 export const VENV_CONVENTIONS = join(root, ".venv-conventions");
 /** Its interpreter: pythonConventions() makes it. */
 export const PYTHON_CONVENTIONS = join(VENV_CONVENTIONS, "bin", "python");
+/** kerchunk, h5py and scipy's environment, for tests/fixtures/references/generate.py only. */
+export const VENV_REFERENCES = join(root, ".venv-references");
+/** Its interpreter: pythonReferences() makes it. */
+export const PYTHON_REFERENCES = join(VENV_REFERENCES, "bin", "python");
 /** sha256 of the requirements file the venv was last installed from. */
 const PYTHON_STAMP = join(VENV, "zom-requirements.sha256");
 /** zarr 3.1.6 (and numpy 2.4) need Python 3.11 or later. */
@@ -250,6 +256,16 @@ export function pythonConventions() {
   return pythonVenv(VENV_CONVENTIONS, PYTHON_CONVENTIONS, join(root, "scripts", "python-requirements-conventions.txt"));
 }
 
+/**
+ * The kerchunk reference fixtures' environment .venv-references
+ * (scripts/python-requirements-references.txt), the same way: only
+ * tests/fixtures/references/generate.py needs it (the tests read its committed output).
+ * @returns {string} the interpreter (PYTHON_REFERENCES)
+ */
+export function pythonReferences() {
+  return pythonVenv(VENV_REFERENCES, PYTHON_REFERENCES, join(root, "scripts", "python-requirements-references.txt"));
+}
+
 /** A virtual environment at `venv` (interpreter `interpreter`) with `requirementsFile` installed. */
 function pythonVenv(venv, interpreter, requirementsFile) {
   const name = venv.slice(root.length + 1);
@@ -299,10 +315,11 @@ function pythonVenv(venv, interpreter, requirementsFile) {
 
 /**
  * Installs whatever is missing.
- * @param {{ browser?: boolean, python?: boolean, pythonZarr2?: boolean, pythonConventions?: boolean, twiggy?: boolean }} [opts]
+ * @param {{ browser?: boolean, python?: boolean, pythonZarr2?: boolean, pythonConventions?: boolean, pythonReferences?: boolean, twiggy?: boolean }} [opts]
  *   browser: also Chromium and chromedriver (the browser tests); python: also .venv (the tests
  *   that run zarr-python); pythonZarr2: also .venv-zarr2 (the zarr-python 2 fixture generator);
  *   pythonConventions: also .venv-conventions (the OME-Zarr and xarray convention fixture generator);
+ *   pythonReferences: also .venv-references (the kerchunk reference fixture generator);
  *   twiggy: also twiggy (the size bench's byte attribution)
  */
 export function setup(opts = {}) {
@@ -313,6 +330,7 @@ export function setup(opts = {}) {
   if (opts.python) python();
   if (opts.pythonZarr2) pythonZarr2();
   if (opts.pythonConventions) pythonConventions();
+  if (opts.pythonReferences) pythonReferences();
   if (opts.browser) {
     chromium();
     chromedriver();
@@ -328,6 +346,7 @@ if (isMain(import.meta.url)) {
       python: flag("--python"),
       pythonZarr2: flag("--python-zarr2"),
       pythonConventions: flag("--python-conventions"),
+      pythonReferences: flag("--python-references"),
       twiggy: flag("--twiggy"),
     }),
   );

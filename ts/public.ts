@@ -49,3 +49,5 @@ export { ZipStore } from "./store/zip.js";
 export type { ZipStoreOptions } from "./store/zip.js";
 export { DirectoryHandleStore, FileStore } from "./store/files.js";
 export type { DirectoryHandle } from "./store/files.js";
+export { ReferenceStore, checkReferences, httpTargets } from "./store/reference.js";
+export type { ReferenceStoreOptions, ReferenceTargets } from "./store/reference.js";

@@ -45,7 +45,7 @@ fn invalid_symbol(offset: usize, symbol: u8) -> String {
 }
 
 /// The bytes of base64 `text`, or what is wrong with it, in the base64 crate's words.
-pub(super) fn decode(text: &str) -> Result<Vec<u8>, String> {
+pub(crate) fn decode(text: &str) -> Result<Vec<u8>, String> {
     let input = text.as_bytes();
     let len = input.len();
     let rem = len % 4;

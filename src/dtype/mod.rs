@@ -20,7 +20,7 @@
 //!   which zarr-python 2 accepted as the only filter of a string array); `=` counts as
 //!   little-endian.
 
-mod base64;
+pub(crate) mod base64;
 mod element;
 mod fill;
 mod fill_encode;

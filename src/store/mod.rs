@@ -5,12 +5,14 @@
 #[cfg(target_arch = "wasm32")]
 mod http;
 mod memory;
+pub mod reference;
 pub mod wire;
 pub mod zip;
 
 #[cfg(target_arch = "wasm32")]
 pub use http::HttpStore;
 pub use memory::{MemoryStore, RequestCounts};
+pub use reference::{ReferenceStore, References};
 pub use zip::{ZipIndex, ZipStore};
 
 use crate::error::Result;

@@ -8,6 +8,8 @@
 //!   listing may be for a store's URL.
 //! - [`html`]: HTML directory indexes (`python -m http.server`, nginx, Apache) and whether a
 //!   body looks like HTML.
+//! - [`url`]: absolute http(s) URLs and relative references resolved against them, as a
+//!   browser's URL parser does.
 //! - Here: percent-encoding of keys and percent-decoding of names, as JavaScript's
 //!   `encodeURIComponent` and `decodeURIComponent` do.
 //!
@@ -18,6 +20,7 @@
 pub mod html;
 pub mod listing;
 pub mod range;
+pub mod url;
 
 /// The largest byte count or offset read from a header: 2^53 − 1 (JavaScript's
 /// `Number.MAX_SAFE_INTEGER`).

@@ -7,6 +7,7 @@ mod http;
 mod limits;
 mod plain;
 mod pool;
+mod reference;
 mod store;
 mod values;
 mod zip;

@@ -2,7 +2,7 @@
 // repository) and reads tests/fixtures from another (tests/server, another port), so CORS is
 // real: preflights for suffix ranges, Content-Range readable only because the server exposes it,
 // filtered headers (no Content-Length check on CORS answers). Also S3 listing and the HEAD
-// fallback for refused suffix ranges, and an abort.
+// fallback for refused suffix ranges, and an abort; and a ReferenceStore (kerchunk) dataset.
 import assert from "node:assert/strict";
 import { readdirSync, rmSync } from "node:fs";
 import { join, relative, sep } from "node:path";
@@ -142,4 +142,18 @@ test("ZipStore over cross-origin Range requests, and DirectoryHandleStore over a
   assert.equal(want.viaZip.values.length, 50);
   assert.deepEqual(want.viaFolder, want.plain);
   assert.deepEqual(want.listing, { keys: ["/measurements/zarr.json"], prefixes: ["/measurements/temperature/"] });
+
+test("ReferenceStore reads kerchunk references to an HDF5 file cross-origin, its chunk ranges merged", async () => {
+  const expected = JSON.parse(Buffer.from(fixture("references/expected.json")).toString("utf8"))["hdf5/temperature"];
+  const got = await page.evaluate(async (url) => {
+    const { ReferenceStore, openArray } = await import("/pkg/index.js");
+    const store = await ReferenceStore.fromUrl(url);
+    const arr = await openArray(store, "temperature");
+    const { data, shape } = await arr.get();
+    return { values: Array.from(data), shape, requests: store.stats.requests };
+  }, `${data.url}/references/hdf5.json`);
+  assert.deepEqual(got.shape, expected.shape);
+  assert.deepEqual(got.values, expected.values);
+  // The reference file, then the four adjacent chunks in one Range request.
+  assert.equal(got.requests, 2);
 });

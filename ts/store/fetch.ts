@@ -4,6 +4,7 @@
  */
 import { ZomError } from "../errors.js";
 import { Coalescer } from "./coalesce.js";
+import type { RangeReader } from "./coalesce.js";
 import type { HttpAnswer, HttpContext } from "./http.js";
 import { httpError, overLimit, send } from "./http.js";
 import { Limiter } from "./limit.js";
@@ -35,6 +36,36 @@ function positive(name: string, value: number | undefined, fallback: number): nu
     throw new ZomError("InvalidArgument", `FetchStore option ${name} must be a non-negative number, got ${String(value)}`);
   }
   return value;
+}
+
+/**
+ * The HTTP settings of every request of a store, from {@link FetchStoreOptions} (defaults
+ * filled in, numbers checked); `stats` is the store's live counters.
+ */
+export function httpContext(options: FetchStoreOptions, stats: FetchStoreStats): HttpContext {
+  return {
+    fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    headers: new Headers(options.headers),
+    credentials: options.credentials,
+    timeout: positive("timeout", options.timeout, 30_000),
+    retries: positive("retries", options.retries, 3),
+    retryDelay: positive("retryDelay", options.retryDelay, 200),
+    maxRetryDelay: positive("maxRetryDelay", options.maxRetryDelay, 10_000),
+    limiter: new Limiter(positive("concurrency", options.concurrency, 16)),
+    stats,
+    maxResponseBytes: positive("maxResponseBytes", options.maxResponseBytes, 2 ** 30),
+  };
+}
+
+/** The coalescer the `coalesce` option asks for around `reader`, or null when it is off. */
+export function coalescer(options: FetchStoreOptions, reader: RangeReader): Coalescer | null {
+  const co = options.coalesce ?? true;
+  if (co === false) return null;
+  return new Coalescer(
+    reader,
+    positive("coalesce.gap", co === true ? undefined : co.gap, 1024),
+    positive("coalesce.maxSize", co === true ? undefined : co.maxSize, 16 * 1024 * 1024),
+  );
 }
 
 /**
@@ -95,34 +126,14 @@ export class FetchStore {
     const q = noHash.indexOf("?");
     this.query = q >= 0 ? noHash.slice(q) : "";
     this.base = (q >= 0 ? noHash.slice(0, q) : noHash).replace(/\/+$/, "");
-    const userFetch = options.fetch;
-    this.ctx = {
-      fetch: userFetch ?? ((input, init) => globalThis.fetch(input, init)),
-      headers: new Headers(options.headers),
-      credentials: options.credentials,
-      timeout: positive("timeout", options.timeout, 30_000),
-      retries: positive("retries", options.retries, 3),
-      retryDelay: positive("retryDelay", options.retryDelay, 200),
-      maxRetryDelay: positive("maxRetryDelay", options.maxRetryDelay, 10_000),
-      limiter: new Limiter(positive("concurrency", options.concurrency, 16)),
-      stats: this.stats,
-      maxResponseBytes: positive("maxResponseBytes", options.maxResponseBytes, 2 ** 30),
-    };
+    this.ctx = httpContext(options, this.stats);
     this.forbiddenAsMissing = options.forbiddenAsMissing ?? false;
     this.cacheMetadata = options.cacheMetadata ?? true;
     this.listing = options.listing ?? "auto";
     if (!["auto", "s3", "html", "none"].includes(this.listing)) {
       throw new ZomError("InvalidArgument", `FetchStore option listing must be "auto", "s3", "html" or "none"`);
     }
-    const co = options.coalesce ?? true;
-    this.coalescer =
-      co === false
-        ? null
-        : new Coalescer(
-            (key, offset, length, signal) => this.readRange(key, offset, length, signal),
-            positive("coalesce.gap", co === true ? undefined : co.gap, 1024),
-            positive("coalesce.maxSize", co === true ? undefined : co.maxSize, 16 * 1024 * 1024),
-          );
+    this.coalescer = coalescer(options, (key, offset, length, signal) => this.readRange(key, offset, length, signal));
   }
 
   /** Zeroes {@link stats}. */

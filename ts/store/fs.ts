@@ -5,14 +5,17 @@
  */
 import { constants } from "node:fs";
 import type { Stats } from "node:fs";
-import { open, readdir, realpath, stat } from "node:fs/promises";
+import { open, readdir, readFile, realpath, stat } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
-import { basename, dirname, join, resolve, sep } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { getLimits } from "../api.js";
 import { ZomError } from "../errors.js";
+import { httpTargets, ReferenceStore } from "./reference.js";
+import type { ReferenceTargets } from "./reference.js";
 import { checkRange, maxBytesOf } from "./range.js";
 import { abortedError, throwIfAborted } from "./signal.js";
-import type { ByteRange, StoreCallOptions, StoreListing } from "./types.js";
+import type { ByteRange, FetchStoreOptions, FetchStoreStats, StoreCallOptions, StoreListing } from "./types.js";
 import { ZipStore } from "./zip.js";
 import type { ZipStoreOptions } from "./zip.js";
 
@@ -279,4 +282,81 @@ function checkedKey(key: string): string {
 function checkedPrefix(prefix: string): string {
   const segments = segmentsOf(prefix, true);
   return segments.length === 0 ? "/" : `/${segments.join("/")}/`;
+}
+
+/** Options of {@link referenceStoreFromFile}. */
+export interface ReferenceFileOptions extends FetchStoreOptions {
+  /** The directory local targets must be inside (a path or `file:` URL). Default: the reference file's directory. */
+  root?: string | URL;
+}
+
+/** A path or `file:` URL as a path. */
+function pathOf(p: string | URL): string {
+  return p instanceof URL || /^file:/i.test(p) ? fileURLToPath(p) : p;
+}
+
+/** Local targets read through an {@link FsStore} at the root (ranged reads, links checked), http(s) ones fetched. */
+class FileTargets implements ReferenceTargets {
+  readonly stats: FetchStoreStats = { requests: 0, bytes: 0 };
+  private readonly files: FsStore;
+  private readonly http: ReferenceTargets;
+
+  constructor(root: string, options: FetchStoreOptions) {
+    this.files = new FsStore(root);
+    this.http = httpTargets(options, this.stats);
+  }
+
+  async whole(url: string, signal: AbortSignal | undefined, maxBytes: number): Promise<Uint8Array | undefined> {
+    const key = this.keyOf(url);
+    if (key === null) return this.http.whole(url, signal, maxBytes);
+    return this.count(await this.files.get(key, { signal, maxBytes }));
+  }
+
+  async range(url: string, offset: number, length: number, signal: AbortSignal | undefined): Promise<Uint8Array | undefined> {
+    const key = this.keyOf(url);
+    if (key === null) return this.http.range(url, offset, length, signal);
+    return this.count(await this.files.getRange(key, { offset, length }, { signal }));
+  }
+
+  private count(bytes: Uint8Array | undefined): Uint8Array | undefined {
+    this.stats.requests += 1;
+    this.stats.bytes += bytes?.length ?? 0;
+    return bytes;
+  }
+
+  /** The FsStore key of a local target; null for an http(s) URL. */
+  private keyOf(url: string): string | null {
+    if (/^https?:/i.test(url)) return null;
+    if (/^[a-z][a-z0-9+.-]+:/i.test(url) && !/^file:/i.test(url)) {
+      throw new ZomError("InvalidArgument", `cannot read the reference target ${url} from local files`, { key: url });
+    }
+    const rel = relative(this.files.root, resolve(pathOf(url)));
+    if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) {
+      throw new ZomError("InvalidArgument", `the reference target ${url} is outside the targets' root ${this.files.root}`, { key: url });
+    }
+    return `/${rel.split(sep).join("/")}`;
+  }
+}
+
+/**
+ * A {@link ReferenceStore} over a kerchunk reference file on disk (Node only). Local targets —
+ * relative paths, resolved against the file's directory, absolute paths and `file:` URLs — are
+ * read with ranged file reads, and only inside `root` (default: the reference file's
+ * directory; a target elsewhere throws ZomError "InvalidArgument"); http(s) targets are fetched
+ * with the options' HTTP settings. A directory (parquet references) is refused.
+ */
+export async function referenceStoreFromFile(path: string | URL, options: ReferenceFileOptions = {}): Promise<ReferenceStore> {
+  const file = resolve(pathOf(path));
+  const info = await stat(file);
+  if (info.isDirectory()) {
+    throw new ZomError("InvalidArgument", `${file} is a directory: parquet references are not supported, give a JSON reference file`, { key: file });
+  }
+  const max = getLimits().maxDocumentBytes;
+  if (info.size > max) {
+    throw new ZomError("LimitExceeded", `the reference file ${file} is ${info.size} bytes, over the limit maxDocumentBytes = ${max}`, { key: file });
+  }
+  const text = await readFile(file);
+  const root = resolve(options.root === undefined ? dirname(file) : pathOf(options.root));
+  // Forward slashes: the core resolves relative targets against a '/'-separated path.
+  return new ReferenceStore(text, file.split(sep).join("/"), new FileTargets(root, options));
 }
