@@ -151,7 +151,7 @@ fn decode(data_type: &DataType, value: &Value, version: Version) -> Result<FillV
         // "0": the number's text, for byte strings too (zarr-python 2 gives the integer, which
         // a byte string cannot hold; zarr-python 3 refuses). See README, "Data types".
         DataType::String | DataType::Bytes(_) if version == Version::V2 && value.is_number() => {
-            let text = value.to_string();
+            let text = crate::json::to_compact(value);
             Ok(match data_type {
                 DataType::String => FillValue::String(text),
                 _ => FillValue::Bytes(text.into_bytes()),

@@ -212,7 +212,7 @@ fn v2_type_label(dtype: &Value) -> String {
     match dtype {
         Value::String(s) => s.clone(),
         Value::Array(fields) => format!("structured{{{}}}", field_names(fields)),
-        other => other.to_string(),
+        other => crate::json::to_compact(other),
     }
 }
 

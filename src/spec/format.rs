@@ -251,7 +251,10 @@ impl<'d> Reader<'d> {
             Some(v) if v.as_u64() == Some(FORMAT_VERSION) => {}
             Some(v) => self.problem(
                 "/zom_spec",
-                format!("zom reads spec format {FORMAT_VERSION}, not {v}"),
+                format!(
+                    "zom reads spec format {FORMAT_VERSION}, not {}",
+                    crate::validate::util::show(v)
+                ),
             ),
             None => self.problem(
                 "",

@@ -27,7 +27,7 @@ pub(crate) const MAX_SCHEMA_DEPTH: usize = 256;
 /// for documents as deep as [`crate::limits::MAX_JSON_DEPTH`] with two or three subschemas per
 /// level (`items` then `$ref`), within the stack of a debug-build test thread.
 pub(crate) const MAX_EVAL_DEPTH: u32 = 320;
-/// The longest rendering of an instance value in a message, in bytes.
+/// The longest string value a message quotes, in bytes (the value renderer cuts at 60 chars too).
 const SHOWN_VALUE_LEN: usize = 60;
 /// Keywords accepted and ignored: metadata and annotations.
 const ANNOTATIONS: [&str; 14] = [
@@ -354,31 +354,9 @@ fn has(obj: &Map<String, Value>, name: &str) -> bool {
     obj.contains_key(name)
 }
 
-/// A value rendered compactly for a message, cut at about [`SHOWN_VALUE_LEN`] bytes.
+/// A value rendered compactly for a message, as every other problem message renders one.
 fn show(v: &Value) -> String {
-    struct Bounded(String, bool);
-    impl std::fmt::Write for Bounded {
-        fn write_str(&mut self, s: &str) -> std::fmt::Result {
-            let room = SHOWN_VALUE_LEN.saturating_sub(self.0.len());
-            if s.len() <= room {
-                self.0.push_str(s);
-                return Ok(());
-            }
-            let mut end = room;
-            while !s.is_char_boundary(end) {
-                end = end.saturating_sub(1);
-            }
-            self.0.push_str(s.get(..end).unwrap_or(""));
-            self.1 = true;
-            Err(std::fmt::Error)
-        }
-    }
-    let mut b = Bounded(String::new(), false);
-    let _ = std::fmt::write(&mut b, format_args!("{v}"));
-    if b.1 {
-        b.0.push('…');
-    }
-    b.0
+    crate::validate::util::show(v)
 }
 
 /// A string value rendered as in a message (JSON-quoted, cut when long).

@@ -665,3 +665,19 @@ test("zipped hierarchies: a .zip path or URL prints what the folder prints", asy
   const notZip = await zom("tree", join(dir("zip"), "generate.py"));
   assert.notEqual(notZip.code, 0);
 });
+
+test("kerchunk references: a .json path or URL reads the HDF5 file's values", async () => {
+  const expected = readJson("references", "expected.json")["hdf5/counts"];
+  const path = join(dir("references"), "hdf5.json");
+  const tree = await zom("tree", path);
+  exits(tree, 0, "tree of hdf5.json");
+  assert.match(tree.stdout, /counts \(array, v\d\)/);
+  const got = await zom("get", path, "counts", "--json");
+  exits(got, 0, "get of hdf5.json");
+  assert.deepEqual(parseJsonExact(got.stdout).values.map(Number), expected.values.flat(Infinity).map(Number));
+  await withServer({}, async (server) => {
+    const r = await zom("get", `${server.url}/references/hdf5.json`, "counts", "--json");
+    exits(r, 0, "over HTTP");
+    assert.equal(r.stdout, got.stdout);
+  });
+});

@@ -1,7 +1,7 @@
 /**
  * The `zom` commands: tree, validate, get, info and schema. Each reads a hierarchy through
  * the package's public API (FetchStore for http(s) URLs, FsStore for directories, ZipStore for
- * .zip and .ozx files) and writes
+ * .zip and .ozx files, ReferenceStore for kerchunk reference JSON) and writes
  * text or, with `--json`, JSON.
  * @module
  */
@@ -21,12 +21,13 @@ import {
   summarize,
   validateHierarchy,
   walk,
+  ReferenceStore,
   ZipStore,
   ZomError,
 } from "../node.js";
 import type { StoreInput, WalkResult, ZarrArray } from "../node.js";
 import { specNames } from "../api.js";
-import { FsStore, openZip } from "../store/fs.js";
+import { FsStore, openZip, referenceStoreFromFile } from "../store/fs.js";
 import type { CompareOptions, DetectedConvention, Difference, HierarchySpec, JsonValue, SpecInput, Zom } from "../types.js";
 import {
   countNodes,
@@ -87,7 +88,8 @@ export interface Command {
 /** A store for TARGET, and what the progress lines need to know about it. */
 interface Target {
   store: StoreInput;
-  fetch: FetchStore | null;
+  /** What counts the HTTP requests (a FetchStore, or the store over one). */
+  fetch: { stats: { requests: number; bytes: number } } | null;
   fs: FsStore | null;
 }
 
@@ -108,16 +110,23 @@ function concurrencyOf(ctx: Context): { concurrency?: number } {
 
 /** A zip archive's name: zarr-python's ZipStore, a zipped folder, an OME-Zarr single file (.ozx). */
 const ZIP_NAME = /\.(zip|ozx)([?#].*)?$/i;
+/** A kerchunk reference file's name. */
+const REFERENCE_NAME = /\.json([?#].*)?$/i;
 
 /**
  * Opens TARGET: an http(s) URL through FetchStore, a directory or file: URL through FsStore,
- * a .zip or .ozx (URL or path) through ZipStore.
+ * a .zip or .ozx (URL or path) through ZipStore, kerchunk references (a .json URL or path)
+ * through ReferenceStore.
  */
 async function target(ctx: Context, text: string): Promise<Target> {
   if (/^https?:\/\//i.test(text)) {
     if (ZIP_NAME.test(text)) {
       const zip = await ZipStore.fromUrl(text, concurrencyOf(ctx));
       return { store: zip, fetch: zip.source as FetchStore, fs: null };
+    }
+    if (REFERENCE_NAME.test(text)) {
+      const refs = await ReferenceStore.fromUrl(text, concurrencyOf(ctx));
+      return { store: refs, fetch: refs, fs: null };
     }
     const fetch = new FetchStore(text, concurrencyOf(ctx));
     return { store: fetch, fetch, fs: null };
@@ -134,6 +143,10 @@ async function target(ctx: Context, text: string): Promise<Target> {
     throw new ZomError("NotFound", `no directory ${resolve(dir)}`);
   }
   if (info.isFile() && ZIP_NAME.test(dir)) return { store: await openZip(dir), fetch: null, fs: null };
+  if (info.isFile() && REFERENCE_NAME.test(dir)) {
+    const refs = await referenceStoreFromFile(dir);
+    return { store: refs, fetch: refs, fs: null };
+  }
   if (!info.isDirectory()) {
     throw new ZomError("NotFound", `${resolve(dir)} is not a directory (give the hierarchy's root directory, a .zip or an .ozx)`);
   }

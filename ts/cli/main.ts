@@ -73,8 +73,8 @@ Usage:
   zom schema 2|3                                the JSON Schema of a v2 or v3 ZOM
   zom help [COMMAND]                            this text, or one command's
 
-TARGET is a directory, a file: URL or an http(s) URL of a hierarchy's root, or a .zip/.ozx
-archive of one (path or URL); PATH a node path inside it ("image/gradient"). Options:
+TARGET is a directory, a file: URL or an http(s) URL of a hierarchy's root, a .zip/.ozx
+archive of one, or kerchunk references (.json; path or URL); PATH a node path inside it ("image/gradient"). Options:
   --json            machine-readable output (JSON; 64-bit integers exact)
   --progress        progress on stderr even when stderr is not a terminal
   --no-progress     no progress, even on a terminal

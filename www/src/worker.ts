@@ -14,6 +14,7 @@ import {
   init,
   open,
   parseJson,
+  ReferenceStore,
   slice,
   stringify,
   summarize,
@@ -57,11 +58,18 @@ const post = (message: Response, transfer: Transferable[] = []): void => scope.p
 
 /** A zip archive's name: zarr-python's ZipStore, a zipped folder, an OME-Zarr single file (.ozx). */
 const ZIP_NAME = /\.(zip|ozx)([?#].*)?$/i;
+/** A kerchunk reference file's name. */
+const REFERENCE_NAME = /\.json([?#].*)?$/i;
+
+/** A store that counts its HTTP requests (FetchStore, ReferenceStore). */
+interface Counted {
+  readonly stats: { requests: number; bytes: number };
+}
 
 // The hierarchy being shown: its store, the HTTP store under it (for the request counters;
 // null for local data), its walked ZOM, and the arrays opened so far.
 let store: StoreInput | null = null;
-let http: FetchStore | null = null;
+let http: Counted | null = null;
 let current: { url: string; zom: Zom; format: 2 | 3 } | null = null;
 let controller: AbortController | null = null;
 const arrays = new Map<string, Promise<ZarrArray>>();
@@ -78,9 +86,13 @@ function postStats(): void {
 setInterval(postStats, 150);
 
 /** The store of a source, the HTTP store under it (null for local data), and its label. */
-async function storeOf(source: Source, signal: AbortSignal): Promise<{ store: StoreInput; http: FetchStore | null; url: string }> {
+async function storeOf(source: Source, signal: AbortSignal): Promise<{ store: StoreInput; http: Counted | null; url: string }> {
   switch (source.kind) {
     case "url": {
+      if (REFERENCE_NAME.test(source.url)) {
+        const refs = await ReferenceStore.fromUrl(source.url, { concurrency: 16, signal });
+        return { store: refs, http: refs, url: source.url };
+      }
       if (ZIP_NAME.test(source.url)) {
         const zip = await ZipStore.fromUrl(source.url, { concurrency: 16, signal });
         return { store: zip, http: zip.source as FetchStore, url: source.url };
