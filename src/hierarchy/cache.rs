@@ -14,14 +14,13 @@
 
 use crate::codec::DecodedChunk;
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
 /// What an entry costs besides its values and its key: the map nodes, the counters.
 pub const ENTRY_OVERHEAD: u64 = 64;
 
 /// What a cache entry names: one chunk of one array.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CacheKey {
     /// The array's identity (the caller's number for an opened array).
     pub array: u64,
@@ -51,19 +50,23 @@ pub struct CacheStats {
 
 #[derive(Debug)]
 struct Slot {
+    key: CacheKey,
     value: Cached,
     bytes: u64,
-    /// When it was last used: its key in `order`.
-    used: u64,
 }
 
 /// A byte-bounded LRU cache of decoded chunks (see the module docs).
+///
+/// Two parallel vectors, scanned: each entry's last use (the least recently used is the
+/// smallest) and its slot. A scan costs microseconds for the thousands of entries a viewer's
+/// cache holds (a 256 MiB cache of 64 KiB chunks: 4,096), and the module already has every
+/// piece of it; a map and an ordered index (`HashMap`, `BTreeMap`) cost 2 to 6 KB gzipped
+/// of generic code, over the budget of the feature.
 #[derive(Debug)]
 pub struct ChunkCache {
     max_bytes: u64,
-    slots: BTreeMap<CacheKey, Slot>,
-    /// Keys by last use, oldest first.
-    order: BTreeMap<u64, CacheKey>,
+    used: Vec<u64>,
+    slots: Vec<Slot>,
     clock: u64,
     stats: CacheStats,
 }
@@ -73,8 +76,8 @@ impl ChunkCache {
     pub fn new(max_bytes: u64) -> Self {
         ChunkCache {
             max_bytes,
-            slots: BTreeMap::new(),
-            order: BTreeMap::new(),
+            used: Vec::new(),
+            slots: Vec::new(),
             clock: 0,
             stats: CacheStats::default(),
         }
@@ -93,26 +96,49 @@ impl ChunkCache {
         }
     }
 
+    fn find(&self, key: &CacheKey) -> Option<usize> {
+        self.slots.iter().position(|s| s.key == *key)
+    }
+
+    /// The least recently used entry.
+    fn oldest(&self) -> Option<usize> {
+        let mut best: Option<(usize, u64)> = None;
+        for (i, &u) in self.used.iter().enumerate() {
+            if best.is_none_or(|(_, b)| u < b) {
+                best = Some((i, u));
+            }
+        }
+        best.map(|(i, _)| i)
+    }
+
     fn tick(&mut self) -> u64 {
         self.clock = self.clock.saturating_add(1);
         self.clock
+    }
+
+    fn remove(&mut self, i: usize) -> Option<Slot> {
+        if i >= self.slots.len() {
+            return None;
+        }
+        self.used.swap_remove(i);
+        let slot = self.slots.swap_remove(i);
+        self.stats.bytes = self.stats.bytes.saturating_sub(slot.bytes);
+        Some(slot)
     }
 
     /// The entry of `key`, made the most recently used (counted as a hit), or `None`
     /// (counted as a miss).
     pub fn get(&mut self, key: &CacheKey) -> Option<Cached> {
         let now = self.tick();
-        let Some(slot) = self.slots.get_mut(key) else {
-            self.stats.misses = self.stats.misses.saturating_add(1);
-            return None;
+        let found = self.find(key);
+        let counter = match found {
+            Some(_) => &mut self.stats.hits,
+            None => &mut self.stats.misses,
         };
-        self.stats.hits = self.stats.hits.saturating_add(1);
-        let before = std::mem::replace(&mut slot.used, now);
-        let value = slot.value.clone();
-        if let Some(key) = self.order.remove(&before) {
-            self.order.insert(now, key);
-        }
-        Some(value)
+        *counter = counter.saturating_add(1);
+        let i = found?;
+        *self.used.get_mut(i)? = now;
+        Some(self.slots.get(i)?.value.clone())
     }
 
     /// Keeps `value` as the entry of `key` (replacing one there), evicting the least
@@ -122,36 +148,28 @@ impl ChunkCache {
         let Some(bytes) = entry_bytes(&key, &value) else {
             return;
         };
-        self.remove(&key);
+        if let Some(i) = self.find(&key) {
+            self.remove(i);
+        }
         if bytes > self.max_bytes {
             return;
         }
         while self.stats.bytes.saturating_add(bytes) > self.max_bytes {
-            let Some((_, oldest)) = self.order.pop_first() else {
+            if self.oldest().and_then(|i| self.remove(i)).is_none() {
                 break;
-            };
-            if let Some(slot) = self.slots.remove(&oldest) {
-                self.stats.bytes = self.stats.bytes.saturating_sub(slot.bytes);
-                self.stats.evictions = self.stats.evictions.saturating_add(1);
             }
+            self.stats.evictions = self.stats.evictions.saturating_add(1);
         }
-        let used = self.tick();
-        self.order.insert(used, key.clone());
-        self.slots.insert(key, Slot { value, bytes, used });
+        let now = self.tick();
+        self.used.push(now);
+        self.slots.push(Slot { key, value, bytes });
         self.stats.bytes = self.stats.bytes.saturating_add(bytes);
-    }
-
-    fn remove(&mut self, key: &CacheKey) {
-        if let Some(slot) = self.slots.remove(key) {
-            self.order.remove(&slot.used);
-            self.stats.bytes = self.stats.bytes.saturating_sub(slot.bytes);
-        }
     }
 
     /// Drops every entry; the hit, miss and eviction counters go on.
     pub fn clear(&mut self) {
+        self.used.clear();
         self.slots.clear();
-        self.order.clear();
         self.stats.bytes = 0;
     }
 }

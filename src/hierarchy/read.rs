@@ -13,10 +13,11 @@
 //! arrive, with the chunk's placement in the output, which the hook keeps; fetching and
 //! decoding overlap while the plan stays on this thread.
 //!
-//! With a [`ChunkCache`] ([`read_cached`]) each chunk (for shards: each inner chunk) is looked
-//! up before anything is asked of the store: a cached chunk is placed into the output as a
-//! decoded one is (by the hook when it keeps the output), without a request or a decode; a
-//! shard whose wanted inner chunks are all cached is not read at all, not even its index.
+//! With a [`ChunkCache`](super::ChunkCache) ([`read_cached`]) each chunk (for shards: each
+//! inner chunk) is looked up before anything is asked of the store: a cached chunk is placed
+//! into the output as a decoded one is (by the hook when it keeps the output), without a
+//! request or a decode; a shard whose wanted inner chunks are all cached is not read at all,
+//! not even its index.
 //! Chunks read are kept in the cache (those decoded by the hook come back from it).
 
 use super::array::{ArrayReader, ChunkValues};
@@ -57,7 +58,9 @@ pub trait DecodeHook {
     async fn decode(&self, encoded: &[u8], part: ChunkPart, read: &ChunkRead) -> Result<()>;
 
     /// [`DecodeHook::decode`], giving back the whole decoded chunk's element bytes (C order)
-    /// for a [`ChunkCache`]; `None` (the default: [`DecodeHook::decode`]) keeps nothing.
+    /// for the read's [`ChunkCache`](super::ChunkCache); `None` (the default:
+    /// [`DecodeHook::decode`]) keeps nothing. Readers call this one: a hook used for reads
+    /// without a cache may give `None`.
     async fn decode_keep(
         &self,
         encoded: &[u8],
@@ -98,8 +101,8 @@ pub(super) enum Fetched {
     Encoded(Vec<u8>),
     /// Decoded by the hook, into its output (with the decoded chunk when kept for a cache).
     Decoded(Option<Vec<u8>>),
-    /// Found in the cache.
-    Cached(Cached),
+    /// A shard's inner chunks, decoded by the hook or placed from the cache (how many).
+    Inner(u64),
     /// What was fetched of a shard (sharded arrays, decoded here).
     Shard(shard::ShardData),
 }
@@ -204,9 +207,27 @@ pub async fn read_cached<S: Store, H: DecodeHook>(
     progress(now);
     let concurrency = options.concurrency.max(1);
     let sharding = reader.pipeline().sharding();
+    // The cached chunks of a plain array are placed first, without a request; the others
+    // are read. (A shard's inner chunks are looked up where the shard is read.)
+    let mut misses = Vec::with_capacity(chunks.len());
+    for chunk in &chunks {
+        let hit = match sharding {
+            None => cache.and_then(|c| c.get(&chunk.key, &[])),
+            Some(_) => None,
+        };
+        let Some(hit) = hit else {
+            misses.push(chunk);
+            continue;
+        };
+        place_cached(&mut out, hook, &chunk.read, &hit, &fill)
+            .map_err(|e| e.at_key(chunk.key.as_str()).at_path(path))?;
+        now.cached = now.cached.saturating_add(1);
+        now.done = now.done.saturating_add(1);
+        progress(now);
+    }
     // One stream and one loop for plain and sharded arrays, of the one future type of
     // `super::pending`.
-    let mut fetches = stream::iter(chunks.iter())
+    let mut fetches = stream::iter(misses)
         .map(|chunk| -> Pending<'_> {
             Box::pin(async move {
                 let key = chunk.key.as_str();
@@ -218,25 +239,20 @@ pub async fn read_cached<S: Store, H: DecodeHook>(
                                 None => Ok(Fetched::Shard(data)),
                                 Some(hook) => shard::decode_with(hook, sharding, key, data, cache)
                                     .await
-                                    .map(|()| Fetched::Decoded(None)),
+                                    .map(Fetched::Inner),
                             },
                         }
                     }
-                    (None, hook) => match cache.and_then(|c| c.get(key, &[])) {
-                        Some(hit) => Ok(Fetched::Cached(hit)),
-                        None => match (fetch_chunk(store, reader, key).await, hook) {
-                            (Err(e), _) => Err(e),
-                            (Ok(None), _) => Ok(Fetched::Missing),
-                            (Ok(Some(bytes)), None) => Ok(Fetched::Encoded(bytes)),
-                            (Ok(Some(bytes)), Some(hook)) if cache.is_some() => hook
-                                .decode_keep(&bytes, ChunkPart::Chunk, &chunk.read)
-                                .await
-                                .map(Fetched::Decoded),
-                            (Ok(Some(bytes)), Some(hook)) => hook
-                                .decode(&bytes, ChunkPart::Chunk, &chunk.read)
-                                .await
-                                .map(|()| Fetched::Decoded(None)),
-                        },
+                    (None, hook) => match (fetch_chunk(store, reader, key).await, hook) {
+                        (Err(e), _) => Err(e),
+                        (Ok(None), _) => Ok(Fetched::Missing),
+                        (Ok(Some(bytes)), None) => Ok(Fetched::Encoded(bytes)),
+                        // One call either way (one await in the state machine): a hook
+                        // gives bytes back only when it is asked to keep them.
+                        (Ok(Some(bytes)), Some(hook)) => hook
+                            .decode_keep(&bytes, ChunkPart::Chunk, &chunk.read)
+                            .await
+                            .map(Fetched::Decoded),
                     },
                 };
                 Finished::Chunk(chunk, fetched)
@@ -268,9 +284,9 @@ pub async fn read_cached<S: Store, H: DecodeHook>(
                 }
                 Ok(())
             }
-            Fetched::Cached(hit) => {
-                now.cached = now.cached.saturating_add(1);
-                place_cached(&mut out, hook, &chunk.read, &hit, &fill)
+            Fetched::Inner(hits) => {
+                now.cached = now.cached.saturating_add(hits);
+                Ok(())
             }
             Fetched::Shard(data) => {
                 now.cached = now.cached.saturating_add(data.hits());

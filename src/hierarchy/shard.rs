@@ -102,16 +102,27 @@ pub(crate) async fn fetch<S: Store>(
             None => inner.push(read),
         }
     }
-    let data = |inner, fetch| ShardData { hits, inner, fetch };
-    if inner.is_empty() {
-        return Ok(data(inner, Fetch::Nothing));
-    }
+    let fetch = match inner.is_empty() {
+        true => Fetch::Nothing,
+        false => fetch_parts(store, sharding, key, &inner, options).await?,
+    };
+    Ok(ShardData { hits, inner, fetch })
+}
+
+/// Fetches the shard `key` or the parts of it that `inner` needs.
+async fn fetch_parts<S: Store>(
+    store: &S,
+    sharding: &ShardingCodec,
+    key: &str,
+    inner: &[ChunkRead],
+    options: &ReadOptions,
+) -> Result<Fetch> {
     let total = crate::chunk::checked_product(sharding.chunks_per_shard(), "the inner chunk grid")?;
     let wanted = u64::try_from(inner.len()).unwrap_or(u64::MAX);
     if wanted.saturating_mul(2) > total {
         return Ok(match store.get(key).await? {
-            None => data(inner, Fetch::Missing),
-            Some(bytes) => data(inner, Fetch::Whole(bytes)),
+            None => Fetch::Missing,
+            Some(bytes) => Fetch::Whole(bytes),
         });
     }
     let index_range = sharding.index_range()?;
@@ -120,7 +131,7 @@ pub(crate) async fn fetch<S: Store>(
         IndexRange::Prefix(n) => store.get_range(key, ByteRange::Bounded(0..n)).await?,
     };
     let Some(index_bytes) = index_bytes else {
-        return Ok(data(inner, Fetch::Missing));
+        return Ok(Fetch::Missing);
     };
     if u64::try_from(index_bytes.len()).ok() != Some(index_range.len()) {
         return Err(codec(format!(
@@ -150,7 +161,7 @@ pub(crate) async fn fetch<S: Store>(
         }
     }
     drop(reads);
-    Ok(data(inner, Fetch::Ranged { plan, fetched }))
+    Ok(Fetch::Ranged { plan, fetched })
 }
 
 /// The inner reads a shard read fetched, with each one's stored bytes (`None`: an empty
@@ -232,14 +243,14 @@ pub(crate) fn assemble(
 
 /// Has `hook` decode the inner chunks of a fetched shard (`key`) into its output, all at
 /// once (a missing shard and empty inner chunks are the fill value the output starts with),
-/// and place those the cache held; what was decoded is kept in the cache.
+/// and place those the cache held (returns how many); what was decoded is kept in the cache.
 pub(crate) async fn decode_with<H: DecodeHook>(
     hook: &H,
     sharding: &ShardingCodec,
     key: &str,
     data: ShardData,
     cache: Option<CacheUse<'_>>,
-) -> Result<()> {
+) -> Result<u64> {
     for (read, hit) in &data.hits {
         if let Some(DecodedChunk::Fixed(bytes)) = hit.as_deref() {
             hook.place(bytes, read)
@@ -251,13 +262,9 @@ pub(crate) async fn decode_with<H: DecodeHook>(
     let mut decodes = stream::iter(parts)
         .map(|(read, encoded)| -> Pending<'_> {
             Box::pin(async move {
-                let decoded = match (encoded, cache) {
-                    (None, _) => Ok(Some(None)),
-                    (Some(bytes), None) => hook
-                        .decode(bytes, ChunkPart::Inner, read)
-                        .await
-                        .map(|()| None),
-                    (Some(bytes), Some(_)) => hook
+                let decoded = match encoded {
+                    None => Ok(Some(None)),
+                    Some(bytes) => hook
                         .decode_keep(bytes, ChunkPart::Inner, read)
                         .await
                         .map(|d| d.map(|d| Some(Rc::new(DecodedChunk::Fixed(d))))),
@@ -281,7 +288,7 @@ pub(crate) async fn decode_with<H: DecodeHook>(
         };
         done?;
     }
-    Ok(())
+    Ok(data.hits())
 }
 
 /// Bytes `range` of shard `key`, the `i`th range of the shard's read plan.
