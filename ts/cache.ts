@@ -1,7 +1,7 @@
 /**
  * The decoded-chunk cache: the number of a cache on the WebAssembly side (src/wasm/cache.rs),
  * which the Rust reader checks before any request and fills with what it decodes
- * (ARCHITECTURE.md, "The decode pool"). This module only checks the options, makes that cache
+ * (ARCHITECTURE.md, "The chunk cache"). This module only checks the options, makes that cache
  * once the module is loaded (at the first read through it) and frees it when the ChunkCache
  * is garbage-collected.
  * @module
