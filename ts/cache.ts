@@ -35,14 +35,7 @@ export interface ChunkCacheStats {
 
 const ids = new WeakMap<ChunkCache, number>();
 /** Frees the WebAssembly side's cache of a collected ChunkCache (its entries' memory is reused). */
-const collected = typeof FinalizationRegistry === "function" ? new FinalizationRegistry<number>((id) => raw.chunkCacheStats(id, 2)) : undefined;
-
-/** The WebAssembly side's stats of `cache` after `action` (0 none, 1 clear). */
-function statsOf(cache: ChunkCache, action: number): ChunkCacheStats {
-  const id = ids.get(cache);
-  const [hits = 0, misses = 0, evictions = 0, bytes = 0, entries = 0] = id === undefined ? [] : raw.chunkCacheStats(id, action);
-  return { hits, misses, evictions, bytes, entries };
-}
+const collected = typeof FinalizationRegistry === "function" ? new FinalizationRegistry<number>((id) => raw.chunkCacheStat(id, 6)) : undefined;
 
 /**
  * A cache of decoded chunks, bounded by bytes, least recently used first out. Give it to
@@ -73,12 +66,15 @@ export class ChunkCache {
 
   /** Counters since the cache was made, and what it holds now. */
   get stats(): ChunkCacheStats {
-    return statsOf(this, 0);
+    const id = ids.get(this);
+    const stat = (what: number) => (id === undefined ? 0 : raw.chunkCacheStat(id, what));
+    return { hits: stat(0), misses: stat(1), evictions: stat(2), bytes: stat(3), entries: stat(4) };
   }
 
   /** Drops every entry (the counters go on). */
   clear(): void {
-    statsOf(this, 1);
+    const id = ids.get(this);
+    if (id !== undefined) raw.chunkCacheStat(id, 5);
   }
 }
 

@@ -7,7 +7,6 @@
 use super::hierarchy::count_option;
 use crate::error::ZomError;
 use crate::hierarchy::ChunkCache;
-use js_sys::Float64Array;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -40,35 +39,37 @@ pub fn new_chunk_cache(max_bytes: f64) -> u32 {
     })
 }
 
-/// Cache `id`'s `[hits, misses, evictions, bytes, entries]`, after `action`: 0 nothing,
-/// 1 clear (drop every entry; the counters go on), 2 free (the number may then be reused).
-#[wasm_bindgen(js_name = chunkCacheStats)]
-pub fn chunk_cache_stats(id: u32, action: u32) -> Float64Array {
-    let cache = cache_of(id);
-    if action == 2 {
+/// One figure of cache `id`: `what` 0 hits, 1 misses, 2 evictions, 3 bytes, 4 entries; or an
+/// action (0 is returned): 5 clear (drop every entry; the counters go on), 6 free (the number
+/// may then be reused). Numbers in and out: the least glue (ts/cache.ts makes the object).
+#[wasm_bindgen(js_name = chunkCacheStat)]
+pub fn chunk_cache_stat(id: u32, what: u32) -> f64 {
+    let Some(cache) = cache_of(id) else {
+        return 0.0;
+    };
+    if what == 6 {
         CACHES.with(|all| {
             if let Some(slot) = all.borrow_mut().get_mut((id as usize).wrapping_sub(1)) {
                 *slot = None;
             }
         });
     }
-    let stats = cache
-        .and_then(|c| {
-            let mut c = c.try_borrow_mut().ok()?;
-            if action != 0 {
-                c.clear();
-            }
-            Some(c.stats())
-        })
-        .unwrap_or_default();
-    let all = [
-        stats.hits,
-        stats.misses,
-        stats.evictions,
-        stats.bytes,
-        stats.entries,
-    ];
-    Float64Array::from(all.map(|n| n as f64).as_slice())
+    let Ok(mut cache) = cache.try_borrow_mut() else {
+        return 0.0;
+    };
+    if what >= 5 {
+        cache.clear();
+    }
+    let s = cache.stats();
+    let n = match what {
+        0 => s.hits,
+        1 => s.misses,
+        2 => s.evictions,
+        3 => s.bytes,
+        4 => s.entries,
+        _ => 0,
+    };
+    n as f64
 }
 
 fn cache_of(id: u32) -> Option<Shared> {
