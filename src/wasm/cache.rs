@@ -1,8 +1,7 @@
 //! Chunk caches ([`crate::hierarchy::ChunkCache`]) that reads of any array share, by number:
 //! ts/cache.ts makes one with [`new_chunk_cache`] and passes its number as the read option
-//! `cacheId`. Numbers rather than a wasm-bindgen class: a class and a method taking a
-//! reference to `ArrayHandle` cost the module 1.5 KB of glue (its budget for the feature is
-//! 2.5 KB gzipped in all).
+//! `cacheId`. Numbers rather than a wasm-bindgen class: wasm-bindgen cannot take an optional
+//! reference to a class (nor one inside an options object), and numbers need no glue.
 
 use super::hierarchy::count_option;
 use crate::error::ZomError;
