@@ -45,7 +45,8 @@ const collected = typeof FinalizationRegistry === "function" ? new FinalizationR
  * sharded array not even the shard's index). Entries are per array and chunk, so arrays of one
  * store share one cache without mixing. Values of object data types (JSON values) are not
  * cached. The cache lives in WebAssembly memory, which never shrinks: it grows up to
- * `maxBytes` and that memory is reused afterwards, also after {@link ChunkCache.clear}.
+ * `maxBytes` and that memory is reused afterwards, also after {@link ChunkCache.clear}. It
+ * assumes the chunks it holds do not change in the store: clear it after a write.
  *
  * ```ts
  * const cache = new ChunkCache({ maxBytes: 256 << 20 });
