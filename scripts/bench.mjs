@@ -13,10 +13,12 @@
 //   second read against zarrita (bench/load.mjs); the explorer's time from navigation to its
 //   first tree (bench/first-tree.mjs);
 // - specs: validating a 10,000-node OME-Zarr plate and xarray dataset against their convention
-//   next to validating them against the Zarr spec alone (bench/specs.mjs).
+//   next to validating them against the Zarr spec alone (bench/specs.mjs);
+// - cache: a region read again and again, zom with a ChunkCache and without, and zarrita
+//   (no cache), over tests/fixtures/sample (bench/cache.mjs; needs no bench/data).
 //
 //   npm run bench [-- --runs N] [-- --cases v3_gzip,v3_zstd] [-- --no-native]
-//                 [-- --only decode,read,walk,size,load,specs] [-- --read-runs N]
+//                 [-- --only decode,read,walk,size,load,specs,cache] [-- --read-runs N]
 //
 // Steps: build pkg/ (incremental, as `npm run build`), write bench/data/ with
 // bench/generate.py when it is missing or the script changed (with the Python of .venv, which
@@ -26,8 +28,9 @@
 // bench/walk.mjs (add their sections "read" and "walk" to it), bench/size.mjs and
 // bench/load.mjs and bench/first-tree.mjs ("size", "load", "first_tree"); each prints its
 // tables, and the targets of issue 16 it checks (results.json "targets").
-// bench/specs.mjs adds "specs".
-// --runs and --cases apply to the decode bench, --read-runs (default 5) to read, walk and specs.
+// bench/specs.mjs adds "specs", bench/cache.mjs "cache".
+// --runs and --cases apply to the decode bench, --read-runs (default 5) to read, walk, specs
+// and cache.
 // `node scripts/bench-readme.mjs` then prints README.md's benchmark tables from the results.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -49,7 +52,7 @@ const { values: args } = parseArgs({
     cases: { type: "string" },
     "no-native": { type: "boolean", default: false },
     "no-build": { type: "boolean", default: false },
-    only: { type: "string", default: "decode,read,walk,size,load,specs" },
+    only: { type: "string", default: "decode,read,walk,size,load,specs,cache" },
     "read-runs": { type: "string", default: "5" },
   },
 });
@@ -116,7 +119,7 @@ function native() {
   return file;
 }
 
-const BENCHES = ["decode", "read", "walk", "size", "load", "specs"];
+const BENCHES = ["decode", "read", "walk", "size", "load", "specs", "cache"];
 
 runMain(() => {
   const t0 = performance.now();
@@ -127,7 +130,8 @@ runMain(() => {
     setup();
     build();
   }
-  generate();
+  // The cache bench reads tests/fixtures only.
+  if ([...benches].some((b) => b !== "cache")) generate();
   if (benches.has("decode")) {
     const nativeFile = args["no-native"] ? undefined : native();
     const decodeArgs = ["--expose-gc", join(benchDir, "decode.mjs"), "--runs", args.runs];
@@ -144,7 +148,7 @@ runMain(() => {
     timed("load (bench/load.mjs, Chromium)", () => run(process.execPath, [join(benchDir, "load.mjs"), "--runs", args.runs]));
     timed("first tree (bench/first-tree.mjs, Chromium)", () => run(process.execPath, [join(benchDir, "first-tree.mjs"), "--runs", args.runs]));
   }
-  for (const name of ["read", "walk", "specs"]) {
+  for (const name of ["read", "walk", "specs", "cache"]) {
     if (!benches.has(name)) continue;
     const file = join(benchDir, `${name}.mjs`);
     timed(`${name} (bench/${name}.mjs)`, () => run(process.execPath, ["--expose-gc", file, "--runs", args["read-runs"]]));

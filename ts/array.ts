@@ -11,7 +11,9 @@ import type { Chunk, ChunkData, RawChunk } from "./decode.js";
 import { toZomError, ZomError } from "./errors.js";
 import { applySteps, registeredCodecs } from "./codecs.js";
 import type { CodecStep } from "./codecs.js";
-import { output } from "./pool/place.js";
+import { cacheId } from "./cache.js";
+import type { ChunkCache } from "./cache.js";
+import { output, place } from "./pool/place.js";
 import { forgetArray, poolOf } from "./pool/pool.js";
 import { checkWorkers, workerSettings } from "./pool/settings.js";
 import { entry } from "./runtime.js";
@@ -23,6 +25,8 @@ import type { ArrayZom, Attributes, JsonValue, LimitsOptions } from "./types.js"
 export interface ReadProgress {
   done: number;
   total: number;
+  /** Chunks (for shards: inner chunks) taken from the read's {@link ChunkCache} so far. */
+  cached: number;
 }
 
 /** Options of {@link ZarrArray.get}. */
@@ -53,6 +57,12 @@ export interface GetOptions {
    * Default true; where it applies, `data` is then a view of a SharedArrayBuffer.
    */
   sharedOutput?: boolean;
+  /**
+   * A cache of decoded chunks for this read (default: the array's `cache` option from
+   * {@link open}; `null`: none): cached chunks need no request and no decode, and the chunks
+   * read are kept.
+   */
+  cache?: ChunkCache | null;
 }
 
 /** Options of {@link ZarrArray.getChunk}. */
@@ -67,11 +77,14 @@ export interface GetChunkOptions {
   workers?: number;
   /** Whether the workers write into a shared output, as {@link GetOptions.sharedOutput}. */
   sharedOutput?: boolean;
+  /** A cache of decoded chunks, as {@link GetOptions.cache}. */
+  cache?: ChunkCache | null;
 }
 
 /** What {@link open} passes on to the arrays it opens. @internal */
 export interface ArrayDefaults {
   workers?: number;
+  cache?: ChunkCache;
 }
 
 let nextArrayId = 1;
@@ -105,6 +118,7 @@ export class ZarrArray<D extends ChunkData = ChunkData> {
   readonly readError: Error | null;
   readonly #handle: raw.ArrayHandle;
   readonly #workers: number | undefined;
+  readonly #cache: ChunkCache | undefined;
   readonly #pool: PoolArray;
 
   /** @internal Made by {@link open} from the WebAssembly side's handle. */
@@ -113,6 +127,7 @@ export class ZarrArray<D extends ChunkData = ChunkData> {
     const handle = wasmHandle as raw.ArrayHandle;
     this.#handle = handle;
     this.#workers = checkWorkers(defaults.workers);
+    this.#cache = defaults.cache;
     let meta: string | undefined;
     this.#pool = {
       id: nextArrayId++,
@@ -160,32 +175,41 @@ export class ZarrArray<D extends ChunkData = ChunkData> {
    * values, from the output the workers shared when the core chose to share one.
    */
   async #read(run: (options: unknown) => Promise<unknown>, options: GetChunkOptions): Promise<Chunk<D>> {
+    const cache = options.cache === null ? undefined : (options.cache ?? this.#cache);
+    const cached = cache === undefined ? undefined : cacheId(cache);
     let out: ArrayBuffer | SharedArrayBuffer | undefined;
     let item = 1;
     const workers = checkWorkers(options.workers) ?? this.#workers ?? workerSettings.count;
-    let hooked: object = options;
+    let hooked: object = cached === undefined ? options : { ...options, cacheId: cached };
     const pool = workers === 0 || this.readError !== null ? undefined : poolOf(workers);
     if (pool !== undefined && !pool.failed) {
       const array = this.#pool;
       const signal = options.signal;
       const share = options.sharedOutput !== false && entry().runtime.canShareMemory();
+      const keep = cached !== undefined;
       const decodeHook = {
         // Called by the core once it knows the output's size (fixed-size values only).
         share: (n: number, fill: Uint8Array) => {
           out = output(n, fill, share);
           item = fill.length;
         },
-        // `view` is a view of the WebAssembly memory: copied out at once.
-        decode: (inner: boolean, view: Uint8Array, place: Float64Array) => {
+        // `view` is a view of the WebAssembly memory: copied out at once. A read with a cache
+        // resolves with the whole decoded chunk, which the core keeps.
+        decode: (inner: boolean, view: Uint8Array, placement: Float64Array) => {
           const bytes = pool.buffer(view.length);
           bytes.set(view);
           if (out === undefined) throw new ZomError("InvalidArgument", "a decode before the output was made");
-          return pool.decode(array, inner, bytes, { out, item, place }, signal);
+          return pool.decode(array, inner, bytes, { out, item, place: placement }, signal, keep);
+        },
+        // A chunk from the cache (`view`: the whole decoded chunk, in WebAssembly memory).
+        place: (view: Uint8Array, placement: Float64Array) => {
+          if (out === undefined) throw new ZomError("InvalidArgument", "a chunk placed before the output was made");
+          place(view, new Uint8Array(out), item, placement);
         },
         // For values that become JS values in the core (structs, fixed-length strings…).
         output: () => new Uint8Array(out ?? new ArrayBuffer(0)),
       };
-      hooked = { ...options, decodeHook };
+      hooked = { ...hooked, decodeHook };
     }
     const codecs = registeredCodecs();
     if (Object.keys(codecs).length > 0) {

@@ -6,6 +6,8 @@
  */
 import * as raw from "./zom_wasm.js";
 import { ZarrArray } from "./array.js";
+import type { ArrayDefaults } from "./array.js";
+import type { ChunkCache } from "./cache.js";
 import { checkWorkers } from "./pool/settings.js";
 import type { GetOptions } from "./array.js";
 import { toZomError, ZomError } from "./errors.js";
@@ -46,6 +48,11 @@ export interface OpenOptions {
    * group it opens): see {@link GetOptions.workers}.
    */
   workers?: number;
+  /**
+   * A cache of decoded chunks that every array opened (through this call, or later through the
+   * group it opens) reads through by default: see {@link ChunkCache} and {@link GetOptions.cache}.
+   */
+  cache?: ChunkCache;
 }
 
 /** A group of a hierarchy, opened with {@link open} or {@link openGroup}. */
@@ -63,14 +70,14 @@ export class ZarrGroup {
   /** The names of the direct members when known (consolidated metadata), else `undefined`. */
   readonly members: string[] | undefined;
   readonly #store: StoreInput;
-  readonly #workers: number | undefined;
+  readonly #defaults: ArrayDefaults;
   #zom: Zom | undefined;
   readonly #deferred: DeferredMembers | undefined;
 
   /** @internal Made by {@link open}. */
-  constructor(store: StoreInput, path: string, zom: Zom, consolidated: boolean, workers?: number, deferred?: DeferredMembers) {
+  constructor(store: StoreInput, path: string, zom: Zom, consolidated: boolean, defaults: ArrayDefaults = {}, deferred?: DeferredMembers) {
     this.#store = store;
-    this.#workers = workers;
+    this.#defaults = defaults;
     this.#deferred = deferred;
     this.path = path;
     this.consolidated = consolidated;
@@ -111,7 +118,7 @@ export class ZarrGroup {
   async open(path: string, options: OpenOptions = {}): Promise<ZarrArray | ZarrGroup> {
     const relative = path.replace(/^\/+|\/+$/g, "");
     const full = [this.path, relative].filter((p) => p !== "").join("/");
-    options = { workers: this.#workers, ...options };
+    options = { ...this.#defaults, ...options };
     checkWorkers(options.workers);
     let node: RawNode | undefined;
     try {
@@ -120,7 +127,7 @@ export class ZarrGroup {
       throw toZomError(e);
     }
     if (node === undefined) return open(this.#store, full, options);
-    return fromRaw(this.#store, node, options.workers);
+    return fromRaw(this.#store, node, defaultsOf(options));
   }
 
   /** The member at `relative` from this group's ZOM (consolidated metadata read at open). */
@@ -156,9 +163,14 @@ function memberAt(zom: Zom, path: string): Zom | undefined {
   return node;
 }
 
-function fromRaw(store: StoreInput, node: RawNode, workers: number | undefined): ZarrArray | ZarrGroup {
-  if (node.kind === "array" && node.array !== undefined) return new ZarrArray(node.array, node.zom as ArrayZom, { workers });
-  return new ZarrGroup(store, node.path, node.zom, node.consolidated, workers, node.deferred);
+/** What the arrays opened with `options` read with by default. */
+function defaultsOf(options: OpenOptions): ArrayDefaults {
+  return { workers: checkWorkers(options.workers), cache: options.cache };
+}
+
+function fromRaw(store: StoreInput, node: RawNode, defaults: ArrayDefaults): ZarrArray | ZarrGroup {
+  if (node.kind === "array" && node.array !== undefined) return new ZarrArray(node.array, node.zom as ArrayZom, defaults);
+  return new ZarrGroup(store, node.path, node.zom, node.consolidated, defaults, node.deferred);
 }
 
 interface RawNode {
@@ -185,14 +197,14 @@ interface RawNode {
  */
 export async function open(store: StoreInput, path = "", options: OpenOptions = {}): Promise<ZarrArray | ZarrGroup> {
   await whenInit();
-  const workers = checkWorkers(options.workers);
+  const defaults = defaultsOf(options);
   let node: RawNode;
   try {
     node = (await raw.openNode(store, path, withUnderstood(options))) as RawNode;
   } catch (e) {
     throw toZomError(e);
   }
-  return fromRaw(store, node, workers);
+  return fromRaw(store, node, defaults);
 }
 
 /** Opens the array at `path` ("NotFound" when there is a group or nothing). */

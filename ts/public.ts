@@ -35,6 +35,8 @@ export type { ArrayMetadata, Chunk, ChunkData, DecodeOptions, DecoderOptions, En
 export { open, openArray, openGroup, walk, ZarrGroup } from "./hierarchy.js";
 export type { OpenOptions, Readable, StoreInput, WalkOptions, WalkProgress, WalkReport, WalkResult } from "./hierarchy.js";
 export { ZarrArray } from "./array.js";
+export { ChunkCache } from "./cache.js";
+export type { ChunkCacheOptions, ChunkCacheStats } from "./cache.js";
 export type { GetChunkOptions, GetOptions, ReadProgress } from "./array.js";
 export { closeWorkers, workerStats } from "./pool/pool.js";
 export type { WorkerStats } from "./pool/pool.js";

@@ -8,6 +8,7 @@
 //! The sans-I/O pieces ([`ArrayReader`], [`crate::chunk`], [`crate::codec`]) do the work.
 
 mod array;
+mod cache;
 mod open;
 mod output;
 mod pending;
@@ -16,13 +17,14 @@ mod shard;
 mod walk;
 
 pub use array::{ArrayReader, ChunkValues};
+pub use cache::{CacheKey, CacheStats, CacheUse, Cached, ChunkCache, ENTRY_OVERHEAD};
 pub use open::{
     attributes_of, normalize_path, open, open_deferred, open_member, open_with, NodeKind,
     OpenHints, Opened,
 };
 pub use read::{
-    chunk_selection, read, read_chunk, read_chunk_with, read_with, ChunkPart, DecodeHook, NoHook,
-    ReadOptions, ReadProgress,
+    chunk_selection, read, read_cached, read_chunk, read_chunk_with, read_with, ChunkPart,
+    DecodeHook, NoHook, ReadOptions, ReadProgress,
 };
 pub use walk::{walk, WalkOptions, WalkProgress, WalkResult};
 

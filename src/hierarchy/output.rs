@@ -134,35 +134,39 @@ impl Output {
         }
     }
 
-    /// Copies the selected part of a decoded chunk.
-    pub fn copy(&mut self, read: &ChunkRead, chunk: DecodedChunk) -> Result<()> {
+    /// Copies the selected part of a decoded chunk (the whole chunk's values).
+    pub fn copy(&mut self, read: &ChunkRead, chunk: &DecodedChunk) -> Result<()> {
         match (self, chunk) {
             (Output::Fixed { bytes, item }, DecodedChunk::Fixed(c)) => {
-                read.copy_into(bytes, *item, &c)
+                read.copy_into(bytes, *item, c)
             }
-            (Output::Strings(out), DecodedChunk::Strings(c)) => read.copy_elements_into(out, &c),
-            (Output::Bytes(out), DecodedChunk::Bytes(c)) => read.copy_elements_into(out, &c),
-            (Output::Json(out), DecodedChunk::Json(c)) => read.copy_elements_into(out, &c),
+            (Output::Strings(out), DecodedChunk::Strings(c)) => read.copy_elements_into(out, c),
+            (Output::Bytes(out), DecodedChunk::Bytes(c)) => read.copy_elements_into(out, c),
+            (Output::Json(out), DecodedChunk::Json(c)) => read.copy_elements_into(out, c),
             _ => Err(mismatch()),
         }
     }
 
     /// Decodes a chunk's stored bytes with `pipeline` into place: straight into the output
-    /// when the chunk is one block of it, else through a decoded chunk.
+    /// when the chunk is one block of it, else through a decoded chunk. With `keep`, returns
+    /// the whole decoded chunk too (for a cache).
     pub fn decode(
         &mut self,
         read: &ChunkRead,
         pipeline: &CodecPipeline,
         encoded: &[u8],
-    ) -> Result<()> {
+        keep: bool,
+    ) -> Result<Option<DecodedChunk>> {
         if let Output::Fixed { bytes, item } = self {
             if let Some(range) = read.direct_output_range(*item) {
                 let target = bytes.get_mut(range).ok_or_else(mismatch)?;
-                return pipeline.decode_into(encoded, target);
+                pipeline.decode_into(encoded, target)?;
+                return Ok(keep.then(|| DecodedChunk::Fixed(target.to_vec())));
             }
         }
         let chunk = pipeline.decode(encoded)?;
-        self.copy(read, chunk)
+        self.copy(read, &chunk)?;
+        Ok(keep.then_some(chunk))
     }
 
     /// The values.

@@ -12,16 +12,26 @@
 //! each fetched chunk's bytes (for shards: each inner chunk's) go to the hook as soon as they
 //! arrive, with the chunk's placement in the output, which the hook keeps; fetching and
 //! decoding overlap while the plan stays on this thread.
+//!
+//! With a [`ChunkCache`](super::ChunkCache) ([`read_cached`]) each chunk (for shards: each
+//! inner chunk) is looked up before anything is asked of the store: a cached chunk is placed
+//! into the output as a decoded one is (by the hook when it keeps the output), without a
+//! request or a decode; a shard whose wanted inner chunks are all cached is not read at all,
+//! not even its index.
+//! Chunks read are kept in the cache (those decoded by the hook come back from it).
 
 use super::array::{ArrayReader, ChunkValues};
+use super::cache::{CacheUse, Cached};
 use super::output::{Fill, Output};
 use super::pending::{stray, Finished, Pending};
 use super::shard;
 use crate::chunk::{ChunkGrid, ChunkRead, DimSelection, Selection};
+use crate::codec::DecodedChunk;
 use crate::error::{ErrorCode, Result, ZomError};
 use crate::limits::Limits;
 use crate::store::Store;
 use futures_util::stream::{self, StreamExt};
+use std::rc::Rc;
 
 /// Which codec pipeline decodes a chunk handed to a [`DecodeHook`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,6 +56,29 @@ pub trait DecodeHook {
     /// Decodes the stored bytes of a chunk (`part` says which pipeline) and copies its
     /// selected elements into the output as `read` says.
     async fn decode(&self, encoded: &[u8], part: ChunkPart, read: &ChunkRead) -> Result<()>;
+
+    /// [`DecodeHook::decode`], giving back the whole decoded chunk's element bytes (C order)
+    /// for the read's [`ChunkCache`](super::ChunkCache); `None` (the default:
+    /// [`DecodeHook::decode`]) keeps nothing. Readers call this one: a hook used for reads
+    /// without a cache may give `None`.
+    async fn decode_keep(
+        &self,
+        encoded: &[u8],
+        part: ChunkPart,
+        read: &ChunkRead,
+    ) -> Result<Option<Vec<u8>>> {
+        self.decode(encoded, part, read).await.map(|()| None)
+    }
+
+    /// Copies the selected elements of a cached chunk (`decoded`: the whole chunk's element
+    /// bytes) into the output as `read` says, as [`DecodeHook::decode`] does once decoded.
+    /// The default refuses: a hook without it cannot read with a cache.
+    fn place(&self, decoded: &[u8], read: &ChunkRead) -> Result<()> {
+        let _ = (decoded, read);
+        Err(ZomError::invalid_argument(
+            "this decode hook cannot place cached chunks",
+        ))
+    }
 }
 
 /// No hook: [`read`] decodes on the calling thread.
@@ -66,8 +99,10 @@ impl DecodeHook for NoHook {
 pub(super) enum Fetched {
     Missing,
     Encoded(Vec<u8>),
-    /// Decoded by the hook, into its output.
-    Decoded,
+    /// Decoded by the hook, into its output (with the decoded chunk when kept for a cache).
+    Decoded(Option<Vec<u8>>),
+    /// A shard's inner chunks, decoded by the hook or placed from the cache (how many).
+    Inner(u64),
     /// What was fetched of a shard (sharded arrays, decoded here).
     Shard(shard::ShardData),
 }
@@ -103,6 +138,8 @@ pub struct ReadProgress {
     pub done: u64,
     /// Chunks or shards the selection touches.
     pub total: u64,
+    /// Chunks (for shards: inner chunks) taken from the cache so far, without a request.
+    pub cached: u64,
 }
 
 /// Reads `selection` of the array: its values in C order, integer-selected dimensions
@@ -128,6 +165,19 @@ pub async fn read_with<S: Store, H: DecodeHook>(
     hook: Option<&H>,
     progress: &mut dyn FnMut(ReadProgress),
 ) -> Result<ChunkValues> {
+    read_cached(store, reader, selection, options, hook, None, progress).await
+}
+
+/// [`read_with`], through `cache` when one is given (see the module docs).
+pub async fn read_cached<S: Store, H: DecodeHook>(
+    store: &S,
+    reader: &ArrayReader,
+    selection: &Selection,
+    options: &ReadOptions,
+    hook: Option<&H>,
+    cache: Option<CacheUse<'_>>,
+    progress: &mut dyn FnMut(ReadProgress),
+) -> Result<ChunkValues> {
     let layout = reader.layout();
     let path = layout.path.as_str();
     let plan = layout.plan(selection)?;
@@ -149,35 +199,60 @@ pub async fn read_with<S: Store, H: DecodeHook>(
         ),
     };
     let total = u64::try_from(chunks.len()).unwrap_or(u64::MAX);
-    let mut done = 0u64;
-    progress(ReadProgress { done, total });
+    let mut now = ReadProgress {
+        done: 0,
+        total,
+        cached: 0,
+    };
+    progress(now);
     let concurrency = options.concurrency.max(1);
     let sharding = reader.pipeline().sharding();
+    // The cached chunks of a plain array are placed first, without a request; the others
+    // are read. (A shard's inner chunks are looked up where the shard is read.)
+    let mut misses = Vec::with_capacity(chunks.len());
+    for chunk in &chunks {
+        let hit = match sharding {
+            None => cache.and_then(|c| c.get(&chunk.key, &[])),
+            Some(_) => None,
+        };
+        let Some(hit) = hit else {
+            misses.push(chunk);
+            continue;
+        };
+        place_cached(&mut out, hook, &chunk.read, &hit, &fill)
+            .map_err(|e| e.at_key(chunk.key.as_str()).at_path(path))?;
+        now.cached = now.cached.saturating_add(1);
+        now.done = now.done.saturating_add(1);
+        progress(now);
+    }
     // One stream and one loop for plain and sharded arrays, of the one future type of
     // `super::pending`.
-    let mut fetches = stream::iter(chunks.iter())
+    let mut fetches = stream::iter(misses)
         .map(|chunk| -> Pending<'_> {
             Box::pin(async move {
+                let key = chunk.key.as_str();
                 let fetched = match (sharding, hook) {
                     (Some(sharding), hook) => {
-                        match shard::fetch(store, sharding, chunk, options).await {
+                        match shard::fetch(store, sharding, chunk, options, cache).await {
                             Err(e) => Err(e),
                             Ok(data) => match hook {
                                 None => Ok(Fetched::Shard(data)),
-                                Some(hook) => shard::decode_with(hook, sharding, data)
+                                Some(hook) => shard::decode_with(hook, sharding, key, data, cache)
                                     .await
-                                    .map(|()| Fetched::Decoded),
+                                    .map(Fetched::Inner),
                             },
                         }
                     }
-                    (None, hook) => match (fetch_chunk(store, reader, &chunk.key).await, hook) {
+                    (None, hook) => match (fetch_chunk(store, reader, key).await, hook) {
                         (Err(e), _) => Err(e),
                         (Ok(None), _) => Ok(Fetched::Missing),
                         (Ok(Some(bytes)), None) => Ok(Fetched::Encoded(bytes)),
+                        // One call either way (one await in the state machine): a hook
+                        // gives bytes back only when it is asked to keep them.
                         (Ok(Some(bytes)), Some(hook)) => hook
-                            .decode(&bytes, ChunkPart::Chunk, &chunk.read)
+                            .decode_keep(&bytes, ChunkPart::Chunk, &chunk.read)
                             .await
-                            .map(|()| Fetched::Decoded),
+                            .map(Fetched::Decoded),
                     },
                 };
                 Finished::Chunk(chunk, fetched)
@@ -188,19 +263,44 @@ pub async fn read_with<S: Store, H: DecodeHook>(
         let Finished::Chunk(chunk, fetched) = finished else {
             return Err(stray().at_path(path));
         };
-        let locate = |e: ZomError| e.at_key(chunk.key.clone()).at_path(path);
+        let key = chunk.key.as_str();
+        let locate = |e: ZomError| e.at_key(key).at_path(path);
+        let keep = |value: Cached| {
+            if let Some(cache) = cache {
+                cache.put(key, &[], value);
+            }
+        };
         match fetched.map_err(locate)? {
-            Fetched::Missing => out.fill(&chunk.read, &fill),
-            Fetched::Encoded(bytes) => out.decode(&chunk.read, reader.pipeline(), &bytes),
-            Fetched::Decoded => Ok(()),
-            Fetched::Shard(data) => match sharding {
-                Some(sharding) => shard::assemble(&mut out, sharding, chunk, data, &fill),
-                None => Ok(()),
-            },
+            Fetched::Missing => {
+                keep(None);
+                out.fill(&chunk.read, &fill)
+            }
+            Fetched::Encoded(bytes) => out
+                .decode(&chunk.read, reader.pipeline(), &bytes, cache.is_some())
+                .map(|decoded| keep(decoded.map(Rc::new))),
+            Fetched::Decoded(decoded) => {
+                if let Some(bytes) = decoded {
+                    keep(Some(Rc::new(DecodedChunk::Fixed(bytes))));
+                }
+                Ok(())
+            }
+            Fetched::Inner(hits) => {
+                now.cached = now.cached.saturating_add(hits);
+                Ok(())
+            }
+            Fetched::Shard(data) => {
+                now.cached = now.cached.saturating_add(data.hits());
+                match sharding {
+                    Some(sharding) => {
+                        shard::assemble(&mut out, sharding, chunk, data, &fill, cache)
+                    }
+                    None => Ok(()),
+                }
+            }
         }
         .map_err(locate)?;
-        done = done.saturating_add(1);
-        progress(ReadProgress { done, total });
+        now.done = now.done.saturating_add(1);
+        progress(now);
     }
     Ok(ChunkValues {
         shape: plan.output_shape().to_vec(),
@@ -222,6 +322,22 @@ async fn fetch_chunk<S: Store>(
             store.decode_external(key, external, bytes).await.map(Some)
         }
         other => Ok(other),
+    }
+}
+
+/// Places a cached chunk into the output as a decoded one would be: by the hook when it
+/// keeps the output (then any missing chunk is the fill value it starts with).
+pub(super) fn place_cached<H: DecodeHook>(
+    out: &mut Output,
+    hook: Option<&H>,
+    read: &ChunkRead,
+    hit: &Cached,
+    fill: &Fill,
+) -> Result<()> {
+    match (hit.as_deref(), hook) {
+        (None, _) => out.fill(read, fill),
+        (Some(DecodedChunk::Fixed(bytes)), Some(hook)) => hook.place(bytes, read),
+        (Some(chunk), _) => out.copy(read, chunk),
     }
 }
 

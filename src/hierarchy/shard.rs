@@ -12,30 +12,51 @@
 //!
 //! A shard that does not exist (or whose index says an inner chunk is empty) reads as the
 //! fill value.
+//!
+//! With a cache, `n` counts only the inner chunks not in it: the cached ones are placed from
+//! it, and a shard whose wanted inner chunks are all cached is not asked for at all.
 
+use super::cache::{CacheUse, Cached};
 use super::output::{Fill, Output};
 use super::pending::{stray, Finished, Pending};
-use super::read::{ChunkPart, DecodeHook, ReadOptions};
+use super::read::{place_cached, ChunkPart, DecodeHook, ReadOptions};
 use crate::chunk::{ChunkRead, PlannedChunk};
 use crate::codec::sharding::{IndexRange, ReadPlan, ShardingCodec};
+use crate::codec::DecodedChunk;
 use crate::error::{ErrorCode, Result, ZomError};
 use crate::limits::{exceeded, Limit};
 use crate::store::{ByteRange, Store};
 use futures_util::stream::{self, StreamExt};
+use std::rc::Rc;
+
+/// What a shard read found in the cache and fetched of the shard.
+#[derive(Debug)]
+pub(crate) struct ShardData {
+    /// The inner reads served by the cache, with what it holds.
+    hits: Vec<(ChunkRead, Cached)>,
+    /// The other inner reads, in C order (those of `plan` for [`Fetch::Ranged`]).
+    inner: Vec<ChunkRead>,
+    fetch: Fetch,
+}
+
+impl ShardData {
+    /// Inner chunks served by the cache.
+    pub(crate) fn hits(&self) -> u64 {
+        u64::try_from(self.hits.len()).unwrap_or(u64::MAX)
+    }
+}
 
 /// What was fetched of one shard.
 #[derive(Debug)]
-pub(crate) enum ShardData {
+enum Fetch {
+    /// Nothing: every inner chunk wanted was cached.
+    Nothing,
     /// The shard does not exist.
     Missing,
-    /// The whole shard, and the inner reads it serves.
-    Whole {
-        bytes: Vec<u8>,
-        inner: Vec<ChunkRead>,
-    },
-    /// The byte ranges of a plan, and the inner reads (in the plan's chunk order).
+    /// The whole shard.
+    Whole(Vec<u8>),
+    /// The byte ranges of a plan.
     Ranged {
-        inner: Vec<ChunkRead>,
         plan: ReadPlan,
         fetched: Vec<Vec<u8>>,
     },
@@ -70,15 +91,38 @@ pub(crate) async fn fetch<S: Store>(
     sharding: &ShardingCodec,
     chunk: &PlannedChunk,
     options: &ReadOptions,
+    cache: Option<CacheUse<'_>>,
 ) -> Result<ShardData> {
     let key = chunk.key.as_str();
-    let inner = inner_reads(sharding, &chunk.read, options.limits.max_chunks)?;
+    let mut hits = Vec::new();
+    let mut inner = Vec::new();
+    for read in inner_reads(sharding, &chunk.read, options.limits.max_chunks)? {
+        match cache.and_then(|c| c.get(key, &read.coords)) {
+            Some(hit) => hits.push((read, hit)),
+            None => inner.push(read),
+        }
+    }
+    let fetch = match inner.is_empty() {
+        true => Fetch::Nothing,
+        false => fetch_parts(store, sharding, key, &inner, options).await?,
+    };
+    Ok(ShardData { hits, inner, fetch })
+}
+
+/// Fetches the shard `key` or the parts of it that `inner` needs.
+async fn fetch_parts<S: Store>(
+    store: &S,
+    sharding: &ShardingCodec,
+    key: &str,
+    inner: &[ChunkRead],
+    options: &ReadOptions,
+) -> Result<Fetch> {
     let total = crate::chunk::checked_product(sharding.chunks_per_shard(), "the inner chunk grid")?;
     let wanted = u64::try_from(inner.len()).unwrap_or(u64::MAX);
     if wanted.saturating_mul(2) > total {
         return Ok(match store.get(key).await? {
-            None => ShardData::Missing,
-            Some(bytes) => ShardData::Whole { bytes, inner },
+            None => Fetch::Missing,
+            Some(bytes) => Fetch::Whole(bytes),
         });
     }
     let index_range = sharding.index_range()?;
@@ -87,7 +131,7 @@ pub(crate) async fn fetch<S: Store>(
         IndexRange::Prefix(n) => store.get_range(key, ByteRange::Bounded(0..n)).await?,
     };
     let Some(index_bytes) = index_bytes else {
-        return Ok(ShardData::Missing);
+        return Ok(Fetch::Missing);
     };
     if u64::try_from(index_bytes.len()).ok() != Some(index_range.len()) {
         return Err(codec(format!(
@@ -117,23 +161,22 @@ pub(crate) async fn fetch<S: Store>(
         }
     }
     drop(reads);
-    Ok(ShardData::Ranged {
-        inner,
-        plan,
-        fetched,
-    })
+    Ok(Fetch::Ranged { plan, fetched })
 }
 
-/// The inner reads of a fetched shard with each one's stored bytes (`None`: an empty inner
-/// chunk); `None` when the shard is missing.
+/// The inner reads a shard read fetched, with each one's stored bytes (`None`: an empty
+/// inner chunk, or a missing shard).
 #[allow(clippy::type_complexity)]
 fn encoded_parts<'a>(
     sharding: &ShardingCodec,
     data: &'a ShardData,
-) -> Result<Option<Vec<(&'a ChunkRead, Option<&'a [u8]>)>>> {
-    match data {
-        ShardData::Missing => Ok(None),
-        ShardData::Whole { bytes, inner } => {
+) -> Result<Vec<(&'a ChunkRead, Option<&'a [u8]>)>> {
+    let inner = &data.inner;
+    let mut parts = Vec::with_capacity(inner.len());
+    match &data.fetch {
+        Fetch::Nothing => {}
+        Fetch::Missing => parts.extend(inner.iter().map(|read| (read, None))),
+        Fetch::Whole(bytes) => {
             let len = u64::try_from(bytes.len()).map_err(|_| codec("shard too large".into()))?;
             let range = sharding.index_range()?.resolve(len)?;
             let index_bytes = usize::try_from(range.start)
@@ -143,7 +186,6 @@ fn encoded_parts<'a>(
                 .ok_or_else(|| codec("the shard is shorter than its index".into()))?;
             let index = sharding.decode_index(index_bytes)?;
             index.validate(len)?;
-            let mut parts = Vec::with_capacity(inner.len());
             for read in inner {
                 let encoded = match index.chunk(&read.coords)? {
                     None => None,
@@ -157,65 +199,84 @@ fn encoded_parts<'a>(
                 };
                 parts.push((read, encoded));
             }
-            Ok(Some(parts))
         }
-        ShardData::Ranged {
-            inner,
-            plan,
-            fetched,
-        } => {
-            let mut parts = Vec::with_capacity(inner.len());
+        Fetch::Ranged { plan, fetched } => {
             for (read, planned) in inner.iter().zip(&plan.chunks) {
                 parts.push((read, plan.chunk_bytes(planned, fetched)?));
             }
-            Ok(Some(parts))
         }
     }
+    Ok(parts)
 }
 
-/// Decodes what was fetched of a shard into the output.
+/// Decodes what was fetched of a shard into the output, and places what the cache held;
+/// what was read is kept in the cache.
 pub(crate) fn assemble(
     out: &mut Output,
     sharding: &ShardingCodec,
     chunk: &PlannedChunk,
     data: ShardData,
     fill: &Fill,
+    cache: Option<CacheUse<'_>>,
 ) -> Result<()> {
     let pipeline = sharding.inner_pipeline();
-    let Some(parts) = encoded_parts(sharding, &data)? else {
-        return out.fill(&chunk.read, fill);
-    };
-    for (read, encoded) in parts {
-        match encoded {
-            None => out.fill(read, fill)?,
+    for (read, hit) in &data.hits {
+        place_cached::<super::read::NoHook>(out, None, read, hit, fill)?;
+    }
+    for (read, encoded) in encoded_parts(sharding, &data)? {
+        let kept: Option<Cached> = match encoded {
+            None => {
+                out.fill(read, fill)?;
+                Some(None)
+            }
             Some(encoded) => out
-                .decode(read, pipeline, encoded)
-                .map_err(|e| at_inner(e, &read.coords))?,
+                .decode(read, pipeline, encoded, cache.is_some())
+                .map_err(|e| at_inner(e, &read.coords))?
+                .map(|d| Some(Rc::new(d))),
+        };
+        if let (Some(cache), Some(value)) = (cache, kept) {
+            cache.put(&chunk.key, &read.coords, value);
         }
     }
     Ok(())
 }
 
-/// Has `hook` decode the inner chunks of a fetched shard into its output, all at once (a
-/// missing shard and empty inner chunks are the fill value the output starts with).
+/// Has `hook` decode the inner chunks of a fetched shard (`key`) into its output, all at
+/// once (a missing shard and empty inner chunks are the fill value the output starts with),
+/// and place those the cache held (returns how many); what was decoded is kept in the cache.
 pub(crate) async fn decode_with<H: DecodeHook>(
     hook: &H,
     sharding: &ShardingCodec,
+    key: &str,
     data: ShardData,
-) -> Result<()> {
-    let Some(parts) = encoded_parts(sharding, &data)? else {
-        return Ok(());
-    };
+    cache: Option<CacheUse<'_>>,
+) -> Result<u64> {
+    for (read, hit) in &data.hits {
+        if let Some(DecodedChunk::Fixed(bytes)) = hit.as_deref() {
+            hook.place(bytes, read)
+                .map_err(|e| at_inner(e, &read.coords))?;
+        }
+    }
+    let parts = encoded_parts(sharding, &data)?;
     let count = parts.len();
     let mut decodes = stream::iter(parts)
         .map(|(read, encoded)| -> Pending<'_> {
             Box::pin(async move {
-                Finished::Decoded(match encoded {
-                    None => Ok(()),
+                let decoded = match encoded {
+                    None => Ok(Some(None)),
                     Some(bytes) => hook
-                        .decode(bytes, ChunkPart::Inner, read)
+                        .decode_keep(bytes, ChunkPart::Inner, read)
                         .await
-                        .map_err(|e| at_inner(e, &read.coords)),
+                        .map(|d| d.map(|d| Some(Rc::new(DecodedChunk::Fixed(d))))),
+                };
+                Finished::Decoded(match decoded {
+                    Ok(kept) => {
+                        if let (Some(cache), Some(value)) = (cache, kept) {
+                            cache.put(key, &read.coords, value);
+                        }
+                        Ok(())
+                    }
+                    Err(e) => Err(at_inner(e, &read.coords)),
                 })
             })
         })
@@ -227,7 +288,7 @@ pub(crate) async fn decode_with<H: DecodeHook>(
         };
         done?;
     }
-    Ok(())
+    Ok(data.hits())
 }
 
 /// Bytes `range` of shard `key`, the `i`th range of the shard's read plan.

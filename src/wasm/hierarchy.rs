@@ -9,13 +9,14 @@ use super::values::chunk_to_js;
 use crate::chunk::Selection;
 use crate::error::{ErrorCode, ZomError};
 use crate::hierarchy::{
-    self, ArrayReader, NodeKind, OpenHints, Opened, ReadOptions, ReadProgress, WalkOptions,
-    WalkProgress,
+    self, ArrayReader, CacheUse, NodeKind, OpenHints, Opened, ReadOptions, ReadProgress,
+    WalkOptions, WalkProgress,
 };
 use crate::limits::Limits;
 use crate::model::{Array as ArrayNode, DeferredMembers, Node, ZarrFormat};
 use js_sys::{Array, Function, Object, Promise};
 use serde_json::Value;
+use std::cell::Cell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -223,6 +224,7 @@ fn node_result(
         let reader = ArrayReader::open_unchecked(&array, &opened.path, limits);
         let handle = ArrayHandle {
             inner: Rc::new(ArrayInner {
+                id: next_array_id(),
                 store,
                 reader,
                 array,
@@ -294,7 +296,22 @@ async fn walk_hierarchy_async(store: JsValue, path: Option<String>, options: JsV
     Ok(out.into())
 }
 
+thread_local! {
+    static NEXT_ARRAY: Cell<u64> = const { Cell::new(0) };
+}
+
+/// A new array identity for cache keys: never reused, so that a freed array's entries
+/// cannot be taken for another's.
+fn next_array_id() -> u64 {
+    NEXT_ARRAY.with(|n| {
+        n.set(n.get().saturating_add(1));
+        n.get()
+    })
+}
+
 struct ArrayInner {
+    /// The array's identity in chunk caches.
+    id: u64,
     store: JsValue,
     /// The reader, or why the array cannot be read (an unknown codec): metadata stays
     /// available either way.
@@ -337,6 +354,7 @@ impl ArrayHandle {
         let inner = Rc::clone(&self.inner);
         super::promise(Box::pin(async move {
             let read_options = read_options(&options, inner.limits).map_err(fail)?;
+            let cache = super::cache::of_options(&options).map_err(fail)?;
             let reopened = inner.reopened(&read_options.limits)?;
             let reader = match &reopened {
                 Some(reader) => reader,
@@ -357,16 +375,25 @@ impl ArrayHandle {
             } else {
                 option(&options, "onProgress")
             };
-            let mut progress =
-                |p: ReadProgress| report(&callback, &[("done", p.done), ("total", p.total)]);
+            let mut progress = |p: ReadProgress| {
+                report(
+                    &callback,
+                    &[("done", p.done), ("total", p.total), ("cached", p.cached)],
+                )
+            };
             // Workers decode under the limits the array was opened with; other limits, here.
             let hook = JsDecodeHook::of(&options, reader).filter(|_| reopened.is_none());
-            let mut values = hierarchy::read_with(
+            let cache = cache.as_deref().map(|cache| CacheUse {
+                cache,
+                array: inner.id,
+            });
+            let mut values = hierarchy::read_cached(
                 &store,
                 reader,
                 &selection,
                 &read_options,
                 hook.as_ref(),
+                cache,
                 &mut progress,
             )
             .await
@@ -429,9 +456,11 @@ fn coords_of(value: &JsValue) -> Result<Vec<u64>, ZomError> {
 impl ArrayHandle {
     /// Reads a selection (`null`/`undefined`: everything; else a list of integer, `null` or
     /// `{start, stop, step}` per leading dimension): `{shape, kind, bytes}` or
-    /// `{shape, kind: "values", values}`. Options: `signal`, `onProgress` (`{done, total}`),
-    /// `concurrency`, `maxBytes`, `decodeHook` (`{share, decode, output}`: chunks of fixed-size
-    /// values decode there into an output it keeps, see the `pool` module).
+    /// `{shape, kind: "values", values}`. Options: `signal`, `onProgress`
+    /// (`{done, total, cached}`), `concurrency`, `maxBytes`, `decodeHook`
+    /// (`{share, decode, place, output}`: chunks of fixed-size values decode there into an
+    /// output it keeps, see the `pool` module), `cacheId` (a chunk cache, see the `cache`
+    /// module).
     pub fn get(&self, selection: JsValue, options: JsValue) -> Promise {
         self.read(selection, false, options)
     }

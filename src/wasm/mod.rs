@@ -1,6 +1,7 @@
 //! The JavaScript bindings: thin wrappers that convert values and errors and call the core.
 //! The TypeScript wrapper in `ts/` is the public JS API; these are its raw imports.
 
+mod cache;
 mod convert;
 mod hierarchy;
 mod http;

@@ -8,7 +8,9 @@
 //! this instance's memory (`bytes` is a view of it), has a worker decode it and gives a
 //! Promise that settles once the chunk's selected elements are in the output, where
 //! [`ChunkRead::placement`] says (copied there by the worker when the output is shared, else
-//! by the main thread from the decoded chunk the worker transferred back); `output()` gives
+//! by the main thread from the decoded chunk the worker transferred back), with the whole
+//! decoded chunk's bytes when the read has a chunk cache (which keeps them); `place(bytes, placement)` copies a
+//! cached chunk (a view of this instance's memory) into the output the same way; `output()` gives
 //! the output's bytes for values that become JS values here (structs, fixed-length strings,
 //! raw bytes), which are not numbers JS can view in place. Worker:
 //! [`PoolDecoder`] opens the array from the same metadata and decodes one chunk per call.
@@ -35,6 +37,7 @@ pub(super) struct JsDecodeHook {
     target: JsValue,
     share: Function,
     decode: Function,
+    place: Function,
     output: Function,
 }
 
@@ -48,6 +51,7 @@ impl JsDecodeHook {
         Some(JsDecodeHook {
             share: method("share")?,
             decode: method("decode")?,
+            place: method("place")?,
             output: method("output")?,
             target,
         })
@@ -98,6 +102,36 @@ impl DecodeHook for JsDecodeHook {
     }
 
     async fn decode(&self, encoded: &[u8], part: ChunkPart, read: &ChunkRead) -> Result<()> {
+        self.run(encoded, part, read).await.map(|_| ())
+    }
+
+    async fn decode_keep(
+        &self,
+        encoded: &[u8],
+        part: ChunkPart,
+        read: &ChunkRead,
+    ) -> Result<Option<Vec<u8>>> {
+        // `bytes_of`, the module's one reader of JS bytes (a Uint8Array here; undefined
+        // without a cache).
+        Ok(super::convert::bytes_of(
+            &self.run(encoded, part, read).await?,
+        ))
+    }
+
+    fn place(&self, decoded: &[u8], read: &ChunkRead) -> Result<()> {
+        let placement = Float64Array::from(read.placement()?.as_slice());
+        // A view: the hook copies from it before anything else runs here.
+        self.place
+            .call2(&self.target, &memory_view(decoded), &placement)
+            .map_err(|e| hook_error(&e))?;
+        Ok(())
+    }
+}
+
+impl JsDecodeHook {
+    /// Calls the hook's `decode` and awaits what it resolves with: the decoded chunk when
+    /// the read has a cache.
+    async fn run(&self, encoded: &[u8], part: ChunkPart, read: &ChunkRead) -> Result<JsValue> {
         let inner = JsValue::from_bool(part == ChunkPart::Inner);
         let placement = Float64Array::from(read.placement()?.as_slice());
         // A view: the hook copies the bytes out before anything else runs here.
@@ -107,8 +141,7 @@ impl DecodeHook for JsDecodeHook {
             .map_err(|e| hook_error(&e))?;
         JsFuture::from(Promise::resolve(&returned))
             .await
-            .map_err(|e| hook_error(&e))?;
-        Ok(())
+            .map_err(|e| hook_error(&e))
     }
 }
 

@@ -1,6 +1,7 @@
 // Compile-time test (tsc --strict --noEmit -p tests/js/tsconfig.json; never run): the hierarchy
 // API's declarations type what a TypeScript caller writes.
 import {
+  ChunkCache,
   FetchStore,
   open,
   openArray,
@@ -10,6 +11,7 @@ import {
   ZarrArray,
   ZarrGroup,
   type Chunk,
+  type ChunkCacheStats,
   type Readable,
   type Selection,
   type WalkResult,
@@ -34,6 +36,13 @@ export async function hierarchyUses(bytes: Uint8Array): Promise<number> {
   const part: Chunk = await arr.get(selection, { onProgress: ({ done, total }) => void (done / total) });
   const whole: Chunk = await arr.get();
   const chunk: Chunk = await arr.getChunk([0, 0], { signal: AbortSignal.timeout(1000) });
+  const cache = new ChunkCache({ maxBytes: 256 << 20 });
+  const viewer = await open(http, "", { cache });
+  const cachedPart: Chunk = await arr.get(selection, { cache, onProgress: ({ cached }) => void cached });
+  const uncached: Chunk = await arr.getChunk([0, 0], { cache: null });
+  const stats: ChunkCacheStats = cache.stats;
+  cache.clear();
+  void [viewer, cachedPart, uncached, stats.hits + stats.misses + stats.evictions + stats.bytes + stats.entries];
   const result: WalkResult = await walk(http, { depth: 2, concurrency: 4, onProgress: (p) => void p.nodes });
   const errors: ZomError[] = result.errors;
   const unlisted: string[] = result.unlisted;

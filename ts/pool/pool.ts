@@ -175,7 +175,7 @@ function warnOnce(e: unknown): void {
 /** Main-thread decoders for reads already under way when workers failed. */
 const local = new Map<number, raw.PoolDecoder>();
 
-async function decodeHere(array: PoolArray, inner: boolean, bytes: Uint8Array, target: Target): Promise<void> {
+async function decodeHere(array: PoolArray, inner: boolean, bytes: Uint8Array, target: Target, keep: boolean): Promise<Uint8Array | undefined> {
   // Not inside the Rust reader's call of the hook: after it returned.
   await Promise.resolve();
   let decoder = local.get(array.id);
@@ -184,7 +184,9 @@ async function decodeHere(array: PoolArray, inner: boolean, bytes: Uint8Array, t
     local.set(array.id, decoder);
   }
   decoder.decode(bytes, inner);
-  place(decoder.view(), new Uint8Array(target.out), target.item, target.place);
+  const decoded = decoder.view();
+  place(decoded, new Uint8Array(target.out), target.item, target.place);
+  return keep ? decoded.slice() : undefined;
 }
 
 /** A pool of decode workers (see the module docs). */
@@ -295,11 +297,12 @@ export class WorkerPool {
    * Decodes a chunk's stored bytes (`inner`: an inner chunk of a shard) in a worker, and its
    * selected elements into `target`: by the worker when the output is shared, else here from
    * the decoded chunk the worker transfers back. The buffer of `bytes` is transferred (it is
-   * unusable afterwards).
+   * unusable afterwards). With `keep` (a read through a chunk cache) it resolves with the
+   * whole decoded chunk too, transferred back also when the worker placed it.
    */
-  async decode(array: PoolArray, inner: boolean, bytes: Uint8Array, target: Target, signal?: AbortSignal): Promise<void> {
+  async decode(array: PoolArray, inner: boolean, bytes: Uint8Array, target: Target, signal?: AbortSignal, keep = false): Promise<Uint8Array | undefined> {
     const slot = await this.#slot(signal);
-    if (slot === undefined) return decodeHere(array, inner, bytes, target);
+    if (slot === undefined) return decodeHere(array, inner, bytes, target, keep);
     const own = bytes.byteOffset === 0 && bytes.buffer instanceof ArrayBuffer;
     const buffer = (own ? bytes.buffer : bytes.slice().buffer) as ArrayBuffer;
     const shared = isShared(target.out);
@@ -307,6 +310,7 @@ export class WorkerPool {
     const id = this.#nextId++;
     const message: ToWorker = { t: "decode", id, a: array.id, inner, bytes: buffer, length: bytes.byteLength, spare, item: target.item, place: target.place };
     if (shared) message.out = target.out as SharedArrayBuffer;
+    if (keep) message.keep = true;
     if (!slot.known.has(array.id)) {
       message.meta = array.meta();
       message.path = array.path;
@@ -320,10 +324,12 @@ export class WorkerPool {
       }
     }
     const decoded = await this.#run(slot, id, message, [buffer, ...spare], signal);
-    if (decoded === undefined) return;
-    place(decoded, new Uint8Array(target.out), target.item, target.place);
-    // Its buffer serves a later chunk.
+    if (decoded === undefined) return undefined;
+    if (!shared) place(decoded, new Uint8Array(target.out), target.item, target.place);
+    // The core copies a kept chunk; otherwise its buffer serves a later chunk.
+    if (keep) return decoded;
     this.#outputs.put(decoded.buffer);
+    return undefined;
   }
 
   /**

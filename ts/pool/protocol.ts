@@ -21,7 +21,8 @@ export type ToWorker =
    * to each worker. `spare`: buffers of decoded chunks the main thread is done with, for the
    * worker to write later chunks into. With `out` (the read's output, shared) the worker
    * copies the chunk's selected elements (of `item` bytes) there as `place` says (ts/pool/place.ts) and
-   * answers without bytes.
+   * answers without bytes, unless `keep` (a read through a chunk cache) asks for the decoded
+   * chunk too.
    */
   | {
       t: "decode";
@@ -39,6 +40,7 @@ export type ToWorker =
       out?: SharedArrayBuffer;
       item?: number;
       place?: Float64Array;
+      keep?: boolean;
     }
   /**
    * Apply registered codecs (ts/codecs.ts): `steps` in order to the first `length` bytes of

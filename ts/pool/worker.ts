@@ -78,8 +78,11 @@ function handle(message: ToWorker, post: Post): void {
         const decoded = decoder.view();
         if (message.out !== undefined && message.place !== undefined) {
           place(decoded, new Uint8Array(message.out), message.item ?? 1, message.place);
-          post({ t: "done", id: message.id, length: 0, input: message.bytes }, [message.bytes]);
-          return;
+          if (message.keep !== true) {
+            post({ t: "done", id: message.id, length: 0, input: message.bytes }, [message.bytes]);
+            return;
+          }
+          // Placed, and sent back for the main thread's chunk cache.
         }
         const length = decoded.length;
         const buffer = take(length);

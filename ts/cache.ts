@@ -1,0 +1,92 @@
+/**
+ * The decoded-chunk cache: the number of a cache on the WebAssembly side (src/wasm/cache.rs),
+ * which the Rust reader checks before any request and fills with what it decodes
+ * (ARCHITECTURE.md, "The chunk cache"). This module only checks the options, makes that cache
+ * once the module is loaded (at the first read through it) and frees it when the ChunkCache
+ * is garbage-collected.
+ * @module
+ */
+import * as raw from "./zom_wasm.js";
+import { ZomError } from "./errors.js";
+
+/** Options of {@link ChunkCache}. */
+export interface ChunkCacheOptions {
+  /**
+   * The most bytes the entries take: decoded values plus a small overhead per entry (`Infinity`:
+   * no bound). The least recently used entries are evicted to stay within it; a chunk larger
+   * than it is not kept.
+   */
+  maxBytes: number;
+}
+
+/** What a {@link ChunkCache} has done and holds. */
+export interface ChunkCacheStats {
+  /** Chunks (inner chunks of shards) found in the cache: no request, no decode. */
+  hits: number;
+  /** Chunks looked up and not found (then fetched, decoded and kept). */
+  misses: number;
+  /** Entries dropped to stay within `maxBytes`. */
+  evictions: number;
+  /** What the entries take, in bytes (at most `maxBytes`). */
+  bytes: number;
+  /** Entries held. */
+  entries: number;
+}
+
+const ids = new WeakMap<ChunkCache, number>();
+/** Frees the WebAssembly side's cache of a collected ChunkCache (its entries' memory is reused). */
+const collected = typeof FinalizationRegistry === "function" ? new FinalizationRegistry<number>((id) => raw.chunkCacheStat(id, 6)) : undefined;
+
+/**
+ * A cache of decoded chunks, bounded by bytes, least recently used first out. Give it to
+ * {@link open} (`{ cache }`: every array opened through that call shares it) or to one read
+ * (`arr.get(selection, { cache })`): a chunk read again is placed from the cache without a
+ * request or a decode, and a region whose chunks are all cached makes no request at all (for a
+ * sharded array not even the shard's index). Entries are per array and chunk, so arrays of one
+ * store share one cache without mixing. Values of object data types (JSON values) are not
+ * cached. The cache lives in WebAssembly memory, which never shrinks: it grows up to
+ * `maxBytes` and that memory is reused afterwards, also after {@link ChunkCache.clear}. It
+ * assumes the chunks it holds do not change in the store: clear it after a write.
+ *
+ * ```ts
+ * const cache = new ChunkCache({ maxBytes: 256 << 20 });
+ * const root = await open(store, "", { cache });
+ * ```
+ */
+export class ChunkCache {
+  /** The bound, in bytes. */
+  readonly maxBytes: number;
+
+  constructor(options: ChunkCacheOptions) {
+    const max = (options as Partial<ChunkCacheOptions> | undefined)?.maxBytes;
+    if (typeof max !== "number" || !(max >= 0)) {
+      throw new ZomError("InvalidArgument", "option 'maxBytes' of a ChunkCache must be a non-negative number");
+    }
+    this.maxBytes = max;
+  }
+
+  /** Counters since the cache was made, and what it holds now. */
+  get stats(): ChunkCacheStats {
+    const id = ids.get(this);
+    const stat = (what: number) => (id === undefined ? 0 : raw.chunkCacheStat(id, what));
+    return { hits: stat(0), misses: stat(1), evictions: stat(2), bytes: stat(3), entries: stat(4) };
+  }
+
+  /** Drops every entry (the counters go on). */
+  clear(): void {
+    const id = ids.get(this);
+    if (id !== undefined) raw.chunkCacheStat(id, 5);
+  }
+}
+
+/** The number of `cache` on the WebAssembly side, made on first use (the module is loaded by then). @internal */
+export function cacheId(cache: ChunkCache): number {
+  if (!(cache instanceof ChunkCache)) throw new ZomError("InvalidArgument", "option 'cache' must be a ChunkCache");
+  let id = ids.get(cache);
+  if (id === undefined) {
+    id = raw.newChunkCache(cache.maxBytes);
+    ids.set(cache, id);
+    collected?.register(cache, id);
+  }
+  return id;
+}
