@@ -102,6 +102,11 @@ const steps = [
   ["cargo fmt", () => runTests("cargo", ["fmt", "--check"])],
   ["cargo clippy", () => runTests("cargo", ["clippy", "--all-targets", "--", "-D", "warnings"])],
   [
+    // The module as scripts/build.mjs builds it: without the embedded built-in specs.
+    "cargo clippy (wasm32, shipped)",
+    () => runTests("cargo", ["clippy", "--target", "wasm32-unknown-unknown", "--lib", "--no-default-features", "--", "-D", "warnings"]),
+  ],
+  [
     "cargo clippy (wasm32)",
     () =>
       runTests("cargo", [

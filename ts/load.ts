@@ -5,7 +5,8 @@
  * "zom/manual" carries none and is told where the module is.
  * @module
  */
-import { initSync } from "./zom_wasm.js";
+import { initSync, setBuiltinSpecs } from "./zom_wasm.js";
+import { BUILTIN_SPECS } from "./zom_schemas.js";
 import { ZomError } from "./errors.js";
 import { configureWorkers } from "./pool/settings.js";
 import { entry } from "./runtime.js";
@@ -102,6 +103,8 @@ function isOptions(x: unknown): x is InitOptions {
 
 function start(module: WebAssembly.Module): void {
   initSync({ module });
+  // The built-in hierarchy specs ship as data beside the module (scripts/build.mjs writeSchemas).
+  setBuiltinSpecs(...BUILTIN_SPECS);
   compiled = module;
 }
 

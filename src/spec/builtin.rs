@@ -2,16 +2,51 @@
 
 use super::format::Spec;
 use crate::error::{Result, ZomError};
-use crate::model::schema::{minified_len, minify};
 use std::sync::{Arc, OnceLock};
 
 // Embedded without the indentation (at compile time), as the ZOM schemas are.
-const OME_ZARR_04_FILE: &[u8] = include_bytes!("builtin/ome-zarr-0.4.json");
-const OME_ZARR_05_FILE: &[u8] = include_bytes!("builtin/ome-zarr-0.5.json");
-const XARRAY_FILE: &[u8] = include_bytes!("builtin/xarray.json");
-const OME_ZARR_04: [u8; minified_len(OME_ZARR_04_FILE)] = minify(OME_ZARR_04_FILE);
-const OME_ZARR_05: [u8; minified_len(OME_ZARR_05_FILE)] = minify(OME_ZARR_05_FILE);
-const XARRAY: [u8; minified_len(XARRAY_FILE)] = minify(XARRAY_FILE);
+#[cfg(feature = "builtin-specs")]
+mod embedded {
+    use crate::model::schema::{minified_len, minify};
+    const OME_ZARR_04_FILE: &[u8] = include_bytes!("builtin/ome-zarr-0.4.json");
+    const OME_ZARR_05_FILE: &[u8] = include_bytes!("builtin/ome-zarr-0.5.json");
+    const XARRAY_FILE: &[u8] = include_bytes!("builtin/xarray.json");
+    pub(super) const OME_ZARR_04: [u8; minified_len(OME_ZARR_04_FILE)] = minify(OME_ZARR_04_FILE);
+    pub(super) const OME_ZARR_05: [u8; minified_len(OME_ZARR_05_FILE)] = minify(OME_ZARR_05_FILE);
+    pub(super) const XARRAY: [u8; minified_len(XARRAY_FILE)] = minify(XARRAY_FILE);
+}
+
+/// The built-in specs' texts when the crate does not embed them (feature `builtin-specs` off):
+/// set once by [`set_texts`], before any spec is used.
+#[cfg(not(feature = "builtin-specs"))]
+static TEXTS: OnceLock<[String; 3]> = OnceLock::new();
+
+/// Gives the built-in specs' texts (`ome-zarr-0.4`, `ome-zarr-0.5`, `xarray`, minified JSON)
+/// to a build without the `builtin-specs` feature; false when they were already given.
+#[cfg(not(feature = "builtin-specs"))]
+pub fn set_texts(ome04: String, ome05: String, xarray: String) -> bool {
+    TEXTS.set([ome04, ome05, xarray]).is_ok()
+}
+
+/// The text of built-in spec `i` (0.4, 0.5, xarray).
+fn text(i: usize) -> &'static [u8] {
+    #[cfg(feature = "builtin-specs")]
+    {
+        let all: [&'static [u8]; 3] = [
+            &embedded::OME_ZARR_04,
+            &embedded::OME_ZARR_05,
+            &embedded::XARRAY,
+        ];
+        all.get(i).copied().unwrap_or_default()
+    }
+    #[cfg(not(feature = "builtin-specs"))]
+    {
+        TEXTS
+            .get()
+            .and_then(|t| t.get(i))
+            .map_or(&[][..], |t| t.as_bytes())
+    }
+}
 
 /// The names [`builtin`] takes.
 pub const BUILTIN_NAMES: &[&str] = &["ome-zarr", "ome-zarr-0.4", "ome-zarr-0.5", "xarray"];
@@ -33,9 +68,9 @@ struct Builtins {
 fn builtins() -> &'static Builtins {
     static CELL: OnceLock<Builtins> = OnceLock::new();
     CELL.get_or_init(|| Builtins {
-        ome04: read(&OME_ZARR_04),
-        ome05: read(&OME_ZARR_05),
-        xarray: read(&XARRAY),
+        ome04: read(text(0)),
+        ome05: read(text(1)),
+        xarray: read(text(2)),
     })
 }
 
@@ -75,9 +110,9 @@ pub(crate) fn families() -> Vec<(&'static str, Vec<Arc<Spec>>)> {
 /// The JSON text (minified) of a built-in spec: `ome-zarr-0.4`, `ome-zarr-0.5` or `xarray`.
 pub fn builtin_text(name: &str) -> Result<&'static str> {
     let bytes: &'static [u8] = match name {
-        "ome-zarr-0.4" => &OME_ZARR_04,
-        "ome-zarr-0.5" => &OME_ZARR_05,
-        "xarray" => &XARRAY,
+        "ome-zarr-0.4" => text(0),
+        "ome-zarr-0.5" => text(1),
+        "xarray" => text(2),
         _ => {
             return Err(ZomError::invalid_argument(format!(
                 "no built-in spec '{name}' (there are: ome-zarr-0.4, ome-zarr-0.5, xarray)"

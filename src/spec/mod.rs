@@ -13,6 +13,8 @@ mod pointer;
 pub(crate) mod schema;
 mod view;
 
+#[cfg(not(feature = "builtin-specs"))]
+pub use builtin::set_texts as set_builtin_texts;
 pub use builtin::{all as builtin_all, builtin, builtin_text, BUILTIN_NAMES};
 pub use format::{Spec, FORMAT_VERSION};
 

@@ -134,25 +134,7 @@ impl Store for MemoryStore {
         if !self.listable {
             return Ok(None);
         }
-        let prefix = prefix.trim_matches('/');
-        let start = if prefix.is_empty() {
-            String::new()
-        } else {
-            format!("{prefix}/")
-        };
-        let mut listing = Listing::default();
-        for key in self.values.keys().filter(|k| k.starts_with(&start)) {
-            let rest = key.get(start.len()..).unwrap_or_default();
-            match rest.split_once('/') {
-                None => listing.keys.push(key.clone()),
-                Some((dir, _)) => {
-                    let full = format!("{start}{dir}");
-                    if listing.prefixes.last() != Some(&full) {
-                        listing.prefixes.push(full);
-                    }
-                }
-            }
-        }
+        let listing = super::list_sorted(&mut self.values.keys().map(String::as_str), prefix);
         Ok(Some(listing))
     }
 }

@@ -106,6 +106,37 @@ fn last_segment(key: &str) -> Option<&str> {
         .filter(|s| !s.is_empty())
 }
 
+/// What is directly below `prefix` (a node path) among `keys`, sorted keys relative to a
+/// store's root: full keys (`"a/b/zarr.json"`) and sub-prefixes (`"a/b/c"`). One listing rule
+/// for the stores that hold their keys (memory, zip, references); `dyn` so that it is one copy.
+pub(crate) fn list_sorted<'k>(keys: &mut dyn Iterator<Item = &'k str>, prefix: &str) -> Listing {
+    let prefix = prefix.trim_matches('/');
+    let start = if prefix.is_empty() {
+        String::new()
+    } else {
+        format!("{prefix}/")
+    };
+    let mut listing = Listing::default();
+    // Sorted keys: those below one sub-prefix come together.
+    for key in keys {
+        let Some(rest) = key.strip_prefix(start.as_str()) else {
+            continue;
+        };
+        match rest.split_once('/') {
+            None if !rest.is_empty() => listing.keys.push(key.to_string()),
+            None => {}
+            Some((dir, _)) if !dir.is_empty() => {
+                let full = format!("{start}{dir}");
+                if listing.prefixes.last() != Some(&full) {
+                    listing.prefixes.push(full);
+                }
+            }
+            Some(_) => {}
+        }
+    }
+    listing
+}
+
 /// `items` sorted, without duplicates. Through a map of `String` to JSON value (which the
 /// document readers have anyway) rather than a sort of `String`s: a sort is a lot of code per
 /// element type in the WebAssembly module.

@@ -273,6 +273,14 @@ pub fn detect_conventions(zom: JsValue, specs: JsValue) -> JsResult {
     Ok(plain::detected(&found))
 }
 
+/// Gives the module the built-in specs' texts (pkg/zom_schemas.js carries them): called once
+/// by ts/load.ts after instantiation, in builds without the `builtin-specs` feature.
+#[cfg(not(feature = "builtin-specs"))]
+#[wasm_bindgen(js_name = setBuiltinSpecs)]
+pub fn set_builtin_specs(ome04: String, ome05: String, xarray: String) {
+    spec::set_builtin_texts(ome04, ome05, xarray);
+}
+
 /// The JSON text of a built-in spec (`ome-zarr-0.4`, `ome-zarr-0.5`, `xarray`).
 #[wasm_bindgen(js_name = builtinSpecText)]
 pub fn builtin_spec_text(name: &str) -> Result<String, JsValue> {

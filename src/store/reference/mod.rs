@@ -223,29 +223,7 @@ impl References {
     /// The keys and sub-prefixes directly below `prefix` (a node path, `""` for the root),
     /// as full keys without a leading '/' (prefixes without a trailing '/').
     pub fn list_dir(&self, prefix: &str) -> Listing {
-        let prefix = prefix.trim_matches('/');
-        let start = if prefix.is_empty() {
-            String::new()
-        } else {
-            format!("{prefix}/")
-        };
-        let mut listing = Listing::default();
-        // Sorted keys: those below one sub-prefix come together.
-        for k in self.table.entries.keys() {
-            let Some(rest) = k.strip_prefix(start.as_str()) else {
-                continue;
-            };
-            match rest.split_once('/') {
-                None => listing.keys.push(k.clone()),
-                Some((dir, _)) => {
-                    let full = format!("{start}{dir}");
-                    if listing.prefixes.last() != Some(&full) {
-                        listing.prefixes.push(full);
-                    }
-                }
-            }
-        }
-        listing
+        crate::store::list_sorted(&mut self.table.entries.keys().map(String::as_str), prefix)
     }
 }
 

@@ -20,7 +20,7 @@ mod member;
 pub use directory::{Entry, Method, Trailer, MAX_DIRECTORY_BYTES, TAIL_LENGTH};
 pub use member::{cut, Fetch, Want};
 
-use super::{sorted_unique, ByteRange, Listing, Store};
+use super::{ByteRange, Listing, Store};
 use crate::error::{Result, ZomError};
 
 /// The documents whose presence marks a hierarchy's root.
@@ -119,29 +119,12 @@ impl ZipIndex {
     /// What is directly below `prefix` (a node path: `""`, `"a/b"`), as full keys relative
     /// to the root: `"a/b/zarr.json"`, and sub-prefixes `"a/b/c"`.
     pub fn list(&self, prefix: &str) -> Listing {
-        let prefix = prefix.trim_matches('/');
-        let start = if prefix.is_empty() {
-            String::new()
-        } else {
-            format!("{prefix}/")
-        };
-        let full = format!("{}{start}", self.root);
-        let mut listing = Listing::default();
-        let mut prefixes = Vec::new();
-        let first = self.entries.partition_point(|e| e.name < full);
-        for name in self.entries.iter().skip(first).map(|e| &e.name) {
-            let Some(rest) = name.strip_prefix(&full) else {
-                break;
-            };
-            match rest.split_once('/') {
-                None if !rest.is_empty() => listing.keys.push(format!("{start}{rest}")),
-                None => {}
-                Some((dir, _)) if !dir.is_empty() => prefixes.push(format!("{start}{dir}")),
-                Some(_) => {}
-            }
-        }
-        listing.prefixes = sorted_unique(prefixes);
-        listing
+        let root = self.root.as_str();
+        let names = self
+            .entries
+            .iter()
+            .filter_map(|e| e.name.strip_prefix(root));
+        super::list_sorted(&mut names.into_iter(), prefix)
     }
 }
 
