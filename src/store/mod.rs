@@ -109,7 +109,7 @@ fn last_segment(key: &str) -> Option<&str> {
 /// What is directly below `prefix` (a node path) among `keys`, sorted keys relative to a
 /// store's root: full keys (`"a/b/zarr.json"`) and sub-prefixes (`"a/b/c"`). One listing rule
 /// for the stores that hold their keys (memory, zip, references); `dyn` so that it is one copy.
-pub(crate) fn list_sorted<'k>(keys: &mut dyn Iterator<Item = &'k str>, prefix: &str) -> Listing {
+pub(crate) fn list_sorted(keys: &mut dyn Iterator<Item = &str>, prefix: &str) -> Listing {
     let prefix = prefix.trim_matches('/');
     let start = if prefix.is_empty() {
         String::new()

@@ -219,6 +219,18 @@ test("a 3-D array gets a slider for its first dimension; moving it redraws that 
   assert.equal(await page.innerText(".legend-max"), String(Math.max(...plane(2))));
   assert.match(await page.innerText(".slider"), /2 \/ 2/);
   await shot("05-slider");
+  // Back to plane 0: its chunks come from the worker's decoded-chunk cache, so no request.
+  await page.waitForTimeout(300); // the counters are posted every 150 ms
+  const count = async (id) => Number((await page.innerText(id)).replace(/,/g, ""));
+  const [requests, hits] = [await count("#requests"), await count("#cache-hits")];
+  await page.$eval('input[type=range][data-dim="0"]', (el) => {
+    el.value = "0";
+    el.dispatchEvent(new Event("input"));
+  });
+  await page.waitForFunction((want) => document.querySelector(".legend-min")?.innerText === want, String(Math.min(...plane(0))), { timeout: 10_000 });
+  await previewDone();
+  await page.waitForFunction((h) => Number(document.querySelector("#cache-hits").innerText.replace(/,/g, "")) > h, hits, { timeout: 10_000 });
+  assert.equal(await count("#requests"), requests, "plane 0 again: no request");
 });
 
 test("a slow walk shows a progress bar with the nodes found so far", async () => {

@@ -25,6 +25,8 @@ const els = {
   url: byId<HTMLInputElement>("url"),
   requests: byId("requests"),
   bytes: byId("bytes"),
+  cacheHits: byId("cache-hits"),
+  cacheStat: byId("cache-stat"),
   download: byId<HTMLButtonElement>("download"),
   progress: byId<HTMLProgressElement>("walk-progress"),
   walkStatus: byId("walk-status"),
@@ -55,9 +57,11 @@ function banner(f: Failure): void {
   replace(els.banner, failureBox(f, "Something went wrong"));
 }
 
-worker.onStats = (requests, bytes) => {
+worker.onStats = (requests, bytes, cacheHits, cacheMisses) => {
   els.requests.textContent = requests.toLocaleString("en");
   els.bytes.textContent = showBytes(bytes);
+  els.cacheHits.textContent = cacheHits.toLocaleString("en");
+  els.cacheStat.title = `Chunks placed from the decoded-chunk cache (no request, no decode): ${cacheHits} hits, ${cacheMisses} misses`;
 };
 worker.onFatal = (f) => {
   banner(f);

@@ -6,6 +6,7 @@
  */
 import {
   builtinSpec,
+  ChunkCache,
   detectConventions,
   diff,
   DirectoryHandleStore,
@@ -69,6 +70,11 @@ interface Counted {
 // The hierarchy being shown: its store, the HTTP store under it (for the request counters;
 // null for local data), its walked ZOM, and the arrays opened so far.
 let store: StoreInput | null = null;
+/**
+ * Decoded chunks of the hierarchy shown: moving a slider back, or redrawing a plane, places
+ * them again without a request or a decode. A new one per hierarchy.
+ */
+let cache = new ChunkCache({ maxBytes: 256 * 1024 * 1024 });
 let http: Counted | null = null;
 let current: { url: string; zom: Zom; format: 2 | 3 } | null = null;
 let controller: AbortController | null = null;
@@ -76,12 +82,12 @@ const arrays = new Map<string, Promise<ZarrArray>>();
 
 let lastStats = "";
 function postStats(): void {
-  if (http === null) return;
-  const { requests, bytes } = http.stats;
-  const text = `${requests}/${bytes}`;
+  const { requests, bytes } = http?.stats ?? { requests: 0, bytes: 0 };
+  const { hits, misses } = cache.stats;
+  const text = `${requests}/${bytes}/${hits}/${misses}`;
   if (text === lastStats) return;
   lastStats = text;
-  post({ id: 0, type: "stats", requests, bytes });
+  post({ id: 0, type: "stats", requests, bytes, cacheHits: hits, cacheMisses: misses });
 }
 setInterval(postStats, 150);
 
@@ -119,8 +125,9 @@ async function doWalk(id: number, source: Source): Promise<void> {
   current = null;
   store = null;
   http = null;
+  cache = new ChunkCache({ maxBytes: 256 * 1024 * 1024 });
   lastStats = "";
-  post({ id: 0, type: "stats", requests: 0, bytes: 0 });
+  postStats();
   const opened = await storeOf(source, mine.signal);
   if (controller !== mine) return;
   ({ store, http } = opened);
@@ -167,7 +174,7 @@ function openArray(path: string): Promise<ZarrArray> {
   let opened = arrays.get(path);
   if (opened === undefined) {
     const hint = { kind: "array" as const, format: current.format };
-    opened = open(store, path, hint) as Promise<ZarrArray>;
+    opened = open(store, path, { ...hint, cache }) as Promise<ZarrArray>;
     opened.catch(() => arrays.delete(path));
     arrays.set(path, opened);
   }

@@ -116,7 +116,7 @@ pub fn read_trailer(tail: &[u8]) -> Result<Trailer> {
         // The end record follows the directory directly.
         let end_abs = directory
             .checked_add(length)
-            .ok_or_else(|| bad("the directory's offset and length overflow"))?;
+            .ok_or_else(|| bad("the end record is not where the directory says"))?;
         Trailer {
             directory,
             length,
@@ -157,40 +157,28 @@ fn find_end(tail: &[u8]) -> Option<usize> {
 }
 
 fn zip64_trailer(tail: &[u8], locator: usize) -> Result<Trailer> {
+    let broken = || bad("the Zip64 end record or its locator is missing or broken");
     if u32_at(tail, locator) != Some(ZIP64_LOCATOR_SIGNATURE) {
-        return Err(bad(
-            "the end record needs Zip64 but the Zip64 locator is missing",
-        ));
+        return Err(broken());
     }
-    let record_abs = u64_at(tail, locator + 8).ok_or_else(|| bad("a truncated Zip64 locator"))?;
-    // The Zip64 end record lies before the locator; its length is in its own field.
-    let record = locator
-        .checked_sub(ZIP64_END_LEN)
-        .filter(|&at| u32_at(tail, at) == Some(ZIP64_END_SIGNATURE))
-        .or_else(|| find_zip64_end(tail, locator))
-        .ok_or_else(|| {
-            bad("the Zip64 end of central directory record is not before its locator")
-        })?;
-    let disk = u32_at(tail, record + 16).unwrap_or(0);
-    if disk != 0 {
+    let record_abs = u64_at(tail, locator + 8).ok_or_else(broken)?;
+    let record = find_zip64_end(tail, locator).ok_or_else(broken)?;
+    if u32_at(tail, record + 16) != Some(0) {
         return Err(bad("multi-disk (split) archives are not supported"));
     }
-    let field =
-        |at: usize| u64_at(tail, record + at).ok_or_else(|| bad("a truncated Zip64 end record"));
+    let field = |at: usize| u64_at(tail, record + at).ok_or_else(broken);
     Ok(Trailer {
         entries: field(32)?,
         length: field(40)?,
         directory: field(48)?,
-        tail_start: record_abs
-            .checked_sub(record as u64)
-            .ok_or_else(|| bad("the Zip64 locator points before the archive"))?,
+        tail_start: record_abs.checked_sub(record as u64).ok_or_else(broken)?,
     })
 }
 
-/// A Zip64 end record with extensible data: the last signature before the locator whose
-/// declared size reaches the locator.
+/// The Zip64 end record: the last signature before the locator whose declared size (56 bytes,
+/// or more with extensible data) reaches the locator.
 fn find_zip64_end(tail: &[u8], locator: usize) -> Option<usize> {
-    (0..locator.checked_sub(ZIP64_END_LEN)?)
+    (0..=locator.checked_sub(ZIP64_END_LEN)?)
         .rev()
         .filter(|&at| u32_at(tail, at) == Some(ZIP64_END_SIGNATURE))
         .find(|&at| {
