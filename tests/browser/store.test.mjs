@@ -142,6 +142,7 @@ test("ZipStore over cross-origin Range requests, and DirectoryHandleStore over a
   assert.equal(want.viaZip.values.length, 50);
   assert.deepEqual(want.viaFolder, want.plain);
   assert.deepEqual(want.listing, { keys: ["/measurements/zarr.json"], prefixes: ["/measurements/temperature/"] });
+});
 
 test("ReferenceStore reads kerchunk references to an HDF5 file cross-origin, its chunk ranges merged", async () => {
   const expected = JSON.parse(Buffer.from(fixture("references/expected.json")).toString("utf8"))["hdf5/temperature"];
