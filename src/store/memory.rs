@@ -134,7 +134,7 @@ impl Store for MemoryStore {
         if !self.listable {
             return Ok(None);
         }
-        let listing = super::list_sorted(&mut self.values.keys().map(String::as_str), prefix);
+        let listing = super::list_keys(&mut self.values.keys().map(String::as_str), prefix);
         Ok(Some(listing))
     }
 }

@@ -106,35 +106,34 @@ fn last_segment(key: &str) -> Option<&str> {
         .filter(|s| !s.is_empty())
 }
 
-/// What is directly below `prefix` (a node path) among `keys`, sorted keys relative to a
-/// store's root: full keys (`"a/b/zarr.json"`) and sub-prefixes (`"a/b/c"`). One listing rule
-/// for the stores that hold their keys (memory, zip, references); `dyn` so that it is one copy.
-pub(crate) fn list_sorted(keys: &mut dyn Iterator<Item = &str>, prefix: &str) -> Listing {
+/// What is directly below `prefix` (a node path) among `keys` (relative to a store's root, in
+/// any order; a leading `/` is ignored): full keys (`"a/b/zarr.json"`) and sub-prefixes
+/// (`"a/b/c"`), each sorted and once. Empty segments name nothing: `"a//b"` and `"a/"` add
+/// no child. The one listing rule of the stores that hold their keys (memory, zip, references,
+/// a JS `Map`); `dyn` so that it is one copy in the module.
+pub(crate) fn list_keys(keys: &mut dyn Iterator<Item = &str>, prefix: &str) -> Listing {
     let prefix = prefix.trim_matches('/');
     let start = if prefix.is_empty() {
         String::new()
     } else {
         format!("{prefix}/")
     };
-    let mut listing = Listing::default();
-    // Sorted keys: those below one sub-prefix come together.
+    let (mut found, mut dirs) = (Vec::new(), Vec::new());
     for key in keys {
+        let key = key.trim_start_matches('/');
         let Some(rest) = key.strip_prefix(start.as_str()) else {
             continue;
         };
         match rest.split_once('/') {
-            None if !rest.is_empty() => listing.keys.push(key.to_string()),
-            None => {}
-            Some((dir, _)) if !dir.is_empty() => {
-                let full = format!("{start}{dir}");
-                if listing.prefixes.last() != Some(&full) {
-                    listing.prefixes.push(full);
-                }
-            }
-            Some(_) => {}
+            None if !rest.is_empty() => found.push(key.to_string()),
+            Some((dir, _)) if !dir.is_empty() => dirs.push(format!("{start}{dir}")),
+            _ => {}
         }
     }
-    listing
+    Listing {
+        keys: sorted_unique(found),
+        prefixes: sorted_unique(dirs),
+    }
 }
 
 /// `items` sorted, without duplicates. Through a map of `String` to JSON value (which the

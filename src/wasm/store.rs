@@ -242,32 +242,9 @@ impl JsStore {
     }
 
     fn map_list(map: &js_sys::Map, prefix: &str) -> Listing {
-        let prefix = prefix.trim_matches('/');
-        let start = if prefix.is_empty() {
-            String::new()
-        } else {
-            format!("{prefix}/")
-        };
         let mut keys = Vec::new();
-        let mut prefixes = Vec::new();
-        map.for_each(&mut |_, key| {
-            let Some(key) = key.as_string() else {
-                return;
-            };
-            let key = key.trim_start_matches('/');
-            let Some(rest) = key.strip_prefix(start.as_str()) else {
-                return;
-            };
-            match rest.split_once('/') {
-                None if !rest.is_empty() => keys.push(key.to_string()),
-                None => {}
-                Some((dir, _)) => prefixes.push(format!("{start}{dir}")),
-            }
-        });
-        Listing {
-            keys: crate::store::sorted_unique(keys),
-            prefixes: crate::store::sorted_unique(prefixes),
-        }
+        map.for_each(&mut |_, key| keys.extend(key.as_string()));
+        crate::store::list_keys(&mut keys.iter().map(String::as_str), prefix)
     }
 }
 

@@ -223,7 +223,7 @@ impl References {
     /// The keys and sub-prefixes directly below `prefix` (a node path, `""` for the root),
     /// as full keys without a leading '/' (prefixes without a trailing '/').
     pub fn list_dir(&self, prefix: &str) -> Listing {
-        crate::store::list_sorted(&mut self.table.entries.keys().map(String::as_str), prefix)
+        crate::store::list_keys(&mut self.table.entries.keys().map(String::as_str), prefix)
     }
 }
 

@@ -124,7 +124,7 @@ impl ZipIndex {
             .entries
             .iter()
             .filter_map(|e| e.name.strip_prefix(root));
-        super::list_sorted(&mut names.into_iter(), prefix)
+        super::list_keys(&mut names.into_iter(), prefix)
     }
 }
 
