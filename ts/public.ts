@@ -53,3 +53,4 @@ export { DirectoryHandleStore, FileStore } from "./store/files.js";
 export type { DirectoryHandle } from "./store/files.js";
 export { ReferenceStore, checkReferences, httpTargets } from "./store/reference.js";
 export type { ReferenceStoreOptions, ReferenceTargets } from "./store/reference.js";
+export { isReferenceName, isZipName, storeFromUrl } from "./store/url.js";

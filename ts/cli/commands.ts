@@ -21,8 +21,9 @@ import {
   summarize,
   validateHierarchy,
   walk,
-  ReferenceStore,
-  ZipStore,
+  isReferenceName,
+  isZipName,
+  storeFromUrl,
   ZomError,
 } from "../node.js";
 import type { StoreInput, WalkResult, ZarrArray } from "../node.js";
@@ -108,11 +109,6 @@ function concurrencyOf(ctx: Context): { concurrency?: number } {
   return n === undefined ? {} : { concurrency: Math.max(1, n) };
 }
 
-/** A zip archive's name: zarr-python's ZipStore, a zipped folder, an OME-Zarr single file (.ozx). */
-const ZIP_NAME = /\.(zip|ozx)([?#].*)?$/i;
-/** A kerchunk reference file's name. */
-const REFERENCE_NAME = /\.json([?#].*)?$/i;
-
 /**
  * Opens TARGET: an http(s) URL through FetchStore, a directory or file: URL through FsStore,
  * a .zip or .ozx (URL or path) through ZipStore, kerchunk references (a .json URL or path)
@@ -120,16 +116,8 @@ const REFERENCE_NAME = /\.json([?#].*)?$/i;
  */
 async function target(ctx: Context, text: string): Promise<Target> {
   if (/^https?:\/\//i.test(text)) {
-    if (ZIP_NAME.test(text)) {
-      const zip = await ZipStore.fromUrl(text, concurrencyOf(ctx));
-      return { store: zip, fetch: zip.source as FetchStore, fs: null };
-    }
-    if (REFERENCE_NAME.test(text)) {
-      const refs = await ReferenceStore.fromUrl(text, concurrencyOf(ctx));
-      return { store: refs, fetch: refs, fs: null };
-    }
-    const fetch = new FetchStore(text, concurrencyOf(ctx));
-    return { store: fetch, fetch, fs: null };
+    const store = await storeFromUrl(text, concurrencyOf(ctx));
+    return { store, fetch: store, fs: null };
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text) && !/^file:/i.test(text)) {
     throw new UsageError(`'${text}': only directories, file: URLs and http(s) URLs can be read`);
@@ -142,8 +130,8 @@ async function target(ctx: Context, text: string): Promise<Target> {
     if ((e as { code?: unknown }).code !== "ENOENT") throw e;
     throw new ZomError("NotFound", `no directory ${resolve(dir)}`);
   }
-  if (info.isFile() && ZIP_NAME.test(dir)) return { store: await openZip(dir), fetch: null, fs: null };
-  if (info.isFile() && REFERENCE_NAME.test(dir)) {
+  if (info.isFile() && isZipName(dir)) return { store: await openZip(dir), fetch: null, fs: null };
+  if (info.isFile() && isReferenceName(dir)) {
     const refs = await referenceStoreFromFile(dir);
     return { store: refs, fetch: refs, fs: null };
   }

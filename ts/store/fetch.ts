@@ -318,7 +318,7 @@ export class FetchStore {
 }
 
 /** An absolute key: a leading "/" added; "." and ".." segments refused (they would leave the store). */
-function normalizeKey(key: string): string {
+export function normalizeKey(key: string): string {
   if (typeof key !== "string") throw new ZomError("InvalidArgument", `store keys are strings, got ${typeof key}`);
   const k = key.startsWith("/") ? key : `/${key}`;
   if (k.split("/").some((s) => s === "." || s === "..")) {

@@ -7,6 +7,7 @@
  * @module
  */
 import { ZomError } from "../errors.js";
+import { normalizeKey } from "./fetch.js";
 import { checkRange, maxBytesOf } from "./range.js";
 import { throwIfAborted } from "./signal.js";
 import type { ByteRange, StoreCallOptions, StoreListing } from "./types.js";
@@ -34,18 +35,9 @@ async function readBlob(blob: Blob, key: string, range: ByteRange | undefined, o
   return bytes;
 }
 
-/** "/a/b" → "/a/b"; "a/b" → "/a/b"; "." and ".." segments refused. */
-function absolute(key: string): string {
-  const k = key.startsWith("/") ? key : `/${key}`;
-  if (k.split("/").some((s) => s === "." || s === "..")) {
-    throw new ZomError("InvalidArgument", `store key ${JSON.stringify(key)} has a "." or ".." segment`, { key });
-  }
-  return k;
-}
-
 /** The listing of `prefix` from a sorted list of absolute keys. */
 function listKeys(keys: Iterable<string>, prefix: string): StoreListing {
-  const p = absolute(prefix).replace(/\/*$/, "/");
+  const p = normalizeKey(prefix).replace(/\/*$/, "/");
   const out: StoreListing = { keys: [], prefixes: [] };
   const dirs = new Set<string>();
   for (const key of keys) {
@@ -71,7 +63,7 @@ export class FileStore {
 
   /** @param files key (with or without a leading "/") → the value's bytes */
   constructor(files: Map<string, Blob> | Iterable<[string, Blob]>) {
-    for (const [key, blob] of files) this.#files.set(absolute(key), blob);
+    for (const [key, blob] of files) this.#files.set(normalizeKey(key), blob);
   }
 
   /**
@@ -94,13 +86,13 @@ export class FileStore {
 
   /** The value at `key`; undefined when there is none. */
   async get(key: string, options: StoreCallOptions = {}): Promise<Uint8Array | undefined> {
-    const blob = this.#files.get(absolute(key));
+    const blob = this.#files.get(normalizeKey(key));
     return blob === undefined ? undefined : readBlob(blob, key, undefined, options);
   }
 
   /** Bytes of the value at `key`: `length` from `offset`, or the last `suffixLength`. */
   async getRange(key: string, range: ByteRange, options: StoreCallOptions = {}): Promise<Uint8Array | undefined> {
-    const blob = this.#files.get(absolute(key));
+    const blob = this.#files.get(normalizeKey(key));
     return blob === undefined ? undefined : readBlob(blob, key, range, options);
   }
 
@@ -144,7 +136,7 @@ export class DirectoryHandleStore {
   }
 
   async #file(key: string): Promise<File | undefined> {
-    const segments = absolute(key).split("/").slice(1);
+    const segments = normalizeKey(key).split("/").slice(1);
     const name = segments.pop();
     if (name === undefined || name === "" || segments.includes("")) return undefined;
     const dir = await this.#folder(segments);
@@ -170,7 +162,7 @@ export class DirectoryHandleStore {
 
   /** The files and sub-folders directly below `prefix` (absolute; prefixes end in "/"). */
   async list(prefix: string): Promise<StoreListing> {
-    const p = absolute(prefix).replace(/\/*$/, "/");
+    const p = normalizeKey(prefix).replace(/\/*$/, "/");
     const dir = await this.#folder(p.split("/").filter((s) => s !== ""));
     const out: StoreListing = { keys: [], prefixes: [] };
     if (dir === undefined) return out;

@@ -11,7 +11,7 @@ import type { Readable } from "../hierarchy.js";
 import { FetchStore } from "./fetch.js";
 import { FileStore } from "./files.js";
 import { maxBytesOf } from "./range.js";
-import type { ByteRange, FetchStoreOptions, StoreCallOptions, StoreListing } from "./types.js";
+import type { ByteRange, FetchStoreOptions, FetchStoreStats, StoreCallOptions, StoreListing } from "./types.js";
 import { wire } from "./wire.js";
 
 /** Options of the {@link ZipStore} factories. */
@@ -68,6 +68,11 @@ export class ZipStore {
     this.key = key;
     this.#archive = archive;
     this.root = archive.root;
+  }
+
+  /** The requests and bytes of the store the archive is read from (zeros when it does not count them). */
+  get stats(): FetchStoreStats {
+    return (this.source as { stats?: FetchStoreStats }).stats ?? { requests: 0, bytes: 0 };
   }
 
   /** Opens the archive at `key` of `source` (any store with zarrita's shape; `getRange` is needed to read less than all of it). */

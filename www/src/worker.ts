@@ -10,13 +10,12 @@ import {
   detectConventions,
   diff,
   DirectoryHandleStore,
-  FetchStore,
   FileStore,
   init,
   open,
   parseJson,
-  ReferenceStore,
   slice,
+  storeFromUrl,
   stringify,
   summarize,
   validateHierarchy,
@@ -57,12 +56,7 @@ function failure(e: unknown): Failure {
 
 const post = (message: Response, transfer: Transferable[] = []): void => scope.postMessage(message, transfer);
 
-/** A zip archive's name: zarr-python's ZipStore, a zipped folder, an OME-Zarr single file (.ozx). */
-const ZIP_NAME = /\.(zip|ozx)([?#].*)?$/i;
-/** A kerchunk reference file's name. */
-const REFERENCE_NAME = /\.json([?#].*)?$/i;
-
-/** A store that counts its HTTP requests (FetchStore, ReferenceStore). */
+/** A store that counts its HTTP requests (FetchStore, ZipStore, ReferenceStore). */
 interface Counted {
   readonly stats: { requests: number; bytes: number };
 }
@@ -95,16 +89,8 @@ setInterval(postStats, 150);
 async function storeOf(source: Source, signal: AbortSignal): Promise<{ store: StoreInput; http: Counted | null; url: string }> {
   switch (source.kind) {
     case "url": {
-      if (REFERENCE_NAME.test(source.url)) {
-        const refs = await ReferenceStore.fromUrl(source.url, { concurrency: 16, signal });
-        return { store: refs, http: refs, url: source.url };
-      }
-      if (ZIP_NAME.test(source.url)) {
-        const zip = await ZipStore.fromUrl(source.url, { concurrency: 16, signal });
-        return { store: zip, http: zip.source as FetchStore, url: source.url };
-      }
-      const fetchStore = new FetchStore(source.url, { concurrency: 16 });
-      return { store: fetchStore, http: fetchStore, url: source.url };
+      const opened = await storeFromUrl(source.url, { concurrency: 16, signal });
+      return { store: opened, http: opened, url: source.url };
     }
     case "zip":
       return { store: await ZipStore.fromBlob(source.file, { signal }), http: null, url: `local:${source.file.name}` };
