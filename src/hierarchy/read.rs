@@ -1,12 +1,14 @@
 //! Region reads: a selection of an array fetched with only the requests it needs, decoded and
 //! assembled into one C-order output.
 //!
-//! The read plan lists the chunks the selection touches; they are fetched concurrently (up
-//! to [`ReadOptions::concurrency`] requests in flight) and each is decoded into the output as
-//! soon as it arrives, straight into place when it is one block of the output. Missing chunks
-//! read as the fill value. Sharded arrays read only the parts of shards they need
-//! (see the `shard` module: index + merged inner chunk ranges, or the whole shard when most
-//! of it is wanted).
+//! The read plan lists the chunks the selection touches; their requests are all put in flight
+//! at once, as far as [`ReadOptions::bytes_in_flight`] allows (what the chunks in flight may
+//! cost in memory), and each chunk is decoded into the output as soon as it arrives, straight
+//! into place when it is one block of the output. How many requests the store itself runs at
+//! once is the store's business (JS `FetchStore`'s `concurrency`). Missing chunks read as the
+//! fill value. Sharded arrays read only the parts of shards they need (see the `shard`
+//! module: the index, kept by the array for later reads, and merged inner chunk ranges, or the
+//! whole shard when most of it is wanted).
 //!
 //! With a [`DecodeHook`] the decoding happens elsewhere (the JS bindings: a pool of workers):
 //! each fetched chunk's bytes (for shards: each inner chunk's) go to the hook as soon as they
@@ -23,14 +25,13 @@
 use super::array::{ArrayReader, ChunkValues};
 use super::cache::{CacheUse, Cached};
 use super::output::{Fill, Output};
-use super::pending::{stray, Finished, Pending};
+use super::pending::{stray, Finished, InFlight, Pending};
 use super::shard;
-use crate::chunk::{ChunkGrid, ChunkRead, DimSelection, Selection};
+use crate::chunk::{ChunkGrid, ChunkRead, DimSelection, PlannedChunk, Selection};
 use crate::codec::DecodedChunk;
 use crate::error::{ErrorCode, Result, ZomError};
 use crate::limits::Limits;
 use crate::store::Store;
-use futures_util::stream::{self, StreamExt};
 use std::rc::Rc;
 
 /// Which codec pipeline decodes a chunk handed to a [`DecodeHook`].
@@ -110,8 +111,11 @@ pub(super) enum Fetched {
 /// Limits and tuning of a read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ReadOptions {
-    /// Requests in flight at most (chunks, or shards being read).
-    pub concurrency: usize,
+    /// What the chunks whose requests are in flight may cost, in bytes: each chunk counts its
+    /// decoded size (a shard: its inner chunks the read wants). Chunks are put in flight in
+    /// plan order while they fit, and always at least one; default
+    /// [`DEFAULT_BYTES_IN_FLIGHT`].
+    pub bytes_in_flight: u64,
     /// The limits of the read: `max_bytes` (the output, in bytes; variable-length data:
     /// slots × slot size) and `max_chunks` (chunks, or inner chunks of one shard, a selection
     /// may touch). Chunks decode under the reader's own limits
@@ -121,10 +125,13 @@ pub struct ReadOptions {
     pub shard_gap: u64,
 }
 
+/// The default [`ReadOptions::bytes_in_flight`]: 64 MiB.
+pub const DEFAULT_BYTES_IN_FLIGHT: u64 = 64 << 20;
+
 impl Default for ReadOptions {
     fn default() -> Self {
         ReadOptions {
-            concurrency: 16,
+            bytes_in_flight: DEFAULT_BYTES_IN_FLIGHT,
             limits: Limits::default(),
             shard_gap: 0,
         }
@@ -205,8 +212,8 @@ pub async fn read_cached<S: Store, H: DecodeHook>(
         cached: 0,
     };
     progress(now);
-    let concurrency = options.concurrency.max(1);
     let sharding = reader.pipeline().sharding();
+    let indexes = reader.shard_indexes();
     // The cached chunks of a plain array are placed first, without a request; the others
     // are read. (A shard's inner chunks are looked up where the shard is read.)
     let mut misses = Vec::with_capacity(chunks.len());
@@ -225,19 +232,22 @@ pub async fn read_cached<S: Store, H: DecodeHook>(
         now.done = now.done.saturating_add(1);
         progress(now);
     }
-    // One stream and one loop for plain and sharded arrays, of the one future type of
-    // `super::pending`.
-    let mut fetches = stream::iter(misses)
-        .map(|chunk| -> Pending<'_> {
+    // One loop for plain and sharded arrays, of the one future type of `super::pending`.
+    let cost = |chunk: &PlannedChunk| chunk_cost(reader, chunk);
+    let mut fetches = InFlight::new(
+        misses,
+        options.bytes_in_flight,
+        cost,
+        |chunk| -> Pending<'_> {
             Box::pin(async move {
                 let key = chunk.key.as_str();
                 let fetched = match (sharding, hook) {
                     (Some(sharding), hook) => {
-                        match shard::fetch(store, sharding, chunk, options, cache).await {
+                        match shard::fetch(store, sharding, indexes, chunk, options, cache).await {
                             Err(e) => Err(e),
                             Ok(data) => match hook {
                                 None => Ok(Fetched::Shard(data)),
-                                Some(hook) => shard::decode_with(hook, sharding, key, data, cache)
+                                Some(hook) => shard::decode_with(hook, key, data, cache)
                                     .await
                                     .map(Fetched::Inner),
                             },
@@ -257,8 +267,8 @@ pub async fn read_cached<S: Store, H: DecodeHook>(
                 };
                 Finished::Chunk(chunk, fetched)
             })
-        })
-        .buffer_unordered(concurrency);
+        },
+    );
     while let Some(finished) = fetches.next().await {
         let Finished::Chunk(chunk, fetched) = finished else {
             return Err(stray().at_path(path));
@@ -306,6 +316,24 @@ pub async fn read_cached<S: Store, H: DecodeHook>(
         shape: plan.output_shape().to_vec(),
         data: out.into_chunk(),
     })
+}
+
+/// What a chunk in flight costs, for [`ReadOptions::bytes_in_flight`]: its decoded bytes
+/// (variable-length values: 16 bytes each); for a shard, those of the inner chunks the read
+/// wants of it.
+fn chunk_cost(reader: &ArrayReader, chunk: &PlannedChunk) -> u64 {
+    let item = reader.data_type().fixed_size().unwrap_or(16);
+    let bytes = |shape: &[u64]| shape.iter().fold(item, |n, &d| n.saturating_mul(d));
+    match reader.pipeline().sharding() {
+        None => bytes(reader.layout().grid.chunk_shape()),
+        Some(sharding) => {
+            let inner = bytes(sharding.inner_chunk_shape());
+            match chunk.read.inner_plan(sharding.inner_chunk_shape()) {
+                Ok(plan) => plan.num_chunks().unwrap_or(u64::MAX).saturating_mul(inner),
+                Err(_) => bytes(reader.layout().grid.chunk_shape()),
+            }
+        }
+    }
 }
 
 /// The bytes of a (non-sharded) chunk as zom's pipeline decodes them: the stored value, with
