@@ -51,8 +51,10 @@ pub enum ChunkPart {
 #[allow(async_fn_in_trait)]
 pub trait DecodeHook {
     /// Makes the output: `len` bytes, every element set to `fill` (one element's bytes), so
-    /// that missing chunks need nothing more.
-    fn share(&self, len: u64, fill: &[u8]) -> Result<()>;
+    /// that missing chunks need nothing more. `decodes`: how many chunks (inner chunks) at
+    /// most the read will hand to [`DecodeHook::decode`] (1: a tile, whose output is one
+    /// chunk's part; sharing the output with other threads then buys nothing).
+    fn share(&self, len: u64, fill: &[u8], decodes: u64) -> Result<()>;
 
     /// Decodes the stored bytes of a chunk (`part` says which pipeline) and copies its
     /// selected elements into the output as `read` says.
@@ -87,7 +89,7 @@ pub trait DecodeHook {
 pub enum NoHook {}
 
 impl DecodeHook for NoHook {
-    fn share(&self, _: u64, _: &[u8]) -> Result<()> {
+    fn share(&self, _: u64, _: &[u8], _: u64) -> Result<()> {
         match *self {}
     }
 
@@ -195,7 +197,10 @@ pub async fn read_cached<S: Store, H: DecodeHook>(
     let fill = Fill::of(reader.data_type(), reader.fill_value()).map_err(|e| e.at_path(path))?;
     let (hook, mut out) = match (hook, &fill) {
         (Some(hook), Fill::Element(e)) => {
-            hook.share(plan.output_len()?.saturating_mul(item), e)
+            let decodes = chunks
+                .iter()
+                .fold(0u64, |n, c| n.saturating_add(chunk_decodes(reader, c)));
+            hook.share(plan.output_len()?.saturating_mul(item), e, decodes)
                 .map_err(|e| e.at_path(path))?;
             (Some(hook), Output::Shared)
         }
@@ -318,22 +323,32 @@ pub async fn read_cached<S: Store, H: DecodeHook>(
     })
 }
 
+/// How many decodes a planned chunk takes: 1, or for a shard the inner chunks the read wants
+/// of it.
+fn chunk_decodes(reader: &ArrayReader, chunk: &PlannedChunk) -> u64 {
+    match reader.pipeline().sharding() {
+        None => 1,
+        Some(sharding) => chunk
+            .read
+            .inner_plan(sharding.inner_chunk_shape())
+            .and_then(|plan| plan.num_chunks())
+            .unwrap_or(u64::MAX),
+    }
+}
+
 /// What a chunk in flight costs, for [`ReadOptions::bytes_in_flight`]: its decoded bytes
 /// (variable-length values: 16 bytes each); for a shard, those of the inner chunks the read
 /// wants of it.
 fn chunk_cost(reader: &ArrayReader, chunk: &PlannedChunk) -> u64 {
     let item = reader.data_type().fixed_size().unwrap_or(16);
-    let bytes = |shape: &[u64]| shape.iter().fold(item, |n, &d| n.saturating_mul(d));
-    match reader.pipeline().sharding() {
-        None => bytes(reader.layout().grid.chunk_shape()),
-        Some(sharding) => {
-            let inner = bytes(sharding.inner_chunk_shape());
-            match chunk.read.inner_plan(sharding.inner_chunk_shape()) {
-                Ok(plan) => plan.num_chunks().unwrap_or(u64::MAX).saturating_mul(inner),
-                Err(_) => bytes(reader.layout().grid.chunk_shape()),
-            }
-        }
-    }
+    let shape = match reader.pipeline().sharding() {
+        None => reader.layout().grid.chunk_shape(),
+        Some(sharding) => sharding.inner_chunk_shape(),
+    };
+    shape
+        .iter()
+        .fold(item, |n, &d| n.saturating_mul(d))
+        .saturating_mul(chunk_decodes(reader, chunk))
 }
 
 /// The bytes of a (non-sharded) chunk as zom's pipeline decodes them: the stored value, with
