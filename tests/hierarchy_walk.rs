@@ -77,10 +77,13 @@ fn hints_skip_probes() {
     block_on(open(&v2, "", OpenHints::default())).unwrap();
     assert_eq!(
         v2.log(),
+        // The .zmetadata alone (a consolidated hierarchy is one request), then the other
+        // candidates with the .zattrs in one round trip.
         [
             "get zarr.json",
             "get .zmetadata",
             "get .zgroup",
+            "get .zarray",
             "get .zattrs"
         ]
     );
@@ -88,9 +91,12 @@ fn hints_skip_probes() {
     block_on(open(&v2, "dtype_int32", OpenHints::default())).unwrap();
     assert_eq!(
         v2.log(),
+        // Below the root every v2 candidate in one round trip.
         [
             "get dtype_int32/zarr.json",
             "get dtype_int32/.zarray",
+            "get dtype_int32/.zmetadata",
+            "get dtype_int32/.zgroup",
             "get dtype_int32/.zattrs"
         ]
     );
@@ -357,7 +363,7 @@ fn walk_request_counts() {
         .collect();
     assert_eq!(
         misses,
-        ["get zarr.json", "get .zmetadata"],
+        ["get zarr.json", "get .zmetadata", "get .zarray"],
         "only the root probes miss"
     );
 }

@@ -113,12 +113,14 @@ export class ZarrGroup {
   /**
    * Opens the node at `path` below this group ("a" or "a/b"). When the group came with
    * consolidated metadata that holds the node, no request is made (only that member and its
-   * own members are read from it); otherwise it is {@link open} on the store.
+   * own members are read from it); otherwise it is {@link open} on the store, asking only for
+   * the documents of this group's own Zarr format (a hierarchy is of one format; `format`
+   * overrides it): a member of a v2 group costs one round trip.
    */
   async open(path: string, options: OpenOptions = {}): Promise<ZarrArray | ZarrGroup> {
     const relative = path.replace(/^\/+|\/+$/g, "");
     const full = [this.path, relative].filter((p) => p !== "").join("/");
-    options = { ...this.#defaults, ...options };
+    options = { format: this.zarrFormat, ...this.#defaults, ...options };
     checkWorkers(options.workers);
     let node: RawNode | undefined;
     try {

@@ -6,7 +6,9 @@
 //!
 //! 1. Unless `format: 2` is hinted: `zarr.json`. Found: the node is Zarr v3, and when it is a
 //!    group with inline consolidated metadata, its whole subtree comes with it. One request.
-//! 2. Zarr v2 (or `format: 2` hinted), candidates tried in turn until one exists:
+//! 2. Zarr v2 (or `format: 2` hinted): a leading `.zmetadata` alone, then the other candidates
+//!    below and `.zattrs`, all at once (one round trip); the first candidate in this order
+//!    that exists is the node:
 //!    - `kind: "array"` → `.zarray`;
 //!    - `kind: "group"` → `.zmetadata`, `.zgroup`;
 //!    - no kind, at the root → `.zmetadata`, `.zgroup`, `.zarray` (hierarchies are rooted at
@@ -14,11 +16,12 @@
 //!    - no kind, below the root → `.zarray`, `.zmetadata`, `.zgroup`.
 //!
 //!    A `.zmetadata` holds every document of the subtree, the node's own `.zattrs`
-//!    included: nothing more is fetched. After `.zarray` or `.zgroup`, `.zattrs` is fetched
-//!    (missing: no attributes).
+//!    included. Otherwise the `.zattrs` gives the attributes (missing: none).
 //!
-//! So a v3 node costs 1 request; a consolidated v2 hierarchy 1 with `format: 2` (2 without);
-//! a v2 array with `kind: "array", format: 2` 2 (`.zarray`, `.zattrs`).
+//! So a v3 node costs 1 request and 1 round trip; a consolidated v2 hierarchy 1 request with
+//! `format: 2` (2 without); another v2 node 1 round trip below the root (2 at the root or as
+//! a hinted group, for the `.zmetadata`), one more without `format: 2` (for `zarr.json`), in
+//! 2 to 4 requests (`kind: "array", format: 2`: `.zarray` and `.zattrs`).
 
 use super::{document, document_text, keyed};
 use crate::error::{ErrorCode, Result, ZomError};
@@ -204,43 +207,61 @@ pub(crate) async fn try_open<S: Store>(
             (None, true) => &[".zmetadata", ".zgroup", ".zarray"],
             (None, false) => &[".zarray", ".zmetadata", ".zgroup"],
         };
-        // A v2 node's .zattrs is asked for beside its first node document (.zarray or
-        // .zgroup): one round trip for both, at the cost of one request when there is no
-        // node. Its error counts only if a node is found.
-        let mut attributes: Option<Result<Option<Value>>> = None;
-        for name in candidates {
-            let key = join_path(path, name);
-            if *name == ".zmetadata" {
-                if defer {
-                    if let Some(text) = document_text(store, &key, path, limits).await? {
-                        let opened = open_zmetadata_text(path, &key, text, limits)?;
-                        return finish(opened, hints, &key).map(Ok);
-                    }
-                } else if let Some(doc) = document(store, &key, path, limits).await? {
-                    return finish(open_zmetadata(path, doc)?, hints, &key).map(Ok);
-                }
-                tried.push(key);
+        // A leading `.zmetadata` is asked for alone: a consolidated hierarchy then opens in
+        // one request. The other candidates and the .zattrs go in one round trip (a v2 node
+        // costs one round trip, not one per candidate); the first candidate in this order that
+        // exists is the node, and the errors of those after it do not count. The .zattrs
+        // error counts only if a node is found.
+        let split = usize::from(candidates.first() == Some(&".zmetadata"));
+        for stage in [&candidates[..split], &candidates[split..]] {
+            if stage.is_empty() {
                 continue;
             }
-            let doc = match attributes {
-                Some(_) => document(store, &key, path, limits).await?,
-                None => {
-                    let attrs_key = join_path(path, ".zattrs");
-                    let (doc, attrs) = futures_util::future::join(
-                        document(store, &key, path, limits),
-                        document(store, &attrs_key, path, limits),
-                    )
-                    .await;
-                    attributes = Some(attrs);
-                    doc?
+            let keys: Vec<String> = stage.iter().map(|name| join_path(path, name)).collect();
+            let with_attributes = stage.iter().any(|name| *name != ".zmetadata");
+            let attrs_key = join_path(path, ".zattrs");
+            let nth = |i: usize| {
+                let key = keys.get(i);
+                async move {
+                    match key {
+                        Some(key) => document_text(store, key, path, limits).await,
+                        None => Ok(None),
+                    }
                 }
             };
-            if let Some(doc) = doc {
-                let prefetched = attributes.take().transpose()?;
-                let opened = open_v2_from(store, path, name, doc, None, prefetched, limits).await?;
+            // Three at most: `join3` rather than `join_all`, whose generic code costs more.
+            let ((a, b, c), attributes) = futures_util::future::join(
+                futures_util::future::join3(nth(0), nth(1), nth(2)),
+                async {
+                    match with_attributes {
+                        true => document(store, &attrs_key, path, limits).await,
+                        false => Ok(None),
+                    }
+                },
+            )
+            .await;
+            let texts = [a, b, c];
+            for ((name, key), text) in stage.iter().zip(keys).zip(texts) {
+                let Some(text) = text? else {
+                    tried.push(key);
+                    continue;
+                };
+                let located = |e: ZomError| e.at_key(key.as_str()).at_path(path);
+                if *name == ".zmetadata" {
+                    let opened = match defer {
+                        true => open_zmetadata_text(path, &key, text, limits)?,
+                        false => open_zmetadata(
+                            path,
+                            json::parse_document(&text, limits).map_err(located)?,
+                        )?,
+                    };
+                    return finish(opened, hints, &key).map(Ok);
+                }
+                let doc = json::parse_document(&text, limits).map_err(located)?;
+                let attributes = Some(attributes?);
+                let opened = open_v2_from(store, path, name, doc, None, attributes, limits).await?;
                 return finish(opened, hints, &key).map(Ok);
             }
-            tried.push(key);
         }
     }
     Ok(Err(tried))

@@ -161,3 +161,27 @@ test("an AbortSignal stops a slow read and a slow walk", () =>
     setTimeout(() => walking.abort(), 20);
     await assert.rejects(walked, zomError("Aborted"));
   }));
+
+test("an OME-Zarr pyramid's first tile in as few round trips as the data allows: a v2 node's documents are asked for at once, a member of a group only in the group's format", () =>
+  withServer({ latencyMs: 20 }, async (server) => {
+    const store = new FetchStore(`${server.url}/conventions`);
+    // 0.5 (v3): the image group, the level, the tile: one request each. (The fixtures hold
+    // metadata only: the tile is missing and reads as the fill value.)
+    server.resetStats();
+    const image = await open(store, "ome-0.5-image");
+    const level = await image.open(image.attributes.ome.multiscales[0].datasets.at(-1).path);
+    await level.getChunk(level.shape.map(() => 0));
+    assert.deepEqual(logLines(server).map((l) => l.split(" ")[1]), ["/conventions/ome-0.5-image/zarr.json", "/conventions/ome-0.5-image/s2/zarr.json", `/conventions/ome-0.5-image/s2/c/${level.shape.map(() => 0).join("/")}`]);
+    // 0.4 (v2): zarr.json, then every v2 document of the group at once; the level asks for
+    // v2 documents only, at once; then the tile.
+    server.resetStats();
+    const v2 = await open(store, "ome-0.4-image");
+    assert.deepEqual(logLines(server).map((l) => l.split(" ")[1]).sort(), ["zarr.json", ".zarray", ".zmetadata", ".zgroup", ".zattrs"].map((n) => `/conventions/ome-0.4-image/${n}`).sort());
+    assert.ok(server.stats.maxInFlight >= 4, `${server.stats.maxInFlight} requests in flight`);
+    server.resetStats();
+    const v2level = await v2.open(v2.attributes.multiscales[0].datasets.at(-1).path);
+    assert.deepEqual(logLines(server).map((l) => l.split(" ")[1]).sort(), [".zarray", ".zmetadata", ".zgroup", ".zattrs"].map((n) => `/conventions/ome-0.4-image/s2/${n}`).sort());
+    assert.equal(server.stats.maxInFlight, 4);
+    const { shape } = await v2level.getChunk(v2level.shape.map(() => 0));
+    assert.equal(shape.length, v2level.shape.length);
+  }));
