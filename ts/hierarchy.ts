@@ -195,10 +195,11 @@ interface RawNode {
  * Opens the node at `path` (default: the store root) as a {@link ZarrArray} or a
  * {@link ZarrGroup}. Requests: v3 `zarr.json` first (one request; consolidated metadata
  * inline in it gives the whole tree, whose members are read when asked for: see
- * {@link ZarrGroup.open} and {@link ZarrGroup.zom}), else v2: at the root `.zmetadata` (consolidated: the
- * whole tree), `.zgroup`, `.zarray`; below it `.zarray`, `.zmetadata`, `.zgroup`; then
- * `.zattrs`. `kind` and `format` skip probes (`{kind: "array", format: 2}`: `.zarray` and
- * `.zattrs` only; `{format: 2}` on a consolidated v2 hierarchy: `.zmetadata` only).
+ * {@link ZarrGroup.open} and {@link ZarrGroup.zom}), else v2: at the root `.zmetadata` alone
+ * (consolidated: the whole tree), then `.zgroup`, `.zarray` and `.zattrs` at once; below it
+ * `.zarray`, `.zmetadata`, `.zgroup` and `.zattrs` at once (one round trip). `kind` and
+ * `format` skip probes (`{kind: "array", format: 2}`: `.zarray` and `.zattrs` only;
+ * `{format: 2}` on a consolidated v2 hierarchy: `.zmetadata` only).
  *
  * Throws ZomError "NotFound" (with the first key tried) when there is no node,
  * "InvalidMetadata" (with the document's key) for a broken document.
