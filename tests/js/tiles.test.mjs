@@ -75,7 +75,9 @@ test("tiles one after another: the first of a shard costs 2 requests, every late
   }));
 
 test("a whole read puts every chunk in flight at once; the store's concurrency and bytesInFlight bound it", bounded, () =>
-  withServer({ latencyMs: 30 }, async (server) => {
+  // A latency long enough for 64 connections to be accepted on a loaded machine before the
+  // first answer comes back.
+  withServer({ latencyMs: 200 }, async (server) => {
     const expected = new Uint16Array(128 * 128).map((_, i) => i);
     const read = async (storeOptions, getOptions) => {
       const arr = await openArray(new FetchStore(`${server.url}/tiles`, storeOptions), "chunked");

@@ -63,7 +63,7 @@
 // stats: requests (not OPTIONS), bytes (body bytes written), inFlight, maxInFlight, preflights,
 // log ([{ method, url, range, status }]); resetStats() zeroes them.
 import { createServer } from "node:http";
-import { readdir, readFile, stat } from "node:fs/promises";
+import { open, readdir, readFile, stat } from "node:fs/promises";
 import { extname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -270,6 +270,18 @@ async function htmlListing(dir, urlPath) {
  * @param {Record<string, (req: import("node:http").IncomingMessage) => {status: number, headers?: object, body?: string | Buffer | Iterable<Buffer>}>} [options.routes]
  * @returns {Promise<{url: string, close: () => Promise<void>, stats: object, resetStats: () => void}>}
  */
+/** Bytes `start..end` of `file`, read alone (fewer at its end). */
+async function readPart(file, start, end) {
+  const handle = await open(file, "r");
+  try {
+    const buffer = Buffer.alloc(end - start);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, start);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
 export async function startServer(options) {
   const o = { port: 0, host: "127.0.0.1", latencyMs: 0, maxKeys: 1000, ...options };
   const root = resolve(o.root);
@@ -353,8 +365,11 @@ export async function startServer(options) {
     }
     if (!info.isFile() || path.endsWith("/")) return notFound();
     if (o.htmlMatch && path.includes(o.htmlMatch)) return send(200, { "content-type": "text/html; charset=utf-8" }, SPA_PAGE);
-    const data = await readFile(file);
+    // A range is read from the file alone, as object stores and static servers do: a tile of
+    // a large shard costs the server what the tile's bytes cost, not the whole shard.
+    const size = info.size;
     if (o.stall && path.includes(o.stallMatch ?? "")) {
+      const data = await readFile(file);
       entry.status = 200;
       if (o.stall === "headers") return; // nothing, ever
       res.writeHead(200, { ...CORS, "content-type": "application/octet-stream", "content-length": data.length });
@@ -363,8 +378,9 @@ export async function startServer(options) {
     }
     const type = TYPES[extname(file)] ?? (file.endsWith("zarr.json") ? "application/json" : "application/octet-stream");
     const base = { "content-type": type, "accept-ranges": o.ignoreRange ? "none" : "bytes" };
-    const range = o.ignoreRange ? { kind: "none" } : parseRange(req.headers.range, data.length);
-    const whole = () => {
+    const range = o.ignoreRange ? { kind: "none" } : parseRange(req.headers.range, size);
+    const whole = async () => {
+      const data = await readFile(file);
       if (o.truncate && req.method === "GET" && data.length > 1) {
         entry.status = 200;
         res.writeHead(200, { ...CORS, ...base, "content-length": data.length });
@@ -378,14 +394,14 @@ export async function startServer(options) {
     if (range.kind !== "none" && range.suffix && o.refuseSuffix) {
       const how = o.refuseSuffix === true ? 400 : o.refuseSuffix;
       if (how === "ignore") return whole();
-      if (how === 416) return send(416, { "content-range": `bytes */${data.length}` }, "");
+      if (how === 416) return send(416, { "content-range": `bytes */${size}` }, "");
       return send(how, { "content-type": "text/plain" }, "suffix ranges are not supported");
     }
-    if (range.kind === "unsatisfiable") return send(416, { "content-range": `bytes */${data.length}` }, "");
+    if (range.kind === "unsatisfiable") return send(416, { "content-range": `bytes */${size}` }, "");
     if (range.kind === "none") return whole();
     const shift = o.wrongContentRange ? 1 : 0;
-    const contentRange = `bytes ${range.start + shift}-${range.end + shift}/${data.length}`;
-    return send(206, { ...base, "content-range": contentRange }, data.subarray(range.start, range.end + 1));
+    const contentRange = `bytes ${range.start + shift}-${range.end + shift}/${size}`;
+    return send(206, { ...base, "content-range": contentRange }, await readPart(file, range.start, range.end + 1));
   }
 
   /** Writes a route's answer (see `routes`). */
