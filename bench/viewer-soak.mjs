@@ -7,10 +7,27 @@
 //
 // lib "zom" (workers: absent = the default pool, or a count) or "zarrita". The array is opened
 // once; the rounds (viewer-tiles.js soakRounds) are read one after another, each round's 16
-// tiles at once. Prints {peak_rss_bytes (the process's maximum resident set, getrusage),
-// sampled_peak_rss_bytes (the largest RSS seen after a round), baseline_rss_bytes (after the
-// open), final_rss_bytes, the counts of runSoak, unhandled_rejections, ms}.
+// tiles at once. Prints {peak_rss_bytes (the process's peak resident set: VmHWM of
+// /proc/self/status), sampled_peak_rss_bytes (the largest RSS seen after a round),
+// baseline_rss_bytes (after the open), final_rss_bytes, the counts of runSoak,
+// unhandled_rejections, ms}.
+//
+// Not getrusage's maxrss (process.resourceUsage().maxRSS): Linux carries it across exec, so a
+// child spawned by a large parent reports at least the parent's RSS at the fork. VmHWM belongs
+// to this process image alone.
+import { readFileSync } from "node:fs";
 import { runSoak, soakRounds, zarritaReader, zomReader } from "./viewer-tiles.js";
+
+/** VmHWM in bytes (Linux), else the largest RSS sampled. */
+function peakRss(sampled) {
+  try {
+    const kb = /^VmHWM:\s+(\d+)/m.exec(readFileSync("/proc/self/status", "utf8"))?.[1];
+    if (kb !== undefined) return Number(kb) * 1024;
+  } catch {
+    // not Linux
+  }
+  return sampled;
+}
 
 const args = JSON.parse(process.argv[2]);
 const unhandled = [];
@@ -39,7 +56,8 @@ const out = {
   lib: args.lib,
   workers: args.workers ?? null,
   batch: reader.batch(arr),
-  peak_rss_bytes: process.resourceUsage().maxRSS * 1024,
+  peak_rss_bytes: peakRss(sampledPeak),
+  getrusage_maxrss_bytes: process.resourceUsage().maxRSS * 1024,
   sampled_peak_rss_bytes: sampledPeak,
   baseline_rss_bytes: baseline,
   final_rss_bytes: process.memoryUsage.rss(),

@@ -8,8 +8,11 @@
 // (after bench/generate.py and bench/generate_pyramid.py wrote bench/data/):
 //
 //   node --expose-gc bench/viewer.mjs [--runs N] [--quick] [--native FILE] [--section NAME]
-//                                     [--parts tiles,whole,concurrency,soak,chromium]
+//                                     [--parts tiles,whole,concurrency,soak,chromium] [--merge]
 //                                     [--data DIR] [--out results.json]
+//
+// --merge keeps the parts not run from the section already in results.json (their run's date in
+// `parts_from`), so that one part can be run again alone.
 //
 // Parts (bench/data/viewer/*, 4096² uint16, written by bench/generate.py):
 // - tiles: 16 tiles not read before, a 4×4 block — inner chunks of one shard (sharded_zstd,
@@ -71,6 +74,7 @@ const { values: opts } = parseArgs({
     native: { type: "string" },
     section: { type: "string", default: "viewer" },
     parts: { type: "string", default: "tiles,whole,concurrency,soak,chromium" },
+    merge: { type: "boolean", default: false },
     data: { type: "string", default: join(benchDir, "data") },
     out: { type: "string", default: join(benchDir, "results.json") },
   },
@@ -944,6 +948,25 @@ async function main() {
   }
   section.machine.load_average_1min.after = loadavg()[0];
   section.seconds = (performance.now() - t0) / 1e3;
+  const previous = results[opts.section];
+  if (opts.merge && previous) {
+    // Floors are kept with their rows; the loopback and load figures of the parts kept are their run's.
+    section.parts_from = { ...previous.parts_from };
+    section.kept_parts_loopback_mb_per_s = previous.kept_parts_loopback_mb_per_s ?? previous.loopback_mb_per_s;
+    const keep = (part, copy) => {
+      if (PARTS.has(part)) return;
+      copy();
+      section.parts_from[part] = previous.parts_from?.[part] ?? previous.date;
+    };
+    keep("tiles", () => Object.assign(section, { tiles: previous.tiles, index_reuse: previous.index_reuse, zom_batch_call: previous.zom_batch_call }));
+    keep("whole", () => (section.whole = previous.whole));
+    keep("concurrency", () => (section.concurrency = { ...section.concurrency, node: previous.concurrency?.node }));
+    keep("soak", () => (section.soak = previous.soak));
+    keep("chromium", () => {
+      section.chromium = previous.chromium;
+      section.concurrency = { ...section.concurrency, chromium: previous.concurrency?.chromium };
+    });
+  }
 
   // Targets.
   const targets = new Targets(opts.section);
