@@ -268,7 +268,7 @@ impl Hook {
 }
 
 impl DecodeHook for Hook {
-    fn share(&self, len: u64, fill: &[u8]) -> Result<()> {
+    fn share(&self, len: u64, fill: &[u8], _: u64) -> Result<()> {
         *self.out.borrow_mut() = fill.repeat(len as usize / fill.len());
         Ok(())
     }

@@ -71,7 +71,7 @@ fn place(src: &[u8], dst: &mut [u8], item: usize, p: &[f64]) {
 }
 
 impl DecodeHook for ThreadHook {
-    fn share(&self, len: u64, fill: &[u8]) -> Result<()> {
+    fn share(&self, len: u64, fill: &[u8], _: u64) -> Result<()> {
         self.item.set(fill.len());
         *self.out.borrow_mut() = fill.repeat(len as usize / fill.len());
         Ok(())
@@ -200,7 +200,7 @@ struct BadHook {
 }
 
 impl DecodeHook for BadHook {
-    fn share(&self, _: u64, _: &[u8]) -> Result<()> {
+    fn share(&self, _: u64, _: &[u8], _: u64) -> Result<()> {
         Ok(())
     }
 

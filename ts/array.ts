@@ -9,6 +9,7 @@ import type * as raw from "./zom_wasm.js";
 import { finish } from "./decode.js";
 import type { Chunk, ChunkData, RawChunk } from "./decode.js";
 import { toZomError, ZomError } from "./errors.js";
+import { anySignal, raceAbort } from "./store/signal.js";
 import { applySteps, registeredCodecs } from "./codecs.js";
 import type { CodecStep } from "./codecs.js";
 import { cacheId } from "./cache.js";
@@ -35,8 +36,13 @@ export interface GetOptions {
   signal?: AbortSignal;
   /** Called after each chunk (or shard) is decoded into the output. */
   onProgress?: (progress: ReadProgress) => void;
-  /** Most store requests in flight (default 16). */
-  concurrency?: number;
+  /**
+   * What the chunks whose requests are in flight may cost, in bytes (each counts its decoded
+   * size; default 64 MiB). Every chunk the selection touches is asked for at once as far as
+   * this allows; how many requests run at once is the store's own setting
+   * ({@link FetchStoreOptions.concurrency}).
+   */
+  bytesInFlight?: number;
   /** The largest output in bytes (default 1 GiB): larger selections throw "LimitExceeded". Same as `limits.maxBytes`. */
   maxBytes?: number;
   /** Limits for this read, over those the array was opened with (`maxBytes`, `maxChunks`, `maxChunkBytes`, …). */
@@ -80,6 +86,25 @@ export interface GetChunkOptions {
   /** A cache of decoded chunks, as {@link GetOptions.cache}. */
   cache?: ChunkCache | null;
 }
+
+/** One tile of {@link ZarrArray.getChunks}: its chunk coordinates, and a signal that cancels it alone. */
+export interface ChunkRequest {
+  /** The chunk's coordinates (for a sharded array: an inner chunk's), as {@link ZarrArray.getChunk} takes them. */
+  coords: number[];
+  /** Cancels this tile only (a pan away from it); the others go on. */
+  signal?: AbortSignal;
+}
+
+/**
+ * A tile of {@link ZarrArray.getChunks} as it arrives: its place in the request list, its
+ * coordinates, and its values or why it has none (a cancelled tile: ZomError "Aborted").
+ */
+export type ChunkResult<D extends ChunkData = ChunkData> =
+  | { index: number; coords: number[]; chunk: Chunk<D>; error?: undefined }
+  | { index: number; coords: number[]; chunk?: undefined; error: ZomError };
+
+/** Options of {@link ZarrArray.getChunks}: those of {@link ZarrArray.getChunk} but `out`. */
+export type GetChunksOptions = Omit<GetChunkOptions, "out">;
 
 /** What {@link open} passes on to the arrays it opens. @internal */
 export interface ArrayDefaults {
@@ -163,11 +188,65 @@ export class ZarrArray<D extends ChunkData = ChunkData> {
   }
 
   /**
-   * Reads one chunk (for a sharded array: one inner chunk, with the shard's index and one
-   * range), cut to the array at its edges: `{data, shape}`.
+   * Reads one chunk (for a sharded array: one inner chunk: one range request once the array
+   * knows the shard's index, else the index and the range), cut to the array at its edges:
+   * `{data, shape}`.
    */
   async getChunk(coords: number[], options: GetChunkOptions = {}): Promise<Chunk<D>> {
     return this.#read((o) => this.#handle.getChunk(coords, o), options);
+  }
+
+  /**
+   * Reads several tiles (chunks, or inner chunks of shards) at once and gives each as it
+   * arrives, in arrival order: what a viewer asks for when it shows a screenful. Every tile
+   * is asked for now, together: tiles of one shard share one index request (none once the
+   * array knows it) and, through a {@link FetchStore}, adjacent byte ranges become one
+   * request. A tile's own `signal` cancels that tile alone, `options.signal` all of them;
+   * leaving the loop early cancels those not yet given. A tile that fails (or is cancelled)
+   * comes with its `error`; the others are not affected.
+   *
+   * ```ts
+   * for await (const tile of arr.getChunks([[0, 0], [0, 1], { coords: [1, 0], signal }])) {
+   *   if (tile.chunk) draw(tile.coords, tile.chunk);
+   * }
+   * ```
+   */
+  getChunks(requests: readonly (number[] | ChunkRequest)[], options: GetChunksOptions = {}): AsyncIterableIterator<ChunkResult<D>> {
+    const stop = new AbortController();
+    const arrived: ChunkResult<D>[] = [];
+    let wake: (() => void) | undefined;
+    let pending = requests.length;
+    requests.forEach((request, index) => {
+      const { coords, signal } = Array.isArray(request) ? { coords: request, signal: undefined } : (request as ChunkRequest);
+      const tile = { ...options, signal: anySignal([options.signal, signal, stop.signal]) };
+      const settle = (result: ChunkResult<D>) => {
+        pending -= 1;
+        arrived.push(result);
+        wake?.();
+      };
+      this.getChunk(coords, tile).then(
+        (chunk) => settle({ index, coords, chunk }),
+        (e: unknown) => settle({ index, coords, error: toZomError(e) as ZomError }),
+      );
+    });
+    const next = async (): Promise<IteratorResult<ChunkResult<D>>> => {
+      while (arrived.length === 0 && pending > 0) await new Promise<void>((r) => (wake = r));
+      wake = undefined;
+      const value = arrived.shift();
+      return value === undefined ? { done: true, value: undefined } : { done: false, value };
+    };
+    const iterator: AsyncIterableIterator<ChunkResult<D>> = {
+      next,
+      return: async () => {
+        stop.abort(new ZomError("Aborted", "the tiles were no longer wanted"));
+        arrived.length = 0;
+        pending = 0;
+        wake?.();
+        return { done: true, value: undefined };
+      },
+      [Symbol.asyncIterator]: () => iterator,
+    };
+    return iterator;
   }
 
   /**
@@ -189,8 +268,10 @@ export class ZarrArray<D extends ChunkData = ChunkData> {
       const keep = cached !== undefined;
       const decodeHook = {
         // Called by the core once it knows the output's size (fixed-size values only).
-        share: (n: number, fill: Uint8Array) => {
-          out = output(n, fill, share);
+        // A read of one chunk gains nothing from an output the workers share, and each
+        // SharedArrayBuffer lives on in the worker that saw it until that worker collects it.
+        share: (n: number, fill: Uint8Array, decodes: number) => {
+          out = output(n, fill, share && decodes > 1);
           item = fill.length;
         },
         // `view` is a view of the WebAssembly memory: copied out at once. A read with a cache
@@ -222,7 +303,9 @@ export class ZarrArray<D extends ChunkData = ChunkData> {
     }
     let result: RawChunk;
     try {
-      result = (await run(hooked)) as RawChunk;
+      // An abort rejects at once, not after the request the read is waiting for.
+      const aborted = () => new ZomError("Aborted", `reading ${this.path === "" ? "the root array" : this.path} was aborted`, { path: this.path, cause: options.signal?.reason });
+      result = (await raceAbort(run(hooked), this.path, options.signal, aborted)) as RawChunk;
     } catch (e) {
       throw toZomError(e);
     }

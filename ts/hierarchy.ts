@@ -163,6 +163,12 @@ function memberAt(zom: Zom, path: string): Zom | undefined {
   return node;
 }
 
+/** `path` when it is a string; a JS caller's other value is refused here, before it reaches the WebAssembly. */
+function nodePath(path: unknown): string {
+  if (typeof path === "string") return path;
+  throw new ZomError("InvalidArgument", `a node path must be a string, got ${path === null ? "null" : typeof path} (the options come after the path: open(store, "", options))`);
+}
+
 /** What the arrays opened with `options` read with by default. */
 function defaultsOf(options: OpenOptions): ArrayDefaults {
   return { workers: checkWorkers(options.workers), cache: options.cache };
@@ -200,7 +206,7 @@ export async function open(store: StoreInput, path = "", options: OpenOptions = 
   const defaults = defaultsOf(options);
   let node: RawNode;
   try {
-    node = (await raw.openNode(store, path, withUnderstood(options))) as RawNode;
+    node = (await raw.openNode(store, nodePath(path), withUnderstood(options))) as RawNode;
   } catch (e) {
     throw toZomError(e);
   }
@@ -282,7 +288,7 @@ export async function walk(store: StoreInput, options: WalkOptions = {}): Promis
   await whenInit();
   let result: { zom: Zom; errors: unknown[]; unlisted: string[]; consolidated: boolean };
   try {
-    result = (await raw.walkHierarchy(store, options.path ?? "", options)) as typeof result;
+    result = (await raw.walkHierarchy(store, nodePath(options.path ?? ""), options)) as typeof result;
   } catch (e) {
     throw toZomError(e);
   }

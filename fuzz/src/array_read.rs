@@ -46,7 +46,7 @@ pub fn block_on<F: Future>(future: F) -> F::Output {
 
 /// The read limits of the harness (small, see [`LIMITS`]).
 pub const READ: ReadOptions = ReadOptions {
-    concurrency: 4,
+    bytes_in_flight: 1 << 12,
     limits: LIMITS,
     shard_gap: 16,
 };

@@ -1,6 +1,7 @@
 //! An opened array: its chunk layout, its codec pipeline and its fill value, checked once when
 //! opened, so that an unknown codec is reported before any chunk is read.
 
+use super::indexes::{ShardIndexes, DEFAULT_INDEX_CACHE_BYTES};
 use crate::chunk::{ArrayLayout, DimSelection, Selection};
 use crate::codec::{CodecPipeline, DecodedChunk, Limits};
 use crate::dtype::{DataType, FillValue};
@@ -16,13 +17,14 @@ pub struct ChunkValues {
     pub data: DecodedChunk,
 }
 
-/// An array ready to decode chunks.
+/// An array ready to decode chunks, with the shard indexes its reads have fetched.
 #[derive(Debug)]
 pub struct ArrayReader {
     layout: ArrayLayout,
     pipeline: CodecPipeline,
     data_type: DataType,
     shape: Vec<u64>,
+    indexes: ShardIndexes,
 }
 
 impl ArrayReader {
@@ -102,6 +104,7 @@ impl ArrayReader {
                 pipeline: pipeline.with_limits(limits),
                 data_type,
                 shape,
+                indexes: ShardIndexes::new(DEFAULT_INDEX_CACHE_BYTES),
             })
         };
         build().map_err(|e| e.at_path(path))
@@ -157,6 +160,19 @@ impl ArrayReader {
         self.pipeline
             .sharding()
             .map(|_| self.layout.grid.chunk_shape())
+    }
+
+    /// The shard indexes this array's reads have fetched, shared by all of them (see
+    /// [`ShardIndexes`]).
+    pub fn shard_indexes(&self) -> &ShardIndexes {
+        &self.indexes
+    }
+
+    /// The array with its shard index cache bounded by `max_bytes` (default
+    /// [`DEFAULT_INDEX_CACHE_BYTES`]; 0 keeps none), emptied.
+    pub fn with_index_cache(mut self, max_bytes: u64) -> Self {
+        self.indexes = ShardIndexes::new(max_bytes);
+        self
     }
 
     /// The fill value.

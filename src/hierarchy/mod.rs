@@ -9,6 +9,7 @@
 
 mod array;
 mod cache;
+mod indexes;
 mod open;
 mod output;
 mod pending;
@@ -18,6 +19,7 @@ mod walk;
 
 pub use array::{ArrayReader, ChunkValues};
 pub use cache::{CacheKey, CacheStats, CacheUse, Cached, ChunkCache, ENTRY_OVERHEAD};
+pub use indexes::{KnownIndex, ShardIndexes, DEFAULT_INDEX_CACHE_BYTES};
 pub use open::{
     attributes_of, normalize_path, open, open_deferred, open_member, open_with, NodeKind,
     OpenHints, Opened,

@@ -1,12 +1,14 @@
 //! Region reads: a selection of an array fetched with only the requests it needs, decoded and
 //! assembled into one C-order output.
 //!
-//! The read plan lists the chunks the selection touches; they are fetched concurrently (up
-//! to [`ReadOptions::concurrency`] requests in flight) and each is decoded into the output as
-//! soon as it arrives, straight into place when it is one block of the output. Missing chunks
-//! read as the fill value. Sharded arrays read only the parts of shards they need
-//! (see the `shard` module: index + merged inner chunk ranges, or the whole shard when most
-//! of it is wanted).
+//! The read plan lists the chunks the selection touches; their requests are all put in flight
+//! at once, as far as [`ReadOptions::bytes_in_flight`] allows (what the chunks in flight may
+//! cost in memory), and each chunk is decoded into the output as soon as it arrives, straight
+//! into place when it is one block of the output. How many requests the store itself runs at
+//! once is the store's business (JS `FetchStore`'s `concurrency`). Missing chunks read as the
+//! fill value. Sharded arrays read only the parts of shards they need (see the `shard`
+//! module: the index, kept by the array for later reads, and merged inner chunk ranges, or the
+//! whole shard when most of it is wanted).
 //!
 //! With a [`DecodeHook`] the decoding happens elsewhere (the JS bindings: a pool of workers):
 //! each fetched chunk's bytes (for shards: each inner chunk's) go to the hook as soon as they
@@ -23,14 +25,13 @@
 use super::array::{ArrayReader, ChunkValues};
 use super::cache::{CacheUse, Cached};
 use super::output::{Fill, Output};
-use super::pending::{stray, Finished, Pending};
+use super::pending::{stray, Finished, InFlight, Pending};
 use super::shard;
-use crate::chunk::{ChunkGrid, ChunkRead, DimSelection, Selection};
+use crate::chunk::{ChunkGrid, ChunkRead, DimSelection, PlannedChunk, Selection};
 use crate::codec::DecodedChunk;
 use crate::error::{ErrorCode, Result, ZomError};
 use crate::limits::Limits;
 use crate::store::Store;
-use futures_util::stream::{self, StreamExt};
 use std::rc::Rc;
 
 /// Which codec pipeline decodes a chunk handed to a [`DecodeHook`].
@@ -50,8 +51,10 @@ pub enum ChunkPart {
 #[allow(async_fn_in_trait)]
 pub trait DecodeHook {
     /// Makes the output: `len` bytes, every element set to `fill` (one element's bytes), so
-    /// that missing chunks need nothing more.
-    fn share(&self, len: u64, fill: &[u8]) -> Result<()>;
+    /// that missing chunks need nothing more. `decodes`: how many chunks (inner chunks) at
+    /// most the read will hand to [`DecodeHook::decode`] (1: a tile, whose output is one
+    /// chunk's part; sharing the output with other threads then buys nothing).
+    fn share(&self, len: u64, fill: &[u8], decodes: u64) -> Result<()>;
 
     /// Decodes the stored bytes of a chunk (`part` says which pipeline) and copies its
     /// selected elements into the output as `read` says.
@@ -86,7 +89,7 @@ pub trait DecodeHook {
 pub enum NoHook {}
 
 impl DecodeHook for NoHook {
-    fn share(&self, _: u64, _: &[u8]) -> Result<()> {
+    fn share(&self, _: u64, _: &[u8], _: u64) -> Result<()> {
         match *self {}
     }
 
@@ -110,8 +113,11 @@ pub(super) enum Fetched {
 /// Limits and tuning of a read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ReadOptions {
-    /// Requests in flight at most (chunks, or shards being read).
-    pub concurrency: usize,
+    /// What the chunks whose requests are in flight may cost, in bytes: each chunk counts its
+    /// decoded size (a shard: its inner chunks the read wants). Chunks are put in flight in
+    /// plan order while they fit, and always at least one; default
+    /// [`DEFAULT_BYTES_IN_FLIGHT`].
+    pub bytes_in_flight: u64,
     /// The limits of the read: `max_bytes` (the output, in bytes; variable-length data:
     /// slots × slot size) and `max_chunks` (chunks, or inner chunks of one shard, a selection
     /// may touch). Chunks decode under the reader's own limits
@@ -121,10 +127,13 @@ pub struct ReadOptions {
     pub shard_gap: u64,
 }
 
+/// The default [`ReadOptions::bytes_in_flight`]: 64 MiB.
+pub const DEFAULT_BYTES_IN_FLIGHT: u64 = 64 << 20;
+
 impl Default for ReadOptions {
     fn default() -> Self {
         ReadOptions {
-            concurrency: 16,
+            bytes_in_flight: DEFAULT_BYTES_IN_FLIGHT,
             limits: Limits::default(),
             shard_gap: 0,
         }
@@ -188,7 +197,10 @@ pub async fn read_cached<S: Store, H: DecodeHook>(
     let fill = Fill::of(reader.data_type(), reader.fill_value()).map_err(|e| e.at_path(path))?;
     let (hook, mut out) = match (hook, &fill) {
         (Some(hook), Fill::Element(e)) => {
-            hook.share(plan.output_len()?.saturating_mul(item), e)
+            let decodes = chunks
+                .iter()
+                .fold(0u64, |n, c| n.saturating_add(chunk_decodes(reader, c)));
+            hook.share(plan.output_len()?.saturating_mul(item), e, decodes)
                 .map_err(|e| e.at_path(path))?;
             (Some(hook), Output::Shared)
         }
@@ -205,8 +217,8 @@ pub async fn read_cached<S: Store, H: DecodeHook>(
         cached: 0,
     };
     progress(now);
-    let concurrency = options.concurrency.max(1);
     let sharding = reader.pipeline().sharding();
+    let indexes = reader.shard_indexes();
     // The cached chunks of a plain array are placed first, without a request; the others
     // are read. (A shard's inner chunks are looked up where the shard is read.)
     let mut misses = Vec::with_capacity(chunks.len());
@@ -225,19 +237,22 @@ pub async fn read_cached<S: Store, H: DecodeHook>(
         now.done = now.done.saturating_add(1);
         progress(now);
     }
-    // One stream and one loop for plain and sharded arrays, of the one future type of
-    // `super::pending`.
-    let mut fetches = stream::iter(misses)
-        .map(|chunk| -> Pending<'_> {
+    // One loop for plain and sharded arrays, of the one future type of `super::pending`.
+    let cost = |chunk: &PlannedChunk| chunk_cost(reader, chunk);
+    let mut fetches = InFlight::new(
+        misses,
+        options.bytes_in_flight,
+        cost,
+        |chunk| -> Pending<'_> {
             Box::pin(async move {
                 let key = chunk.key.as_str();
                 let fetched = match (sharding, hook) {
                     (Some(sharding), hook) => {
-                        match shard::fetch(store, sharding, chunk, options, cache).await {
+                        match shard::fetch(store, sharding, indexes, chunk, options, cache).await {
                             Err(e) => Err(e),
                             Ok(data) => match hook {
                                 None => Ok(Fetched::Shard(data)),
-                                Some(hook) => shard::decode_with(hook, sharding, key, data, cache)
+                                Some(hook) => shard::decode_with(hook, key, data, cache)
                                     .await
                                     .map(Fetched::Inner),
                             },
@@ -257,8 +272,8 @@ pub async fn read_cached<S: Store, H: DecodeHook>(
                 };
                 Finished::Chunk(chunk, fetched)
             })
-        })
-        .buffer_unordered(concurrency);
+        },
+    );
     while let Some(finished) = fetches.next().await {
         let Finished::Chunk(chunk, fetched) = finished else {
             return Err(stray().at_path(path));
@@ -306,6 +321,34 @@ pub async fn read_cached<S: Store, H: DecodeHook>(
         shape: plan.output_shape().to_vec(),
         data: out.into_chunk(),
     })
+}
+
+/// How many decodes a planned chunk takes: 1, or for a shard the inner chunks the read wants
+/// of it.
+fn chunk_decodes(reader: &ArrayReader, chunk: &PlannedChunk) -> u64 {
+    match reader.pipeline().sharding() {
+        None => 1,
+        Some(sharding) => chunk
+            .read
+            .inner_plan(sharding.inner_chunk_shape())
+            .and_then(|plan| plan.num_chunks())
+            .unwrap_or(u64::MAX),
+    }
+}
+
+/// What a chunk in flight costs, for [`ReadOptions::bytes_in_flight`]: its decoded bytes
+/// (variable-length values: 16 bytes each); for a shard, those of the inner chunks the read
+/// wants of it.
+fn chunk_cost(reader: &ArrayReader, chunk: &PlannedChunk) -> u64 {
+    let item = reader.data_type().fixed_size().unwrap_or(16);
+    let shape = match reader.pipeline().sharding() {
+        None => reader.layout().grid.chunk_shape(),
+        Some(sharding) => sharding.inner_chunk_shape(),
+    };
+    shape
+        .iter()
+        .fold(item, |n, &d| n.saturating_mul(d))
+        .saturating_mul(chunk_decodes(reader, chunk))
 }
 
 /// The bytes of a (non-sharded) chunk as zom's pipeline decodes them: the stored value, with

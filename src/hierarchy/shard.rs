@@ -2,13 +2,16 @@
 //!
 //! # Which requests
 //! For each shard a selection touches, with `n` of its `N` inner chunks intersecting:
-//! - `2n > N` (more than half of the shard is wanted): the whole shard in one request. The
-//!   index request would save less than it costs: on average the unwanted bytes are fewer
-//!   than the wanted ones, and one request replaces at least two.
+//! - the shard's index is known to the array (an earlier read fetched it, see
+//!   [`ShardIndexes`]): the byte ranges of the wanted, non-empty inner chunks only, merged
+//!   where they touch or lie less than [`super::ReadOptions::shard_gap`] bytes apart, all
+//!   fetched at once. A tile of a shard already touched is one request.
+//! - `2n > N` (more than half of the shard is wanted): the whole shard in one request, whose
+//!   index the array then keeps. The index request would save less than it costs: on average
+//!   the unwanted bytes are fewer than the wanted ones, and one request replaces at least two.
 //! - otherwise: the index (a suffix request for `index_location: "end"`, a `0..len` range for
-//!   `"start"`), then the byte ranges of the wanted, non-empty inner chunks, merged where they
-//!   touch or lie less than [`super::ReadOptions::shard_gap`] bytes apart, fetched
-//!   concurrently. One inner chunk therefore costs exactly 2 requests.
+//!   `"start"`; reads of the same shard under way at the same time share this one request),
+//!   then the ranges as above. The first inner chunk of a shard therefore costs 2 requests.
 //!
 //! A shard that does not exist (or whose index says an inner chunk is empty) reads as the
 //! fill value.
@@ -17,17 +20,19 @@
 //! it, and a shard whose wanted inner chunks are all cached is not asked for at all.
 
 use super::cache::{CacheUse, Cached};
+use super::indexes::ShardIndexes;
 use super::output::{Fill, Output};
 use super::pending::{stray, Finished, Pending};
 use super::read::{place_cached, ChunkPart, DecodeHook, ReadOptions};
 use crate::chunk::{ChunkRead, PlannedChunk};
-use crate::codec::sharding::{IndexRange, ReadPlan, ShardingCodec};
+use crate::codec::sharding::{IndexRange, ReadPlan, ShardIndex, ShardingCodec};
 use crate::codec::DecodedChunk;
 use crate::error::{ErrorCode, Result, ZomError};
 use crate::limits::{exceeded, Limit};
 use crate::store::{ByteRange, Store};
 use futures_util::stream::{self, StreamExt};
 use std::rc::Rc;
+use std::sync::Arc;
 
 /// What a shard read found in the cache and fetched of the shard.
 #[derive(Debug)]
@@ -53,8 +58,11 @@ enum Fetch {
     Nothing,
     /// The shard does not exist.
     Missing,
-    /// The whole shard.
-    Whole(Vec<u8>),
+    /// The whole shard, and its index.
+    Whole {
+        bytes: Vec<u8>,
+        index: Arc<ShardIndex>,
+    },
     /// The byte ranges of a plan.
     Ranged {
         plan: ReadPlan,
@@ -89,6 +97,7 @@ fn inner_reads(
 pub(crate) async fn fetch<S: Store>(
     store: &S,
     sharding: &ShardingCodec,
+    indexes: &ShardIndexes,
     chunk: &PlannedChunk,
     options: &ReadOptions,
     cache: Option<CacheUse<'_>>,
@@ -104,7 +113,7 @@ pub(crate) async fn fetch<S: Store>(
     }
     let fetch = match inner.is_empty() {
         true => Fetch::Nothing,
-        false => fetch_parts(store, sharding, key, &inner, options).await?,
+        false => fetch_parts(store, sharding, indexes, key, &inner, options).await?,
     };
     Ok(ShardData { hits, inner, fetch })
 }
@@ -113,36 +122,34 @@ pub(crate) async fn fetch<S: Store>(
 async fn fetch_parts<S: Store>(
     store: &S,
     sharding: &ShardingCodec,
+    indexes: &ShardIndexes,
     key: &str,
     inner: &[ChunkRead],
     options: &ReadOptions,
 ) -> Result<Fetch> {
-    let total = crate::chunk::checked_product(sharding.chunks_per_shard(), "the inner chunk grid")?;
-    let wanted = u64::try_from(inner.len()).unwrap_or(u64::MAX);
-    if wanted.saturating_mul(2) > total {
-        return Ok(match store.get(key).await? {
-            None => Fetch::Missing,
-            Some(bytes) => Fetch::Whole(bytes),
-        });
+    let known = indexes.get(key);
+    if known.is_none() {
+        let total =
+            crate::chunk::checked_product(sharding.chunks_per_shard(), "the inner chunk grid")?;
+        let wanted = u64::try_from(inner.len()).unwrap_or(u64::MAX);
+        if wanted.saturating_mul(2) > total {
+            return fetch_whole(store, sharding, indexes, key).await;
+        }
     }
-    let index_range = sharding.index_range()?;
-    let index_bytes = match index_range {
-        IndexRange::Suffix(n) => store.get_suffix(key, n).await?,
-        IndexRange::Prefix(n) => store.get_range(key, ByteRange::Bounded(0..n)).await?,
+    let index = match known {
+        Some(index) => index,
+        None => {
+            indexes
+                .get_or_load(key, || read_index(store, sharding, key))
+                .await?
+        }
     };
-    let Some(index_bytes) = index_bytes else {
+    let Some(index) = index else {
         return Ok(Fetch::Missing);
     };
-    if u64::try_from(index_bytes.len()).ok() != Some(index_range.len()) {
-        return Err(codec(format!(
-            "the shard's index is {} bytes; {} bytes were read",
-            index_range.len(),
-            index_bytes.len()
-        )));
-    }
-    let index = sharding.decode_index(&index_bytes)?;
     let coords: Vec<Vec<u64>> = inner.iter().map(|r| r.coords.clone()).collect();
     let plan = sharding.plan(&index, &coords, None, options.shard_gap)?;
+    // Every range at once: they are the part of the read this shard was admitted with.
     // Unordered with an index rather than `buffered`: the read loop's FuturesUnordered
     // machinery is already in the module, FuturesOrdered would be a second copy.
     let mut fetched: Vec<Vec<u8>> = vec![Vec::new(); plan.ranges.len()];
@@ -150,12 +157,17 @@ async fn fetch_parts<S: Store>(
         .map(|(i, range)| -> Pending<'_> {
             Box::pin(async move { Finished::Range(read_range(store, key, i, range).await) })
         })
-        .buffer_unordered(options.concurrency.max(1));
+        .buffer_unordered(plan.ranges.len().max(1));
     while let Some(finished) = reads.next().await {
         let Finished::Range(read) = finished else {
             return Err(stray());
         };
-        let (i, bytes) = read?;
+        let (i, bytes) = read.inspect_err(|e| {
+            // The index no longer matches the shard: the next read loads it again.
+            if e.code != ErrorCode::Aborted {
+                indexes.forget(key);
+            }
+        })?;
         if let Some(slot) = fetched.get_mut(i) {
             *slot = bytes;
         }
@@ -164,28 +176,65 @@ async fn fetch_parts<S: Store>(
     Ok(Fetch::Ranged { plan, fetched })
 }
 
+/// Fetches the whole shard `key` and keeps its index (or that it is missing) for the array.
+async fn fetch_whole<S: Store>(
+    store: &S,
+    sharding: &ShardingCodec,
+    indexes: &ShardIndexes,
+    key: &str,
+) -> Result<Fetch> {
+    let Some(bytes) = store.get(key).await? else {
+        indexes.put(key, None);
+        return Ok(Fetch::Missing);
+    };
+    let len = u64::try_from(bytes.len()).map_err(|_| codec("shard too large".into()))?;
+    let range = sharding.index_range()?.resolve(len)?;
+    let index_bytes = usize::try_from(range.start)
+        .ok()
+        .zip(usize::try_from(range.end).ok())
+        .and_then(|(s, e)| bytes.get(s..e))
+        .ok_or_else(|| codec("the shard is shorter than its index".into()))?;
+    let index = sharding.decode_index(index_bytes)?;
+    index.validate(len)?;
+    let index = Arc::new(index);
+    indexes.put(key, Some(Arc::clone(&index)));
+    Ok(Fetch::Whole { bytes, index })
+}
+
+/// Reads and decodes the index of shard `key` (`None`: the shard does not exist).
+async fn read_index<S: Store>(
+    store: &S,
+    sharding: &ShardingCodec,
+    key: &str,
+) -> Result<Option<ShardIndex>> {
+    let index_range = sharding.index_range()?;
+    let index_bytes = match index_range {
+        IndexRange::Suffix(n) => store.get_suffix(key, n).await?,
+        IndexRange::Prefix(n) => store.get_range(key, ByteRange::Bounded(0..n)).await?,
+    };
+    let Some(index_bytes) = index_bytes else {
+        return Ok(None);
+    };
+    if u64::try_from(index_bytes.len()).ok() != Some(index_range.len()) {
+        return Err(codec(format!(
+            "the shard's index is {} bytes; {} bytes were read",
+            index_range.len(),
+            index_bytes.len()
+        )));
+    }
+    sharding.decode_index(&index_bytes).map(Some)
+}
+
 /// The inner reads a shard read fetched, with each one's stored bytes (`None`: an empty
 /// inner chunk, or a missing shard).
 #[allow(clippy::type_complexity)]
-fn encoded_parts<'a>(
-    sharding: &ShardingCodec,
-    data: &'a ShardData,
-) -> Result<Vec<(&'a ChunkRead, Option<&'a [u8]>)>> {
+fn encoded_parts(data: &ShardData) -> Result<Vec<(&ChunkRead, Option<&[u8]>)>> {
     let inner = &data.inner;
     let mut parts = Vec::with_capacity(inner.len());
     match &data.fetch {
         Fetch::Nothing => {}
         Fetch::Missing => parts.extend(inner.iter().map(|read| (read, None))),
-        Fetch::Whole(bytes) => {
-            let len = u64::try_from(bytes.len()).map_err(|_| codec("shard too large".into()))?;
-            let range = sharding.index_range()?.resolve(len)?;
-            let index_bytes = usize::try_from(range.start)
-                .ok()
-                .zip(usize::try_from(range.end).ok())
-                .and_then(|(s, e)| bytes.get(s..e))
-                .ok_or_else(|| codec("the shard is shorter than its index".into()))?;
-            let index = sharding.decode_index(index_bytes)?;
-            index.validate(len)?;
+        Fetch::Whole { bytes, index } => {
             for read in inner {
                 let encoded = match index.chunk(&read.coords)? {
                     None => None,
@@ -223,7 +272,7 @@ pub(crate) fn assemble(
     for (read, hit) in &data.hits {
         place_cached::<super::read::NoHook>(out, None, read, hit, fill)?;
     }
-    for (read, encoded) in encoded_parts(sharding, &data)? {
+    for (read, encoded) in encoded_parts(&data)? {
         let kept: Option<Cached> = match encoded {
             None => {
                 out.fill(read, fill)?;
@@ -246,7 +295,6 @@ pub(crate) fn assemble(
 /// and place those the cache held (returns how many); what was decoded is kept in the cache.
 pub(crate) async fn decode_with<H: DecodeHook>(
     hook: &H,
-    sharding: &ShardingCodec,
     key: &str,
     data: ShardData,
     cache: Option<CacheUse<'_>>,
@@ -257,7 +305,7 @@ pub(crate) async fn decode_with<H: DecodeHook>(
                 .map_err(|e| at_inner(e, &read.coords))?;
         }
     }
-    let parts = encoded_parts(sharding, &data)?;
+    let parts = encoded_parts(&data)?;
     let count = parts.len();
     let mut decodes = stream::iter(parts)
         .map(|(read, encoded)| -> Pending<'_> {

@@ -414,9 +414,8 @@ fn read_options(options: &JsValue, base: Limits) -> Result<ReadOptions, ZomError
         limits.max_bytes = max;
     }
     Ok(ReadOptions {
-        concurrency: count_option(options, "concurrency")?
-            .map_or(defaults.concurrency, usize_of)
-            .max(1),
+        bytes_in_flight: count_option(options, "bytesInFlight")?
+            .unwrap_or(defaults.bytes_in_flight),
         limits,
         ..defaults
     })
@@ -457,7 +456,7 @@ impl ArrayHandle {
     /// Reads a selection (`null`/`undefined`: everything; else a list of integer, `null` or
     /// `{start, stop, step}` per leading dimension): `{shape, kind, bytes}` or
     /// `{shape, kind: "values", values}`. Options: `signal`, `onProgress`
-    /// (`{done, total, cached}`), `concurrency`, `maxBytes`, `decodeHook`
+    /// (`{done, total, cached}`), `bytesInFlight`, `maxBytes`, `decodeHook`
     /// (`{share, decode, place, output}`: chunks of fixed-size values decode there into an
     /// output it keeps, see the `pool` module), `cacheId` (a chunk cache, see the `cache`
     /// module).

@@ -2,9 +2,9 @@
 //! hands chunks to, and the decoder each worker's instance runs.
 //!
 //! Main thread: [`JsDecodeHook`] wraps the JS object ts/array.ts passes as the `decodeHook`
-//! read option (fixed-size values): `share(len, fill)` makes the read's output (a
-//! SharedArrayBuffer where it can be shared with the workers, else an ArrayBuffer), every
-//! element set to `fill`; `decode(inner, bytes, placement)` copies the encoded chunk out of
+//! read option (fixed-size values): `share(len, fill, decodes)` makes the read's output (a
+//! SharedArrayBuffer where it can be shared with the workers and the read decodes more than
+//! one chunk, else an ArrayBuffer), every element set to `fill`; `decode(inner, bytes, placement)` copies the encoded chunk out of
 //! this instance's memory (`bytes` is a view of it), has a worker decode it and gives a
 //! Promise that settles once the chunk's selected elements are in the output, where
 //! [`ChunkRead::placement`] says (copied there by the worker when the output is shared, else
@@ -90,12 +90,13 @@ fn hook_error(thrown: &JsValue) -> ZomError {
 }
 
 impl DecodeHook for JsDecodeHook {
-    fn share(&self, len: u64, fill: &[u8]) -> Result<()> {
+    fn share(&self, len: u64, fill: &[u8], decodes: u64) -> Result<()> {
         self.share
-            .call2(
+            .call3(
                 &self.target,
                 &JsValue::from_f64(len as f64),
                 &Uint8Array::from(fill),
+                &JsValue::from_f64(decodes as f64),
             )
             .map_err(|e| hook_error(&e))?;
         Ok(())
@@ -225,5 +226,17 @@ impl PoolDecoder {
     /// into it (the worker copies it out at once: into the shared output, or a buffer).
     pub fn view(&self) -> Uint8Array {
         memory_view(&self.scratch)
+    }
+
+    /// The size of this instance's memory in bytes: what the worker holds for good (a
+    /// WebAssembly memory never shrinks), so that the pool can replace a worker a large chunk
+    /// made large.
+    #[wasm_bindgen(js_name = memoryBytes)]
+    pub fn memory_bytes(&self) -> f64 {
+        let memory: WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
+        memory
+            .buffer()
+            .unchecked_into::<js_sys::ArrayBuffer>()
+            .byte_length() as f64
     }
 }

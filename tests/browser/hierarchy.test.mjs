@@ -82,8 +82,8 @@ test("the page and the data are different origins", async () => {
   assert.notEqual(origin, new URL(data.url).origin);
 });
 
-test("one inner chunk of a sharded array costs two requests (index range + chunk range), cross-origin", () =>
-  checked("shard_index_end: one inner chunk = 2 requests", async () => {
+test("one inner chunk of a sharded array costs two requests (index range + chunk range), one once the index is known, cross-origin", () =>
+  checked("shard_index_end: one inner chunk = 2 requests, then 1", async () => {
     const entry = readJson("expected", "v3.values.json").shard_index_end;
     const info = await call("hold", `${data.url}/v3`, "shard_index_end");
     assert.deepEqual([info.shards, info.chunks], [[8, 8], [4, 4]]);
@@ -101,11 +101,16 @@ test("one inner chunk of a sharded array costs two requests (index range + chunk
     // A suffix range is not a CORS-safelisted header value: the browser asked first.
     assert.ok(data.stats.preflights >= 1, "a CORS preflight");
 
+    // The same shard: the array knows its index now.
     data.resetStats();
-    const chunk = await call("getChunkHeld", [1, 0]);
+    const chunk = await call("getChunkHeld", [1, 1]);
     assert.deepEqual(chunk.shape, [4, 4]);
+    assert.equal(data.stats.requests, 1, logLines(data).join("\n"));
+    // Another shard: its index and the range.
+    data.resetStats();
+    await call("getChunkHeld", [2, 0]);
     assert.equal(data.stats.requests, 2, logLines(data).join("\n"));
-    return `get([4:8, 0:4]): ${log.map((e) => e.range).join(", ")}; getChunk([1, 0]): 2 requests`;
+    return `get([4:8, 0:4]): ${log.map((e) => e.range).join(", ")}; getChunk([1, 1]) of the same shard: 1 request; getChunk([2, 0]): 2 requests`;
   }));
 
 test("a consolidated hierarchy opens in one request and walks in one request", () =>

@@ -1,13 +1,15 @@
 //! Stores for the hierarchy tests: a fixture folder as a [`MemoryStore`], and a minimal
 //! executor for the async API.
 
-use std::future::Future;
+use std::cell::Cell;
+use std::future::{poll_fn, Future};
 use std::path::Path;
 use std::pin::pin;
 use std::sync::Arc;
 use std::task::{Context, Poll, Wake, Waker};
 use std::thread::Thread;
-use zom::store::MemoryStore;
+use zom::store::{ByteRange, MemoryStore, Store};
+use zom::Result;
 
 /// Every file below `dir`, keyed by its path relative to `dir`.
 pub fn store_from_dir(dir: &Path) -> MemoryStore {
@@ -36,5 +38,56 @@ pub fn block_on<F: Future>(future: F) -> F::Output {
             Poll::Ready(value) => return value,
             Poll::Pending => std::thread::park(),
         }
+    }
+}
+
+/// A store whose every request is answered one turn of the executor after it is sent, so that
+/// requests (and reads joined together) are under way at the same time; it counts the most
+/// requests under way at once.
+#[allow(dead_code)]
+pub struct Slow<'a> {
+    inner: &'a MemoryStore,
+    in_flight: Cell<usize>,
+    /// The most requests under way at once so far.
+    pub max_in_flight: Cell<usize>,
+}
+
+#[allow(dead_code)]
+impl<'a> Slow<'a> {
+    /// `inner`, answered slowly.
+    pub fn new(inner: &'a MemoryStore) -> Self {
+        Slow {
+            inner,
+            in_flight: Cell::new(0),
+            max_in_flight: Cell::new(0),
+        }
+    }
+
+    async fn answer<T>(&self, answer: T) -> T {
+        self.in_flight.set(self.in_flight.get() + 1);
+        self.max_in_flight
+            .set(self.max_in_flight.get().max(self.in_flight.get()));
+        let mut yielded = false;
+        poll_fn(|cx| {
+            if yielded {
+                return Poll::Ready(());
+            }
+            yielded = true;
+            cx.waker().wake_by_ref();
+            Poll::Pending
+        })
+        .await;
+        self.in_flight.set(self.in_flight.get() - 1);
+        answer
+    }
+}
+
+impl Store for Slow<'_> {
+    async fn get(&self, key: &str) -> Result<Option<Vec<u8>>> {
+        self.answer(self.inner.get(key).await).await
+    }
+
+    async fn get_range(&self, key: &str, range: ByteRange) -> Result<Option<Vec<u8>>> {
+        self.answer(self.inner.get_range(key, range).await).await
     }
 }

@@ -56,7 +56,7 @@ test('await init() compiles the carried WebAssembly; init({ workers: 0 }) decode
     const arr = await openArray(new FsStore(${sample}), "image/gradient_circles");
     await arr.get();
     process.stdout.write(JSON.stringify({ early, loaded: isInitialized(), stats: workerStats() }));`);
-  assert.deepEqual(got, { early: false, loaded: true, stats: { workers: 0, decoded: 0, failed: false } });
+  assert.deepEqual(got, { early: false, loaded: true, stats: { workers: 0, decoded: 0, failed: false, replaced: 0 } });
 });
 
 test("init rejects a bad workers or worker option with InvalidArgument", () => {

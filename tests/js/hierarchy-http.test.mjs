@@ -54,7 +54,7 @@ test("a consolidated hierarchy opens in one request", () =>
     assertJsonEqual(v2.zom, readJson("expected", "v2-consolidated.zom.json"), "v2 consolidated");
   }));
 
-test("one inner chunk of a shard costs two range requests", () =>
+test("one inner chunk of a shard costs two range requests, and one once the array knows the shard's index", () =>
   withServer({}, async (server) => {
     const store = new FetchStore(`${server.url}/v3`);
     const arr = await openArray(store, "shard_index_end");
@@ -70,8 +70,14 @@ test("one inner chunk of a shard costs two range requests", () =>
     assert.match(log[1].range, /^bytes=\d+-\d+$/);
     assert.ok(log.every((e) => e.status === 206 && e.url === "/v3/shard_index_end/c/0/0"));
 
+    // The same shard again: its index is known, one range.
     server.resetStats();
-    await arr.getChunk([1, 0]);
+    await arr.getChunk([1, 1]);
+    assert.equal(server.stats.requests, 1, logLines(server).join("\n"));
+    assert.match(server.stats.log[0].range, /^bytes=\d+-\d+$/);
+    // Another shard: its index, then the range.
+    server.resetStats();
+    await arr.getChunk([2, 0]);
     assert.equal(server.stats.requests, 2, logLines(server).join("\n"));
   }));
 

@@ -204,14 +204,16 @@ test("a shard index entry claiming 300 MB for a 64-byte inner chunk is refused a
       await assert.rejects(arr.get(INNER), located("CodecError", "shard_index_end", "shard_index_end/c/0/0", /claims 314572800 bytes for an inner chunk, more than its codecs can produce \(4161\)/));
       assert.equal(store.stats.requests, 1, "the index, nothing more");
       assert.equal(store.stats.bytes, 4 * 16 + 4);
-      // Near 2^63: refused the same way, no Range request with a rounded number.
+      // Near 2^63: refused the same way, no Range request with a rounded number (an array
+      // opened afresh: an opened one keeps the indexes it read, as it keeps its metadata).
       setShardEntry(dir, 2n ** 63n - 100n, 50);
+      const again = await openArray(store, "shard_index_end");
       store.resetStats();
-      await assert.rejects(arr.get(INNER), located("CodecError", "shard_index_end", "shard_index_end/c/0/0", /past 2\^53 - 1/));
+      await assert.rejects(again.get(INNER), located("CodecError", "shard_index_end", "shard_index_end/c/0/0", /past 2\^53 - 1/));
       assert.equal(store.stats.requests, 1);
       // The shard's other inner chunks still read.
       const fine = [slice(0, 4), slice(0, 8)];
-      const { data } = await arr.get(fine);
+      const { data } = await again.get(fine);
       sameValues(elements(data, "int32"), reference(V3.shard_index_end.values, V3.shard_index_end.shape, fine).values, "intact inner chunks");
     });
   }));

@@ -222,6 +222,13 @@ test("no input panics: corrupt chunks, mutated documents and limit cases in one 
   await survive("gzip bomb", () => decodeChunk(big.at(-1), bomb, [0]));
   await survive("walk maxNodes", () => walk(mapStore("v3"), { limits: { maxNodes: 2 } }));
   await survive("get maxChunks", async () => (await openArray(mapStore("v3"), "dtype_int32")).get(null, { limits: { maxChunks: 1 } }));
+  // A JS caller's wrong argument types: options where the node path goes.
+  const store = mapStore("v3");
+  for (const path of [{ workers: 0 }, 3, null, ["a"]]) {
+    await survive(`open with path ${JSON.stringify(path)}`, () => openArray(store, path));
+    await survive(`walk with path ${JSON.stringify(path)}`, () => walk(store, { path }));
+  }
+  assert.ok(seen.has("InvalidArgument"));
 
   const t3 = performance.now();
   console.log(`codec cases ${Math.round(t1 - t0)} ms, documents ${Math.round(t2 - t1)} ms, limit cases ${Math.round(t3 - t2)} ms`);

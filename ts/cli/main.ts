@@ -78,7 +78,7 @@ archive of one, or kerchunk references (.json; path or URL); PATH a node path in
   --json            machine-readable output (JSON; 64-bit integers exact)
   --progress        progress on stderr even when stderr is not a terminal
   --no-progress     no progress, even on a terminal
-  --concurrency N   most store requests in flight (default 16)
+  --concurrency N   most store requests in flight (default: walks 16, reads no limit)
   -h, --help        help;  -V, --version  the version
 
 Exit codes: 0 fine; 1 problems found (validate: errors, unreadable nodes, differences from

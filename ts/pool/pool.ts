@@ -62,7 +62,12 @@ const START_TIMEOUT_MS = 20_000;
 /** The most buffers kept for reuse in each of the pool's two lists. */
 const MAX_SPARE = 16;
 /** The most bytes kept for reuse in each list. */
-const MAX_SPARE_BYTES = 64 << 20;
+const MAX_SPARE_BYTES = 16 << 20;
+/**
+ * A worker whose WebAssembly memory has grown past this (a large chunk decoded once) is
+ * replaced by a fresh one when it is next idle: a WebAssembly memory never shrinks.
+ */
+const RECYCLE_BYTES = 64 << 20;
 
 /**
  * Buffers kept for reuse: allocating a fresh ArrayBuffer per chunk costs more than copying
@@ -105,6 +110,13 @@ interface Slot {
   pending: number;
   /** Arrays whose metadata this worker has, oldest first. */
   known: Set<number>;
+  /** The size of its WebAssembly memory, as it last said. */
+  memory: number;
+  /**
+   * "replacing": a fresh worker is starting in its place (it takes new work only when no
+   * other worker can); "replaced": the fresh one runs, this one ends once idle.
+   */
+  state: "active" | "replacing" | "replaced";
 }
 
 interface Task {
@@ -195,6 +207,8 @@ export class WorkerPool {
   failed = false;
   /** Chunks the workers decoded. */
   decoded = 0;
+  /** Workers replaced by fresh ones because their memory had grown large. */
+  replaced = 0;
   readonly #slots: Slot[] = [];
   readonly #tasks = new Map<number, Task>();
   readonly #ready: Promise<void>;
@@ -217,14 +231,7 @@ export class WorkerPool {
       const module = wasmModule();
       if (module === undefined) throw new Error("the compiled WebAssembly module is not known");
       const n = size ?? defaultWorkers();
-      const ports = await Promise.allSettled(
-        Array.from({ length: n }, async () => {
-          const holder: { slot?: Slot } = {};
-          const port = await spawn(module, (m) => this.#receive(m), (e) => holder.slot && this.#lost(holder.slot, e));
-          holder.slot = { port, pending: 0, known: new Set() };
-          this.#slots.push(holder.slot);
-        }),
-      );
+      const ports = await Promise.allSettled(Array.from({ length: n }, async () => this.#slots.push(await this.#spawnSlot(module))));
       if (this.#closed) this.close();
       const failure = ports.find((p) => p.status === "rejected");
       if (this.#slots.length === 0 && failure) throw failure.reason;
@@ -234,12 +241,21 @@ export class WorkerPool {
     }
   }
 
+  /** Starts one worker. */
+  async #spawnSlot(module: WebAssembly.Module): Promise<Slot> {
+    const holder: { slot?: Slot } = {};
+    const port = await spawn(module, (m) => this.#receive(m), (e) => holder.slot && this.#lost(holder.slot, e));
+    holder.slot = { port, pending: 0, known: new Set(), memory: 0, state: "active" };
+    return holder.slot;
+  }
+
   #receive(m: FromWorker): void {
     if (m.t !== "done") return;
     this.#inputs.put(m.input);
     const task = this.#tasks.get(m.id);
     if (task === undefined) return;
     this.#tasks.delete(m.id);
+    if ("memory" in m && m.memory !== undefined) task.slot.memory = m.memory;
     this.#release(task.slot);
     task.done();
     if (task.settled) return;
@@ -255,7 +271,32 @@ export class WorkerPool {
 
   #release(slot: Slot): void {
     slot.pending -= 1;
-    if (slot.pending === 0) slot.port.unref?.();
+    if (slot.pending !== 0) return;
+    slot.port.unref?.();
+    if (slot.state === "replaced") this.#drop(slot, new Error("a replaced worker was ended"));
+    else if (slot.state === "active" && slot.memory > RECYCLE_BYTES && !this.#closed) void this.#replace(slot);
+  }
+
+  /** Starts a fresh worker in the place of `old`, whose memory grew large; `old` ends once idle. */
+  async #replace(old: Slot): Promise<void> {
+    old.state = "replacing";
+    const module = wasmModule();
+    let fresh: Slot;
+    try {
+      if (module === undefined) throw new Error("the compiled WebAssembly module is not known");
+      fresh = await this.#spawnSlot(module);
+    } catch {
+      // The old worker still works: keep it, and do not try again for it.
+      old.state = "active";
+      old.memory = 0;
+      return;
+    }
+    if (this.#closed) return fresh.port.terminate();
+    this.#slots.push(fresh);
+    this.replaced += 1;
+    replacedWorkers += 1;
+    old.state = "replaced";
+    if (old.pending === 0) this.#drop(old, new Error("a replaced worker was ended"));
   }
 
   /** A worker failed after it started: its tasks fail, and it leaves the pool. */
@@ -285,7 +326,7 @@ export class WorkerPool {
 
   /** The workers running now. */
   get size(): number {
-    return this.#slots.length;
+    return this.#slots.filter((s) => s.state !== "replaced").length;
   }
 
   /** A buffer of `n` bytes to copy an encoded chunk into (then given to {@link decode}). */
@@ -341,8 +382,11 @@ export class WorkerPool {
     if (this.#closed) throw new ZomError("Aborted", "the decode workers were closed");
     if (this.#slots.length === 0) return undefined;
     signal?.throwIfAborted();
-    let slot = this.#slots[0] as Slot;
-    for (const s of this.#slots) if (s.pending < slot.pending) slot = s;
+    // A worker being replaced takes work only when no other can.
+    const active = this.#slots.filter((s) => s.state === "active");
+    const candidates = active.length > 0 ? active : this.#slots;
+    let slot = candidates[0] as Slot;
+    for (const s of candidates) if (s.pending < slot.pending) slot = s;
     return slot;
   }
 
@@ -395,6 +439,8 @@ export class WorkerPool {
 const pools = new Map<number | "default", WorkerPool>();
 /** Chunks decoded by workers of every pool, since the page or process started. */
 let decodedInWorkers = 0;
+/** Workers replaced in every pool, since the page or process started. */
+let replacedWorkers = 0;
 
 /** What the decode workers have done so far (see {@link workerStats}). */
 export interface WorkerStats {
@@ -404,6 +450,8 @@ export interface WorkerStats {
   decoded: number;
   /** Whether workers could not start, so that reads decode on the calling thread. */
   failed: boolean;
+  /** Workers replaced by fresh ones since zom was loaded, because a large chunk had grown their memory. */
+  replaced: number;
 }
 
 /**
@@ -417,7 +465,7 @@ export function workerStats(): WorkerStats {
     workers += pool.size;
     failed ||= pool.failed;
   }
-  return { workers, decoded: decodedInWorkers, failed };
+  return { workers, decoded: decodedInWorkers, failed, replaced: replacedWorkers };
 }
 
 /** The shared pool of `size` workers (undefined: the default size), started on first use. */

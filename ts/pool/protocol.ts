@@ -64,7 +64,8 @@ export type FromWorker =
   /**
    * The answer to decode request `id`: the chunk's element bytes (the first `length` bytes of
    * `bytes`, transferred; none when they went into the shared output), or an error; `input`
-   * is the request's buffer, given back for reuse.
+   * is the request's buffer, given back for reuse; `memory`: the size of the worker's
+   * WebAssembly memory after the decode.
    */
-  | { t: "done"; id: number; bytes?: ArrayBuffer; length: number; input: ArrayBuffer }
+  | { t: "done"; id: number; bytes?: ArrayBuffer; length: number; input: ArrayBuffer; memory?: number }
   | { t: "done"; id: number; error: WireError; fatal: boolean; input: ArrayBuffer };

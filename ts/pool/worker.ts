@@ -76,10 +76,11 @@ function handle(message: ToWorker, post: Post): void {
         }
         decoder.decode(new Uint8Array(message.bytes, 0, message.length), message.inner);
         const decoded = decoder.view();
+        const memory = decoder.memoryBytes();
         if (message.out !== undefined && message.place !== undefined) {
           place(decoded, new Uint8Array(message.out), message.item ?? 1, message.place);
           if (message.keep !== true) {
-            post({ t: "done", id: message.id, length: 0, input: message.bytes }, [message.bytes]);
+            post({ t: "done", id: message.id, length: 0, input: message.bytes, memory }, [message.bytes]);
             return;
           }
           // Placed, and sent back for the main thread's chunk cache.
@@ -87,7 +88,7 @@ function handle(message: ToWorker, post: Post): void {
         const length = decoded.length;
         const buffer = take(length);
         new Uint8Array(buffer, 0, length).set(decoded);
-        post({ t: "done", id: message.id, bytes: buffer, length, input: message.bytes }, [buffer, message.bytes]);
+        post({ t: "done", id: message.id, bytes: buffer, length, input: message.bytes, memory }, [buffer, message.bytes]);
       } catch (e) {
         // A trap (a zom bug) leaves the instance unusable: the pool drops this worker.
         const fatal = e instanceof WebAssembly.RuntimeError;

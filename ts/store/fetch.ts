@@ -51,7 +51,7 @@ export function httpContext(options: FetchStoreOptions, stats: FetchStoreStats):
     retries: positive("retries", options.retries, 3),
     retryDelay: positive("retryDelay", options.retryDelay, 200),
     maxRetryDelay: positive("maxRetryDelay", options.maxRetryDelay, 10_000),
-    limiter: new Limiter(positive("concurrency", options.concurrency, 16)),
+    limiter: new Limiter(positive("concurrency", options.concurrency, Infinity)),
     stats,
     maxResponseBytes: positive("maxResponseBytes", options.maxResponseBytes, 2 ** 30),
   };
@@ -85,7 +85,7 @@ export function coalescer(options: FetchStoreOptions, reader: RangeReader): Coal
  * - `list(prefix)`: S3 ListObjectsV2 or an HTML directory index (`listing`), undefined when
  *   neither answers.
  *
- * Every request goes through a queue of at most `concurrency`, has a `timeout`, is retried on
+ * Every request goes through a queue of at most `concurrency` (no limit unless given), has a `timeout`, is retried on
  * 408/425/429/5xx and network errors (`retries`, exponential backoff with jitter, Retry-After
  * respected up to `maxRetryDelay`) and obeys the call's `signal`. Errors are ZomErrors with code
  * "HttpError" (status in the message, `key` set) or "Aborted".

@@ -16,14 +16,17 @@ export function throwIfAborted(key: string, signal: AbortSignal | undefined): vo
 }
 
 /**
- * `promise`, or a rejection with {@link abortedError} as soon as `signal` aborts (the work
- * behind `promise` is not stopped by this; see {@link Joint}).
+ * `promise`, or a rejection with {@link abortedError} (or what `error` makes) as soon as
+ * `signal` aborts (the work behind `promise` is not stopped by this; see {@link Joint}).
  */
-export function raceAbort<T>(promise: Promise<T>, key: string, signal: AbortSignal | undefined): Promise<T> {
+export function raceAbort<T>(promise: Promise<T>, key: string, signal: AbortSignal | undefined, error = () => abortedError(key, signal)): Promise<T> {
   if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(abortedError(key, signal));
+  if (signal.aborted) {
+    promise.catch(() => {});
+    return Promise.reject(error());
+  }
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortedError(key, signal));
+    const onAbort = () => reject(error());
     signal.addEventListener("abort", onAbort, { once: true });
     promise.then(
       (v) => {
@@ -52,6 +55,26 @@ export function sleep(ms: number, key: string, signal: AbortSignal | undefined):
     }, ms);
     signal?.addEventListener("abort", onAbort, { once: true });
   });
+}
+
+/**
+ * A signal that aborts as soon as one of `signals` does (with its reason); undefined when none
+ * is given.
+ */
+export function anySignal(signals: readonly (AbortSignal | undefined)[]): AbortSignal | undefined {
+  const given = signals.filter((s): s is AbortSignal => s !== undefined);
+  if (given.length <= 1) return given[0];
+  const any = (AbortSignal as { any?: (s: AbortSignal[]) => AbortSignal }).any;
+  if (typeof any === "function") return any.call(AbortSignal, given);
+  const controller = new AbortController();
+  for (const s of given) {
+    if (s.aborted) {
+      controller.abort(s.reason);
+      break;
+    }
+    s.addEventListener("abort", () => controller.abort(s.reason), { once: true, signal: controller.signal });
+  }
+  return controller.signal;
 }
 
 /**

@@ -45,7 +45,11 @@ export interface FetchStoreOptions {
   headers?: HeadersInit;
   /** The `credentials` mode of every request (the `fetch` default when unset). */
   credentials?: RequestCredentials;
-  /** Most requests in flight at once; the rest wait in a queue. Default 16. */
+  /**
+   * Most requests in flight at once; the rest wait in a queue. Default: no limit of its own
+   * (a read bounds what it asks for by bytes, `bytesInFlight`, and browsers queue beyond their
+   * per-host connection limit); set it to be gentle with a server.
+   */
   concurrency?: number;
   /** Milliseconds one attempt (headers and body) may take; 0 or Infinity for none. Default 30000. */
   timeout?: number;

@@ -123,6 +123,14 @@ impl ShardIndex {
             .ok_or_else(|| codec_error("the shard index is shorter than its grid"))
     }
 
+    /// What the index takes in memory, in bytes (its ranges and its grid).
+    pub fn memory_bytes(&self) -> u64 {
+        let entry = std::mem::size_of::<Option<Range<u64>>>();
+        let bytes = self.entries.len().saturating_mul(entry)
+            + self.chunks_per_shard.len().saturating_mul(8);
+        u64::try_from(bytes).unwrap_or(u64::MAX)
+    }
+
     /// Checks that every range fits in a shard of `shard_len` bytes.
     pub fn validate(&self, shard_len: u64) -> Result<()> {
         for (i, entry) in self.entries.iter().enumerate() {
