@@ -911,7 +911,7 @@ async function main() {
       runs: RUNS,
       quick: QUICK,
       statistic: "median of the runs, after one warm-up per library whose values are compared; runs alternate zom / zarrita",
-      libraries: "each with its defaults: zom FetchStore (16 requests in flight, coalescing), default decode workers; zarrita FetchStore (no limit, HEAD + range for shard indexes), zarr.open probing v2 before v3 on a new store",
+      libraries: `each with its defaults: zom's FetchStore (coalescing; ${getHasConcurrency ? "16 requests in flight, and get's own cap of 16" : "no request limit of its own, get bounded by bytesInFlight"}) and default decode workers; zarrita's FetchStore (no limit, HEAD + range for shard indexes), zarr.open probing v2 before v3 on a new store`,
       requests: "counted by the server (tests/server/server.mjs); round_trips: waves of arrivals (a request over half a latency after its wave's first starts a new one); max_in_flight: the server's",
       floors: "round trips with every independent request in flight at once × latency + stored bytes / loopback + decoded bytes / native MB/s / min(workers, chunks); one by one: each tile's round trip, transfer and decode in turn; at once and whole reads: transfer and decode overlapped (max of the two)",
     },
