@@ -20,6 +20,13 @@ Besides the decode cases (manifest "cases", bench/decode.mjs):
   the same kind, consolidated: only its root zarr.json is written (it holds every node).
 - walk_v2/consolidated (manifest "walk_v2", bench/walk.mjs): a Zarr v2 hierarchy of 1,990
   nodes of the same kind, consolidated: only its root .zmetadata is written.
+- viewer/<case> (manifest "viewer_cases", bench/viewer.mjs): the arrays a viewer reads tile by
+  tile, 4096x4096 uint16 in viewer-sized chunks (VIEWER_CASES): the image values sharded
+  (2048² shards of 256² inner chunks) and chunked (512²), and uniform noise in 0..32767 (about
+  30 MB stored: transfer is then a real term of a read). viewer/manifest.json lists them again
+  as "cases", the form examples/bench_decode.rs reads, so that the viewer bench's floors use
+  the native decode speed of exactly these arrays. (The OME-Zarr pyramid of the viewer bench
+  is ome-zarr-py's: bench/generate_pyramid.py, in its own environment.)
 """
 
 import hashlib
@@ -99,6 +106,62 @@ READ_CASES = {
         dict(shards=(2048, 2048), chunks=(512, 512), compressors=blosc("zstd", "shuffle")),
     ),
 }
+
+# The arrays of bench/viewer.mjs: name → (description, values, create_array keyword arguments);
+# values "image" (image_u16) or "noise" (noise_u16).
+VIEWER_CASES = {
+    "sharded_zstd": (
+        "sharded 2048² / 256², zstd",
+        "image",
+        dict(shards=(2048, 2048), chunks=(256, 256), compressors=ZstdCodec(level=3)),
+    ),
+    "chunked_zstd": ("chunked 512², zstd", "image", dict(chunks=(512, 512), compressors=ZstdCodec(level=3))),
+    "chunked_blosc_zstd": (
+        "chunked 512², blosc zstd shuffle",
+        "image",
+        dict(chunks=(512, 512), compressors=blosc("zstd", "shuffle")),
+    ),
+    "noise_chunked_zstd": ("noise, chunked 512², zstd", "noise", dict(chunks=(512, 512), compressors=ZstdCodec(level=3))),
+    "noise_sharded_zstd": (
+        "noise, sharded 2048² / 256², zstd",
+        "noise",
+        dict(shards=(2048, 2048), chunks=(256, 256), compressors=ZstdCodec(level=3)),
+    ),
+}
+
+
+def noise_u16() -> np.ndarray:
+    """Uniform noise in 0..32767 (15 random bits of 16): zstd keeps about 94% of its bytes."""
+    return np.random.default_rng(7).integers(0, 32768, size=(SIZE, SIZE), dtype=np.uint16)
+
+
+def viewer_arrays(out: Path, u16: np.ndarray) -> list:
+    """Writes VIEWER_CASES under out (one array each) and out/manifest.json (examples/bench_decode.rs's
+    form); returns the manifest entries."""
+    noise = noise_u16()
+    entries = []
+    for name, (description, values, kwargs) in VIEWER_CASES.items():
+        data = u16 if values == "image" else noise
+        arr = zarr.create_array(store=str(out / name), shape=data.shape, dtype="uint16", fill_value=0, **kwargs)
+        arr[...] = data
+        stored = sum(p.stat().st_size for p in (out / name).rglob("*") if p.is_file())
+        entries.append(
+            {
+                "name": name,
+                "description": description,
+                "values": values,
+                "dtype": "uint16",
+                "shape": list(data.shape),
+                "chunks": list(arr.chunks),
+                "shards": list(arr.shards) if arr.shards else None,
+                "decoded_bytes": int(data.nbytes),
+                "stored_bytes": stored,
+            }
+        )
+        print(f"generate: viewer/{name:19s} {stored / data.nbytes:6.1%} of {data.nbytes >> 20} MiB", flush=True)
+    (out / "manifest.json").write_text(json.dumps({"generator_sha256": script_sha256(), "cases": entries}, indent=2) + "\n")
+    return entries
+
 
 # The walk hierarchy: root → WALK_GROUPS groups, each with WALK_GROUP_ARRAYS 1-D arrays and
 # WALK_SUBGROUPS subgroups of WALK_LEAF_ARRAYS 2-D arrays each: 1 + 8 × (1 + 4 + 8 × 15) = 1001.
@@ -272,6 +335,7 @@ def main() -> None:
             {"name": name, "description": description, "dtype": "uint16", "shape": list(u16.shape), "stored_bytes": stored}
         )
         print(f"generate: {name:26s} {stored / u16.nbytes:6.1%} of {u16.nbytes >> 20} MiB", flush=True)
+    manifest["viewer_cases"] = viewer_arrays(out / "viewer", u16)
     t1 = time.perf_counter()
     nodes = walk_hierarchy(out / "walk")
     manifest["walk"] = {"nodes": nodes, "plain": "walk/plain", "consolidated": "walk/consolidated"}
@@ -285,7 +349,7 @@ def main() -> None:
     manifest["walk_v2"] = {"nodes": nodes, "consolidated": "walk_v2/consolidated"}
     print(f"generate: walk_v2 hierarchy of {nodes} nodes in {time.perf_counter() - t1:.1f}s", flush=True)
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
-    print(f"generate: {len(CASES) + len(READ_CASES)} arrays and a hierarchy in {time.perf_counter() - t0:.1f}s → {out}")
+    print(f"generate: {len(CASES) + len(READ_CASES) + len(VIEWER_CASES)} arrays and a hierarchy in {time.perf_counter() - t0:.1f}s → {out}")
 
 
 if __name__ == "__main__":

@@ -39,14 +39,14 @@
 // codec in results.json's decode section (bench/decode.mjs with examples/bench_decode.rs,
 // which npm run bench runs first); chunks: the chunks the workers decode (inner chunks of a
 // shard), which decode in parallel over the N workers.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import * as zom from "zom";
 import { defaultWorkers } from "../pkg/pool/pool.js";
 import * as zarr from "zarrita";
 import { startServer } from "../tests/server/server.mjs";
-import { benchDir, geomean, median, serverBenchArgs, table, Targets } from "./util.mjs";
+import { benchDir, geomean, loopbackThroughput, median, serverBenchArgs, table, Targets } from "./util.mjs";
 
 const here = benchDir;
 const args = serverBenchArgs();
@@ -197,31 +197,6 @@ function floorOf(r, c, loopback, native) {
     native_case: c.native ?? c.name,
     native_mb_per_s: mbPerS,
   };
-}
-
-/**
- * The loopback throughput of the test server in bytes per ms: the median of 3 GETs (after one
- * warm-up) of a 64 MiB file from a server without latency, read whole by Node's fetch.
- */
-async function loopbackThroughput() {
-  const dir = mkdtempSync(join(tmpdir(), "zom-bench-loopback-"));
-  const size = 64 * 2 ** 20;
-  writeFileSync(join(dir, "big.bin"), Buffer.alloc(size, 7));
-  const server = await startServer({ root: dir });
-  try {
-    const times = [];
-    for (let i = 0; i < 4; i++) {
-      const t0 = performance.now();
-      const res = await fetch(`${server.url}/big.bin`, { signal: AbortSignal.timeout(60_000) });
-      const got = (await res.arrayBuffer()).byteLength;
-      if (got !== size) throw new Error(`loopback: got ${got} bytes of ${size}`);
-      if (i > 0) times.push(performance.now() - t0);
-    }
-    return size / median(times);
-  } finally {
-    await server.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 /** Native MB/s by decode case from results.json's decode section (bench/decode.mjs), and its date. */

@@ -1,7 +1,10 @@
 // Helpers the benchmark scripts share.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { startServer } from "../tests/server/server.mjs";
 
 /** The bench/ folder. */
 export const benchDir = dirname(fileURLToPath(import.meta.url));
@@ -106,5 +109,31 @@ export class Targets {
   save(results) {
     const others = (results.targets ?? []).filter((t) => t.bench !== this.bench);
     results.targets = [...others, ...this.list.map(({ bench, label, value, target, met }) => ({ bench, label, value, target, met }))];
+  }
+}
+
+/**
+ * The loopback throughput of the test server in bytes per ms: the median of 3 GETs (after one
+ * warm-up) of a 64 MiB file from a server without latency, read whole by Node's fetch
+ * (bench/read.mjs and bench/viewer.mjs: the transfer term of their floors).
+ */
+export async function loopbackThroughput() {
+  const dir = mkdtempSync(join(tmpdir(), "zom-bench-loopback-"));
+  const size = 64 * 2 ** 20;
+  writeFileSync(join(dir, "big.bin"), Buffer.alloc(size, 7));
+  const server = await startServer({ root: dir });
+  try {
+    const times = [];
+    for (let i = 0; i < 4; i++) {
+      const t0 = performance.now();
+      const res = await fetch(`${server.url}/big.bin`, { signal: AbortSignal.timeout(60_000) });
+      const got = (await res.arrayBuffer()).byteLength;
+      if (got !== size) throw new Error(`loopback: got ${got} bytes of ${size}`);
+      if (i > 0) times.push(performance.now() - t0);
+    }
+    return size / median(times);
+  } finally {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 }

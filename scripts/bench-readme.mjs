@@ -4,12 +4,14 @@
 //   node scripts/bench-readme.mjs [--results bench/results.json]
 //
 // One table per section the run wrote (decode, read and its floor, walk, walk10k, walk_v2, size and the
-// .wasm by crate, load, first tree, specs, targets), each after a line naming it and its run's date;
+// .wasm by crate, load, first tree, specs, viewer and viewer_before (bench/viewer-tables.mjs), targets),
+// each after a line naming it and its run's date;
 // sections missing from the file are skipped. The prose around the tables stays hand-written.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { table } from "../bench/util.mjs";
+import { viewerTables } from "../bench/viewer-tables.mjs";
 import { root, runMain, StepError } from "./lib.mjs";
 
 /** README's names of the decode cases (else the manifest's description). */
@@ -166,6 +168,8 @@ runMain(() => {
     ["Starting in Chromium (bench/load.mjs)", r.load, load],
     ["The explorer's first tree (bench/first-tree.mjs)", r.first_tree, firstTree],
     ["Hierarchy specs (bench/specs.mjs)", r.specs, specs],
+    ["Reading as a viewer reads (bench/viewer.mjs)", r.viewer, viewerTables],
+    ["Reading as a viewer reads, before (bench/viewer.mjs --section viewer_before)", r.viewer_before, viewerTables],
   ];
   for (const [title, section, format] of sections) {
     if (!section) continue;

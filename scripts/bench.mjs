@@ -15,10 +15,15 @@
 // - specs: validating a 10,000-node OME-Zarr plate and xarray dataset against their convention
 //   next to validating them against the Zarr spec alone (bench/specs.mjs);
 // - cache: a region read again and again, zom with a ChunkCache and without, and zarrita
-//   (no cache), over tests/fixtures/sample (bench/cache.mjs; needs no bench/data).
+//   (no cache), over tests/fixtures/sample (bench/cache.mjs; needs no bench/data);
+// - viewer: reading as a web viewer does — tiles one by one and at once, whole arrays, zom's
+//   HTTP concurrency, a panning soak's memory (Node and Chromium), time to first tile of an
+//   OME-Zarr pyramid in Chromium — against zarrita, with floors (bench/viewer.mjs,
+//   docs/benchmarks-viewer.md).
 //
 //   npm run bench [-- --runs N] [-- --cases v3_gzip,v3_zstd] [-- --no-native]
-//                 [-- --only decode,read,walk,size,load,specs,cache] [-- --read-runs N]
+//                 [-- --only decode,read,walk,size,load,specs,cache,viewer] [-- --read-runs N]
+//                 [-- --quick]
 //
 // Steps: build pkg/ (incremental, as `npm run build`), write bench/data/ with
 // bench/generate.py when it is missing or the script changed (with the Python of .venv, which
@@ -28,9 +33,13 @@
 // bench/walk.mjs (add their sections "read" and "walk" to it), bench/size.mjs and
 // bench/load.mjs and bench/first-tree.mjs ("size", "load", "first_tree"); each prints its
 // tables, and the targets of issue 16 it checks (results.json "targets").
-// bench/specs.mjs adds "specs", bench/cache.mjs "cache".
-// --runs and --cases apply to the decode bench, --read-runs (default 5) to read, walk, specs
-// and cache.
+// bench/specs.mjs adds "specs", bench/cache.mjs "cache". The viewer bench also needs the OME-Zarr
+// pyramid bench/generate_pyramid.py writes with ome-zarr-py (in .venv-conventions, which setup's
+// pythonConventions() creates) when it is missing or either generator changed, and the native
+// decode speeds of its arrays (examples/bench_decode.rs on bench/data/viewer) for its floors;
+// it writes "viewer".
+// --runs and --cases apply to the decode bench, --read-runs (default 5) to read, walk, specs,
+// cache and viewer; --quick makes the viewer bench short (3 runs, fewer latencies and rounds).
 // `node scripts/bench-readme.mjs` then prints README.md's benchmark tables from the results.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -40,11 +49,13 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { build } from "./build.mjs";
 import { root, run, runMain, seconds, StepError } from "./lib.mjs";
-import { python, setup, twiggy } from "./setup.mjs";
+import { python, pythonConventions, setup, twiggy } from "./setup.mjs";
 
 const benchDir = join(root, "bench");
 const dataDir = join(benchDir, "data");
 const generator = join(benchDir, "generate.py");
+const pyramidGenerator = join(benchDir, "generate_pyramid.py");
+const pyramidDir = join(dataDir, "viewer_pyramid");
 
 const { values: args } = parseArgs({
   options: {
@@ -52,8 +63,9 @@ const { values: args } = parseArgs({
     cases: { type: "string" },
     "no-native": { type: "boolean", default: false },
     "no-build": { type: "boolean", default: false },
-    only: { type: "string", default: "decode,read,walk,size,load,specs,cache" },
+    only: { type: "string", default: "decode,read,walk,size,load,specs,cache,viewer" },
     "read-runs": { type: "string", default: "5" },
+    quick: { type: "boolean", default: false },
   },
 });
 const benches = new Set(args.only.split(","));
@@ -77,6 +89,30 @@ function dataFresh() {
   }
 }
 
+const sha256 = (file) => createHash("sha256").update(readFileSync(file)).digest("hex");
+
+/** True when bench/data/viewer_pyramid was written by the current bench/generate_pyramid.py from the current image. */
+function pyramidFresh() {
+  const manifest = join(pyramidDir, "manifest.json");
+  if (!existsSync(manifest)) return false;
+  try {
+    const m = JSON.parse(readFileSync(manifest, "utf8"));
+    return m.generator_sha256 === sha256(pyramidGenerator) && m.image_generator_sha256 === sha256(generator);
+  } catch {
+    return false;
+  }
+}
+
+/** The viewer bench's OME-Zarr pyramid, written by ome-zarr-py in its own environment. */
+function generatePyramid() {
+  if (pyramidFresh()) {
+    console.log("bench: bench/data/viewer_pyramid is up to date");
+    return;
+  }
+  const py = pythonConventions();
+  timed("generate bench/data/viewer_pyramid (bench/generate_pyramid.py, ome-zarr-py)", () => run(py, [pyramidGenerator, pyramidDir]));
+}
+
 function generate() {
   if (dataFresh()) {
     console.log("bench: bench/data is up to date");
@@ -97,11 +133,14 @@ const NATIVE_ENV = {
   MALLOC_TOP_PAD_: String(2 ** 28),
 };
 
-/** Runs the native ceiling; returns the file with its JSON lines. */
-function native() {
-  const cargoArgs = ["run", "--release", "--quiet", "--example", "bench_decode", "--", dataDir, "--runs", args.runs];
-  if (args.cases) cargoArgs.push(...args.cases.split(","));
-  const r = timed("native (cargo run --release --example bench_decode)", () =>
+/**
+ * Runs the native ceiling over the arrays of `dir` (bench/data, or bench/data/viewer for the
+ * viewer bench's floors); returns the file with its JSON lines.
+ */
+function native(dir = dataDir, cases = args.cases) {
+  const cargoArgs = ["run", "--release", "--quiet", "--example", "bench_decode", "--", dir, "--runs", args.runs];
+  if (cases) cargoArgs.push(...cases.split(","));
+  const r = timed(`native (cargo run --release --example bench_decode -- ${dir.slice(root.length + 1)})`, () =>
     spawnSync("cargo", cargoArgs, {
       cwd: root,
       encoding: "utf8",
@@ -119,7 +158,7 @@ function native() {
   return file;
 }
 
-const BENCHES = ["decode", "read", "walk", "size", "load", "specs", "cache"];
+const BENCHES = ["decode", "read", "walk", "size", "load", "specs", "cache", "viewer"];
 
 runMain(() => {
   const t0 = performance.now();
@@ -127,7 +166,7 @@ runMain(() => {
     if (!BENCHES.includes(b)) throw new StepError(`--only: unknown bench '${b}' (${BENCHES.join(", ")})`);
   }
   if (!args["no-build"]) {
-    setup();
+    setup({ browser: benches.has("viewer"), pythonConventions: benches.has("viewer") });
     build();
   }
   // The cache bench reads tests/fixtures only.
@@ -152,6 +191,13 @@ runMain(() => {
     if (!benches.has(name)) continue;
     const file = join(benchDir, `${name}.mjs`);
     timed(`${name} (bench/${name}.mjs)`, () => run(process.execPath, ["--expose-gc", file, "--runs", args["read-runs"]]));
+  }
+  if (benches.has("viewer")) {
+    generatePyramid();
+    const viewerArgs = ["--expose-gc", join(benchDir, "viewer.mjs"), "--runs", args["read-runs"]];
+    if (!args["no-native"]) viewerArgs.push("--native", native(join(dataDir, "viewer"), undefined));
+    if (args.quick) viewerArgs.push("--quick");
+    timed("viewer (bench/viewer.mjs, Node and Chromium)", () => run(process.execPath, viewerArgs));
   }
   console.log(`bench: done in ${seconds(performance.now() - t0)}`);
 });

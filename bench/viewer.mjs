@@ -1,0 +1,1009 @@
+// The viewer bench: zom against zarrita.js 0.7.5 reading the way a web viewer reads — an array
+// opened once, then tiles (chunks, or inner chunks of a shard) as the user pans, from a store
+// 20–100 ms away — in one Node process, from the repository's HTTP test server
+// (tests/server/server.mjs: latency per response, Range, requests counted), each library with
+// its defaults, runs alternating zom / zarrita, medians (docs/benchmarks-viewer.md says why and
+// how to read the tables, bench/viewer-tables.mjs prints them). scripts/bench.mjs runs it
+// (--only viewer); alone
+// (after bench/generate.py and bench/generate_pyramid.py wrote bench/data/):
+//
+//   node --expose-gc bench/viewer.mjs [--runs N] [--quick] [--native FILE] [--section NAME]
+//                                     [--parts tiles,whole,concurrency,soak,chromium] [--merge]
+//                                     [--data DIR] [--out results.json]
+//
+// --merge keeps the parts not run from the section already in results.json (their run's date in
+// `parts_from`), so that one part can be run again alone.
+//
+// Parts (bench/data/viewer/*, 4096² uint16, written by bench/generate.py):
+// - tiles: 16 tiles not read before, a 4×4 block — inner chunks of one shard (sharded_zstd,
+//   2048² shards of 256² chunks) and 512² chunks (chunked_zstd) — one by one (each awaited
+//   before the next) and at once (zom: `arr.getChunks(coords)` where the array has it, else
+//   `getChunk` × 16 with Promise.all; zarrita: `getChunk` × 16), at 20, 50 and 100 ms. The
+//   array is opened before timing (zom: openArray(new FetchStore(url)); zarrita:
+//   zarr.open(new zarr.FetchStore(url), {kind: "array"})), a fresh store and array every run.
+//   Also: the requests of one more tile of a shard whose index the array has read.
+// - whole: new store, open and read everything (zom arr.get(), zarrita zarr.get) at 20 and
+//   100 ms: chunked 512² blosc zstd (64 chunks), sharded zstd, and incompressible noise chunked
+//   and sharded (33.5 MB stored: the transfer is a real term).
+// - concurrency: the 64-chunk array whole at 100 ms with zom's FetchStore `concurrency` 6, 16,
+//   64 and unlimited (and get's own `concurrency` lifted to 1e9 where get still has one).
+// - soak: memory of a panning viewer, each variant in its own Node process
+//   (bench/viewer-soak.mjs) against this process's server at 5 ms: 400 rounds of 16 tiles at
+//   once over chunked_zstd, half of each round's tiles cancelled by an AbortSignal after 0–15
+//   ms (seeded), zom (default workers, workers: 0) and zarrita; and 100 rounds without
+//   cancelling (zom default workers, 1 worker, 0, zarrita). Peak RSS (getrusage maxrss), every
+//   tile checked against a reference checksum, every rejection an abort of a cancelled tile.
+// - chromium: headless Debian Chromium (tests/browser/chromium.mjs), a page bundled by esbuild
+//   (bench/viewer-page.js) served cross-origin isolated with the data from one origin over
+//   HTTP/1.1: time to first tile of an OME-Zarr 0.5 pyramid (ome-zarr-py,
+//   bench/generate_pyramid.py; plain and consolidated) at 50 ms — open the image group, read
+//   its multiscales, open the levels, read the 4 visible tiles of the level nearest 1024²; the
+//   concurrency question in the browser; the soak's memory (renderer peak RSS from /proc, and
+//   performance.measureUserAgentSpecificMemory()).
+//
+// Requests are counted by the server; "round trips" are the waves in which requests reach it
+// (a request more than half a latency after the first of its wave starts a new one). Floors
+// (what no reader could beat): round trips when every independent request is in flight at once
+// × latency + stored bytes at the loopback's measured rate (util.mjs loopbackThroughput) +
+// decoding at native speed (examples/bench_decode.rs on bench/data/viewer: --native FILE, which
+// scripts/bench.mjs passes; else the figures of the last run in results.json) over the default
+// decode workers, transfer and decode overlapped where they can be (see tileFloor, wholeFloor).
+//
+// Writes the section `--section` (default "viewer") of results.json; with another name (the
+// "before" figures: viewer_before) the target lines go into that section only.
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import * as zom from "zom";
+import { defaultWorkers } from "../pkg/pool/pool.js";
+import * as zarr from "zarrita";
+import { launchChromium, recordConsole } from "../tests/browser/chromium.mjs";
+import { startServer } from "../tests/server/server.mjs";
+import { benchDir, geomean, loopbackThroughput, median, Targets } from "./util.mjs";
+import { viewerTables } from "./viewer-tables.mjs";
+import { block, checksum, visibleTiles, zarritaReader, zomReader } from "./viewer-tiles.js";
+
+const root = join(benchDir, "..");
+const { values: opts } = parseArgs({
+  options: {
+    runs: { type: "string", default: "5" },
+    quick: { type: "boolean", default: false },
+    native: { type: "string" },
+    section: { type: "string", default: "viewer" },
+    parts: { type: "string", default: "tiles,whole,concurrency,soak,chromium" },
+    merge: { type: "boolean", default: false },
+    data: { type: "string", default: join(benchDir, "data") },
+    out: { type: "string", default: join(benchDir, "results.json") },
+  },
+});
+const QUICK = opts.quick;
+const RUNS = QUICK ? 3 : Math.max(3, Number(opts.runs));
+const PARTS = new Set(opts.parts.split(","));
+const TILE_LATENCIES = QUICK ? [20, 100] : [20, 50, 100];
+const WHOLE_LATENCIES = [20, 100];
+const CONCURRENCY_LATENCY = 100;
+const CONCURRENCIES = [6, 16, 64, Infinity];
+const TTFT_LATENCY = 50;
+const SOAK_LATENCY = 5;
+const SOAK_ROUNDS = QUICK ? 100 : 400;
+const SOAK_ROUNDS_NO_CANCEL = QUICK ? 25 : 100;
+/** Chromium's soak and concurrency runs are slower (a tab each): fewer of them keep the bench near 10 minutes. */
+const CHROMIUM_SOAK_ROUNDS = QUICK ? 100 : 200;
+const CHROMIUM_CONCURRENCY_RUNS = Math.min(RUNS, 3);
+const SOAK_SEED = 1;
+/** Every wait is bounded: a soak child, a Chromium case, the whole bench. */
+const SOAK_TIMEOUT_MS = 300_000;
+const PAGE_TIMEOUT_MS = 120_000;
+const BENCH_TIMEOUT_MS = 45 * 60_000;
+
+const viewerDir = join(opts.data, "viewer");
+const pyramidDir = join(opts.data, "viewer_pyramid");
+for (const [dir, by] of [
+  [viewerDir, "bench/generate.py"],
+  [pyramidDir, "bench/generate_pyramid.py"],
+]) {
+  if (!existsSync(join(dir, "manifest.json"))) throw new Error(`${dir} is missing: run ${by} (npm run bench -- --only viewer does)`);
+}
+const manifest = new Map(JSON.parse(readFileSync(join(viewerDir, "manifest.json"), "utf8")).cases.map((c) => [c.name, c]));
+const pyramid = JSON.parse(readFileSync(join(pyramidDir, "manifest.json"), "utf8"));
+const N = await defaultWorkers();
+
+// ---------------------------------------------------------------------------------------------
+// Requests, as the server saw them.
+
+/** Stamps every request the server logs with its arrival time (the log has none). */
+function timestamped(server) {
+  server.stats.log.push = function (...entries) {
+    const t = performance.now();
+    for (const e of entries) e.t = t;
+    return Array.prototype.push.apply(this, entries);
+  };
+  return server;
+}
+
+/** The waves in which requests arrived: a request over half a latency after its wave's first starts a new one. */
+function roundTrips(log, latency) {
+  let waves = 0;
+  let start = -Infinity;
+  for (const t of log.map((e) => e.t).sort((a, b) => a - b)) {
+    if (t - start >= latency / 2) {
+      waves += 1;
+      start = t;
+    }
+  }
+  return waves;
+}
+
+const METADATA = /(zarr\.json|\.zarray|\.zattrs|\.zgroup|\.zmetadata)$/;
+
+/**
+ * The requests by kind: metadata documents found, missing documents (zarrita's v2 probes),
+ * HEADs, shard indexes (a suffix range, or a range at the end of the file of an index's length
+ * 16 n + 4) and the rest (chunk data). `fileOf(urlPath)` is the file the server served.
+ */
+function kindsOf(log, fileOf) {
+  const k = { metadata: 0, missing: 0, head: 0, index: 0, data: 0 };
+  for (const e of log) {
+    const path = decodeURIComponent(e.url.split("?")[0]);
+    if (e.status === 404) k.missing += 1;
+    else if (METADATA.test(path)) k.metadata += 1;
+    else if (e.method === "HEAD") k.head += 1;
+    else if (e.range?.startsWith("bytes=-")) k.index += 1;
+    else if (e.range) {
+      const [a, b] = e.range.slice(6).split("-").map(Number);
+      const file = fileOf(path);
+      const size = file && existsSync(file) ? statSync(file).size : -1;
+      const length = b - a + 1;
+      k[b === size - 1 && length <= 16 * 65536 + 4 && (length - 4) % 16 === 0 ? "index" : "data"] += 1;
+    } else k.data += 1;
+  }
+  return k;
+}
+
+/** What a server saw since its last resetStats. */
+function seen(server, latency, fileOf) {
+  const log = server.stats.log.slice();
+  return {
+    requests: server.stats.requests,
+    bytes: server.stats.bytes,
+    maxInFlight: server.stats.maxInFlight,
+    roundTrips: roundTrips(log, latency),
+    kinds: kindsOf(log, fileOf),
+  };
+}
+
+const viewerFile = (path) => join(viewerDir, path.replace(/^\/(viewer\/)?/, ""));
+
+/** The servers of the Node parts, one per latency, serving bench/data/viewer at /viewer/. */
+const servers = new Map();
+async function serverAt(latency) {
+  if (!servers.has(latency)) servers.set(latency, timestamped(await startServer({ root: opts.data, latencyMs: latency })));
+  return servers.get(latency);
+}
+
+const gc = () => globalThis.gc?.();
+const asBytes = (v) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+const prod = (xs) => xs.reduce((a, b) => a * b, 1);
+
+/** The summary of one library's runs of a case. */
+function summary(rs) {
+  return {
+    ms: median(rs.map((r) => r.ms)),
+    runs_ms: rs.map((r) => Math.round(r.ms * 10) / 10),
+    requests: median(rs.map((r) => r.requests)),
+    runs_requests: rs.map((r) => r.requests),
+    requests_by_kind: rs[0].kinds,
+    bytes: median(rs.map((r) => r.bytes)),
+    max_in_flight: Math.max(...rs.map((r) => r.maxInFlight)),
+    runs_max_in_flight: rs.map((r) => r.maxInFlight),
+    round_trips: median(rs.map((r) => r.roundTrips)),
+    runs_round_trips: rs.map((r) => r.roundTrips),
+  };
+}
+
+/** Runs `measure(lib)` RUNS times for each library, alternating their order run by run. */
+async function alternate(libs, measure) {
+  const runs = Object.fromEntries(libs.map((l) => [l, []]));
+  for (let i = 0; i < RUNS; i++) {
+    for (const lib of i % 2 ? [...libs].reverse() : libs) {
+      gc();
+      runs[lib].push(await measure(lib));
+    }
+  }
+  return runs;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Floors.
+
+/** Native decode MB/s by viewer case: --native (bench_decode's JSON lines), else the last run's. */
+function nativeSpeeds(results) {
+  if (opts.native) {
+    const speeds = {};
+    for (const line of readFileSync(opts.native, "utf8").trim().split("\n")) {
+      const n = JSON.parse(line);
+      speeds[n.case] = n.mb_per_s;
+    }
+    return { speeds, source: `examples/bench_decode.rs on bench/data/viewer, ${new Date().toISOString()}` };
+  }
+  for (const name of [opts.section, "viewer", "viewer_before"]) {
+    const prev = results[name]?.native;
+    if (prev?.speeds) return { ...prev, source: `${prev.source} (kept from results.json ${name})` };
+  }
+  return { speeds: {}, source: null };
+}
+
+/**
+ * The stored bytes of tiles: each chunk's file, or each inner chunk's length from its shard's
+ * index (the last 16 n + 4 bytes: n little-endian (offset, length) pairs and a CRC32C).
+ */
+function storedTiles(name, coords) {
+  const c = manifest.get(name);
+  const dir = join(viewerDir, name);
+  if (!c.shards) return { tiles: coords.map((k) => statSync(join(dir, "c", ...k.map(String))).size), index: 0, shards: 0 };
+  const per = c.shards.map((s, d) => s / c.chunks[d]);
+  const indexBytes = 16 * prod(per) + 4;
+  const shards = new Set();
+  const tiles = coords.map((k) => {
+    const shard = k.map((x, d) => Math.floor(x / per[d]));
+    shards.add(shard.join());
+    const file = readFileSync(join(dir, "c", ...shard.map(String)));
+    const index = file.subarray(file.length - indexBytes);
+    const local = k.reduce((acc, x, d) => acc * per[d] + (x % per[d]), 0);
+    return Number(index.readBigUInt64LE(16 * local + 8));
+  });
+  return { tiles, index: indexBytes, shards: shards.size };
+}
+
+/**
+ * The floor of reading `coords` of viewer case `name` (the array already open). One by one:
+ * every tile a round trip (the first of a shard also its index), its bytes, its decode, in
+ * turn. At once: 1 round trip (chunks) or 2 (the shard's index, then every range together),
+ * then the bytes and the decoding over min(workers, tiles), overlapped.
+ */
+function tileFloor(name, coords, mode, latency, loopback, native) {
+  const c = manifest.get(name);
+  const mbPerS = native.speeds[name];
+  const { tiles, index, shards } = storedTiles(name, coords);
+  const stored = tiles.reduce((a, b) => a + b, 0);
+  const decodeOne = mbPerS ? (prod(c.chunks) * 2) / (mbPerS * 1e3) : NaN;
+  const parallel = mode === "sequential" ? 1 : Math.min(N, tiles.length);
+  const rt = mode === "sequential" ? tiles.length + shards : 1 + (shards ? 1 : 0);
+  const transfer = (stored + index * shards) / loopback;
+  const decode = (decodeOne * tiles.length) / parallel;
+  const ms = mode === "sequential" ? rt * latency + transfer + decode : rt * latency + (index * shards) / loopback + Math.max(stored / loopback, decode);
+  return { ms, round_trips: rt, latency_ms: rt * latency, stored_bytes: stored + index * shards, transfer_ms: transfer, decode_ms: decode, decode_parallelism: parallel, native_mb_per_s: mbPerS ?? null };
+}
+
+/**
+ * The floor of opening and reading a whole array: the metadata document (1 round trip), then
+ * every chunk, or every shard whole (the selection covers them: one GET each), at once (1
+ * round trip); the stored bytes and the decoding over min(workers, chunks), overlapped.
+ */
+function wholeFloor(name, latency, loopback, native) {
+  const c = manifest.get(name);
+  const mbPerS = native.speeds[name];
+  const chunks = prod(c.shape.map((s, d) => Math.ceil(s / c.chunks[d])));
+  const parallel = Math.min(N, chunks);
+  const transfer = c.stored_bytes / loopback;
+  const decode = mbPerS ? c.decoded_bytes / (mbPerS * 1e3) / parallel : NaN;
+  return { ms: 2 * latency + Math.max(transfer, decode), round_trips: 2, latency_ms: 2 * latency, stored_bytes: c.stored_bytes, transfer_ms: transfer, decode_ms: decode, decode_parallelism: parallel, native_mb_per_s: mbPerS ?? null };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Node: tiles.
+
+const TILE_CASES = [
+  { name: "sharded_zstd", label: "sharded 2048²/256² zstd, 16 inner chunks of one shard", coords: block(10, 10) },
+  { name: "chunked_zstd", label: "chunked 512² zstd, 16 chunks", coords: block(2, 2) },
+];
+const MODES = { sequential: "one by one", atOnce: "at once" };
+const READERS = { zom: zomReader(zom), zarrita: zarritaReader(zarr) };
+
+async function tileRun(server, latency, lib, c, mode) {
+  const reader = READERS[lib];
+  const arr = await reader.open(`${server.url}/viewer/${c.name}`);
+  server.resetStats();
+  const t0 = performance.now();
+  const results = await reader[mode](arr, c.coords.map((coords) => ({ coords })));
+  const ms = performance.now() - t0;
+  const saw = seen(server, latency, viewerFile);
+  const batch = reader.batch(arr);
+  reader.close(arr);
+  const failed = results.find((r) => r.status === "rejected");
+  if (failed) throw new Error(`${c.name} ${mode}: ${lib} failed: ${failed.reason?.stack ?? failed.reason}`);
+  return { ms, ...saw, batch, chunks: results.map((r) => r.value) };
+}
+
+async function tiles(loopback, native) {
+  // Warm-up: every library, case and mode once (modules, pools, JIT), values compared.
+  const warm = await serverAt(TILE_LATENCIES[0]);
+  let batch = false;
+  for (const c of TILE_CASES) {
+    for (const mode of Object.keys(MODES)) {
+      const z = await tileRun(warm, TILE_LATENCIES[0], "zom", c, mode);
+      const r = await tileRun(warm, TILE_LATENCIES[0], "zarrita", c, mode);
+      batch ||= z.batch;
+      z.chunks.forEach((chunk, k) => {
+        if (chunk.shape.join() !== r.chunks[k].shape.join() || !asBytes(chunk.data).equals(asBytes(r.chunks[k].data))) {
+          throw new Error(`${c.name} ${mode}: zom and zarrita read different values for tile ${c.coords[k]}`);
+        }
+      });
+    }
+  }
+  const rows = [];
+  for (const latency of TILE_LATENCIES) {
+    const server = await serverAt(latency);
+    for (const c of TILE_CASES) {
+      for (const mode of Object.keys(MODES)) {
+        const runs = await alternate(["zom", "zarrita"], (lib) => tileRun(server, latency, lib, c, mode));
+        const row = {
+          case: `${c.name} ${mode} @${latency}`,
+          array: c.name,
+          description: `${c.label}, ${MODES[mode]}, ${latency} ms`,
+          mode,
+          latency_ms: latency,
+          tiles: c.coords.length,
+          zom_call: mode === "sequential" ? "getChunk, each awaited" : batch ? "getChunks (batch)" : "getChunk × 16, Promise.all",
+          zom: summary(runs.zom),
+          zarrita: summary(runs.zarrita),
+          floor: tileFloor(c.name, c.coords, mode, latency, loopback, native),
+        };
+        row.zarrita_over_zom = row.zarrita.ms / row.zom.ms;
+        row.zom_over_floor = row.zom.ms / row.floor.ms;
+        rows.push(row);
+        console.log(`bench: viewer tiles ${row.case.padEnd(30)} zom ${row.zom.ms.toFixed(0).padStart(5)} ms (${row.zom.requests} req), zarrita ${row.zarrita.ms.toFixed(0).padStart(5)} ms (${row.zarrita.requests} req), floor ${row.floor.ms.toFixed(0)} ms`);
+      }
+    }
+  }
+  return { rows, batch };
+}
+
+/** Requests of a tile of a shard whose index the array has read (after another tile of that shard). */
+async function indexReuse() {
+  const latency = TILE_LATENCIES[0];
+  const server = await serverAt(latency);
+  const out = {};
+  for (const lib of ["zom", "zarrita"]) {
+    const runs = [];
+    for (let i = 0; i < RUNS; i++) {
+      const reader = READERS[lib];
+      const arr = await reader.open(`${server.url}/viewer/sharded_zstd`);
+      await reader.sequential(arr, [{ coords: [10, 10] }]);
+      server.resetStats();
+      const t0 = performance.now();
+      const [r] = await reader.sequential(arr, [{ coords: [10, 11] }]);
+      const ms = performance.now() - t0;
+      if (r.status === "rejected") throw r.reason;
+      runs.push({ ms, ...seen(server, latency, viewerFile) });
+      reader.close(arr);
+    }
+    out[lib] = summary(runs);
+  }
+  return { latency_ms: latency, ...out };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Node: whole arrays, and zom's HTTP concurrency.
+
+const WHOLE_CASES = [
+  { name: "chunked_blosc_zstd", label: "chunked 512² blosc zstd (64 chunks)" },
+  { name: "sharded_zstd", label: "sharded 2048²/256² zstd (4 shards)" },
+  { name: "noise_chunked_zstd", label: "noise, chunked 512² zstd (33.5 MB stored)" },
+  { name: "noise_sharded_zstd", label: "noise, sharded 2048²/256² zstd (33.5 MB stored)" },
+];
+
+/** Whether `get` still takes its own `concurrency` (the built declarations say). */
+const getHasConcurrency = /concurrency\?:/.test(readFileSync(join(root, "pkg", "array.d.ts"), "utf8").split("export interface GetChunkOptions")[0]);
+
+async function wholeRun(server, latency, lib, name, { store, getOptions } = {}) {
+  const url = `${server.url}/viewer/${name}`;
+  server.resetStats();
+  const t0 = performance.now();
+  let data;
+  if (lib === "zom") {
+    const arr = await zom.openArray(new zom.FetchStore(url, store));
+    ({ data } = await arr.get(undefined, getOptions));
+    arr.free();
+  } else {
+    ({ data } = await zarr.get(await zarr.open(new zarr.FetchStore(url), { kind: "array" })));
+  }
+  const ms = performance.now() - t0;
+  return { ms, ...seen(server, latency, viewerFile), data };
+}
+
+async function whole(loopback, native) {
+  const warm = await serverAt(WHOLE_LATENCIES[0]);
+  for (const c of WHOLE_CASES) {
+    const z = await wholeRun(warm, WHOLE_LATENCIES[0], "zom", c.name);
+    const r = await wholeRun(warm, WHOLE_LATENCIES[0], "zarrita", c.name);
+    if (!asBytes(z.data).equals(asBytes(r.data))) throw new Error(`${c.name}: zom and zarrita read different values`);
+  }
+  const rows = [];
+  for (const latency of WHOLE_LATENCIES) {
+    const server = await serverAt(latency);
+    for (const c of WHOLE_CASES) {
+      const runs = await alternate(["zom", "zarrita"], async (lib) => {
+        const r = await wholeRun(server, latency, lib, c.name);
+        delete r.data;
+        return r;
+      });
+      const row = {
+        case: `${c.name} whole @${latency}`,
+        array: c.name,
+        description: `${c.label}, whole, ${latency} ms`,
+        latency_ms: latency,
+        stored_bytes: manifest.get(c.name).stored_bytes,
+        zom: summary(runs.zom),
+        zarrita: summary(runs.zarrita),
+        floor: wholeFloor(c.name, latency, loopback, native),
+      };
+      row.zarrita_over_zom = row.zarrita.ms / row.zom.ms;
+      row.zom_over_floor = row.zom.ms / row.floor.ms;
+      rows.push(row);
+      console.log(`bench: viewer whole ${row.case.padEnd(32)} zom ${row.zom.ms.toFixed(0).padStart(5)} ms (${row.zom.requests} req), zarrita ${row.zarrita.ms.toFixed(0).padStart(5)} ms (${row.zarrita.requests} req), floor ${row.floor.ms.toFixed(0)} ms`);
+    }
+  }
+  return rows;
+}
+
+const limitName = (n) => (Number.isFinite(n) ? String(n) : "unlimited");
+
+async function concurrencyNode() {
+  const latency = CONCURRENCY_LATENCY;
+  const server = await serverAt(latency);
+  const name = "chunked_blosc_zstd";
+  const names = CONCURRENCIES.map(limitName);
+  const getOptions = getHasConcurrency ? { concurrency: 1e9 } : undefined;
+  const runs = await alternate(names, async (n) => {
+    const r = await wholeRun(server, latency, "zom", name, { store: { concurrency: CONCURRENCIES[names.indexOf(n)] }, getOptions });
+    delete r.data;
+    return r;
+  });
+  const rows = names.map((n) => ({ concurrency: n, ...summary(runs[n]) }));
+  for (const r of rows) console.log(`bench: viewer concurrency ${r.concurrency.padEnd(9)} (Node) ${r.ms.toFixed(0).padStart(5)} ms, max in flight ${r.max_in_flight}, round trips ${r.round_trips}`);
+  return { array: name, latency_ms: latency, get_concurrency: getOptions ? "get({concurrency: 1e9}) so that the store's limit is the one measured" : "get has no concurrency option (the store's is the only one)", rows };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Node: the soak, one child process per variant.
+
+/** Checksums of every chunk of the array at `url`, read by zarrita (the soak's reference). */
+async function soakReference(url) {
+  const arr = await zarr.open(new zarr.FetchStore(url), { kind: "array" });
+  const grid = arr.shape.map((s, d) => Math.ceil(s / arr.chunks[d]));
+  const reference = {};
+  for (const c of block(0, 0, grid[0])) reference[c.join(",")] = checksum((await arr.getChunk(c)).data);
+  return reference;
+}
+
+/** Runs bench/viewer-soak.mjs with `args`; its one JSON line. */
+function soakChild(args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(benchDir, "viewer-soak.mjs"), JSON.stringify(args)], { stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`soak ${args.lib} ${args.workers ?? ""}: no answer in ${SOAK_TIMEOUT_MS / 1e3} s`));
+    }, SOAK_TIMEOUT_MS);
+    child.on("error", reject);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      if (code !== 0) return reject(new Error(`soak ${args.lib}: exit ${code}`));
+      try {
+        resolve(JSON.parse(out.trim().split("\n").at(-1)));
+      } catch (e) {
+        reject(new Error(`soak ${args.lib}: no result (${e.message})`));
+      }
+    });
+  });
+}
+
+const SOAK_VARIANTS = {
+  cancel: [
+    { label: `zom (${N} workers, default)`, lib: "zom" },
+    { label: "zom (workers: 0)", lib: "zom", workers: 0 },
+    { label: "zarrita", lib: "zarrita" },
+  ],
+  no_cancel: [
+    { label: `zom (${N} workers, default)`, lib: "zom" },
+    { label: "zom (workers: 1)", lib: "zom", workers: 1 },
+    { label: "zom (workers: 0)", lib: "zom", workers: 0 },
+    { label: "zarrita", lib: "zarrita" },
+  ],
+};
+
+async function soaks() {
+  const server = await serverAt(SOAK_LATENCY);
+  const name = "chunked_zstd";
+  const url = `${server.url}/viewer/${name}`;
+  const reference = await soakReference(url);
+  const out = { array: name, latency_ms: SOAK_LATENCY, seed: SOAK_SEED };
+  for (const [kind, variants] of Object.entries(SOAK_VARIANTS)) {
+    const rounds = kind === "cancel" ? SOAK_ROUNDS : SOAK_ROUNDS_NO_CANCEL;
+    out[kind] = { rounds, tiles_per_round: 16, cancelled_per_round: kind === "cancel" ? 8 : 0, rows: [] };
+    for (const v of variants) {
+      const r = await soakChild({ url, lib: v.lib, workers: v.workers, rounds, cancel: kind === "cancel", seed: SOAK_SEED, reference });
+      out[kind].rows.push({ label: v.label, ...r });
+      console.log(
+        `bench: viewer soak ${kind.padEnd(9)} ${v.label.padEnd(26)} peak RSS ${(r.peak_rss_bytes / 2 ** 20).toFixed(0).padStart(5)} MiB, ${r.arrived} tiles arrived, ` +
+          `${r.cancelled_aborted} aborted, ${r.wrong_values} wrong, ${r.wrong_errors + r.failed_uncancelled} bad rejections, ${r.unhandled_rejections} unhandled, ${(r.ms / 1e3).toFixed(1)} s`,
+      );
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Chromium.
+
+/**
+ * tests/browser/chromium.mjs's flags (launchChromium replaces its list when given `args`), and
+ * one more: measureUserAgentSpecificMemory() measures at once instead of at the next GC (up
+ * to 20 s later).
+ */
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--enable-blink-features=ForceEagerMeasureMemory",
+];
+
+/** Bundles bench/viewer-page.js into a temporary directory; its path. */
+function buildPage() {
+  const dir = mkdtempSync(join(tmpdir(), "zom-bench-viewer-page-"));
+  createRequire(import.meta.url)("esbuild").buildSync({
+    entryPoints: [join(benchDir, "viewer-page.js")],
+    outdir: dir,
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "browser",
+    minify: true,
+    logLevel: "warning",
+  });
+  return dir;
+}
+
+const PAGE = '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><script type="module" src="/viewer-page.js"></script>\n';
+
+/** A server for the page and the data (/data/), cross-origin isolated (COOP + COEP on the page). */
+async function pageServer(pageDir, latency) {
+  return timestamped(
+    await startServer({
+      root: pageDir,
+      mounts: { "/data/": opts.data },
+      latencyMs: latency,
+      routes: {
+        "/index.html": () => ({
+          status: 200,
+          headers: { "content-type": "text/html; charset=utf-8", "cross-origin-opener-policy": "same-origin", "cross-origin-embedder-policy": "require-corp", "cache-control": "no-store" },
+          body: PAGE,
+        }),
+      },
+    }),
+  );
+}
+
+const dataFile = (path) => join(opts.data, path.replace(/^\/data\//, ""));
+
+function withTimeout(promise, ms, what) {
+  let timer;
+  return Promise.race([promise, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer in ${ms / 1e3} s`)), ms)))]).finally(() => clearTimeout(timer));
+}
+
+/** A Chromium with the page's `viewerMark` wired to the current server's counters. */
+async function chromiumSession(prefix) {
+  const { browser, profile } = await launchChromium(prefix, { args: CHROMIUM_ARGS });
+  const session = { browser, profile, server: null, latency: 0, marks: {} };
+  await browser.exposeFunction("viewerMark", (label) => {
+    const [name, edge] = label.split(":");
+    if (edge === "start") session.server.resetStats();
+    else session.marks[name] = seen(session.server, session.latency, dataFile);
+  });
+  session.close = async () => {
+    await browser.close();
+    rmSync(profile, { recursive: true, force: true });
+  };
+  return session;
+}
+
+/** Runs one case in a new tab; its result and the marks the page set. `beforeClose` runs before the tab closes. */
+async function pageCase(session, args, beforeClose = () => {}) {
+  const page = await session.browser.newPage();
+  const lines = recordConsole(page);
+  session.marks = {};
+  try {
+    await page.goto(`${session.server.url}/index.html`, { timeout: 30_000 });
+    await page.waitForFunction(() => window.viewerReady === true, null, { timeout: 30_000 });
+    const result = await withTimeout(
+      page.evaluate((a) => window.viewerCase(a), args),
+      PAGE_TIMEOUT_MS,
+      `Chromium ${args.case}`,
+    );
+    beforeClose();
+    if (result.error) throw new Error(`Chromium ${args.case} ${args.lib}: ${result.error}\n${lines.join("\n")}`);
+    const problems = lines.filter((l) => l.startsWith("pageerror") || l.startsWith("error"));
+    return { result, marks: { ...session.marks }, problems };
+  } finally {
+    await page.close();
+  }
+}
+
+/** The pids of the browser whose profile directory is `profile`, and of all its descendants. */
+function browserProcesses(profile) {
+  const procs = new Map();
+  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      procs.set(Number(pid), { ppid, cmd: readFileSync(`/proc/${pid}/cmdline`, "utf8") });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const mine = new Set([...procs].filter(([, p]) => p.cmd.includes(profile)).map(([pid]) => pid));
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [pid, p] of procs) {
+      if (!mine.has(pid) && mine.has(p.ppid)) {
+        mine.add(pid);
+        grew = true;
+      }
+    }
+  }
+  return [...mine].map((pid) => ({ pid, renderer: procs.get(pid).cmd.includes("--type=renderer") }));
+}
+
+/** VmHWM (peak resident set) and Pss (proportional set: shared pages split) of a process, bytes; 0 when it is gone. */
+function memoryOf(pid) {
+  const kb = (text, key) => Number(new RegExp(`^${key}:\\s+(\\d+)`, "m").exec(text)?.[1] ?? 0) * 1024;
+  try {
+    return { hwm: kb(readFileSync(`/proc/${pid}/status`, "utf8"), "VmHWM"), pss: kb(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"), "Pss") };
+  } catch {
+    return { hwm: 0, pss: 0 };
+  }
+}
+
+/**
+ * Samples the memory of a browser's processes: the largest VmHWM of a renderer (the tab's
+ * process: its own peak) and the largest sum of Pss over all of them seen.
+ */
+function memorySampler(profile) {
+  const peak = { renderer_peak_rss_bytes: 0, browser_peak_pss_bytes: 0 };
+  const sample = () => {
+    let pss = 0;
+    for (const p of browserProcesses(profile)) {
+      const m = memoryOf(p.pid);
+      pss += m.pss;
+      if (p.renderer) peak.renderer_peak_rss_bytes = Math.max(peak.renderer_peak_rss_bytes, m.hwm);
+    }
+    peak.browser_peak_pss_bytes = Math.max(peak.browser_peak_pss_bytes, pss);
+  };
+  const timer = setInterval(sample, 200);
+  return { sample, stop: () => (clearInterval(timer), sample(), peak), peak };
+}
+
+/**
+ * The time-to-first-tile variants: each library with its defaults on the plain and the
+ * consolidated pyramid; zarrita as an OME-Zarr 0.5 viewer would tune it (open.v3, consolidated
+ * metadata used); and both with requests that bypass Chromium's HTTP cache (`cache: "no-store"`),
+ * whose per-URL lock makes requests for one URL (ranges of one shard) wait for each other.
+ */
+const TTFT_VARIANTS = [
+  { lib: "zom", path: "plain" },
+  { lib: "zarrita", path: "plain" },
+  { lib: "zom", path: "consolidated" },
+  { lib: "zarrita", path: "consolidated" },
+  { lib: "zarrita-tuned", path: "consolidated" },
+  { lib: "zom", path: "plain", noStore: true },
+  { lib: "zarrita", path: "plain", noStore: true },
+];
+const ttftName = (v) => `${v.lib}, ${v.path}${v.noStore ? ", cache: no-store" : ""}`;
+
+/** The floor of time to first tile: group, levels (at once, or none when consolidated), index, ranges. */
+function ttftFloor(path, level, coords, latency, loopback, native) {
+  const rt = path === "consolidated" ? 3 : 4;
+  const dir = join(pyramidDir, "plain", level);
+  const meta = JSON.parse(readFileSync(join(dir, "zarr.json"), "utf8"));
+  const sharding = meta.codecs.find((c) => c.name === "sharding_indexed").configuration;
+  const shard = meta.chunk_grid.configuration.chunk_shape;
+  const per = shard.map((s, d) => s / sharding.chunk_shape[d]);
+  const indexBytes = 16 * prod(per) + 4;
+  let stored = 0;
+  const shards = new Set();
+  for (const k of coords) {
+    const s = k.map((x, d) => Math.floor(x / per[d]));
+    shards.add(s.join());
+    const file = readFileSync(join(dir, "c", ...s.map(String)));
+    const index = file.subarray(file.length - indexBytes);
+    stored += Number(index.readBigUInt64LE(16 * k.reduce((acc, x, d) => acc * per[d] + (x % per[d]), 0) + 8));
+  }
+  const mbPerS = native.speeds.sharded_zstd;
+  const decode = mbPerS ? (coords.length * prod(sharding.chunk_shape) * 2) / (mbPerS * 1e3) / Math.min(N, coords.length) : NaN;
+  const transfer = (stored + indexBytes * shards.size) / loopback;
+  return { ms: rt * latency + Math.max(transfer, decode), round_trips: rt, latency_ms: rt * latency, transfer_ms: transfer, decode_ms: decode, native_case: "sharded_zstd (256² zstd inner chunks)" };
+}
+
+async function chromiumPart(loopback, native) {
+  const pageDir = buildPage();
+  const out = { browser: "Debian Chromium, headless (tests/browser/chromium.mjs), HTTP/1.1, page cross-origin isolated (COOP/COEP)" };
+  let session;
+  let server;
+  try {
+    session = await chromiumSession("zom-bench-viewer-");
+    // Time to first tile.
+    server = await pageServer(pageDir, TTFT_LATENCY);
+    Object.assign(session, { server, latency: TTFT_LATENCY });
+    const reference = await (async () => {
+      const arr = await zarr.open(new zarr.FetchStore(`${server.url}/data/viewer_pyramid/plain/s2`), { kind: "array" });
+      const coords = visibleTiles(arr.shape, arr.chunks);
+      return { level: "s2", coords, checksums: await Promise.all(coords.map(async (c) => checksum((await arr.getChunk(c)).data))) };
+    })();
+    const names = TTFT_VARIANTS.map(ttftName);
+    const samples = Object.fromEntries(names.map((n) => [n, []]));
+    for (let i = 0; i < RUNS; i++) {
+      for (const n of i % 2 ? [...names].reverse() : names) {
+        const v = TTFT_VARIANTS[names.indexOf(n)];
+        const { result, marks, problems } = await pageCase(session, { case: "ttft", lib: v.lib, path: `viewer_pyramid/${v.path}`, noStore: v.noStore ?? false });
+        for (const pass of ["cold", "warm"]) {
+          if (result[pass].level !== reference.level || result[pass].checksums.join() !== reference.checksums.join()) {
+            throw new Error(`Chromium ttft ${n} (${pass}): read level ${result[pass].level} tiles ${result[pass].checksums}, want ${reference.level} ${reference.checksums}`);
+          }
+        }
+        samples[n].push({ cold: { ms: result.cold.ms, ...marks.cold }, warm: { ms: result.warm.ms, ...marks.warm }, batch: result.cold.batch, problems });
+      }
+    }
+    const passSummary = (rs) => summary(rs);
+    out.ttft = {
+      latency_ms: TTFT_LATENCY,
+      level: reference.level,
+      tiles: reference.coords,
+      method: "a new tab per run; cold: the library's first use in the tab (zom: WebAssembly load and worker start; zarrita: its zstd codec's WebAssembly), warm: again with a new store. Open the group, read ome.multiscales, open every level at once, pick the level nearest 1024², read its 4 centre tiles at once",
+      rows: TTFT_VARIANTS.map((v, k) => {
+        const rs = samples[names[k]];
+        return {
+          variant: names[k],
+          lib: v.lib,
+          data: v.path,
+          no_store: v.noStore ?? false,
+          zom_call: v.lib === "zom" ? (rs[0].batch ? "getChunks (batch)" : "getChunk × 4, Promise.all") : null,
+          cold: passSummary(rs.map((r) => r.cold)),
+          warm: passSummary(rs.map((r) => r.warm)),
+          floor: ttftFloor(v.path, reference.level, reference.coords, TTFT_LATENCY, loopback, native),
+          console_problems: rs.flatMap((r) => r.problems).slice(0, 5),
+        };
+      }),
+    };
+    for (const r of out.ttft.rows) console.log(`bench: viewer Chromium first tile ${r.variant.padEnd(34)} cold ${r.cold.ms.toFixed(0).padStart(5)} ms, warm ${r.warm.ms.toFixed(0).padStart(5)} ms (${r.warm.requests} req, ${r.warm.round_trips} round trips), floor ${r.floor.ms.toFixed(0)} ms`);
+    await server.close();
+    server = null;
+
+    // The concurrency question in the browser.
+    server = await pageServer(pageDir, CONCURRENCY_LATENCY);
+    Object.assign(session, { server, latency: CONCURRENCY_LATENCY });
+    const cnames = [...CONCURRENCIES.map(limitName), "zarrita"];
+    const cruns = Object.fromEntries(cnames.map((n) => [n, []]));
+    for (let i = 0; i < CHROMIUM_CONCURRENCY_RUNS; i++) {
+      for (const n of i % 2 ? [...cnames].reverse() : cnames) {
+        const concurrency = n === "zarrita" ? undefined : n === "unlimited" ? null : Number(n);
+        const { result, marks } = await pageCase(session, {
+          case: "concurrency",
+          lib: n === "zarrita" ? "zarrita" : "zom",
+          concurrency,
+          path: "viewer/chunked_blosc_zstd",
+          warmPath: "viewer_pyramid/plain/s3",
+        });
+        cruns[n].push({ ms: result.ms, ...marks.read });
+      }
+    }
+    out.concurrency = {
+      array: "chunked_blosc_zstd",
+      latency_ms: CONCURRENCY_LATENCY,
+      runs: CHROMIUM_CONCURRENCY_RUNS,
+      get_concurrency: getHasConcurrency ? "get({concurrency: 1e9})" : "get has no concurrency option",
+      rows: cnames.map((n) => ({ concurrency: n, ...summary(cruns[n]) })),
+    };
+    for (const r of out.concurrency.rows) console.log(`bench: viewer concurrency ${r.concurrency.padEnd(9)} (Chromium) ${r.ms.toFixed(0).padStart(5)} ms, max in flight ${r.max_in_flight}, round trips ${r.round_trips}`);
+    await server.close();
+    server = null;
+    await session.close();
+    session = null;
+
+    // The soak's memory: a new browser per variant, so that each renderer's peak is its own.
+    server = await pageServer(pageDir, SOAK_LATENCY);
+    const soakRef = await soakReference(`${server.url}/data/viewer/chunked_zstd`);
+    out.soak = { array: "chunked_zstd", latency_ms: SOAK_LATENCY, rounds: CHROMIUM_SOAK_ROUNDS, cancelled_per_round: 8, rows: [] };
+    for (const v of SOAK_VARIANTS.cancel) {
+      session = await chromiumSession("zom-bench-viewer-soak-");
+      Object.assign(session, { server, latency: SOAK_LATENCY });
+      const sampler = memorySampler(session.profile);
+      let result;
+      try {
+        const args = { case: "soak", lib: v.lib, workers: v.workers ?? null, path: "viewer/chunked_zstd", rounds: CHROMIUM_SOAK_ROUNDS, cancel: true, seed: SOAK_SEED, reference: soakRef };
+        ({ result } = await pageCase(session, args, sampler.sample));
+      } finally {
+        sampler.stop();
+        await session.close();
+        session = null;
+      }
+      const row = { label: v.label, ...result, ...sampler.peak };
+      out.soak.rows.push(row);
+      console.log(
+        `bench: viewer Chromium soak ${v.label.padEnd(26)} renderer peak RSS ${(row.renderer_peak_rss_bytes / 2 ** 20).toFixed(0).padStart(5)} MiB, browser (Pss sum, peak) ${(row.browser_peak_pss_bytes / 2 ** 20).toFixed(0)} MiB, ` +
+          `page memory ${typeof row.measured_memory_bytes === "number" ? `${(row.measured_memory_bytes / 2 ** 20).toFixed(0)} MiB` : row.measured_memory_bytes}, ${row.wrong_values} wrong, ${row.wrong_errors + row.failed_uncancelled} bad rejections`,
+      );
+    }
+  } finally {
+    await session?.close();
+    await server?.close();
+    rmSync(pageDir, { recursive: true, force: true });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The test server's own cost.
+
+/**
+ * What the test server itself spends per request, without latency: 32 requests at once for
+ * 100-byte ranges of a file. It reads the whole file for every request (readFile), so a range
+ * of a large shard costs it far more than a chunk, and it runs in this process: a cost the
+ * floors leave out, paid per request (by zarrita's one request per inner chunk most).
+ */
+async function serverCost() {
+  const server = await startServer({ root: viewerDir });
+  const files = [
+    ["chunk of chunked_zstd", "chunked_zstd/c/2/2"],
+    ["shard of sharded_zstd", "sharded_zstd/c/1/1"],
+    ["shard of noise_sharded_zstd", "noise_sharded_zstd/c/1/1"],
+  ];
+  try {
+    const out = [];
+    for (const [what, file] of files) {
+      const times = [];
+      for (let rep = 0; rep < 4; rep++) {
+        const t0 = performance.now();
+        await Promise.all(
+          Array.from({ length: 32 }, (_, i) =>
+            fetch(`${server.url}/${file}`, { headers: { range: `bytes=${i * 100}-${i * 100 + 99}` }, signal: AbortSignal.timeout(60_000) }).then((r) => r.arrayBuffer()),
+          ),
+        );
+        if (rep > 0) times.push((performance.now() - t0) / 32);
+      }
+      out.push({ file: what, file_bytes: statSync(join(viewerDir, file)).size, ms_per_request: median(times) });
+    }
+    return out;
+  } finally {
+    await server.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main() {
+  const watchdog = setTimeout(() => {
+    console.error(`bench: viewer: over ${BENCH_TIMEOUT_MS / 60e3} minutes, giving up`);
+    process.exit(1);
+  }, BENCH_TIMEOUT_MS);
+  watchdog.unref();
+  let results = {};
+  if (existsSync(opts.out)) results = JSON.parse(readFileSync(opts.out, "utf8"));
+  const native = nativeSpeeds(results);
+  const loadBefore = loadavg()[0];
+  const t0 = performance.now();
+  const loopback = await loopbackThroughput();
+  console.log(`bench: viewer: loopback ${(loopback / 1e3).toFixed(0)} MB/s; native decode ${native.source ? Object.entries(native.speeds).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(", ") + " MB/s" : "unknown (no --native, no earlier run): floors without decode"}; ${N} decode workers; ${RUNS} runs${QUICK ? " (quick)" : ""}`);
+  const section = {
+    date: new Date().toISOString(),
+    versions: { zom: zom.version(), zarrita: JSON.parse(readFileSync(join(root, "node_modules", "zarrita", "package.json"), "utf8")).version, node: process.version, ome_zarr_py: pyramid.ome_zarr },
+    machine: { parallelism: availableParallelism(), load_average_1min: { before: loadBefore } },
+    method: {
+      runs: RUNS,
+      quick: QUICK,
+      statistic: "median of the runs, after one warm-up per library whose values are compared; runs alternate zom / zarrita",
+      libraries: `each with its defaults: zom's FetchStore (coalescing; ${getHasConcurrency ? "16 requests in flight, and get's own cap of 16" : "no request limit of its own, get bounded by bytesInFlight"}) and default decode workers; zarrita's FetchStore (no limit, HEAD + range for shard indexes), zarr.open probing v2 before v3 on a new store`,
+      requests: "counted by the server (tests/server/server.mjs); round_trips: waves of arrivals (a request over half a latency after its wave's first starts a new one); max_in_flight: the server's",
+      floors: "round trips with every independent request in flight at once × latency + stored bytes / loopback + decoded bytes / native MB/s / min(workers, chunks); one by one: each tile's round trip, transfer and decode in turn; at once and whole reads: transfer and decode overlapped (max of the two)",
+    },
+    workers: N,
+    loopback_mb_per_s: loopback / 1e3,
+    native,
+    zom_batch_call: null,
+  };
+  section.server_cost = await serverCost();
+  console.log(`bench: viewer: the test server's own time per request (32 at once, no latency): ${section.server_cost.map((c) => `${c.file} (${(c.file_bytes / 1e6).toFixed(1)} MB) ${c.ms_per_request.toFixed(1)} ms`).join(", ")}`);
+  try {
+    if (PARTS.has("tiles")) {
+      const t = await tiles(loopback, native);
+      section.tiles = t.rows;
+      section.zom_batch_call = t.batch;
+      section.index_reuse = await indexReuse();
+      console.log(`bench: viewer: one more tile of a read shard: zom ${section.index_reuse.zom.requests} requests, zarrita ${section.index_reuse.zarrita.requests}`);
+    }
+    if (PARTS.has("whole")) section.whole = await whole(loopback, native);
+    if (PARTS.has("concurrency")) section.concurrency = { node: await concurrencyNode() };
+  } finally {
+    for (const s of servers.values()) await s.close();
+    servers.clear();
+  }
+  try {
+    if (PARTS.has("soak")) section.soak = await soaks();
+  } finally {
+    for (const s of servers.values()) await s.close();
+    servers.clear();
+  }
+  if (PARTS.has("chromium")) {
+    section.chromium = await chromiumPart(loopback, native);
+    section.concurrency = { ...section.concurrency, chromium: section.chromium.concurrency };
+  }
+  section.machine.load_average_1min.after = loadavg()[0];
+  section.seconds = (performance.now() - t0) / 1e3;
+  const previous = results[opts.section];
+  if (opts.merge && previous) {
+    // Floors are kept with their rows; the loopback and load figures of the parts kept are their run's.
+    section.parts_from = { ...previous.parts_from };
+    section.kept_parts_loopback_mb_per_s = previous.kept_parts_loopback_mb_per_s ?? previous.loopback_mb_per_s;
+    const keep = (part, copy) => {
+      if (PARTS.has(part)) return;
+      copy();
+      section.parts_from[part] = previous.parts_from?.[part] ?? previous.date;
+    };
+    keep("tiles", () => Object.assign(section, { tiles: previous.tiles, index_reuse: previous.index_reuse, zom_batch_call: previous.zom_batch_call }));
+    keep("whole", () => (section.whole = previous.whole));
+    keep("concurrency", () => (section.concurrency = { ...section.concurrency, node: previous.concurrency?.node }));
+    keep("soak", () => (section.soak = previous.soak));
+    keep("chromium", () => {
+      section.chromium = previous.chromium;
+      section.concurrency = { ...section.concurrency, chromium: previous.concurrency?.chromium };
+    });
+  }
+
+  // Targets.
+  const targets = new Targets(opts.section);
+  const ratios = [];
+  for (const r of [...(section.tiles ?? []), ...(section.whole ?? [])]) {
+    ratios.push(r.zarrita_over_zom);
+    targets.check(`${r.case}: zarrita / zom`, r.zarrita_over_zom, ">=", 1.0);
+  }
+  for (const r of section.chromium?.ttft?.rows.filter((x) => x.lib === "zom" && !x.no_store) ?? []) {
+    const z = section.chromium.ttft.rows.find((x) => x.lib === "zarrita" && x.data === r.data && !x.no_store);
+    const ratio = z.cold.ms / r.cold.ms;
+    ratios.push(ratio);
+    targets.check(`Chromium first tile, ${r.data}, cold: zarrita / zom`, ratio, ">=", 1.0);
+  }
+  section.geomean_zarrita_over_zom = geomean(ratios);
+  targets.check(`zarrita / zom, geometric mean of ${ratios.length} cases`, section.geomean_zarrita_over_zom, ">=", 1.5);
+  for (const r of (section.whole ?? []).filter((x) => x.latency_ms === 100)) targets.check(`${r.case}: zom / floor`, r.zom_over_floor, "<=", 1.3);
+  if (section.index_reuse) targets.check("requests for a tile of a shard whose index was read (zom)", section.index_reuse.zom.requests, "<=", 1, { unit: "", digits: 0 });
+  const soakZom = section.soak?.cancel?.rows.find((r) => r.lib === "zom" && r.workers === null);
+  const soakZarrita = section.soak?.cancel?.rows.find((r) => r.lib === "zarrita");
+  if (soakZom && soakZarrita) {
+    section.soak.zom_over_zarrita_peak_rss = soakZom.peak_rss_bytes / soakZarrita.peak_rss_bytes;
+    targets.check(`soak peak RSS, zom (${N} workers) / zarrita`, section.soak.zom_over_zarrita_peak_rss, "<=", 1.5);
+  }
+  section.targets = targets.list.map(({ bench, label, value, target, met }) => ({ bench, label, value, target, met }));
+  if (opts.section === "viewer") targets.save(results);
+  results[opts.section] = section;
+  writeFileSync(opts.out, `${JSON.stringify(results, null, 2)}\n`);
+
+  console.log(`\n${viewerTables(section)}\n`);
+  console.log(
+    `Cells: ms / requests (max in flight, round trips), medians of ${RUNS} runs. zom ${section.versions.zom}, zarrita ${section.versions.zarrita}, ${N} decode workers, ` +
+      `loopback ${(loopback / 1e3).toFixed(0)} MB/s, native decode: ${native.source ?? "unknown"}. zom's tiles at once: ${section.zom_batch_call ? "getChunks" : "getChunk × n with Promise.all (no getChunks in this build)"}.`,
+  );
+  targets.print();
+  console.log(`bench: wrote the "${opts.section}" section of ${opts.out} (${section.seconds.toFixed(0)} s)`);
+  zom.closeWorkers();
+}
+
+await main();
