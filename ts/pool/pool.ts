@@ -60,9 +60,9 @@ const MAX_DEFAULT = 8;
 /** How long a worker may take to start before the pool gives up on workers. */
 const START_TIMEOUT_MS = 20_000;
 /** The most buffers kept for reuse in each of the pool's two lists. */
-const MAX_SPARE = 16;
-/** The most bytes kept for reuse in each list. */
-const MAX_SPARE_BYTES = 16 << 20;
+const MAX_SPARE = 8;
+/** The most bytes kept for reuse in each list: what an idle viewer holds for nothing. */
+const MAX_SPARE_BYTES = 4 << 20;
 /**
  * A worker whose WebAssembly memory has grown past this (a large chunk decoded once) is
  * replaced by a fresh one when it is next idle: a WebAssembly memory never shrinks.

@@ -22,6 +22,9 @@ const decoders = new Map<number, PoolDecoder>();
 /** Buffers the main thread gave back, to write decoded chunks into (no fresh memory per chunk). */
 const spare: ArrayBuffer[] = [];
 const MAX_SPARE = 8;
+/** The most bytes of spare buffers kept. */
+const MAX_SPARE_BYTES = 4 << 20;
+let spareBytes = 0;
 
 /** A buffer of at least `n` bytes (at most twice that): a spare one, else a new one. */
 function take(n: number): ArrayBuffer {
@@ -29,7 +32,10 @@ function take(n: number): ArrayBuffer {
   spare.forEach((b, i) => {
     if (b.byteLength >= n && b.byteLength <= 2 * n && (best < 0 || b.byteLength < (spare[best] as ArrayBuffer).byteLength)) best = i;
   });
-  return best >= 0 ? (spare.splice(best, 1)[0] as ArrayBuffer) : new ArrayBuffer(n);
+  if (best < 0) return new ArrayBuffer(n);
+  const buffer = spare.splice(best, 1)[0] as ArrayBuffer;
+  spareBytes -= buffer.byteLength;
+  return buffer;
 }
 
 /** A thrown value as plain data: the core's `{code, message, path, key}`, or a message. */
@@ -64,7 +70,11 @@ function handle(message: ToWorker, post: Post): void {
       decoders.delete(message.a);
       return;
     case "decode":
-      for (const b of message.spare) if (spare.length < MAX_SPARE) spare.push(b);
+      for (const b of message.spare) {
+        if (spare.length >= MAX_SPARE || spareBytes + b.byteLength > MAX_SPARE_BYTES) continue;
+        spare.push(b);
+        spareBytes += b.byteLength;
+      }
       try {
         let decoder = decoders.get(message.a);
         if (decoder === undefined) {
