@@ -108,6 +108,29 @@ test("suffix ranges refused cross-origin: HEAD + absolute range; and an abort", 
   assert.deepEqual(r.value, [bytes(SHARD).slice(-16), "Aborted"]);
 });
 
+test("ranges of one file asked for at once are in flight at once (Range requests bypass Chromium's per-URL cache lock)", async (t) => {
+  const slow = await startServer({ root: fixtures, latencyMs: 300 });
+  try {
+    const inFlight = async (rangeCache) => {
+      slow.resetStats();
+      const r = await inPage(
+        async (FetchStore, [url, key, rangeCache]) => {
+          const store = new FetchStore(url, { coalesce: false, ...(rangeCache ? { rangeCache } : {}) });
+          return Promise.all([0, 8, 16, 24].map((offset) => store.getRange(key, { offset, length: 4 })));
+        },
+        [slow.url, SHARD, rangeCache],
+      );
+      assert.ok(!r.error, JSON.stringify(r.error));
+      assert.deepEqual(r.value, [0, 8, 16, 24].map((o) => bytes(SHARD).slice(o, o + 4)));
+      return slow.stats.maxInFlight;
+    };
+    assert.equal(await inFlight(undefined), 4);
+    t.diagnostic(`with rangeCache "default": ${await inFlight("default")} in flight at most`);
+  } finally {
+    await slow.close();
+  }
+});
+
 test("ZipStore over cross-origin Range requests, and DirectoryHandleStore over a folder handle (OPFS)", async () => {
   const temperature = join(fixtures, "sample", "measurements", "temperature");
   const chunks = readdirSync(temperature, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());

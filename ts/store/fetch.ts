@@ -47,6 +47,9 @@ export function httpContext(options: FetchStoreOptions, stats: FetchStoreStats):
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     headers: new Headers(options.headers),
     credentials: options.credentials,
+    // Chromium's HTTP cache lets one request per URL through at a time: the ranges of one
+    // shard would go one after another.
+    rangeCache: options.rangeCache ?? "no-store",
     timeout: positive("timeout", options.timeout, 30_000),
     retries: positive("retries", options.retries, 3),
     retryDelay: positive("retryDelay", options.retryDelay, 200),

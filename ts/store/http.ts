@@ -22,6 +22,8 @@ export interface HttpContext {
   headers: Headers;
   /** The credentials mode, when set. */
   credentials: RequestCredentials | undefined;
+  /** The `cache` mode of Range requests, when set. */
+  rangeCache: RequestCache | undefined;
   /** Milliseconds per attempt; not finite or <= 0 for none. */
   timeout: number;
   /** Retries after the first attempt. */
@@ -122,6 +124,7 @@ async function once(ctx: HttpContext, req: HttpRequest): Promise<Attempt> {
   if (req.range !== undefined) headers.set("Range", req.range);
   const init: RequestInit = { method: req.method, headers, signal: controller.signal };
   if (ctx.credentials !== undefined) init.credentials = ctx.credentials;
+  if (req.range !== undefined && ctx.rangeCache !== undefined) init.cache = ctx.rangeCache;
   try {
     ctx.stats.requests += 1;
     const res = await ctx.fetch(req.url, init);

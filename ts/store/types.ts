@@ -46,6 +46,13 @@ export interface FetchStoreOptions {
   /** The `credentials` mode of every request (the `fetch` default when unset). */
   credentials?: RequestCredentials;
   /**
+   * The `cache` mode of Range requests. Default "no-store": browsers' HTTP caches keep
+   * little of byte ranges, and Chromium's lets one request per URL through at a time, so that
+   * the tiles of one shard, asked for at once, would go one after another. "default" lets the
+   * browser cache them.
+   */
+  rangeCache?: RequestCache;
+  /**
    * Most requests in flight at once; the rest wait in a queue. Default: no limit of its own
    * (a read bounds what it asks for by bytes, `bytesInFlight`, and browsers queue beyond their
    * per-host connection limit); set it to be gentle with a server.
