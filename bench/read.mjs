@@ -14,8 +14,8 @@
 //   measured once on its own (first read of a fresh pool minus a warm read).
 // - zarrita: new zarr.FetchStore(url); await zarr.open(store, { kind: "array" }); await zarr.get(arr)
 // A fresh store and array each run (no metadata, shard index or connection reuse beyond what
-// Node's fetch keeps alive). Each library runs with its own defaults: zom at most 16 requests
-// in flight (FetchStore `concurrency` and `get` `concurrency`), a shard the selection covers
+// Node's fetch keeps alive). Each library runs with its own defaults: zom every request at once
+// (as far as `get`'s bytesInFlight, 64 MiB, allows; FetchStore sets no limit), a shard the selection covers
 // whole fetched with one GET (index included), otherwise its index with a suffix range and
 // nearby inner chunks merged into one range request (`coalesce`: gap 1 KiB);
 // zarrita 0.7.5 starts every chunk's read at once (no limit), one request per chunk or inner
@@ -28,17 +28,17 @@
 //
 // Targets (issue 16; printed last, saved in results.json "targets"): over the six cases the
 // issue names, the geometric mean of zarrita ms / zom ms ≥ 2.5, and for each case zom ms /
-// floor ≤ 1.5, where the floor is what the read cannot go below with zom's concurrency and
-// decoder (see floorOf):
-//   floor = (1 + ceil(objects / 16)) × latency
-//         + stored bytes / loopback throughput
-//         + decoded bytes / native decode speed / min(workers, chunks)
-// objects: the stored chunks, or the shards (a shard read whole is one request); 1 round trip
-// for the metadata document; loopback throughput: GETs of a 64 MiB file from the same server
-// code without latency (median of 3 after a warm-up), measured once per run; native decode speed: the native MB/s of the same
-// codec in results.json's decode section (bench/decode.mjs with examples/bench_decode.rs,
-// which npm run bench runs first); chunks: the chunks the workers decode (inner chunks of a
-// shard), which decode in parallel over the N workers.
+// floor ≤ 1.5, where the floor is what no reader could beat here (see floorOf):
+//   floor = 2 × latency
+//         + max(transfer, decoded bytes / native decode speed / min(workers, chunks))
+// 2 round trips: the metadata document, then every object at once (the stored chunks, or the
+// shards, each read whole in one request); transfer: those objects fetched all at once with
+// plain fetch from the same server code without latency, the fastest of 5 (util.mjs
+// transferTime; the single-file loopback rate is kept beside it); native decode speed: the
+// native MB/s of the same codec in results.json's decode section (bench/decode.mjs with
+// examples/bench_decode.rs, which npm run bench runs first); chunks: the chunks the workers
+// decode (inner chunks of a shard), which decode in parallel over the N workers; transfer and
+// decoding overlap, so the larger counts.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
@@ -46,7 +46,7 @@ import * as zom from "zom";
 import { defaultWorkers } from "../pkg/pool/pool.js";
 import * as zarr from "zarrita";
 import { startServer } from "../tests/server/server.mjs";
-import { benchDir, geomean, loopbackThroughput, median, serverBenchArgs, table, Targets } from "./util.mjs";
+import { benchDir, geomean, loopbackThroughput, median, serverBenchArgs, table, Targets, transferTime } from "./util.mjs";
 
 const here = benchDir;
 const args = serverBenchArgs();
@@ -67,9 +67,6 @@ const CASES = [
   { name: "v2_blosc_lz4_shuffle", label: "v2 chunked 1024², blosc lz4" },
   { name: "v3_sharded_blosc_zstd", label: "sharded 2048² / 512², blosc zstd", native: "v3_blosc_zstd_shuffle", target: false },
 ];
-
-/** zom's requests in flight by default (FetchStore and get `concurrency`). */
-const CONCURRENCY = 16;
 
 
 /** The server's requests by kind: metadata documents, HEADs, and the rest (chunk data). */
@@ -177,20 +174,24 @@ const cells = (shape, block) => shape.reduce((n, s, i) => n * Math.ceil(s / bloc
  * The floor of a case's read (the formula at the top of this file), or null without a native
  * speed for its codec. `loopback`: bytes per ms; `native`: decode case → native MB/s.
  */
-function floorOf(r, c, loopback, native) {
+async function floorOf(r, c, loopback, native, fast) {
   const mbPerS = native.get(c.native ?? c.name);
   if (mbPerS === undefined || r.stored_bytes === null) return null;
+  const grid = r.shape.map((s, d) => Math.ceil(s / (r.shards ?? r.chunks)[d]));
   const objects = cells(r.shape, r.shards ?? r.chunks);
   const chunks = cells(r.shape, r.chunks);
-  const roundTrips = 1 + Math.ceil(objects / CONCURRENCY);
+  const roundTrips = 2;
   const parallel = Math.min(N, chunks);
-  const transfer = r.stored_bytes / loopback;
+  const sep = r.zarr_format === 2 ? "." : "/";
+  const keys = Array.from({ length: objects }, (_, i) => grid.map((_, d) => Math.floor(i / grid.slice(d + 1).reduce((a, b) => a * b, 1)) % grid[d]).join(sep));
+  const transfer = await transferTime(keys.map((k) => ({ url: `${fast.url}/${c.name}/${r.zarr_format === 2 ? "" : "c/"}${k}` })));
   const decode = r.decoded_bytes / (mbPerS * 1e3) / parallel;
   return {
-    ms: roundTrips * LATENCY + transfer + decode,
+    ms: roundTrips * LATENCY + Math.max(transfer, decode),
     round_trips: roundTrips,
     latency_ms: roundTrips * LATENCY,
     transfer_ms: transfer,
+    loopback_transfer_ms: r.stored_bytes / loopback,
     decode_ms: decode,
     objects,
     decode_parallelism: parallel,
@@ -233,6 +234,7 @@ const loadBefore = loadavg()[0];
 const loopback = await loopbackThroughput();
 console.log(`bench: loopback throughput ${(loopback / 1e3).toFixed(0)} MB/s (GETs of a 64 MiB file, no latency)`);
 const server = await startServer({ root: args.data, latencyMs: LATENCY });
+const fast = await startServer({ root: args.data });
 const rows = [];
 let workerStartup;
 try {
@@ -240,7 +242,8 @@ try {
     const dir = join(args.data, c.name);
     if (!existsSync(join(dir, "zarr.json")) && !existsSync(join(dir, ".zarray"))) throw new Error(`${c.name}: missing in ${args.data} (run bench/generate.py)`);
     const r = await bench(server, c);
-    r.floor = floorOf(r, c, loopback, native.speeds);
+    r.zarr_format = c.name.startsWith("v2") ? 2 : 3;
+    r.floor = await floorOf(r, c, loopback, native.speeds, fast);
     r.zom_over_floor = r.floor ? r.zom.ms / r.floor.ms : null;
     rows.push(r);
     console.log(
@@ -251,7 +254,7 @@ try {
   workerStartup = await startup(server, CASES[0]);
   console.log(`bench: a new pool of ${N} workers adds ${workerStartup.startup_ms.toFixed(0)} ms to its first read`);
 } finally {
-  await server.close();
+  await Promise.all([server.close(), fast.close()]);
 }
 
 const pkg = (name) => JSON.parse(readFileSync(join(here, "..", "node_modules", name, "package.json"), "utf8")).version;
@@ -268,12 +271,12 @@ const section = {
     workers: `zom: N = ${N} workers (the default pool size here; output shared with the workers, and with sharedOutput: false transferred back), 1 worker, and 0 (main thread); pools started by the warm-up run and shared across runs; worker_startup: median over the runs of (first read after closeWorkers) - (next read)`,
     server: "tests/server/server.mjs on 127.0.0.1, each response delayed by latency_ms; requests counted by the server",
     concurrency: {
-      zom: "defaults: at most 16 requests in flight (FetchStore concurrency 16, get concurrency 16); a shard the selection covers whole fetched with one GET (index included), else its index by a suffix range and inner-chunk ranges within 1 KiB merged into one request",
+      zom: "defaults: every request at once as far as get's bytesInFlight (64 MiB of decoded chunks) allows, FetchStore without a limit of its own; a shard the selection covers whole fetched with one GET (index included), else its index by a suffix range and inner-chunk ranges within 1 KiB merged into one request",
       zarrita: "defaults: every chunk read started at once (no limit); one request per chunk / inner chunk; shard index by HEAD + absolute range (FetchStore useSuffixRequest false); zarr.open tries v2 metadata before v3",
     },
     values: "the two libraries' outputs compared byte for byte (warm-up run)",
     ratio: "zarrita_over_zom = zarrita ms / zom ms (zom: N workers, shared output); geomean_zarrita_over_zom: their geometric mean over the cases with target: true",
-    floor: `floor ms = (1 + ceil(objects / ${CONCURRENCY})) × latency_ms + stored_bytes / loopback bytes per ms + decoded_bytes / (native MB/s × 1000) / min(N workers, chunks); objects = stored chunks, or shards for a sharded array (read whole, one request each); the 1 is the metadata document's round trip; loopback: median of 3 GETs of a 64 MiB file from the same server code without latency (Node fetch); native MB/s: examples/bench_decode.rs for native_case in this file's decode section (native_source); chunks = the chunks decoded, inner chunks for shards; the three terms are added, not overlapped. zom_over_floor = zom ms / floor ms`,
+    floor: `floor ms = 2 × latency_ms + max(transfer, decoded_bytes / (native MB/s × 1000) / min(N workers, chunks)); 2 round trips: the metadata document, then every object at once (stored chunks, or shards read whole, one request each); transfer: those objects fetched all at once with plain fetch from the same server code without latency, the fastest of 5 (loopback_transfer_ms: the stored bytes at the single-file loopback rate, for comparison); native MB/s: examples/bench_decode.rs for native_case in this file's decode section (native_source); chunks = the chunks decoded, inner chunks for shards; transfer and decoding overlap. zom_over_floor = zom ms / floor ms`,
   },
   workers: N,
   loopback_mb_per_s: loopback / 1e3,
@@ -308,7 +311,7 @@ console.log(
   )}\n`,
 );
 console.log(
-  `Server latency ${LATENCY} ms per request; median of ${RUNS} runs; zom ${section.versions.zom} (≤16 requests in flight; a shard read whole is one GET; ` +
+  `Server latency ${LATENCY} ms per request; median of ${RUNS} runs; zom ${section.versions.zom} (every request at once; a shard read whole is one GET; ` +
     `a new pool adds ${workerStartup.startup_ms.toFixed(0)} ms to its first read), ` +
     `zarrita ${section.versions.zarrita} (all chunk requests at once); values equal. zom requests: ` +
     rows.map((r) => `${r.case} ${kinds(r.zom.requests_by_kind)}`).join(", ") +
@@ -334,8 +337,9 @@ console.log(
   )}\n`,
 );
 console.log(
-  `Floor = (1 + ceil(objects / ${CONCURRENCY})) round trips × ${LATENCY} ms + stored bytes at the loopback's ${(loopback / 1e3).toFixed(0)} MB/s + ` +
-    `decoded bytes at the native speed (${native.date ? `decode run of ${native.date}` : "no decode run in results.json"}) split over min(${N} workers, chunks).`,
+  `Floor = 2 round trips × ${LATENCY} ms (the metadata, then every object at once) + the larger of the objects' transfer (plain fetch of all of them at once, no latency, ` +
+    `fastest of 5; the loopback's ${(loopback / 1e3).toFixed(0)} MB/s for one large file) and their decoding at the native speed ` +
+    `(${native.date ? `decode run of ${native.date}` : "no decode run in results.json"}) split over min(${N} workers, chunks).`,
 );
 targets.print();
 console.log(`bench: wrote the "read" section of ${args.out}`);

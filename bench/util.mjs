@@ -137,3 +137,24 @@ export async function loopbackThroughput() {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/**
+ * The fastest of `tries` transfers of `requests` ({url, range?}) with plain `fetch`: all at
+ * once (`together`) or one after another (summed). With a server without latency this is a
+ * read's transfer at best on this machine: the same bytes in the same requests, each with what
+ * it costs the server and the client (a single large file's rate leaves that out).
+ */
+export async function transferTime(requests, { together = true, tries = 5 } = {}) {
+  const one = async ({ url, range }) => {
+    const res = await fetch(url, range ? { headers: { Range: range }, signal: AbortSignal.timeout(60_000) } : { signal: AbortSignal.timeout(60_000) });
+    return (await res.arrayBuffer()).byteLength;
+  };
+  let best = Infinity;
+  for (let i = 0; i < tries; i++) {
+    const t0 = performance.now();
+    if (together) await Promise.all(requests.map(one));
+    else for (const r of requests) await one(r);
+    best = Math.min(best, performance.now() - t0);
+  }
+  return best;
+}

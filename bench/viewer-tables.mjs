@@ -67,3 +67,21 @@ export function viewerTables(s) {
   return parts.join("\n\n");
 }
 
+
+/**
+ * One table of the viewer cases before and after a change (two viewer sections of
+ * results.json): what README.md shows. Rows are matched by case name; a case missing from
+ * either section shows "–".
+ */
+export function viewerComparison(before, after) {
+  const rows = [...(after.tiles ?? []), ...(after.whole ?? [])];
+  const old = new Map([...(before?.tiles ?? []), ...(before?.whole ?? [])].map((r) => [r.case, r]));
+  const cell = (x) => (x ? `${f0(x.ms)} ms, ${x.requests} req` : "–");
+  return table(
+    ["case", "before: zom", "before: zarrita / zom", "now: zom", "now: zarrita", "now: zarrita / zom", "now: zom / floor"],
+    rows.map((r) => {
+      const b = old.get(r.case);
+      return [r.description, cell(b?.zom), times(b?.zarrita_over_zom), cell(r.zom), cell(r.zarrita), times(r.zarrita_over_zom), times(r.zom_over_floor)];
+    }),
+  );
+}

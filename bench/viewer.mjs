@@ -44,7 +44,9 @@
 // Requests are counted by the server; "round trips" are the waves in which requests reach it
 // (a request more than half a latency after the first of its wave starts a new one). Floors
 // (what no reader could beat): round trips when every independent request is in flight at once
-// × latency + stored bytes at the loopback's measured rate (util.mjs loopbackThroughput) +
+// × latency + the transfer of the same requests measured with plain fetch without latency, all
+// at once or one by one as the case reads them (transferOf; the single-file loopback rate,
+// util.mjs loopbackThroughput, is kept beside it) +
 // decoding at native speed (examples/bench_decode.rs on bench/data/viewer: --native FILE, which
 // scripts/bench.mjs passes; else the figures of the last run in results.json) over the default
 // decode workers, transfer and decode overlapped where they can be (see tileFloor, wholeFloor).
@@ -62,7 +64,7 @@ import { defaultWorkers } from "../pkg/pool/pool.js";
 import * as zarr from "zarrita";
 import { launchChromium, recordConsole } from "../tests/browser/chromium.mjs";
 import { startServer } from "../tests/server/server.mjs";
-import { benchDir, geomean, loopbackThroughput, median, Targets } from "./util.mjs";
+import { benchDir, geomean, loopbackThroughput, median, Targets, transferTime } from "./util.mjs";
 import { viewerTables } from "./viewer-tables.mjs";
 import { block, checksum, visibleTiles, zarritaReader, zomReader } from "./viewer-tiles.js";
 
@@ -243,19 +245,40 @@ function nativeSpeeds(results) {
 function storedTiles(name, coords) {
   const c = manifest.get(name);
   const dir = join(viewerDir, name);
-  if (!c.shards) return { tiles: coords.map((k) => statSync(join(dir, "c", ...k.map(String))).size), index: 0, shards: 0 };
+  if (!c.shards) {
+    const requests = coords.map((k) => ({ path: `${name}/c/${k.join("/")}` }));
+    return { tiles: coords.map((k) => statSync(join(dir, "c", ...k.map(String))).size), index: 0, shards: 0, requests, indexRequests: [] };
+  }
   const per = c.shards.map((s, d) => s / c.chunks[d]);
   const indexBytes = 16 * prod(per) + 4;
   const shards = new Set();
+  const requests = [];
   const tiles = coords.map((k) => {
     const shard = k.map((x, d) => Math.floor(x / per[d]));
-    shards.add(shard.join());
+    shards.add(shard.join("/"));
     const file = readFileSync(join(dir, "c", ...shard.map(String)));
     const index = file.subarray(file.length - indexBytes);
     const local = k.reduce((acc, x, d) => acc * per[d] + (x % per[d]), 0);
-    return Number(index.readBigUInt64LE(16 * local + 8));
+    const offset = Number(index.readBigUInt64LE(16 * local));
+    const length = Number(index.readBigUInt64LE(16 * local + 8));
+    requests.push({ path: `${name}/c/${shard.join("/")}`, range: `bytes=${offset}-${offset + length - 1}` });
+    return length;
   });
-  return { tiles, index: indexBytes, shards: shards.size };
+  const indexRequests = [...shards].map((sh) => ({ path: `${name}/c/${sh}`, range: `bytes=-${indexBytes}` }));
+  return { tiles, index: indexBytes, shards: shards.size, requests, indexRequests };
+}
+
+/**
+ * What the transfer of `requests` ({path, range?} below bench/data/viewer) costs at best on
+ * this machine: GETs with plain `fetch` from the bench's server without latency, all at once
+ * (`together`) or one after another (summed), the fastest of 5 tries. This is the floor's
+ * transfer term: the same bytes in the same requests, which no reader fetches faster (a
+ * single large file's rate, reported as `loopback`, leaves out what each request costs the
+ * server and the client here).
+ */
+async function transferOf(requests, together) {
+  const server = await serverAt(0);
+  return transferTime(requests.map(({ path, range }) => ({ url: `${server.url}/viewer/${path}`, range })), { together });
 }
 
 /**
@@ -264,18 +287,21 @@ function storedTiles(name, coords) {
  * turn. At once: 1 round trip (chunks) or 2 (the shard's index, then every range together),
  * then the bytes and the decoding over min(workers, tiles), overlapped.
  */
-function tileFloor(name, coords, mode, latency, loopback, native) {
+async function tileFloor(name, coords, mode, latency, loopback, native) {
   const c = manifest.get(name);
   const mbPerS = native.speeds[name];
-  const { tiles, index, shards } = storedTiles(name, coords);
+  const { tiles, index, shards, requests, indexRequests } = storedTiles(name, coords);
   const stored = tiles.reduce((a, b) => a + b, 0);
   const decodeOne = mbPerS ? (prod(c.chunks) * 2) / (mbPerS * 1e3) : NaN;
   const parallel = mode === "sequential" ? 1 : Math.min(N, tiles.length);
   const rt = mode === "sequential" ? tiles.length + shards : 1 + (shards ? 1 : 0);
-  const transfer = (stored + index * shards) / loopback;
+  const together = mode !== "sequential";
+  const indexTransfer = indexRequests.length ? await transferOf(indexRequests, together) : 0;
+  const dataTransfer = await transferOf(requests, together);
+  const transfer = indexTransfer + dataTransfer;
   const decode = (decodeOne * tiles.length) / parallel;
-  const ms = mode === "sequential" ? rt * latency + transfer + decode : rt * latency + (index * shards) / loopback + Math.max(stored / loopback, decode);
-  return { ms, round_trips: rt, latency_ms: rt * latency, stored_bytes: stored + index * shards, transfer_ms: transfer, decode_ms: decode, decode_parallelism: parallel, native_mb_per_s: mbPerS ?? null };
+  const ms = mode === "sequential" ? rt * latency + transfer + decode : rt * latency + indexTransfer + Math.max(dataTransfer, decode);
+  return { ms, round_trips: rt, latency_ms: rt * latency, stored_bytes: stored + index * shards, transfer_ms: transfer, loopback_transfer_ms: (stored + index * shards) / loopback, decode_ms: decode, decode_parallelism: parallel, native_mb_per_s: mbPerS ?? null };
 }
 
 /**
@@ -283,14 +309,16 @@ function tileFloor(name, coords, mode, latency, loopback, native) {
  * every chunk, or every shard whole (the selection covers them: one GET each), at once (1
  * round trip); the stored bytes and the decoding over min(workers, chunks), overlapped.
  */
-function wholeFloor(name, latency, loopback, native) {
+async function wholeFloor(name, latency, loopback, native) {
   const c = manifest.get(name);
   const mbPerS = native.speeds[name];
   const chunks = prod(c.shape.map((s, d) => Math.ceil(s / c.chunks[d])));
   const parallel = Math.min(N, chunks);
-  const transfer = c.stored_bytes / loopback;
+  const grid = c.shape.map((s, d) => Math.ceil(s / (c.shards ?? c.chunks)[d]));
+  const objects = Array.from({ length: prod(grid) }, (_, i) => grid.map((_, d) => Math.floor(i / prod(grid.slice(d + 1))) % grid[d]));
+  const transfer = await transferOf(objects.map((k) => ({ path: `${name}/c/${k.join("/")}` })), true);
   const decode = mbPerS ? c.decoded_bytes / (mbPerS * 1e3) / parallel : NaN;
-  return { ms: 2 * latency + Math.max(transfer, decode), round_trips: 2, latency_ms: 2 * latency, stored_bytes: c.stored_bytes, transfer_ms: transfer, decode_ms: decode, decode_parallelism: parallel, native_mb_per_s: mbPerS ?? null };
+  return { ms: 2 * latency + Math.max(transfer, decode), round_trips: 2, latency_ms: 2 * latency, stored_bytes: c.stored_bytes, transfer_ms: transfer, loopback_transfer_ms: c.stored_bytes / loopback, decode_ms: decode, decode_parallelism: parallel, native_mb_per_s: mbPerS ?? null };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -350,7 +378,7 @@ async function tiles(loopback, native) {
           zom_call: mode === "sequential" ? "getChunk, each awaited" : batch ? "getChunks (batch)" : "getChunk × 16, Promise.all",
           zom: summary(runs.zom),
           zarrita: summary(runs.zarrita),
-          floor: tileFloor(c.name, c.coords, mode, latency, loopback, native),
+          floor: await tileFloor(c.name, c.coords, mode, latency, loopback, native),
         };
         row.zarrita_over_zom = row.zarrita.ms / row.zom.ms;
         row.zom_over_floor = row.zom.ms / row.floor.ms;
@@ -439,7 +467,7 @@ async function whole(loopback, native) {
         stored_bytes: manifest.get(c.name).stored_bytes,
         zom: summary(runs.zom),
         zarrita: summary(runs.zarrita),
-        floor: wholeFloor(c.name, latency, loopback, native),
+        floor: await wholeFloor(c.name, latency, loopback, native),
       };
       row.zarrita_over_zom = row.zarrita.ms / row.zom.ms;
       row.zom_over_floor = row.zom.ms / row.floor.ms;
@@ -913,7 +941,7 @@ async function main() {
       statistic: "median of the runs, after one warm-up per library whose values are compared; runs alternate zom / zarrita",
       libraries: `each with its defaults: zom's FetchStore (coalescing; ${getHasConcurrency ? "16 requests in flight, and get's own cap of 16" : "no request limit of its own, get bounded by bytesInFlight"}) and default decode workers; zarrita's FetchStore (no limit, HEAD + range for shard indexes), zarr.open probing v2 before v3 on a new store`,
       requests: "counted by the server (tests/server/server.mjs); round_trips: waves of arrivals (a request over half a latency after its wave's first starts a new one); max_in_flight: the server's",
-      floors: "round trips with every independent request in flight at once × latency + stored bytes / loopback + decoded bytes / native MB/s / min(workers, chunks); one by one: each tile's round trip, transfer and decode in turn; at once and whole reads: transfer and decode overlapped (max of the two)",
+      floors: "round trips with every independent request in flight at once × latency + the transfer of the same requests (plain fetch from the same server without latency, all at once or one by one, the fastest of 5) + decoded bytes / native MB/s / min(workers, chunks); one by one: each tile's round trip, transfer and decode in turn; at once and whole reads: transfer and decode overlapped (max of the two)",
     },
     workers: N,
     loopback_mb_per_s: loopback / 1e3,

@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { table } from "../bench/util.mjs";
-import { viewerTables } from "../bench/viewer-tables.mjs";
+import { viewerComparison, viewerTables } from "../bench/viewer-tables.mjs";
 import { root, runMain, StepError } from "./lib.mjs";
 
 /** README's names of the decode cases (else the manifest's description). */
@@ -170,6 +170,7 @@ runMain(() => {
     ["Hierarchy specs (bench/specs.mjs)", r.specs, specs],
     ["Reading as a viewer reads (bench/viewer.mjs)", r.viewer, viewerTables],
     ["Reading as a viewer reads, before (bench/viewer.mjs --section viewer_before)", r.viewer_before, viewerTables],
+    ["Reading as a viewer reads, before and now (README.md)", r.viewer && r.viewer_before ? r.viewer : null, (v) => viewerComparison(r.viewer_before, v)],
   ];
   for (const [title, section, format] of sections) {
     if (!section) continue;

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { gzipSync } from "node:zlib";
+import { getEventListeners } from "node:events";
 import { FetchStore, openArray, workerStats } from "zom";
 import { FsStore } from "zom/fs";
 import { logLines, withServer } from "../server/testing.mjs";
@@ -88,9 +89,9 @@ test("a whole read puts every chunk in flight at once; the store's concurrency a
       return server.stats.maxInFlight;
     };
     assert.equal(await read({}, {}), 64, "no waves");
-    assert.ok((await read({ concurrency: 8 }, {})) <= 8);
+    assert.ok((await read({ concurrency: 16 }, {})) <= 16);
     // 16×16 uint16 chunks are 512 bytes decoded each.
-    assert.equal(await read({}, { bytesInFlight: 4 * 512 }), 4);
+    assert.equal(await read({}, { bytesInFlight: 16 * 512 }), 16);
   }));
 
 test("getChunks gives tiles as they arrive and cancels exactly the tiles whose signal aborts", bounded, () =>
@@ -182,3 +183,16 @@ test("a decode worker whose memory a large chunk grew is replaced once idle", bo
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("a signal shared by a screenful of reads carries one listener of zom's (Node warns of a leak past ten)", bounded, () =>
+  withServer({ latencyMs: 30 }, async (server) => {
+    const arr = await openArray(new FetchStore(`${server.url}/tiles`), "sharded");
+    const pan = new AbortController();
+    const reads = block(0, 0).map((coords) => arr.getChunk(coords, { signal: pan.signal }));
+    await new Promise((r) => setTimeout(r, 10));
+    assert.equal(getEventListeners(pan.signal, "abort").length, 1);
+    await Promise.all(reads);
+    const tiles = await readTiles(arr, block(0, 4).map((coords) => ({ coords, signal: pan.signal })), { signal: pan.signal });
+    assert.ok(tiles.every((t) => t.chunk !== undefined));
+    assert.equal(getEventListeners(pan.signal, "abort").length, 1);
+  }));

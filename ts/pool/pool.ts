@@ -21,6 +21,7 @@ import type { WorkerPort } from "../runtime.js";
 import { applySteps, registeredNames } from "../codecs.js";
 import type { CodecStep } from "../codecs.js";
 import { place } from "./place.js";
+import { onAbort } from "../store/signal.js";
 import type { FromWorker, ToWorker, WireError } from "./protocol.js";
 import { workerSettings } from "./settings.js";
 
@@ -393,17 +394,18 @@ export class WorkerPool {
   /** Posts `message` (task `id`) to `slot` and waits for its answer's bytes, if any. */
   #run(slot: Slot, id: number, message: ToWorker, transfer: ArrayBuffer[], signal?: AbortSignal): Promise<Uint8Array | undefined> {
     return new Promise<Uint8Array | undefined>((resolve, reject) => {
-      const onAbort = () => {
-        if (task.settled) return;
-        task.settled = true;
-        reject(signal?.reason);
-      };
-      const task: Task = { slot, resolve, reject, settled: false, done: () => signal?.removeEventListener("abort", onAbort) };
+      const task: Task = { slot, resolve, reject, settled: false, done: () => off?.() };
       this.#tasks.set(id, task);
       if (slot.pending === 0) slot.port.ref?.();
       slot.pending += 1;
       slot.port.post(message, transfer);
-      signal?.addEventListener("abort", onAbort, { once: true });
+      const off =
+        signal &&
+        onAbort(signal, () => {
+          if (task.settled) return;
+          task.settled = true;
+          reject(signal.reason);
+        });
     });
   }
 

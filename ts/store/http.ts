@@ -9,7 +9,7 @@
 import { ZomError } from "../errors.js";
 import type { Limiter } from "./limit.js";
 import { httpError, parseContentLength } from "./wire.js";
-import { abortedError, sleep } from "./signal.js";
+import { abortedError, onAbort, sleep } from "./signal.js";
 import type { FetchStoreStats } from "./types.js";
 
 export { httpError } from "./wire.js";
@@ -110,8 +110,7 @@ async function once(ctx: HttpContext, req: HttpRequest): Promise<Attempt> {
   const { signal } = req;
   if (signal?.aborted) throw abortedError(req.key, signal);
   const controller = new AbortController();
-  const onAbort = () => controller.abort(signal?.reason);
-  signal?.addEventListener("abort", onAbort, { once: true });
+  const off = signal && onAbort(signal, () => controller.abort(signal.reason));
   let timedOut = false;
   const timer =
     Number.isFinite(ctx.timeout) && ctx.timeout > 0
@@ -160,7 +159,7 @@ async function once(ctx: HttpContext, req: HttpRequest): Promise<Attempt> {
     return { ok: false, message: `network error: ${describe(e)}`, cause: e, retryAfter: null, final: permanent(e) };
   } finally {
     if (timer !== undefined) clearTimeout(timer);
-    signal?.removeEventListener("abort", onAbort);
+    off?.();
   }
 }
 

@@ -2,7 +2,7 @@
  * A concurrency limiter: at most `max` tasks run at once, the others wait in FIFO order.
  * @module
  */
-import { abortedError } from "./signal.js";
+import { abortedError, onAbort } from "./signal.js";
 
 interface Waiter {
   start: () => void;
@@ -49,20 +49,21 @@ export class Limiter {
       return Promise.resolve();
     }
     return new Promise<void>((resolve, reject) => {
-      const onAbort = () => {
-        const i = this.queue.indexOf(waiter);
-        if (i >= 0) this.queue.splice(i, 1);
-        reject(abortedError(key, signal));
-      };
       const waiter: Waiter = {
         start: () => {
-          signal?.removeEventListener("abort", onAbort);
+          off?.();
           this.running += 1;
           resolve();
         },
       };
       this.queue.push(waiter);
-      signal?.addEventListener("abort", onAbort, { once: true });
+      const off =
+        signal &&
+        onAbort(signal, () => {
+          const i = this.queue.indexOf(waiter);
+          if (i >= 0) this.queue.splice(i, 1);
+          reject(abortedError(key, signal));
+        });
     });
   }
 

@@ -1,9 +1,39 @@
 /**
- * AbortSignal plumbing of the stores: the Aborted error, abortable waits, and a signal shared by
- * several callers that aborts only when all of them have.
+ * AbortSignal plumbing of the stores and reads: the Aborted error, abortable waits, a signal
+ * shared by several callers that aborts only when all of them have, and {@link onAbort}, the
+ * one way zom listens to a signal.
  * @module
  */
 import { ZomError } from "../errors.js";
+
+/** What is to run when a signal aborts, by signal: zom's one listener on each signal runs them. */
+const onAborts = new WeakMap<AbortSignal, Set<() => void>>();
+
+/**
+ * Runs `fn` once when `signal` aborts (not when it is aborted already: check first); returns
+ * what removes it. However many reads and requests wait on one signal (a viewer's pan shared by
+ * a screenful of tiles), the signal carries one listener of zom's: Node warns of a leak past ten.
+ */
+export function onAbort(signal: AbortSignal, fn: () => void): () => void {
+  let waiting = onAborts.get(signal);
+  if (waiting === undefined) {
+    const fresh = new Set<() => void>();
+    onAborts.set(signal, fresh);
+    signal.addEventListener(
+      "abort",
+      () => {
+        const run = [...fresh];
+        fresh.clear();
+        for (const f of run) f();
+      },
+      { once: true },
+    );
+    waiting = fresh;
+  }
+  const entry = () => fn();
+  waiting.add(entry);
+  return () => void waiting.delete(entry);
+}
 
 /** The error for a call its caller aborted. */
 export function abortedError(key: string, signal: AbortSignal | undefined): ZomError {
@@ -26,15 +56,14 @@ export function raceAbort<T>(promise: Promise<T>, key: string, signal: AbortSign
     return Promise.reject(error());
   }
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(error());
-    signal.addEventListener("abort", onAbort, { once: true });
+    const off = onAbort(signal, () => reject(error()));
     promise.then(
       (v) => {
-        signal.removeEventListener("abort", onAbort);
+        off();
         resolve(v);
       },
       (e: unknown) => {
-        signal.removeEventListener("abort", onAbort);
+        off();
         reject(e);
       },
     );
@@ -45,15 +74,16 @@ export function raceAbort<T>(promise: Promise<T>, key: string, signal: AbortSign
 export function sleep(ms: number, key: string, signal: AbortSignal | undefined): Promise<void> {
   if (signal?.aborted) return Promise.reject(abortedError(key, signal));
   return new Promise<void>((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortedError(key, signal));
-    };
     const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
+      off?.();
       resolve();
     }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
+    const off =
+      signal &&
+      onAbort(signal, () => {
+        clearTimeout(timer);
+        reject(abortedError(key, signal));
+      });
   });
 }
 
@@ -72,7 +102,7 @@ export function anySignal(signals: readonly (AbortSignal | undefined)[]): AbortS
       controller.abort(s.reason);
       break;
     }
-    s.addEventListener("abort", () => controller.abort(s.reason), { once: true, signal: controller.signal });
+    onAbort(s, () => controller.abort(s.reason));
   }
   return controller.signal;
 }
@@ -99,13 +129,9 @@ export class Joint {
     }
     if (signal.aborted) return;
     this.live += 1;
-    signal.addEventListener(
-      "abort",
-      () => {
-        this.live -= 1;
-        if (this.live === 0 && !this.forever) this.controller.abort(signal.reason);
-      },
-      { once: true },
-    );
+    onAbort(signal, () => {
+      this.live -= 1;
+      if (this.live === 0 && !this.forever) this.controller.abort(signal.reason);
+    });
   }
 }
