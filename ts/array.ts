@@ -14,7 +14,7 @@ import { applySteps, registeredCodecs } from "./codecs.js";
 import type { CodecStep } from "./codecs.js";
 import { cacheId } from "./cache.js";
 import type { ChunkCache } from "./cache.js";
-import { output, place } from "./pool/place.js";
+import { isWhole, output, place } from "./pool/place.js";
 import { forgetArray, poolOf } from "./pool/pool.js";
 import { checkWorkers, workerSettings } from "./pool/settings.js";
 import { entry } from "./runtime.js";
@@ -258,6 +258,10 @@ export class ZarrArray<D extends ChunkData = ChunkData> {
     const cached = cache === undefined ? undefined : cacheId(cache);
     let out: ArrayBuffer | SharedArrayBuffer | undefined;
     let item = 1;
+    // A read of one chunk makes its output when it needs one: the decoded chunk, when it is
+    // the whole output, becomes it uncopied.
+    let unmade: { n: number; fill: Uint8Array; one: boolean } | undefined;
+    const made = () => (out ??= output(unmade?.n ?? 0, unmade?.fill ?? new Uint8Array(1), false));
     const workers = checkWorkers(options.workers) ?? this.#workers ?? workerSettings.count;
     let hooked: object = cached === undefined ? options : { ...options, cacheId: cached };
     const pool = workers === 0 || this.readError !== null ? undefined : poolOf(workers);
@@ -266,29 +270,39 @@ export class ZarrArray<D extends ChunkData = ChunkData> {
       const signal = options.signal;
       const share = options.sharedOutput !== false && entry().runtime.canShareMemory();
       const keep = cached !== undefined;
+      const adopt = (placement: Float64Array) => (decoded: Uint8Array) => {
+        if (out !== undefined || unmade === undefined) return false;
+        const n = unmade.n;
+        if (decoded.byteOffset !== 0 || decoded.byteLength !== n || decoded.buffer.byteLength !== n || !isWhole(placement, n / item)) return false;
+        out = decoded.buffer as ArrayBuffer;
+        return true;
+      };
       const decodeHook = {
-        // Called by the core once it knows the output's size (fixed-size values only).
-        // A read of one chunk gains nothing from an output the workers share, and each
+        // Called by the core once it knows the output's size (fixed-size values only). A
+        // read of one chunk gains nothing from an output the workers share, and each
         // SharedArrayBuffer lives on in the worker that saw it until that worker collects it.
         share: (n: number, fill: Uint8Array, decodes: number) => {
-          out = output(n, fill, share && decodes > 1);
           item = fill.length;
+          if (share && decodes > 1) out = output(n, fill, true);
+          else unmade = { n, fill, one: decodes === 1 };
         },
         // `view` is a view of the WebAssembly memory: copied out at once. A read with a cache
         // resolves with the whole decoded chunk, which the core keeps.
         decode: (inner: boolean, view: Uint8Array, placement: Float64Array) => {
           const bytes = pool.buffer(view.length);
           bytes.set(view);
-          if (out === undefined) throw new ZomError("InvalidArgument", "a decode before the output was made");
-          return pool.decode(array, inner, bytes, { out, item, place: placement }, signal, keep);
+          if (out === undefined && unmade === undefined) throw new ZomError("InvalidArgument", "a decode before the output was made");
+          const shared = out !== undefined && unmade === undefined;
+          const target = { out: made, shared, item, place: placement, adopt: unmade?.one ? adopt(placement) : undefined };
+          return pool.decode(array, inner, bytes, target, signal, keep);
         },
         // A chunk from the cache (`view`: the whole decoded chunk, in WebAssembly memory).
         place: (view: Uint8Array, placement: Float64Array) => {
-          if (out === undefined) throw new ZomError("InvalidArgument", "a chunk placed before the output was made");
-          place(view, new Uint8Array(out), item, placement);
+          if (out === undefined && unmade === undefined) throw new ZomError("InvalidArgument", "a chunk placed before the output was made");
+          place(view, new Uint8Array(made()), item, placement);
         },
         // For values that become JS values in the core (structs, fixed-length strings…).
-        output: () => new Uint8Array(out ?? new ArrayBuffer(0)),
+        output: () => new Uint8Array(unmade === undefined && out === undefined ? new ArrayBuffer(0) : made()),
       };
       hooked = { ...hooked, decodeHook };
     }
@@ -309,7 +323,8 @@ export class ZarrArray<D extends ChunkData = ChunkData> {
     } catch (e) {
       throw toZomError(e);
     }
-    if (out !== undefined && "bytes" in result) result.bytes = new Uint8Array(out);
+    // A missing chunk (its fill value) needs the output made now.
+    if ((out !== undefined || unmade !== undefined) && "bytes" in result) result.bytes = new Uint8Array(made());
     return finish(result, options) as Chunk<D>;
   }
 

@@ -196,3 +196,17 @@ test("a signal shared by a screenful of reads carries one listener of zom's (Nod
     assert.ok(tiles.every((t) => t.chunk !== undefined));
     assert.equal(getEventListeners(pan.signal, "abort").length, 1);
   }));
+
+test("a tile decoded by a worker is its own output: a buffer of exactly its size, not a copy into another", bounded, () =>
+  withServer({}, async (server) => {
+    const arr = await openArray(new FetchStore(`${server.url}/tiles`), "chunked", { workers: 2 });
+    for (const coords of [[0, 0], [3, 5], [7, 7]]) {
+      const { data } = await arr.getChunk(coords);
+      assert.ok(data.buffer instanceof ArrayBuffer);
+      assert.equal(data.buffer.byteLength, data.byteLength);
+      assert.deepEqual(data, tileValues(coords));
+    }
+    // A part of a tile, and a region of several, still read right (copied into an output).
+    const part = await arr.get([{ start: 3, stop: 9, step: 2 }, { start: 1, stop: 4, step: 1 }]);
+    assert.deepEqual([...part.data], [3, 5, 7].flatMap((y) => [1, 2, 3].map((x) => y * 128 + x)));
+  }));

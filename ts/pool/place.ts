@@ -75,3 +75,20 @@ export function output(length: number, fill: Uint8Array, shared: boolean): Array
   for (let filled = fill.length; filled < length; filled *= 2) out.copyWithin(filled, 0, Math.min(filled, length - filled));
   return buffer;
 }
+
+/**
+ * Whether `placement` puts a decoded chunk of `elements` elements into an output of as many,
+ * element for element in the same order: then the chunk can be the output, uncopied.
+ */
+export function isWhole(placement: Float64Array, elements: number): boolean {
+  const p = placement;
+  const dims = (p.length - 2) / 3;
+  if (!(dims >= 1) || !Number.isInteger(dims) || p[0] !== 0 || p[1] !== 0) return false;
+  let inner = 1;
+  for (let d = dims - 1; d >= 0; d--) {
+    const [count, srcStep, dstStep] = [p[2 + 3 * d], p[3 + 3 * d], p[4 + 3 * d]];
+    if (srcStep !== inner || dstStep !== inner || count === undefined) return false;
+    inner *= count;
+  }
+  return inner === elements;
+}

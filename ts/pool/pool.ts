@@ -43,15 +43,18 @@ export interface PoolArray {
  * ts/pool/place.ts).
  */
 export interface Target {
-  out: ArrayBuffer | SharedArrayBuffer;
+  /** The read's output; a read of one chunk makes it on first use (see `adopt`). */
+  out(): ArrayBuffer | SharedArrayBuffer;
+  /** Whether the output is a SharedArrayBuffer the workers write into. */
+  shared: boolean;
+  /**
+   * For a read of one chunk: takes the decoded chunk as the whole output instead of a copy of
+   * it, where it can (the chunk is the output); false: it is to be copied into `out()`.
+   */
+  adopt?(decoded: Uint8Array): boolean;
   /** The element size in bytes. */
   item: number;
   place: Float64Array;
-}
-
-/** Whether `out` is a SharedArrayBuffer (the workers write into it themselves). */
-function isShared(out: ArrayBufferLike): out is SharedArrayBuffer {
-  return typeof SharedArrayBuffer === "function" && out instanceof SharedArrayBuffer;
 }
 
 /** The most arrays each worker keeps a decoder for; older ones are dropped and resent. */
@@ -198,7 +201,7 @@ async function decodeHere(array: PoolArray, inner: boolean, bytes: Uint8Array, t
   }
   decoder.decode(bytes, inner);
   const decoded = decoder.view();
-  place(decoded, new Uint8Array(target.out), target.item, target.place);
+  place(decoded, new Uint8Array(target.out()), target.item, target.place);
   return keep ? decoded.slice() : undefined;
 }
 
@@ -347,11 +350,14 @@ export class WorkerPool {
     if (slot === undefined) return decodeHere(array, inner, bytes, target, keep);
     const own = bytes.byteOffset === 0 && bytes.buffer instanceof ArrayBuffer;
     const buffer = (own ? bytes.buffer : bytes.slice().buffer) as ArrayBuffer;
-    const shared = isShared(target.out);
-    const spare = shared ? [] : this.#outputs.some(2);
+    const shared = target.shared;
+    // A chunk that may become the output comes back in a buffer of its own size.
+    const exact = target.adopt !== undefined;
+    const spare = shared || exact ? [] : this.#outputs.some(2);
     const id = this.#nextId++;
     const message: ToWorker = { t: "decode", id, a: array.id, inner, bytes: buffer, length: bytes.byteLength, spare, item: target.item, place: target.place };
-    if (shared) message.out = target.out as SharedArrayBuffer;
+    if (shared) message.out = target.out() as SharedArrayBuffer;
+    if (exact) message.exact = true;
     if (keep) message.keep = true;
     if (!slot.known.has(array.id)) {
       message.meta = array.meta();
@@ -367,10 +373,12 @@ export class WorkerPool {
     }
     const decoded = await this.#run(slot, id, message, [buffer, ...spare], signal);
     if (decoded === undefined) return undefined;
-    if (!shared) place(decoded, new Uint8Array(target.out), target.item, target.place);
-    // The core copies a kept chunk; otherwise its buffer serves a later chunk.
+    const adopted = !shared && (target.adopt?.(decoded) ?? false);
+    if (!shared && !adopted) place(decoded, new Uint8Array(target.out()), target.item, target.place);
+    // The core copies a kept chunk; otherwise its buffer serves a later chunk, unless it is
+    // the read's output now.
     if (keep) return decoded;
-    this.#outputs.put(decoded.buffer);
+    if (!adopted) this.#outputs.put(decoded.buffer);
     return undefined;
   }
 

@@ -41,6 +41,8 @@ export type ToWorker =
       item?: number;
       place?: Float64Array;
       keep?: boolean;
+      /** Answer in a buffer of exactly the chunk's size (it may become the read's output). */
+      exact?: boolean;
     }
   /**
    * Apply registered codecs (ts/codecs.ts): `steps` in order to the first `length` bytes of

@@ -96,7 +96,7 @@ function handle(message: ToWorker, post: Post): void {
           // Placed, and sent back for the main thread's chunk cache.
         }
         const length = decoded.length;
-        const buffer = take(length);
+        const buffer = message.exact === true ? new ArrayBuffer(length) : take(length);
         new Uint8Array(buffer, 0, length).set(decoded);
         post({ t: "done", id: message.id, bytes: buffer, length, input: message.bytes, memory }, [buffer, message.bytes]);
       } catch (e) {
