@@ -724,8 +724,9 @@ function memorySampler(profile) {
 /**
  * The time-to-first-tile variants: each library with its defaults on the plain and the
  * consolidated pyramid; zarrita as an OME-Zarr 0.5 viewer would tune it (open.v3, consolidated
- * metadata used); and both with requests that bypass Chromium's HTTP cache (`cache: "no-store"`),
- * whose per-URL lock makes requests for one URL (ranges of one shard) wait for each other.
+ * metadata used); and zarrita with requests that bypass Chromium's HTTP cache (`cache:
+ * "no-store"`, as zom's FetchStore sends its Range requests), whose per-URL lock makes requests
+ * for one URL (ranges of one shard) wait for each other.
  */
 const TTFT_VARIANTS = [
   { lib: "zom", path: "plain" },
@@ -733,7 +734,6 @@ const TTFT_VARIANTS = [
   { lib: "zom", path: "consolidated" },
   { lib: "zarrita", path: "consolidated" },
   { lib: "zarrita-tuned", path: "consolidated" },
-  { lib: "zom", path: "plain", noStore: true },
   { lib: "zarrita", path: "plain", noStore: true },
 ];
 const ttftName = (v) => `${v.lib}, ${v.path}${v.noStore ? ", cache: no-store" : ""}`;
