@@ -5,7 +5,7 @@
  * into the JS values DESIGN.md lists.
  * @module
  */
-import type * as raw from "./zom_wasm.js";
+import * as raw from "./zom_wasm.js";
 import { finish } from "./decode.js";
 import type { Chunk, ChunkData, RawChunk } from "./decode.js";
 import { toZomError, ZomError } from "./errors.js";
@@ -113,6 +113,17 @@ export interface ArrayDefaults {
 }
 
 let nextArrayId = 1;
+
+/**
+ * `len` bytes at `ptr` in this instance's WebAssembly memory, viewed now: a view is valid only
+ * until the next call into the instance (a memory that grows detaches its old buffer).
+ */
+function wasmBytes(ptr: number, len: number): Uint8Array {
+  memory ??= raw.wasmMemory() as WebAssembly.Memory;
+  return new Uint8Array(memory.buffer, ptr, len);
+}
+/** This instance's memory (one object for its life; its `buffer` changes when it grows). */
+let memory: WebAssembly.Memory | undefined;
 
 /** An array of a hierarchy, opened with {@link open} or {@link openArray}. */
 export class ZarrArray<D extends ChunkData = ChunkData> {
@@ -286,20 +297,20 @@ export class ZarrArray<D extends ChunkData = ChunkData> {
           if (share && decodes > 1) out = output(n, fill, true);
           else unmade = { n, fill, one: decodes === 1 };
         },
-        // `view` is a view of the WebAssembly memory: copied out at once. A read with a cache
-        // resolves with the whole decoded chunk, which the core keeps.
-        decode: (inner: boolean, view: Uint8Array, placement: Float64Array) => {
-          const bytes = pool.buffer(view.length);
-          bytes.set(view);
+        // The encoded chunk lies at `ptr` in the WebAssembly memory: viewed and copied out at
+        // once. A read with a cache resolves with the whole decoded chunk, which the core keeps.
+        decode: (inner: boolean, ptr: number, len: number, placement: Float64Array) => {
+          const bytes = pool.buffer(len);
+          bytes.set(wasmBytes(ptr, len));
           if (out === undefined && unmade === undefined) throw new ZomError("InvalidArgument", "a decode before the output was made");
           const shared = out !== undefined && unmade === undefined;
           const target = { out: made, shared, item, place: placement, adopt: unmade?.one ? adopt(placement) : undefined };
           return pool.decode(array, inner, bytes, target, signal, keep);
         },
-        // A chunk from the cache (`view`: the whole decoded chunk, in WebAssembly memory).
-        place: (view: Uint8Array, placement: Float64Array) => {
+        // A chunk from the cache: the whole decoded chunk, at `ptr` in the WebAssembly memory.
+        place: (ptr: number, len: number, placement: Float64Array) => {
           if (out === undefined && unmade === undefined) throw new ZomError("InvalidArgument", "a chunk placed before the output was made");
-          place(view, new Uint8Array(made()), item, placement);
+          place(wasmBytes(ptr, len), new Uint8Array(made()), item, placement);
         },
         // For values that become JS values in the core (structs, fixed-length strings…).
         output: () => new Uint8Array(unmade === undefined && out === undefined ? new ArrayBuffer(0) : made()),

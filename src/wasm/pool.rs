@@ -4,16 +4,17 @@
 //! Main thread: [`JsDecodeHook`] wraps the JS object ts/array.ts passes as the `decodeHook`
 //! read option (fixed-size values): `share(len, fill, decodes)` makes the read's output (a
 //! SharedArrayBuffer where it can be shared with the workers and the read decodes more than
-//! one chunk, else an ArrayBuffer), every element set to `fill`; `decode(inner, bytes, placement)` copies the encoded chunk out of
-//! this instance's memory (`bytes` is a view of it), has a worker decode it and gives a
-//! Promise that settles once the chunk's selected elements are in the output, where
-//! [`ChunkRead::placement`] says (copied there by the worker when the output is shared, else
-//! by the main thread from the decoded chunk the worker transferred back), with the whole
-//! decoded chunk's bytes when the read has a chunk cache (which keeps them); `place(bytes, placement)` copies a
-//! cached chunk (a view of this instance's memory) into the output the same way; `output()` gives
-//! the output's bytes for values that become JS values here (structs, fixed-length strings,
-//! raw bytes), which are not numbers JS can view in place. Worker:
-//! [`PoolDecoder`] opens the array from the same metadata and decodes one chunk per call.
+//! one chunk, else an ArrayBuffer), every element set to `fill`; `decode(inner, ptr, len,
+//! placement)` copies the encoded chunk out of this instance's memory (its bytes at `ptr`, of
+//! [`wasm_memory`]), has a worker decode it and gives a Promise that settles once the chunk's
+//! selected elements are in the output, where [`ChunkRead::placement`] says (copied there by
+//! the worker when the output is shared, else by the main thread from the decoded chunk the
+//! worker transferred back), with the whole decoded chunk's bytes when the read has a chunk
+//! cache (which keeps them); `place(ptr, len, placement)` copies a cached chunk (in this
+//! instance's memory) into the output the same way; `output()` gives the output's bytes for
+//! values that become JS values here (structs, fixed-length strings, raw bytes), which are not
+//! numbers JS can view in place. Worker: [`PoolDecoder`] opens the array from the same
+//! metadata and decodes one chunk per call.
 
 use super::fail;
 use super::limits;
@@ -27,7 +28,7 @@ use crate::hierarchy::{ArrayReader, ChunkPart, ChunkValues, DecodeHook};
 use crate::json;
 use crate::limits::{Limit, Limits};
 use crate::model::Node;
-use js_sys::{Float64Array, Function, Promise, Uint8Array, WebAssembly};
+use js_sys::{Float64Array, Function, Promise, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -58,13 +59,24 @@ impl JsDecodeHook {
     }
 }
 
-/// `bytes` as a view of this instance's memory: valid until the memory grows.
-fn memory_view(bytes: &[u8]) -> Uint8Array {
-    let memory: WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
+/// Where `bytes` lie in this instance's memory, as JS numbers: the hook views them there
+/// itself when it copies them. A view made here and handed over as a value could be stale on
+/// arrival: handing over a new JS value may allocate in this memory (wasm-bindgen's table of
+/// JS values), and a memory that grows detaches every view of its old buffer.
+fn location(bytes: &[u8]) -> (JsValue, JsValue) {
     // WebAssembly addresses are 32-bit; the bytes lie inside the memory.
-    let start = bytes.as_ptr() as usize as u32;
-    let end = start.saturating_add(bytes.len() as u32);
-    Uint8Array::new(&memory.buffer()).subarray(start, end)
+    let ptr = bytes.as_ptr() as usize as f64;
+    (
+        JsValue::from_f64(ptr),
+        JsValue::from_f64(bytes.len() as f64),
+    )
+}
+
+/// This instance's `WebAssembly.Memory`, for the JS that views bytes at the locations the
+/// core gives (the decode hook, the workers): its `buffer` at the moment of the copy.
+#[wasm_bindgen(js_name = wasmMemory)]
+pub fn wasm_memory() -> JsValue {
+    wasm_bindgen::memory()
 }
 
 impl JsDecodeHook {
@@ -121,9 +133,9 @@ impl DecodeHook for JsDecodeHook {
 
     fn place(&self, decoded: &[u8], read: &ChunkRead) -> Result<()> {
         let placement = Float64Array::from(read.placement()?.as_slice());
-        // A view: the hook copies from it before anything else runs here.
+        let (ptr, len) = location(decoded);
         self.place
-            .call2(&self.target, &memory_view(decoded), &placement)
+            .call3(&self.target, &ptr, &len, &placement)
             .map_err(|e| hook_error(&e))?;
         Ok(())
     }
@@ -135,10 +147,11 @@ impl JsDecodeHook {
     async fn run(&self, encoded: &[u8], part: ChunkPart, read: &ChunkRead) -> Result<JsValue> {
         let inner = JsValue::from_bool(part == ChunkPart::Inner);
         let placement = Float64Array::from(read.placement()?.as_slice());
-        // A view: the hook copies the bytes out before anything else runs here.
+        let (ptr, len) = location(encoded);
+        // The hook copies the bytes out before anything else runs here.
         let returned = self
             .decode
-            .call3(&self.target, &inner, &memory_view(encoded), &placement)
+            .call4(&self.target, &inner, &ptr, &len, &placement)
             .map_err(|e| hook_error(&e))?;
         JsFuture::from(Promise::resolve(&returned))
             .await
@@ -149,7 +162,7 @@ impl JsDecodeHook {
 /// A worker's decoder of one array's chunks: whole chunks with the array's codec pipeline,
 /// inner chunks of shards with the sharding codec's inner pipeline. The decoded bytes are
 /// written into one buffer reused between calls, then copied out once by the worker
-/// ([`PoolDecoder::view`]).
+/// (at [`PoolDecoder::ptr`]).
 #[wasm_bindgen]
 pub struct PoolDecoder {
     reader: ArrayReader,
@@ -222,10 +235,11 @@ impl PoolDecoder {
         result.map_err(|e| fail(e.at_path(self.reader.layout().path.clone())))
     }
 
-    /// The last decoded chunk: a view of this instance's memory, valid until the next call
-    /// into it (the worker copies it out at once: into the shared output, or a buffer).
-    pub fn view(&self) -> Uint8Array {
-        memory_view(&self.scratch)
+    /// Where the last decoded chunk lies in this instance's memory (its length is what
+    /// `decode` returned): the worker views it there (`wasmMemory().buffer`) and copies it out
+    /// before its next call into the instance.
+    pub fn ptr(&self) -> f64 {
+        self.scratch.as_ptr() as usize as f64
     }
 
     /// The size of this instance's memory in bytes: what the worker holds for good (a
@@ -233,10 +247,6 @@ impl PoolDecoder {
     /// made large.
     #[wasm_bindgen(js_name = memoryBytes)]
     pub fn memory_bytes(&self) -> f64 {
-        let memory: WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
-        memory
-            .buffer()
-            .unchecked_into::<js_sys::ArrayBuffer>()
-            .byte_length() as f64
+        (core::arch::wasm32::memory_size::<0>() as f64) * 65536.0
     }
 }

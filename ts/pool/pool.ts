@@ -199,8 +199,11 @@ async function decodeHere(array: PoolArray, inner: boolean, bytes: Uint8Array, t
     decoder = new raw.PoolDecoder(array.meta(), array.path, array.limits());
     local.set(array.id, decoder);
   }
-  decoder.decode(bytes, inner);
-  const decoded = decoder.view();
+  const length = decoder.decode(bytes, inner);
+  const ptr = decoder.ptr();
+  const memory = raw.wasmMemory() as WebAssembly.Memory;
+  // Viewed after the last call into the instance, and copied before the next.
+  const decoded = new Uint8Array(memory.buffer, ptr, length);
   place(decoded, new Uint8Array(target.out()), target.item, target.place);
   return keep ? decoded.slice() : undefined;
 }
