@@ -17,14 +17,13 @@
 // Writes the "load" section of bench/results.json. scripts/bench.mjs runs it (--only load);
 // alone: node bench/load.mjs [--runs N] [--out results.json]
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { brotliCompressSync, gzipSync } from "node:zlib";
 import { launchChromium } from "../tests/browser/chromium.mjs";
 import { startServer } from "../tests/server/server.mjs";
-import { benchDir, median, table } from "./util.mjs";
+import { benchDir, bundlePage, median, table } from "./util.mjs";
 
 const root = join(benchDir, "..");
 const { values } = parseArgs({
@@ -37,16 +36,7 @@ const outDir = join(benchDir, ".load");
 function buildPage() {
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
-  createRequire(import.meta.url)("esbuild").buildSync({
-    entryPoints: [join(benchDir, "load-page.js")],
-    outdir: outDir,
-    bundle: true,
-    splitting: true,
-    format: "esm",
-    platform: "browser",
-    minify: true,
-    logLevel: "warning",
-  });
+  bundlePage({ entry: join(benchDir, "load-page.js"), outdir: outDir });
   for (const file of ["zom_wasm_bg.wasm", "zom_worker.js"]) writeFileSync(join(outDir, file), readFileSync(join(root, "pkg", file)));
   writeFileSync(join(outDir, "index.html"), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><script type="module" src="load-page.js"></script>\n');
 }

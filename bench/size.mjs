@@ -10,7 +10,6 @@
 // scripts/bench.mjs runs it (after setup's twiggy()); alone, after `node scripts/setup.mjs
 // --twiggy` and `npm run build`: node bench/size.mjs [--out results.json] [--top N]
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -18,13 +17,12 @@ import { gzipSync } from "node:zlib";
 import { namedWasm } from "../scripts/build.mjs";
 import { TWIGGY_VERSION } from "../scripts/setup.mjs";
 import { attribute, twiggyVersion } from "./attribution.mjs";
-import { benchDir, table } from "./util.mjs";
+import { benchDir, bundlePage, table } from "./util.mjs";
 
 const root = join(benchDir, "..");
 const { values: args } = parseArgs({
   options: { out: { type: "string", default: join(benchDir, "results.json") }, top: { type: "string", default: "25" } },
 });
-const esbuild = createRequire(import.meta.url)("esbuild");
 
 /** The apps: what each imports and does (the same read with both libraries). */
 const APPS = {
@@ -55,16 +53,7 @@ function measure(files) {
 function bundle(source, extra = []) {
   const dir = mkdtempSync(join(tmpdir(), "zom-size-"));
   try {
-    esbuild.buildSync({
-      stdin: { contents: source, resolveDir: benchDir, loader: "js" },
-      outdir: dir,
-      bundle: true,
-      splitting: true,
-      format: "esm",
-      platform: "browser",
-      minify: true,
-      logLevel: "error",
-    });
+    bundlePage({ source, outdir: dir, logLevel: "error" });
     const out = readdirSync(dir).map((f) => join(dir, f));
     return { js: measure(out), extra: measure(extra) };
   } finally {

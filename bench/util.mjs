@@ -1,6 +1,7 @@
 // Helpers the benchmark scripts share.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -157,4 +158,21 @@ export async function transferTime(requests, { together = true, tries = 5 } = {}
     best = Math.min(best, performance.now() - t0);
   }
   return best;
+}
+
+/**
+ * Bundles a browser page for a bench with esbuild, as apps ship one (ESM, split, minified):
+ * `entry` (a file) or `source` (text resolved from bench/) into `outdir`.
+ */
+export function bundlePage({ entry, source, outdir, logLevel = "warning" }) {
+  createRequire(import.meta.url)("esbuild").buildSync({
+    ...(entry !== undefined ? { entryPoints: [entry] } : { stdin: { contents: source, resolveDir: benchDir, loader: "js" } }),
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "browser",
+    minify: true,
+    logLevel,
+  });
 }

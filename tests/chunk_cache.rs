@@ -5,17 +5,16 @@
 
 mod common;
 
-use common::store::{block_on, store_from_dir};
+use common::store::{block_on, open_array, store_from_dir};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use zom::chunk::{ChunkRead, DimSelection, Selection};
 use zom::codec::DecodedChunk;
 use zom::error::Result;
 use zom::hierarchy::{
-    open, read, read_cached, ArrayReader, CacheKey, CacheUse, ChunkCache, ChunkPart, ChunkValues,
-    DecodeHook, NoHook, NodeKind, OpenHints, ReadOptions, ENTRY_OVERHEAD,
+    read, read_cached, ArrayReader, CacheKey, CacheUse, ChunkCache, ChunkPart, ChunkValues,
+    DecodeHook, NoHook, ReadOptions, ENTRY_OVERHEAD,
 };
-use zom::model::Node;
 use zom::store::MemoryStore;
 
 fn key(array: u64, name: &str) -> CacheKey {
@@ -94,17 +93,6 @@ fn entries_over_the_bound_are_not_kept_and_keys_do_not_mix() {
 
 fn sample() -> MemoryStore {
     store_from_dir(&common::fixtures().join("sample"))
-}
-
-fn open_array(store: &MemoryStore, path: &str) -> ArrayReader {
-    let hints = OpenHints {
-        kind: Some(NodeKind::Array),
-        format: None,
-    };
-    let Node::Array(array) = block_on(open(store, path, hints)).unwrap().node else {
-        panic!("{path} is not an array")
-    };
-    ArrayReader::open(&array, path).unwrap()
 }
 
 fn region(rows: (i64, i64), cols: (i64, i64)) -> Selection {

@@ -5,14 +5,12 @@
 
 mod common;
 
-use common::store::{block_on, store_from_dir};
+use common::store::{block_on, open_array, slices, store_from_dir};
 use common::values::encode_all;
 use common::{fixtures, json_differences, read_json};
 use serde_json::Value;
 use zom::chunk::{DimSelection, Selection};
-use zom::hierarchy::{
-    open, read, read_chunk, ArrayReader, NodeKind, OpenHints, ReadOptions, ReadProgress,
-};
+use zom::hierarchy::{open, read, read_chunk, OpenHints, ReadOptions, ReadProgress};
 use zom::model::{Array, Node};
 use zom::store::MemoryStore;
 
@@ -127,18 +125,6 @@ fn selections(shape: &[u64]) -> Vec<Vec<Sel>> {
         .collect()
 }
 
-fn open_array(store: &MemoryStore, path: &str) -> ArrayReader {
-    let hints = OpenHints {
-        kind: Some(NodeKind::Array),
-        format: None,
-    };
-    let opened = block_on(open(store, path, hints)).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let Node::Array(array) = opened.node else {
-        panic!("{path} is not an array")
-    };
-    ArrayReader::open(&array, path).unwrap_or_else(|e| panic!("{path}: {e}"))
-}
-
 fn check_fixture(name: &str) {
     check_fixture_with(name, name);
 }
@@ -215,15 +201,6 @@ fn zarr_python_2_arrays_read_by_selections() {
 #[test]
 fn sample_arrays_read_by_selections() {
     check_fixture("sample");
-}
-
-fn slices(ranges: &[(i64, i64)]) -> Selection {
-    Selection(
-        ranges
-            .iter()
-            .map(|&(a, b)| DimSelection::slice(Some(a), Some(b), None))
-            .collect(),
-    )
 }
 
 fn read_logged(store: &MemoryStore, path: &str, selection: &Selection) -> Vec<String> {

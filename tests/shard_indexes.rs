@@ -6,37 +6,15 @@
 mod common;
 
 use common::fixtures;
-use common::store::{block_on, store_from_dir, Slow};
+use common::store::{block_on, open_array, slices, store_from_dir, Slow};
 use futures_util::future::join;
 use std::cell::Cell;
 use std::future::Future;
 use std::pin::pin;
 use std::task::{Context, Poll, Waker};
-use zom::chunk::{DimSelection, Selection};
-use zom::hierarchy::{open, read, ArrayReader, NodeKind, OpenHints, ReadOptions};
-use zom::model::Node;
+use zom::chunk::Selection;
+use zom::hierarchy::{read, ArrayReader, ReadOptions};
 use zom::store::{MemoryStore, Store};
-
-fn open_array(store: &MemoryStore, path: &str) -> ArrayReader {
-    let hints = OpenHints {
-        kind: Some(NodeKind::Array),
-        ..OpenHints::default()
-    };
-    let opened = block_on(open(store, path, hints)).unwrap();
-    match opened.node {
-        Node::Array(array) => ArrayReader::open(&array, path).unwrap(),
-        Node::Group(_) => panic!("{path} is a group"),
-    }
-}
-
-fn slices(ranges: &[(i64, i64)]) -> Selection {
-    Selection(
-        ranges
-            .iter()
-            .map(|&(a, b)| DimSelection::slice(Some(a), Some(b), None))
-            .collect(),
-    )
-}
 
 fn read_values<S: Store>(store: &S, reader: &ArrayReader, selection: &Selection) -> Vec<u8> {
     let values = block_on(read(

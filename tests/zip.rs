@@ -5,13 +5,10 @@
 
 mod common;
 
-use common::store::{block_on, store_from_dir};
+use common::store::{block_on, open_array, store_from_dir};
 use common::{fixtures, read_json};
 use zom::chunk::{DimSelection, Selection};
-use zom::hierarchy::{
-    open, read, walk, ArrayReader, NodeKind, OpenHints, ReadOptions, WalkOptions,
-};
-use zom::model::Node;
+use zom::hierarchy::{read, walk, ReadOptions, WalkOptions};
 use zom::store::zip::{Fetch, Opened, Want, TAIL_LENGTH};
 use zom::store::{ByteRange, MemoryStore, Store, ZipIndex, ZipStore};
 use zom::ErrorCode;
@@ -29,17 +26,6 @@ fn zip_store(bytes: Vec<u8>) -> ZipStore<MemoryStore> {
 
 fn plain() -> MemoryStore {
     store_from_dir(&fixtures().join("sample"))
-}
-
-fn open_array<S: Store>(store: &S, path: &str) -> ArrayReader {
-    let hints = OpenHints {
-        kind: Some(NodeKind::Array),
-        format: None,
-    };
-    let Node::Array(array) = block_on(open(store, path, hints)).unwrap().node else {
-        panic!("{path} is not an array")
-    };
-    ArrayReader::open(&array, path).unwrap()
 }
 
 #[test]

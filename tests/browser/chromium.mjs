@@ -9,7 +9,8 @@ import { chromium } from "playwright-core";
 /** Debian's Chromium (the project's setup installs it), or CHROMIUM_PATH. */
 const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 
-const ARGS = [
+/** The flags Chromium runs with here (headless, no sandbox, no network of its own). */
+export const CHROMIUM_ARGS = [
   "--headless",
   "--no-sandbox",
   "--disable-gpu",
@@ -30,7 +31,7 @@ export async function launchChromium(prefix, options = {}) {
   const browser = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     timeout: 60_000,
-    args: ARGS,
+    args: CHROMIUM_ARGS,
     ...options,
   });
   return { browser, profile };

@@ -8,6 +8,9 @@ use std::pin::pin;
 use std::sync::Arc;
 use std::task::{Context, Poll, Wake, Waker};
 use std::thread::Thread;
+use zom::chunk::{DimSelection, Selection};
+use zom::hierarchy::{open, ArrayReader, NodeKind, OpenHints};
+use zom::model::Node;
 use zom::store::{ByteRange, MemoryStore, Store};
 use zom::Result;
 
@@ -90,4 +93,29 @@ impl Store for Slow<'_> {
     async fn get_range(&self, key: &str, range: ByteRange) -> Result<Option<Vec<u8>>> {
         self.answer(self.inner.get_range(key, range).await).await
     }
+}
+
+/// Opens the array at `path` of `store` (panics, naming the path, when there is none).
+#[allow(dead_code)]
+pub fn open_array<S: Store>(store: &S, path: &str) -> ArrayReader {
+    let hints = OpenHints {
+        kind: Some(NodeKind::Array),
+        format: None,
+    };
+    let opened = block_on(open(store, path, hints)).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let Node::Array(array) = opened.node else {
+        panic!("{path} is not an array")
+    };
+    ArrayReader::open(&array, path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// The selection of the half-open ranges `a..b`, one per dimension.
+#[allow(dead_code)]
+pub fn slices(ranges: &[(i64, i64)]) -> Selection {
+    Selection(
+        ranges
+            .iter()
+            .map(|&(a, b)| DimSelection::slice(Some(a), Some(b), None))
+            .collect(),
+    )
 }
