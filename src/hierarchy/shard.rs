@@ -187,16 +187,7 @@ async fn fetch_whole<S: Store>(
         indexes.put(key, None);
         return Ok(Fetch::Missing);
     };
-    let len = u64::try_from(bytes.len()).map_err(|_| codec("shard too large".into()))?;
-    let range = sharding.index_range()?.resolve(len)?;
-    let index_bytes = usize::try_from(range.start)
-        .ok()
-        .zip(usize::try_from(range.end).ok())
-        .and_then(|(s, e)| bytes.get(s..e))
-        .ok_or_else(|| codec("the shard is shorter than its index".into()))?;
-    let index = sharding.decode_index(index_bytes)?;
-    index.validate(len)?;
-    let index = Arc::new(index);
+    let index = Arc::new(sharding.index_of(&bytes)?);
     indexes.put(key, Some(Arc::clone(&index)));
     Ok(Fetch::Whole { bytes, index })
 }

@@ -134,6 +134,20 @@ impl ShardingCodec {
         Ok(())
     }
 
+    /// The index of a whole shard's bytes, every range checked to lie inside the shard.
+    pub fn index_of(&self, shard: &[u8]) -> Result<ShardIndex> {
+        let len = u64::try_from(shard.len()).map_err(|_| codec_error("shard too large"))?;
+        let range = self.index_range()?.resolve(len)?;
+        let bytes = to_usize(range.start, "an index")
+            .and_then(|s| Ok(s..to_usize(range.end, "an index")?))
+            .ok()
+            .and_then(|r| shard.get(r))
+            .ok_or_else(|| codec_error("the shard is shorter than its index"))?;
+        let index = self.decode_index(bytes)?;
+        index.validate(len)?;
+        Ok(index)
+    }
+
     /// Plans the reads of `wanted` inner chunks (see [`ReadPlan::new`]).
     pub fn plan(
         &self,
@@ -173,14 +187,8 @@ impl ShardingCodec {
                 self.name, self.shard_shape, decoded.shape
             )));
         }
-        let shard_len = input.len() as u64;
-        let index_range = self.index_range()?.resolve(shard_len)?;
-        let index_bytes = input
-            .get(to_usize(index_range.start, "an index")?..to_usize(index_range.end, "an index")?)
-            .unwrap_or_default();
-        let index = self.decode_index(index_bytes)?;
+        let index = self.index_of(input)?;
         self.check_lengths(&index, None)?;
-        index.validate(shard_len)?;
 
         let shard_shape = dims(&self.shard_shape)?;
         let inner_shape = dims(&self.inner_shape)?;
