@@ -5,7 +5,7 @@
  * into the JS values DESIGN.md lists.
  * @module
  */
-import * as raw from "./zom_wasm.js";
+import type * as raw from "./zom_wasm.js";
 import { finish } from "./decode.js";
 import type { Chunk, ChunkData, RawChunk } from "./decode.js";
 import { toZomError, ZomError } from "./errors.js";
@@ -14,6 +14,7 @@ import { applySteps, registeredCodecs } from "./codecs.js";
 import type { CodecStep } from "./codecs.js";
 import { cacheId } from "./cache.js";
 import type { ChunkCache } from "./cache.js";
+import { wasmBytes } from "./pool/memory.js";
 import { isWhole, output, place } from "./pool/place.js";
 import { forgetArray, poolOf } from "./pool/pool.js";
 import { checkWorkers, workerSettings } from "./pool/settings.js";
@@ -114,16 +115,6 @@ export interface ArrayDefaults {
 
 let nextArrayId = 1;
 
-/**
- * `len` bytes at `ptr` in this instance's WebAssembly memory, viewed now: a view is valid only
- * until the next call into the instance (a memory that grows detaches its old buffer).
- */
-function wasmBytes(ptr: number, len: number): Uint8Array {
-  memory ??= raw.wasmMemory() as WebAssembly.Memory;
-  return new Uint8Array(memory.buffer, ptr, len);
-}
-/** This instance's memory (one object for its life; its `buffer` changes when it grows). */
-let memory: WebAssembly.Memory | undefined;
 
 /** An array of a hierarchy, opened with {@link open} or {@link openArray}. */
 export class ZarrArray<D extends ChunkData = ChunkData> {

@@ -20,6 +20,7 @@ import { entry } from "../runtime.js";
 import type { WorkerPort } from "../runtime.js";
 import { applySteps, registeredNames } from "../codecs.js";
 import type { CodecStep } from "../codecs.js";
+import { wasmBytes } from "./memory.js";
 import { place } from "./place.js";
 import { onAbort } from "../store/signal.js";
 import type { FromWorker, ToWorker, WireError } from "./protocol.js";
@@ -200,10 +201,7 @@ async function decodeHere(array: PoolArray, inner: boolean, bytes: Uint8Array, t
     local.set(array.id, decoder);
   }
   const length = decoder.decode(bytes, inner);
-  const ptr = decoder.ptr();
-  const memory = raw.wasmMemory() as WebAssembly.Memory;
-  // Viewed after the last call into the instance, and copied before the next.
-  const decoded = new Uint8Array(memory.buffer, ptr, length);
+  const decoded = wasmBytes(decoder.ptr(), length);
   place(decoded, new Uint8Array(target.out()), target.item, target.place);
   return keep ? decoded.slice() : undefined;
 }

@@ -9,15 +9,13 @@
  * ts/pool/protocol.ts for the messages.
  * @module
  */
-import { initSync, PoolDecoder, setRegisteredCodecs, wasmMemory } from "../zom_wasm.js";
+import { initSync, PoolDecoder, setRegisteredCodecs } from "../zom_wasm.js";
+import { wasmBytes } from "./memory.js";
 import { applySteps } from "../codecs.js";
 import { place } from "./place.js";
 import type { FromWorker, ToWorker, WireError } from "./protocol.js";
 
 type Post = (message: FromWorker, transfer?: ArrayBuffer[]) => void;
-
-/** This worker's instance's memory (one object; its `buffer` changes when it grows). */
-let instanceMemory: WebAssembly.Memory | undefined;
 
 /** The decoders of the arrays this worker was sent, by the main thread's array id. */
 const decoders = new Map<number, PoolDecoder>();
@@ -89,10 +87,7 @@ function handle(message: ToWorker, post: Post): void {
         }
         const decodedLength = decoder.decode(new Uint8Array(message.bytes, 0, message.length), message.inner);
         const memory = decoder.memoryBytes();
-        const ptr = decoder.ptr();
-        instanceMemory ??= wasmMemory() as WebAssembly.Memory;
-        // Viewed after the last call into the instance, and copied out before the next.
-        const decoded = new Uint8Array(instanceMemory.buffer, ptr, decodedLength);
+        const decoded = wasmBytes(decoder.ptr(), decodedLength);
         if (message.out !== undefined && message.place !== undefined) {
           place(decoded, new Uint8Array(message.out), message.item ?? 1, message.place);
           if (message.keep !== true) {
