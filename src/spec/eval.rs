@@ -2,6 +2,7 @@
 //! every rule of the node specs that apply there. Never stops at the first problem.
 
 use super::format::{Claim, Kind, NodeRule, Spec, When};
+use super::items::{array_facts, relative_path, Context};
 use super::pointer::Found;
 use super::schema::SchemaError;
 use super::view::{array_view, node_loc};
@@ -356,6 +357,7 @@ impl<'s, 'z> Checker<'s, 'z> {
         if let Some(d) = &rule.dimensions {
             self.dimensions(d, path, &node);
         }
+        self.items(rule, path, value, &node);
         self.depth -= 1;
     }
 
@@ -556,6 +558,34 @@ impl<'s, 'z> Checker<'s, 'z> {
         }
     }
 
+    fn items(&mut self, rule: &'s NodeRule, path: &str, value: &Value, node: &NodeRef) {
+        let root = self.root;
+        let root_format = self.root_format;
+        let array_at = |relative: &str| {
+            let (_, target) = resolve(value, path, relative)?;
+            array_facts(target, root_format)
+        };
+        let attributes_at = |relative: &str| {
+            let (_, target) = resolve(root, "", &relative_path(path, relative)?)?;
+            target.get("attributes")
+        };
+        let cx = Context {
+            attributes: node.attributes(),
+            array_at: &array_at,
+            attributes_at: &attributes_at,
+        };
+        for (head, f) in rule.items.check(&cx) {
+            let rep = Report {
+                path,
+                loc: f.loc,
+                kind: f.kind,
+                rule: &head.rule,
+                severity: head.severity,
+            };
+            self.report(rep, f.message);
+        }
+    }
+
     fn lengths(&mut self, rule: &'s NodeRule, path: &str, node: &NodeRef) {
         let base = [key("attributes")];
         for l in &rule.lengths {
@@ -663,15 +693,10 @@ fn article(kind: Kind) -> &'static str {
 
 /// A location as `attributes/ome/axes` (plus a selector suffix).
 fn loc_text(loc: &[LocStep], suffix: &str) -> String {
-    let mut out: Vec<String> = loc
-        .iter()
-        .map(|s| match s {
-            LocStep::Key(k) => k.clone(),
-            LocStep::Index(i) => i.to_string(),
-        })
-        .collect();
-    if !suffix.is_empty() {
-        out.push(suffix.trim_start_matches('/').to_string());
+    let text = super::items::loc_text(loc);
+    match suffix.trim_start_matches('/') {
+        "" => text,
+        s if text.is_empty() => s.to_string(),
+        s => format!("{text}/{s}"),
     }
-    out.join("/")
 }

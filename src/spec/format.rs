@@ -2,6 +2,7 @@
 //! compiled once, node specs referred to by name resolved to indices. The format is described
 //! in ARCHITECTURE.md ("Hierarchy specs") and by its own JSON Schema, `spec.schema.json`.
 
+use super::items::ItemRules;
 use super::pattern::Pattern;
 use super::pointer::Selector;
 use super::schema::Schema;
@@ -72,6 +73,7 @@ pub(crate) struct NodeRule {
     pub references: Vec<Reference>,
     pub lengths: Vec<Lengths>,
     pub dimensions: Option<Dimensions>,
+    pub items: ItemRules,
 }
 
 /// A member named exactly.
@@ -163,7 +165,8 @@ pub(crate) fn read(doc: &Value) -> Result<Spec> {
     ))
 }
 
-struct Reader<'d> {
+/// Reads a spec document, collecting every problem with it.
+pub(crate) struct Reader<'d> {
     doc: &'d Value,
     problems: Vec<String>,
     named: HashMap<String, usize>,
@@ -200,6 +203,11 @@ const NODE_KEYS: &[&str] = &[
     "references",
     "lengths",
     "dimensions",
+    "unique",
+    "order",
+    "monotone",
+    "matches",
+    "across",
 ];
 
 fn escape(key: &str) -> String {
@@ -207,12 +215,17 @@ fn escape(key: &str) -> String {
 }
 
 impl<'d> Reader<'d> {
-    fn problem(&mut self, at: &str, message: impl std::fmt::Display) {
+    pub(super) fn problem(&mut self, at: &str, message: impl std::fmt::Display) {
         let at = if at.is_empty() { "/" } else { at };
         self.problems.push(format!("at {at}: {message}"));
     }
 
-    fn object(&mut self, v: &'d Value, at: &str, keys: &[&str]) -> Option<&'d Map<String, Value>> {
+    pub(super) fn object(
+        &mut self,
+        v: &'d Value,
+        at: &str,
+        keys: &[&str],
+    ) -> Option<&'d Map<String, Value>> {
         let Some(o) = v.as_object() else {
             self.problem(at, "must be an object");
             return None;
@@ -234,7 +247,12 @@ impl<'d> Reader<'d> {
         map
     }
 
-    fn string(&mut self, o: &'d Map<String, Value>, key: &str, at: &str) -> Option<&'d str> {
+    pub(super) fn string(
+        &mut self,
+        o: &'d Map<String, Value>,
+        key: &str,
+        at: &str,
+    ) -> Option<&'d str> {
         match o.get(key) {
             None => None,
             Some(Value::String(s)) => Some(s),
@@ -383,7 +401,7 @@ impl<'d> Reader<'d> {
         }
     }
 
-    fn severity(&mut self, o: &Map<String, Value>, at: &str) -> Severity {
+    pub(super) fn severity(&mut self, o: &Map<String, Value>, at: &str) -> Severity {
         match o.get("severity").map(Value::as_str) {
             None | Some(Some("error")) => Severity::Error,
             Some(Some("warning")) => Severity::Warning,
@@ -428,7 +446,12 @@ impl<'d> Reader<'d> {
         Some(self.nodes.len() - 1)
     }
 
-    fn selector(&mut self, o: &Map<String, Value>, key: &str, at: &str) -> Option<Selector> {
+    pub(super) fn selector(
+        &mut self,
+        o: &Map<String, Value>,
+        key: &str,
+        at: &str,
+    ) -> Option<Selector> {
         let v = o.get(key)?;
         let parsed = match v.as_str() {
             Some(text) => Selector::parse(text),
@@ -439,7 +462,7 @@ impl<'d> Reader<'d> {
             .ok()
     }
 
-    fn rule_name(&mut self, o: &'d Map<String, Value>, at: &str) -> String {
+    pub(super) fn rule_name(&mut self, o: &'d Map<String, Value>, at: &str) -> String {
         self.string(o, "rule", at)
             .map_or_else(|| at.to_string(), str::to_string)
     }
@@ -509,6 +532,7 @@ impl<'d> Reader<'d> {
         if let Some(d) = o.get("dimensions") {
             rule.dimensions = self.dimensions(d, &format!("{at}/dimensions"));
         }
+        rule.items = self.item_rules(o, at);
         Some(rule)
     }
 
@@ -523,7 +547,12 @@ impl<'d> Reader<'d> {
         }
     }
 
-    fn list(&mut self, o: &'d Map<String, Value>, key: &str, at: &str) -> Option<&'d Vec<Value>> {
+    pub(super) fn list(
+        &mut self,
+        o: &'d Map<String, Value>,
+        key: &str,
+        at: &str,
+    ) -> Option<&'d Vec<Value>> {
         match o.get(key)? {
             Value::Array(list) => Some(list),
             _ => {

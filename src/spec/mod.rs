@@ -8,6 +8,7 @@
 mod builtin;
 mod eval;
 mod format;
+mod items;
 mod pattern;
 mod pointer;
 pub(crate) mod schema;

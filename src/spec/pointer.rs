@@ -62,6 +62,14 @@ impl Selector {
         })
     }
 
+    /// The selector that selects the value itself (`""`).
+    pub(crate) fn whole() -> Selector {
+        Selector {
+            steps: Vec::new(),
+            text: String::new(),
+        }
+    }
+
     /// The selector as written.
     pub(crate) fn text(&self) -> &str {
         &self.text
