@@ -277,6 +277,53 @@ fn across_compares_with_another_node_by_relative_path() {
 }
 
 #[test]
+fn across_one_of_the_values_of_another_node() {
+    let s = json!({"zom_spec": 1, "name": "acquisitions",
+        "root": {"kind": "group", "members": {"A": {"node": {"members": {"1": {"node": {
+            "across": [{"rule": "acquisition", "for_each": "/images/*", "value": "/acquisition", "node": "../..",
+                        "other": "/acquisitions/*/id", "compare": "one_of"}]}}}}}}}});
+    let choice = SpecChoice::Spec(Arc::new(Spec::from_value(&s).unwrap()));
+    let plate = |acquisitions: Value, images: Value| {
+        group(
+            json!({"acquisitions": acquisitions}),
+            json!({"A": group(json!({}), json!({"1": group(json!({"images": images}), json!({}))}))}),
+        )
+    };
+    let ids = json!([{"id": 0}, {"id": 3}]);
+    assert!(problems(
+        &plate(ids.clone(), json!([{"acquisition": 3}, {"path": "x"}])),
+        choice.clone(),
+        false
+    )
+    .is_empty());
+    // No acquisitions listed: nothing to compare with.
+    assert!(problems(
+        &plate(json!([]), json!([{"acquisition": 7}])),
+        choice.clone(),
+        false
+    )
+    .is_empty());
+    let p = problems(
+        &plate(ids, json!([{"acquisition": 0}, {"acquisition": 1}])),
+        choice,
+        false,
+    );
+    assert_eq!(
+        locs(&p),
+        vec![(
+            "A/1".into(),
+            json!(["attributes", "images", 1, "acquisition"]),
+            "acquisition".into()
+        )]
+    );
+    assert!(
+        p[0].message.contains("1 must be one of [0, 3]"),
+        "{}",
+        p[0].message
+    );
+}
+
+#[test]
 fn mistakes_in_item_rules_are_located() {
     let doc = json!({"zom_spec": 1, "name": "broken", "root": {
         "unique": [{"key": "/name"}],
@@ -296,7 +343,7 @@ fn mistakes_in_item_rules_are_located() {
         "at /root/monotone/0/direction: must be",
         "at /root/matches/0/parts/0: 'index' is required",
         "at /root/across/0/colour: unknown key",
-        "at /root/across/0/compare: must be \"value\" or \"length\"",
+        "at /root/across/0/compare: must be \"value\", \"length\" or \"one_of\"",
         "at /root/across/0: 'node' is required",
     ] {
         assert!(e.contains(part), "{part} not in: {e}");

@@ -312,18 +312,19 @@ impl Across {
         let Some(other_attributes) = (cx.attributes_at)(&self.node) else {
             return out;
         };
-        let Some(other) = first(&self.other, other_attributes, &[]) else {
+        let others = self.other.select(other_attributes, &[]);
+        let Some(other) = others.first() else {
             return out;
         };
+        let there = format!(
+            "{} of the node '{}'",
+            loc_text(&other.loc).trim_start_matches('/'),
+            self.node
+        );
         for scope in self.head.scopes(cx) {
             let Some(mine) = first(&self.value, scope.value, &scope.loc) else {
                 continue;
             };
-            let there = format!(
-                "{} of the node '{}'",
-                loc_text(&other.loc).trim_start_matches('/'),
-                self.node
-            );
             let message = match self.compare {
                 Compare::Length => match (mine.value.as_array(), other.value.as_array()) {
                     (Some(a), Some(b)) if a.len() != b.len() => Some(format!(
@@ -338,6 +339,16 @@ impl Across {
                         "{} must equal {there}: {}",
                         show(mine.value),
                         show(other.value)
+                    )
+                }),
+                Compare::OneOf => (!others.iter().any(|o| o.value == mine.value)).then(|| {
+                    let values: Vec<Value> = others.iter().map(|o| o.value.clone()).collect();
+                    format!(
+                        "{} must be one of {} (at {} of the node '{}')",
+                        show(mine.value),
+                        show(&Value::Array(values)),
+                        self.other.text().trim_start_matches('/'),
+                        self.node
                     )
                 }),
             };

@@ -82,6 +82,8 @@ pub(crate) struct Matches {
 pub(crate) enum Compare {
     Length,
     Value,
+    /// The value is one of the values `other` selects.
+    OneOf,
 }
 
 /// Values that must agree with values of another node's attributes.

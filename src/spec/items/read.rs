@@ -168,8 +168,12 @@ impl<'d> Reader<'d> {
         let compare = match o.get("compare").and_then(Value::as_str) {
             None | Some("value") => Compare::Value,
             Some("length") => Compare::Length,
+            Some("one_of") => Compare::OneOf,
             Some(_) => {
-                self.problem(&format!("{at}/compare"), "must be \"value\" or \"length\"");
+                self.problem(
+                    &format!("{at}/compare"),
+                    "must be \"value\", \"length\" or \"one_of\"",
+                );
                 Compare::Value
             }
         };
