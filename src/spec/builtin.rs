@@ -11,9 +11,9 @@ mod embedded {
     const OME_ZARR_04_FILE: &[u8] = include_bytes!("builtin/ome-zarr-0.4.json");
     const OME_ZARR_05_FILE: &[u8] = include_bytes!("builtin/ome-zarr-0.5.json");
     const XARRAY_FILE: &[u8] = include_bytes!("builtin/xarray.json");
-    pub(super) const OME_ZARR_04: [u8; minified_len(OME_ZARR_04_FILE)] = minify(OME_ZARR_04_FILE);
-    pub(super) const OME_ZARR_05: [u8; minified_len(OME_ZARR_05_FILE)] = minify(OME_ZARR_05_FILE);
-    pub(super) const XARRAY: [u8; minified_len(XARRAY_FILE)] = minify(XARRAY_FILE);
+    pub(super) static OME_ZARR_04: [u8; minified_len(OME_ZARR_04_FILE)] = minify(OME_ZARR_04_FILE);
+    pub(super) static OME_ZARR_05: [u8; minified_len(OME_ZARR_05_FILE)] = minify(OME_ZARR_05_FILE);
+    pub(super) static XARRAY: [u8; minified_len(XARRAY_FILE)] = minify(XARRAY_FILE);
 }
 
 /// The built-in specs' texts when the crate does not embed them (feature `builtin-specs` off):
