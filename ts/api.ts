@@ -10,6 +10,7 @@ import { requireInit } from "./load.js";
 import { registeredNames } from "./codecs.js";
 import { registry } from "./extensions.js";
 import type {
+  Attributes,
   CompareOptions,
   DetectedConvention,
   Difference,
@@ -59,6 +60,16 @@ function withRegistry(options: ValidateOptions): ValidateOptions {
  */
 export function validateDocument(doc: DocumentInput, options: ValidateOptions = {}): Report {
   return call(() => raw.validateDocument(doc, withRegistry(options)));
+}
+
+/**
+ * Validates a group's attributes alone (an object, or its JSON text) against the hierarchy
+ * specs of `options.specs`: what the attributes decide — their schemas, the rules over their
+ * lists — without the nodes they name, which are not there to check. The group is read as
+ * Zarr 3 when its attributes have an `ome` object, else as Zarr 2.
+ */
+export function validateAttributes(attributes: Attributes | string, options: ValidateOptions = {}): Report {
+  return call(() => raw.validateAttributes(attributes, withRegistry(options)));
 }
 
 /**

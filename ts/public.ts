@@ -8,6 +8,7 @@ export type { WorkerLike, WorkerSource } from "./runtime.js";
 export {
   validateDocument,
   validateHierarchy,
+  validateAttributes,
   registerExtension,
   unregisterExtension,
   fromDocuments,

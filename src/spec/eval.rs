@@ -171,6 +171,8 @@ pub(crate) struct Checker<'s, 'z> {
     root: &'z Value,
     strict: bool,
     root_format: Option<u64>,
+    /// Only what each node's own metadata decides: no members, named nodes or other nodes.
+    detached: bool,
     seen: HashSet<(String, usize)>,
     depth: usize,
     /// Problems found so far.
@@ -186,12 +188,14 @@ struct Report<'a> {
 }
 
 impl<'s, 'z> Checker<'s, 'z> {
-    /// A checker of `spec` for the tree `root`.
-    pub(crate) fn new(spec: &'s Spec, strict: bool, root: &'z Value) -> Self {
+    /// A checker of `spec` for the tree `root`; `detached`: only what each node's own metadata
+    /// decides.
+    pub(crate) fn new(spec: &'s Spec, strict: bool, root: &'z Value, detached: bool) -> Self {
         Checker {
             spec,
             root,
             root_format: format_of(root),
+            detached,
             strict,
             seen: HashSet::new(),
             depth: 0,
@@ -349,12 +353,14 @@ impl<'s, 'z> Checker<'s, 'z> {
             }
         }
         self.depth += 1;
-        if !node.is_array {
+        if !node.is_array && !self.detached {
             self.members(rule, path, &node);
         }
-        self.references(rule, path, value, &node);
+        if !self.detached {
+            self.references(rule, path, value, &node);
+        }
         self.lengths(rule, path, &node);
-        if let Some(d) = &rule.dimensions {
+        if let Some(d) = rule.dimensions.as_ref().filter(|_| !self.detached) {
             self.dimensions(d, path, &node);
         }
         self.items(rule, path, value, &node);

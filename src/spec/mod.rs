@@ -151,6 +151,30 @@ pub fn detect_conventions(zom: &Value) -> Vec<Detected> {
 /// Checks `zom` against the chosen specs; problems carry the spec's name and the failing
 /// rule. Warnings (rules marked `"severity": "warning"`) only with `strict`.
 pub fn check(zom: &Value, choices: &[SpecChoice], strict: bool) -> Vec<Problem> {
+    check_tree(zom, choices, strict, false)
+}
+
+/// Checks a group's attributes alone (a document such as the NGFF test cases, or attributes
+/// pasted into a validator) against the chosen specs: the group is read as Zarr 3 when its
+/// attributes have an `ome` object, else as Zarr 2, and the rules that need other nodes
+/// (members, the nodes attributes name, dimensions across arrays, values of other nodes) are
+/// not checked.
+pub fn check_attributes(attributes: &Value, choices: &[SpecChoice], strict: bool) -> Vec<Problem> {
+    let format = if attributes.get("ome").is_some_and(Value::is_object) {
+        3
+    } else {
+        2
+    };
+    let group = serde_json::json!({
+        "zarr_format": format,
+        "node_type": "group",
+        "attributes": attributes,
+    });
+    check_tree(&group, choices, strict, true)
+}
+
+/// [`check`], or with `detached` only what a node's own metadata decides.
+fn check_tree(zom: &Value, choices: &[SpecChoice], strict: bool, detached: bool) -> Vec<Problem> {
     let mut groups: Vec<(String, Vec<Arc<Spec>>, bool)> = Vec::new();
     for choice in choices {
         match choice {
@@ -171,7 +195,7 @@ pub fn check(zom: &Value, choices: &[SpecChoice], strict: bool) -> Vec<Problem> 
     for (convention, specs, required) in groups {
         let mut claimed = false;
         for spec in &specs {
-            let mut checker = Checker::new(spec, strict, zom);
+            let mut checker = Checker::new(spec, strict, zom, detached);
             if let Some(root) = spec.root.filter(|_| spec.claims.is_empty()) {
                 claimed = true;
                 checker.check(root, "", zom);

@@ -189,6 +189,29 @@ pub fn validate_hierarchy(zom: &Value, options: &ValidateOptions) -> Report {
     report
 }
 
+/// Validates a group's attributes alone against the hierarchy specs of
+/// [`ValidateOptions::specs`] (`spec::check_attributes`): what the attributes decide, without
+/// the nodes they name. Not an object: one `invalid_type` problem.
+pub fn validate_attributes(attributes: &Value, options: &ValidateOptions) -> Report {
+    if !attributes.is_object() {
+        let problem = Problem {
+            path: String::new(),
+            loc: Vec::new(),
+            kind: ProblemKind::InvalidType,
+            message: format!(
+                "attributes must be a JSON object, not {}",
+                util::show(attributes)
+            ),
+            severity: Severity::Error,
+            spec: None,
+            rule: None,
+        };
+        return Report::from_problems(vec![problem]);
+    }
+    let problems = crate::spec::check_attributes(attributes, &options.specs, options.strict);
+    Report::from_problems(problems)
+}
+
 /// Why a reader must refuse a v3 array document, or `None` when it may read it: an unknown
 /// top-level key, storage transformer or ZEP 10 extension that is not marked
 /// `"must_understand": false` (ZEP 9) and is not among `understood`, the extension names the

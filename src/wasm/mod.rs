@@ -325,6 +325,18 @@ pub fn validate_hierarchy(zom: JsValue, options: JsValue) -> JsResult {
     }
 }
 
+/// Validates a group's attributes (object or JSON text) alone against `options.specs`: what
+/// the attributes decide, without the nodes they name. Returns `{valid, problems}`.
+#[wasm_bindgen(js_name = validateAttributes)]
+pub fn validate_attributes(attributes: JsValue, options: JsValue) -> JsResult {
+    let opts = validate_options(&options)?;
+    let value = match attributes.as_string() {
+        Some(text) => json::parse_document(text.as_bytes(), &opts.limits).map_err(fail)?,
+        None => from_js(&attributes).map_err(fail)?,
+    };
+    Ok(plain::report(&validate::validate_attributes(&value, &opts)))
+}
+
 /// Builds the ZOM of a hierarchy from its documents: a Map or object of key → bytes, JSON text
 /// or parsed JSON.
 #[wasm_bindgen(js_name = fromDocuments)]

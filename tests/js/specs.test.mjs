@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { test } from "node:test";
 import Ajv2020 from "ajv/dist/2020.js";
-import { builtinSpec, detectConventions, FetchStore, specSchema, validateHierarchy, walk, ZomError } from "zom";
+import { builtinSpec, detectConventions, FetchStore, specSchema, validateAttributes, validateHierarchy, walk, ZomError } from "zom";
 import { FsStore } from "zom/fs";
 import { withServer } from "../server/testing.mjs";
 import { fixtures, readJson, repoRoot } from "./helpers.mjs";
@@ -88,6 +88,35 @@ test("specs of one's own, as objects and JSON text; bad ones throw InvalidArgume
   const notOme = validateHierarchy(zom, { specs: "ome-zarr" });
   assert.equal(notOme.valid, false);
   assert.match(notOme.problems[0].message, /no node of the hierarchy claims ome-zarr/);
+});
+
+test("a group's attributes alone: their schemas and list rules, not the nodes they name", () => {
+  const image = readJson("conventions", "ome-0.5-image", "zarr.json").attributes;
+  assert.deepEqual(validateAttributes(image, { specs: "auto" }), { valid: true, problems: [] });
+  assert.deepEqual(validateAttributes(JSON.stringify(image), { specs: "ome-zarr-0.5" }).valid, true);
+  // A dataset path that names nothing is not a problem here: there are no nodes to look in.
+  const renamed = structuredClone(image);
+  renamed.ome.multiscales[0].datasets[1].path = "elsewhere";
+  assert.equal(validateAttributes(renamed, { specs: "auto" }).valid, true);
+  const duplicate = structuredClone(image);
+  duplicate.ome.multiscales[0].axes[2].name = "y";
+  const report = validateAttributes(duplicate, { specs: "auto" });
+  assert.deepEqual(
+    report.problems.map((p) => [p.path, p.loc.join("/"), p.spec, p.rule]),
+    [["", "attributes/ome/multiscales/0/axes/2/name", "ome-zarr-0.5", "unique-axis-names"]],
+  );
+  // 0.4 attributes (no "ome") are read as a Zarr 2 group's; strict mode adds the SHOULDs.
+  const v04 = readJson("conventions", "ome-0.4-image", ".zattrs");
+  const before = validateAttributes(v04, { specs: "ome-zarr", strict: true });
+  assert.equal(before.valid, true);
+  delete v04.multiscales[0].name;
+  const strict = validateAttributes(v04, { specs: "ome-zarr", strict: true });
+  const added = strict.problems.filter((p) => !before.problems.some((q) => q.message === p.message));
+  assert.deepEqual(added.map((p) => [p.severity, p.spec, p.loc.join("/")]), [["warning", "ome-zarr-0.4", "attributes/multiscales/0/name"]]);
+  assert.deepEqual(validateAttributes(v04, { specs: "ome-zarr" }).problems, []);
+  // What no spec claims, asked for by name; and what is not an object.
+  assert.match(validateAttributes({ foo: 1 }, { specs: "ome-zarr" }).problems[0].message, /no node of the hierarchy claims ome-zarr/);
+  assert.deepEqual(validateAttributes([1], { specs: "auto" }).problems.map((p) => p.kind), ["invalid_type"]);
 });
 
 test("the built-in specs follow the spec format's JSON Schema", () => {
