@@ -242,17 +242,18 @@ function compareOptions(ctx: Context): CompareOptions {
 const validate: Command = {
   name: "validate",
   arity: [1, 1],
-  options: ["json", "spec", "include", "exclude", "strict", "progress", "no-progress", "concurrency"],
+  options: ["json", "spec", "include", "exclude", "strict", "verdict", "progress", "no-progress", "concurrency"],
   help: `Usage: zom validate TARGET [--spec ome-zarr|xarray|auto|FILE [--include F,…] [--exclude F,…]]
-                           [--strict] [--json]
+                           [--strict] [--json] [--verdict]
 
 Walks the hierarchy and checks every node against the Zarr spec, listing every problem with its
 node path and location. --strict also reports, as warnings, what the spec says SHOULD NOT be
 there (and what a convention's spec marks as recommended).
 
---spec also checks the hierarchy against a convention: ome-zarr (OME-Zarr 0.4 and 0.5 images,
-labels, plates and wells; or ome-zarr-0.4, ome-zarr-0.5), xarray (xarray's Zarr encoding), or
-auto (every built-in convention the hierarchy claims). A named convention must be claimed by
+--spec also checks the hierarchy against a convention: ome-zarr (OME-Zarr 0.4, 0.5 and 0.6rc0
+images, labels, plates, wells and 0.6 scenes, each node by the version it claims; or one version:
+ome-zarr-0.4, ome-zarr-0.5, ome-zarr-0.6), xarray (xarray's Zarr encoding), or auto (every
+built-in convention the hierarchy claims). A named convention must be claimed by
 some node. --spec FILE reads a hierarchy spec of your own (JSON with "zom_spec": 1), or else an
 expected ZOM (JSON, e.g. from 'zom tree --json'), told apart by content: the hierarchy is
 compared with it and every difference listed; --include and --exclude take comma-separated
@@ -261,7 +262,10 @@ to ignore some.
 
 Exit code 1 when anything is wrong: a problem of severity error (the Zarr spec's or a
 convention's), a node that could not be read, a difference from the expected ZOM; with --strict
-also a warning or a group whose members could not be listed. Otherwise 0. --json prints
+also a warning or a group whose members could not be listed. Otherwise 0. --verdict: exit 0
+whenever a verdict was reached, valid or not (read it from the output, e.g. --json's "valid"),
+for harnesses that run a command per case; exit 2 still means it could not run (a bad option
+or spec file, a target that cannot be opened). --json prints
 {valid, nodes, errors, warnings, conventions, problems, unreadable, unlisted, differences}.
 `,
   async run(ctx) {
@@ -287,6 +291,8 @@ also a warning or a group whose members could not be listed. Otherwise 0. --json
       (differences?.length ?? 0) > 0 ||
       (strict && (warnings > 0 || result.unlisted.length > 0));
     const nodes = countNodes(result);
+    // --verdict: the exit code says only whether a verdict was reached.
+    const exit = failed && !ctx.options.has("verdict") ? 1 : 0;
     if (ctx.options.has("json")) {
       json(ctx, {
         valid: !failed,
@@ -299,7 +305,7 @@ also a warning or a group whose members could not be listed. Otherwise 0. --json
         unlisted: result.unlisted,
         differences,
       });
-      return failed ? 1 : 0;
+      return exit;
     }
     const out: string[] = [];
     if (claims !== null) {
@@ -319,7 +325,7 @@ also a warning or a group whose members could not be listed. Otherwise 0. --json
     ];
     out.push(`${failed ? "INVALID" : "valid"}: ${plural(nodes, "node")} checked, ${summary.join(", ")}`);
     ctx.stdout.write(`${out.join("\n")}\n`);
-    return failed ? 1 : 0;
+    return exit;
   },
 };
 
