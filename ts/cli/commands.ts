@@ -25,6 +25,7 @@ import {
   isZipName,
   storeFromUrl,
   ZomError,
+  isZomError,
 } from "../node.js";
 import type { StoreInput, WalkResult, ZarrArray } from "../node.js";
 import { specNames } from "../api.js";
@@ -265,7 +266,8 @@ convention's), a node that could not be read, a difference from the expected ZOM
 also a warning or a group whose members could not be listed. Otherwise 0. --verdict: exit 0
 whenever a verdict was reached, valid or not (read it from the output, e.g. --json's "valid"),
 for harnesses that run a command per case; exit 2 still means it could not run (a bad option
-or spec file, a target that cannot be opened). --json prints
+or spec file, a target that cannot be opened); a root whose metadata is not valid metadata
+(broken JSON) is then a verdict, invalid. --json prints
 {valid, nodes, errors, warnings, conventions, problems, unreadable, unlisted, differences}.
 `,
   async run(ctx) {
@@ -277,7 +279,16 @@ or spec file, a target that cannot be opened). --json prints
       throw new UsageError("--include and --exclude apply when --spec is an expected ZOM, not a convention");
     }
     const t = await target(ctx, ctx.args[0] ?? "");
-    const result = await walkTarget(ctx, t);
+    const verdict = ctx.options.has("verdict");
+    let result: WalkResult;
+    try {
+      result = await walkTarget(ctx, t);
+    } catch (e) {
+      // A root whose metadata is not metadata (broken JSON, no zarr_format): with --verdict that
+      // is a verdict, invalid, rather than a failure to run.
+      if (!verdict || !isZomError(e) || e.code !== "InvalidMetadata") throw e;
+      return rootUnreadable(ctx, e);
+    }
     const strict = ctx.options.has("strict");
     const specs = spec?.kind === "specs" ? spec.specs : undefined;
     const report = validateHierarchy(result, { strict, ...(specs === undefined ? {} : { specs }) });
@@ -292,7 +303,7 @@ or spec file, a target that cannot be opened). --json prints
       (strict && (warnings > 0 || result.unlisted.length > 0));
     const nodes = countNodes(result);
     // --verdict: the exit code says only whether a verdict was reached.
-    const exit = failed && !ctx.options.has("verdict") ? 1 : 0;
+    const exit = failed && !verdict ? 1 : 0;
     if (ctx.options.has("json")) {
       json(ctx, {
         valid: !failed,
@@ -328,6 +339,17 @@ or spec file, a target that cannot be opened). --json prints
     return exit;
   },
 };
+
+/** `zom validate --verdict` on a root whose metadata cannot be read as metadata: invalid. */
+function rootUnreadable(ctx: Context, e: ZomError): number {
+  const unreadable = [{ code: e.code, message: e.message, path: e.path, key: e.key }];
+  if (ctx.options.has("json")) {
+    json(ctx, { valid: false, nodes: 0, errors: 0, warnings: 0, conventions: null, problems: [], unreadable, unlisted: [], differences: null });
+  } else {
+    ctx.stdout.write(`unreadable ${showError(e)}\nINVALID: the root could not be read, 1 unreadable\n`);
+  }
+  return 0;
+}
 
 const get: Command = {
   name: "get",
