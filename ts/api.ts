@@ -24,6 +24,7 @@ import type {
   NodeSummary,
   Report,
   SpecInput,
+  BuiltinSpecName,
   HierarchySpec,
   ToDocumentsOptions,
   ToV3Result,
@@ -223,15 +224,15 @@ export function jsonSchema(version: 2 | 3): JsonSchema {
 }
 
 /**
- * Where a hierarchy claims zom's built-in conventions (OME-Zarr 0.4 and 0.5 images, plates and
- * wells; xarray datasets), or the given specs' claims: one entry per node and claim.
+ * Where a hierarchy claims zom's built-in conventions (OME-Zarr 0.4, 0.5 and 0.6 images, plates,
+ * wells and scenes; xarray datasets), or the given specs' claims: one entry per node and claim.
  */
 export function detectConventions(zom: Zom | string, specs?: SpecInput | SpecInput[]): DetectedConvention[] {
   return call(() => withZomText([zom], ([z]) => raw.detectConventions(z, specs)));
 }
 
 /** A built-in hierarchy spec, as a document of the spec format (to read, or to start your own from). */
-export function builtinSpec(name: "ome-zarr-0.4" | "ome-zarr-0.5" | "xarray"): HierarchySpec {
+export function builtinSpec(name: BuiltinSpecName): HierarchySpec {
   return JSON.parse(call(() => raw.builtinSpecText(name))) as HierarchySpec;
 }
 

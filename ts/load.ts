@@ -104,7 +104,7 @@ function isOptions(x: unknown): x is InitOptions {
 function start(module: WebAssembly.Module): void {
   initSync({ module });
   // The built-in hierarchy specs ship as data beside the module (scripts/build.mjs writeSchemas).
-  setBuiltinSpecs(...BUILTIN_SPECS);
+  setBuiltinSpecs(Object.keys(BUILTIN_SPECS), Object.values(BUILTIN_SPECS));
   compiled = module;
 }
 

@@ -170,10 +170,13 @@ export interface HierarchySpec {
 
 /**
  * Which specs validateHierarchy also checks: `"auto"` (every built-in convention the hierarchy
- * claims), a built-in name (`"ome-zarr"`, `"ome-zarr-0.4"`, `"ome-zarr-0.5"`, `"xarray"`: the
- * hierarchy must claim it), or a spec (object or JSON text).
+ * claims), a built-in name (`"ome-zarr"` — each node checked by the version it claims — or one
+ * {@link BuiltinSpecName}: the hierarchy must claim it), or a spec (object or JSON text).
  */
-export type SpecInput = "auto" | "ome-zarr" | "ome-zarr-0.4" | "ome-zarr-0.5" | "xarray" | HierarchySpec | (string & {});
+export type SpecInput = "auto" | "ome-zarr" | BuiltinSpecName | HierarchySpec | (string & {});
+
+/** The built-in hierarchy specs, by name (src/spec/builtin.rs `TABLE`; `specNames()` lists them at run time). */
+export type BuiltinSpecName = "ome-zarr-0.4" | "ome-zarr-0.5" | "ome-zarr-0.6" | "xarray";
 
 /** A place where a hierarchy claims a convention ({@link detectConventions}). */
 export interface DetectedConvention {

@@ -12,7 +12,7 @@ use super::metadata_document::check_report;
 use super::outcome::Outcome;
 use std::sync::Arc;
 use zom::json::parse_document;
-use zom::spec::{self, Spec, SpecChoice, BUILTIN_NAMES};
+use zom::spec::{self, Spec, SpecChoice};
 use zom::validate::{validate_hierarchy, ValidateOptions};
 use zom::Limits;
 
@@ -32,7 +32,8 @@ pub fn run(data: &[u8]) -> Outcome {
         .unwrap_or(serde_json::Value::Null);
 
     let mut choices = vec![SpecChoice::Auto];
-    let named = BUILTIN_NAMES[usize::from(flags >> 1) % BUILTIN_NAMES.len()];
+    let names = spec::builtin_names();
+    let named = names[usize::from(flags >> 1) % names.len()];
     if let Ok(specs) = spec::builtin(named) {
         choices.push(SpecChoice::Convention(named.to_string(), specs));
     }

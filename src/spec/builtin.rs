@@ -1,43 +1,61 @@
 //! The built-in specs, written in the spec format (`builtin/*.json`, embedded), read once.
+//!
+//! [`TABLE`] is the one list of them: a spec's name (its file is `builtin/<name>.json`) and
+//! its convention. Everything else — the names `--spec` and `specs` take, a convention's
+//! specs, `auto` — comes from it; scripts/build.mjs ships every file of `builtin/` to JS.
 
 use super::format::Spec;
 use crate::error::{Result, ZomError};
 use std::sync::{Arc, OnceLock};
 
-// Embedded without the indentation (at compile time), as the ZOM schemas are.
-#[cfg(feature = "builtin-specs")]
-mod embedded {
-    use crate::model::schema::{minified_len, minify};
-    const OME_ZARR_04_FILE: &[u8] = include_bytes!("builtin/ome-zarr-0.4.json");
-    const OME_ZARR_05_FILE: &[u8] = include_bytes!("builtin/ome-zarr-0.5.json");
-    const XARRAY_FILE: &[u8] = include_bytes!("builtin/xarray.json");
-    pub(super) static OME_ZARR_04: [u8; minified_len(OME_ZARR_04_FILE)] = minify(OME_ZARR_04_FILE);
-    pub(super) static OME_ZARR_05: [u8; minified_len(OME_ZARR_05_FILE)] = minify(OME_ZARR_05_FILE);
-    pub(super) static XARRAY: [u8; minified_len(XARRAY_FILE)] = minify(XARRAY_FILE);
+/// Declares [`TABLE`] and, with the `builtin-specs` feature, the embedded texts in its order.
+macro_rules! builtins {
+    ($($name:literal in $convention:literal),* $(,)?) => {
+        /// Every built-in spec: (name, convention), a convention's specs oldest first.
+        pub(crate) const TABLE: &[(&str, &str)] = &[$(($name, $convention)),*];
+
+        // Embedded without the indentation (at compile time), as the ZOM schemas are.
+        #[cfg(feature = "builtin-specs")]
+        const EMBEDDED: &[&[u8]] = &[$({
+            use crate::model::schema::{minified_len, minify};
+            const FILE: &[u8] = include_bytes!(concat!("builtin/", $name, ".json"));
+            const TEXT: [u8; minified_len(FILE)] = minify(FILE);
+            &TEXT
+        }),*];
+    };
+}
+
+builtins! {
+    "ome-zarr-0.4" in "ome-zarr",
+    "ome-zarr-0.5" in "ome-zarr",
+    "ome-zarr-0.6" in "ome-zarr",
+    "xarray" in "xarray",
 }
 
 /// The built-in specs' texts when the crate does not embed them (feature `builtin-specs` off):
-/// set once by [`set_texts`], before any spec is used.
+/// set once by [`set_texts`], before any spec is used; in [`TABLE`]'s order.
 #[cfg(not(feature = "builtin-specs"))]
-static TEXTS: OnceLock<[String; 3]> = OnceLock::new();
+static TEXTS: OnceLock<Vec<String>> = OnceLock::new();
 
-/// Gives the built-in specs' texts (`ome-zarr-0.4`, `ome-zarr-0.5`, `xarray`, minified JSON)
-/// to a build without the `builtin-specs` feature; false when they were already given.
+/// Gives the built-in specs' texts (minified JSON, by name) to a build without the
+/// `builtin-specs` feature; false when they were already given. A name not in [`TABLE`] is
+/// ignored; a spec whose text is not given reads as a broken spec (it applies nowhere).
 #[cfg(not(feature = "builtin-specs"))]
-pub fn set_texts(ome04: String, ome05: String, xarray: String) -> bool {
-    TEXTS.set([ome04, ome05, xarray]).is_ok()
+pub fn set_texts(names: Vec<String>, texts: Vec<String>) -> bool {
+    let mut all = vec![String::new(); TABLE.len()];
+    for (name, text) in names.into_iter().zip(texts) {
+        if let Some(i) = index(&name) {
+            all[i] = text;
+        }
+    }
+    TEXTS.set(all).is_ok()
 }
 
-/// The text of built-in spec `i` (0.4, 0.5, xarray).
+/// The text of built-in spec `i` of [`TABLE`].
 fn text(i: usize) -> &'static [u8] {
     #[cfg(feature = "builtin-specs")]
     {
-        let all: [&'static [u8]; 3] = [
-            &embedded::OME_ZARR_04,
-            &embedded::OME_ZARR_05,
-            &embedded::XARRAY,
-        ];
-        all.get(i).copied().unwrap_or_default()
+        EMBEDDED.get(i).copied().unwrap_or_default()
     }
     #[cfg(not(feature = "builtin-specs"))]
     {
@@ -48,8 +66,23 @@ fn text(i: usize) -> &'static [u8] {
     }
 }
 
-/// The names [`builtin`] takes.
-pub const BUILTIN_NAMES: &[&str] = &["ome-zarr", "ome-zarr-0.4", "ome-zarr-0.5", "xarray"];
+/// Where a spec's name is in [`TABLE`].
+fn index(name: &str) -> Option<usize> {
+    TABLE.iter().position(|(n, _)| *n == name)
+}
+
+/// The names [`builtin`] takes: each convention with more than one spec (`ome-zarr`), then
+/// each spec (`ome-zarr-0.4`, …, `xarray`).
+pub fn names() -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = Vec::new();
+    for (name, convention) in TABLE {
+        if convention != name && !out.contains(convention) {
+            out.push(convention);
+        }
+    }
+    out.extend(TABLE.iter().map(|(name, _)| *name));
+    out
+}
 
 fn read(text: &[u8]) -> Arc<Spec> {
     // The built-in texts are part of zom and tested (tests/specs.rs reads each); a broken one
@@ -59,66 +92,63 @@ fn read(text: &[u8]) -> Arc<Spec> {
     Arc::new(spec.unwrap_or_else(|e| Spec::broken(e.message)))
 }
 
-struct Builtins {
-    ome04: Arc<Spec>,
-    ome05: Arc<Spec>,
-    xarray: Arc<Spec>,
+/// Every built-in spec, read once, in [`TABLE`]'s order.
+fn specs() -> &'static [Arc<Spec>] {
+    static CELL: OnceLock<Vec<Arc<Spec>>> = OnceLock::new();
+    CELL.get_or_init(|| (0..TABLE.len()).map(|i| read(text(i))).collect())
 }
 
-fn builtins() -> &'static Builtins {
-    static CELL: OnceLock<Builtins> = OnceLock::new();
-    CELL.get_or_init(|| Builtins {
-        ome04: read(text(0)),
-        ome05: read(text(1)),
-        xarray: read(text(2)),
-    })
+/// The specs of a convention, in [`TABLE`]'s order.
+fn of_convention(convention: &str) -> Vec<Arc<Spec>> {
+    TABLE
+        .iter()
+        .zip(specs())
+        .filter(|((_, c), _)| *c == convention)
+        .map(|(_, s)| s.clone())
+        .collect()
 }
 
-/// The built-in specs of a convention: `ome-zarr` (0.4 and 0.5), `ome-zarr-0.4`,
-/// `ome-zarr-0.5` or `xarray`.
+/// The built-in specs a name stands for: a convention (`ome-zarr`: 0.4, 0.5 and 0.6, each node
+/// checked by the version it claims) or one spec (`ome-zarr-0.6`, `xarray`).
 pub fn builtin(name: &str) -> Result<Vec<Arc<Spec>>> {
-    let b = builtins();
-    Ok(match name {
-        "ome-zarr" => vec![b.ome04.clone(), b.ome05.clone()],
-        "ome-zarr-0.4" => vec![b.ome04.clone()],
-        "ome-zarr-0.5" => vec![b.ome05.clone()],
-        "xarray" => vec![b.xarray.clone()],
-        _ => {
-            return Err(ZomError::invalid_argument(format!(
-                "no built-in spec '{name}' (there are: {})",
-                BUILTIN_NAMES.join(", ")
-            )))
-        }
-    })
+    if let Some(i) = index(name) {
+        return Ok(vec![specs()[i].clone()]);
+    }
+    let found = of_convention(name);
+    if found.is_empty() {
+        return Err(ZomError::invalid_argument(format!(
+            "no built-in spec '{name}' (there are: {})",
+            names().join(", ")
+        )));
+    }
+    Ok(found)
 }
 
 /// Every built-in spec.
 pub fn all() -> Vec<Arc<Spec>> {
-    let b = builtins();
-    vec![b.ome04.clone(), b.ome05.clone(), b.xarray.clone()]
+    specs().to_vec()
 }
 
 /// The built-in conventions and their specs.
 pub(crate) fn families() -> Vec<(&'static str, Vec<Arc<Spec>>)> {
-    let b = builtins();
-    vec![
-        ("ome-zarr", vec![b.ome04.clone(), b.ome05.clone()]),
-        ("xarray", vec![b.xarray.clone()]),
-    ]
+    let mut out: Vec<(&'static str, Vec<Arc<Spec>>)> = Vec::new();
+    for (_, convention) in TABLE {
+        if !out.iter().any(|(c, _)| c == convention) {
+            out.push((convention, of_convention(convention)));
+        }
+    }
+    out
 }
 
-/// The JSON text (minified) of a built-in spec: `ome-zarr-0.4`, `ome-zarr-0.5` or `xarray`.
+/// The JSON text (minified) of one built-in spec, by its name in [`TABLE`].
 pub fn builtin_text(name: &str) -> Result<&'static str> {
-    let bytes: &'static [u8] = match name {
-        "ome-zarr-0.4" => text(0),
-        "ome-zarr-0.5" => text(1),
-        "xarray" => text(2),
-        _ => {
-            return Err(ZomError::invalid_argument(format!(
-                "no built-in spec '{name}' (there are: ome-zarr-0.4, ome-zarr-0.5, xarray)"
-            )))
-        }
+    let Some(i) = index(name) else {
+        let list: Vec<&str> = TABLE.iter().map(|(n, _)| *n).collect();
+        return Err(ZomError::invalid_argument(format!(
+            "no built-in spec '{name}' (there are: {})",
+            list.join(", ")
+        )));
     };
-    std::str::from_utf8(bytes)
+    std::str::from_utf8(text(i))
         .map_err(|_| ZomError::invalid_argument(format!("built-in spec '{name}' is not UTF-8")))
 }

@@ -535,7 +535,9 @@ impl<'s, 'z> Checker<'s, 'z> {
         }
     }
 
-    /// The node names a found value holds: a string, or with `split` the non-empty parts.
+    /// The node names a found value holds: a string, or with `split` the non-empty parts. A
+    /// null names nothing (OME-Zarr 0.6: a path "MAY be omitted or null"); the attributes
+    /// schema says where null is allowed.
     fn names_in(
         &mut self,
         found: &Found,
@@ -550,6 +552,7 @@ impl<'s, 'z> Checker<'s, 'z> {
                 .filter(|p| !p.is_empty())
                 .map(str::to_string)
                 .collect(),
+            (Value::Null, _) => Vec::new(),
             (other, _) => {
                 let message = format!("must be a string naming a node, not {}", show(other));
                 self.error(

@@ -16,7 +16,7 @@ mod view;
 
 #[cfg(not(feature = "builtin-specs"))]
 pub use builtin::set_texts as set_builtin_texts;
-pub use builtin::{all as builtin_all, builtin, builtin_text, BUILTIN_NAMES};
+pub use builtin::{all as builtin_all, builtin, builtin_text, names as builtin_names};
 pub use format::{Spec, FORMAT_VERSION};
 
 use crate::error::Result;
@@ -54,11 +54,9 @@ pub enum SpecChoice {
     Auto,
 }
 
-/// The names [`SpecChoice::named`] takes: `auto`, then [`BUILTIN_NAMES`].
+/// The names [`SpecChoice::named`] takes: `auto`, then [`builtin_names`].
 pub fn choice_names() -> Vec<&'static str> {
-    std::iter::once("auto")
-        .chain(BUILTIN_NAMES.iter().copied())
-        .collect()
+    std::iter::once("auto").chain(builtin_names()).collect()
 }
 
 impl SpecChoice {

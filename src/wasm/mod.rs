@@ -277,11 +277,11 @@ pub fn detect_conventions(zom: JsValue, specs: JsValue) -> JsResult {
 /// by ts/load.ts after instantiation, in builds without the `builtin-specs` feature.
 #[cfg(not(feature = "builtin-specs"))]
 #[wasm_bindgen(js_name = setBuiltinSpecs)]
-pub fn set_builtin_specs(ome04: String, ome05: String, xarray: String) {
-    spec::set_builtin_texts(ome04, ome05, xarray);
+pub fn set_builtin_specs(names: Vec<String>, texts: Vec<String>) {
+    spec::set_builtin_texts(names, texts);
 }
 
-/// The JSON text of a built-in spec (`ome-zarr-0.4`, `ome-zarr-0.5`, `xarray`).
+/// The JSON text of a built-in spec (`ome-zarr-0.4`, `ome-zarr-0.5`, `ome-zarr-0.6`, `xarray`).
 #[wasm_bindgen(js_name = builtinSpecText)]
 pub fn builtin_spec_text(name: &str) -> Result<String, JsValue> {
     spec::builtin_text(name).map(str::to_string).map_err(fail)

@@ -25,6 +25,7 @@ import {
   isZipName,
   storeFromUrl,
   ZomError,
+  isZomError,
 } from "../node.js";
 import type { StoreInput, WalkResult, ZarrArray } from "../node.js";
 import { specNames } from "../api.js";
@@ -242,17 +243,18 @@ function compareOptions(ctx: Context): CompareOptions {
 const validate: Command = {
   name: "validate",
   arity: [1, 1],
-  options: ["json", "spec", "include", "exclude", "strict", "progress", "no-progress", "concurrency"],
+  options: ["json", "spec", "include", "exclude", "strict", "verdict", "progress", "no-progress", "concurrency"],
   help: `Usage: zom validate TARGET [--spec ome-zarr|xarray|auto|FILE [--include F,…] [--exclude F,…]]
-                           [--strict] [--json]
+                           [--strict] [--json] [--verdict]
 
 Walks the hierarchy and checks every node against the Zarr spec, listing every problem with its
 node path and location. --strict also reports, as warnings, what the spec says SHOULD NOT be
 there (and what a convention's spec marks as recommended).
 
---spec also checks the hierarchy against a convention: ome-zarr (OME-Zarr 0.4 and 0.5 images,
-labels, plates and wells; or ome-zarr-0.4, ome-zarr-0.5), xarray (xarray's Zarr encoding), or
-auto (every built-in convention the hierarchy claims). A named convention must be claimed by
+--spec also checks the hierarchy against a convention: ome-zarr (OME-Zarr 0.4, 0.5 and 0.6rc0
+images, labels, plates, wells and 0.6 scenes, each node by the version it claims; or one version:
+ome-zarr-0.4, ome-zarr-0.5, ome-zarr-0.6), xarray (xarray's Zarr encoding), or auto (every
+built-in convention the hierarchy claims). A named convention must be claimed by
 some node. --spec FILE reads a hierarchy spec of your own (JSON with "zom_spec": 1), or else an
 expected ZOM (JSON, e.g. from 'zom tree --json'), told apart by content: the hierarchy is
 compared with it and every difference listed; --include and --exclude take comma-separated
@@ -261,7 +263,11 @@ to ignore some.
 
 Exit code 1 when anything is wrong: a problem of severity error (the Zarr spec's or a
 convention's), a node that could not be read, a difference from the expected ZOM; with --strict
-also a warning or a group whose members could not be listed. Otherwise 0. --json prints
+also a warning or a group whose members could not be listed. Otherwise 0. --verdict: exit 0
+whenever a verdict was reached, valid or not (read it from the output, e.g. --json's "valid"),
+for harnesses that run a command per case; exit 2 still means it could not run (a bad option
+or spec file, a target that cannot be opened); a root whose metadata is not valid metadata
+(broken JSON) is then a verdict, invalid. --json prints
 {valid, nodes, errors, warnings, conventions, problems, unreadable, unlisted, differences}.
 `,
   async run(ctx) {
@@ -273,7 +279,16 @@ also a warning or a group whose members could not be listed. Otherwise 0. --json
       throw new UsageError("--include and --exclude apply when --spec is an expected ZOM, not a convention");
     }
     const t = await target(ctx, ctx.args[0] ?? "");
-    const result = await walkTarget(ctx, t);
+    const verdict = ctx.options.has("verdict");
+    let result: WalkResult;
+    try {
+      result = await walkTarget(ctx, t);
+    } catch (e) {
+      // A root whose metadata is not metadata (broken JSON, no zarr_format): with --verdict that
+      // is a verdict, invalid, rather than a failure to run.
+      if (!verdict || !isZomError(e) || e.code !== "InvalidMetadata") throw e;
+      return rootUnreadable(ctx, e);
+    }
     const strict = ctx.options.has("strict");
     const specs = spec?.kind === "specs" ? spec.specs : undefined;
     const report = validateHierarchy(result, { strict, ...(specs === undefined ? {} : { specs }) });
@@ -287,6 +302,8 @@ also a warning or a group whose members could not be listed. Otherwise 0. --json
       (differences?.length ?? 0) > 0 ||
       (strict && (warnings > 0 || result.unlisted.length > 0));
     const nodes = countNodes(result);
+    // --verdict: the exit code says only whether a verdict was reached.
+    const exit = failed && !verdict ? 1 : 0;
     if (ctx.options.has("json")) {
       json(ctx, {
         valid: !failed,
@@ -299,7 +316,7 @@ also a warning or a group whose members could not be listed. Otherwise 0. --json
         unlisted: result.unlisted,
         differences,
       });
-      return failed ? 1 : 0;
+      return exit;
     }
     const out: string[] = [];
     if (claims !== null) {
@@ -319,9 +336,20 @@ also a warning or a group whose members could not be listed. Otherwise 0. --json
     ];
     out.push(`${failed ? "INVALID" : "valid"}: ${plural(nodes, "node")} checked, ${summary.join(", ")}`);
     ctx.stdout.write(`${out.join("\n")}\n`);
-    return failed ? 1 : 0;
+    return exit;
   },
 };
+
+/** `zom validate --verdict` on a root whose metadata cannot be read as metadata: invalid. */
+function rootUnreadable(ctx: Context, e: ZomError): number {
+  const unreadable = [{ code: e.code, message: e.message, path: e.path, key: e.key }];
+  if (ctx.options.has("json")) {
+    json(ctx, { valid: false, nodes: 0, errors: 0, warnings: 0, conventions: null, problems: [], unreadable, unlisted: [], differences: null });
+  } else {
+    ctx.stdout.write(`unreadable ${showError(e)}\nINVALID: the root could not be read, 1 unreadable\n`);
+  }
+  return 0;
+}
 
 const get: Command = {
   name: "get",

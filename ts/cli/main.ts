@@ -63,7 +63,7 @@ const HELP = `zom: read, inspect and validate Zarr v2/v3 hierarchies (local dire
 
 Usage:
   zom tree TARGET [--json] [--depth N]          the hierarchy as a tree (--json: its ZOM)
-  zom validate TARGET [--spec FILE [--include F,…] [--exclude F,…]] [--strict] [--json]
+  zom validate TARGET [--spec FILE [--include F,…] [--exclude F,…]] [--strict] [--json] [--verdict]
                                                 spec problems of every node, located; --spec
                                                 also compares with an expected ZOM (JSON)
   zom get TARGET PATH [SELECTION] [--json]      values of an array (SELECTION like NumPy:
