@@ -202,6 +202,35 @@ fn monotone_shapes_of_the_arrays_items_name() {
 }
 
 #[test]
+fn monotone_equal_over_the_arrays_items_name() {
+    let s = spec(
+        json!({"monotone": [{"rule": "one-type", "items": "/datasets/*", "node_path": "/path",
+        "key": "/data_type", "direction": "equal"}]}),
+    );
+    let mut other = array(json!([2, 2]));
+    other["data_type"] = json!("int16");
+    let zom = group(
+        json!({"datasets": [{"path": "0"}, {"path": "1"}, {"path": "2"}]}),
+        json!({"0": array(json!([4, 4])), "1": array(json!([2, 2])), "2": other}),
+    );
+    let p = problems(&zom, s, false);
+    assert_eq!(
+        locs(&p),
+        vec![(
+            "".into(),
+            json!(["attributes", "datasets", 2, "path"]),
+            "one-type".into()
+        )]
+    );
+    assert!(
+        p[0].message
+            .contains("\"int16\" (data_type of '2') must be equal to \"uint8\" (data_type of '1')"),
+        "{}",
+        p[0].message
+    );
+}
+
+#[test]
 fn matches_builds_a_string_from_indexed_items() {
     let s = spec(
         json!({"matches": [{"rule": "well-path", "for_each": "/plate/wells/*", "value": "/path",
@@ -237,6 +266,37 @@ fn matches_builds_a_string_from_indexed_items() {
             .contains("5 is no index of attributes/plate/rows (2 items)"),
         "{}",
         p[1].message
+    );
+}
+
+#[test]
+fn matches_with_a_value_of_the_item_itself() {
+    let s = spec(
+        json!({"matches": [{"rule": "input", "for_each": "/datasets/*", "value": "/transform/input/path",
+        "parts": [{"key": "/path"}]}]}),
+    );
+    let zom = group(
+        json!({"datasets": [
+            {"path": "s0", "transform": {"input": {"path": "s0"}}},
+            {"path": "s1", "transform": {"input": {"path": "s0"}}},
+            {"path": "s2", "transform": {}}
+        ]}),
+        json!({}),
+    );
+    let p = problems(&zom, s, false);
+    assert_eq!(
+        locs(&p),
+        vec![(
+            "".into(),
+            json!(["attributes", "datasets", 1, "transform", "input", "path"]),
+            "input".into()
+        )]
+    );
+    assert!(
+        p[0].message
+            .contains("\"s0\" must be \"s1\" (from attributes/datasets/1/path)"),
+        "{}",
+        p[0].message
     );
 }
 

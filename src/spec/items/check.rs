@@ -150,9 +150,13 @@ impl Order {
     }
 }
 
-/// Numbers, or lists of numbers of one length, in order.
+/// Numbers, or lists of numbers of one length, in order; any two values for `Equal`.
 fn in_order(direction: Direction, before: &Value, after: &Value) -> Option<bool> {
+    if direction == Direction::Equal {
+        return Some(before == after);
+    }
     let pair = |a: f64, b: f64| match direction {
+        Direction::Equal => a == b,
         Direction::NonDecreasing => b >= a,
         Direction::NonIncreasing => b <= a,
         Direction::Increasing => b > a,
@@ -177,6 +181,7 @@ fn direction_text(direction: Direction) -> &'static str {
         Direction::NonIncreasing => "at most",
         Direction::Increasing => "greater than",
         Direction::Decreasing => "less than",
+        Direction::Equal => "equal to",
     }
 }
 
@@ -236,6 +241,14 @@ impl Monotone {
     }
 }
 
+/// A string as itself, any other value as JSON.
+fn push_text(out: &mut String, value: &Value) {
+    match value {
+        Value::String(s) => out.push_str(s),
+        other => out.push_str(&show(other)),
+    }
+}
+
 impl Matches {
     /// The string the parts build for `item`, or why they cannot (None: a part is absent,
     /// which the attributes' schema reports).
@@ -249,6 +262,11 @@ impl Matches {
         for part in &self.parts {
             match part {
                 Part::Text(text) => out.push_str(text),
+                Part::Own { key } => {
+                    let value = first(key, item.value, &item.loc)?;
+                    sources.push(loc_text(&value.loc));
+                    push_text(&mut out, value.value);
+                }
                 Part::Item { from, index, key } => {
                     let list = first(from, cx.attributes, &attribute_base())?;
                     let items = list.value.as_array()?;
@@ -268,10 +286,7 @@ impl Matches {
                     loc.push(LocStep::Index(i as usize));
                     let value = first(key, chosen, &loc)?;
                     sources.push(loc_text(&value.loc));
-                    match value.value {
-                        Value::String(s) => out.push_str(s),
-                        other => out.push_str(&show(other)),
-                    }
+                    push_text(&mut out, value.value);
                 }
             }
         }

@@ -45,6 +45,8 @@ pub(crate) enum Direction {
     NonIncreasing,
     Increasing,
     Decreasing,
+    /// Every value the same (any JSON values).
+    Equal,
 }
 
 /// Values (numbers, or lists of numbers compared entry by entry) that must go one way.
@@ -61,6 +63,10 @@ pub(crate) struct Monotone {
 /// One part of the string a `matches` rule builds.
 pub(crate) enum Part {
     Text(String),
+    /// The value at `key` within the item itself.
+    Own {
+        key: Selector,
+    },
     /// The `key` of the item of list `from` (from the attributes) at the index the item holds
     /// at `index`.
     Item {

@@ -110,10 +110,11 @@ impl<'d> Reader<'d> {
             Some("non_increasing") => Direction::NonIncreasing,
             Some("increasing") => Direction::Increasing,
             Some("decreasing") => Direction::Decreasing,
+            Some("equal") => Direction::Equal,
             _ => {
                 self.problem(
                     &format!("{at}/direction"),
-                    "must be \"non_decreasing\", \"non_increasing\", \"increasing\" or \"decreasing\"",
+                    "must be \"non_decreasing\", \"non_increasing\", \"increasing\", \"decreasing\" or \"equal\"",
                 );
                 Direction::NonDecreasing
             }
@@ -142,18 +143,23 @@ impl<'d> Reader<'d> {
                     let Some(po) = self.object(p, &pat, &["from", "index", "key"]) else {
                         continue;
                     };
+                    let key = self
+                        .selector(po, "key", &pat)
+                        .unwrap_or_else(Selector::whole);
+                    if !po.contains_key("from") && !po.contains_key("index") {
+                        parts.push(Part::Own { key });
+                        continue;
+                    }
                     parts.push(Part::Item {
                         from: self.required_selector(po, "from", &pat),
                         index: self.required_selector(po, "index", &pat),
-                        key: self
-                            .selector(po, "key", &pat)
-                            .unwrap_or_else(Selector::whole),
+                        key,
                     });
                 }
             }
             _ => self.problem(
                 at,
-                "'parts' must be an array of strings and {from, index, key}",
+                "'parts' must be an array of strings, {key} and {from, index, key}",
             ),
         }
         Some(Matches { head, value, parts })
