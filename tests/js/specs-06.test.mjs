@@ -4,7 +4,7 @@
 // the spec's text from builtinSpec; `zom validate --verdict`'s exit codes.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { test } from "node:test";
@@ -80,6 +80,37 @@ test("zom validate --verdict: exit 0 with a verdict, valid or not; 2 when it can
     assert.equal((await zom("validate", join(tmp, "broken"), "--spec", "ome-zarr-0.6")).code, 2, "without --verdict");
     assert.equal((await zom("validate", join(tmp, "nothing-here"), ...args)).code, 2, "no target");
     assert.equal((await zom("validate", dir("ome-0.6-image"), "--spec", join(tmp, "no-spec.json"), "--verdict")).code, 2, "no spec file");
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+});
+
+test("zom validate --attributes: a group's attributes alone, by its own version or the one asked for", async () => {
+  const tmp = mkdtempSync(join(tmpdir(), "zom-attributes-"));
+  try {
+    const image = JSON.parse(readFileSync(join(root, "ome-0.6-image", "zarr.json"), "utf8")).attributes;
+    const file = (name, attrs) => {
+      const path = join(tmp, `${name}.json`);
+      writeFileSync(path, JSON.stringify(attrs));
+      return path;
+    };
+    const good = await zom("validate", "--attributes", file("good", image), "--json");
+    assert.equal(good.code, 0, good.stdout + good.stderr);
+    assert.equal(JSON.parse(good.stdout).valid, true);
+    // The dataset paths name no arrays here: not a problem, there are no nodes to look in.
+    const duplicate = structuredClone(image);
+    duplicate.ome.multiscales[0].coordinateSystems[0].axes[2].name = "y";
+    const bad = await zom("validate", "--attributes", file("duplicate", duplicate), "--spec", "ome-zarr", "--json");
+    assert.equal(bad.code, 1);
+    assert.deepEqual(
+      JSON.parse(bad.stdout).problems.map((p) => [p.spec, p.rule]),
+      [["ome-zarr-0.6", "unique-axis-names"]],
+    );
+    assert.equal((await zom("validate", "--attributes", file("duplicate", duplicate), "--verdict")).code, 0, "--verdict");
+    const text = await zom("validate", "--attributes", file("duplicate", duplicate));
+    assert.match(text.stdout, /INVALID: the attributes of .*duplicate\.json, 1 error, 0 warnings/);
+    assert.equal((await zom("validate", "--attributes", join(tmp, "absent.json"))).code, 2, "no file");
+    assert.equal((await zom("validate", "--attributes", file("good", image), "--include", "attributes")).code, 2, "usage");
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

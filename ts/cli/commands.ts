@@ -19,6 +19,7 @@ import {
   parseJson,
   stringify,
   summarize,
+  validateAttributes,
   validateHierarchy,
   walk,
   isReferenceName,
@@ -243,9 +244,10 @@ function compareOptions(ctx: Context): CompareOptions {
 const validate: Command = {
   name: "validate",
   arity: [1, 1],
-  options: ["json", "spec", "include", "exclude", "strict", "verdict", "progress", "no-progress", "concurrency"],
+  options: ["json", "spec", "include", "exclude", "strict", "verdict", "attributes", "progress", "no-progress", "concurrency"],
   help: `Usage: zom validate TARGET [--spec ome-zarr|xarray|auto|FILE [--include F,…] [--exclude F,…]]
                            [--strict] [--json] [--verdict]
+       zom validate --attributes FILE [--spec NAME|FILE] [--strict] [--json] [--verdict]
 
 Walks the hierarchy and checks every node against the Zarr spec, listing every problem with its
 node path and location. --strict also reports, as warnings, what the spec says SHOULD NOT be
@@ -269,11 +271,18 @@ for harnesses that run a command per case; exit 2 still means it could not run (
 or spec file, a target that cannot be opened); a root whose metadata is not valid metadata
 (broken JSON) is then a verdict, invalid. --json prints
 {valid, nodes, errors, warnings, conventions, problems, unreadable, unlisted, differences}.
+
+--attributes FILE checks a group's attributes alone (a JSON file, such as a test case or what
+a zarr.json holds under "attributes") against the conventions of --spec (default auto): what
+the attributes decide — their schemas and the rules over their lists — without the nodes they
+name, which are not there. The group is read as Zarr 3 when its attributes have an "ome"
+object, else as Zarr 2.
 `,
   async run(ctx) {
     const specFile = ctx.options.get("spec");
     // The spec is read first: a bad spec file fails before a long walk.
     const spec = typeof specFile === "string" ? await readSpec(specFile) : null;
+    if (ctx.options.has("attributes")) return validateAttributesFile(ctx, ctx.args[0] ?? "", spec);
     const selectors = compareOptions(ctx);
     if (spec?.kind === "specs" && (ctx.options.has("include") || ctx.options.has("exclude"))) {
       throw new UsageError("--include and --exclude apply when --spec is an expected ZOM, not a convention");
@@ -341,6 +350,32 @@ or spec file, a target that cannot be opened); a root whose metadata is not vali
 };
 
 /** `zom validate --verdict` on a root whose metadata cannot be read as metadata: invalid. */
+/** `validate --attributes FILE`: a group's attributes checked alone against conventions. */
+async function validateAttributesFile(ctx: Context, file: string, spec: SpecArgument | null): Promise<number> {
+  if (spec?.kind === "zom") throw new UsageError("--attributes takes a convention or a spec file as --spec, not an expected ZOM");
+  if (ctx.options.has("include") || ctx.options.has("exclude")) throw new UsageError("--include and --exclude do not apply with --attributes");
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (e) {
+    throw new ZomError("NotFound", `cannot read the attributes file ${file}: ${e instanceof Error ? e.message : String(e)}`, { key: file });
+  }
+  const strict = ctx.options.has("strict");
+  const report = validateAttributes(text, { strict, specs: spec?.kind === "specs" ? spec.specs : "auto" });
+  const errors = report.problems.filter((p) => p.severity === "error").length;
+  const warnings = report.problems.length - errors;
+  const failed = errors > 0 || (strict && warnings > 0);
+  const code = failed && !ctx.options.has("verdict") ? 1 : 0;
+  if (ctx.options.has("json")) {
+    json(ctx, { valid: !failed, nodes: 1, errors, warnings, conventions: null, problems: report.problems, unreadable: [], unlisted: [], differences: null });
+    return code;
+  }
+  const out = report.problems.map(showProblem);
+  out.push(`${failed ? "INVALID" : "valid"}: the attributes of ${escapeControls(file)}, ${plural(errors, "error")}, ${plural(warnings, "warning")}`);
+  ctx.stdout.write(`${out.join("\n")}\n`);
+  return code;
+}
+
 function rootUnreadable(ctx: Context, e: ZomError): number {
   const unreadable = [{ code: e.code, message: e.message, path: e.path, key: e.key }];
   if (ctx.options.has("json")) {

@@ -66,6 +66,7 @@ Usage:
   zom validate TARGET [--spec FILE [--include F,…] [--exclude F,…]] [--strict] [--json] [--verdict]
                                                 spec problems of every node, located; --spec
                                                 also compares with an expected ZOM (JSON)
+  zom validate --attributes FILE [--spec NAME|FILE] a group's attributes alone, against conventions
   zom get TARGET PATH [SELECTION] [--json]      values of an array (SELECTION like NumPy:
                                                 0:10,3,:  ::2  -5:  ...)
   zom info TARGET [PATH] [--json]               shape, chunks, shards, data type, codecs, fill
