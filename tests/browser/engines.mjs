@@ -38,18 +38,19 @@ const LAUNCH_TIMEOUT = 60_000;
  * @returns {string | null}
  */
 export function missing(engine) {
+  // [path or null, what it is, the Debian package that brings it]
   const need = {
-    chromium: [[CHROMIUM, "chromium"]],
-    firefox: [[FIREFOX, "firefox-esr"]],
+    chromium: [[CHROMIUM, CHROMIUM, "chromium"]],
+    firefox: [[FIREFOX, FIREFOX, "firefox-esr"]],
     webkit: [
-      [WEBKIT_DRIVER, "webkit2gtk-driver"],
-      [miniBrowser(), "webkit2gtk-driver (MiniBrowser)"],
-      [XVFB_RUN, "xvfb"],
+      [WEBKIT_DRIVER, WEBKIT_DRIVER, "webkit2gtk-driver"],
+      [miniBrowser(), "MiniBrowser (/usr/lib/*/webkit2gtk-*/MiniBrowser)", "webkit2gtk-driver"],
+      [XVFB_RUN, XVFB_RUN, "xvfb"],
     ],
   }[engine];
   const absent = need.filter(([path]) => !path || !existsSync(path));
   if (absent.length === 0) return null;
-  return `${absent.map(([path, pkg]) => `${path ?? "MiniBrowser"} (Debian package ${pkg})`).join(", ")} not installed: \`node scripts/setup.mjs --browser\` installs it`;
+  return `not installed: ${absent.map(([, what, pkg]) => `${what} (Debian package ${pkg})`).join(", ")}; \`node scripts/setup.mjs --browser\` installs it`;
 }
 
 /** Rejects when `promise` has not settled within `ms`. */
@@ -358,7 +359,9 @@ async function launchWebKit(prefix, viewport) {
               args: [
                 "--automation",
                 `--proxy=http://${DEAD_PROXY.host}:${DEAD_PROXY.port}`,
-                "--ignore-host=127.0.0.1,localhost,::1",
+                "--ignore-host=127.0.0.0/8",
+                "--ignore-host=localhost",
+                "--ignore-host=::1",
               ],
             },
           },
@@ -401,7 +404,7 @@ Promise.resolve().then(() => (${fn.toString()})(arg)).then(
       waitFor: (fn, arg, options) => poll(engine, fn, arg, options),
       async click(selector) {
         const element = await command("POST", "/element", { using: "css selector", value: selector });
-        const id = element["element-6066-11e4-a52e-4a3bb9b0f5c6"];
+        const id = element["element-6066-11e4-a52e-4f735466cecf"]; // the W3C web element identifier
         await command("POST", `/element/${id}/click`, {});
       },
       consoleLines: async () => [...earlier, ...(await pageLines())],
