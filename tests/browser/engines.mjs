@@ -293,6 +293,13 @@ async function launchWebKit(prefix, viewport) {
       },
     },
   );
+  // Should this process end without close() (a test runner's timeout), the group goes with it.
+  const killGroup = () => {
+    try {
+      process.kill(-driver.pid, "SIGKILL");
+    } catch {}
+  };
+  process.once("exit", killGroup);
   let output = "";
   driver.stdout.on("data", (d) => (output = (output + d).slice(-4000)));
   driver.stderr.on("data", (d) => (output = (output + d).slice(-4000)));
@@ -330,9 +337,8 @@ async function launchWebKit(prefix, viewport) {
       }
     }
     // Helpers of MiniBrowser that outlived the group signal (none expected): the group again.
-    try {
-      process.kill(-driver.pid, "SIGKILL");
-    } catch {}
+    killGroup();
+    process.removeListener("exit", killGroup);
     rmSync(home, { recursive: true, force: true });
   }
 
