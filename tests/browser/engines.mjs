@@ -218,6 +218,8 @@ async function launchFirefox(prefix, viewport) {
     });
     const page = (await browser.pages())[0] ?? (await browser.newPage());
     page.setDefaultTimeout(OP_TIMEOUT);
+    // The first tab keeps Firefox's window size otherwise.
+    await page.setViewport(viewport);
     const lines = [];
     page.on("console", (m) => lines.push(`${m.type() === "warn" ? "warning" : m.type()}: ${m.text()}`));
     page.on("pageerror", (e) => lines.push(`pageerror: ${e?.message ?? e}`));
@@ -416,6 +418,11 @@ Promise.resolve().then(() => (${fn.toString()})(arg)).then(
       consoleLines: async () => [...earlier, ...(await pageLines())],
       consoleErrors: async () => (await engine.consoleLines()).filter(isError),
       async screenshot(path) {
+        // WebKitGTK's screenshot is of what its compositor last showed, which follows the page's
+        // frames with a delay: a canvas drawn just before shows as not there (two animation
+        // frames are not enough; 100 ms was here, 250 leaves a margin).
+        await engine.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(true)))));
+        await sleep(250);
         const png = await command("GET", "/screenshot");
         writeFileSync(path, Buffer.from(png, "base64"));
       },
