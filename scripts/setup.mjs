@@ -2,11 +2,13 @@
 // the wasm32 Rust target, clang and llvm-ar (C zstd for wasm32), wasm-bindgen-cli (the version
 // Cargo.lock pins), the npm packages, a Python virtual environment at .venv with the pinned
 // packages of scripts/python-requirements.txt (zarr-python for tests/codec_encode.rs, the
-// fixture generators and the bench data), (tests only) Chromium and its chromedriver, and
+// fixture generators and the bench data), (tests only) Chromium and its chromedriver, Firefox
+// ESR, WebKitGTK's WebKitWebDriver with MiniBrowser and Xvfb (tests/browser/engines.mjs), and
 // (the size bench only) twiggy. Node built-ins only: it runs before `npm install`.
 //
 //   node scripts/setup.mjs                     # build tools
-//   node scripts/setup.mjs --browser --python  # and what the tests need: Chromium + chromedriver, .venv
+//   node scripts/setup.mjs --browser --python  # and what the tests need: Chromium + chromedriver,
+//                                              # Firefox ESR, WebKitWebDriver + MiniBrowser, Xvfb; .venv
 //   node scripts/setup.mjs --python-zarr2      # .venv-zarr2: zarr-python 2.18, for tests/fixtures/generate_zarr2.py
 //   node scripts/setup.mjs --python-conventions  # .venv-conventions: ome-zarr-py, ome-zarr-models, xarray,
 //                                              # for tests/fixtures/conventions/generate.py
@@ -14,7 +16,7 @@
 //                                              # for tests/fixtures/references/generate.py
 //   node scripts/setup.mjs --twiggy            # twiggy, the code size profiler bench/size.mjs runs
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { StepError, capture, isMain, root, run, runMain, seconds } from "./lib.mjs";
 
@@ -22,6 +24,32 @@ const WASM_TARGET = "wasm32-unknown-unknown";
 export const CHROMIUM = "/usr/bin/chromium";
 /** Debian's chromium-driver, the WebDriver wasm-bindgen-test-runner drives Chromium through. */
 export const CHROMEDRIVER = "/usr/bin/chromedriver";
+/** Debian's Firefox ESR (package firefox-esr), driven over WebDriver BiDi by puppeteer-core. */
+export const FIREFOX = "/usr/bin/firefox-esr";
+/** WebKitGTK's WebDriver (package webkit2gtk-driver); it launches MiniBrowser, which needs an X display. */
+export const WEBKIT_DRIVER = "/usr/bin/WebKitWebDriver";
+/** xvfb-run (package xvfb; xauth for its cookie): the X display WebKitWebDriver's MiniBrowser draws on. */
+export const XVFB_RUN = "/usr/bin/xvfb-run";
+
+/**
+ * WebKitGTK's MiniBrowser, which libwebkit2gtk (a dependency of webkit2gtk-driver) puts in its
+ * private library directory, e.g. /usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser; or
+ * MINIBROWSER_PATH. null when there is none.
+ * @returns {string | null}
+ */
+export function miniBrowser() {
+  if (process.env.MINIBROWSER_PATH) return existsSync(process.env.MINIBROWSER_PATH) ? process.env.MINIBROWSER_PATH : null;
+  const lib = "/usr/lib";
+  const dirs = [lib, ...readdirSync(lib, { withFileTypes: true }).filter((e) => e.isDirectory() && /-linux-gnu/.test(e.name)).map((e) => join(lib, e.name))];
+  for (const dir of dirs) {
+    // webkit2gtk-4.1 (libsoup 3, Debian 12 and 13), webkit2gtk-4.0 (libsoup 2), webkitgtk-6.0 (GTK 4).
+    for (const api of ["webkit2gtk-4.1", "webkit2gtk-4.0", "webkitgtk-6.0"]) {
+      const path = join(dir, api, "MiniBrowser");
+      if (existsSync(path)) return path;
+    }
+  }
+  return null;
+}
 
 /** The project's Python virtual environment (never the system Python). */
 export const VENV = join(root, ".venv");
@@ -153,6 +181,33 @@ function chromedriver() {
   console.log("installing: chromium-driver (apt-get)");
   aptInstall(["chromium-driver"]);
   if (!existsSync(CHROMEDRIVER)) throw new StepError(`apt installed chromium-driver but ${CHROMEDRIVER} is absent`);
+}
+
+/** Firefox ESR for the browser journeys in three engines (tests/browser/engines.test.mjs). */
+function firefox() {
+  if (existsSync(FIREFOX)) {
+    console.log(`ok: firefox-esr (${FIREFOX})`);
+    return;
+  }
+  console.log("installing: firefox-esr (apt-get)");
+  aptInstall(["firefox-esr"]);
+  if (!existsSync(FIREFOX)) throw new StepError(`apt installed firefox-esr but ${FIREFOX} is absent`);
+}
+
+/** WebKitWebDriver and MiniBrowser, and xvfb-run for the display MiniBrowser needs. */
+function webkit() {
+  const missing = [];
+  if (!existsSync(WEBKIT_DRIVER) || miniBrowser() === null) missing.push("webkit2gtk-driver");
+  if (!existsSync(XVFB_RUN) || !existsSync("/usr/bin/xauth")) missing.push("xvfb", "xauth");
+  if (missing.length === 0) {
+    console.log(`ok: webkit2gtk-driver (${WEBKIT_DRIVER}, ${miniBrowser()}), xvfb-run`);
+    return;
+  }
+  console.log(`installing: ${missing.join(", ")} (apt-get)`);
+  aptInstall(missing);
+  if (!existsSync(WEBKIT_DRIVER)) throw new StepError(`apt installed webkit2gtk-driver but ${WEBKIT_DRIVER} is absent`);
+  if (miniBrowser() === null) throw new StepError("apt installed webkit2gtk-driver but no MiniBrowser is under /usr/lib/*/webkit2gtk-*/");
+  if (!existsSync(XVFB_RUN)) throw new StepError(`apt installed xvfb but ${XVFB_RUN} is absent`);
 }
 
 /** clang and llvm-ar compile C zstd for wasm32 (see .cargo/config.toml). */
@@ -316,7 +371,8 @@ function pythonVenv(venv, interpreter, requirementsFile) {
 /**
  * Installs whatever is missing.
  * @param {{ browser?: boolean, python?: boolean, pythonZarr2?: boolean, pythonConventions?: boolean, pythonReferences?: boolean, twiggy?: boolean }} [opts]
- *   browser: also Chromium and chromedriver (the browser tests); python: also .venv (the tests
+ *   browser: also Chromium and chromedriver, Firefox ESR, WebKitWebDriver with MiniBrowser and
+ *   xvfb-run (the browser tests); python: also .venv (the tests
  *   that run zarr-python); pythonZarr2: also .venv-zarr2 (the zarr-python 2 fixture generator);
  *   pythonConventions: also .venv-conventions (the OME-Zarr and xarray convention fixture generator);
  *   pythonReferences: also .venv-references (the kerchunk reference fixture generator);
@@ -334,6 +390,8 @@ export function setup(opts = {}) {
   if (opts.browser) {
     chromium();
     chromedriver();
+    firefox();
+    webkit();
   }
   if (opts.twiggy) twiggy();
 }

@@ -149,7 +149,9 @@ const steps = [
     },
   ],
   ["js tests (node)", () => runTests(process.execPath, [...nodeTest, ...testFiles("tests/js")])],
-  ["browser test (chromium)", () => runTests(process.execPath, [...nodeTest, ...testFiles("tests/browser")])],
+  // Chromium for all of them; engines.test.mjs also runs the explorer and pool journeys in
+  // Firefox ESR and WebKit (tests/browser/engines.mjs, docs/browsers.md).
+  ["browser tests (chromium, firefox, webkit)", () => runTests(process.execPath, [...nodeTest, ...testFiles("tests/browser")])],
   // npm pack, the tarball installed into one app per bundler (and Node ESM, CommonJS, a user's
   // worker), each built for production and checked in Chromium or Node (tests/apps/).
   ["apps (bundlers)", () => runTests(process.execPath, [...nodeTest, "tests/apps/apps.test.mjs"])],
