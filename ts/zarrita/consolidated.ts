@@ -65,12 +65,15 @@ export async function withConsolidatedMetadata<Store extends Readable>(store: St
     }
     const known = new Map<string, Uint8Array>();
     for (const [key, bytes] of toDocuments(tree)) if (METADATA.test(key)) known.set(`/${key}`, bytes);
-    return consolidatedStore(store, known);
+    return consolidatedStore(store, known, format === "v2" ? 2 : 3);
   }
   throw last;
 }
 
-function consolidatedStore<Store extends Readable>(store: Store, known: Map<string, Uint8Array>): Listable<Store> {
+/** The Zarr format of a store {@link withConsolidatedMetadata} made: `open` asks for its documents only. @internal */
+export const FORMAT: unique symbol = Symbol("zom/zarrita consolidated format");
+
+function consolidatedStore<Store extends Readable>(store: Store, known: Map<string, Uint8Array>, format: 2 | 3): Listable<Store> {
   const get = async (key: AbsolutePath, options?: GetOptions): Promise<Uint8Array | undefined> => {
     const doc = known.get(key);
     if (doc !== undefined) return doc.slice();
@@ -88,7 +91,7 @@ function consolidatedStore<Store extends Readable>(store: Store, known: Map<stri
     }
     return nodes;
   };
-  const own: Record<string | symbol, unknown> = { get, contents };
+  const own: Record<string | symbol, unknown> = { get, contents, [FORMAT]: format };
   const bound = new Map<string | symbol, unknown>();
   // The store's own methods run on the store itself (private fields and all).
   return new Proxy(store, {

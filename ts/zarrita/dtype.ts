@@ -93,3 +93,18 @@ export function zarrJsonOf(meta: ArrayMetadata): { [key: string]: unknown } {
     ...(meta.storage_transformers === undefined ? {} : { storage_transformers: meta.storage_transformers }),
   };
 }
+
+/**
+ * Attributes as zarrita gives them (JSON.parse's values): zom keeps integers beyond 2^53 exact
+ * as bigints, which JSON.stringify, and so many a viewer, cannot handle.
+ */
+export function plainJson<T>(value: T): T {
+  if (typeof value === "bigint") return Number(value) as T;
+  if (globalThis.Array.isArray(value)) return value.map(plainJson) as T;
+  if (value !== null && typeof value === "object") {
+    const out: { [k: string]: unknown } = {};
+    for (const [k, v] of Object.entries(value)) Object.defineProperty(out, k, { value: plainJson(v), enumerable: true, writable: true, configurable: true });
+    return out as T;
+  }
+  return value;
+}

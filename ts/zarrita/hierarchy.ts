@@ -11,7 +11,7 @@ import { withUnderstood } from "../extensions.js";
 import { isInitialized, requireInit, whenInit } from "../load.js";
 import type { Selection } from "../slice.js";
 import type { ArrayZom } from "../types.js";
-import { dataTypeName, fillScalar, shapeOf, zarrJsonOf } from "./dtype.js";
+import { dataTypeName, fillScalar, plainJson, shapeOf, zarrJsonOf } from "./dtype.js";
 import { InvalidMetadataError, toZarritaError } from "./errors.js";
 import { allocLike, BoolArray, ByteStringArray, copyElement, toZarrita, UnicodeStringArray } from "./typedarray.js";
 import type { AnyData, Shape } from "./typedarray.js";
@@ -71,7 +71,7 @@ export class Group<Store extends Readable = Readable> extends Location<Store> {
   constructor(store: Store, path: AbsolutePath, metadata: GroupMetadata) {
     super(store, path);
     const opened = (metadata as unknown as Partial<OpenedGroup>)[OPENED];
-    this.#attrs = opened?.attributes ?? metadata.attributes ?? {};
+    this.#attrs = opened === undefined ? (metadata.attributes ?? {}) : plainJson(opened.attributes);
   }
 
   /** The user attributes. */
@@ -99,7 +99,7 @@ interface Facts {
 function factsOfZom(array: ZarrArray, keepAttrs: boolean): Facts {
   const zom = array.zom as ArrayZom & { dtype?: unknown; chunks?: number[]; chunk_grid?: { configuration?: { chunk_shape?: number[] } }; dimension_names?: unknown };
   const dtype = dataTypeName(array.dtype, array.zarrFormat, zom.dtype);
-  const attrs = keepAttrs || array.zarrFormat === 3 ? array.attributes : {};
+  const attrs = keepAttrs || array.zarrFormat === 3 ? plainJson(array.attributes) : {};
   let dimensionNames: string[] | undefined;
   if (array.zarrFormat === 3) dimensionNames = (zom.dimension_names ?? undefined) as string[] | undefined;
   else if (globalThis.Array.isArray(attrs._ARRAY_DIMENSIONS)) dimensionNames = attrs._ARRAY_DIMENSIONS as string[];

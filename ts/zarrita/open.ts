@@ -7,6 +7,7 @@ import { open as zomOpen } from "../hierarchy.js";
 import type { StoreInput } from "../hierarchy.js";
 import { ZarrArray } from "../array.js";
 import type { ZarrGroup } from "../hierarchy.js";
+import { FORMAT } from "./consolidated.js";
 import { toZarritaError } from "./errors.js";
 import { Array, Group, Location, nodePath } from "./hierarchy.js";
 import type { AbsolutePath, DataType, Readable } from "./types.js";
@@ -33,6 +34,8 @@ interface ArrayExtensible {
 async function openAs<Store extends Readable>(location: Location<Store> | Store, options: OpenOptions, format: 2 | 3 | undefined): Promise<Opened<Store>> {
   const loc = typeof location === "object" && location !== null && "store" in location ? location : new Location(location as Store);
   const { kind, signal } = options;
+  // A store with consolidated metadata holds the documents of its format only.
+  format ??= (loc.store as { [FORMAT]?: 2 | 3 })[FORMAT];
   let node: ZarrArray | ZarrGroup;
   try {
     signal?.throwIfAborted();
