@@ -257,8 +257,8 @@ function filesUnder(dir, keep) {
     .sort();
 }
 
-/** Files only the browser entries use, and the CLI (ESM only): no CommonJS copy. */
-const ESM_ONLY = /^(cli\/|index\.|manual\.|inflate\.|runtime\/browser\.|pool\/worker\.|zom_worker\.)/;
+/** Files only the browser entries use (zom/zarrita's too), and the CLI (ESM only): no CommonJS copy. */
+const ESM_ONLY = /^(cli\/|index\.|manual\.|inflate\.|runtime\/browser\.|pool\/worker\.|zom_worker\.|zarrita\/index\.)/;
 
 /**
  * Writes the CommonJS build beside the ES modules: each module of the Node entries as

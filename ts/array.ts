@@ -10,7 +10,7 @@ import { finish } from "./decode.js";
 import type { Chunk, ChunkData, RawChunk } from "./decode.js";
 import { toZomError, ZomError } from "./errors.js";
 import { anySignal, raceAbort } from "./store/signal.js";
-import { applySteps, registeredCodecs } from "./codecs.js";
+import { applySteps, hasLocalCodecs, registeredCodecs } from "./codecs.js";
 import type { CodecStep } from "./codecs.js";
 import { cacheId } from "./cache.js";
 import type { ChunkCache } from "./cache.js";
@@ -311,7 +311,8 @@ export class ZarrArray<D extends ChunkData = ChunkData> {
     const codecs = registeredCodecs();
     if (Object.keys(codecs).length > 0) {
       // The core calls this for arrays whose trailing codecs are registered ones.
-      const external = pool !== undefined && !pool.failed ? pool : undefined;
+      // Codecs registered as objects on this thread (zom/zarrita's registry) run here.
+      const external = pool !== undefined && !pool.failed && !hasLocalCodecs() ? pool : undefined;
       const signal = options.signal;
       const decodeExternal = (steps: CodecStep[], bytes: Uint8Array) =>
         external !== undefined ? external.external(codecs, steps, bytes, signal) : applySteps(codecs, steps, bytes);

@@ -48,6 +48,11 @@ export interface CodecRegistration {
 const modules = new Map<string, string>();
 /** module URL → its import. */
 const loaded = new Map<string, Promise<CodecModule>>();
+/**
+ * The URL prefix of codecs given as objects on this thread ({@link registerLocalCodec}): they
+ * cannot be imported by the decode workers, so reads apply them on the calling thread.
+ */
+const LOCAL = "zom-local:";
 
 function absolute(module: string | URL): string {
   if (module instanceof URL) return module.href;
@@ -78,7 +83,28 @@ export function registerCodec(registration: CodecRegistration): void {
 
 /** Forgets a codec registered with {@link registerCodec} (arrays opened afterwards). */
 export function unregisterCodec(name: string): boolean {
+  const url = modules.get(name);
+  if (url?.startsWith(LOCAL)) loaded.delete(url);
   return modules.delete(name);
+}
+
+/**
+ * Registers a codec given as an object on this thread (zom/zarrita's `registry`, whose codecs
+ * are JS classes rather than modules): like {@link registerCodec}, but the reads that need it
+ * apply it on the calling thread (the rest of the decoding still goes to the workers). @internal
+ */
+export function registerLocalCodec(name: string, module: Promise<CodecModule>): void {
+  if (typeof name !== "string" || name === "") throw new ZomError("InvalidArgument", "registerLocalCodec: name must be a non-empty string");
+  const url = `${LOCAL}${name}`;
+  module.catch(() => {});
+  modules.set(name, url);
+  loaded.set(url, module);
+}
+
+/** True when a registered codec can run on the calling thread only ({@link registerLocalCodec}). @internal */
+export function hasLocalCodecs(): boolean {
+  for (const url of modules.values()) if (url.startsWith(LOCAL)) return true;
+  return false;
 }
 
 /** The registered names and their module URLs (for the decode workers). */
@@ -97,6 +123,9 @@ export function registeredNames(): string[] {
  */
 export function importCodec(url: string): Promise<CodecModule> {
   let module = loaded.get(url);
+  if (module === undefined && url.startsWith(LOCAL)) {
+    return Promise.reject(new ZomError("UnknownCodec", `codec '${url.slice(LOCAL.length)}' is registered on another thread only`));
+  }
   if (module === undefined) {
     module = import(/* @vite-ignore */ /* webpackIgnore: true */ url).then((m: Partial<CodecModule>) => {
       if (typeof m?.decode !== "function") throw new ZomError("InvalidArgument", `the codec module ${url} exports no decode function`);

@@ -1,0 +1,122 @@
+/**
+ * zarrita's `withConsolidatedMetadata` and `withMaybeConsolidatedMetadata` (and their older
+ * names): the consolidated metadata is read by zom (`open` of the root group, v3 inline or v2
+ * `.zmetadata`), and the store wrapper serves every node's documents from it.
+ * @module
+ */
+import { toDocuments } from "../api.js";
+import { open as zomOpen } from "../hierarchy.js";
+import type { StoreInput } from "../hierarchy.js";
+import type { Zom } from "../types.js";
+import { InvalidMetadataError, NotFoundError, toZarritaError } from "./errors.js";
+import type { AbsolutePath, AsyncReadable, GetOptions, Readable } from "./types.js";
+
+/** The format of consolidated metadata. */
+export type ConsolidatedFormat = "v2" | "v3";
+
+/** Options of {@link withConsolidatedMetadata}. */
+export interface ConsolidatedMetadataOptions {
+  /** The format(s) to try, in order (default: v3, then v2). */
+  readonly format?: ConsolidatedFormat | ConsolidatedFormat[];
+  /** Only ".zmetadata" is read (zom reads no other key). */
+  readonly metadataKey?: string;
+}
+
+/** A store with consolidated metadata, and the nodes it lists. */
+export type Listable<Store extends Readable> = Store & {
+  contents(): { path: AbsolutePath; kind: "array" | "group" }[];
+};
+
+const METADATA = /(^|\/)(zarr\.json|\.zarray|\.zgroup|\.zattrs)$/;
+
+/** The consolidated tree at the root of `store` in `format`, or why there is none. */
+async function consolidatedTree(store: Readable, format: ConsolidatedFormat): Promise<Zom> {
+  let group;
+  try {
+    group = await zomOpen(store as unknown as StoreInput, "", { kind: "group", format: format === "v2" ? 2 : 3 });
+  } catch (e) {
+    throw toZarritaError(e, { path: "/" });
+  }
+  if (!("consolidated" in group) || !group.consolidated) {
+    throw new NotFoundError(`${format} consolidated metadata`, { path: format === "v2" ? "/.zmetadata" : "/zarr.json" });
+  }
+  return group.zom;
+}
+
+/**
+ * `store` with its consolidated metadata: metadata documents of the nodes it holds are answered
+ * from memory, everything else (and `getRange`) goes to `store`. Throws NotFoundError when there
+ * is none.
+ */
+export async function withConsolidatedMetadata<Store extends Readable>(store: Store, options: ConsolidatedMetadataOptions = {}): Promise<Listable<Store>> {
+  const formats = options.format === undefined ? (["v3", "v2"] as const) : typeof options.format === "string" ? [options.format] : options.format;
+  if (options.metadataKey !== undefined && options.metadataKey !== ".zmetadata") {
+    throw new InvalidMetadataError(`consolidated metadata is read from .zmetadata only, not ${options.metadataKey}`);
+  }
+  let last: unknown = new NotFoundError("consolidated metadata", { path: "/" });
+  for (const format of formats) {
+    let tree: Zom;
+    try {
+      tree = await consolidatedTree(store, format);
+    } catch (e) {
+      if (!(e instanceof NotFoundError || e instanceof InvalidMetadataError)) throw e;
+      last = e;
+      continue;
+    }
+    const known = new Map<string, Uint8Array>();
+    for (const [key, bytes] of toDocuments(tree)) if (METADATA.test(key)) known.set(`/${key}`, bytes);
+    return consolidatedStore(store, known, format === "v2" ? 2 : 3);
+  }
+  throw last;
+}
+
+/** The Zarr format of a store {@link withConsolidatedMetadata} made: `open` asks for its documents only. @internal */
+export const FORMAT: unique symbol = Symbol("zom/zarrita consolidated format");
+
+function consolidatedStore<Store extends Readable>(store: Store, known: Map<string, Uint8Array>, format: 2 | 3): Listable<Store> {
+  const get = async (key: AbsolutePath, options?: GetOptions): Promise<Uint8Array | undefined> => {
+    const doc = known.get(key);
+    if (doc !== undefined) return doc.slice();
+    return (store as AsyncReadable).get(key, options);
+  };
+  const contents = () => {
+    const nodes: { path: AbsolutePath; kind: "array" | "group" }[] = [];
+    for (const [key, bytes] of known) {
+      const slash = key.lastIndexOf("/");
+      const path = (key.slice(0, slash) || "/") as AbsolutePath;
+      const name = key.slice(slash + 1);
+      if (name === ".zarray") nodes.push({ path, kind: "array" });
+      else if (name === ".zgroup") nodes.push({ path, kind: "group" });
+      else if (name === "zarr.json") nodes.push({ path, kind: /"node_type"\s*:\s*"array"/.test(new TextDecoder().decode(bytes)) ? "array" : "group" });
+    }
+    return nodes;
+  };
+  const own: Record<string | symbol, unknown> = { get, contents, [FORMAT]: format };
+  const bound = new Map<string | symbol, unknown>();
+  // The store's own methods run on the store itself (private fields and all).
+  return new Proxy(store, {
+    get(target, prop) {
+      if (prop in own) return own[prop];
+      const value = Reflect.get(target, prop, target) as unknown;
+      if (typeof value !== "function") return value;
+      if (!bound.has(prop)) bound.set(prop, (value as (...a: unknown[]) => unknown).bind(target));
+      return bound.get(prop);
+    },
+    has: (target, prop) => prop in own || Reflect.has(target, prop),
+  }) as Listable<Store>;
+}
+
+/** {@link withConsolidatedMetadata}, or `store` itself when it has no consolidated metadata. */
+export async function withMaybeConsolidatedMetadata<Store extends Readable>(store: Store, options: ConsolidatedMetadataOptions = {}): Promise<Listable<Store> | Store> {
+  try {
+    return await withConsolidatedMetadata(store, options);
+  } catch (e) {
+    if (e instanceof NotFoundError || e instanceof InvalidMetadataError) return store;
+    throw e;
+  }
+}
+
+/** zarrita's older name of {@link withConsolidatedMetadata}. */
+export const withConsolidated = withConsolidatedMetadata;
+/** zarrita's older name of {@link withMaybeConsolidatedMetadata}. */
+export const tryWithConsolidated = withMaybeConsolidatedMetadata;

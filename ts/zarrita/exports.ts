@@ -1,0 +1,27 @@
+/**
+ * What "zom/zarrita" exports, in browsers and in Node: zarrita 0.7's public API over zom.
+ * @module
+ */
+export { Array, Group, Location, root } from "./hierarchy.js";
+export { open } from "./open.js";
+export type { OpenOptions, OpenV3Options } from "./open.js";
+export { get, slice } from "./get.js";
+export type { GetOptions, Slice } from "./get.js";
+export { FetchStore } from "./fetch.js";
+export type { FetchStoreOptions } from "./fetch.js";
+export { tryWithConsolidated, withConsolidated, withConsolidatedMetadata, withMaybeConsolidatedMetadata } from "./consolidated.js";
+export type { ConsolidatedFormat, ConsolidatedMetadataOptions, Listable } from "./consolidated.js";
+export { registry } from "./codecs.js";
+export type { Codec, CodecEntry } from "./codecs.js";
+export {
+  CodecPipelineError,
+  InvalidMetadataError,
+  InvalidSelectionError,
+  isZarritaError,
+  NotFoundError,
+  UnknownCodecError,
+  UnsupportedError,
+} from "./errors.js";
+export { BoolArray, ByteStringArray, UnicodeStringArray } from "./typedarray.js";
+export { create, defineArrayExtension, defineStoreExtension, extendArray, extendStore, set } from "./extension.js";
+export type * from "./types.js";
