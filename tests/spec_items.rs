@@ -388,7 +388,7 @@ fn mistakes_in_item_rules_are_located() {
     let doc = json!({"zom_spec": 1, "name": "broken", "root": {
         "unique": [{"key": "/name"}],
         "order": [{"items": "/a/*", "categories": [["x", "*"], "y", ["*"]]}],
-        "monotone": [{"items": "/a/*", "direction": "up"}],
+        "monotone": [{"items": "/a/*", "direction": "up"}, {"items": "/a/*", "node_path": "/p", "direction": "equal"}],
         "matches": [{"value": "/p", "parts": [{"from": "/rows"}]}],
         "across": [{"value": "/v", "other": "/v", "compare": "size", "colour": 1}]
     }});
@@ -401,6 +401,7 @@ fn mistakes_in_item_rules_are_located() {
         "at /root/order/0/categories/1: must be an array",
         "at /root/order/0/categories/2: '*' may be in one category only",
         "at /root/monotone/0/direction: must be",
+        "at /root/monotone/1/key: with node_path, the key must start with an array fact",
         "at /root/matches/0/parts/0: 'index' is required",
         "at /root/across/0/colour: unknown key",
         "at /root/across/0/compare: must be \"value\", \"length\" or \"one_of\"",

@@ -2,7 +2,7 @@
 //! every rule of the node specs that apply there. Never stops at the first problem.
 
 use super::format::{Claim, Kind, NodeRule, Spec, When};
-use super::items::{array_facts, relative_path, Context};
+use super::items::{array_fact_of, relative_path, Context};
 use super::pointer::Found;
 use super::schema::SchemaError;
 use super::view::{array_view, node_loc};
@@ -570,9 +570,9 @@ impl<'s, 'z> Checker<'s, 'z> {
     fn items(&mut self, rule: &'s NodeRule, path: &str, value: &Value, node: &NodeRef) {
         let root = self.root;
         let root_format = self.root_format;
-        let array_at = |relative: &str| {
+        let array_at = |relative: &str, fact: &str| {
             let (_, target) = resolve(value, path, relative)?;
-            array_facts(target, root_format)
+            array_fact_of(target, root_format, fact)
         };
         let attributes_at = |relative: &str| {
             let (_, target) = resolve(root, "", &relative_path(path, relative)?)?;
@@ -580,6 +580,7 @@ impl<'s, 'z> Checker<'s, 'z> {
         };
         let cx = Context {
             attributes: node.attributes(),
+            locate: true,
             array_at: &array_at,
             attributes_at: &attributes_at,
         };

@@ -70,6 +70,24 @@ impl Selector {
         }
     }
 
+    /// The first step when it is a key, and the selector of the steps after it (`/shape/0` →
+    /// `shape`, `/0`).
+    pub(crate) fn split_first_key(&self) -> Option<(&str, Selector)> {
+        let Some(Step::Key(first)) = self.steps.first() else {
+            return None;
+        };
+        let rest_text = self
+            .text
+            .get(1..)
+            .and_then(|t| t.find('/').map(|i| &t[i..]))
+            .unwrap_or("");
+        let rest = Selector {
+            steps: self.steps.get(1..).unwrap_or_default().to_vec(),
+            text: rest_text.to_string(),
+        };
+        Some((first, rest))
+    }
+
     /// The selector as written.
     pub(crate) fn text(&self) -> &str {
         &self.text
@@ -78,9 +96,20 @@ impl Selector {
     /// Every value the selector finds in `root`, in document order; `base` is prepended to
     /// each location. Keys or indices that are absent select nothing.
     pub(crate) fn select<'v>(&self, root: &'v Value, base: &[LocStep]) -> Vec<Found<'v>> {
+        self.select_in(root, base, true)
+    }
+
+    /// [`Selector::select`], or with `locate` false the values alone (every `loc` empty), which
+    /// allocates nothing per step: for checks that need locations only when they find a problem.
+    pub(crate) fn select_in<'v>(
+        &self,
+        root: &'v Value,
+        base: &[LocStep],
+        locate: bool,
+    ) -> Vec<Found<'v>> {
         let mut found = Vec::new();
-        let mut loc = base.to_vec();
-        self.walk(0, root, &mut loc, &mut found);
+        let mut loc = if locate { base.to_vec() } else { Vec::new() };
+        self.walk(0, root, locate, &mut loc, &mut found);
         found
     }
 
@@ -90,6 +119,7 @@ impl Selector {
         &self,
         step: usize,
         value: &'v Value,
+        locate: bool,
         loc: &mut Vec<LocStep>,
         found: &mut Vec<Found<'v>>,
     ) {
@@ -100,25 +130,31 @@ impl Selector {
             });
             return;
         };
-        let mut visit = |here: LocStep, child: &'v Value, found: &mut Vec<Found<'v>>| {
-            loc.push(here);
-            self.walk(step + 1, child, loc, found);
-            loc.pop();
-        };
+        // The step is made only when locations are kept (a key's copy is an allocation).
+        let mut visit =
+            |here: &dyn Fn() -> LocStep, child: &'v Value, found: &mut Vec<Found<'v>>| {
+                if locate {
+                    loc.push(here());
+                }
+                self.walk(step + 1, child, locate, loc, found);
+                if locate {
+                    loc.pop();
+                }
+            };
         match (s, value) {
             (Step::Any, Value::Array(items)) => {
                 for (i, item) in items.iter().enumerate() {
-                    visit(LocStep::Index(i), item, found);
+                    visit(&|| LocStep::Index(i), item, found);
                 }
             }
             (Step::Any, Value::Object(map)) => {
                 for (k, v) in map {
-                    visit(LocStep::Key(k.clone()), v, found);
+                    visit(&|| LocStep::Key(k.clone()), v, found);
                 }
             }
             (Step::Key(k), Value::Object(map)) => {
                 if let Some(v) = map.get(k) {
-                    visit(LocStep::Key(k.clone()), v, found);
+                    visit(&|| LocStep::Key(k.clone()), v, found);
                 }
             }
             (Step::Key(k), Value::Array(items)) => {
@@ -127,7 +163,7 @@ impl Selector {
                     .ok()
                     .and_then(|i| Some((i, items.get(i)?)));
                 if let Some((i, v)) = item {
-                    visit(LocStep::Index(i), v, found);
+                    visit(&|| LocStep::Index(i), v, found);
                 }
             }
             _ => {}
@@ -180,5 +216,14 @@ mod tests {
         assert!(Selector::parse(&"/a".repeat(MAX_STEPS)).is_ok());
         assert!(Selector::parse(&"/a".repeat(MAX_STEPS + 1)).is_err());
         assert_eq!(Selector::parse("").unwrap().select(&v, &[]).len(), 1);
+        let (first, rest) = Selector::parse("/a~1b/~0/1")
+            .unwrap()
+            .split_first_key()
+            .map(|(f, r)| (f.to_string(), r))
+            .unwrap();
+        assert_eq!((first.as_str(), rest.text()), ("a/b", "/~0/1"));
+        assert_eq!(rest.select(&v["a/b"], &[]).len(), 1);
+        assert!(Selector::parse("/*/x").unwrap().split_first_key().is_none());
+        assert!(Selector::parse("").unwrap().split_first_key().is_none());
     }
 }

@@ -13,33 +13,47 @@ use crate::validate::util::name_of;
 use crate::validate::LocStep;
 use serde_json::{Map, Value};
 
+/// The facts of the view, in its order.
+const FACTS: [&str; 8] = [
+    "zarr_format",
+    "rank",
+    "shape",
+    "chunk_shape",
+    "data_type",
+    "codecs",
+    "dimension_names",
+    "fill_value",
+];
+
 /// The view of one array node, built from its ZOM JSON.
 pub(crate) fn array_view(obj: &Map<String, Value>, version: u64) -> Value {
-    let shape = obj.get("shape").cloned().unwrap_or(Value::Null);
-    let rank = shape
-        .as_array()
-        .map_or(Value::Null, |s| Value::from(s.len()));
-    let mut view = Map::new();
-    view.insert("zarr_format".into(), Value::from(version));
-    view.insert("rank".into(), rank);
-    view.insert("shape".into(), shape);
-    let (chunk_shape, data_type, codecs) = if version == 3 {
-        let chunk_shape = obj
+    Value::Object(
+        FACTS
+            .iter()
+            .map(|f| (f.to_string(), array_fact(obj, version, f)))
+            .collect(),
+    )
+}
+
+/// One fact of the view (null when the node has none, or for a name the view does not have).
+pub(crate) fn array_fact(obj: &Map<String, Value>, version: u64, name: &str) -> Value {
+    let v3 = version == 3;
+    let fact = match name {
+        "zarr_format" => Some(Value::from(version)),
+        "rank" => obj
+            .get("shape")
+            .and_then(Value::as_array)
+            .map(|s| Value::from(s.len())),
+        "shape" => obj.get("shape").cloned(),
+        "chunk_shape" if v3 => obj
             .get("chunk_grid")
             .and_then(|g| g.get("configuration"))
             .and_then(|c| c.get("chunk_shape"))
-            .cloned();
-        let data_type = obj.get("data_type").map(v3_type_name);
-        let codecs = obj.get("codecs").and_then(Value::as_array).map(|list| {
-            list.iter()
-                .map(|c| name_of(c).map_or(Value::Null, Value::from))
-                .collect()
-        });
-        (chunk_shape, data_type, codecs)
-    } else {
-        let filters = obj.get("filters").and_then(Value::as_array);
-        let compressor = obj.get("compressor").filter(|c| !c.is_null());
-        let data_type = obj.get("dtype").map(|d| {
+            .cloned(),
+        "chunk_shape" => obj.get("chunks").cloned(),
+        "data_type" if v3 => obj.get("data_type").map(v3_type_name),
+        "data_type" => obj.get("dtype").map(|d| {
+            let (filters, compressor) = v2_codecs(obj);
             DataType::from_v2_codecs(d, filters.map(Vec::as_slice), compressor)
                 .ok()
                 .and_then(|(t, _)| match t.to_v3().to_value() {
@@ -48,29 +62,35 @@ pub(crate) fn array_view(obj: &Map<String, Value>, version: u64) -> Value {
                     _ => None,
                 })
                 .unwrap_or_else(|| d.clone())
-        });
-        let ids = filters
-            .into_iter()
-            .flatten()
-            .chain(compressor)
-            .map(|c| c.get("id").cloned().unwrap_or(Value::Null))
-            .collect();
-        (obj.get("chunks").cloned(), data_type, Some(ids))
+        }),
+        "codecs" if v3 => obj.get("codecs").and_then(Value::as_array).map(|list| {
+            list.iter()
+                .map(|c| name_of(c).map_or(Value::Null, Value::from))
+                .collect()
+        }),
+        "codecs" => {
+            let (filters, compressor) = v2_codecs(obj);
+            Some(
+                filters
+                    .into_iter()
+                    .flatten()
+                    .chain(compressor)
+                    .map(|c| c.get("id").cloned().unwrap_or(Value::Null))
+                    .collect(),
+            )
+        }
+        "dimension_names" if v3 => obj.get("dimension_names").cloned(),
+        "fill_value" => obj.get("fill_value").cloned(),
+        _ => None,
     };
-    view.insert("chunk_shape".into(), chunk_shape.unwrap_or(Value::Null));
-    view.insert("data_type".into(), data_type.unwrap_or(Value::Null));
-    view.insert("codecs".into(), codecs.map_or(Value::Null, Value::Array));
-    let names = if version == 3 {
-        obj.get("dimension_names").cloned()
-    } else {
-        None
-    };
-    view.insert("dimension_names".into(), names.unwrap_or(Value::Null));
-    view.insert(
-        "fill_value".into(),
-        obj.get("fill_value").cloned().unwrap_or(Value::Null),
-    );
-    Value::Object(view)
+    fact.unwrap_or(Value::Null)
+}
+
+/// A v2 array's filters and its compressor (none when null).
+fn v2_codecs(obj: &Map<String, Value>) -> (Option<&Vec<Value>>, Option<&Value>) {
+    let filters = obj.get("filters").and_then(Value::as_array);
+    let compressor = obj.get("compressor").filter(|c| !c.is_null());
+    (filters, compressor)
 }
 
 fn v3_type_name(data_type: &Value) -> Value {

@@ -2,7 +2,7 @@
 
 use super::{Across, Compare, Direction, Head, ItemRules, Matches, Monotone, Order, Part, Unique};
 use crate::spec::pointer::{Found, Selector};
-use crate::spec::view::array_view;
+use crate::spec::view::array_fact;
 use crate::validate::util::show;
 use crate::validate::{LocStep, ProblemKind};
 use serde_json::Value;
@@ -16,16 +16,25 @@ pub(crate) struct Finding {
 }
 
 /// A node's attributes and the nodes around it, as item rules see them.
+#[derive(Clone, Copy)]
 pub(crate) struct Context<'z> {
     pub attributes: &'z Value,
-    /// The array facts of the node at a path relative to this node, if there is an array.
-    pub array_at: &'z dyn Fn(&str) -> Option<Value>,
+    /// Whether findings need their locations (a first pass without them finds whether there
+    /// is anything to report at all).
+    pub locate: bool,
+    /// One array fact (`shape`, `data_type`, … as in a spec's `array` view) of the node at a
+    /// path relative to this node, if that node is an array.
+    pub array_at: &'z dyn Fn(&str, &str) -> Option<Value>,
     /// The attributes of the node at a path relative to this node (`..` steps up).
     pub attributes_at: &'z dyn Fn(&str) -> Option<&'z Value>,
 }
 
-fn attribute_base() -> Vec<LocStep> {
-    vec![LocStep::Key("attributes".to_string())]
+fn attribute_base(cx: &Context) -> Vec<LocStep> {
+    if cx.locate {
+        vec![LocStep::Key("attributes".to_string())]
+    } else {
+        Vec::new()
+    }
 }
 
 fn finding(loc: &[LocStep], message: String) -> Finding {
@@ -37,8 +46,16 @@ fn finding(loc: &[LocStep], message: String) -> Finding {
 }
 
 /// The first value `selector` finds in `value`.
-fn first<'v>(selector: &Selector, value: &'v Value, base: &[LocStep]) -> Option<Found<'v>> {
-    selector.select(value, base).into_iter().next()
+fn first<'v>(
+    cx: &Context,
+    selector: &Selector,
+    value: &'v Value,
+    base: &[LocStep],
+) -> Option<Found<'v>> {
+    selector
+        .select_in(value, base, cx.locate)
+        .into_iter()
+        .next()
 }
 
 /// A location as people read it (`attributes/ome/axes/0/name`).
@@ -52,24 +69,42 @@ pub(crate) fn loc_text(loc: &[LocStep]) -> String {
         .join("/")
 }
 
+/// Checks one rule: first without locations (most nodes conform, and then nothing is
+/// allocated for them), again with them when it found something.
+fn run<'r>(
+    head: &'r Head,
+    check: impl Fn(&Context) -> Vec<Finding>,
+    cx: &Context,
+    out: &mut Vec<(&'r Head, Finding)>,
+) {
+    let quick = Context {
+        locate: false,
+        ..*cx
+    };
+    if !check(&quick).is_empty() {
+        out.extend(check(cx).into_iter().map(|f| (head, f)));
+    }
+}
+
 impl ItemRules {
-    /// Checks every item rule on a node; each finding with its rule's name and severity.
+    /// Checks every item rule on a node (`cx` with `locate`); each finding with its rule's
+    /// name and severity.
     pub(crate) fn check<'r>(&'r self, cx: &Context) -> Vec<(&'r Head, Finding)> {
         let mut out = Vec::new();
         for r in &self.unique {
-            out.extend(r.check(cx).into_iter().map(|f| (&r.head, f)));
+            run(&r.head, |cx| r.check(cx), cx, &mut out);
         }
         for r in &self.order {
-            out.extend(r.check(cx).into_iter().map(|f| (&r.head, f)));
+            run(&r.head, |cx| r.check(cx), cx, &mut out);
         }
         for r in &self.monotone {
-            out.extend(r.check(cx).into_iter().map(|f| (&r.head, f)));
+            run(&r.head, |cx| r.check(cx), cx, &mut out);
         }
         for r in &self.matches {
-            out.extend(r.check(cx).into_iter().map(|f| (&r.head, f)));
+            run(&r.head, |cx| r.check(cx), cx, &mut out);
         }
         for r in &self.across {
-            out.extend(r.check(cx).into_iter().map(|f| (&r.head, f)));
+            run(&r.head, |cx| r.check(cx), cx, &mut out);
         }
         out
     }
@@ -78,7 +113,8 @@ impl ItemRules {
 impl Head {
     /// The items of the attributes the rule applies within.
     fn scopes<'v>(&self, cx: &Context<'v>) -> Vec<Found<'v>> {
-        self.for_each.select(cx.attributes, &attribute_base())
+        self.for_each
+            .select_in(cx.attributes, &attribute_base(cx), cx.locate)
     }
 }
 
@@ -87,8 +123,8 @@ impl Unique {
         let mut out = Vec::new();
         for scope in self.head.scopes(cx) {
             let mut seen: HashMap<String, Vec<LocStep>> = HashMap::new();
-            for item in self.items.select(scope.value, &scope.loc) {
-                let Some(key) = first(&self.key, item.value, &item.loc) else {
+            for item in self.items.select_in(scope.value, &scope.loc, cx.locate) {
+                let Some(key) = first(cx, &self.key, item.value, &item.loc) else {
                     continue;
                 };
                 let text = serde_json::to_string(key.value).unwrap_or_default();
@@ -124,8 +160,8 @@ impl Order {
         for scope in self.head.scopes(cx) {
             // The highest category so far, with the value and location that set it.
             let mut highest: Option<(usize, &Value, Vec<LocStep>)> = None;
-            for item in self.items.select(scope.value, &scope.loc) {
-                let Some(key) = first(&self.key, item.value, &item.loc) else {
+            for item in self.items.select_in(scope.value, &scope.loc, cx.locate) {
+                let Some(key) = first(cx, &self.key, item.value, &item.loc) else {
                     continue;
                 };
                 let Some(c) = self.category(key.value) else {
@@ -190,31 +226,37 @@ impl Monotone {
         let mut out = Vec::new();
         for scope in self.head.scopes(cx) {
             let mut previous: Option<(Value, String)> = None;
-            for item in self.items.select(scope.value, &scope.loc) {
+            for item in self.items.select_in(scope.value, &scope.loc, cx.locate) {
                 // The value, where a finding is reported, and how it is named in messages.
                 let (value, loc, name) = match &self.node_path {
                     None => {
-                        let Some(found) = first(&self.key, item.value, &item.loc) else {
+                        let Some(found) = first(cx, &self.key, item.value, &item.loc) else {
                             continue;
                         };
                         let name = loc_text(&found.loc);
                         (found.value.clone(), found.loc, name)
                     }
                     Some(sel) => {
-                        let Some(path) = first(sel, item.value, &item.loc) else {
+                        let Some(path) = first(cx, sel, item.value, &item.loc) else {
                             continue;
                         };
                         let Some(name) = path.value.as_str() else {
                             continue;
                         };
-                        let Some(view) = (cx.array_at)(name) else {
+                        let Some((fact, rest)) = self.key.split_first_key() else {
                             continue;
                         };
-                        let Some(found) = first(&self.key, &view, &[]) else {
+                        let Some(fact_value) = (cx.array_at)(name, fact) else {
                             continue;
                         };
-                        let what =
-                            format!("{} of '{name}'", self.key.text().trim_start_matches('/'));
+                        let Some(found) = first(cx, &rest, &fact_value, &[]) else {
+                            continue;
+                        };
+                        let what = if cx.locate {
+                            format!("{} of '{name}'", self.key.text().trim_start_matches('/'))
+                        } else {
+                            String::new()
+                        };
                         (found.value.clone(), path.loc, what)
                     }
                 };
@@ -263,14 +305,14 @@ impl Matches {
             match part {
                 Part::Text(text) => out.push_str(text),
                 Part::Own { key } => {
-                    let value = first(key, item.value, &item.loc)?;
+                    let value = first(cx, key, item.value, &item.loc)?;
                     sources.push(loc_text(&value.loc));
                     push_text(&mut out, value.value);
                 }
                 Part::Item { from, index, key } => {
-                    let list = first(from, cx.attributes, &attribute_base())?;
+                    let list = first(cx, from, cx.attributes, &attribute_base(cx))?;
                     let items = list.value.as_array()?;
-                    let at = first(index, item.value, &item.loc)?;
+                    let at = first(cx, index, item.value, &item.loc)?;
                     let i = at.value.as_u64()?;
                     let Some(chosen) = usize::try_from(i).ok().and_then(|i| items.get(i)) else {
                         return Some(Err(finding(
@@ -284,7 +326,7 @@ impl Matches {
                     };
                     let mut loc = list.loc.clone();
                     loc.push(LocStep::Index(i as usize));
-                    let value = first(key, chosen, &loc)?;
+                    let value = first(cx, key, chosen, &loc)?;
                     sources.push(loc_text(&value.loc));
                     push_text(&mut out, value.value);
                 }
@@ -296,7 +338,7 @@ impl Matches {
     fn check(&self, cx: &Context) -> Vec<Finding> {
         let mut out = Vec::new();
         for item in self.head.scopes(cx) {
-            let Some(value) = first(&self.value, item.value, &item.loc) else {
+            let Some(value) = first(cx, &self.value, item.value, &item.loc) else {
                 continue;
             };
             let mut sources = Vec::new();
@@ -327,7 +369,7 @@ impl Across {
         let Some(other_attributes) = (cx.attributes_at)(&self.node) else {
             return out;
         };
-        let others = self.other.select(other_attributes, &[]);
+        let others = self.other.select_in(other_attributes, &[], cx.locate);
         let Some(other) = others.first() else {
             return out;
         };
@@ -337,7 +379,7 @@ impl Across {
             self.node
         );
         for scope in self.head.scopes(cx) {
-            let Some(mine) = first(&self.value, scope.value, &scope.loc) else {
+            let Some(mine) = first(cx, &self.value, scope.value, &scope.loc) else {
                 continue;
             };
             let message = match self.compare {
@@ -390,10 +432,10 @@ pub(crate) fn relative_path(path: &str, relative: &str) -> Option<String> {
     Some(parts.join("/"))
 }
 
-/// The array facts of `node` when it is an array.
-pub(crate) fn array_facts(node: &Value, root_format: Option<u64>) -> Option<Value> {
+/// Fact `name` of `node`'s array view when it is an array.
+pub(crate) fn array_fact_of(node: &Value, root_format: Option<u64>, name: &str) -> Option<Value> {
     let n = crate::spec::eval::NodeRef::of(node, root_format)?;
-    n.is_array.then(|| array_view(n.obj, n.version))
+    n.is_array.then(|| array_fact(n.obj, n.version, name))
 }
 
 #[cfg(test)]

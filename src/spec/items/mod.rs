@@ -7,7 +7,7 @@
 mod check;
 mod read;
 
-pub(crate) use check::{array_facts, loc_text, relative_path, Context};
+pub(crate) use check::{array_fact_of, loc_text, relative_path, Context};
 
 use super::pointer::Selector;
 use crate::validate::Severity;

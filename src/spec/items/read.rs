@@ -119,11 +119,19 @@ impl<'d> Reader<'d> {
                 Direction::NonDecreasing
             }
         };
+        let node_path = self.selector(o, "node_path", at);
+        let key = self.selector(o, "key", at).unwrap_or_else(Selector::whole);
+        if node_path.is_some() && key.split_first_key().is_none() {
+            self.problem(
+                &format!("{at}/key"),
+                "with node_path, the key must start with an array fact (/shape, /data_type, …)",
+            );
+        }
         Some(Monotone {
             head,
             items: self.required_selector(o, "items", at),
-            key: self.selector(o, "key", at).unwrap_or_else(Selector::whole),
-            node_path: self.selector(o, "node_path", at),
+            key,
+            node_path,
             direction,
         })
     }
