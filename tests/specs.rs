@@ -4,66 +4,12 @@
 
 mod common;
 
+use common::specs::{loc_value, raw_zom, show};
+
 use serde_json::{json, Map, Value};
-use std::path::Path;
 use std::sync::Arc;
 use zom::spec::{self, Spec, SpecChoice};
-use zom::validate::{validate_hierarchy, LocStep, Problem, Severity, ValidateOptions};
-
-/// The ZOM of a fixture folder, nested from its documents as they are (no interpretation, so
-/// that metadata zom would refuse to read can still be checked): v3 `zarr.json` documents, v2
-/// `.zarray`/`.zgroup` with `.zattrs` as `attributes`.
-fn raw_zom(dir: &Path) -> Value {
-    let mut docs: Vec<(String, Value)> = common::read_documents(dir)
-        .into_iter()
-        .map(|(k, b)| (k, serde_json::from_slice(&b).unwrap()))
-        .collect();
-    docs.sort_by_key(|(k, _)| k.matches('/').count());
-    let mut root = Value::Null;
-    let mut attrs: Vec<(String, Value)> = Vec::new();
-    for (key, doc) in docs {
-        let (path, file) = key.rsplit_once('/').unwrap_or(("", key.as_str()));
-        let mut node = match file {
-            "zarr.json" | ".zarray" | ".zgroup" => doc,
-            ".zattrs" => {
-                attrs.push((path.to_string(), doc));
-                continue;
-            }
-            _ => continue,
-        };
-        let obj = node.as_object_mut().unwrap();
-        obj.remove("consolidated_metadata");
-        let is_group = file == ".zgroup" || obj.get("node_type") == Some(&json!("group"));
-        if is_group {
-            obj.insert("members".into(), json!({}));
-        }
-        if file != "zarr.json" {
-            obj.entry("attributes").or_insert(json!({}));
-        }
-        *slot(&mut root, path) = node;
-    }
-    for (path, a) in attrs {
-        slot(&mut root, &path)["attributes"] = a;
-    }
-    root
-}
-
-fn slot<'v>(root: &'v mut Value, path: &str) -> &'v mut Value {
-    let mut at = root;
-    for name in path.split('/').filter(|s| !s.is_empty()) {
-        let members = at
-            .as_object_mut()
-            .unwrap()
-            .entry("members")
-            .or_insert(json!({}));
-        at = members
-            .as_object_mut()
-            .unwrap()
-            .entry(name)
-            .or_insert(Value::Null);
-    }
-    at
-}
+use zom::validate::{validate_hierarchy, Problem, Severity, ValidateOptions};
 
 fn with_specs(specs: Vec<SpecChoice>) -> ValidateOptions {
     ValidateOptions {
@@ -74,28 +20,6 @@ fn with_specs(specs: Vec<SpecChoice>) -> ValidateOptions {
 
 fn convention(name: &str) -> SpecChoice {
     SpecChoice::Convention(name.into(), spec::builtin(name).unwrap())
-}
-
-fn loc_value(loc: &[LocStep]) -> Value {
-    LocStep::list_value(loc)
-}
-
-fn show(problems: &[Problem]) -> String {
-    problems
-        .iter()
-        .map(|p| {
-            format!(
-                "  {} {} {}: {} [{:?} {:?}]",
-                p.path,
-                loc_value(&p.loc),
-                p.kind.as_str(),
-                p.message,
-                p.spec,
-                p.rule
-            )
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 fn conventions_dir() -> std::path::PathBuf {

@@ -6,36 +6,15 @@
 
 mod common;
 
-use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
+use common::specs::{raw_zom, show};
+
+use serde_json::json;
+use std::path::PathBuf;
 use zom::spec::{self, SpecChoice};
-use zom::validate::{validate_hierarchy, LocStep, Problem, Severity, ValidateOptions};
+use zom::validate::{validate_hierarchy, LocStep, Severity, ValidateOptions};
 
 fn dir() -> PathBuf {
     common::fixtures().join("conventions-0.6")
-}
-
-/// The ZOM of a fixture folder of v3 documents, nested as they are.
-fn raw_zom(dir: &Path) -> Value {
-    let mut docs: Vec<(String, Value)> = common::read_documents(dir)
-        .into_iter()
-        .filter(|(k, _)| k == "zarr.json" || k.ends_with("/zarr.json"))
-        .map(|(k, b)| (k, serde_json::from_slice(&b).unwrap()))
-        .collect();
-    docs.sort_by_key(|(k, _)| k.matches('/').count());
-    let mut root = Value::Null;
-    for (key, mut doc) in docs {
-        let path = key.rsplit_once('/').map_or("", |(p, _)| p);
-        if doc["node_type"] == json!("group") {
-            doc["members"] = json!({});
-        }
-        let mut at = &mut root;
-        for name in path.split('/').filter(|s| !s.is_empty()) {
-            at = &mut at["members"][name];
-        }
-        *at = doc;
-    }
-    root
 }
 
 fn options(choice: SpecChoice, strict: bool) -> ValidateOptions {
@@ -49,24 +28,6 @@ fn options(choice: SpecChoice, strict: bool) -> ValidateOptions {
 fn choices() -> Vec<SpecChoice> {
     let named = |n: &str| SpecChoice::Convention(n.into(), spec::builtin(n).unwrap());
     vec![SpecChoice::Auto, named("ome-zarr"), named("ome-zarr-0.6")]
-}
-
-fn show(problems: &[Problem]) -> String {
-    problems
-        .iter()
-        .map(|p| {
-            format!(
-                "  {} {} {}: {} [{:?} {:?}]",
-                p.path,
-                LocStep::list_value(&p.loc),
-                p.kind.as_str(),
-                p.message,
-                p.spec,
-                p.rule
-            )
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 #[test]

@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod codec;
+pub mod specs;
 pub mod store;
 pub mod values;
 

@@ -4,7 +4,6 @@
 // errors (exit 2, "zom: <code>: …"), progress and help; symbolic links out of a directory and
 // cycles of links; terminal control characters in names, values and messages written escaped.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
@@ -13,28 +12,9 @@ import { jsonSchema, openArray, slice, stringify, summarize, walk } from "zom";
 import { FsStore } from "zom/fs";
 import { withServer } from "../server/testing.mjs";
 import { reference } from "./hierarchy-common.mjs";
-import { assertJsonEqual, fixtures, HIERARCHIES, parseJsonExact, readJson, repoRoot } from "./helpers.mjs";
+import { assertJsonEqual, fixtures, HIERARCHIES, parseJsonExact, readJson, repoRoot, zom, zomWithin } from "./helpers.mjs";
 
-const BIN = join(repoRoot, "bin", "zom.mjs");
 const dir = (name) => relative(repoRoot, join(fixtures, name));
-
-/** Runs `node bin/zom.mjs …args` (asynchronously: the test server shares this process). */
-function zom(...args) {
-  return zomWithin(0, ...args);
-}
-
-/** {@link zom}, killed after `ms` milliseconds (0: never); `signal` says whether it was. */
-function zomWithin(ms, ...args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"], timeout: ms });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d) => (stdout += d));
-    child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
-}
 
 /** Asserts the exit code, showing the output when it differs. */
 function exits(result, code, what) {

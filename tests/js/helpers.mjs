@@ -1,5 +1,6 @@
 // Test helpers: fixture reading, a JSON parser independent of zom that keeps big integers
-// exact, and a JSON comparison that names every differing location.
+// exact, a JSON comparison that names every differing location, and the CLI run as a child.
+import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { readMetadataDocuments, root as repoRoot } from "../../scripts/lib.mjs";
@@ -132,4 +133,27 @@ export function documentsAsJson(docs) {
   const out = {};
   for (const [key, bytes] of docs) out[key] = parseJsonExact(new TextDecoder().decode(bytes));
   return out;
+}
+
+/**
+ * Runs `node bin/zom.mjs …args` asynchronously (a test server may share this process), killed
+ * after `ms` milliseconds (0: never); resolves with the exit code, the signal that killed it,
+ * and its output.
+ * @returns {Promise<{code: number | null, signal: string | null, stdout: string, stderr: string}>}
+ */
+export function zomWithin(ms, ...args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(repoRoot, "bin", "zom.mjs"), ...args], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"], timeout: ms });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+/** {@link zomWithin} with a minute's bound. */
+export function zom(...args) {
+  return zomWithin(60_000, ...args);
 }

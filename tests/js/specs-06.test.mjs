@@ -3,14 +3,13 @@
 // `ome-zarr` and `auto` (the Rust side, tests/specs_06.rs, checks every case of cases.json);
 // the spec's text from builtinSpec; `zom validate --verdict`'s exit codes.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { test } from "node:test";
 import { builtinSpec, detectConventions, validateHierarchy, walk } from "zom";
 import { FsStore } from "zom/fs";
-import { fixtures, readJson, repoRoot } from "./helpers.mjs";
+import { fixtures, readJson, repoRoot, zom } from "./helpers.mjs";
 
 const root = join(fixtures, "conventions-0.6");
 const cases = readJson("conventions-0.6", "cases.json");
@@ -44,19 +43,7 @@ test("every 0.6 case gets cases.json's verdict under ome-zarr-0.6, ome-zarr and 
   );
 });
 
-const BIN = join(repoRoot, "bin", "zom.mjs");
 
-function zom(...args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"], timeout: 60_000 });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 test("zom validate --verdict: exit 0 with a verdict, valid or not; 2 when it cannot run", async () => {
   const dir = (name) => relative(repoRoot, join(root, name));

@@ -4,7 +4,6 @@
 // cases.json names; specs of one's own as objects and text; the built-in specs follow the
 // format's JSON Schema (checked by ajv); `zom validate --spec` for conventions and spec files.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
@@ -13,7 +12,7 @@ import Ajv2020 from "ajv/dist/2020.js";
 import { builtinSpec, detectConventions, FetchStore, specSchema, validateAttributes, validateHierarchy, walk, ZomError } from "zom";
 import { FsStore } from "zom/fs";
 import { withServer } from "../server/testing.mjs";
-import { fixtures, readJson, repoRoot } from "./helpers.mjs";
+import { fixtures, readJson, repoRoot, zom } from "./helpers.mjs";
 
 const conventions = join(fixtures, "conventions");
 const cases = readJson("conventions", "cases.json");
@@ -143,20 +142,8 @@ test("over HTTP: an OME-Zarr plate walked from the fixture server validates and 
 
 // ---------- the command line ----------
 
-const BIN = join(repoRoot, "bin", "zom.mjs");
 const dir = (name) => relative(repoRoot, join(conventions, name));
 
-function zom(...args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"], timeout: 60_000 });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 test("zom validate --spec ome-zarr|xarray|auto|FILE: exit 0 when it conforms, 1 when not", async () => {
   const ok = await zom("validate", dir("ome-0.4-image"), "--spec", "ome-zarr");
