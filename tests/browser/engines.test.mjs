@@ -23,6 +23,7 @@ import { after, before, describe, test } from "node:test";
 import { ENGINES, launchEngine, missing } from "./engines.mjs";
 import { serveExplorer } from "../../scripts/start.mjs";
 import { wwwDist } from "../../www/build.mjs";
+import { assertPreview, extremePoints, previewPixels } from "./preview.mjs";
 import { readJson, repoRoot } from "../js/helpers.mjs";
 import { elements, sameValues } from "../js/hierarchy-common.mjs";
 import { startServer } from "../server/server.mjs";
@@ -112,32 +113,8 @@ async function explorerJourney(e) {
   assert.match(shown.status, /read and decoded in the worker in \d+ ms, \d+ chunks by zom's decode workers/);
   assert.equal(shown.min, String(min));
   assert.equal(shown.max, String(max));
-  const [h, w] = expected.shape;
-  const iMin = values.indexOf(min);
-  const iMax = values.indexOf(max);
-  const pixels = await e.evaluate(
-    (points) => {
-      const canvas = document.getElementById("preview-canvas");
-      const data = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height).data;
-      const colours = new Set();
-      let opaque = 0;
-      for (let i = 0; i < data.length; i += 4) {
-        if (data[i + 3] === 255) opaque++;
-        colours.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
-      }
-      const at = ([x, y]) => Array.from(data.slice((y * canvas.width + x) * 4, (y * canvas.width + x) * 4 + 4));
-      return { width: canvas.width, height: canvas.height, opaque, colours: colours.size, points: points.map(at) };
-    },
-    [
-      [iMin % w, Math.floor(iMin / w)],
-      [iMax % w, Math.floor(iMax / w)],
-    ],
-  );
-  assert.deepEqual([pixels.width, pixels.height], [w, h]);
-  assert.equal(pixels.opaque, w * h, "every pixel drawn");
-  assert.ok(pixels.colours > 100, `${pixels.colours} colours`);
-  assert.deepEqual(pixels.points[0], [0x44, 0x01, 0x54, 255], "the minimum in viridis' first colour");
-  assert.deepEqual(pixels.points[1], [0xfd, 0xe7, 0x25, 255], "the maximum in viridis' last colour");
+  const pixels = await e.evaluate(previewPixels, extremePoints(values, expected.shape));
+  assertPreview(pixels, expected.shape);
   await e.screenshot(join(shots, `${e.name}-explorer-preview.png`));
 
   // An OME-Zarr image opened through the URL box: its convention badge.

@@ -16,6 +16,7 @@ import { tmpdir } from "node:os";
 import { join, relative, sep } from "node:path";
 import { after, before, test } from "node:test";
 import { launchChromium, recordConsole } from "./chromium.mjs";
+import { assertPreview, extremePoints, previewPixels } from "./preview.mjs";
 import { serveExplorer } from "../../scripts/start.mjs";
 import { wwwDist } from "../../www/build.mjs";
 import { readJson, repoRoot } from "../js/helpers.mjs";
@@ -137,26 +138,8 @@ test("an image preview is drawn from the real values in the worker, with min/max
   assert.deepEqual(consoleLines.slice(linesBefore).filter((l) => /^(warning|error|pageerror)/.test(l)), []);
   assert.equal(await page.innerText(".legend-min"), String(min));
   assert.equal(await page.innerText(".legend-max"), String(max));
-  const [h, w] = expected.shape;
-  const iMin = values.indexOf(min);
-  const iMax = values.indexOf(max);
-  const pixels = await page.evaluate(([points]) => {
-    const canvas = document.getElementById("preview-canvas");
-    const data = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height).data;
-    const colours = new Set();
-    let opaque = 0;
-    for (let i = 0; i < data.length; i += 4) {
-      if (data[i + 3] === 255) opaque++;
-      colours.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
-    }
-    const at = ([x, y]) => Array.from(data.slice((y * canvas.width + x) * 4, (y * canvas.width + x) * 4 + 4));
-    return { width: canvas.width, height: canvas.height, opaque, colours: colours.size, points: points.map(at) };
-  }, [[[iMin % w, Math.floor(iMin / w)], [iMax % w, Math.floor(iMax / w)]]]);
-  assert.deepEqual([pixels.width, pixels.height], [w, h]);
-  assert.equal(pixels.opaque, w * h, "every pixel drawn");
-  assert.ok(pixels.colours > 100, `${pixels.colours} colours`);
-  assert.deepEqual(pixels.points[0], [0x44, 0x01, 0x54, 255], "the minimum in viridis' first colour");
-  assert.deepEqual(pixels.points[1], [0xfd, 0xe7, 0x25, 255], "the maximum in viridis' last colour");
+  const pixels = await page.evaluate(previewPixels, extremePoints(values, expected.shape));
+  assertPreview(pixels, expected.shape);
 
   // The chunks were read, but not by the page: its own resource timeline holds no chunk (the
   // worker's requests are on the worker's timeline).

@@ -1,0 +1,35 @@
+// The explorer's preview of `image/gradient_circles`, checked the same way in every engine:
+// what the canvas holds, read in the page, and what it must be for the array's values.
+import assert from "node:assert/strict";
+
+/**
+ * Runs in the page: the preview canvas's size, how many pixels are opaque, how many colours,
+ * and the RGBA at each [x, y] of `points`.
+ */
+export function previewPixels(points) {
+  const canvas = document.getElementById("preview-canvas");
+  const data = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height).data;
+  const colours = new Set();
+  let opaque = 0;
+  for (let i = 0; i < data.length; i += 4) {
+    if (data[i + 3] === 255) opaque++;
+    colours.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
+  }
+  const at = ([x, y]) => Array.from(data.slice((y * canvas.width + x) * 4, (y * canvas.width + x) * 4 + 4));
+  return { width: canvas.width, height: canvas.height, opaque, colours: colours.size, points: points.map(at) };
+}
+
+/** The points {@link previewPixels} reads for a 2-D array: where its minimum and its maximum are. */
+export function extremePoints(values, [, w]) {
+  const at = (i) => [i % w, Math.floor(i / w)];
+  return [at(values.indexOf(Math.min(...values))), at(values.indexOf(Math.max(...values)))];
+}
+
+/** Asserts the preview of a `shape` array: every pixel drawn, many colours, the extremes in viridis' end colours. */
+export function assertPreview(pixels, [h, w]) {
+  assert.deepEqual([pixels.width, pixels.height], [w, h]);
+  assert.equal(pixels.opaque, w * h, "every pixel drawn");
+  assert.ok(pixels.colours > 100, `${pixels.colours} colours`);
+  assert.deepEqual(pixels.points[0], [0x44, 0x01, 0x54, 255], "the minimum in viridis' first colour");
+  assert.deepEqual(pixels.points[1], [0xfd, 0xe7, 0x25, 255], "the maximum in viridis' last colour");
+}
