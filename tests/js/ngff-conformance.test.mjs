@@ -4,7 +4,7 @@
 // an attributes case with validateAttributes, a zarr case walked from its folder; strict/
 // cases in strict mode. The cases come from the ngff-spec repository, which this project cannot
 // fetch (only package registries are reachable, and none carries them): they are read from
-// ZOM_NGFF_06 or tests/fixtures/ngff-0.6/ (a checkout's root, holding tests/), and the test
+// ZOM_NGFF_06, tests/fixtures/ngff-0.6/ or ../shared/ngff-0.6/ (a checkout's root, holding tests/), and the test
 // says why it skips otherwise.
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -12,9 +12,11 @@ import { join, relative, sep } from "node:path";
 import { test } from "node:test";
 import { validateAttributes, validateHierarchy, walk } from "zom";
 import { FsStore } from "zom/fs";
-import { fixtures } from "./helpers.mjs";
+import { fixtures, repoRoot } from "./helpers.mjs";
 
-const dir = process.env.ZOM_NGFF_06 ?? join(fixtures, "ngff-0.6");
+// Asked for, in the fixtures, or beside the repository in the steering repository's shared/.
+const dir =
+  process.env.ZOM_NGFF_06 ?? [join(fixtures, "ngff-0.6"), join(repoRoot, "..", "shared", "ngff-0.6")].find((d) => existsSync(join(d, "tests"))) ?? join(fixtures, "ngff-0.6");
 
 const LENGTHS = "2 scale entries for 3 axes: the text says the length of axes MUST equal the arrays' dimensionality, which the scale maps";
 const LABEL = "image-label without multiscales: the text says the label image's zarr.json MUST implement the multiscales specification";
