@@ -17,13 +17,13 @@
 // fail, seconds) as diagnostics and writes it to test-output/engines/matrix.json, next to a
 // screenshot of each journey's end.
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
-import { join, relative, sep } from "node:path";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { ENGINES, launchEngine, missing } from "./engines.mjs";
 import { serveExplorer } from "../../scripts/start.mjs";
 import { wwwDist } from "../../www/build.mjs";
-import { assertPreview, extremePoints, previewPixels } from "./preview.mjs";
+import { assertPreview, extremePoints, nodePaths, previewPixels } from "./explorer-checks.mjs";
 import { readJson, repoRoot } from "../js/helpers.mjs";
 import { elements, sameValues } from "../js/hierarchy-common.mjs";
 import { startServer } from "../server/server.mjs";
@@ -55,15 +55,6 @@ before(async () => {
 after(async () => {
   await Promise.all([explorer?.close(), site?.close(), isolatedSite?.close(), data?.close()]);
 });
-
-/** Node paths of a fixture hierarchy: every directory holding a zarr.json ("" for the root). */
-function nodePaths(name) {
-  const dir = join(fixtures, name);
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile() && e.name === "zarr.json")
-    .map((e) => relative(dir, e.parentPath ?? e.path).split(sep).join("/"))
-    .sort();
-}
 
 /** Runs `journey` and notes its outcome and time in the matrix. */
 async function timed(engine, journey, fn) {

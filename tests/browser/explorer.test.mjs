@@ -10,13 +10,13 @@
 // within 5 s of the click: the page itself fetches no chunk. Screenshots go to
 // test-output/explorer/.
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
-import { join, relative, sep } from "node:path";
+import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { launchChromium, recordConsole } from "./chromium.mjs";
-import { assertPreview, extremePoints, previewPixels } from "./preview.mjs";
+import { assertPreview, extremePoints, nodePaths, previewPixels } from "./explorer-checks.mjs";
 import { serveExplorer } from "../../scripts/start.mjs";
 import { wwwDist } from "../../www/build.mjs";
 import { readJson, repoRoot } from "../js/helpers.mjs";
@@ -32,15 +32,6 @@ let page;
 let scratch;
 const others = [];
 const consoleLines = [];
-
-/** Node paths of a fixture hierarchy: every directory holding a zarr.json ("" for the root). */
-function nodePaths(name) {
-  const dir = join(fixtures, name);
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile() && e.name === "zarr.json")
-    .map((e) => relative(dir, e.parentPath ?? e.path).split(sep).join("/"))
-    .sort();
-}
 
 const shot = (name) => page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
 

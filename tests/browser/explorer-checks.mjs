@@ -1,6 +1,19 @@
-// The explorer's preview of `image/gradient_circles`, checked the same way in every engine:
-// what the canvas holds, read in the page, and what it must be for the array's values.
+// What the explorer tests check the same way in every engine: the tree's node paths, and the
+// preview of an image (what the canvas holds, read in the page, and what it must be for the
+// array's values).
 import assert from "node:assert/strict";
+import { readdirSync } from "node:fs";
+import { join, relative, sep } from "node:path";
+import { fixtures } from "../js/helpers.mjs";
+
+/** Node paths of a fixture hierarchy: every directory holding a zarr.json ("" for the root). */
+export function nodePaths(name) {
+  const dir = join(fixtures, name);
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name === "zarr.json")
+    .map((e) => relative(dir, e.parentPath ?? e.path).split(sep).join("/"))
+    .sort();
+}
 
 /**
  * Runs in the page: the preview canvas's size, how many pixels are opaque, how many colours,
