@@ -487,3 +487,73 @@ fn mutated_documents_never_panic() {
         let _ = References::parse(text.as_bytes(), "/d/r.json", &Limits::default());
     }
 }
+
+#[test]
+fn a_value_longer_than_its_chunk_can_be_is_refused_unread() {
+    // An array of 8 uint64 (64-byte chunks, no compression) whose chunks are a reference's
+    // range of 1 MiB, a whole target file of 1 MiB, and 75 inline bytes: each refused before
+    // it is read (the target store is asked for at most 64 bytes), not decoded and then found
+    // too long.
+    let meta = json!({"zarr_format": 3, "node_type": "array", "shape": [32], "data_type": "uint64",
+        "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [8]}},
+        "chunk_key_encoding": {"name": "default"}, "fill_value": 0,
+        "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}]});
+    let inline = format!("base64:{}", "AAAA".repeat(25));
+    let doc = json!({"version": 1, "refs": {
+        "zarr.json": meta.to_string(),
+        "c/0": ["big.bin", 0, 1 << 20],
+        "c/1": ["big.bin"],
+        "c/2": inline,
+        "c/3": ["big.bin", 0, 64],
+    }});
+    let refs = References::parse(
+        doc.to_string().as_bytes(),
+        "http://t/r.json",
+        &Limits::default(),
+    )
+    .unwrap();
+    let store = ReferenceStore::new(
+        refs,
+        MemoryStore::from_entries([("http://t/big.bin", vec![1u8; 1 << 20])]),
+    );
+    let array = common::store::open_array(&store, "");
+    let chunk = |i: i64| {
+        let sel = Selection(vec![zom::chunk::DimSelection::Slice {
+            start: Some(i * 8),
+            stop: Some(i * 8 + 8),
+            step: Some(1),
+        }]);
+        block_on(read(
+            &store,
+            &array,
+            &sel,
+            &ReadOptions::default(),
+            &mut |_| {},
+        ))
+    };
+    for (i, len) in [(0, 1u64 << 20), (2, 75)] {
+        let err = chunk(i).unwrap_err();
+        assert_eq!(
+            (err.code, err.key.as_deref()),
+            (ErrorCode::CodecError, Some(format!("c/{i}").as_str())),
+            "{err}"
+        );
+        assert!(
+            err.message.contains(&format!(
+                "the reference's value has {len} bytes, over the 64"
+            )),
+            "{}",
+            err.message
+        );
+    }
+    // A whole target: the target store answers in full (a MemoryStore cannot refuse unread),
+    // and the length is checked before decoding.
+    let err = chunk(1).unwrap_err();
+    assert_eq!(err.code, ErrorCode::CodecError, "{err}");
+    assert!(
+        err.message.contains("1048576 bytes, at most 64"),
+        "{}",
+        err.message
+    );
+    assert!(chunk(3).is_ok());
+}

@@ -265,3 +265,121 @@ fn hostile_archives_fail_with_located_errors() {
         }
     }
 }
+
+fn read_all_of<S: Store>(
+    store: &S,
+    array: &zom::hierarchy::ArrayReader,
+) -> zom::hierarchy::ChunkValues {
+    block_on(read(
+        store,
+        array,
+        &Selection::all(),
+        &ReadOptions::default(),
+        &mut |_| {},
+    ))
+    .unwrap()
+}
+
+/// A zip archive of `members` (name, bytes as stored, method, declared size, CRC-32).
+fn zip_of(members: &[(&str, Vec<u8>, u16, u32, u32)]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut central = Vec::new();
+    for (name, data, method, size, crc) in members {
+        let offset = out.len() as u32;
+        let head = |sig: u32, central: bool| {
+            let mut h = sig.to_le_bytes().to_vec();
+            if central {
+                h.extend(20u16.to_le_bytes());
+            }
+            for v in [20u16, 0, *method, 0, 0] {
+                h.extend(v.to_le_bytes());
+            }
+            for v in [*crc, data.len() as u32, *size] {
+                h.extend(v.to_le_bytes());
+            }
+            h.extend((name.len() as u16).to_le_bytes());
+            h.extend(0u16.to_le_bytes());
+            if central {
+                for v in [0u16, 0, 0] {
+                    h.extend(v.to_le_bytes());
+                }
+                h.extend(0u32.to_le_bytes());
+                h.extend(offset.to_le_bytes());
+            }
+            h.extend(name.as_bytes());
+            h
+        };
+        out.extend(head(0x0403_4b50, false));
+        out.extend(data);
+        central.extend(head(0x0201_4b50, true));
+    }
+    let (at, len, n) = (out.len() as u32, central.len() as u32, members.len() as u16);
+    out.extend(central);
+    out.extend(0x0605_4b50u32.to_le_bytes());
+    for v in [0u16, 0, n, n] {
+        out.extend(v.to_le_bytes());
+    }
+    out.extend(len.to_le_bytes());
+    out.extend(at.to_le_bytes());
+    out.extend(0u16.to_le_bytes());
+    out
+}
+
+#[test]
+fn a_member_longer_than_its_chunk_can_be_is_refused_unread() {
+    use std::io::Write;
+    // A 64-byte chunk (8 uint64, no compression) stored as a deflated member declaring 16 MiB of
+    // zeros: the zip store is asked for at most 64 bytes and refuses it before inflating.
+    let meta = br#"{"zarr_format": 3, "node_type": "array", "shape": [8], "data_type": "uint64",
+        "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [8]}},
+        "chunk_key_encoding": {"name": "default"}, "fill_value": 0,
+        "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}]}"#;
+    let zeros = vec![0u8; 16 << 20];
+    let mut deflate = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
+    deflate.write_all(&zeros).unwrap();
+    let packed = deflate.finish().unwrap();
+    let crc = |b: &[u8]| {
+        let mut c = flate2::Crc::new();
+        c.update(b);
+        c.sum()
+    };
+    let good = 7u64.to_le_bytes().repeat(8);
+    let archive = zip_of(&[
+        ("zarr.json", meta.to_vec(), 0, meta.len() as u32, crc(meta)),
+        ("c/0", packed, 8, zeros.len() as u32, crc(&zeros)),
+    ]);
+    let store = zip_store(archive);
+    let array = open_array(&store, "");
+    let err = block_on(read(
+        &store,
+        &array,
+        &Selection::all(),
+        &ReadOptions::default(),
+        &mut |_| {},
+    ))
+    .unwrap_err();
+    assert_eq!(err.code, ErrorCode::CodecError, "{err}");
+    assert_eq!(err.key.as_deref(), Some("c/0"));
+    assert!(
+        err.message.contains("longer than its codecs can produce"),
+        "{}",
+        err.message
+    );
+    assert!(
+        err.message
+            .contains("a member of 16777216 bytes (at most 64)"),
+        "{}",
+        err.message
+    );
+    // The same chunk stored as it should be reads.
+    let archive = zip_of(&[
+        ("zarr.json", meta.to_vec(), 0, meta.len() as u32, crc(meta)),
+        ("c/0", good.clone(), 0, 64, crc(&good)),
+    ]);
+    let store = zip_store(archive);
+    let array = open_array(&store, "");
+    let unzipped = MemoryStore::from_entries([("zarr.json", meta.to_vec()), ("c/0", good)]);
+    let got = read_all_of(&store, &array);
+    let want = read_all_of(&unzipped, &open_array(&unzipped, ""));
+    assert_eq!(format!("{:?}", got.data), format!("{:?}", want.data));
+}

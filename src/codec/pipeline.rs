@@ -123,6 +123,18 @@ impl CodecPipeline {
         Ok(bound)
     }
 
+    /// The most bytes a stored chunk can hold: what the codecs can produce from the largest
+    /// chunk, within the chunk limit; the chunk limit itself when caller-implemented codecs
+    /// come first (what they take is unknown). Stores are asked for at most this, so that a
+    /// value that cannot be a chunk (a zip member declaring a gigabyte) is refused unread.
+    pub fn stored_bound(&self) -> u64 {
+        let cap = self.limits.max_chunk_bytes;
+        if !self.external.is_empty() {
+            return cap;
+        }
+        self.encoded_size().map_or(cap, |b| b.max().min(cap))
+    }
+
     /// Refuses fixed-size chunks over the limit before anything is allocated.
     fn check_limit(&self) -> Result<Option<u64>> {
         let len = self.decoded.fixed_byte_len()?;

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import * as zarrita from "zarrita";
 import ZipFileStore from "@zarrita/storage/zip";
+import { zipSync } from "fflate";
 import { FetchStore, FileStore, openArray, slice, walk, ZipStore } from "zom";
 import { openZip } from "zom/fs";
 import { logLines, withServer } from "../server/testing.mjs";
@@ -126,4 +127,23 @@ test("hostile archives fail with located ZomErrors", async () => {
   await assert.rejects(openArray(store, "image/gradient_circles"), (e) => e.code === "ChecksumMismatch");
   // The maxBytes call option refuses a member from the directory, before reading it.
   await assert.rejects(store.get("/zarr.json", { maxBytes: 10 }), (e) => e.code === "LimitExceeded");
+});
+
+test("a member longer than its chunk can be is refused before it is inflated", async () => {
+  // 8 uint64 (a 64-byte chunk, no compression) whose chunk is a deflated member of 16 MiB of
+  // zeros: the read asks the zip store for at most 64 bytes, and the directory's size refuses it.
+  const meta = {
+    zarr_format: 3, node_type: "array", shape: [8], data_type: "uint64",
+    chunk_grid: { name: "regular", configuration: { chunk_shape: [8] } },
+    chunk_key_encoding: { name: "default" }, fill_value: 0,
+    codecs: [{ name: "bytes", configuration: { endian: "little" } }],
+  };
+  const encode = (o) => new TextEncoder().encode(JSON.stringify(o));
+  const archive = (chunk, level) => new Blob([zipSync({ "zarr.json": [encode(meta), { level: 0 }], "c/0": [chunk, { level }] })]);
+  const store = await ZipStore.fromBlob(archive(new Uint8Array(16 << 20), 1));
+  const array = await openArray(store, "");
+  await assert.rejects(array.get(), (e) => e.code === "CodecError" && e.key === "c/0" && /longer than its codecs can produce/.test(e.message) && /16777216 bytes \(at most 64\)/.test(e.message));
+  const good = new BigUint64Array(8).fill(7n);
+  const fine = await openArray(await ZipStore.fromBlob(archive(new Uint8Array(good.buffer), 0)), "");
+  assert.deepEqual((await fine.get()).data, good);
 });

@@ -319,9 +319,22 @@ impl<S: Store> ReferenceStore<S> {
         &self.inner
     }
 
-    async fn read(&self, key: &str, range: Option<ByteRange>) -> Result<Option<Vec<u8>>> {
+    /// The value at `key` (or `range` of it); a value longer than `max` is refused before it
+    /// is read when its length is known (inline bytes, a reference's own range), and the
+    /// target store is asked for at most `max` otherwise.
+    async fn read(&self, key: &str, range: Option<ByteRange>, max: u64) -> Result<Option<Vec<u8>>> {
+        let too_long = |len: u64| {
+            ZomError::new(
+                ErrorCode::LimitExceeded,
+                format!("the reference's value has {len} bytes, over the {max} asked for at most"),
+            )
+            .at_key(key)
+        };
         let (url, range, exact) = match self.references.plan(key, range) {
             None => return Ok(None),
+            Some(Plan::Bytes(bytes)) if bytes.len() as u64 > max => {
+                return Err(too_long(bytes.len() as u64))
+            }
             Some(Plan::Bytes(bytes)) => return Ok(Some(bytes.to_vec())),
             Some(Plan::Read { url, range, exact }) => (url, range, exact),
         };
@@ -329,8 +342,11 @@ impl<S: Store> ReferenceStore<S> {
             Some(ByteRange::Bounded(r)) if exact => Some(r.end.saturating_sub(r.start)),
             _ => None,
         };
+        if let Some(n) = want.filter(|&n| n > max) {
+            return Err(too_long(n));
+        }
         let got = match range {
-            None => self.inner.get(url).await,
+            None => self.inner.get_within(url, max).await,
             Some(range) => self.inner.get_range(url, range).await,
         };
         let bytes = got.map_err(|e| e.at_key(key))?.ok_or_else(|| {
@@ -352,11 +368,15 @@ impl<S: Store> ReferenceStore<S> {
 
 impl<S: Store> Store for ReferenceStore<S> {
     async fn get(&self, key: &str) -> Result<Option<Vec<u8>>> {
-        self.read(key, None).await
+        self.read(key, None, u64::MAX).await
+    }
+
+    async fn get_within(&self, key: &str, max: u64) -> Result<Option<Vec<u8>>> {
+        self.read(key, None, max).await
     }
 
     async fn get_range(&self, key: &str, range: ByteRange) -> Result<Option<Vec<u8>>> {
-        self.read(key, Some(range)).await
+        self.read(key, Some(range), u64::MAX).await
     }
 
     async fn list_dir(&self, prefix: &str) -> Result<Option<Listing>> {
