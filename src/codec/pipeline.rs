@@ -124,15 +124,15 @@ impl CodecPipeline {
     }
 
     /// The most bytes a stored chunk can hold: what the codecs can produce from the largest
-    /// chunk, within the chunk limit; the chunk limit itself when caller-implemented codecs
-    /// come first (what they take is unknown). Stores are asked for at most this, so that a
-    /// value that cannot be a chunk (a zip member declaring a gigabyte) is refused unread.
-    pub fn stored_bound(&self) -> u64 {
-        let cap = self.limits.max_chunk_bytes;
+    /// chunk. None when that is not known here: caller-implemented codecs come first (what
+    /// they take is unknown), or the chunk is over the limits (decoding refuses it). Stores are
+    /// asked for at most this, so that a value that cannot be a chunk (a zip member declaring
+    /// a gigabyte) is refused unread.
+    pub fn stored_bound(&self) -> Option<u64> {
         if !self.external.is_empty() {
-            return cap;
+            return None;
         }
-        self.encoded_size().map_or(cap, |b| b.max().min(cap))
+        self.encoded_size().ok().map(SizeBound::max)
     }
 
     /// Refuses fixed-size chunks over the limit before anything is allocated.

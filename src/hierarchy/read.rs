@@ -358,8 +358,7 @@ async fn fetch_chunk<S: Store>(
     reader: &ArrayReader,
     key: &str,
 ) -> Result<Option<Vec<u8>>> {
-    let pipeline = reader.pipeline();
-    let stored = stored_chunk(store, key, pipeline.stored_bound(), pipeline.limits()).await?;
+    let stored = stored_chunk(store, key, reader.pipeline().stored_bound()).await?;
     let external = reader.pipeline().external();
     match stored {
         Some(bytes) if !external.is_empty() => {
@@ -369,36 +368,28 @@ async fn fetch_chunk<S: Store>(
     }
 }
 
-/// The stored bytes of chunk (or whole shard) `key`, the store asked for no more than `bound`
-/// (what the codecs can produce, [`CodecPipeline::stored_bound`]): a longer value is a corrupt
-/// chunk (over the chunk limit: `LimitExceeded`), refused before it is read where the store can
-/// tell its length, and checked here otherwise.
+/// The stored bytes of chunk `key`, the store asked for no more than `bound` (what the codecs
+/// can produce, [`CodecPipeline::stored_bound`]; none: as much as it has): a longer value is a
+/// corrupt chunk, refused before it is read where the store can tell its length, and checked
+/// here otherwise.
 ///
 /// [`CodecPipeline::stored_bound`]: crate::codec::CodecPipeline::stored_bound
-pub(super) async fn stored_chunk<S: Store>(
+async fn stored_chunk<S: Store>(
     store: &S,
     key: &str,
-    bound: u64,
-    limits: &Limits,
+    bound: Option<u64>,
 ) -> Result<Option<Vec<u8>>> {
-    let over_codecs = bound < limits.max_chunk_bytes;
+    let Some(bound) = bound else {
+        return store.get(key).await;
+    };
     let corrupt = |what: String| {
         let message = format!("the stored chunk is longer than its codecs can produce ({what})");
         ZomError::new(ErrorCode::CodecError, message).at_key(key)
     };
     match store.get_within(key, bound).await {
-        Err(e) if e.code == ErrorCode::LimitExceeded && over_codecs => Err(corrupt(e.message)),
+        Err(e) if e.code == ErrorCode::LimitExceeded => Err(corrupt(e.message)),
         Ok(Some(bytes)) if bytes.len() as u64 > bound => {
-            let what = format!("{} bytes, at most {bound}", bytes.len());
-            if over_codecs {
-                Err(corrupt(what))
-            } else {
-                let message = format!(
-                    "a stored chunk's size in bytes is over the limit {} = {bound} ({what})",
-                    crate::limits::Limit::ChunkBytes.name()
-                );
-                Err(ZomError::new(ErrorCode::LimitExceeded, message).at_key(key))
-            }
+            Err(corrupt(format!("{} bytes, at most {bound}", bytes.len())))
         }
         other => other,
     }

@@ -23,7 +23,7 @@ use super::cache::{CacheUse, Cached};
 use super::indexes::ShardIndexes;
 use super::output::{Fill, Output};
 use super::pending::{stray, Finished, Pending};
-use super::read::{place_cached, stored_chunk, ChunkPart, DecodeHook, ReadOptions};
+use super::read::{place_cached, ChunkPart, DecodeHook, ReadOptions};
 use crate::chunk::{ChunkRead, PlannedChunk};
 use crate::codec::sharding::{IndexRange, ReadPlan, ShardIndex, ShardingCodec};
 use crate::codec::DecodedChunk;
@@ -133,7 +133,7 @@ async fn fetch_parts<S: Store>(
             crate::chunk::checked_product(sharding.chunks_per_shard(), "the inner chunk grid")?;
         let wanted = u64::try_from(inner.len()).unwrap_or(u64::MAX);
         if wanted.saturating_mul(2) > total {
-            return fetch_whole(store, sharding, indexes, key, options).await;
+            return fetch_whole(store, sharding, indexes, key).await;
         }
     }
     let index = match known {
@@ -182,11 +182,8 @@ async fn fetch_whole<S: Store>(
     sharding: &ShardingCodec,
     indexes: &ShardIndexes,
     key: &str,
-    options: &ReadOptions,
 ) -> Result<Fetch> {
-    let limits = &options.limits;
-    let stored = stored_chunk(store, key, limits.max_chunk_bytes, limits).await?;
-    let Some(bytes) = stored else {
+    let Some(bytes) = store.get(key).await? else {
         indexes.put(key, None);
         return Ok(Fetch::Missing);
     };
