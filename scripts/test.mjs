@@ -148,7 +148,8 @@ const steps = [
       await runTests(tsc, ["-p", "tests/js/tsconfig.json", "--noEmit", "--strict"]);
     },
   ],
-  ["js tests (node)", () => runTests(process.execPath, [...nodeTest, ...testFiles("tests/js")])],
+  // Two files at a time: many of them wait on servers and simulated latency rather than compute.
+  ["js tests (node)", () => runTests(process.execPath, [...nodeTest, "--test-concurrency=2", ...testFiles("tests/js")])],
   // Chromium for all of them; engines.test.mjs also runs the explorer and pool journeys in
   // Firefox ESR and WebKit (tests/browser/engines.mjs, docs/browsers.md).
   ["browser tests (chromium, firefox, webkit)", () => runTests(process.execPath, [...nodeTest, ...testFiles("tests/browser")])],
