@@ -230,11 +230,48 @@ async function poolJourney(e) {
   return `default page: not isolated, ${transferred.reads} reads transferred (no SharedArrayBuffer), ${decodedPlain} chunks in workers; ${second}`;
 }
 
+/** NumPy's names of the data types zarrita gives as typed arrays of numbers or bigints. */
+const NUMERIC = /^(u?int(8|16|32|64)|float(16|32|64))$/;
+
+/**
+ * zom/zarrita as a viewer aliased onto it reads: every v3 and sample array of a numeric data
+ * type opened with zarrita's `open` and read whole with its `get`, equal to zarr-python's
+ * values, in zarrita's result shape.
+ */
+async function zarritaJourney(e) {
+  const page = await openPoolPage(e, `${site.url}/tests/browser/pool.html`);
+  const failures = [];
+  let reads = 0;
+  for (const name of ["v3", "sample"]) {
+    const expected = readJson("expected", `${name}.values.json`);
+    const paths = Object.keys(expected).filter((p) => NUMERIC.test(String(expected[p].dtype)));
+    const got = JSON.parse(await e.evaluate(async ([url, paths]) => JSON.stringify(await window.zomPool.readAllZarrita(url, paths)), [`${data.url}/${name}`, paths]));
+    for (const read of got) {
+      const want = expected[read.path];
+      try {
+        assert.ok(!read.error, JSON.stringify(read.error));
+        assert.deepEqual(read.shape, want.shape);
+        assert.equal(read.stride.length, want.shape.length);
+        assert.equal(read.plainBuffer, true, "data over a plain ArrayBuffer");
+        sameValues(elements(unplain(read.data), want.dtype), want.values, `${name}/${read.path}`);
+      } catch (err) {
+        failures.push(`${name}/${read.path}: ${err.message.split("\n")[0]}`);
+      }
+      reads++;
+    }
+  }
+  assert.deepEqual(failures, [], failures.join("\n"));
+  assert.ok(reads > 30, `${reads} arrays`);
+  assert.deepEqual((await e.consoleLines()).filter((l) => /^pageerror/.test(l)), []);
+  return `${reads} numeric arrays through zarrita's open and get (${page.isolated ? "isolated" : "not isolated"} page)`;
+}
+
 for (const name of ENGINES) {
   const skip = missing(name);
   const titles = {
     explorer: `the explorer journey in ${name}: open, walk, preview a sharded array, a convention badge`,
     pool: `the decode worker pool in ${name}: every v3, v2 and sample array equals zarr-python's values`,
+    zarrita: `zom/zarrita in ${name}: zarrita's open and get read zarr-python's values`,
   };
   describe(name, () => {
     if (skip) {
@@ -265,11 +302,12 @@ for (const name of ENGINES) {
     };
     test(titles.explorer, { timeout: 120_000 }, () => timed(name, "explorer", () => explorerJourney(launched())));
     test(titles.pool, { timeout: 180_000 }, () => timed(name, "pool", () => poolJourney(launched())));
+    test(titles.zarrita, { timeout: 120_000 }, () => timed(name, "zarrita", () => zarritaJourney(launched())));
   });
 }
 
 test("the engine × journey matrix", (t) => {
-  const journeys = ["launch", "explorer", "pool"];
+  const journeys = ["launch", "explorer", "pool", "zarrita"];
   const cell = (c) => (c ? `${c.status} ${c.seconds.toFixed(1)} s` : "not run");
   const rows = [["engine", ...journeys], ...ENGINES.map((e) => [e, ...journeys.map((j) => (matrix[e].skipped ? "skipped" : cell(matrix[e][j])))])];
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));

@@ -28,6 +28,25 @@ try {
         }),
       );
     },
+    /**
+     * Reads every array `paths` of the hierarchy at `url` whole through zom/zarrita, as a
+     * viewer aliased onto it would (zarrita's open, get and FetchStore).
+     */
+    async readAllZarrita(url, paths) {
+      const zarr = await import("/pkg/zarrita/index.js");
+      const store = new zarr.FetchStore(url);
+      return Promise.all(
+        paths.map(async (path) => {
+          try {
+            const arr = await zarr.open(zarr.root(store).resolve(path), { kind: "array" });
+            const { data, shape, stride } = await zarr.get(arr);
+            return { path, shape, stride, dtype: arr.dtype, plainBuffer: data.buffer instanceof ArrayBuffer, data: Array.from(data, plain) };
+          } catch (e) {
+            return { path, error: describe(e) };
+          }
+        }),
+      );
+    },
     /** The pool of `workers`: whether it failed and how many chunks its workers decoded. */
     pool(workers) {
       const pool = poolOf(workers);
