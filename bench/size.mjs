@@ -2,7 +2,8 @@
 // esbuild (ESM, minified, code splitting, every chunk counted) with zom ("zom", which carries
 // its WebAssembly; "zom/manual" with the .wasm served beside it) and with zarrita.js +
 // numcodecs.js (zarrita's codecs load numcodecs' chunks, its WebAssembly inlined in its JS;
-// all of them counted, as a page that meets every codec loads them). Each file gzipped on its
+// all of them counted, as a page that meets every codec loads them), and zarrita's app again with
+// zarrita aliased to "zom/zarrita". Each file gzipped on its
 // own at level 9 (as a server would send it), sizes summed; the package's own files too.
 // Then where the .wasm's bytes go (bench/attribution.mjs): twiggy top on the module built with
 // its function names kept (scripts/build.mjs namedWasm, the shipped bytes plus a name section),
@@ -37,6 +38,8 @@ const APPS = {
     const arr = await zarr.open.v3(zarr.root(new zarr.FetchStore(location.href)).resolve("a"), { kind: "array" });
     console.log(await zarr.get(arr));`,
 };
+/** The zarrita app moved onto zom with the alias a viewer would use (zarrita → zom/zarrita). */
+APPS["zom/zarrita"] = APPS.zarrita.replace('from "zarrita"', 'from "zom/zarrita"');
 
 function measure(files) {
   let raw = 0;
@@ -67,6 +70,7 @@ const apps = {
   zom: bundle(APPS.zom),
   "zom/manual + .wasm": bundle(APPS["zom/manual"], [wasm]),
   "zarrita + numcodecs": bundle(APPS.zarrita),
+  "the zarrita app on zom/zarrita": bundle(APPS["zom/zarrita"]),
 };
 const total = (a) => a.js.gz + a.extra.gz;
 
@@ -84,6 +88,7 @@ results.size = {
   zom_total_gz: total(apps.zom),
   zom_manual_total_gz: total(apps["zom/manual + .wasm"]),
   peer_total_gz: total(apps["zarrita + numcodecs"]),
+  zom_zarrita_total_gz: total(apps["the zarrita app on zom/zarrita"]),
   attribution: {
     method:
       `twiggy ${twiggy} top (shallow sizes) of the module built with function names kept (scripts/build.mjs namedWasm: the same wasm-bindgen, wasm-opt and renaming steps with -g instead of --strip-debug; without its name section it equals pkg/zom_wasm_bg.wasm byte for byte, checked), ` +
