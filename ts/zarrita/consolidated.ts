@@ -9,6 +9,7 @@ import { open as zomOpen } from "../hierarchy.js";
 import type { StoreInput } from "../hierarchy.js";
 import type { Zom } from "../types.js";
 import { InvalidMetadataError, NotFoundError, toZarritaError } from "./errors.js";
+import { wrap } from "./extension.js";
 import type { AbsolutePath, AsyncReadable, GetOptions, Readable } from "./types.js";
 
 /** The format of consolidated metadata. */
@@ -91,19 +92,8 @@ function consolidatedStore<Store extends Readable>(store: Store, known: Map<stri
     }
     return nodes;
   };
-  const own: Record<string | symbol, unknown> = { get, contents, [FORMAT]: format };
-  const bound = new Map<string | symbol, unknown>();
   // The store's own methods run on the store itself (private fields and all).
-  return new Proxy(store, {
-    get(target, prop) {
-      if (prop in own) return own[prop];
-      const value = Reflect.get(target, prop, target) as unknown;
-      if (typeof value !== "function") return value;
-      if (!bound.has(prop)) bound.set(prop, (value as (...a: unknown[]) => unknown).bind(target));
-      return bound.get(prop);
-    },
-    has: (target, prop) => prop in own || Reflect.has(target, prop),
-  }) as Listable<Store>;
+  return wrap(store, { get, contents, [FORMAT]: format }) as Listable<Store>;
 }
 
 /** {@link withConsolidatedMetadata}, or `store` itself when it has no consolidated metadata. */

@@ -9,7 +9,8 @@ import { UnsupportedError } from "./errors.js";
 
 type Overrides = Record<string | symbol, unknown>;
 
-function wrap<T extends object>(target: T, overrides: Overrides): T {
+/** `target` behind a Proxy that answers the keys of `overrides` and hands the rest to it. @internal */
+export function wrap<T extends object>(target: T, overrides: Overrides): T {
   if (overrides === null || typeof overrides !== "object") throw new TypeError("an extension must return an object of overrides");
   const bound = new Map<string | symbol, unknown>();
   return new Proxy(target, {
