@@ -12,141 +12,134 @@ function isBuffer(x: unknown): x is Buffer {
 
 const NULS = /\u0000/g;
 
-/** Booleans, one byte each. */
-export class BoolArray {
-  readonly #bytes: Uint8Array;
-
-  constructor(size: number);
-  constructor(values: Iterable<boolean>);
-  constructor(buffer: Buffer, byteOffset?: number, length?: number);
-  constructor(x: number | Iterable<boolean> | Buffer, byteOffset?: number, length?: number) {
-    if (typeof x === "number") this.#bytes = new Uint8Array(x);
-    else if (isBuffer(x)) this.#bytes = new Uint8Array(x, byteOffset, length);
-    else this.#bytes = Uint8Array.from(x, (v) => (v ? 1 : 0));
-  }
-  get BYTES_PER_ELEMENT(): 1 {
-    return 1;
-  }
+/** What the array-likes share: the typed array they are a view of, and iteration by `get`. */
+abstract class Viewed<V extends Uint8Array | Int32Array, T> {
+  protected constructor(protected readonly view: V) {}
   get byteOffset(): number {
-    return this.#bytes.byteOffset;
+    return this.view.byteOffset;
   }
   get byteLength(): number {
-    return this.#bytes.byteLength;
+    return this.view.byteLength;
   }
   get buffer(): Buffer {
-    return this.#bytes.buffer;
+    return this.view.buffer;
   }
-  get length(): number {
-    return this.#bytes.length;
-  }
-  get(index: number): boolean {
-    return this.#bytes[index] !== 0;
-  }
-  set(index: number, value: boolean): void {
-    this.#bytes[index] = value ? 1 : 0;
-  }
-  fill(value: boolean): void {
-    this.#bytes.fill(value ? 1 : 0);
-  }
-  *[Symbol.iterator](): IterableIterator<boolean> {
+  abstract get length(): number;
+  abstract get(index: number): T;
+  *[Symbol.iterator](): IterableIterator<T> {
     for (let i = 0; i < this.length; i++) yield this.get(i);
   }
 }
 
-/** Byte strings of `chars` bytes each (NumPy "S"), read as UTF-8 without trailing NULs. */
-export class ByteStringArray {
-  _data: Uint8Array;
-  chars: number;
+/** Booleans, one byte each. */
+export class BoolArray extends Viewed<Uint8Array, boolean> {
+  constructor(size: number);
+  constructor(values: Iterable<boolean>);
+  constructor(buffer: Buffer, byteOffset?: number, length?: number);
+  constructor(x: number | Iterable<boolean> | Buffer, byteOffset?: number, length?: number) {
+    if (typeof x === "number") super(new Uint8Array(x));
+    else if (isBuffer(x)) super(new Uint8Array(x, byteOffset, length));
+    else super(Uint8Array.from(x, (v) => (v ? 1 : 0)));
+  }
+  get BYTES_PER_ELEMENT(): 1 {
+    return 1;
+  }
+  get length(): number {
+    return this.view.length;
+  }
+  get(index: number): boolean {
+    return this.view[index] !== 0;
+  }
+  set(index: number, value: boolean): void {
+    this.view[index] = value ? 1 : 0;
+  }
+  fill(value: boolean): void {
+    this.view.fill(value ? 1 : 0);
+  }
+}
 
+/** Fixed-length strings of `chars` items (bytes or code points) each. */
+abstract class FixedStrings<V extends Uint8Array | Int32Array> extends Viewed<V, string> {
+  protected constructor(
+    public chars: number,
+    view: V,
+    values: Iterable<string> | undefined,
+  ) {
+    super(view);
+    if (values !== undefined) globalThis.Array.from(values).forEach((v, i) => this.set(i, v));
+  }
+  get length(): number {
+    return this.chars === 0 ? 0 : this.view.length / this.chars;
+  }
+  abstract set(index: number, value: string): void;
+  /** The items of element `index`. */
+  protected slot(index: number): V {
+    return this.view.subarray(index * this.chars, (index + 1) * this.chars) as V;
+  }
+}
+
+/** How a fixed-length string array's view is made from zarrita's constructor arguments. */
+function stringView<V>(
+  make: { new (n: number): V; new (b: Buffer, offset?: number, length?: number): V },
+  chars: number,
+  x: number | Buffer | Iterable<string>,
+  byteOffset?: number,
+  length?: number,
+): [V, Iterable<string> | undefined] {
+  if (typeof x === "number") return [new make(x * chars), undefined];
+  if (isBuffer(x)) return [new make(x, byteOffset, length === undefined ? undefined : length * chars), undefined];
+  const values = globalThis.Array.from(x);
+  return [new make(values.length * chars), values];
+}
+
+/** Byte strings of `chars` bytes each (NumPy "S"), read as UTF-8 without trailing NULs. */
+export class ByteStringArray extends FixedStrings<Uint8Array> {
   constructor(chars: number, size: number);
   constructor(chars: number, buffer: Buffer, byteOffset?: number, length?: number);
   constructor(chars: number, values: Iterable<string>);
   constructor(chars: number, x: number | Buffer | Iterable<string>, byteOffset?: number, length?: number) {
-    this.chars = chars;
-    if (typeof x === "number") {
-      this._data = new Uint8Array(x * chars);
-    } else if (isBuffer(x)) {
-      this._data = new Uint8Array(x, byteOffset, length === undefined ? undefined : length * chars);
-    } else {
-      const values = globalThis.Array.from(x);
-      this._data = new Uint8Array(values.length * chars);
-      values.forEach((v, i) => this.set(i, v));
-    }
+    const [view, values] = stringView(Uint8Array, chars, x, byteOffset, length);
+    super(chars, view, values);
+  }
+  /** The bytes (zarrita's field). */
+  get _data(): Uint8Array {
+    return this.view;
   }
   get BYTES_PER_ELEMENT(): number {
     return this.chars;
   }
-  get byteOffset(): number {
-    return this._data.byteOffset;
-  }
-  get byteLength(): number {
-    return this._data.byteLength;
-  }
-  get buffer(): Buffer {
-    return this._data.buffer;
-  }
-  get length(): number {
-    return this.chars === 0 ? 0 : this.byteLength / this.chars;
-  }
   get(index: number): string {
-    const bytes = this._data.subarray(index * this.chars, (index + 1) * this.chars);
-    return new TextDecoder().decode(bytes).replace(NULS, "");
+    return new TextDecoder().decode(this.slot(index)).replace(NULS, "");
   }
   set(index: number, value: string): void {
-    const slot = this._data.subarray(index * this.chars, (index + 1) * this.chars);
+    const slot = this.slot(index);
     slot.fill(0);
     slot.set(new TextEncoder().encode(value).subarray(0, this.chars));
   }
   fill(value: string): void {
     for (let i = 0; i < this.length; i++) this.set(i, value);
   }
-  *[Symbol.iterator](): IterableIterator<string> {
-    for (let i = 0; i < this.length; i++) yield this.get(i);
-  }
 }
 
 /** Unicode strings of `chars` code points each (NumPy "U": UTF-32), without trailing NULs. */
-export class UnicodeStringArray {
-  readonly #data: Int32Array;
-  chars: number;
-
+export class UnicodeStringArray extends FixedStrings<Int32Array> {
   constructor(chars: number, size: number);
   constructor(chars: number, buffer: Buffer, byteOffset?: number, length?: number);
   constructor(chars: number, values: Iterable<string>);
   constructor(chars: number, x: number | Buffer | Iterable<string>, byteOffset?: number, length?: number) {
-    this.chars = chars;
-    if (typeof x === "number") {
-      this.#data = new Int32Array(x * chars);
-    } else if (isBuffer(x)) {
-      this.#data = new Int32Array(x, byteOffset, length === undefined ? undefined : length * chars);
-    } else {
-      const values = globalThis.Array.from(x);
-      this.#data = new Int32Array(values.length * chars);
-      values.forEach((v, i) => this.set(i, v));
-    }
+    const [view, values] = stringView(Int32Array, chars, x, byteOffset, length);
+    super(chars, view, values);
   }
   get BYTES_PER_ELEMENT(): number {
     return 4 * this.chars;
   }
-  get byteOffset(): number {
-    return this.#data.byteOffset;
-  }
-  get byteLength(): number {
-    return this.#data.byteLength;
-  }
-  get buffer(): Buffer {
-    return this.#data.buffer;
-  }
-  get length(): number {
-    return this.chars === 0 ? 0 : this.#data.length / this.chars;
-  }
   get(index: number): string {
     let s = "";
-    for (let i = index * this.chars; i < (index + 1) * this.chars; i++) s += String.fromCodePoint(this.#data[i] ?? 0);
+    for (const c of this.slot(index)) s += String.fromCodePoint(c);
     return s.replace(NULS, "");
   }
   set(index: number, value: string): void {
-    const slot = this.#data.subarray(index * this.chars, (index + 1) * this.chars);
+    const slot = this.slot(index);
     slot.fill(0);
     let i = 0;
     for (const c of value) {
@@ -157,11 +150,8 @@ export class UnicodeStringArray {
   fill(value: string): void {
     if (this.length === 0) return;
     this.set(0, value);
-    const first = this.#data.subarray(0, this.chars);
-    for (let i = 1; i < this.length; i++) this.#data.set(first, i * this.chars);
-  }
-  *[Symbol.iterator](): IterableIterator<string> {
-    for (let i = 0; i < this.length; i++) yield this.get(i);
+    const first = this.slot(0);
+    for (let i = 1; i < this.length; i++) this.view.set(first, i * this.chars);
   }
 }
 
