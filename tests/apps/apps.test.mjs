@@ -1,4 +1,5 @@
-// zom as a dependency of real apps, with zero zom-specific configuration: packs the package
+// zom as a dependency of real apps, with zero zom-specific configuration (and the zarrita
+// apps: a zarrita viewer's code with one alias sending "zarrita" to "zom/zarrita"): packs the package
 // (`npm pack`, pkg/ must be built), installs the tarball into tests/apps (one shared
 // node_modules, `npm install --no-save`: the committed package.json and lock stay as they are),
 // builds one minimal app per setup for production, serves it with tests/fixtures at /data/
@@ -58,6 +59,10 @@ const APPS = [
   { name: "node-esm", node: "script.mjs", config: "none" },
   { name: "node-cjs", node: "script.cjs", config: "none" },
   { name: "worker", browser: { root: "dist", page: "/" }, output: "dist", config: "none (no vite.config)" },
+  // A zarrita viewer's code with "zarrita" sent to "zom/zarrita": the one-line migration.
+  { name: "vite-zarrita", browser: { root: "dist", page: "/" }, output: "dist", config: 'vite.config.js: resolve.alias { zarrita: "zom/zarrita" }' },
+  { name: "webpack-zarrita", browser: { root: ".", page: "/" }, output: "dist", config: 'webpack.config.js: resolve.alias { zarrita$: "zom/zarrita" }' },
+  { name: "importmap-zarrita", browser: { root: "../..", page: "/apps/importmap-zarrita/dist/" }, output: null, config: 'import map { zarrita: zom\'s "./zarrita" entry }' },
 ];
 
 /** A warning that concerns zom (any of these in its text) fails the app's build. */
@@ -571,7 +576,7 @@ after(async () => {
     for (const w of list) console.log(head(w, 12).replace(/^/gm, "  "));
   }
   const table = [
-    ["setup", "builds with no config?", "config needed", "values right", "read ms", "pool used", "shipped (gzip: wasm + JS)", "problems (first)"],
+    ["setup", "builds?", "config needed", "values right", "read ms", "pool used", "shipped (gzip: wasm + JS)", "problems (first)"],
     ...rows.map((r) => [
       r.setup,
       r.builds,

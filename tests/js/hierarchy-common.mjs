@@ -69,6 +69,8 @@ function encodeValue(value, dataType) {
     return b64(value);
   }
   if (Array.isArray(value)) return value.map((v) => encFloat(v));
+  // zarrita's dtype is a name only ("structured"): the fields are the record's own.
+  if (typeof dataType === "string") return Object.fromEntries(Object.entries(value).map(([field, v]) => [field, encodeValue(v, "")]));
   const fields = dataType.configuration.fields;
   return Object.fromEntries(fields.map(([field, type]) => [field, encodeValue(value[field], type)]));
 }
