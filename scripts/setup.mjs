@@ -15,9 +15,10 @@
 //   node scripts/setup.mjs --python-references  # .venv-references: kerchunk, h5py, scipy,
 //                                              # for tests/fixtures/references/generate.py
 //   node scripts/setup.mjs --twiggy            # twiggy, the code size profiler bench/size.mjs runs
+//   node scripts/setup.mjs --suites            # tests/zarrita-suite's packages: vitest, zarrita, @vivjs/loaders
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { StepError, capture, isMain, root, run, runMain, seconds } from "./lib.mjs";
 
 const WASM_TARGET = "wasm32-unknown-unknown";
@@ -123,19 +124,21 @@ function wasmBindgen() {
   run("cargo", ["install", "wasm-bindgen-cli", "--version", want, "--force"]);
 }
 
-function npmPackages() {
-  const lock = join(root, "package-lock.json");
+/** `npm ci` in `dir` (the repository, or a test harness with its own lock) unless node_modules is fresh. */
+function npmPackages(dir = root) {
+  const lock = join(dir, "package-lock.json");
   // npm writes node_modules/.package-lock.json on every install: its age says when it ran.
-  const stamp = join(root, "node_modules", ".package-lock.json");
+  const stamp = join(dir, "node_modules", ".package-lock.json");
   const fresh =
     existsSync(stamp) && (!existsSync(lock) || statSync(stamp).mtimeMs >= statSync(lock).mtimeMs);
+  const what = dir === root ? "npm packages" : `npm packages of ${relative(root, dir)}`;
   if (fresh) {
-    console.log("ok: npm packages");
+    console.log(`ok: ${what}`);
     return;
   }
   const cmd = existsSync(lock) ? "ci" : "install";
-  console.log(`installing: npm packages (npm ${cmd})`);
-  run("npm", [cmd, "--no-audit", "--no-fund"]);
+  console.log(`installing: ${what} (npm ${cmd})`);
+  run("npm", [cmd, "--no-audit", "--no-fund"], { cwd: dir });
   // `npm install` may write package-lock.json after node_modules: keep the stamp newer.
   if (existsSync(stamp)) {
     const now = new Date();
@@ -383,6 +386,8 @@ export function setup(opts = {}) {
   cToolchain();
   wasmBindgen();
   npmPackages();
+  // zarrita's own tests and viv's loader (tests/js/zarrita-suite.test.mjs, viv-loaders.test.mjs).
+  if (opts.suites) npmPackages(join(root, "tests", "zarrita-suite"));
   if (opts.python) python();
   if (opts.pythonZarr2) pythonZarr2();
   if (opts.pythonConventions) pythonConventions();
@@ -406,6 +411,7 @@ if (isMain(import.meta.url)) {
       pythonConventions: flag("--python-conventions"),
       pythonReferences: flag("--python-references"),
       twiggy: flag("--twiggy"),
+      suites: flag("--suites"),
     }),
   );
 }

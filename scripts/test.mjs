@@ -98,7 +98,7 @@ const tsc = join(root, "node_modules", ".bin", "tsc");
 const nodeTest = ["--test", "--test-reporter=spec"];
 
 const steps = [
-  ["setup", () => setup({ browser: true, python: true })],
+  ["setup", () => setup({ browser: true, python: true, suites: true })],
   ["cargo fmt", () => runTests("cargo", ["fmt", "--check"])],
   ["cargo clippy", () => runTests("cargo", ["clippy", "--all-targets", "--", "-D", "warnings"])],
   [

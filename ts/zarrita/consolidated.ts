@@ -5,6 +5,7 @@
  * @module
  */
 import { toDocuments } from "../api.js";
+import { isZomError } from "../errors.js";
 import { open as zomOpen } from "../hierarchy.js";
 import type { StoreInput } from "../hierarchy.js";
 import type { Zom } from "../types.js";
@@ -36,9 +37,10 @@ async function consolidatedTree(store: Readable, format: ConsolidatedFormat): Pr
   try {
     group = await zomOpen(store as unknown as StoreInput, "", { kind: "group", format: format === "v2" ? 2 : 3 });
   } catch (e) {
-    throw toZarritaError(e, { path: "/" });
+    // No group at the root (nothing, or an array) is no consolidated metadata, as zarrita says.
+    if (!isZomError(e) || e.code !== "NotFound") throw toZarritaError(e, { path: "/" });
   }
-  if (!("consolidated" in group) || !group.consolidated) {
+  if (group === undefined || !("consolidated" in group) || !group.consolidated) {
     throw new NotFoundError(`${format} consolidated metadata`, { path: format === "v2" ? "/.zmetadata" : "/zarr.json" });
   }
   return group.zom;

@@ -95,6 +95,14 @@ export interface ErrorContext {
   path?: string;
   /** The kind asked for, if any. */
   kind?: "array" | "group" | undefined;
+  /** The format asked for, if any (`open.v2`, `open.v3`). */
+  format?: 2 | 3 | undefined;
+}
+
+/** zarrita's name of what it found missing: the document it looked for last. */
+function missing({ kind, format }: ErrorContext): string {
+  if (format === 2) return kind === "array" ? "v2 array" : "v2 group";
+  return "v3 array or group";
 }
 
 /** The quoted name in a message ("codec 'x' is not …"). */
@@ -112,7 +120,7 @@ export function toZarritaError(e: unknown, context: ErrorContext = {}): unknown 
   switch (z.code) {
     case "NotFound": {
       const found = /is an array/.test(z.message) ? "array" : /is a group/.test(z.message) ? "group" : undefined;
-      const what = found !== undefined && context.kind !== undefined ? `${context.kind} at ${path ?? "/"}` : z.message;
+      const what = found === undefined ? missing(context) : context.kind !== undefined ? `${context.kind} at ${path ?? "/"}` : z.message;
       // zarrita names the node for a node of the other kind, else the document it looked for.
       const at = found !== undefined || z.key === null ? path : `/${z.key.replace(/^\/+/, "")}`;
       return new NotFoundError(what, { path: at, found, cause: z });

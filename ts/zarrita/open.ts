@@ -45,7 +45,7 @@ async function openAs<Store extends Readable>(location: Location<Store> | Store,
       ...(signal === undefined ? {} : { signal }),
     });
   } catch (e) {
-    throw toZarritaError(e, { signal, path: loc.path, kind });
+    throw toZarritaError(e, { signal, path: loc.path, kind, format });
   }
   const path = loc.path as AbsolutePath;
   if (!(node instanceof ZarrArray)) {

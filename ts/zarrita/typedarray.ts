@@ -14,7 +14,11 @@ const NULS = /\u0000/g;
 
 /** What the array-likes share: the typed array they are a view of, and iteration by `get`. */
 abstract class Viewed<V extends Uint8Array | Int32Array, T> {
-  protected constructor(protected readonly view: V) {}
+  /** Not enumerable, as zarrita's private field: printing the array shows no internals. */
+  declare protected readonly view: V;
+  protected constructor(view: V) {
+    Object.defineProperty(this, "view", { value: view });
+  }
   get byteOffset(): number {
     return this.view.byteOffset;
   }

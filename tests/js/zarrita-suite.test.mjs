@@ -1,0 +1,127 @@
+// zarrita.js's own tests, run against zom/zarrita: the test files its npm package ships
+// (zarrita 0.7.5, pinned in tests/zarrita-suite/package-lock.json, MIT; installed by
+// `node scripts/setup.mjs --suites`, which npm test runs) are laid out as in
+// zarrita's repository (tests/zarrita-suite/work/packages/zarrita/__tests__/, fixtures/ beside
+// packages/), and vitest runs them with every import of zarrita's source answered by
+// tests/zarrita-suite/shim/, which re-exports zom/zarrita (tests/zarrita-suite/vitest.config.mjs).
+// The fixtures are written by tests/fixtures/zarrita/generate_v{2,3}.py with zarr-python.
+//
+// Each of zarrita's tests becomes one test here: it must pass, except those listed in
+// NOT_APPLICABLE with the reason; a listed test that passes fails here too (the list is stale).
+//
+//   node --test --test-reporter=spec tests/js/zarrita-suite.test.mjs
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { repoRoot } from "./helpers.mjs";
+
+const suiteDir = join(repoRoot, "tests", "zarrita-suite");
+const workDir = join(suiteDir, "work");
+const RUN_TIMEOUT_MS = 300_000;
+
+/** zarrita's test files that read through its public API (`open`, `get`, the consolidated stores). */
+const SUITES = [
+  ["zarrita", "open.test.js"],
+  ["zarrita", "consolidated.test.js"],
+  ["zarrita", "indexing/get.test.js"],
+];
+
+const PRIORITY =
+  "spies on zarrita's internal fallback between open.v2 and open.v3 (which format to try first, learned from earlier opens): " +
+  "zom/zarrita's open asks zom's core, which reads a node's documents in one pass and never calls open.v2 or open.v3";
+const C_ORDER =
+  "zarrita returns an F-order or transposed chunk in its stored layout with matching strides; zom/zarrita returns every " +
+  "result in C order with C strides (docs/zarrita.md): code that honours `stride` reads the same values from both, " +
+  "code that ignores it reads the right ones only from zom/zarrita";
+
+/**
+ * zarrita's tests that cannot apply to zom/zarrita, by full name (describe blocks and test name
+ * joined by " "), with the reason.
+ */
+const NOT_APPLICABLE = new Map([
+  ["open (v2 vs v3 priority) prioritizes v2 by default", PRIORITY],
+  ["open (v2 vs v3 priority) prioritizes v3 after opening v3 more times", PRIORITY],
+  ["open (v2 vs v3 priority) switches back to prioritizing v2 after opening v2 more times", PRIORITY],
+  [
+    "v3 1d.contiguous.f2 without Float16Array 1d.contiguous.f2.le",
+    "expects float16 to be refused where the engine has no Float16Array: zom/zarrita reads it, as a Float32Array",
+  ],
+  ...["v2", "v3"].flatMap((v) =>
+    [
+      "getChunk([0,0,0]) -> Int16Array([0,9,18,3,12,21,6,15,24])",
+      "getChunk([0,0,1]) -> Int16Array([1,10,19,4,13,22,7,16,25])",
+      "getChunk([0,0,2]) -> Int16Array([2,11,20,5,14,23,8,17,26])",
+    ].map((t) => [`${v} 3d.chunked.mixed.i2.F ${t}`, C_ORDER]),
+  ),
+  ["v3 3d.contiguous.delta.i4.mixed", C_ORDER],
+  ["v3 3d.contiguous.transpose.i4", C_ORDER],
+  ["get v2 3d.chunked.mixed.i2.F", C_ORDER],
+  ["get v3 3d.chunked.mixed.i2.F", C_ORDER],
+]);
+
+/** work/ anew: zarrita's test files where its repository has them, the fixtures beside. */
+function layOut() {
+  rmSync(workDir, { recursive: true, force: true });
+  for (const [pkg, file] of SUITES) {
+    const from = join(suiteDir, "node_modules", pkg === "zarrita" ? "zarrita" : `@zarrita/${pkg}`, "dist", "__tests__", file);
+    const to = join(workDir, "packages", pkg, "__tests__", file);
+    mkdirSync(join(to, ".."), { recursive: true });
+    cpSync(from, to);
+  }
+  symlinkSync(join(repoRoot, "tests", "fixtures", "zarrita"), join(workDir, "fixtures"), "dir");
+}
+
+/** vitest's JSON report of the laid-out suites. */
+function runVitest() {
+  const report = join(workDir, "report.json");
+  const vitest = join(suiteDir, "node_modules", "vitest", "vitest.mjs");
+  const r = spawnSync(process.execPath, [vitest, "run", "--config", "vitest.config.mjs", "--reporter=json", `--outputFile=${report}`], {
+    cwd: suiteDir,
+    encoding: "utf8",
+    timeout: RUN_TIMEOUT_MS,
+    env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" },
+  });
+  if (!existsSync(report)) {
+    throw new Error(`vitest wrote no report (${r.error?.message ?? `exit ${r.status}`}):\n${r.stdout}\n${r.stderr}`.slice(0, 8000));
+  }
+  return JSON.parse(readFileSync(report, "utf8"));
+}
+
+layOut();
+const report = runVitest();
+
+test("vitest loaded every suite", () => {
+  const broken = report.testResults.filter((f) => f.assertionResults.length === 0);
+  assert.deepEqual(
+    broken.map((f) => `${f.name}: ${f.message}`),
+    [],
+  );
+  assert.equal(report.testResults.length, SUITES.length);
+});
+
+const seen = new Set();
+for (const file of report.testResults) {
+  const name = file.name.slice(join(workDir, "packages").length + 1);
+  for (const t of file.assertionResults) {
+    const full = [...t.ancestorTitles, t.title].join(" ");
+    seen.add(full);
+    const reason = NOT_APPLICABLE.get(full);
+    const skip = ["skipped", "pending", "todo"].includes(t.status) ? "skipped in zarrita's own suite" : false;
+    test(`${name} › ${full}`, { skip }, () => {
+      if (reason !== undefined) {
+        assert.notEqual(t.status, "passed", `listed as not applicable (${reason}) but passes: take it off the list`);
+        return;
+      }
+      assert.equal(t.status, "passed", (t.failureMessages ?? []).join("\n").slice(0, 4000));
+    });
+  }
+}
+
+test("every test listed as not applicable still exists", () => {
+  assert.deepEqual(
+    [...NOT_APPLICABLE.keys()].filter((k) => !seen.has(k)),
+    [],
+  );
+});

@@ -1,0 +1,2 @@
+// zarrita's src/typedarray.js, as the tests import it.
+export { BoolArray, ByteStringArray, UnicodeStringArray } from "zom/zarrita";
