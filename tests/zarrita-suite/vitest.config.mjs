@@ -12,6 +12,7 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^(?:\.\.\/)+src\/(.*)$/, replacement: `${join(here, "shim")}/$1` },
+      { find: /^zarrita$/, replacement: join(here, "shim", "index.js") },
       { find: /^zom\/zarrita$/, replacement: join(here, "..", "..", "pkg", "zarrita", "node.js") },
     ],
   },

@@ -94,6 +94,12 @@ export class Coalescer {
     for (const w of group) joint.join(w.signal);
     this.reader(key, start, end - start, joint.signal).then(
       (bytes) => {
+        if (bytes !== undefined && bytes.length < end - start) {
+          // Slicing a short answer would hand some callers fewer bytes than they asked for.
+          const error = new Error(`Short read of ${key}: asked for ${end - start} bytes at ${start}, got ${bytes.length}`);
+          for (const w of group) w.reject(error);
+          return;
+        }
         for (const w of group) {
           if (bytes === undefined) w.resolve(undefined);
           else w.resolve(bytes.slice(w.offset - start, w.offset - start + w.length));

@@ -24,4 +24,6 @@ export {
 } from "./errors.js";
 export { BoolArray, ByteStringArray, UnicodeStringArray } from "./typedarray.js";
 export { create, defineArrayExtension, defineStoreExtension, extendArray, extendStore, set } from "./extension.js";
+export { withByteCaching, withRangeCoalescing } from "./stores.js";
+export type { ByteCache, CacheKeyFor } from "./stores.js";
 export type * from "./types.js";

@@ -25,13 +25,20 @@ export function wrap<T extends object>(target: T, overrides: Overrides): T {
   });
 }
 
+/** `overrides` with the `arrayExtensions` of the store it wraps before its own (inner first). */
+function merged(store: object, overrides: Overrides): Overrides {
+  const inner = (store as { arrayExtensions?: unknown }).arrayExtensions;
+  const own = overrides?.arrayExtensions;
+  return Array.isArray(inner) && Array.isArray(own) ? { ...overrides, arrayExtensions: [...inner, ...own] } : overrides;
+}
+
 /** Wraps stores: `factory(store, opts)` returns (or resolves to) the keys to answer. */
 export function defineStoreExtension<S extends object, Opts = void>(
   factory: (store: S, opts: Opts) => Overrides | Promise<Overrides>,
 ): (store: S, opts?: Opts) => S | Promise<S> {
   return (store, opts) => {
     const result = factory(store, opts as Opts);
-    return result instanceof Promise ? result.then((o) => wrap(store, o)) : wrap(store, result);
+    return result instanceof Promise ? result.then((o) => wrap(store, merged(store, o))) : wrap(store, merged(store, result));
   };
 }
 

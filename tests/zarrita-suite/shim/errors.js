@@ -1,2 +1,10 @@
 // zarrita's src/errors.js, as the tests import it: zom/zarrita's errors.
-export { NotFoundError, isZarritaError } from "zom/zarrita";
+export {
+  CodecPipelineError,
+  InvalidMetadataError,
+  InvalidSelectionError,
+  NotFoundError,
+  UnknownCodecError,
+  UnsupportedError,
+  isZarritaError,
+} from "zom/zarrita";

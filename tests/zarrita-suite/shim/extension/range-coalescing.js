@@ -1,0 +1,2 @@
+// zarrita's src/extension/range-coalescing.js, as the tests import it.
+export { withRangeCoalescing } from "zom/zarrita";
