@@ -129,6 +129,14 @@ function load(s) {
   return parts.join("\n\n");
 }
 
+function bytes(b) {
+  const names = { wasm_file: "the `.wasm` file (`zom/manual`)", carried_in_js: "the module carried in `zom`'s JS (deflate, base64)", worker_code: "the decode worker's code" };
+  return table(
+    ["zom's files", "bytes", "gzipped (level 9)", "brotli"],
+    Object.entries(b).map(([k, v]) => [names[k] ?? k, String(v.raw), String(v.gzip), String(v.brotli)]),
+  );
+}
+
 function firstTree(s) {
   return table(
     ["explorer, sample hierarchy, from navigation start", "ms"],
@@ -223,6 +231,7 @@ const BLOCKS = {
   size: [["size"], "bench/size.mjs", (r) => size(r.size)],
   attribution: [["size"], "bench/attribution.mjs", (r) => attribution(r.size.attribution)],
   load: [["load"], "bench/load.mjs", (r) => load(r.load)],
+  bytes: [["load"], "bench/load.mjs", (r) => bytes(r.load.bytes)],
   first_tree: [["first_tree"], "bench/first-tree.mjs", (r) => firstTree(r.first_tree)],
   cache: [["cache"], "bench/cache.mjs", (r) => cache(r.cache)],
   specs: [["specs"], "bench/specs.mjs", (r) => specs(r.specs)],
@@ -243,16 +252,17 @@ function render(name, r) {
 
 const BLOCK = /(<!-- bench:([\w-]+) -->\n)[\s\S]*?(<!-- \/bench:\2 -->)/g;
 
-/** A file's text, and that text with every block in it made from results.json (`r`). */
+/** A file's text, that text with every block in it made from results.json (`r`), and the blocks that changed. */
 function refreshed(file, r) {
   const text = readFileSync(file, "utf8");
-  const names = [];
-  const next = text.replace(BLOCK, (_, open, name, close) => {
+  const stale = [];
+  const next = text.replace(BLOCK, (block, open, name, close) => {
     if (!(name in BLOCKS)) throw new StepError(`${relative(root, file)}: no block named ${name} (${Object.keys(BLOCKS).join(", ")})`);
-    names.push(name);
-    return `${open}${render(name, r)}\n${close}`;
+    const fresh = `${open}${render(name, r)}\n${close}`;
+    if (fresh !== block) stale.push(name);
+    return fresh;
   });
-  return { text, next, names };
+  return { text, next, stale };
 }
 
 runMain(() => {
@@ -273,9 +283,9 @@ runMain(() => {
   const files = [join(root, "README.md"), ...readdirSync(docs).filter((f) => f.endsWith(".md")).map((f) => join(docs, f))];
   const stale = [];
   for (const file of files) {
-    const { text, next, names } = refreshed(file, r);
+    const { text, next, stale: blocks } = refreshed(file, r);
     if (next === text) continue;
-    stale.push(`${relative(root, file)} (${names.join(", ")})`);
+    stale.push(`${relative(root, file)} (${blocks.join(", ")})`);
     if (values.write) writeFileSync(file, next);
   }
   if (values.write) console.log(stale.length ? `bench-tables: refreshed ${stale.join("; ")}` : "bench-tables: every block was up to date");
