@@ -258,7 +258,7 @@ function refreshed(file, r) {
   const stale = [];
   const next = text.replace(BLOCK, (block, open, name, close) => {
     if (!(name in BLOCKS)) throw new StepError(`${relative(root, file)}: no block named ${name} (${Object.keys(BLOCKS).join(", ")})`);
-    const fresh = `${open}${render(name, r)}\n${close}`;
+    const fresh = `${open}${render(name, r)}\n\n${close}`;
     if (fresh !== block) stale.push(name);
     return fresh;
   });
@@ -276,7 +276,7 @@ runMain(() => {
   if (!existsSync(values.results)) throw new StepError(`${values.results} is missing: npm run bench`);
   const r = JSON.parse(readFileSync(values.results, "utf8"));
   if (!values.write && !values.check) {
-    for (const name of Object.keys(BLOCKS)) console.log(`<!-- bench:${name} -->\n${render(name, r)}\n<!-- /bench:${name} -->\n`);
+    for (const name of Object.keys(BLOCKS)) console.log(`<!-- bench:${name} -->\n${render(name, r)}\n\n<!-- /bench:${name} -->\n`);
     return;
   }
   const docs = join(root, "docs");
