@@ -1,5 +1,5 @@
 // The Markdown tables of a "viewer" section of bench/results.json (bench/viewer.mjs): printed by
-// bench/viewer.mjs after a run and by scripts/bench-readme.mjs from the file.
+// bench/viewer.mjs after a run and by scripts/bench-tables.mjs from the file.
 import { table } from "./util.mjs";
 
 const f0 = (x) => (typeof x === "number" && Number.isFinite(x) ? x.toFixed(0) : "–");
@@ -8,7 +8,7 @@ const times = (x) => (typeof x === "number" && Number.isFinite(x) ? `${x.toFixed
 const mib = (b) => (typeof b === "number" && b > 0 ? `${(b / 2 ** 20).toFixed(0)} MiB` : "–");
 const lib = (s) => `${f0(s.ms)} / ${s.requests} (${s.max_in_flight}, ${s.round_trips})`;
 
-/** The Markdown tables of a viewer section (bench/viewer.mjs prints them, scripts/bench-readme.mjs too). */
+/** The Markdown tables of a viewer section (bench/viewer.mjs prints them, scripts/bench-tables.mjs too). */
 export function viewerTables(s) {
   const parts = [];
   const rowsOf = (rows) =>
@@ -67,21 +67,3 @@ export function viewerTables(s) {
   return parts.join("\n\n");
 }
 
-
-/**
- * One table of the viewer cases before and after a change (two viewer sections of
- * results.json): what README.md shows. Rows are matched by case name; a case missing from
- * either section shows "–".
- */
-export function viewerComparison(before, after) {
-  const rows = [...(after.tiles ?? []), ...(after.whole ?? [])];
-  const old = new Map([...(before?.tiles ?? []), ...(before?.whole ?? [])].map((r) => [r.case, r]));
-  const cell = (x) => (x ? `${f0(x.ms)} ms, ${x.requests} req` : "–");
-  return table(
-    ["case", "before: zom", "before: zarrita / zom", "now: zom", "now: zarrita", "now: zarrita / zom", "now: zom / floor"],
-    rows.map((r) => {
-      const b = old.get(r.case);
-      return [r.description, cell(b?.zom), times(b?.zarrita_over_zom), cell(r.zom), cell(r.zarrita), times(r.zarrita_over_zom), times(r.zom_over_floor)];
-    }),
-  );
-}

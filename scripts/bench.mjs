@@ -40,7 +40,8 @@
 // it writes "viewer".
 // --runs and --cases apply to the decode bench, --read-runs (default 5) to read, walk, specs,
 // cache and viewer; --quick makes the viewer bench short (3 runs, fewer latencies and rounds).
-// `node scripts/bench-readme.mjs` then prints README.md's benchmark tables from the results.
+// `node scripts/bench-tables.mjs --write` then refreshes the benchmark tables of README.md and
+// docs/*.md from the results (`--check` tells whether they match).
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";

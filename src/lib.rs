@@ -28,3 +28,13 @@ pub mod wasm;
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
+
+/// The Rust examples of docs/rust.md, run as doc tests like the README's.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/rust.md")]
+pub struct RustDocDoctests;
+
+/// The Rust examples of docs/security.md (limits), run as doc tests like the README's.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/security.md")]
+pub struct SecurityDocDoctests;

@@ -4,7 +4,7 @@
 //! instantiates several kilobytes of WebAssembly (a quicksort, small sorts, pivots, a heapsort
 //! fallback), and the module held five such copies. zom sorts short lists (names, byte ranges,
 //! directory entries) off every hot path, so one heapsort, a few hundred bytes per element type,
-//! serves them all (README.md, "Size", has what it saved).
+//! serves them all (docs/size.md has what it saves).
 
 /// Sorts `v` by `less` in place (heapsort). Hand-written because the standard sorts are
 /// generic and large: each element type instantiates several kilobytes in the module, this

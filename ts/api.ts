@@ -148,8 +148,8 @@ function plainJson(value: unknown): string | undefined {
 
 /**
  * Calls `fn` with each ZOM as the bytes of its JSON text when every one is plain JSON data:
- * the module reads text in one crossing, an object one value at a time (README, "Values
- * across the boundary"). When that way throws (a text over the limits, or a bad ZOM), `fn` is
+ * the module reads text in one crossing, an object one value at a time (docs/benchmarks.md,
+ * "Values across the boundary"). When that way throws (a text over the limits, or a bad ZOM), `fn` is
  * called again with the values as given, so that results and errors are the same either way.
  */
 function withZomText<T>(zoms: unknown[], fn: (zoms: unknown[]) => T): T {

@@ -51,7 +51,7 @@ impl ObjectCodec {
 /// A MessagePack reader into JSON values: what numcodecs' `MsgPack` writes (nil, booleans,
 /// integers, floats, strings, arrays, maps with string keys). Binary and extension types have
 /// no JSON value and are refused. Hand-written rather than rmp-serde: that crate, with
-/// serde_json's `Value` deserialised through it, made the module much larger (README, "Size").
+/// serde_json's `Value` deserialised through it, made the module much larger (docs/size.md).
 struct MsgPack<'a> {
     input: &'a [u8],
     at: usize,

@@ -149,7 +149,7 @@ fn decode(data_type: &DataType, value: &Value, version: Version) -> Result<FillV
         // zarr-python 2 writes its default 0 for object (`|O`) arrays of strings and bytes;
         // zarr-python 2 (`dtype=str`) and 3 read a missing element of such a string array as
         // "0": the number's text, for byte strings too (zarr-python 2 gives the integer, which
-        // a byte string cannot hold; zarr-python 3 refuses). See README, "Data types".
+        // a byte string cannot hold; zarr-python 3 refuses). See docs/js-api.md's data types.
         DataType::String | DataType::Bytes(_) if version == Version::V2 && value.is_number() => {
             let text = crate::json::to_compact(value);
             Ok(match data_type {
