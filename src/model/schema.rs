@@ -102,11 +102,6 @@ const fn string_state(b: u8, in_string: bool, escaped: bool) -> (bool, bool) {
     }
 }
 
-/// The `$id` of the schema of `zarr_format` (2 or 3).
-pub fn schema_id(zarr_format: u8) -> String {
-    format!("https://example.invalid/zom/schema/zom-v{zarr_format}.json")
-}
-
 /// The JSON Schema (draft 2020-12) of a ZOM of `zarr_format` 2 or 3; any other version is an
 /// [`crate::ErrorCode::InvalidArgument`] error.
 pub fn json_schema(zarr_format: u8) -> Result<Value> {
