@@ -125,7 +125,7 @@ function generate() {
 }
 
 // glibc hands each 2 MiB chunk buffer a fresh mmap and unmaps it on free, so every decode
-// would pay page faults for its output (costly in a VM: up to 2× on lz4 here). WebAssembly
+// would pay page faults for its output (costly, in a VM most of all). WebAssembly
 // reuses its grown memory and never pays them; keep the native heap too, so that the ceiling
 // measures decoding. Other allocators ignore these variables.
 const NATIVE_ENV = {

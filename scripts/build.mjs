@@ -28,14 +28,13 @@ const WASM_FEATURES = [
   "--enable-multivalue",
 ];
 // zstd-sys exports its C runtime shims (malloc, memcpy, qsort, …) from the cdylib; nothing in
-// JS calls them, and the export keeps unused code alive (qsort alone is ~30 KB): drop them
-// before optimising so that wasm-opt removes what the C decoder does not use.
+// JS calls them, and the export keeps their unused code alive: drop them before optimising so
+// that wasm-opt removes what the C decoder does not use.
 const DROP_EXPORTS = ["--remove-exports", "--pass-arg=remove-exports@rust_zstd_wasm_shim_*"];
-// -Os: the speed-critical code arrives already optimised for speed by LLVM, and measures the
-// same after -Os as after -O3; --converge repeats the passes while they still shrink the module.
-// --flatten --rereloop first rebuilds the control flow, which -Os then shrinks further
-// (1.7 KiB gzipped; decoding speed the same, blosc faster). -Os rather than -Oz: measured
-// 0.5 KiB smaller gzipped, at the same decoding speed.
+// -Os: the speed-critical code arrives already optimised for speed by LLVM, and decodes as fast
+// after -Os as after -O3; --converge repeats the passes while they still shrink the module.
+// --flatten --rereloop first rebuild the control flow, which -Os then shrinks further at the
+// same decoding speed. -Os rather than -Oz: smaller gzipped, at the same decoding speed.
 export const WASM_OPT_ARGS = [
   ...DROP_EXPORTS,
   "--flatten",
@@ -51,10 +50,10 @@ export const WASM_OPT_ARGS = [
 const MINIFY_ARGS = ["--minify-imports-and-exports-and-modules", ...WASM_FEATURES];
 
 /**
- * Shortens the module's import and export names (wasm-bindgen's carry a 16-hex-digit hash each,
- * 1.1 KiB gzipped in all) and rewrites the JS glue (pkg/zom_wasm.js) to match: wasm-opt prints
- * the renaming as JSON. The glue reaches exports only as `wasm.NAME` and gives imports as the
- * keys of one object; any name not found exactly so fails the build rather than the page.
+ * Shortens the module's import and export names (wasm-bindgen's carry a 16-hex-digit hash each)
+ * and rewrites the JS glue (pkg/zom_wasm.js) to match: wasm-opt prints the renaming as JSON. The
+ * glue reaches exports only as `wasm.NAME` and gives imports as the keys of one object; any name
+ * not found exactly so fails the build rather than the page.
  */
 function minifyNames() {
   const glue = join(pkgDir, "zom_wasm.js");
@@ -144,8 +143,7 @@ function writePkg(name, text, types) {
  * crate embeds for native callers) and the spec format's (src/spec/spec.schema.json) as
  * minified JSON text, for ts/api.ts's `jsonSchema` and `specSchema`, and the built-in
  * hierarchy specs, which ts/load.ts gives the module once it is instantiated. Data shipped
- * beside the module costs the .wasm nothing (2 KiB gzipped for the schemas, 5.4 KiB for the
- * specs when they were embedded).
+ * beside the module costs the .wasm nothing.
  */
 function writeSchemas() {
   const minified = (...path) => JSON.stringify(JSON.parse(readFileSync(join(root, "src", ...path), "utf8")));

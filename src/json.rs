@@ -52,12 +52,6 @@ fn check_depth(bytes: &[u8], limits: &Limits) -> Result<()> {
     }
 }
 
-/// Serialises a document the way zarr-python writes them (Python's `json.dumps` with
-/// `indent=2`): two-space indent, every non-ASCII character escaped as `\\uXXXX`.
-pub fn to_pretty_bytes(value: &Value) -> Vec<u8> {
-    to_python_json(value, Some(2))
-}
-
 /// Serialises like Python's `json.dumps(value)` with `indent` (None: one line with `", "` and
 /// `": "` separators, as zarr-python writes `.zmetadata`), non-ASCII escaped.
 pub fn to_python_json(value: &Value, indent: Option<usize>) -> Vec<u8> {

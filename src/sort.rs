@@ -2,9 +2,8 @@
 //!
 //! The standard library's sorts are generic and large: each element type they are used with
 //! instantiates several kilobytes of WebAssembly (a quicksort, small sorts, pivots, a heapsort
-//! fallback), and the module held five such copies. zom sorts short lists (names, byte ranges,
-//! directory entries) off every hot path, so one heapsort, a few hundred bytes per element type,
-//! serves them all (docs/size.md has what it saves).
+//! fallback). zom sorts short lists (names, byte ranges, directory entries) off every hot path,
+//! so one heapsort, a few hundred bytes per element type, serves them all.
 
 /// Sorts `v` by `less` in place (heapsort). Hand-written because the standard sorts are
 /// generic and large: each element type instantiates several kilobytes in the module, this

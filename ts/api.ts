@@ -135,7 +135,7 @@ function isPlain(value: unknown, depth: number): boolean {
  * The JSON text of a value made of plain JSON data (what fromDocuments and walk return), or
  * `undefined` when it holds anything else: values the module reads by its own rules (BigInt,
  * Maps) or refuses with its own errors. Checked first and written by `JSON.stringify` without
- * a replacer, which is twice as fast as one that checks each value as it is written.
+ * a replacer, which is faster than one that checks each value as it is written.
  */
 function plainJson(value: unknown): string | undefined {
   if (!isPlain(value, 0)) return undefined;

@@ -1,6 +1,6 @@
 /**
- * Chunk decoding: the encoded bytes of a chunk in, its values out as the JS values DESIGN.md
- * lists (TypedArrays for numbers, string[] for strings, Uint8Array[] for byte strings, plain
+ * Chunk decoding: the encoded bytes of a chunk in, its values out as the JS values README.md's
+ * table lists (TypedArrays for numbers, string[] for strings, Uint8Array[] for byte strings, plain
  * objects for structs, one TypedArray per element for numcodecs vlen-array). The decoding itself happens in WebAssembly.
  * @module
  */

@@ -276,7 +276,7 @@ export interface WalkReport {
 export type WalkResult = Zom & WalkReport;
 
 /**
- * The ZOM of a whole hierarchy (DESIGN.md: `const tree = await walk(store)`), with
+ * The ZOM of a whole hierarchy (`const tree = await walk(store)`), with
  * `tree.errors`, `tree.unlisted` and `tree.consolidated` beside it.
  *
  * Children come from consolidated metadata when the start node has it (v3 inline, v2

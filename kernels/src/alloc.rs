@@ -4,7 +4,7 @@
 pub fn try_zeroed(n: usize) -> Option<Vec<u8>> {
     let mut out = Vec::new();
     out.try_reserve_exact(n).ok()?;
-    // At opt-level 3 this is a memset; in code compiled for size it was a loop over bytes.
+    // Here, at opt-level 3, this is a memset; in code compiled for size it is a loop over bytes.
     out.resize(n, 0);
     Some(out)
 }

@@ -20,7 +20,7 @@ fn structured_fill_values() {
     );
     err(t.clone(), json!("@@"), "not valid base64");
     err(t.clone(), json!(0), "must be an object mapping each field");
-    // The zarr-extensions spec for `structured` now writes an object, which is read too.
+    // The zarr-extensions spec for `structured` writes an object; that form is read too.
     let v = round_trip(t.clone(), json!({"a": 1, "b": 2.5}));
     assert_eq!(le(&v, t.clone()), expected);
     // The object in v2 is the base64 of the packed element.

@@ -60,8 +60,8 @@ struct Slot {
 /// Two parallel vectors, scanned: each entry's last use (the least recently used is the
 /// smallest) and its slot. A scan costs microseconds for the thousands of entries a viewer's
 /// cache holds (a 256 MiB cache of 64 KiB chunks: 4,096), and the module already has every
-/// piece of it; a map and an ordered index (`HashMap`, `BTreeMap`) cost 2 to 6 KB gzipped
-/// of generic code, over the budget of the feature.
+/// piece of it; a map and an ordered index (`HashMap`, `BTreeMap`) would add their generic
+/// code to the module for this one use.
 #[derive(Debug)]
 pub struct ChunkCache {
     max_bytes: u64,

@@ -21,8 +21,7 @@ pub use array::{ArrayReader, ChunkValues};
 pub use cache::{CacheKey, CacheStats, CacheUse, Cached, ChunkCache, ENTRY_OVERHEAD};
 pub use indexes::{KnownIndex, ShardIndexes, DEFAULT_INDEX_CACHE_BYTES};
 pub use open::{
-    attributes_of, normalize_path, open, open_deferred, open_member, open_with, NodeKind,
-    OpenHints, Opened,
+    normalize_path, open, open_deferred, open_member, open_with, NodeKind, OpenHints, Opened,
 };
 pub use read::{
     chunk_selection, read, read_cached, read_chunk, read_chunk_with, read_with, ChunkPart,

@@ -30,7 +30,7 @@ use crate::limits::Limits;
 use crate::model::v2::ConsolidatedMetadataV2;
 use crate::model::{from_documents, join_path, DeferredMembers, Node, ZarrFormat};
 use crate::store::Store;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::future::Future;
 use std::sync::Arc;
 
@@ -466,12 +466,4 @@ pub(crate) async fn open_v2_listed<S: Store>(
         }
     }
     Ok(None)
-}
-
-/// The attributes of a node (empty for none).
-pub fn attributes_of(node: &Node) -> Map<String, Value> {
-    match node {
-        Node::Group(g) => g.attributes.clone(),
-        Node::Array(a) => a.attributes().cloned().unwrap_or_default(),
-    }
 }

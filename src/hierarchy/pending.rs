@@ -20,8 +20,8 @@ use std::pin::Pin;
 pub(super) type Pending<'a> = Pin<Box<dyn Future<Output = Finished<'a>> + 'a>>;
 
 /// What a [`Pending`] gives: one variant per loop.
-// A walk's `Done` is the large one, as it was before as the walk's own future output: it is
-// moved once per request, boxing it would be one more allocation.
+// A walk's `Done` is the large one: it is moved once per request, and boxing it would be one
+// more allocation.
 #[allow(clippy::large_enum_variant)]
 pub(super) enum Finished<'a> {
     /// A chunk (or a shard) of a read, fetched, or decoded by the hook.

@@ -57,7 +57,7 @@ pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
 
 const V2_TEXT: &[u8] = include_bytes!("schema/zom-v2.schema.json");
 const V3_TEXT: &[u8] = include_bytes!("schema/zom-v3.schema.json");
-// Embedded without the indentation (at compile time): a third of the bytes.
+// Embedded without the indentation (minified at compile time).
 const V2: [u8; minified_len(V2_TEXT)] = minify(V2_TEXT);
 const V3: [u8; minified_len(V3_TEXT)] = minify(V3_TEXT);
 
@@ -100,11 +100,6 @@ const fn string_state(b: u8, in_string: bool, escaped: bool) -> (bool, bool) {
         (false, _, b'"') => (true, false),
         (state, _, _) => (state, false),
     }
-}
-
-/// The `$id` of the schema of `zarr_format` (2 or 3).
-pub fn schema_id(zarr_format: u8) -> String {
-    format!("https://example.invalid/zom/schema/zom-v{zarr_format}.json")
 }
 
 /// The JSON Schema (draft 2020-12) of a ZOM of `zarr_format` 2 or 3; any other version is an

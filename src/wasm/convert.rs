@@ -12,7 +12,7 @@ const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 /// Converts a JSON value into a JS value.
 ///
 /// Containers with many values go as JSON text through `JSON.parse`: one boundary crossing
-/// instead of one per value and key (ten times faster on a large consolidated hierarchy).
+/// instead of one per value and key.
 /// Values with an integer a JS number cannot hold (a BigInt in JS) are built piece by piece.
 pub fn to_js(value: &Value) -> JsValue {
     let large = match value {

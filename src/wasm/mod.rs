@@ -576,12 +576,6 @@ impl ChunkDecoder {
     }
 }
 
-/// Decodes one chunk of an array given its metadata (see [`ChunkDecoder`]).
-#[wasm_bindgen(js_name = decodeChunk)]
-pub fn decode_chunk(meta: JsValue, bytes: Option<Vec<u8>>, coords: Vec<f64>) -> JsResult {
-    ChunkDecoder::new(meta, None, JsValue::UNDEFINED)?.decode(bytes, coords, None)
-}
-
 /// float16 element bytes as float32 values, for runtimes without `Float16Array`.
 #[wasm_bindgen(js_name = float16ToFloat32)]
 pub fn float16_to_float32(bytes: &[u8]) -> Vec<f32> {

@@ -1,6 +1,6 @@
 // Chunk decoding through the built package: every chunk of every fixture array decodes (edge
-// chunks cut, missing ones filled) to the values zarr-python reads, as the JS values DESIGN.md
-// lists; corrupt chunks throw ZomErrors and leave the instance working.
+// chunks cut, missing ones filled) to the values zarr-python reads, as the JS values README.md's
+// table lists; corrupt chunks throw ZomErrors and leave the instance working.
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";

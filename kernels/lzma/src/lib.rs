@@ -1,8 +1,8 @@
 //! LZMA decoding for numcodecs' `lzma` codec: the xz container (LZMA2 filter; CRC32, CRC64 or
 //! no check) and the legacy "alone" format (.lzma). A decoder of its own rather than lzma-rs:
 //! lzma-rs instantiates its generic decoder once per container (and per reader and writer
-//! type), which made LZMA a fifth of the WebAssembly module's code; this one decodes straight
-//! into the output vector, which is also the dictionary, and is one non-generic copy.
+//! type), each copy more code in the WebAssembly module; this one decodes straight into the
+//! output vector, which is also the dictionary, and is one non-generic copy.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
