@@ -13,6 +13,7 @@ pub mod hierarchy;
 pub mod json;
 pub mod limits;
 pub mod model;
+mod problem;
 pub(crate) mod sort;
 pub mod spec;
 pub mod store;

@@ -11,7 +11,7 @@ use super::{
 };
 use crate::dtype::DataType;
 use crate::error::Result;
-use crate::validate::ProblemKind;
+use crate::problem::ProblemKind;
 
 /// What a numeric filter does on decode.
 #[derive(Clone, Debug, PartialEq)]
@@ -423,7 +423,7 @@ fn bitround(cfg: &mut Config, stage: &mut Stage) -> Option<Built> {
                     "bitround 'keepbits' {keep} is over the {max} mantissa bits of '{}'",
                     dtype.to_v3().name
                 );
-                let at = vec![crate::validate::LocStep::Key("keepbits".into())];
+                let at = vec![crate::problem::LocStep::Key("keepbits".into())];
                 cfg.problem(at, (ProblemKind::InvalidValue, message), Need::Spec);
             }
         }

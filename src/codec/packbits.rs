@@ -10,7 +10,7 @@ use super::{
 };
 use crate::dtype::DataType;
 use crate::error::Result;
-use crate::validate::{LocStep, ProblemKind};
+use crate::problem::{LocStep, ProblemKind};
 
 /// numcodecs' `packbits`.
 #[derive(Clone, Debug)]

@@ -17,7 +17,7 @@ use crate::dtype::{DataType, FillValue};
 use crate::error::Result;
 use crate::limits::Limit;
 use crate::model::named::NamedConfig;
-use crate::validate::{LocStep, ProblemKind};
+use crate::problem::{LocStep, ProblemKind};
 use serde_json::Value;
 
 /// The `sharding_indexed` codec of one array (or of an outer shard's inner chunks).
