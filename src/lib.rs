@@ -7,6 +7,7 @@
 
 pub mod chunk;
 pub mod codec;
+mod document;
 pub mod dtype;
 pub mod error;
 pub mod hierarchy;

@@ -123,7 +123,7 @@ pub(crate) enum V3Form {
     Named(&'static str),
     /// As a compressor, the v3 codec this function makes from the configuration and the
     /// element size; as a filter, `numcodecs.<id>`.
-    Compressor(fn(&Map<String, Value>, u64) -> crate::model::named::NamedConfig),
+    Compressor(fn(&Map<String, Value>, u64) -> crate::document::named::NamedConfig),
     /// No v3 form: the array is not converted.
     None,
 }

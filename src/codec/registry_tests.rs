@@ -6,9 +6,9 @@
 
 use super::{all, CodecSpec, Kind};
 use crate::codec::CodecPipeline;
+use crate::document::v2::ArrayMetadataV2;
+use crate::document::v3::ArrayMetadataV3;
 use crate::error::ErrorCode;
-use crate::model::v2::ArrayMetadataV2;
-use crate::model::v3::ArrayMetadataV3;
 use crate::validate::{validate_document, Severity, ValidateOptions};
 use serde_json::{json, Map, Value};
 

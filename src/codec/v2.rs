@@ -9,9 +9,9 @@ use super::{
     unknown_codec, ArrayToArrayCodec, ArrayToBytesCodec, BytesToBytesCodec, ChunkRepr,
     CodecPipeline,
 };
+use crate::document::v2::ArrayMetadataV2;
 use crate::dtype::{DataType, Endianness, FillValue};
 use crate::error::{Result, ZomError};
-use crate::model::v2::ArrayMetadataV2;
 use serde_json::{Map, Value};
 
 fn codec_id(value: &Value) -> Result<(&str, &Map<String, Value>)> {

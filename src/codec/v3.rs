@@ -7,11 +7,11 @@ use super::{
     unknown_codec, ArrayToArrayCodec, ArrayToBytesCodec, BytesToBytesCodec, ChunkRepr,
     CodecPipeline,
 };
+use crate::document::named::NamedConfig;
+use crate::document::v2::ArrayMetadataV2;
+use crate::document::v3::ArrayMetadataV3;
 use crate::dtype::{DataType, FillValue};
 use crate::error::{ErrorCode, Result, ZomError};
-use crate::model::named::NamedConfig;
-use crate::model::v2::ArrayMetadataV2;
-use crate::model::v3::ArrayMetadataV3;
 use serde_json::Value;
 
 /// The codec kinds, for ordering checks.

@@ -399,7 +399,7 @@ fn group_from_value(
             },
             "extensions" if format == ZarrFormat::V3 => {
                 group.extensions = Some(
-                    super::read::vec_of(value, NamedConfig::from_value)
+                    crate::document::read::vec_of(value, NamedConfig::from_value)
                         .map_err(|e| invalid(path, format!("extensions: {e}")))?,
                 );
             }
