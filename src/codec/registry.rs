@@ -285,7 +285,3 @@ pub(crate) fn v3(name: &str) -> Option<&'static CodecSpec> {
 pub(crate) fn numcodecs(id: &str) -> Option<&'static CodecSpec> {
     ALL.iter().copied().find(|s| s.numcodecs && s.name == id)
 }
-
-#[cfg(test)]
-#[path = "registry_tests.rs"]
-mod tests;

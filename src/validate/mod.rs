@@ -39,6 +39,11 @@ pub(crate) mod util;
 mod v2;
 mod v3;
 
+// The codec registry and the validator judge configurations alike (a test of both, so it
+// lives above both).
+#[cfg(test)]
+mod registry_tests;
+
 pub use crate::problem::{LocStep, Problem, ProblemKind, Report, Severity};
 
 use serde_json::{Map, Value};
