@@ -1,7 +1,5 @@
 //! Building a pipeline from a v3 `codecs` list (and whole v3 array metadata).
 
-use super::filters::NumFilterArrayCodec;
-use super::packbits::NumcodecsPackBits;
 use super::registry::{self, Stage};
 use super::{
     unknown_codec, ArrayToArrayCodec, ArrayToBytesCodec, BytesToBytesCodec, ChunkRepr,
@@ -36,12 +34,7 @@ fn build_codec(codec: &NamedConfig, repr: &ChunkRepr, fill: &FillValue) -> Resul
             registry::Built::ArrayToArray(c) => Built::ArrayToArray(c),
             registry::Built::ArrayToBytes(c) => Built::ArrayToBytes(c),
             registry::Built::BytesToBytes(c) => Built::BytesToBytes(c),
-            registry::Built::Filter(f) => {
-                Built::ArrayToArray(Box::new(NumFilterArrayCodec::new(f)))
-            }
-            registry::Built::PackBits(name) => {
-                Built::ArrayToArray(Box::new(NumcodecsPackBits::new(&name)))
-            }
+            registry::Built::Filter(f) => Built::ArrayToArray(f.into_array_codec()),
         },
     )
 }
