@@ -7,12 +7,14 @@
 
 pub mod chunk;
 pub mod codec;
+mod document;
 pub mod dtype;
 pub mod error;
 pub mod hierarchy;
 pub mod json;
 pub mod limits;
 pub mod model;
+mod problem;
 pub(crate) mod sort;
 pub mod spec;
 pub mod store;

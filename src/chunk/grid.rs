@@ -1,7 +1,7 @@
 //! The regular chunk grid: v3 `chunk_grid` `regular` with `chunk_shape`, and v2 `chunks`.
 
+use crate::document::named::NamedConfig;
 use crate::error::{ErrorCode, Result, ZomError};
-use crate::model::named::NamedConfig;
 use serde_json::Value;
 
 /// A regular chunk grid: an array shape cut into chunks of one shape. Chunks at the high

@@ -1,7 +1,7 @@
 //! Chunk key encodings: v3 `default` and `v2`, and v2's `dimension_separator`.
 
+use crate::document::named::NamedConfig;
 use crate::error::{ErrorCode, Result, ZomError};
-use crate::model::named::NamedConfig;
 use serde_json::Value;
 use std::fmt::Write as _;
 

@@ -5,10 +5,10 @@ use super::grid::ChunkGrid;
 use super::key::ChunkKeyEncoding;
 use super::plan::{ChunkRead, ReadPlan};
 use super::selection::Selection;
+use crate::document::v2::ArrayMetadataV2;
+use crate::document::v3::ArrayMetadataV3;
 use crate::error::Result;
 use crate::limits::{exceeded, Limit};
-use crate::model::v2::ArrayMetadataV2;
-use crate::model::v3::ArrayMetadataV3;
 
 /// Where an array's chunks are: its regular grid, how chunk coordinates become keys, and the
 /// array's node path in the store.

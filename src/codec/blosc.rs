@@ -6,9 +6,9 @@ use super::compress::{inflate_into, lz4_block, Wrapper};
 use super::config::{Config, Need};
 use super::registry::{Built, CodecSpec, Kind, Stage, V3Form};
 use super::{codec_error, to_usize, BytesToBytesCodec, Limits, SizeBound};
+use crate::document::named::NamedConfig;
 use crate::error::Result;
-use crate::model::named::NamedConfig;
-use crate::validate::{LocStep, ProblemKind};
+use crate::problem::{LocStep, ProblemKind};
 use serde_json::{Map, Value};
 use zom_kernels::{bitunshuffle, blosclz_decompress, unshuffle};
 

@@ -6,7 +6,7 @@ use super::registry::{Built, CodecSpec, Kind, Stage};
 use super::{codec_error, to_usize, ArrayToBytesCodec, ChunkRepr, DecodedChunk, Limits, SizeBound};
 use crate::dtype::{DataType, Endianness, StructField};
 use crate::error::Result;
-use crate::validate::{LocStep, ProblemKind};
+use crate::problem::{LocStep, ProblemKind};
 use zom_kernels::{swap_all, swap_units};
 
 /// Which pieces of one element to byte-reverse.

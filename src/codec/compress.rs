@@ -4,8 +4,8 @@
 use super::config::{Config, Need};
 use super::registry::{Built, CodecSpec, Kind, Stage, V3Form};
 use super::{codec_error, to_usize, BytesToBytesCodec, Limits, SizeBound};
+use crate::document::named::NamedConfig;
 use crate::error::Result;
-use crate::model::named::NamedConfig;
 use flate2::{Decompress, FlushDecompress, Status};
 use serde_json::{Map, Value};
 use zom_lzma::{lzma_decode, LzmaContainer, LzmaFailure};

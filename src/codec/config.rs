@@ -6,11 +6,11 @@
 //! ([`Need::Decode`]), a value only the spec constrains ([`Need::Spec`]) is reported by the
 //! validator and ignored by the decoder (gzip's `level`, say, which decoding does not use).
 
-use crate::validate::util::{
+use crate::problem::{
     check_array, check_bool, check_int_range, check_number, check_one_of, check_str, check_uint,
     show, Bad,
 };
-use crate::validate::{LocStep, ProblemKind};
+use crate::problem::{LocStep, ProblemKind};
 use serde_json::{Map, Value};
 
 /// Whether a configuration value is needed to decode, or only constrained by the spec.

@@ -11,9 +11,9 @@
 //! of that name. A registered codec anywhere else is refused with
 //! [`crate::ErrorCode::UnknownCodec`].
 
+use crate::document::named::NamedConfig;
+use crate::document::v2::ArrayMetadataV2;
 use crate::error::{ErrorCode, Result, ZomError};
-use crate::model::named::NamedConfig;
-use crate::model::v2::ArrayMetadataV2;
 use serde_json::{Map, Value};
 use std::cell::RefCell;
 

@@ -4,14 +4,14 @@
 
 use super::config::{Config, Need};
 use super::numeric::{as_f64, NumKind, NumType, Scalar};
-use super::registry::{Built, CodecSpec, Kind, Stage, V3Form};
+use super::registry::{Built, CodecSpec, Filter, Kind, Stage, V3Form};
 use super::{
     codec_error, to_usize, ArrayToArrayCodec, ArrayToBytesCodec, BytesToBytesCodec, ChunkRepr,
     DecodedChunk, Limits, SizeBound,
 };
 use crate::dtype::DataType;
 use crate::error::Result;
-use crate::validate::ProblemKind;
+use crate::problem::ProblemKind;
 
 /// What a numeric filter does on decode.
 #[derive(Clone, Debug, PartialEq)]
@@ -164,6 +164,16 @@ impl NumFilter {
             }
         }
         Ok(out)
+    }
+}
+
+impl Filter for NumFilter {
+    fn into_array_codec(self: Box<Self>) -> Box<dyn ArrayToArrayCodec> {
+        Box::new(NumFilterArrayCodec::new(*self))
+    }
+
+    fn into_bytes_codec(self: Box<Self>) -> Box<dyn BytesToBytesCodec> {
+        self
     }
 }
 
@@ -341,9 +351,9 @@ fn dtypes(cfg: &mut Config, stage: &Stage) -> Option<(NumType, NumType)> {
 }
 
 fn filter(cfg: &Config, op: FilterOp, decoded: NumType, encoded: NumType) -> Option<Built> {
-    Some(Built::Filter(NumFilter::new(
+    Some(Built::Filter(Box::new(NumFilter::new(
         cfg.name, op, decoded, encoded,
-    )))
+    ))))
 }
 
 /// numcodecs `delta`.
@@ -423,7 +433,7 @@ fn bitround(cfg: &mut Config, stage: &mut Stage) -> Option<Built> {
                     "bitround 'keepbits' {keep} is over the {max} mantissa bits of '{}'",
                     dtype.to_v3().name
                 );
-                let at = vec![crate::validate::LocStep::Key("keepbits".into())];
+                let at = vec![crate::problem::LocStep::Key("keepbits".into())];
                 cfg.problem(at, (ProblemKind::InvalidValue, message), Need::Spec);
             }
         }

@@ -3,14 +3,14 @@
 //! (any number of low bits of each element, least significant bit first).
 
 use super::config::{Config, Need};
-use super::registry::{Built, CodecSpec, Kind, Stage};
+use super::registry::{Built, CodecSpec, Filter, Kind, Stage};
 use super::{
     codec_error, to_usize, ArrayToArrayCodec, ArrayToBytesCodec, BytesToBytesCodec, ChunkRepr,
     DecodedChunk, Limits, SizeBound,
 };
 use crate::dtype::DataType;
 use crate::error::Result;
-use crate::validate::{LocStep, ProblemKind};
+use crate::problem::{LocStep, ProblemKind};
 
 /// numcodecs' `packbits`.
 #[derive(Clone, Debug)]
@@ -50,6 +50,16 @@ impl NumcodecsPackBits {
         }
         out.truncate(bits);
         Ok(out)
+    }
+}
+
+impl Filter for NumcodecsPackBits {
+    fn into_array_codec(self: Box<Self>) -> Box<dyn ArrayToArrayCodec> {
+        self
+    }
+
+    fn into_bytes_codec(self: Box<Self>) -> Box<dyn BytesToBytesCodec> {
+        self
     }
 }
 
@@ -227,7 +237,7 @@ pub(crate) const NC_PACKBITS: CodecSpec =
 
 fn nc_packbits(cfg: &mut Config, _: &mut Stage) -> Option<Built> {
     cfg.allow(&[]);
-    Some(Built::PackBits(cfg.name.to_string()))
+    Some(Built::Filter(Box::new(NumcodecsPackBits::new(cfg.name))))
 }
 
 /// `packbits` (zarr-extensions): bits `first_bit..=last_bit` of each element (or component).

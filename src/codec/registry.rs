@@ -11,7 +11,6 @@
 //! as a number).
 
 use super::config::{Config, ConfigProblem, Effect};
-use super::filters::NumFilter;
 use super::numeric::{NumKind, NumType};
 use super::{bad_config, unknown_codec};
 use super::{ArrayToArrayCodec, ArrayToBytesCodec, BytesToBytesCodec};
@@ -78,11 +77,19 @@ pub(crate) enum Built {
     ArrayToBytes(Box<dyn ArrayToBytesCodec>),
     /// A bytes → bytes codec.
     BytesToBytes(Box<dyn BytesToBytesCodec>),
-    /// A numcodecs filter on typed values: array → array in v3, and in v2 a step on the bytes
-    /// before the compressor (in the byte order its configuration names).
-    Filter(NumFilter),
-    /// numcodecs `packbits` (booleans, one bit each): array → array in v3, a bytes step in v2.
-    PackBits(String),
+    /// A codec whose form depends on the dialect (numcodecs filters on typed values,
+    /// `packbits`): array → array in v3, and in v2 a step on the bytes before the compressor.
+    Filter(Box<dyn Filter>),
+}
+
+/// A numcodecs filter: an array → array codec in a v3 pipeline and, in a v2 one, a bytes →
+/// bytes step before the compressor (on the bytes in the byte order its configuration names).
+/// The pipeline builders ask for the form they need, without knowing which filter it is.
+pub(crate) trait Filter {
+    /// The v3 form.
+    fn into_array_codec(self: Box<Self>) -> Box<dyn ArrayToArrayCodec>;
+    /// The v2 form.
+    fn into_bytes_codec(self: Box<Self>) -> Box<dyn BytesToBytesCodec>;
 }
 
 /// Reads (and checks) a configuration and builds the codec; `None` when a problem stops it or
@@ -123,7 +130,7 @@ pub(crate) enum V3Form {
     Named(&'static str),
     /// As a compressor, the v3 codec this function makes from the configuration and the
     /// element size; as a filter, `numcodecs.<id>`.
-    Compressor(fn(&Map<String, Value>, u64) -> crate::model::named::NamedConfig),
+    Compressor(fn(&Map<String, Value>, u64) -> crate::document::named::NamedConfig),
     /// No v3 form: the array is not converted.
     None,
 }
@@ -285,7 +292,3 @@ pub(crate) fn v3(name: &str) -> Option<&'static CodecSpec> {
 pub(crate) fn numcodecs(id: &str) -> Option<&'static CodecSpec> {
     ALL.iter().copied().find(|s| s.numcodecs && s.name == id)
 }
-
-#[cfg(test)]
-#[path = "registry_tests.rs"]
-mod tests;

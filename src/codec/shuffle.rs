@@ -4,7 +4,7 @@ use super::config::{Config, Need};
 use super::registry::{Built, CodecSpec, Kind, Stage};
 use super::{codec_error, BytesToBytesCodec, Limits, SizeBound};
 use crate::error::Result;
-use crate::validate::ProblemKind;
+use crate::problem::ProblemKind;
 use zom_kernels::unshuffle;
 
 /// numcodecs' `shuffle` codec: a byte shuffle of the whole buffer.

@@ -4,8 +4,8 @@ use super::config::{Config, Need};
 use super::registry::{Built, CodecSpec, Kind, Stage};
 use super::{bad_config, codec_error, ArrayToArrayCodec, ChunkRepr, DecodedChunk};
 use crate::error::Result;
-use crate::validate::util::check_array;
-use crate::validate::{LocStep, ProblemKind};
+use crate::problem::check_array;
+use crate::problem::{LocStep, ProblemKind};
 use serde_json::Value;
 
 /// Permutes the dimensions of a chunk: the encoded array's dimension `i` is the decoded

@@ -2,16 +2,15 @@
 //! and the dtype's byte order.
 
 use super::bytes::BytesCodec;
-use super::packbits::NumcodecsPackBits;
 use super::registry::{self, Built, Stage};
 use super::transpose::TransposeCodec;
 use super::{
     unknown_codec, ArrayToArrayCodec, ArrayToBytesCodec, BytesToBytesCodec, ChunkRepr,
     CodecPipeline,
 };
+use crate::document::v2::ArrayMetadataV2;
 use crate::dtype::{DataType, Endianness, FillValue};
 use crate::error::{Result, ZomError};
-use crate::model::v2::ArrayMetadataV2;
 use serde_json::{Map, Value};
 
 fn codec_id(value: &Value) -> Result<(&str, &Map<String, Value>)> {
@@ -105,8 +104,7 @@ pub(crate) fn from_v2(meta: &ArrayMetadataV2) -> Result<CodecPipeline> {
     for (id, config) in ids.into_iter().chain(compressor) {
         b2b.push(match build(id, config, &mut stage)? {
             Built::BytesToBytes(codec) => codec,
-            Built::Filter(filter) => Box::new(filter),
-            Built::PackBits(name) => Box::new(NumcodecsPackBits::new(&name)),
+            Built::Filter(filter) => filter.into_bytes_codec(),
             Built::ArrayToArray(_) | Built::ArrayToBytes(_) => {
                 return Err(unknown_codec(id, "cannot be a filter or compressor here"))
             }

@@ -1,17 +1,15 @@
 //! Building a pipeline from a v3 `codecs` list (and whole v3 array metadata).
 
-use super::filters::NumFilterArrayCodec;
-use super::packbits::NumcodecsPackBits;
 use super::registry::{self, Stage};
 use super::{
     unknown_codec, ArrayToArrayCodec, ArrayToBytesCodec, BytesToBytesCodec, ChunkRepr,
     CodecPipeline,
 };
+use crate::document::named::NamedConfig;
+use crate::document::v2::ArrayMetadataV2;
+use crate::document::v3::ArrayMetadataV3;
 use crate::dtype::{DataType, FillValue};
 use crate::error::{ErrorCode, Result, ZomError};
-use crate::model::named::NamedConfig;
-use crate::model::v2::ArrayMetadataV2;
-use crate::model::v3::ArrayMetadataV3;
 use serde_json::Value;
 
 /// The codec kinds, for ordering checks.
@@ -36,12 +34,7 @@ fn build_codec(codec: &NamedConfig, repr: &ChunkRepr, fill: &FillValue) -> Resul
             registry::Built::ArrayToArray(c) => Built::ArrayToArray(c),
             registry::Built::ArrayToBytes(c) => Built::ArrayToBytes(c),
             registry::Built::BytesToBytes(c) => Built::BytesToBytes(c),
-            registry::Built::Filter(f) => {
-                Built::ArrayToArray(Box::new(NumFilterArrayCodec::new(f)))
-            }
-            registry::Built::PackBits(name) => {
-                Built::ArrayToArray(Box::new(NumcodecsPackBits::new(&name)))
-            }
+            registry::Built::Filter(f) => Built::ArrayToArray(f.into_array_codec()),
         },
     )
 }

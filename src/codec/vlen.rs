@@ -8,7 +8,7 @@ use super::registry::{Built, CodecSpec, Kind, Stage, V3Form};
 use super::{codec_error, ArrayToBytesCodec, ChunkRepr, DecodedChunk, Limits, SizeBound};
 use crate::dtype::DataType;
 use crate::error::Result;
-use crate::validate::ProblemKind;
+use crate::problem::ProblemKind;
 
 /// Which kind of values a vlen codec holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

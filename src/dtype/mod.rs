@@ -41,7 +41,7 @@ mod tests_v2;
 pub use numeric::{Numeric, NumericKind, NUMERIC};
 pub use time::MAX_SCALE_FACTOR;
 
-use crate::model::named::NamedConfig;
+use crate::document::named::NamedConfig;
 use serde_json::Value;
 
 /// The deepest nesting of struct data types zom accepts (deeper types are refused, so

@@ -2,7 +2,7 @@
 
 use super::tests_v2::{v2, v2_err};
 use super::*;
-use crate::model::named::NamedConfig;
+use crate::document::named::NamedConfig;
 use serde_json::{json, Value};
 
 /// Arrays written by zarr-python 3.1.6 (`zarr.create_array(..., zarr_format=2|3)`): the v3

@@ -8,8 +8,8 @@ use super::time::{check_scale_factor, unknown_unit};
 use super::{
     BytesNaming, DataType, Endianness, StructField, StructNaming, TimeUnit, MAX_STRUCT_DEPTH,
 };
+use crate::document::named::NamedConfig;
 use crate::json::type_name;
-use crate::model::named::NamedConfig;
 use serde_json::{Map, Value};
 
 /// The names of the types other than the numeric ones (`super::numeric`) that take no

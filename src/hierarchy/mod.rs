@@ -9,6 +9,7 @@
 
 mod array;
 mod cache;
+mod hook;
 mod indexes;
 mod open;
 mod output;
@@ -19,13 +20,13 @@ mod walk;
 
 pub use array::{ArrayReader, ChunkValues};
 pub use cache::{CacheKey, CacheStats, CacheUse, Cached, ChunkCache, ENTRY_OVERHEAD};
+pub use hook::{ChunkPart, DecodeHook, NoHook, ReadOptions};
 pub use indexes::{KnownIndex, ShardIndexes, DEFAULT_INDEX_CACHE_BYTES};
 pub use open::{
     normalize_path, open, open_deferred, open_member, open_with, NodeKind, OpenHints, Opened,
 };
 pub use read::{
-    chunk_selection, read, read_cached, read_chunk, read_chunk_with, read_with, ChunkPart,
-    DecodeHook, NoHook, ReadOptions, ReadProgress,
+    chunk_selection, read, read_cached, read_chunk, read_chunk_with, read_with, ReadProgress,
 };
 pub use walk::{walk, WalkOptions, WalkProgress, WalkResult};
 

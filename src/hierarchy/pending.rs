@@ -7,14 +7,22 @@
 //!
 //! A read's chunks go through [`InFlight`], which bounds them by what they cost in bytes
 //! rather than by a count.
+//!
+//! What a [`Pending`] gives ([`Finished`]) is defined here with the payload of each loop
+//! (a read's [`Fetched`], a shard's [`ShardData`], a walk's [`Done`]), so that `read`, `shard`
+//! and `walk` name this module and not each other's types: the modules form a chain
+//! (`pending` ← `shard` ← `read`; `pending` ← `walk`).
 
-use super::read::Fetched;
-use super::walk::Done;
-use crate::chunk::PlannedChunk;
+use super::cache::Cached;
+use super::open::Opened;
+use crate::chunk::{ChunkRead, PlannedChunk};
+use crate::codec::sharding::{ReadPlan, ShardIndex};
 use crate::error::{ErrorCode, Result, ZomError};
+use crate::store::Listing;
 use futures_util::stream::{FuturesUnordered, StreamExt};
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 
 /// A request (or a decode) in flight.
 pub(super) type Pending<'a> = Pin<Box<dyn Future<Output = Finished<'a>> + 'a>>;
@@ -89,4 +97,64 @@ where
         }
         Some(finished)
     }
+}
+
+/// What the fetch (and, with a hook, the decode) of one chunk gave.
+pub(super) enum Fetched {
+    Missing,
+    Encoded(Vec<u8>),
+    /// Decoded by the hook, into its output (with the decoded chunk when kept for a cache).
+    Decoded(Option<Vec<u8>>),
+    /// A shard's inner chunks, decoded by the hook or placed from the cache (how many).
+    Inner(u64),
+    /// What was fetched of a shard (sharded arrays, decoded here).
+    Shard(ShardData),
+}
+
+/// What a shard read found in the cache and fetched of the shard.
+#[derive(Debug)]
+pub(crate) struct ShardData {
+    /// The inner reads served by the cache, with what it holds.
+    pub(super) hits: Vec<(ChunkRead, Cached)>,
+    /// The other inner reads, in C order (those of `plan` for [`Fetch::Ranged`]).
+    pub(super) inner: Vec<ChunkRead>,
+    pub(super) fetch: Fetch,
+}
+
+impl ShardData {
+    /// Inner chunks served by the cache.
+    pub(crate) fn hits(&self) -> u64 {
+        u64::try_from(self.hits.len()).unwrap_or(u64::MAX)
+    }
+}
+
+/// What was fetched of one shard.
+#[derive(Debug)]
+pub(super) enum Fetch {
+    /// Nothing: every inner chunk wanted was cached.
+    Nothing,
+    /// The shard does not exist.
+    Missing,
+    /// The whole shard, and its index.
+    Whole {
+        bytes: Vec<u8>,
+        index: Arc<ShardIndex>,
+    },
+    /// The byte ranges of a plan.
+    Ranged {
+        plan: ReadPlan,
+        fetched: Vec<Vec<u8>>,
+    },
+}
+
+/// A visited node, and (v2) the listing made to find its documents: `Some(None)` when it could
+/// not be listed.
+pub(super) struct Visit {
+    pub(super) opened: Opened,
+    pub(super) listing: Option<Option<Listing>>,
+}
+
+pub(super) enum Done {
+    Visited(String, usize, Result<Option<Box<Visit>>>),
+    Listed(String, usize, Result<Option<Listing>>),
 }

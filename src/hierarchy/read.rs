@@ -24,121 +24,15 @@
 
 use super::array::{ArrayReader, ChunkValues};
 use super::cache::{CacheUse, Cached};
+use super::hook::{place_cached, ChunkPart, DecodeHook, NoHook, ReadOptions};
 use super::output::{Fill, Output};
-use super::pending::{stray, Finished, InFlight, Pending};
+use super::pending::{stray, Fetched, Finished, InFlight, Pending};
 use super::shard;
-use crate::chunk::{ChunkGrid, ChunkRead, DimSelection, PlannedChunk, Selection};
+use crate::chunk::{ChunkGrid, DimSelection, PlannedChunk, Selection};
 use crate::codec::DecodedChunk;
 use crate::error::{ErrorCode, Result, ZomError};
-use crate::limits::Limits;
 use crate::store::Store;
 use std::rc::Rc;
-
-/// Which codec pipeline decodes a chunk handed to a [`DecodeHook`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ChunkPart {
-    /// A stored chunk: the array's pipeline.
-    Chunk,
-    /// An inner chunk of a shard: the sharding codec's inner pipeline.
-    Inner,
-}
-
-/// Decodes chunks of one array elsewhere (in worker threads, for the JS bindings), into an
-/// output the hook keeps: the hook decodes with the same array metadata as the reader
-/// (fixed-size data types only) and copies each chunk's selected elements into that output
-/// where the chunk's [`ChunkRead::placement`] says; [`read_with`] plans, fetches and returns
-/// no bytes.
-#[allow(async_fn_in_trait)]
-pub trait DecodeHook {
-    /// Makes the output: `len` bytes, every element set to `fill` (one element's bytes), so
-    /// that missing chunks need nothing more. `decodes`: how many chunks (inner chunks) at
-    /// most the read will hand to [`DecodeHook::decode`] (1: a tile, whose output is one
-    /// chunk's part; sharing the output with other threads then buys nothing).
-    fn share(&self, len: u64, fill: &[u8], decodes: u64) -> Result<()>;
-
-    /// Decodes the stored bytes of a chunk (`part` says which pipeline) and copies its
-    /// selected elements into the output as `read` says.
-    async fn decode(&self, encoded: &[u8], part: ChunkPart, read: &ChunkRead) -> Result<()>;
-
-    /// [`DecodeHook::decode`], giving back the whole decoded chunk's element bytes (C order)
-    /// for the read's [`ChunkCache`](super::ChunkCache); `None` (the default:
-    /// [`DecodeHook::decode`]) keeps nothing. Readers call this one: a hook used for reads
-    /// without a cache may give `None`.
-    async fn decode_keep(
-        &self,
-        encoded: &[u8],
-        part: ChunkPart,
-        read: &ChunkRead,
-    ) -> Result<Option<Vec<u8>>> {
-        self.decode(encoded, part, read).await.map(|()| None)
-    }
-
-    /// Copies the selected elements of a cached chunk (`decoded`: the whole chunk's element
-    /// bytes) into the output as `read` says, as [`DecodeHook::decode`] does once decoded.
-    /// The default refuses: a hook without it cannot read with a cache.
-    fn place(&self, decoded: &[u8], read: &ChunkRead) -> Result<()> {
-        let _ = (decoded, read);
-        Err(ZomError::invalid_argument(
-            "this decode hook cannot place cached chunks",
-        ))
-    }
-}
-
-/// No hook: [`read`] decodes on the calling thread.
-#[derive(Debug)]
-pub enum NoHook {}
-
-impl DecodeHook for NoHook {
-    fn share(&self, _: u64, _: &[u8], _: u64) -> Result<()> {
-        match *self {}
-    }
-
-    async fn decode(&self, _: &[u8], _: ChunkPart, _: &ChunkRead) -> Result<()> {
-        match *self {}
-    }
-}
-
-/// What the fetch (and, with a hook, the decode) of one chunk gave.
-pub(super) enum Fetched {
-    Missing,
-    Encoded(Vec<u8>),
-    /// Decoded by the hook, into its output (with the decoded chunk when kept for a cache).
-    Decoded(Option<Vec<u8>>),
-    /// A shard's inner chunks, decoded by the hook or placed from the cache (how many).
-    Inner(u64),
-    /// What was fetched of a shard (sharded arrays, decoded here).
-    Shard(shard::ShardData),
-}
-
-/// Limits and tuning of a read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ReadOptions {
-    /// What the chunks whose requests are in flight may cost, in bytes: each chunk counts its
-    /// decoded size (a shard: its inner chunks the read wants). Chunks are put in flight in
-    /// plan order while they fit, and always at least one; default
-    /// [`DEFAULT_BYTES_IN_FLIGHT`].
-    pub bytes_in_flight: u64,
-    /// The limits of the read: `max_bytes` (the output, in bytes; variable-length data:
-    /// slots × slot size) and `max_chunks` (chunks, or inner chunks of one shard, a selection
-    /// may touch). Chunks decode under the reader's own limits
-    /// ([`ArrayReader::open_with_limits`]).
-    pub limits: Limits,
-    /// Byte ranges of inner chunks closer than this are fetched as one range.
-    pub shard_gap: u64,
-}
-
-/// The default [`ReadOptions::bytes_in_flight`]: 64 MiB.
-pub const DEFAULT_BYTES_IN_FLIGHT: u64 = 64 << 20;
-
-impl Default for ReadOptions {
-    fn default() -> Self {
-        ReadOptions {
-            bytes_in_flight: DEFAULT_BYTES_IN_FLIGHT,
-            limits: Limits::default(),
-            shard_gap: 0,
-        }
-    }
-}
 
 /// How far a read is: chunks (or shards) done out of the total.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -392,22 +286,6 @@ async fn stored_chunk<S: Store>(
             Err(corrupt(format!("{} bytes, at most {bound}", bytes.len())))
         }
         other => other,
-    }
-}
-
-/// Places a cached chunk into the output as a decoded one would be: by the hook when it
-/// keeps the output (then any missing chunk is the fill value it starts with).
-pub(super) fn place_cached<H: DecodeHook>(
-    out: &mut Output,
-    hook: Option<&H>,
-    read: &ChunkRead,
-    hit: &Cached,
-    fill: &Fill,
-) -> Result<()> {
-    match (hit.as_deref(), hook) {
-        (None, _) => out.fill(read, fill),
-        (Some(DecodedChunk::Fixed(bytes)), Some(hook)) => hook.place(bytes, read),
-        (Some(chunk), _) => out.copy(read, chunk),
     }
 }
 

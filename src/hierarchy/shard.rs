@@ -4,7 +4,7 @@
 //! For each shard a selection touches, with `n` of its `N` inner chunks intersecting:
 //! - the shard's index is known to the array (an earlier read fetched it, see
 //!   [`ShardIndexes`]): the byte ranges of the wanted, non-empty inner chunks only, merged
-//!   where they touch or lie less than [`super::ReadOptions::shard_gap`] bytes apart, all
+//!   where they touch or lie less than [`ReadOptions::shard_gap`] bytes apart, all
 //!   fetched at once. A tile of a shard already touched is one request.
 //! - `2n > N` (more than half of the shard is wanted): the whole shard in one request, whose
 //!   index the array then keeps. The index request would save less than it costs: on average
@@ -20,12 +20,12 @@
 //! it, and a shard whose wanted inner chunks are all cached is not asked for at all.
 
 use super::cache::{CacheUse, Cached};
+use super::hook::{place_cached, ChunkPart, DecodeHook, NoHook, ReadOptions};
 use super::indexes::ShardIndexes;
 use super::output::{Fill, Output};
-use super::pending::{stray, Finished, Pending};
-use super::read::{place_cached, ChunkPart, DecodeHook, ReadOptions};
+use super::pending::{stray, Fetch, Finished, Pending, ShardData};
 use crate::chunk::{ChunkRead, PlannedChunk};
-use crate::codec::sharding::{IndexRange, ReadPlan, ShardIndex, ShardingCodec};
+use crate::codec::sharding::{IndexRange, ShardIndex, ShardingCodec};
 use crate::codec::DecodedChunk;
 use crate::error::{ErrorCode, Result, ZomError};
 use crate::limits::{exceeded, Limit};
@@ -33,42 +33,6 @@ use crate::store::{ByteRange, Store};
 use futures_util::stream::{self, StreamExt};
 use std::rc::Rc;
 use std::sync::Arc;
-
-/// What a shard read found in the cache and fetched of the shard.
-#[derive(Debug)]
-pub(crate) struct ShardData {
-    /// The inner reads served by the cache, with what it holds.
-    hits: Vec<(ChunkRead, Cached)>,
-    /// The other inner reads, in C order (those of `plan` for [`Fetch::Ranged`]).
-    inner: Vec<ChunkRead>,
-    fetch: Fetch,
-}
-
-impl ShardData {
-    /// Inner chunks served by the cache.
-    pub(crate) fn hits(&self) -> u64 {
-        u64::try_from(self.hits.len()).unwrap_or(u64::MAX)
-    }
-}
-
-/// What was fetched of one shard.
-#[derive(Debug)]
-enum Fetch {
-    /// Nothing: every inner chunk wanted was cached.
-    Nothing,
-    /// The shard does not exist.
-    Missing,
-    /// The whole shard, and its index.
-    Whole {
-        bytes: Vec<u8>,
-        index: Arc<ShardIndex>,
-    },
-    /// The byte ranges of a plan.
-    Ranged {
-        plan: ReadPlan,
-        fetched: Vec<Vec<u8>>,
-    },
-}
 
 fn codec(message: String) -> ZomError {
     ZomError::new(ErrorCode::CodecError, message)
@@ -261,7 +225,7 @@ pub(crate) fn assemble(
 ) -> Result<()> {
     let pipeline = sharding.inner_pipeline();
     for (read, hit) in &data.hits {
-        place_cached::<super::read::NoHook>(out, None, read, hit, fill)?;
+        place_cached::<NoHook>(out, None, read, hit, fill)?;
     }
     for (read, encoded) in encoded_parts(&data)? {
         let kept: Option<Cached> = match encoded {

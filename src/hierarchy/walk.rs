@@ -19,7 +19,7 @@
 //! or the node limit end the walk with an error.
 
 use super::open::{normalize_path, open_v2_listed, open_with, try_open, OpenHints, Opened, V2Keys};
-use super::pending::{stray, Finished, Pending};
+use super::pending::{stray, Done, Finished, Pending, Visit};
 use crate::error::{ErrorCode, Result, ZomError};
 use crate::limits::{Limit, Limits};
 use crate::model::documents::assemble;
@@ -85,18 +85,6 @@ enum Task {
     Visit(String, usize),
     /// List a group's children.
     List(String, usize),
-}
-
-/// A visited node, and (v2) the listing made to find its documents: `Some(None)` when it could
-/// not be listed.
-pub(super) struct Visit {
-    opened: Opened,
-    listing: Option<Option<Listing>>,
-}
-
-pub(super) enum Done {
-    Visited(String, usize, Result<Option<Box<Visit>>>),
-    Listed(String, usize, Result<Option<Listing>>),
 }
 
 async fn run<S: Store>(store: &S, task: Task, format: ZarrFormat, limits: &Limits) -> Done {

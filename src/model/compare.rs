@@ -61,7 +61,7 @@
 //! call a boolean equal to a number, which this does not.
 
 use crate::json::type_name;
-use crate::validate::LocStep;
+use crate::problem::LocStep;
 use serde::Serialize;
 use serde_json::{Map, Number, Value};
 

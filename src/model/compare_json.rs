@@ -2,7 +2,7 @@
 //! the tests), but serde's serializer machinery costs the WebAssembly module more than this.
 
 use super::compare::{Difference, DifferenceKind};
-use crate::validate::LocStep;
+use crate::problem::LocStep;
 use serde_json::{Map, Value};
 
 impl DifferenceKind {

@@ -7,7 +7,7 @@ use super::node::{join_path, Array, ArrayV2, Group, Node, ZarrFormat};
 use super::v3::ArrayMetadataV3;
 use crate::codec::registry::{self, Kind, V3Form};
 use crate::dtype::{DataType, Endianness, FillValue};
-use crate::validate::{LocStep, Problem, ProblemKind, Severity};
+use crate::problem::{LocStep, Problem, ProblemKind, Severity};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 

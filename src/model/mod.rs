@@ -7,18 +7,14 @@ pub mod convert;
 pub mod deferred;
 pub mod documents;
 pub mod flat;
-pub mod named;
 pub mod node;
-mod read;
-#[cfg(test)]
-mod read_tests;
 pub mod schema;
 pub mod summary;
-pub mod v2;
-pub mod v3;
 mod zom_text;
 #[cfg(test)]
 mod zom_text_tests;
+
+pub use crate::document::{named, v2, v3};
 
 pub use compare::{diff, like, CompareOptions, Difference, DifferenceKind};
 pub use convert::{to_v3, Conversion};

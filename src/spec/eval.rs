@@ -6,9 +6,9 @@ use super::items::{array_fact_of, relative_path, Context};
 use super::pointer::Found;
 use super::schema::SchemaError;
 use super::view::{array_view, node_loc};
-use crate::validate::hierarchy::{format_of, node_kind, MAX_TREE_DEPTH};
-use crate::validate::util::show;
-use crate::validate::{LocStep, Problem, ProblemKind, Severity};
+use crate::model::node::{format_of, node_kind, MAX_TREE_DEPTH};
+use crate::problem::show;
+use crate::problem::{LocStep, Problem, ProblemKind, Severity};
 use serde_json::{Map, Value};
 use std::collections::HashSet;
 

@@ -7,7 +7,7 @@ use super::pattern::Pattern;
 use super::pointer::Selector;
 use super::schema::Schema;
 use crate::error::{ErrorCode, Result, ZomError};
-use crate::validate::Severity;
+use crate::problem::Severity;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 
@@ -271,7 +271,7 @@ impl<'d> Reader<'d> {
                 "/zom_spec",
                 format!(
                     "zom reads spec format {FORMAT_VERSION}, not {}",
-                    crate::validate::util::show(v)
+                    crate::problem::show(v)
                 ),
             ),
             None => self.problem(

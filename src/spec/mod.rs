@@ -20,8 +20,8 @@ pub use builtin::{all as builtin_all, builtin, builtin_text, names as builtin_na
 pub use format::{Spec, FORMAT_VERSION};
 
 use crate::error::Result;
-use crate::validate::hierarchy::{format_of, MAX_TREE_DEPTH};
-use crate::validate::{Problem, ProblemKind, Severity};
+use crate::model::node::{format_of, MAX_TREE_DEPTH};
+use crate::problem::{Problem, ProblemKind, Severity};
 use eval::{claims_met, join, Checker, NodeRef};
 use serde_json::Value;
 use std::sync::Arc;

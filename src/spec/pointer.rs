@@ -1,7 +1,7 @@
 //! Selectors of a hierarchy spec: JSON pointers (RFC 6901) in which a `*` step stands for
 //! every item of an array or every value of an object, e.g. `/ome/multiscales/*/datasets/*/path`.
 
-use crate::validate::LocStep;
+use crate::problem::LocStep;
 use serde_json::Value;
 
 /// The most steps a selector may have (selecting recurses once per step).

@@ -19,7 +19,7 @@ use std::collections::HashMap;
 use super::pattern::Pattern as Regex;
 use serde_json::{Map, Number, Value};
 
-use crate::validate::LocStep;
+use crate::problem::LocStep;
 
 /// The deepest JSON pointer (in segments) a schema may be compiled from.
 pub(crate) const MAX_SCHEMA_DEPTH: usize = 256;
@@ -356,7 +356,7 @@ fn has(obj: &Map<String, Value>, name: &str) -> bool {
 
 /// A value rendered compactly for a message, as every other problem message renders one.
 fn show(v: &Value) -> String {
-    crate::validate::util::show(v)
+    crate::problem::show(v)
 }
 
 /// A string value rendered as in a message (JSON-quoted, cut when long).

@@ -1,7 +1,7 @@
 use serde_json::{json, Value};
 
 use super::{Schema, SchemaError};
-use crate::validate::LocStep;
+use crate::problem::LocStep;
 
 fn compile(schema: &Value) -> Schema {
     match Schema::compile(schema, "") {

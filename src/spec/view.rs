@@ -9,8 +9,8 @@
 //! is an attribute).
 
 use crate::dtype::DataType;
-use crate::validate::util::name_of;
-use crate::validate::LocStep;
+use crate::problem::name_of;
+use crate::problem::LocStep;
 use serde_json::{Map, Value};
 
 /// The facts of the view, in its order.

@@ -4,37 +4,8 @@
 use super::names::{node_name_error, node_name_recommended};
 use super::util::{join_path, show, tname, Ctx, LocExt};
 use super::{v2, v3, LocStep, ProblemKind};
-use serde_json::{Map, Value};
-
-/// How deep a tree may be; deeper nodes are reported, not visited (no stack to overflow:
-/// the walk is iterative, the cap keeps paths and work bounded).
-pub(crate) const MAX_TREE_DEPTH: usize = 256;
-
-/// The node's own `zarr_format` when it is 2 or 3.
-pub(crate) fn format_of(node: &Value) -> Option<u64> {
-    node.get("zarr_format")
-        .and_then(Value::as_u64)
-        .filter(|f| matches!(f, 2 | 3))
-}
-
-/// The Zarr version a ZOM node is read as and whether it is an array. `format` is its own
-/// usable `zarr_format` or else the root's; nodes with neither are v3 when they look like it
-/// (the `zarr_format` problem itself comes from the document check).
-pub(crate) fn node_kind(obj: &Map<String, Value>, format: Option<u64>) -> (u64, bool) {
-    let version = format.unwrap_or(if obj.contains_key("node_type") { 3 } else { 2 });
-    let is_array = if version == 3 {
-        match obj.get("node_type").and_then(Value::as_str) {
-            Some("array") => true,
-            Some("group") => false,
-            _ => obj.contains_key("shape") || obj.contains_key("data_type"),
-        }
-    } else {
-        ["shape", "chunks", "dtype"]
-            .iter()
-            .any(|k| obj.contains_key(*k))
-    };
-    (version, is_array)
-}
+use crate::model::node::{format_of, node_kind, MAX_TREE_DEPTH};
+use serde_json::Value;
 
 /// Validates the tree rooted at `zom`.
 pub(crate) fn validate(cx: &mut Ctx, zom: &Value) {

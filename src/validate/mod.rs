@@ -39,77 +39,15 @@ pub(crate) mod util;
 mod v2;
 mod v3;
 
-use serde::Serialize;
+// The codec registry and the validator judge configurations alike (a test of both, so it
+// lives above both).
+#[cfg(test)]
+mod registry_tests;
+
+pub use crate::problem::{LocStep, Problem, ProblemKind, Report, Severity};
+
 use serde_json::{Map, Value};
 use std::sync::Arc;
-
-/// What is wrong, in zarr-metadata's vocabulary (plus `must_understand`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ProblemKind {
-    /// A required key is absent.
-    MissingKey,
-    /// A value has the wrong JSON type.
-    InvalidType,
-    /// A value has the right type but a wrong value.
-    InvalidValue,
-    /// A key the spec does not define (and no `must_understand: false` excuses it).
-    UnknownKey,
-    /// The document is not JSON.
-    InvalidJson,
-    /// An extension with `must_understand: true` (or absent) that zom does not know.
-    MustUnderstand,
-}
-
-/// How serious a problem is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Severity {
-    /// The document breaks the spec (a reader must refuse or may misread it).
-    Error,
-    /// The spec says SHOULD / SHOULD NOT, or a reader may not support it (strict mode only).
-    Warning,
-}
-
-/// One step in a location inside a JSON document: an object key or an array index.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(untagged)]
-pub enum LocStep {
-    /// An object key.
-    Key(String),
-    /// An array index.
-    Index(usize),
-}
-
-/// One problem found by validation.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Problem {
-    /// Node path inside the hierarchy ("" for the root, "a/b" for a member).
-    pub path: String,
-    /// Location inside the node's document, e.g. `["codecs", 1, "configuration", "level"]`.
-    pub loc: Vec<LocStep>,
-    /// What kind of problem it is.
-    pub kind: ProblemKind,
-    /// What is wrong, in words, with the offending value where useful.
-    pub message: String,
-    /// How serious it is.
-    pub severity: Severity,
-    /// The hierarchy spec whose rule failed (its `name`), for problems found by a spec.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub spec: Option<String>,
-    /// The rule that failed: its `rule` name, or its JSON pointer in the spec document.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub rule: Option<String>,
-}
-
-/// The result of a validation: `valid` is true when no problem has severity `error`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-pub struct Report {
-    /// No error-severity problems.
-    pub valid: bool,
-    /// Every problem found, in document order.
-    pub problems: Vec<Problem>,
-}
 
 /// Checks an extension's configuration; registered per extension name.
 pub trait ExtensionHandler {
@@ -237,14 +175,6 @@ pub fn reader_refusal(doc: &Map<String, Value>, understood: &[String]) -> Option
         crate::ErrorCode::UnsupportedExtension,
         problem.message,
     ))
-}
-
-impl Report {
-    /// A report of these problems; `valid` when none has severity `error`.
-    pub fn from_problems(problems: Vec<Problem>) -> Report {
-        let valid = !problems.iter().any(|p| p.severity == Severity::Error);
-        Report { valid, problems }
-    }
 }
 
 impl ExtensionRegistry {

@@ -2,13 +2,14 @@
 //! report a problem when a value has the wrong type or range.
 
 use super::{LocStep, Problem, ProblemKind, Report, Severity, ValidateOptions};
+pub(crate) use crate::problem::{
+    check_array, check_bool, check_object, check_one_of, check_str, check_uint, join_path, name_of,
+    show, tname, Bad, LocExt, MAX_SAFE_INTEGER,
+};
 use serde_json::{Map, Value};
 
 /// How deep documents may nest in one another (consolidated metadata, sharding in sharding).
 pub(crate) const MAX_NESTING: usize = 32;
-
-/// The largest integer a JavaScript number holds exactly.
-pub(crate) const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
 
 /// Collects problems for one validation run.
 pub(crate) struct Ctx<'o> {
@@ -84,109 +85,6 @@ impl<'o> Ctx<'o> {
     }
 }
 
-/// Builds child locations.
-pub(crate) trait LocExt {
-    /// The location of an object member.
-    fn key(&self, key: &str) -> Vec<LocStep>;
-    /// The location of an array element.
-    fn idx(&self, index: usize) -> Vec<LocStep>;
-}
-
-impl LocExt for [LocStep] {
-    fn key(&self, key: &str) -> Vec<LocStep> {
-        let mut out = self.to_vec();
-        out.push(LocStep::Key(key.to_string()));
-        out
-    }
-
-    fn idx(&self, index: usize) -> Vec<LocStep> {
-        let mut out = self.to_vec();
-        out.push(LocStep::Index(index));
-        out
-    }
-}
-
-/// Joins a node path and a relative path ("" is the root).
-pub(crate) fn join_path(parent: &str, child: &str) -> String {
-    match (parent.is_empty(), child.is_empty()) {
-        (true, _) => child.to_string(),
-        (false, true) => parent.to_string(),
-        (false, false) => format!("{parent}/{child}"),
-    }
-}
-
-/// The name of a v3 named value (a codec, data type, grid…): the string itself, or the
-/// object's `name`.
-pub(crate) fn name_of(named: &Value) -> Option<&str> {
-    match named {
-        Value::String(s) => Some(s),
-        Value::Object(o) => o.get("name").and_then(Value::as_str),
-        _ => None,
-    }
-}
-
-/// A short rendering of a value for messages: bounded in length and depth.
-pub(crate) fn show(value: &Value) -> String {
-    let mut out = String::new();
-    render(value, 0, &mut out);
-    if out.chars().count() > 80 {
-        let cut: String = out.chars().take(77).collect();
-        return format!("{cut}…");
-    }
-    out
-}
-
-fn render(value: &Value, depth: usize, out: &mut String) {
-    match value {
-        Value::String(s) => {
-            let shown: String = s.chars().take(60).collect();
-            out.push_str(&crate::json::to_compact(&Value::String(shown)));
-            if s.chars().count() > 60 {
-                out.push('…');
-            }
-        }
-        Value::Array(items) => {
-            if depth > 1 {
-                out.push_str("[…]");
-                return;
-            }
-            out.push('[');
-            for (i, item) in items.iter().enumerate().take(8) {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                render(item, depth.saturating_add(1), out);
-            }
-            if items.len() > 8 {
-                out.push_str(", …");
-            }
-            out.push(']');
-        }
-        Value::Object(map) => {
-            if depth > 1 || map.len() > 4 {
-                out.push_str("{…}");
-                return;
-            }
-            out.push('{');
-            for (i, (k, v)) in map.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                out.push_str(&crate::json::to_compact(&Value::String(k.clone())));
-                out.push_str(": ");
-                render(v, depth.saturating_add(1), out);
-            }
-            out.push('}');
-        }
-        other => out.push_str(&crate::json::to_compact(other)),
-    }
-}
-
-/// The JSON type name of a value.
-pub(crate) fn tname(value: &Value) -> &'static str {
-    crate::json::type_name(value)
-}
-
 /// A required member: reports `missing_key` when absent.
 pub(crate) fn required<'v>(
     cx: &mut Ctx,
@@ -225,22 +123,6 @@ pub(crate) fn unknown_keys(
     }
 }
 
-/// What is wrong with one value: its problem kind and message. The `check_*` functions return
-/// it and the `expect_*` ones report it; the codec configuration reader
-/// (`crate::codec::config`) reports it too, so one value check has one wording everywhere.
-pub(crate) type Bad = (ProblemKind, String);
-
-fn wrong_type(what: &str, want: &str, value: &Value) -> Bad {
-    (
-        ProblemKind::InvalidType,
-        format!(
-            "{what} must be {want}, not {} {}",
-            tname(value),
-            show(value)
-        ),
-    )
-}
-
 /// Reports a check's problem at `loc`; the value when there is none.
 pub(crate) fn report<T>(cx: &mut Ctx, loc: &[LocStep], checked: Result<T, Bad>) -> Option<T> {
     match checked {
@@ -249,109 +131,6 @@ pub(crate) fn report<T>(cx: &mut Ctx, loc: &[LocStep], checked: Result<T, Bad>) 
             cx.error(loc, kind, message);
             None
         }
-    }
-}
-
-/// An object.
-pub(crate) fn check_object<'v>(
-    value: &'v Value,
-    what: &str,
-) -> Result<&'v Map<String, Value>, Bad> {
-    value
-        .as_object()
-        .ok_or_else(|| wrong_type(what, "an object", value))
-}
-
-/// An array.
-pub(crate) fn check_array<'v>(value: &'v Value, what: &str) -> Result<&'v Vec<Value>, Bad> {
-    value
-        .as_array()
-        .ok_or_else(|| wrong_type(what, "an array", value))
-}
-
-/// A string.
-pub(crate) fn check_str<'v>(value: &'v Value, what: &str) -> Result<&'v str, Bad> {
-    value
-        .as_str()
-        .ok_or_else(|| wrong_type(what, "a string", value))
-}
-
-/// A boolean.
-pub(crate) fn check_bool(value: &Value, what: &str) -> Result<bool, Bad> {
-    value
-        .as_bool()
-        .ok_or_else(|| wrong_type(what, "a boolean", value))
-}
-
-/// A number (integer or float).
-pub(crate) fn check_number(value: &Value, what: &str) -> Result<f64, Bad> {
-    value
-        .as_f64()
-        .ok_or_else(|| wrong_type(what, "a number", value))
-}
-
-/// A string that is one of `allowed`.
-pub(crate) fn check_one_of<'v>(
-    value: &'v Value,
-    what: &str,
-    allowed: &[&str],
-) -> Result<&'v str, Bad> {
-    let s = check_str(value, what)?;
-    if allowed.contains(&s) {
-        return Ok(s);
-    }
-    let list: Vec<String> = allowed.iter().map(|a| format!("\"{a}\"")).collect();
-    Err((
-        ProblemKind::InvalidValue,
-        format!(
-            "{what} must be one of {}, not {}",
-            list.join(", "),
-            show(value)
-        ),
-    ))
-}
-
-/// An integer in `lo..=hi`: `invalid_type` for non-integers (floats included), `invalid_value`
-/// for integers out of range.
-pub(crate) fn check_int_range(value: &Value, what: &str, lo: i64, hi: i64) -> Result<i64, Bad> {
-    let range = if lo == i64::MIN && hi == i64::MAX {
-        "an integer".to_string()
-    } else if hi == i64::MAX {
-        format!("an integer ≥ {lo}")
-    } else {
-        format!("an integer from {lo} to {hi}")
-    };
-    match value {
-        Value::Number(n) if n.is_i64() || n.is_u64() => match n.as_i64() {
-            Some(v) if (lo..=hi).contains(&v) => Ok(v),
-            _ => Err((
-                ProblemKind::InvalidValue,
-                format!("{what} must be {range}, not {n}"),
-            )),
-        },
-        other => Err(wrong_type(what, &range, other)),
-    }
-}
-
-/// A non-negative integer at least `min` (as u64): `invalid_type` for non-integers (floats
-/// included, and integers too large for JSON parsing to keep exact), `invalid_value` for
-/// negatives or values below `min`.
-pub(crate) fn check_uint(value: &Value, what: &str, min: u64) -> Result<u64, Bad> {
-    // The usual case first: nothing to build for a message.
-    if let Some(v) = value.as_u64().filter(|&v| v >= min) {
-        return Ok(v);
-    }
-    let want = if min == 0 {
-        "a non-negative integer".to_string()
-    } else {
-        format!("an integer ≥ {min}")
-    };
-    match value {
-        Value::Number(n) if n.is_u64() || n.is_i64() => Err((
-            ProblemKind::InvalidValue,
-            format!("{what} must be {want}, not {n}"),
-        )),
-        other => Err(wrong_type(what, &want, other)),
     }
 }
 

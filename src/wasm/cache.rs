@@ -3,7 +3,7 @@
 //! `cacheId`. Numbers rather than a wasm-bindgen class: wasm-bindgen cannot take an optional
 //! reference to a class (nor one inside an options object), and numbers need no glue.
 
-use super::hierarchy::count_option;
+use super::limits::count_option;
 use crate::error::ZomError;
 use crate::hierarchy::ChunkCache;
 use std::cell::RefCell;

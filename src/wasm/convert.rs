@@ -215,11 +215,6 @@ fn number_from_f64(f: f64) -> Result<Value, ZomError> {
         .unwrap_or(Value::Null))
 }
 
-/// The error object thrown to JS: `{code, message, path, key}`.
-pub fn error_to_js(error: &ZomError) -> JsValue {
-    super::plain::error(error)
-}
-
 /// Bytes of a JS value that holds a document: a Uint8Array, an ArrayBuffer or a string.
 pub fn bytes_of(value: &JsValue) -> Option<Vec<u8>> {
     if let Some(s) = value.as_string() {

@@ -2,7 +2,8 @@
 //! `ArrayHandle` of an opened array (`get`, `getChunk`). The TypeScript wrapper
 //! (ts/hierarchy.ts, ts/array.ts) is the public face; these return plain data and Promises.
 
-use super::convert::{error_to_js, from_js, node_to_js, set_own, to_js};
+use super::convert::{from_js, node_to_js, set_own, to_js};
+use super::plain::error as error_to_js;
 use super::pool::JsDecodeHook;
 use super::store::JsStore;
 use super::values::chunk_to_js;
@@ -21,22 +22,8 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+use super::limits::count_option;
 use super::{fail, limits, option, JsResult};
-
-/// A non-negative integer option (absent: `None`).
-pub(super) fn count_option(options: &JsValue, name: &str) -> Result<Option<u64>, ZomError> {
-    let value = option(options, name);
-    if value.is_undefined() || value.is_null() {
-        return Ok(None);
-    }
-    match value.as_f64() {
-        Some(f) if f == f64::INFINITY => Ok(Some(u64::MAX)),
-        Some(f) if f >= 0.0 && f.fract() == 0.0 => Ok(Some(f as u64)),
-        _ => Err(ZomError::invalid_argument(format!(
-            "option '{name}' must be a non-negative integer"
-        ))),
-    }
-}
 
 fn usize_of(n: u64) -> usize {
     usize::try_from(n).unwrap_or(usize::MAX)

@@ -1,7 +1,6 @@
 //! The limits of the JS API: defaults for the whole module (`setLimits`, `getLimits`), and the
 //! `limits` option of one call, whose fields override them.
 
-use super::hierarchy::count_option;
 use super::{fail, option};
 use crate::error::ZomError;
 use crate::limits::{Limit, Limits};
@@ -11,6 +10,21 @@ use wasm_bindgen::prelude::*;
 
 thread_local! {
     static DEFAULTS: Cell<Limits> = const { Cell::new(Limits::DEFAULT) };
+}
+
+/// A non-negative integer option (absent: `None`).
+pub(super) fn count_option(options: &JsValue, name: &str) -> Result<Option<u64>, ZomError> {
+    let value = option(options, name);
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    match value.as_f64() {
+        Some(f) if f == f64::INFINITY => Ok(Some(u64::MAX)),
+        Some(f) if f >= 0.0 && f.fract() == 0.0 => Ok(Some(f as u64)),
+        _ => Err(ZomError::invalid_argument(format!(
+            "option '{name}' must be a non-negative integer"
+        ))),
+    }
 }
 
 /// The limits calls use when they are given none: those of `setLimits`.

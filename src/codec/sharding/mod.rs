@@ -13,11 +13,11 @@ use super::{
     codec_error, num_elements, to_usize, v3, ArrayToBytesCodec, ChunkRepr, CodecPipeline,
     DecodedChunk, Limits, SizeBound,
 };
+use crate::document::named::NamedConfig;
 use crate::dtype::{DataType, FillValue};
 use crate::error::Result;
 use crate::limits::Limit;
-use crate::model::named::NamedConfig;
-use crate::validate::{LocStep, ProblemKind};
+use crate::problem::{LocStep, ProblemKind};
 use serde_json::Value;
 
 /// The `sharding_indexed` codec of one array (or of an outer shard's inner chunks).

@@ -1,10 +1,10 @@
 //! Checking item rules on a node's attributes.
 
 use super::{Across, Compare, Direction, Head, ItemRules, Matches, Monotone, Order, Part, Unique};
+use crate::problem::show;
+use crate::problem::{LocStep, ProblemKind};
 use crate::spec::pointer::{Found, Selector};
 use crate::spec::view::array_fact;
-use crate::validate::util::show;
-use crate::validate::{LocStep, ProblemKind};
 use serde_json::Value;
 use std::collections::HashMap;
 

@@ -10,7 +10,7 @@ mod read;
 pub(crate) use check::{array_fact_of, loc_text, relative_path, Context};
 
 use super::pointer::Selector;
-use crate::validate::Severity;
+use crate::problem::Severity;
 use serde_json::Value;
 
 /// What every item rule has: its name, severity and the items of the attributes it applies

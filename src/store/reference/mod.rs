@@ -19,7 +19,7 @@ use super::wire::url::join;
 use super::{ByteRange, Listing, Store};
 use crate::error::{ErrorCode, Result, ZomError};
 use crate::limits::Limits;
-use crate::validate::{Problem, ProblemKind, Severity};
+use crate::problem::{Problem, ProblemKind, Severity};
 use serde_json::Value;
 use std::collections::BTreeMap;
 

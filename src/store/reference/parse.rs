@@ -7,7 +7,7 @@
 use super::template::{self, Val};
 use super::{resolve_url, Entry, Table, MAX_GENERATED};
 use crate::json::{to_compact, type_name};
-use crate::validate::{LocStep, Problem, ProblemKind, Severity};
+use crate::problem::{LocStep, Problem, ProblemKind, Severity};
 use serde_json::{Map, Value};
 
 /// The most problems one document reports (the rest are dropped).

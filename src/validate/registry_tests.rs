@@ -4,12 +4,12 @@
 //! (`validate_document`): when the decoder refuses it, the validator reports the same message,
 //! and what the validator lets pass, the decoder does not refuse as invalid metadata.
 
-use super::{all, CodecSpec, Kind};
+use super::{validate_document, Severity, ValidateOptions};
+use crate::codec::registry::{all, CodecSpec, Kind};
 use crate::codec::CodecPipeline;
+use crate::document::v2::ArrayMetadataV2;
+use crate::document::v3::ArrayMetadataV3;
 use crate::error::ErrorCode;
-use crate::model::v2::ArrayMetadataV2;
-use crate::model::v3::ArrayMetadataV3;
-use crate::validate::{validate_document, Severity, ValidateOptions};
 use serde_json::{json, Map, Value};
 
 /// Values of every JSON type, some in no codec's range.
@@ -161,14 +161,25 @@ fn every_codec_is_validated_by_the_configuration_reader_that_decodes_it() {
 fn every_codec_is_found_by_its_names() {
     for spec in all() {
         if spec.numcodecs {
-            assert!(std::ptr::eq(super::numcodecs(spec.name).unwrap(), *spec));
+            assert!(std::ptr::eq(
+                crate::codec::registry::numcodecs(spec.name).unwrap(),
+                *spec
+            ));
         } else {
-            assert!(std::ptr::eq(super::v3(spec.name).unwrap(), *spec));
+            assert!(std::ptr::eq(
+                crate::codec::registry::v3(spec.name).unwrap(),
+                *spec
+            ));
             for alias in spec.aliases {
-                assert!(std::ptr::eq(super::v3(alias).unwrap(), *spec));
+                assert!(std::ptr::eq(
+                    crate::codec::registry::v3(alias).unwrap(),
+                    *spec
+                ));
             }
         }
     }
     let ids: Vec<&str> = all().iter().map(|s| s.name).collect();
-    assert!(ids.contains(&"numcodecs.zlib") || super::v3("numcodecs.zlib").is_some());
+    assert!(
+        ids.contains(&"numcodecs.zlib") || crate::codec::registry::v3("numcodecs.zlib").is_some()
+    );
 }
