@@ -2,7 +2,7 @@
  * An opened array: its metadata, and reads of regions and chunks from its store. The reading
  * (the plan, the requests, the decoding and the assembly) happens in WebAssembly, the
  * decoding in a pool of workers unless `workers: 0` (ts/pool/); this class turns the result
- * into the JS values README.md's table lists.
+ * into the JS values docs/js-api.md's "Values by data type" lists.
  * @module
  */
 import type * as raw from "./zom_wasm.js";

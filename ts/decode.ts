@@ -1,5 +1,5 @@
 /**
- * Chunk decoding: the encoded bytes of a chunk in, its values out as the JS values README.md's
+ * Chunk decoding: the encoded bytes of a chunk in, its values out as the JS values docs/js-api.md's
  * table lists (TypedArrays for numbers, string[] for strings, Uint8Array[] for byte strings, plain
  * objects for structs, one TypedArray per element for numcodecs vlen-array). The decoding itself happens in WebAssembly.
  * @module

@@ -1,4 +1,4 @@
-//! Decoded chunks as JS values (README.md's table): element bytes for numeric types, which
+//! Decoded chunks as JS values (docs/js-api.md's "Values by data type"): element bytes for numeric types, which
 //! the TypeScript side views as the matching TypedArray, JS values for strings, byte strings
 //! and structs, and one element-bytes buffer per element for vlen-array (viewed likewise).
 
