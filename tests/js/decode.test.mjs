@@ -1,5 +1,5 @@
 // Chunk decoding through the built package: every chunk of every fixture array decodes (edge
-// chunks cut, missing ones filled) to the values zarr-python reads, as the JS values README.md's
+// chunks cut, missing ones filled) to the values zarr-python reads, as the JS values docs/js-api.md's
 // table lists; corrupt chunks throw ZomErrors and leave the instance working.
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
