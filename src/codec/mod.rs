@@ -36,7 +36,6 @@ pub use crate::limits::Limits;
 pub use external::{registered, set_registered, ExternalStep};
 pub(crate) use pipeline::object_fill;
 pub use pipeline::CodecPipeline;
-pub use transpose::in_axis_order;
 
 use crate::dtype::DataType;
 use crate::error::{ErrorCode, Result, ZomError};
@@ -250,11 +249,6 @@ pub trait ArrayToArrayCodec: Send + Sync {
     #[cfg(feature = "encode")]
     fn encode(&self, _input: DecodedChunk, _decoded: &ChunkRepr) -> Result<DecodedChunk> {
         Err(encode::unsupported(self.name()))
-    }
-    /// The order this codec lays an array's `ndim` dimensions out in (encoded dimension `i` is
-    /// decoded dimension `order[i]`), for codecs that only move elements (transpose).
-    fn axis_order(&self, _ndim: usize) -> Option<Vec<usize>> {
-        None
     }
 }
 

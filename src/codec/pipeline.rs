@@ -99,21 +99,6 @@ impl CodecPipeline {
         &self.fill
     }
 
-    /// The order the stored chunks lay the array's dimensions out in, as the array → array
-    /// codecs before the array → bytes codec leave them (v2 `order: "F"`, v3 `transpose`):
-    /// stored dimension `i` is array dimension `order[i]`. `None` when it is C order.
-    pub fn storage_order(&self) -> Option<Vec<usize>> {
-        let ndim = self.decoded.shape.len();
-        let mut order: Vec<usize> = (0..ndim).collect();
-        for (codec, _) in &self.a2a {
-            if let Some(step) = codec.axis_order(ndim) {
-                order = step.iter().filter_map(|&i| order.get(i).copied()).collect();
-            }
-        }
-        let identity = order.iter().enumerate().all(|(i, &a)| i == a);
-        (!identity && order.len() == ndim).then_some(order)
-    }
-
     /// The array → bytes codec, e.g. to reach a sharding codec's partial-read API.
     pub fn array_to_bytes(&self) -> &dyn ArrayToBytesCodec {
         self.a2b.as_ref()
