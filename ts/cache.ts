@@ -35,7 +35,7 @@ export interface ChunkCacheStats {
 
 const ids = new WeakMap<ChunkCache, number>();
 /** Frees the WebAssembly side's cache of a collected ChunkCache (its entries' memory is reused). */
-const collected = typeof FinalizationRegistry === "function" ? new FinalizationRegistry<number>((id) => raw.chunkCacheStat(id, 6)) : undefined;
+const collected = typeof FinalizationRegistry === "function" ? new FinalizationRegistry<number>((id) => raw.chunkCacheFree(id)) : undefined;
 
 /**
  * A cache of decoded chunks, bounded by bytes, least recently used first out. Give it to
@@ -68,14 +68,14 @@ export class ChunkCache {
   /** Counters since the cache was made, and what it holds now. */
   get stats(): ChunkCacheStats {
     const id = ids.get(this);
-    const stat = (what: number) => (id === undefined ? 0 : raw.chunkCacheStat(id, what));
-    return { hits: stat(0), misses: stat(1), evictions: stat(2), bytes: stat(3), entries: stat(4) };
+    // A cache not used yet has no number: nothing done, nothing held.
+    return id === undefined ? { hits: 0, misses: 0, evictions: 0, bytes: 0, entries: 0 } : (raw.chunkCacheStats(id) as ChunkCacheStats);
   }
 
   /** Drops every entry (the counters go on). */
   clear(): void {
     const id = ids.get(this);
-    if (id !== undefined) raw.chunkCacheStat(id, 5);
+    if (id !== undefined) raw.chunkCacheClear(id);
   }
 }
 
