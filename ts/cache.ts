@@ -8,6 +8,7 @@
  */
 import * as raw from "./zom_wasm.js";
 import { ZomError } from "./errors.js";
+import type { ChunkCacheStats } from "./generated/boundary.js";
 
 /** Options of {@link ChunkCache}. */
 export interface ChunkCacheOptions {
@@ -19,19 +20,8 @@ export interface ChunkCacheOptions {
   maxBytes: number;
 }
 
-/** What a {@link ChunkCache} has done and holds. */
-export interface ChunkCacheStats {
-  /** Chunks (inner chunks of shards) found in the cache: no request, no decode. */
-  hits: number;
-  /** Chunks looked up and not found (then fetched, decoded and kept). */
-  misses: number;
-  /** Entries dropped to stay within `maxBytes`. */
-  evictions: number;
-  /** What the entries take, in bytes (at most `maxBytes`). */
-  bytes: number;
-  /** Entries held. */
-  entries: number;
-}
+/** What a {@link ChunkCache} has done and holds (src/wasm/boundary.rs `CACHE_STATS`, generated into ts/generated/boundary.ts). */
+export type { ChunkCacheStats };
 
 const ids = new WeakMap<ChunkCache, number>();
 /** Frees the WebAssembly side's cache of a collected ChunkCache (its entries' memory is reused). */
