@@ -5,7 +5,7 @@
  * @module
  */
 import * as raw from "./zom_wasm.js";
-import type { RawDecoderOptions, RawOpenOptions, RawWalkOptions } from "./generated/boundary.js";
+import type { RawDecoderOptions, RawNode, RawOpenOptions, RawWalkOptions, RawWalkResult } from "./generated/boundary.js";
 import { ZarrArray } from "./array.js";
 import type { ArrayDefaults } from "./array.js";
 import type { ChunkCache } from "./cache.js";
@@ -182,16 +182,6 @@ function fromRaw(store: StoreInput, node: RawNode, defaults: ArrayDefaults): Zar
   return new ZarrGroup(store, node.path, node.zom, node.consolidated, defaults, node.deferred);
 }
 
-interface RawNode {
-  kind: "array" | "group";
-  path: string;
-  zom: Zom;
-  consolidated: boolean;
-  array?: raw.ArrayHandle;
-  /** A v3 group's consolidated members, not read yet. */
-  deferred?: DeferredMembers;
-}
-
 /**
  * Opens the node at `path` (default: the store root) as a {@link ZarrArray} or a
  * {@link ZarrGroup}. Requests: v3 `zarr.json` first (one request; consolidated metadata
@@ -290,9 +280,9 @@ export type WalkResult = Zom & WalkReport;
  */
 export async function walk(store: StoreInput, options: WalkOptions = {}): Promise<WalkResult> {
   await whenInit();
-  let result: { zom: Zom; errors: unknown[]; unlisted: string[]; consolidated: boolean };
+  let result: RawWalkResult;
   try {
-    result = (await raw.walkHierarchy(store, nodePath(options.path ?? ""), options satisfies RawWalkOptions)) as typeof result;
+    result = (await raw.walkHierarchy(store, nodePath(options.path ?? ""), options satisfies RawWalkOptions)) as RawWalkResult;
   } catch (e) {
     throw toZomError(e);
   }

@@ -376,6 +376,56 @@ pub const WALK_PROGRESS_SHAPE: Shape = Shape {
     ],
 };
 
+/// An opened node.
+pub const NODE_RESULT: Shape = Shape {
+    name: "RawNode",
+    doc: "What openNode, nodeFromZom and DeferredGroup.open give (src/wasm/hierarchy.rs).",
+    fields: &[
+        opt(
+            "deferred",
+            "{ names(): string[]; zom(): unknown; open(relative: string, options: unknown): unknown }",
+            "A v3 group's consolidated members, not read yet (the module's DeferredGroup).",
+        ),
+        req("kind", "\"array\" | \"group\"", "What the node is."),
+        req("path", "string", "Its node path."),
+        req("zom", "Zom", "Its ZOM node."),
+        req(
+            "consolidated",
+            "boolean",
+            "Whether it came from consolidated metadata.",
+        ),
+        opt(
+            "array",
+            "unknown",
+            "An array's handle (the module's ArrayHandle: unknown, so that the published declarations do not name the wasm-bindgen ones).",
+        ),
+    ],
+};
+
+/// A walk's result.
+pub const WALK_RESULT: Shape = Shape {
+    name: "RawWalkResult",
+    doc: "What walkHierarchy resolves with (src/wasm/hierarchy.rs).",
+    fields: &[
+        req("zom", "Zom", "The tree below the start node."),
+        req(
+            "errors",
+            "unknown[]",
+            "The nodes that failed, as error objects.",
+        ),
+        req(
+            "unlisted",
+            "string[]",
+            "The groups that could not be listed.",
+        ),
+        req(
+            "consolidated",
+            "boolean",
+            "Whether the tree came from consolidated metadata.",
+        ),
+    ],
+};
+
 /// What a chunk cache did and holds.
 pub const CACHE_STATS: Shape = Shape {
     name: "ChunkCacheStats",
@@ -406,7 +456,8 @@ pub const CACHE_STATS: Shape = Shape {
 };
 
 /// What the generated file imports for the types its fields name.
-pub const TS_IMPORTS: &str = "import type { JsonValue } from \"../types.js\";\n";
+/// Not the module's own declarations (zom_wasm.d.ts): the published ones do not name them.
+pub const TS_IMPORTS: &str = "import type { JsonValue, Zom } from \"../types.js\";\n";
 
 /// Every shape, in the order ts/generated/boundary.ts declares them.
 pub const SHAPES: &[Shape] = &[
@@ -423,6 +474,8 @@ pub const SHAPES: &[Shape] = &[
     CODEC_STEP,
     READ_PROGRESS_SHAPE,
     WALK_PROGRESS_SHAPE,
+    NODE_RESULT,
+    WALK_RESULT,
     CACHE_STATS,
 ];
 

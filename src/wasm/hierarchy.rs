@@ -27,6 +27,10 @@ use super::{fail, limits, JsResult};
 const WALK_PROGRESS: [&str; 3] = boundary::names(&boundary::WALK_PROGRESS_SHAPE);
 /// `{done, total, cached}`.
 const READ_PROGRESS: [&str; 3] = boundary::names(&boundary::READ_PROGRESS_SHAPE);
+/// `{deferred?, kind, path, zom, consolidated, array?}`.
+const NODE: [&str; 6] = boundary::names(&boundary::NODE_RESULT);
+/// `{zom, errors, unlisted, consolidated}`.
+const WALK: [&str; 4] = boundary::names(&boundary::WALK_RESULT);
 
 /// Calls a progress callback, ignoring what it throws.
 /// The event has the fields `names` (a progress shape of [`boundary`]) with `values`.
@@ -132,6 +136,7 @@ fn node_result(
     limits: Limits,
     understood: &Understood,
 ) -> Result<JsValue, JsValue> {
+    let [n_deferred, n_kind, n_path, n_zom, n_consolidated, n_array] = NODE;
     let out = Object::new();
     if let Some(members) = opened.deferred.take() {
         let deferred = DeferredGroup {
@@ -140,18 +145,18 @@ fn node_result(
             store: store.clone(),
             limits,
         };
-        set_own(&out, "deferred", &JsValue::from(deferred));
+        set_own(&out, n_deferred, &JsValue::from(deferred));
     }
     let kind = match opened.node {
         Node::Array(_) => "array",
         Node::Group(_) => "group",
     };
-    set_own(&out, "kind", &JsValue::from_str(kind));
-    set_own(&out, "path", &JsValue::from_str(&opened.path));
-    set_own(&out, "zom", &to_js(&opened.node.to_value()));
+    set_own(&out, n_kind, &JsValue::from_str(kind));
+    set_own(&out, n_path, &JsValue::from_str(&opened.path));
+    set_own(&out, n_zom, &to_js(&opened.node.to_value()));
     set_own(
         &out,
-        "consolidated",
+        n_consolidated,
         &JsValue::from_bool(opened.consolidated),
     );
     if let Node::Array(array) = opened.node {
@@ -171,7 +176,7 @@ fn node_result(
                 limits,
             }),
         };
-        set_own(&out, "array", &JsValue::from(handle));
+        set_own(&out, n_array, &JsValue::from(handle));
     }
     Ok(out.into())
 }
@@ -209,21 +214,22 @@ async fn walk_hierarchy_async(store: JsValue, path: Option<String>, options: JsV
     )
     .await
     .map_err(fail)?;
+    let [n_zom, n_errors, n_unlisted, n_consolidated] = WALK;
     let out = Object::new();
-    set_own(&out, "zom", &node_to_js(result.root));
+    set_own(&out, n_zom, &node_to_js(result.root));
     let errors = Array::new();
     for error in &result.errors {
         errors.push(&error_to_js(error));
     }
-    set_own(&out, "errors", &errors);
+    set_own(&out, n_errors, &errors);
     let unlisted = Array::new();
     for path in &result.unlisted {
         unlisted.push(&JsValue::from_str(path));
     }
-    set_own(&out, "unlisted", &unlisted);
+    set_own(&out, n_unlisted, &unlisted);
     set_own(
         &out,
-        "consolidated",
+        n_consolidated,
         &JsValue::from_bool(result.consolidated),
     );
     Ok(out.into())

@@ -2,7 +2,7 @@
 // src/wasm/boundary.rs: do not edit. `cargo run --example gen_boundary > ts/generated/boundary.ts`
 // (scripts/build.mjs runs it before tsc); tests/boundary_ts.rs fails when this file is not what it prints.
 
-import type { JsonValue } from "../types.js";
+import type { JsonValue, Zom } from "../types.js";
 
 /** Stable, machine-readable error categories (the Rust `ErrorCode`). */
 export type ErrorCode =
@@ -205,6 +205,34 @@ export interface RawWalkProgress {
   pending: number;
   /** Nodes that failed. */
   errors: number;
+}
+
+/** What openNode, nodeFromZom and DeferredGroup.open give (src/wasm/hierarchy.rs). */
+export interface RawNode {
+  /** A v3 group's consolidated members, not read yet (the module's DeferredGroup). */
+  deferred?: { names(): string[]; zom(): unknown; open(relative: string, options: unknown): unknown };
+  /** What the node is. */
+  kind: "array" | "group";
+  /** Its node path. */
+  path: string;
+  /** Its ZOM node. */
+  zom: Zom;
+  /** Whether it came from consolidated metadata. */
+  consolidated: boolean;
+  /** An array's handle (the module's ArrayHandle: unknown, so that the published declarations do not name the wasm-bindgen ones). */
+  array?: unknown;
+}
+
+/** What walkHierarchy resolves with (src/wasm/hierarchy.rs). */
+export interface RawWalkResult {
+  /** The tree below the start node. */
+  zom: Zom;
+  /** The nodes that failed, as error objects. */
+  errors: unknown[];
+  /** The groups that could not be listed. */
+  unlisted: string[];
+  /** Whether the tree came from consolidated metadata. */
+  consolidated: boolean;
 }
 
 /** What a ChunkCache has done and holds. */
