@@ -169,6 +169,23 @@ function builtinSpecNames() {
     .sort();
 }
 
+/**
+ * Writes ts/generated/boundary.ts: what the TypeScript side and the bindings must agree on
+ * (error codes, limits, the options and results the bindings exchange), printed by
+ * examples/gen_boundary.rs from the Rust definitions, for tsc to check ts/ against. The file is
+ * committed too (readers and editors see it without a build); tests/boundary_ts.rs fails when
+ * it is not what Rust prints. Rewritten only when it differs.
+ */
+function writeBoundary() {
+  const text = capture("cargo", ["run", "--quiet", "--example", "gen_boundary"]);
+  if (text === null) throw new StepError("cargo run --example gen_boundary failed");
+  const file = join(root, "ts", "generated", "boundary.ts");
+  if (existsSync(file) && readFileSync(file, "utf8") === text) return;
+  mkdirSync(join(root, "ts", "generated"), { recursive: true });
+  writeFileSync(file, text);
+  console.log("build: ts/generated/boundary.ts rewritten from Rust");
+}
+
 /** esbuild, loaded when needed: the scripts import this file before setup has installed the npm packages. */
 const esbuild = () => createRequire(import.meta.url)("esbuild");
 
@@ -350,6 +367,7 @@ export function build() {
   writeInflate();
   // Declared before tsc (ts/runtime/ imports it), written after (it bundles tsc's output).
   writePkg("zom_worker_source.d.ts", WORKER_SOURCE_TYPES);
+  timed("ts/generated/boundary.ts (cargo run --example gen_boundary)", writeBoundary);
   timed("tsc", () => run(bin("tsc"), ["-p", join(root, "tsconfig.json")]));
   timed("tsc (Node-only: the Node entries, zom/fs, CLI)", () => run(bin("tsc"), ["-p", join(root, "tsconfig.node.json")]));
   timed("worker bundle", writeWorker);

@@ -30,6 +30,22 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
+    /// Every code, in declaration order (ts/generated/boundary.ts states them for TypeScript:
+    /// examples/gen_boundary.rs).
+    pub const ALL: [ErrorCode; 11] = [
+        ErrorCode::NotFound,
+        ErrorCode::InvalidMetadata,
+        ErrorCode::UnsupportedExtension,
+        ErrorCode::UnknownCodec,
+        ErrorCode::CodecError,
+        ErrorCode::ChecksumMismatch,
+        ErrorCode::InvalidSelection,
+        ErrorCode::HttpError,
+        ErrorCode::Aborted,
+        ErrorCode::LimitExceeded,
+        ErrorCode::InvalidArgument,
+    ];
+
     /// The code's name, exactly as JS callers see it.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -121,3 +137,30 @@ impl fmt::Display for ZomError {
 
 /// The result type of zom's fallible operations.
 pub type Result<T, E = ZomError> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod all_codes {
+    use super::ErrorCode;
+
+    /// [`ErrorCode::ALL`] lists every code once, in order: the match below fails to compile
+    /// when a code is added and not placed.
+    #[test]
+    fn all_lists_every_code_in_order() {
+        for (at, code) in ErrorCode::ALL.into_iter().enumerate() {
+            let place = match code {
+                ErrorCode::NotFound => 0,
+                ErrorCode::InvalidMetadata => 1,
+                ErrorCode::UnsupportedExtension => 2,
+                ErrorCode::UnknownCodec => 3,
+                ErrorCode::CodecError => 4,
+                ErrorCode::ChecksumMismatch => 5,
+                ErrorCode::InvalidSelection => 6,
+                ErrorCode::HttpError => 7,
+                ErrorCode::Aborted => 8,
+                ErrorCode::LimitExceeded => 9,
+                ErrorCode::InvalidArgument => 10,
+            };
+            assert_eq!(place, at, "{code}");
+        }
+    }
+}

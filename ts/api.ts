@@ -4,6 +4,7 @@
  * @module
  */
 import * as raw from "./zom_wasm.js";
+import type { RawCompareOptions, RawFlatOptions, RawToDocumentsOptions, RawValidateOptions } from "./generated/boundary.js";
 import * as schemas from "./zom_schemas.js";
 import { toZomError, ZomError } from "./errors.js";
 import { requireInit } from "./load.js";
@@ -60,7 +61,7 @@ function withRegistry(options: ValidateOptions): ValidateOptions {
  * throws for a bad document.
  */
 export function validateDocument(doc: DocumentInput, options: ValidateOptions = {}): Report {
-  return call(() => raw.validateDocument(doc, withRegistry(options)));
+  return call(() => raw.validateDocument(doc, withRegistry(options) satisfies RawValidateOptions));
 }
 
 /**
@@ -70,7 +71,7 @@ export function validateDocument(doc: DocumentInput, options: ValidateOptions = 
  * Zarr 3 when its attributes have an `ome` object, else as Zarr 2.
  */
 export function validateAttributes(attributes: Attributes | string, options: ValidateOptions = {}): Report {
-  return call(() => raw.validateAttributes(attributes, withRegistry(options)));
+  return call(() => raw.validateAttributes(attributes, withRegistry(options) satisfies RawValidateOptions));
 }
 
 /**
@@ -86,10 +87,10 @@ export function validateHierarchy(zom: Zom | string, options: ValidateOptions = 
   if (text !== undefined) {
     // Encoded here: TextEncoder is faster than the bindings' copy of a string into the module.
     const bytes = new TextEncoder().encode(text);
-    const report = call<Report>(() => raw.validateHierarchy(bytes, opts));
+    const report = call<Report>(() => raw.validateHierarchy(bytes, opts satisfies RawValidateOptions));
     if (!report.problems.some((p) => p.kind === "invalid_json")) return report;
   }
-  return call(() => raw.validateHierarchy(zom, opts));
+  return call(() => raw.validateHierarchy(zom, opts satisfies RawValidateOptions));
 }
 
 /** Deeper than this, a value is not checked as plain JSON (it goes as an object). */
@@ -175,17 +176,17 @@ export function fromDocuments(docs: Map<string, DocumentInput> | { [key: string]
 
 /** The metadata documents of a ZOM, by store key, as JSON text bytes the way zarr-python writes them. */
 export function toDocuments(zom: Zom, options: ToDocumentsOptions = {}): Map<string, Uint8Array> {
-  return new Map(call<[string, Uint8Array][]>(() => withZomText([zom], ([z]) => raw.toDocuments(z, options))));
+  return new Map(call<[string, Uint8Array][]>(() => withZomText([zom], ([z]) => raw.toDocuments(z, options satisfies RawToDocumentsOptions))));
 }
 
 /** A ZOM as a flat object: path → node without members (form "pydantic" by default). */
 export function flatten(zom: Zom, options: FlatOptions = {}): JsonObject {
-  return call(() => withZomText([zom], ([z]) => raw.flatten(z, options)));
+  return call(() => withZomText([zom], ([z]) => raw.flatten(z, options satisfies RawFlatOptions)));
 }
 
 /** The ZOM of a flat object (any of the forms flatten writes; detected when not given). */
 export function unflatten(flat: JsonObject, options: FlatOptions = {}): Zom {
-  return call(() => raw.unflatten(flat, options));
+  return call(() => raw.unflatten(flat, options satisfies RawFlatOptions));
 }
 
 /**
@@ -204,12 +205,12 @@ export function toV3(zom: Zom): ToV3Result {
 
 /** True when two ZOMs are alike (on the fields options select). */
 export function like(a: Zom, b: Zom, options: CompareOptions = {}): boolean {
-  return call(() => withZomText([a, b], ([x, y]) => raw.like(x, y, options)));
+  return call(() => withZomText([a, b], ([x, y]) => raw.like(x, y, options satisfies RawCompareOptions)));
 }
 
 /** Every difference between an expected ZOM `a` and an actual one `b`, located. */
 export function diff(a: Zom, b: Zom, options: CompareOptions = {}): Difference[] {
-  return call(() => withZomText([a, b], ([x, y]) => raw.diff(x, y, options)));
+  return call(() => withZomText([a, b], ([x, y]) => raw.diff(x, y, options satisfies RawCompareOptions)));
 }
 
 /**

@@ -6,6 +6,7 @@
  * @module
  */
 import type * as raw from "./zom_wasm.js";
+import type { RawDecodeHook, RawReadOptions } from "./generated/boundary.js";
 import { finish } from "./decode.js";
 import type { Chunk, ChunkData, RawChunk } from "./decode.js";
 import { toZomError, ZomError } from "./errors.js";
@@ -255,7 +256,7 @@ export class ZarrArray<D extends ChunkData = ChunkData> {
    * One read by the WebAssembly side, with the decode hook of the pool to use, if any: its
    * values, from the output the workers shared when the core chose to share one.
    */
-  async #read(run: (options: unknown) => Promise<unknown>, options: GetChunkOptions): Promise<Chunk<D>> {
+  async #read(run: (options: RawReadOptions) => Promise<unknown>, options: GetChunkOptions): Promise<Chunk<D>> {
     const cache = options.cache === null ? undefined : (options.cache ?? this.#cache);
     const cached = cache === undefined ? undefined : cacheId(cache);
     let out: ArrayBuffer | SharedArrayBuffer | undefined;
@@ -265,7 +266,7 @@ export class ZarrArray<D extends ChunkData = ChunkData> {
     let unmade: { n: number; fill: Uint8Array; one: boolean } | undefined;
     const made = () => (out ??= output(unmade?.n ?? 0, unmade?.fill ?? new Uint8Array(1), false));
     const workers = checkWorkers(options.workers) ?? this.#workers ?? workerSettings.count;
-    let hooked: object = cached === undefined ? options : { ...options, cacheId: cached };
+    let hooked: RawReadOptions = cached === undefined ? options : { ...options, cacheId: cached };
     const pool = workers === 0 || this.readError !== null ? undefined : poolOf(workers);
     if (pool !== undefined && !pool.failed) {
       const array = this.#pool;
@@ -279,7 +280,7 @@ export class ZarrArray<D extends ChunkData = ChunkData> {
         out = decoded.buffer as ArrayBuffer;
         return true;
       };
-      const decodeHook = {
+      const decodeHook: RawDecodeHook = {
         // Called by the core once it knows the output's size (fixed-size values only). A
         // read of one chunk gains nothing from an output the workers share, and each
         // SharedArrayBuffer lives on in the worker that saw it until that worker collects it.

@@ -8,6 +8,7 @@
  */
 import * as raw from "./zom_wasm.js";
 import { ZomError } from "./errors.js";
+import type { ChunkCacheStats } from "./generated/boundary.js";
 
 /** Options of {@link ChunkCache}. */
 export interface ChunkCacheOptions {
@@ -19,23 +20,12 @@ export interface ChunkCacheOptions {
   maxBytes: number;
 }
 
-/** What a {@link ChunkCache} has done and holds. */
-export interface ChunkCacheStats {
-  /** Chunks (inner chunks of shards) found in the cache: no request, no decode. */
-  hits: number;
-  /** Chunks looked up and not found (then fetched, decoded and kept). */
-  misses: number;
-  /** Entries dropped to stay within `maxBytes`. */
-  evictions: number;
-  /** What the entries take, in bytes (at most `maxBytes`). */
-  bytes: number;
-  /** Entries held. */
-  entries: number;
-}
+/** What a {@link ChunkCache} has done and holds (src/wasm/boundary.rs `CACHE_STATS`, generated into ts/generated/boundary.ts). */
+export type { ChunkCacheStats };
 
 const ids = new WeakMap<ChunkCache, number>();
 /** Frees the WebAssembly side's cache of a collected ChunkCache (its entries' memory is reused). */
-const collected = typeof FinalizationRegistry === "function" ? new FinalizationRegistry<number>((id) => raw.chunkCacheStat(id, 6)) : undefined;
+const collected = typeof FinalizationRegistry === "function" ? new FinalizationRegistry<number>((id) => raw.chunkCacheFree(id)) : undefined;
 
 /**
  * A cache of decoded chunks, bounded by bytes, least recently used first out. Give it to
@@ -68,14 +58,14 @@ export class ChunkCache {
   /** Counters since the cache was made, and what it holds now. */
   get stats(): ChunkCacheStats {
     const id = ids.get(this);
-    const stat = (what: number) => (id === undefined ? 0 : raw.chunkCacheStat(id, what));
-    return { hits: stat(0), misses: stat(1), evictions: stat(2), bytes: stat(3), entries: stat(4) };
+    // A cache not used yet has no number: nothing done, nothing held.
+    return id === undefined ? { hits: 0, misses: 0, evictions: 0, bytes: 0, entries: 0 } : (raw.chunkCacheStats(id) as ChunkCacheStats);
   }
 
   /** Drops every entry (the counters go on). */
   clear(): void {
     const id = ids.get(this);
-    if (id !== undefined) raw.chunkCacheStat(id, 5);
+    if (id !== undefined) raw.chunkCacheClear(id);
   }
 }
 

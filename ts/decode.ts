@@ -5,6 +5,7 @@
  * @module
  */
 import * as raw from "./zom_wasm.js";
+import type { RawDecoderOptions } from "./generated/boundary.js";
 import { toZomError, ZomError } from "./errors.js";
 import { withUnderstood } from "./extensions.js";
 import { requireInit } from "./load.js";
@@ -121,7 +122,7 @@ export class ChunkDecoder {
   constructor(meta: ArrayMetadata | string, path = "", options: DecoderOptions = {}) {
     requireInit();
     try {
-      this.#inner = new raw.ChunkDecoder(meta, path, withUnderstood(options));
+      this.#inner = new raw.ChunkDecoder(meta, path, withUnderstood(options) satisfies RawDecoderOptions);
     } catch (e) {
       throw toZomError(e);
     }

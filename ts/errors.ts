@@ -4,19 +4,10 @@
  * @module
  */
 
-/** Stable, machine-readable error categories (see the Rust `ErrorCode`). */
-export type ErrorCode =
-  | "NotFound"
-  | "InvalidMetadata"
-  | "UnsupportedExtension"
-  | "UnknownCodec"
-  | "CodecError"
-  | "ChecksumMismatch"
-  | "InvalidSelection"
-  | "HttpError"
-  | "Aborted"
-  | "LimitExceeded"
-  | "InvalidArgument";
+import type { ErrorCode } from "./generated/boundary.js";
+
+/** Stable, machine-readable error categories: the Rust `ErrorCode`'s (ts/generated/boundary.ts). */
+export type { ErrorCode };
 
 /** Where an error happened and what caused it. */
 export interface ZomErrorOptions {

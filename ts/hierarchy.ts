@@ -5,6 +5,7 @@
  * @module
  */
 import * as raw from "./zom_wasm.js";
+import type { RawDecoderOptions, RawNode, RawOpenOptions, RawWalkOptions, RawWalkResult } from "./generated/boundary.js";
 import { ZarrArray } from "./array.js";
 import type { ArrayDefaults } from "./array.js";
 import type { ChunkCache } from "./cache.js";
@@ -124,7 +125,7 @@ export class ZarrGroup {
     checkWorkers(options.workers);
     let node: RawNode | undefined;
     try {
-      node = this.#deferred !== undefined ? (this.#deferred.open(relative, withUnderstood(options)) as RawNode | undefined) : this.#fromZom(relative, full, options);
+      node = this.#deferred !== undefined ? (this.#deferred.open(relative, withUnderstood(options) satisfies RawOpenOptions) as RawNode | undefined) : this.#fromZom(relative, full, options);
     } catch (e) {
       throw toZomError(e);
     }
@@ -140,7 +141,7 @@ export class ZarrGroup {
     if (options.kind !== undefined && options.kind !== kind) {
       throw new ZomError("NotFound", `'${full}' is ${kind === "array" ? "an array" : "a group"}, not ${options.kind === "array" ? "an array" : "a group"}`, { path: full });
     }
-    return raw.nodeFromZom(this.#store, full, member, true, withUnderstood(options)) as RawNode;
+    return raw.nodeFromZom(this.#store, full, member, true, withUnderstood(options) satisfies RawDecoderOptions) as RawNode;
   }
 }
 
@@ -181,16 +182,6 @@ function fromRaw(store: StoreInput, node: RawNode, defaults: ArrayDefaults): Zar
   return new ZarrGroup(store, node.path, node.zom, node.consolidated, defaults, node.deferred);
 }
 
-interface RawNode {
-  kind: "array" | "group";
-  path: string;
-  zom: Zom;
-  consolidated: boolean;
-  array?: raw.ArrayHandle;
-  /** A v3 group's consolidated members, not read yet. */
-  deferred?: DeferredMembers;
-}
-
 /**
  * Opens the node at `path` (default: the store root) as a {@link ZarrArray} or a
  * {@link ZarrGroup}. Requests: v3 `zarr.json` first (one request; consolidated metadata
@@ -209,7 +200,7 @@ export async function open(store: StoreInput, path = "", options: OpenOptions = 
   const defaults = defaultsOf(options);
   let node: RawNode;
   try {
-    node = (await raw.openNode(store, nodePath(path), withUnderstood(options))) as RawNode;
+    node = (await raw.openNode(store, nodePath(path), withUnderstood(options) satisfies RawOpenOptions)) as RawNode;
   } catch (e) {
     throw toZomError(e);
   }
@@ -289,9 +280,9 @@ export type WalkResult = Zom & WalkReport;
  */
 export async function walk(store: StoreInput, options: WalkOptions = {}): Promise<WalkResult> {
   await whenInit();
-  let result: { zom: Zom; errors: unknown[]; unlisted: string[]; consolidated: boolean };
+  let result: RawWalkResult;
   try {
-    result = (await raw.walkHierarchy(store, nodePath(options.path ?? ""), options)) as typeof result;
+    result = (await raw.walkHierarchy(store, nodePath(options.path ?? ""), options satisfies RawWalkOptions)) as RawWalkResult;
   } catch (e) {
     throw toZomError(e);
   }

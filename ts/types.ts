@@ -4,6 +4,7 @@
  * Nodes may carry keys beyond the ones typed here (kept as they were read).
  * @module
  */
+import type { Limits } from "./generated/boundary.js";
 
 /** Any JSON value as zom passes it: integers beyond ±(2^53−1) are `bigint`. */
 export type JsonValue =
@@ -303,27 +304,8 @@ export type DocumentInput = Uint8Array | string | JsonValue;
 /** A JSON Schema (draft 2020-12) object. */
 export type JsonSchema = JsonObject;
 
-/**
- * The resource limits zom applies to what stores and callers send it; exceeding one throws a
- * ZomError "LimitExceeded" whose message names the limit and the value. Sizes are checked
- * against the metadata before anything is allocated. `Infinity` switches a limit off.
- */
-export interface Limits {
-  /** The largest decoded chunk (a shard decoded whole counts as one) and intermediate codec stream, in bytes. Default 1 GiB. */
-  maxChunkBytes: number;
-  /** The largest output of one `get`, in bytes. Default 1 GiB. */
-  maxBytes: number;
-  /** The most chunks one `get` may touch (and inner chunks of one shard). Default 1,048,576. */
-  maxChunks: number;
-  /** The largest metadata document (`zarr.json`, `.zmetadata`, …), in bytes. Default 64 MiB. */
-  maxDocumentBytes: number;
-  /** The deepest nesting of JSON arrays and objects in a document. Default and maximum 127. */
-  maxJsonDepth: number;
-  /** The most nodes one walk visits. Default 1,000,000. */
-  maxNodes: number;
-  /** The largest shard index (16 bytes per inner chunk), in bytes. Default 16 MiB. */
-  maxShardIndexBytes: number;
-}
+/** The resource limits (the Rust `Limits`, by their JS names: ts/generated/boundary.ts). */
+export type { Limits };
 
 /** Limits for one call: the fields given replace those of {@link setLimits} for that call. */
 export type LimitsOptions = Partial<Limits>;

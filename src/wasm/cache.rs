@@ -3,7 +3,6 @@
 //! `cacheId`. Numbers rather than a wasm-bindgen class: wasm-bindgen cannot take an optional
 //! reference to a class (nor one inside an options object), and numbers need no glue.
 
-use super::limits::count_option;
 use crate::error::ZomError;
 use crate::hierarchy::ChunkCache;
 use std::cell::RefCell;
@@ -38,37 +37,33 @@ pub fn new_chunk_cache(max_bytes: f64) -> u32 {
     })
 }
 
-/// One figure of cache `id`: `what` 0 hits, 1 misses, 2 evictions, 3 bytes, 4 entries; or an
-/// action (0 is returned): 5 clear (drop every entry; the counters go on), 6 free (the number
-/// may then be reused). Numbers in and out: the least glue (ts/cache.ts makes the object).
-#[wasm_bindgen(js_name = chunkCacheStat)]
-pub fn chunk_cache_stat(id: u32, what: u32) -> f64 {
-    let Some(cache) = cache_of(id) else {
-        return 0.0;
-    };
-    if what == 6 {
-        CACHES.with(|all| {
-            if let Some(slot) = all.borrow_mut().get_mut((id as usize).wrapping_sub(1)) {
-                *slot = None;
-            }
-        });
-    }
-    let Ok(mut cache) = cache.try_borrow_mut() else {
-        return 0.0;
-    };
-    if what >= 5 {
+/// What cache `id` has done and holds: `{hits, misses, evictions, bytes, entries}` (all 0 for
+/// a number that names no cache).
+#[wasm_bindgen(js_name = chunkCacheStats)]
+pub fn chunk_cache_stats(id: u32) -> JsValue {
+    let stats = cache_of(id)
+        .and_then(|cache| cache.try_borrow().ok().map(|c| c.stats()))
+        .unwrap_or_default();
+    super::plain::cache_stats(&stats)
+}
+
+/// Drops every entry of cache `id` (the counters go on).
+#[wasm_bindgen(js_name = chunkCacheClear)]
+pub fn chunk_cache_clear(id: u32) {
+    if let Some(Ok(mut cache)) = cache_of(id).as_deref().map(RefCell::try_borrow_mut) {
         cache.clear();
     }
-    let s = cache.stats();
-    let n = match what {
-        0 => s.hits,
-        1 => s.misses,
-        2 => s.evictions,
-        3 => s.bytes,
-        4 => s.entries,
-        _ => 0,
-    };
-    n as f64
+}
+
+/// Frees cache `id`: its entries are dropped and the number may be reused.
+#[wasm_bindgen(js_name = chunkCacheFree)]
+pub fn chunk_cache_free(id: u32) {
+    chunk_cache_clear(id);
+    CACHES.with(|all| {
+        if let Some(slot) = all.borrow_mut().get_mut((id as usize).wrapping_sub(1)) {
+            *slot = None;
+        }
+    });
 }
 
 fn cache_of(id: u32) -> Option<Shared> {
@@ -77,8 +72,8 @@ fn cache_of(id: u32) -> Option<Shared> {
 }
 
 /// The cache of a read's option `cacheId`, if any.
-pub(super) fn of_options(options: &JsValue) -> Result<Option<Shared>, ZomError> {
-    let Some(id) = count_option(options, "cacheId")? else {
+pub(super) fn of_id(id: Option<u64>) -> Result<Option<Shared>, ZomError> {
+    let Some(id) = id else {
         return Ok(None);
     };
     u32::try_from(id)

@@ -2,7 +2,9 @@
 //! `ArrayHandle` of an opened array (`get`, `getChunk`). The TypeScript wrapper
 //! (ts/hierarchy.ts, ts/array.ts) is the public face; these return plain data and Promises.
 
+use super::boundary;
 use super::convert::{from_js, node_to_js, set_own, to_js};
+use super::options::{self, DecoderOptions, OpenOptions, Understood};
 use super::plain::error as error_to_js;
 use super::pool::JsDecodeHook;
 use super::store::JsStore;
@@ -10,61 +12,36 @@ use super::values::chunk_to_js;
 use crate::chunk::Selection;
 use crate::error::{ErrorCode, ZomError};
 use crate::hierarchy::{
-    self, ArrayReader, CacheUse, NodeKind, OpenHints, Opened, ReadOptions, ReadProgress,
-    WalkOptions, WalkProgress,
+    self, ArrayReader, CacheUse, Opened, ReadOptions, ReadProgress, WalkOptions, WalkProgress,
 };
 use crate::limits::Limits;
-use crate::model::{Array as ArrayNode, DeferredMembers, Node, ZarrFormat};
+use crate::model::{Array as ArrayNode, DeferredMembers, Node};
 use js_sys::{Array, Function, Object, Promise};
 use serde_json::Value;
 use std::cell::Cell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
-use super::limits::count_option;
-use super::{fail, limits, option, JsResult};
+use super::{fail, limits, JsResult};
 
-fn usize_of(n: u64) -> usize {
-    usize::try_from(n).unwrap_or(usize::MAX)
-}
-
-fn hints_of(options: &JsValue) -> Result<OpenHints, ZomError> {
-    let kind = match option(options, "kind").as_string().as_deref() {
-        None => None,
-        Some("array") => Some(NodeKind::Array),
-        Some("group") => Some(NodeKind::Group),
-        Some(other) => {
-            return Err(ZomError::invalid_argument(format!(
-                "option 'kind' must be \"array\" or \"group\", not \"{other}\""
-            )))
-        }
-    };
-    let format = match count_option(options, "format")? {
-        None => None,
-        Some(n) => Some(ZarrFormat::from_number(n).ok_or_else(|| {
-            ZomError::invalid_argument(format!("option 'format' must be 2 or 3, not {n}"))
-        })?),
-    };
-    if !option(options, "kind").is_undefined()
-        && !option(options, "kind").is_null()
-        && kind.is_none()
-    {
-        return Err(ZomError::invalid_argument(
-            "option 'kind' must be \"array\" or \"group\"",
-        ));
-    }
-    Ok(OpenHints { kind, format })
-}
+/// `{nodes, pending, errors}`.
+const WALK_PROGRESS: [&str; 3] = boundary::names(&boundary::WALK_PROGRESS_SHAPE);
+/// `{done, total, cached}`.
+const READ_PROGRESS: [&str; 3] = boundary::names(&boundary::READ_PROGRESS_SHAPE);
+/// `{deferred?, kind, path, zom, consolidated, array?}`.
+const NODE: [&str; 6] = boundary::names(&boundary::NODE_RESULT);
+/// `{zom, errors, unlisted, consolidated}`.
+const WALK: [&str; 4] = boundary::names(&boundary::WALK_RESULT);
 
 /// Calls a progress callback, ignoring what it throws.
-fn report(callback: &JsValue, fields: &[(&str, u64)]) {
-    let Some(function) = callback.dyn_ref::<Function>() else {
+/// The event has the fields `names` (a progress shape of [`boundary`]) with `values`.
+fn report<const N: usize>(callback: Option<&Function>, names: [&str; N], values: [u64; N]) {
+    let Some(function) = callback else {
         return;
     };
     let event = Object::new();
-    for (name, value) in fields {
-        set_own(&event, name, &JsValue::from_f64(*value as f64));
+    for (name, value) in names.into_iter().zip(values) {
+        set_own(&event, name, &JsValue::from_f64(value as f64));
     }
     let _ = function.call1(&JsValue::NULL, &event);
 }
@@ -74,20 +51,20 @@ fn report(callback: &JsValue, fields: &[(&str, u64)]) {
 #[wasm_bindgen(js_name = openNode)]
 pub fn open_node(store: JsValue, path: Option<String>, options: JsValue) -> Promise {
     super::promise(Box::pin(async move {
-        let js_store = JsStore::new(&store, option(&options, "signal")).map_err(fail)?;
-        let hints = hints_of(&options).map_err(fail)?;
-        let limits = limits::of_options(&options, limits::current()).map_err(fail)?;
-        let opened =
-            hierarchy::open_deferred(&js_store, path.as_deref().unwrap_or(""), hints, &limits)
-                .await
-                .map_err(fail)?;
-        node_result(store, opened, limits, &options)
+        let options = OpenOptions::read(&options).map_err(fail)?;
+        let js_store = JsStore::new(&store, options.signal.clone()).map_err(fail)?;
+        let limits = options.limits.over(limits::current());
+        let path = path.as_deref().unwrap_or("");
+        let opened = hierarchy::open_deferred(&js_store, path, options.hints, &limits)
+            .await
+            .map_err(fail)?;
+        node_result(store, opened, limits, &options.understood)
     }))
 }
 
 /// A node from its ZOM (a member of a group opened from consolidated metadata), without any
 /// request: the same `{kind, path, zom, consolidated, array?}` as [`open_node`]. Options:
-/// `limits`.
+/// `limits`, `extensions`, `codecs` (those of a ChunkDecoder).
 #[wasm_bindgen(js_name = nodeFromZom)]
 pub fn node_from_zom(
     store: JsValue,
@@ -96,7 +73,8 @@ pub fn node_from_zom(
     consolidated: bool,
     options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let limits = limits::of_options(&options, limits::current()).map_err(fail)?;
+    let options = DecoderOptions::read(&options).map_err(fail)?;
+    let limits = options.limits.over(limits::current());
     JsStore::new(&store, JsValue::UNDEFINED).map_err(fail)?;
     let path = hierarchy::normalize_path(path.as_deref().unwrap_or("")).map_err(fail)?;
     let node = from_js(&zom)
@@ -111,7 +89,7 @@ pub fn node_from_zom(
             deferred: None,
         },
         limits,
-        &options,
+        &options.understood,
     )
 }
 
@@ -140,35 +118,15 @@ impl DeferredGroup {
     /// The member at `relative` as [`open_node`] gives a node, read from the consolidated
     /// metadata; `undefined` when it does not list it. Options: `kind`, `limits`.
     pub fn open(&self, relative: &str, options: JsValue) -> JsResult {
-        let hints = hints_of(&options).map_err(fail)?;
-        let limits = limits::of_options(&options, self.limits).map_err(fail)?;
-        match hierarchy::open_member(&self.members, &self.path, relative, hints).map_err(fail)? {
-            Some(opened) => node_result(self.store.clone(), opened, limits, &options),
+        let options = OpenOptions::read(&options).map_err(fail)?;
+        let limits = options.limits.over(self.limits);
+        let opened = hierarchy::open_member(&self.members, &self.path, relative, options.hints)
+            .map_err(fail)?;
+        match opened {
+            Some(opened) => node_result(self.store.clone(), opened, limits, &options.understood),
             None => Ok(JsValue::UNDEFINED),
         }
     }
-}
-
-/// The extension names the caller implements: the option `extensions` (JS passes those
-/// given to `registerExtension`). The option `codecs`, the names given to `registerCodec`,
-/// becomes this instance's registered codecs (`crate::codec::set_registered`) for the arrays
-/// the call opens.
-pub(crate) fn understood_of(options: &JsValue) -> Vec<String> {
-    if let Some(codecs) = names_option(options, "codecs") {
-        crate::codec::set_registered(codecs);
-    }
-    names_option(options, "extensions").unwrap_or_default()
-}
-
-/// The strings of the array option `name`; `None` when it is not an array.
-fn names_option(options: &JsValue, name: &str) -> Option<Vec<String>> {
-    let list = super::option(options, name);
-    js_sys::Array::is_array(&list).then(|| {
-        js_sys::Array::from(&list)
-            .iter()
-            .filter_map(|v| v.as_string())
-            .collect()
-    })
 }
 
 /// `{kind, path, zom, consolidated, array?, deferred?}` of an opened node; an array whose
@@ -177,8 +135,9 @@ fn node_result(
     store: JsValue,
     mut opened: Opened,
     limits: Limits,
-    options: &JsValue,
+    understood: &Understood,
 ) -> Result<JsValue, JsValue> {
+    let [n_deferred, n_kind, n_path, n_zom, n_consolidated, n_array] = NODE;
     let out = Object::new();
     if let Some(members) = opened.deferred.take() {
         let deferred = DeferredGroup {
@@ -187,23 +146,22 @@ fn node_result(
             store: store.clone(),
             limits,
         };
-        set_own(&out, "deferred", &JsValue::from(deferred));
+        set_own(&out, n_deferred, &JsValue::from(deferred));
     }
     let kind = match opened.node {
         Node::Array(_) => "array",
         Node::Group(_) => "group",
     };
-    set_own(&out, "kind", &JsValue::from_str(kind));
-    set_own(&out, "path", &JsValue::from_str(&opened.path));
-    set_own(&out, "zom", &to_js(&opened.node.to_value()));
+    set_own(&out, n_kind, &JsValue::from_str(kind));
+    set_own(&out, n_path, &JsValue::from_str(&opened.path));
+    set_own(&out, n_zom, &to_js(&opened.node.to_value()));
     set_own(
         &out,
-        "consolidated",
+        n_consolidated,
         &JsValue::from_bool(opened.consolidated),
     );
     if let Node::Array(array) = opened.node {
-        let understood = understood_of(options);
-        if let Some(refusal) = ArrayReader::refusal(&array, &understood) {
+        if let Some(refusal) = ArrayReader::refusal(&array, understood.extensions()) {
             let key = crate::model::join_path(&opened.path, "zarr.json");
             return Err(fail(refusal.at_path(opened.path).at_key(key)));
         }
@@ -219,7 +177,7 @@ fn node_result(
                 limits,
             }),
         };
-        set_own(&out, "array", &JsValue::from(handle));
+        set_own(&out, n_array, &JsValue::from(handle));
     }
     Ok(out.into())
 }
@@ -233,26 +191,20 @@ pub fn walk_hierarchy(store: JsValue, path: Option<String>, options: JsValue) ->
 }
 
 async fn walk_hierarchy_async(store: JsValue, path: Option<String>, options: JsValue) -> JsResult {
-    let js_store = JsStore::new(&store, option(&options, "signal")).map_err(fail)?;
+    let options = options::WalkOptions::read(&options).map_err(fail)?;
+    let js_store = JsStore::new(&store, options.signal.clone()).map_err(fail)?;
     let defaults = WalkOptions::default();
     let walk_options = WalkOptions {
-        depth: count_option(&options, "depth").map_err(fail)?.map(usize_of),
-        concurrency: count_option(&options, "concurrency")
-            .map_err(fail)?
-            .map_or(defaults.concurrency, usize_of)
-            .max(1),
-        hints: hints_of(&options).map_err(fail)?,
-        limits: limits::of_options(&options, limits::current()).map_err(fail)?,
+        depth: options.depth,
+        concurrency: options.concurrency.unwrap_or(defaults.concurrency).max(1),
+        hints: options.hints,
+        limits: options.limits.over(limits::current()),
     };
-    let callback = option(&options, "onProgress");
     let mut progress = |p: WalkProgress| {
         report(
-            &callback,
-            &[
-                ("nodes", p.nodes),
-                ("pending", p.pending),
-                ("errors", p.errors),
-            ],
+            options.on_progress.as_ref(),
+            WALK_PROGRESS,
+            [p.nodes, p.pending, p.errors],
         )
     };
     let result = hierarchy::walk(
@@ -263,21 +215,22 @@ async fn walk_hierarchy_async(store: JsValue, path: Option<String>, options: JsV
     )
     .await
     .map_err(fail)?;
+    let [n_zom, n_errors, n_unlisted, n_consolidated] = WALK;
     let out = Object::new();
-    set_own(&out, "zom", &node_to_js(result.root));
+    set_own(&out, n_zom, &node_to_js(result.root));
     let errors = Array::new();
     for error in &result.errors {
         errors.push(&error_to_js(error));
     }
-    set_own(&out, "errors", &errors);
+    set_own(&out, n_errors, &errors);
     let unlisted = Array::new();
     for path in &result.unlisted {
         unlisted.push(&JsValue::from_str(path));
     }
-    set_own(&out, "unlisted", &unlisted);
+    set_own(&out, n_unlisted, &unlisted);
     set_own(
         &out,
-        "consolidated",
+        n_consolidated,
         &JsValue::from_bool(result.consolidated),
     );
     Ok(out.into())
@@ -340,8 +293,15 @@ impl ArrayHandle {
     fn read(&self, what: JsValue, chunk: bool, options: JsValue) -> Promise {
         let inner = Rc::clone(&self.inner);
         super::promise(Box::pin(async move {
-            let read_options = read_options(&options, inner.limits).map_err(fail)?;
-            let cache = super::cache::of_options(&options).map_err(fail)?;
+            let options = options::ReadOptions::read(&options).map_err(fail)?;
+            let read_options = ReadOptions {
+                bytes_in_flight: options
+                    .bytes_in_flight
+                    .unwrap_or(ReadOptions::default().bytes_in_flight),
+                limits: options.limits.over(inner.limits),
+                ..ReadOptions::default()
+            };
+            let cache = super::cache::of_id(options.cache_id).map_err(fail)?;
             let reopened = inner.reopened(&read_options.limits)?;
             let reader = match &reopened {
                 Some(reader) => reader,
@@ -353,23 +313,23 @@ impl ArrayHandle {
                 from_js(&what).and_then(|v| Selection::from_json(&v))
             }
             .map_err(|e| fail(e.at_path(inner.path.clone())))?;
-            let store = JsStore::new(&inner.store, option(&options, "signal"))
+            let store = JsStore::new(&inner.store, options.signal.clone())
                 .map_err(fail)?
-                .with_external(option(&options, "decodeExternal"));
+                .with_external(options.decode_external);
             // A chunk read reports no progress.
-            let callback = if chunk {
-                JsValue::UNDEFINED
-            } else {
-                option(&options, "onProgress")
-            };
+            let callback = options.on_progress.filter(|_| !chunk);
             let mut progress = |p: ReadProgress| {
                 report(
-                    &callback,
-                    &[("done", p.done), ("total", p.total), ("cached", p.cached)],
+                    callback.as_ref(),
+                    READ_PROGRESS,
+                    [p.done, p.total, p.cached],
                 )
             };
             // Workers decode under the limits the array was opened with; other limits, here.
-            let hook = JsDecodeHook::of(&options, reader).filter(|_| reopened.is_none());
+            let hook = options
+                .decode_hook
+                .and_then(|fns| JsDecodeHook::of(fns, reader))
+                .filter(|_| reopened.is_none());
             let cache = cache.as_deref().map(|cache| CacheUse {
                 cache,
                 array: inner.id,
@@ -391,21 +351,6 @@ impl ArrayHandle {
             chunk_to_js(reader.data_type(), values, None).map_err(fail)
         }))
     }
-}
-
-/// The options of a read; `base`: the limits the array was opened with.
-fn read_options(options: &JsValue, base: Limits) -> Result<ReadOptions, ZomError> {
-    let defaults = ReadOptions::default();
-    let mut limits = limits::of_options(options, base)?;
-    if let Some(max) = count_option(options, "maxBytes")? {
-        limits.max_bytes = max;
-    }
-    Ok(ReadOptions {
-        bytes_in_flight: count_option(options, "bytesInFlight")?
-            .unwrap_or(defaults.bytes_in_flight),
-        limits,
-        ..defaults
-    })
 }
 
 fn numbers(values: &[u64]) -> JsValue {

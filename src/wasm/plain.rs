@@ -11,6 +11,7 @@
 
 use super::convert::{set_own, to_js};
 use crate::error::ZomError;
+use crate::hierarchy::CacheStats;
 use crate::limits::{Limit, Limits};
 use crate::model::{Difference, NodeSummary};
 use crate::validate::{LocStep, Problem, Report};
@@ -212,6 +213,24 @@ pub fn limits(limits: &Limits) -> JsValue {
             n => n as f64,
         };
         o.put(limit.name(), &JsValue::from_f64(value));
+    }
+    o.into()
+}
+
+/// A chunk cache's figures: [`super::boundary::CACHE_STATS`] (`{hits, misses, evictions,
+/// bytes, entries}`).
+pub fn cache_stats(stats: &CacheStats) -> JsValue {
+    const NAMES: [&str; 5] = super::boundary::names(&super::boundary::CACHE_STATS);
+    let o = Plain::new();
+    let figures = [
+        stats.hits,
+        stats.misses,
+        stats.evictions,
+        stats.bytes,
+        stats.entries,
+    ];
+    for (name, n) in NAMES.into_iter().zip(figures) {
+        o.put(name, &number(n));
     }
     o.into()
 }

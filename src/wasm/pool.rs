@@ -17,7 +17,7 @@
 //! metadata and decodes one chunk per call.
 
 use super::fail;
-use super::limits;
+use super::options::{DecodeHookFns, LimitsSet};
 use super::store::thrown_to_error;
 use super::values::numeric_kind;
 use crate::chunk::ChunkRead;
@@ -43,18 +43,16 @@ pub(super) struct JsDecodeHook {
 }
 
 impl JsDecodeHook {
-    /// The hook of a read: `options.decodeHook` when it has the three methods and the array's
+    /// The hook of a read: the read option `decodeHook` (with every method), when the array's
     /// values are fixed-size (variable-length values decode on the calling thread).
-    pub(super) fn of(options: &JsValue, reader: &ArrayReader) -> Option<JsDecodeHook> {
+    pub(super) fn of(hook: DecodeHookFns, reader: &ArrayReader) -> Option<JsDecodeHook> {
         reader.data_type().fixed_size().filter(|&s| s > 0)?;
-        let target = super::option(options, "decodeHook");
-        let method = |name: &str| super::option(&target, name).dyn_into::<Function>().ok();
         Some(JsDecodeHook {
-            share: method("share")?,
-            decode: method("decode")?,
-            place: method("place")?,
-            output: method("output")?,
-            target,
+            share: hook.share,
+            decode: hook.decode,
+            place: hook.place,
+            output: hook.output,
+            target: hook.target,
         })
     }
 }
@@ -181,7 +179,7 @@ impl PoolDecoder {
         limits: JsValue,
     ) -> std::result::Result<PoolDecoder, JsValue> {
         let open = || -> Result<ArrayReader> {
-            let limits = limits::of_object(&limits)?;
+            let limits = LimitsSet::of(&limits)?.over(Limits::DEFAULT);
             let value = json::parse_document(zom_json.as_bytes(), &Limits::DEFAULT)?;
             match Node::from_value(&value)? {
                 Node::Array(array) => ArrayReader::open_unchecked(&array, path, limits),

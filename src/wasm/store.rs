@@ -40,21 +40,11 @@ fn function(target: &JsValue, name: &str) -> Option<Function> {
     prop(target, name).dyn_into::<Function>().ok()
 }
 
+/// The code named `name` (a ZomError's `code`).
 fn code_of(name: &str) -> Option<ErrorCode> {
-    Some(match name {
-        "NotFound" => ErrorCode::NotFound,
-        "InvalidMetadata" => ErrorCode::InvalidMetadata,
-        "UnsupportedExtension" => ErrorCode::UnsupportedExtension,
-        "UnknownCodec" => ErrorCode::UnknownCodec,
-        "CodecError" => ErrorCode::CodecError,
-        "ChecksumMismatch" => ErrorCode::ChecksumMismatch,
-        "InvalidSelection" => ErrorCode::InvalidSelection,
-        "HttpError" => ErrorCode::HttpError,
-        "Aborted" => ErrorCode::Aborted,
-        "LimitExceeded" => ErrorCode::LimitExceeded,
-        "InvalidArgument" => ErrorCode::InvalidArgument,
-        _ => return None,
-    })
+    ErrorCode::ALL
+        .into_iter()
+        .find(|code| code.as_str() == name)
 }
 
 /// A ZomError for what a store threw (or a Promise rejected with) during `what` on `key`.
@@ -164,10 +154,10 @@ impl JsStore {
         })
     }
 
-    /// The same store, applying the caller's registered codecs with `decode` (a function;
-    /// anything else leaves them unapplied).
-    pub fn with_external(mut self, decode: JsValue) -> JsStore {
-        self.external = decode.dyn_into::<Function>().ok();
+    /// The same store, applying the caller's registered codecs with `decode` (`None` leaves
+    /// them unapplied).
+    pub fn with_external(mut self, decode: Option<Function>) -> JsStore {
+        self.external = decode;
         self
     }
 
@@ -276,12 +266,15 @@ impl Store for JsStore {
         };
         let list = Array::new();
         for step in steps {
+            // `RawCodecStep` (src/wasm/boundary.rs `CODEC_STEP`): `{name, configuration}`.
+            const STEP: [&str; 2] = super::boundary::names(&super::boundary::CODEC_STEP);
+            let [name, configuration] = STEP;
             let item = Object::new();
-            let _ = Reflect::set(&item, &"name".into(), &JsValue::from_str(&step.name));
+            let _ = Reflect::set(&item, &name.into(), &JsValue::from_str(&step.name));
             let config = serde_json::Value::Object(step.configuration.clone());
             let _ = Reflect::set(
                 &item,
-                &"configuration".into(),
+                &configuration.into(),
                 &super::convert::to_js(&config),
             );
             list.push(&item);

@@ -118,3 +118,17 @@ test("ChunkDecoder and decodeChunk take limits too", () => {
   decoder.free();
   assert.throws(() => new ChunkDecoder(JSON.stringify(meta), "", { limits: { maxDocumentBytes: 5 } }), limit(/maxDocumentBytes = 5/));
 });
+
+test("ts/generated/boundary.ts (from Rust) states the limits and error codes the module uses", async () => {
+  const { ERROR_CODES, LIMIT_DEFAULTS } = await import("../../pkg/generated/boundary.js");
+  assert.deepEqual(LIMIT_DEFAULTS, DEFAULTS);
+  assert.deepEqual(setLimits(null), LIMIT_DEFAULTS);
+  assert.equal(ERROR_CODES.length, 11);
+  for (const [code, call] of [
+    ["InvalidArgument", () => setLimits({ maxNode: 1 })],
+    ["LimitExceeded", () => parseJson("[".repeat(200) + "]".repeat(200))],
+  ]) {
+    assert.ok(ERROR_CODES.includes(code));
+    assert.throws(call, zomError(code));
+  }
+});

@@ -18,18 +18,25 @@ mod fixtures;
 #[allow(dead_code)] // zom's file: the benchmark uses part of it.
 #[path = "../../../src/wasm/plain.rs"]
 mod plain;
+/// The boundary's field names, which `plain.rs` writes some results with.
+#[allow(dead_code)] // zom's file: the benchmark uses part of it.
+#[path = "../../../src/wasm/boundary.rs"]
+mod boundary;
 mod settings;
 #[cfg(feature = "swb-typed")]
 mod swb;
 mod today;
 
-/// What `convert.rs` and `plain.rs` call `crate::error`, `crate::limits`, `crate::json`,
-/// `crate::model` and `crate::validate` in zom.
+/// What `convert.rs` and `plain.rs` call `crate::error`, `crate::limits`, `crate::hierarchy`,
+/// `crate::json`, `crate::model` and `crate::validate` in zom.
 mod error {
     pub use zom::error::*;
 }
 mod limits {
     pub use zom::limits::*;
+}
+mod hierarchy {
+    pub use zom::hierarchy::*;
 }
 mod model {
     pub use zom::model::*;

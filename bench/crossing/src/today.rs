@@ -10,7 +10,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use zom::limits::{Limit, Limits};
 use zom::ZomError;
 
-/// `src/wasm/mod.rs` `option`.
+/// `src/wasm/options.rs` `get`.
 fn option(options: &JsValue, name: &str) -> JsValue {
     if options.is_object() {
         Reflect::get(options, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
@@ -19,7 +19,7 @@ fn option(options: &JsValue, name: &str) -> JsValue {
     }
 }
 
-/// `src/wasm/hierarchy.rs` `count_option`.
+/// `src/wasm/options.rs` `count`.
 fn count_option(options: &JsValue, name: &str) -> Result<Option<u64>, ZomError> {
     let value = option(options, name);
     if value.is_undefined() || value.is_null() {
@@ -34,7 +34,7 @@ fn count_option(options: &JsValue, name: &str) -> Result<Option<u64>, ZomError> 
     }
 }
 
-/// `src/wasm/limits.rs` `apply`.
+/// `src/wasm/options.rs` `LimitsSet::of` and `over`.
 fn limits_apply(value: &JsValue, mut limits: Limits) -> Result<Limits, ZomError> {
     if value.is_undefined() || value.is_null() {
         return Ok(limits);
@@ -57,8 +57,8 @@ fn limits_apply(value: &JsValue, mut limits: Limits) -> Result<Limits, ZomError>
     Ok(limits)
 }
 
-/// `walkHierarchy`'s options as `src/wasm/hierarchy.rs` reads them (`hints_of`,
-/// `count_option`, `limits::of_options`).
+/// `walkHierarchy`'s options as `src/wasm/options.rs` reads them (`WalkOptions::read`:
+/// `hints`, `count`, `LimitsSet`).
 pub fn walk_options(options: &JsValue) -> Result<Settings, ZomError> {
     let kind = option(options, "kind").as_string();
     Ok(Settings::Walk(WalkSettings::checked(
@@ -70,7 +70,7 @@ pub fn walk_options(options: &JsValue) -> Result<Settings, ZomError> {
     )?))
 }
 
-/// `validateDocument`'s options as `src/wasm/mod.rs` `validate_options` reads them.
+/// `validateDocument`'s options as `src/wasm/options.rs` `validate_options` reads them.
 pub fn validate_options(options: &JsValue) -> Result<Settings, ZomError> {
     Ok(Settings::Validate(ValidateSettings {
         key: option(options, "key").as_string(),
