@@ -146,3 +146,24 @@ pub(crate) fn sorted_unique(items: Vec<String>) -> Vec<String> {
     }
     set.into_keys().collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::list_keys;
+
+    #[test]
+    fn one_listing_rule() {
+        let keys = [
+            "/a/", "a/\u{1f600}", "a/\u{ff61}", "a/b/c", "a//d", "z", "a/B", "a/B",
+        ];
+        let list = |prefix: &str| list_keys(&mut keys.iter().copied(), prefix);
+        assert_eq!(list("").keys, ["z"]);
+        assert_eq!(list("").prefixes, ["a"]);
+        for prefix in ["a", "/a/", "a//"] {
+            let listing = list(prefix);
+            // "a/" and "a//d" name no child of "a"; code point order, each once.
+            assert_eq!(listing.keys, ["a/B", "a/\u{ff61}", "a/\u{1f600}"], "{prefix}");
+            assert_eq!(listing.prefixes, ["a/b"], "{prefix}");
+        }
+    }
+}

@@ -10,8 +10,26 @@
 use crate::error::{ErrorCode, Result, ZomError};
 use crate::store::{ByteRange, Listing, Store};
 use js_sys::{Array, ArrayBuffer, Function, Object, Promise, Reflect, Uint8Array};
+use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
+
+/// A listing in the JS stores' absolute form: `{keys: ["/a/zarr.json"], prefixes: ["/a/b/"]}`.
+pub fn absolute_listing(listing: &Listing) -> JsValue {
+    let keys: Vec<String> = listing.keys.iter().map(|k| absolute(k)).collect();
+    let prefixes: Vec<String> = listing.prefixes.iter().map(|p| absolute(p) + "/").collect();
+    super::plain::listing(&keys, &prefixes)
+}
+
+/// What is directly below `prefix` among `keys` (the keys a JS store holds, e.g. FileStore's):
+/// [`crate::store::list_keys`], the one listing rule, in the absolute form.
+#[wasm_bindgen(js_name = listKeys)]
+pub fn list_keys_js(keys: Vec<String>, prefix: &str) -> JsValue {
+    absolute_listing(&crate::store::list_keys(
+        &mut keys.iter().map(String::as_str),
+        prefix,
+    ))
+}
 
 enum Backend {
     Map(js_sys::Map),
