@@ -13,7 +13,7 @@ pub mod zip;
 pub use http::HttpStore;
 pub use memory::{MemoryStore, RequestCounts};
 pub use reference::{ReferenceStore, References};
-pub use zip::{ZipIndex, ZipStore};
+pub use zip::{ZipIndex, ZipReader, ZipStore};
 
 use crate::error::Result;
 use std::collections::BTreeMap;
@@ -136,7 +136,8 @@ pub(crate) fn list_keys(keys: &mut dyn Iterator<Item = &str>, prefix: &str) -> L
     }
 }
 
-/// `items` sorted, without duplicates. Through a map of `String` to JSON value (which the
+/// `items` sorted by code point (UTF-8 byte order, S3's listing order), without duplicates:
+/// the one order of every listing (keys, zip members, references, HTML indexes). Through a map of `String` to JSON value (which the
 /// document readers have anyway) rather than a sort of `String`s: a sort is a lot of code per
 /// element type in the WebAssembly module.
 pub(crate) fn sorted_unique(items: Vec<String>) -> Vec<String> {
@@ -154,7 +155,14 @@ mod tests {
     #[test]
     fn one_listing_rule() {
         let keys = [
-            "/a/", "a/\u{1f600}", "a/\u{ff61}", "a/b/c", "a//d", "z", "a/B", "a/B",
+            "/a/",
+            "a/\u{1f600}",
+            "a/\u{ff61}",
+            "a/b/c",
+            "a//d",
+            "z",
+            "a/B",
+            "a/B",
         ];
         let list = |prefix: &str| list_keys(&mut keys.iter().copied(), prefix);
         assert_eq!(list("").keys, ["z"]);
@@ -162,7 +170,11 @@ mod tests {
         for prefix in ["a", "/a/", "a//"] {
             let listing = list(prefix);
             // "a/" and "a//d" name no child of "a"; code point order, each once.
-            assert_eq!(listing.keys, ["a/B", "a/\u{ff61}", "a/\u{1f600}"], "{prefix}");
+            assert_eq!(
+                listing.keys,
+                ["a/B", "a/\u{ff61}", "a/\u{1f600}"],
+                "{prefix}"
+            );
             assert_eq!(listing.prefixes, ["a/b"], "{prefix}");
         }
     }

@@ -21,6 +21,13 @@ pub fn absolute_listing(listing: &Listing) -> JsValue {
     super::plain::listing(&keys, &prefixes)
 }
 
+/// `items` in the order of every listing ([`crate::store::sorted_unique`]: by code point, each
+/// once), for the JS stores that list what they find (a folder, S3 pages).
+#[wasm_bindgen(js_name = sortedUnique)]
+pub fn sorted_unique_js(items: Vec<String>) -> Vec<String> {
+    crate::store::sorted_unique(items)
+}
+
 /// What is directly below `prefix` among `keys` (the keys a JS store holds, e.g. FileStore's):
 /// [`crate::store::list_keys`], the one listing rule, in the absolute form.
 #[wasm_bindgen(js_name = listKeys)]
@@ -48,13 +55,15 @@ pub struct JsStore {
     /// `(steps, bytes, key) => Uint8Array | Promise<Uint8Array>`: applies the caller's
     /// registered codecs (ts/codecs.ts) to a chunk's stored bytes.
     external: Option<Function>,
+    /// Keys go to the store as they are (URLs: a ReferenceStore's targets), not absolute.
+    verbatim: bool,
 }
 
 fn prop(target: &JsValue, name: &str) -> JsValue {
     Reflect::get(target, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
 }
 
-fn function(target: &JsValue, name: &str) -> Option<Function> {
+pub(super) fn function(target: &JsValue, name: &str) -> Option<Function> {
     prop(target, name).dyn_into::<Function>().ok()
 }
 
@@ -98,7 +107,12 @@ pub fn thrown_to_error(thrown: &JsValue, what: &str, key: &str) -> ZomError {
 
 /// The bytes a store answered with, copied into WebAssembly memory; `None` for undefined or
 /// null. With `max`, a longer value is refused ([`ErrorCode::LimitExceeded`]) before the copy.
-fn bytes_of(value: &JsValue, what: &str, key: &str, max: Option<u64>) -> Result<Option<Vec<u8>>> {
+pub(super) fn bytes_of(
+    value: &JsValue,
+    what: &str,
+    key: &str,
+    max: Option<u64>,
+) -> Result<Option<Vec<u8>>> {
     if value.is_undefined() || value.is_null() {
         return Ok(None);
     }
@@ -152,6 +166,35 @@ fn absolute(key: &str) -> String {
     format!("/{}", key.trim_start_matches('/'))
 }
 
+/// An Aborted error at `key` when `signal` (an AbortSignal, or undefined) is aborted.
+pub(super) fn check_aborted(signal: &JsValue, key: &str) -> Result<()> {
+    if signal.is_object() && prop(signal, "aborted").as_bool() == Some(true) {
+        let reason = prop(signal, "reason");
+        let why = prop(&reason, "message")
+            .as_string()
+            .unwrap_or_else(|| "the operation was aborted".into());
+        return Err(ZomError::new(ErrorCode::Aborted, why).at_key(key));
+    }
+    Ok(())
+}
+
+/// Calls `f` (a store's method, `what`, for `key`) and awaits its answer (a value or a
+/// Promise); what it throws or rejects with becomes a ZomError.
+pub(super) async fn call(
+    f: &Function,
+    target: &JsValue,
+    args: &Array,
+    what: &str,
+    key: &str,
+) -> Result<JsValue> {
+    let returned = f
+        .apply(target, args)
+        .map_err(|e| thrown_to_error(&e, what, key))?;
+    JsFuture::from(Promise::resolve(&returned))
+        .await
+        .map_err(|e| thrown_to_error(&e, what, key))
+}
+
 impl JsStore {
     /// Adapts `store` (a Map, or an object with a `get` method) for one operation with
     /// `signal` (an AbortSignal, or undefined).
@@ -179,7 +222,23 @@ impl JsStore {
             backend,
             signal,
             external: None,
+            verbatim: false,
         })
+    }
+
+    /// The same store, its keys passed as they are rather than absolute (URLs).
+    pub fn verbatim(mut self) -> JsStore {
+        self.verbatim = true;
+        self
+    }
+
+    /// `key` as the store is given it.
+    fn key_of(&self, key: &str) -> String {
+        if self.verbatim {
+            key.to_string()
+        } else {
+            absolute(key)
+        }
     }
 
     /// The same store, applying the caller's registered codecs with `decode` (a function;
@@ -190,14 +249,7 @@ impl JsStore {
     }
 
     fn check_aborted(&self, key: &str) -> Result<()> {
-        if self.signal.is_object() && prop(&self.signal, "aborted").as_bool() == Some(true) {
-            let reason = prop(&self.signal, "reason");
-            let why = prop(&reason, "message")
-                .as_string()
-                .unwrap_or_else(|| "the operation was aborted".into());
-            return Err(ZomError::new(ErrorCode::Aborted, why).at_key(key));
-        }
-        Ok(())
+        check_aborted(&self.signal, key)
     }
 
     /// The options of a store call: the operation's `signal`, and `maxBytes` when the caller
@@ -225,7 +277,10 @@ impl JsStore {
                 bytes_of(&Self::map_get(map, key), "get", key, max)
             }
             Backend::Object { target, get, .. } => {
-                let args = Array::of2(&JsValue::from_str(&absolute(key)), &self.call_options(max));
+                let args = Array::of2(
+                    &JsValue::from_str(&self.key_of(key)),
+                    &self.call_options(max),
+                );
                 let value = self.call(get, target, &args, "get", key).await?;
                 bytes_of(&value, "get", key, max)
             }
@@ -242,13 +297,7 @@ impl JsStore {
         key: &str,
     ) -> Result<JsValue> {
         self.check_aborted(key)?;
-        let returned = f
-            .apply(target, args)
-            .map_err(|e| thrown_to_error(&e, what, key))?;
-        let promise = Promise::resolve(&returned);
-        JsFuture::from(promise)
-            .await
-            .map_err(|e| thrown_to_error(&e, what, key))
+        call(f, target, args, what, key).await
     }
 
     fn map_get(map: &js_sys::Map, key: &str) -> JsValue {
@@ -289,6 +338,29 @@ impl Store for JsStore {
         steps: &[crate::codec::ExternalStep],
         bytes: Vec<u8>,
     ) -> Result<Vec<u8>> {
+        self.decode_external_now(key, steps, bytes).await
+    }
+
+    async fn get_within(&self, key: &str, max: u64) -> Result<Option<Vec<u8>>> {
+        self.get_bounded(key, Some(max)).await
+    }
+
+    async fn get_range(&self, key: &str, range: ByteRange) -> Result<Option<Vec<u8>>> {
+        self.get_range_now(key, range).await
+    }
+
+    async fn list_dir(&self, prefix: &str) -> Result<Option<Listing>> {
+        self.list_dir_now(prefix).await
+    }
+}
+
+impl JsStore {
+    async fn decode_external_now(
+        &self,
+        key: &str,
+        steps: &[crate::codec::ExternalStep],
+        bytes: Vec<u8>,
+    ) -> Result<Vec<u8>> {
         let Some(decode) = &self.external else {
             return Err(crate::codec::external::unapplied(steps).at_key(key));
         };
@@ -317,18 +389,15 @@ impl Store for JsStore {
         })
     }
 
-    async fn get_within(&self, key: &str, max: u64) -> Result<Option<Vec<u8>>> {
-        self.get_bounded(key, Some(max)).await
-    }
-
-    async fn get_range(&self, key: &str, range: ByteRange) -> Result<Option<Vec<u8>>> {
+    async fn get_range_now(&self, key: &str, range: ByteRange) -> Result<Option<Vec<u8>>> {
         let Backend::Object {
             target,
             get_range: Some(get_range),
             ..
         } = &self.backend
         else {
-            return Ok(self.get(key).await?.map(|whole| cut(whole, &range)));
+            let whole = self.get_bounded(key, None).await?;
+            return Ok(whole.map(|whole| cut(whole, &range)));
         };
         let spec = Object::new();
         let set = |name: &str, v: u64| {
@@ -346,7 +415,7 @@ impl Store for JsStore {
             ByteRange::Suffix(n) => set("suffixLength", *n),
         }
         let args = Array::of3(
-            &JsValue::from_str(&absolute(key)),
+            &JsValue::from_str(&self.key_of(key)),
             &spec,
             &self.call_options(None),
         );
@@ -354,7 +423,7 @@ impl Store for JsStore {
         bytes_of(&value, "getRange", key, None)
     }
 
-    async fn list_dir(&self, prefix: &str) -> Result<Option<Listing>> {
+    async fn list_dir_now(&self, prefix: &str) -> Result<Option<Listing>> {
         match &self.backend {
             Backend::Map(map) => {
                 self.check_aborted(prefix)?;
