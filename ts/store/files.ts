@@ -12,7 +12,7 @@ import { normalizeKey } from "./fetch.js";
 import { checkRange, maxBytesOf } from "./range.js";
 import { throwIfAborted } from "./signal.js";
 import type { ByteRange, StoreCallOptions, StoreListing } from "./types.js";
-import { wire } from "./wire.js";
+import { sortedListing, wire } from "./wire.js";
 
 /** Bytes `range` of `blob` (fewer at its end, none past it). */
 async function readBlob(blob: Blob, key: string, range: ByteRange | undefined, options: StoreCallOptions): Promise<Uint8Array> {
@@ -156,8 +156,6 @@ export class DirectoryHandleStore {
       if (handle.kind === "file") out.keys.push(`${p}${name}`);
       else out.prefixes.push(`${p}${name}/`);
     }
-    out.keys.sort();
-    out.prefixes.sort();
-    return out;
+    return sortedListing(out.keys, out.prefixes);
   }
 }

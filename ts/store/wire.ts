@@ -34,6 +34,14 @@ export function wire<T>(f: () => T, req?: { method: string; url: string; key: st
   }
 }
 
+/**
+ * A listing of what a store found in the order of every listing (the core's
+ * `store::sorted_unique`: by code point, each once), not JavaScript's sort (by UTF-16 unit).
+ */
+export function sortedListing(keys: Iterable<string>, prefixes: Iterable<string>): { keys: string[]; prefixes: string[] } {
+  return wire(() => ({ keys: raw.sortedUnique([...keys]), prefixes: raw.sortedUnique([...prefixes]) }));
+}
+
 /** Parses a Content-Range header value; null when absent or malformed (numbers over 2^53 − 1 included). */
 export function parseContentRange(value: string | null): ContentRange | null {
   const n = value === null ? undefined : wire(() => raw.httpContentRange(value));
