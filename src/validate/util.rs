@@ -7,8 +7,7 @@ use serde_json::{Map, Value};
 /// How deep documents may nest in one another (consolidated metadata, sharding in sharding).
 pub(crate) const MAX_NESTING: usize = 32;
 
-/// The largest integer a JavaScript number holds exactly.
-pub(crate) const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+pub(crate) use crate::limits::MAX_SAFE_INTEGER;
 
 /// Collects problems for one validation run.
 pub(crate) struct Ctx<'o> {
@@ -106,12 +105,13 @@ impl LocExt for [LocStep] {
     }
 }
 
-/// Joins a node path and a relative path ("" is the root).
+/// Joins a node path and a relative path, `""` being the node itself
+/// ([`crate::model::join_path`] otherwise).
 pub(crate) fn join_path(parent: &str, child: &str) -> String {
-    match (parent.is_empty(), child.is_empty()) {
-        (true, _) => child.to_string(),
-        (false, true) => parent.to_string(),
-        (false, false) => format!("{parent}/{child}"),
+    if child.is_empty() {
+        parent.to_string()
+    } else {
+        crate::model::join_path(parent, child)
     }
 }
 
