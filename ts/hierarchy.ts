@@ -136,10 +136,6 @@ export class ZarrGroup {
   #fromZom(relative: string, full: string, options: OpenOptions): RawNode | undefined {
     const member = this.consolidated ? memberAt(this.zom, relative) : undefined;
     if (member === undefined) return undefined;
-    const kind = "shape" in member ? "array" : "group";
-    if (options.kind !== undefined && options.kind !== kind) {
-      throw new ZomError("NotFound", `'${full}' is ${kind === "array" ? "an array" : "a group"}, not ${options.kind === "array" ? "an array" : "a group"}`, { path: full });
-    }
     return raw.nodeFromZom(this.#store, full, member, true, withUnderstood(options)) as RawNode;
   }
 }
