@@ -108,7 +108,7 @@ fn last_segment(key: &str) -> Option<&str> {
 
 /// What is directly below `prefix` (a node path) among `keys` (relative to a store's root, in
 /// any order; a leading `/` is ignored): full keys (`"a/b/zarr.json"`) and sub-prefixes
-/// (`"a/b/c"`), each sorted and once. Empty segments name nothing: `"a//b"` and `"a/"` add
+/// (`"a/b/c"`), each once, sorted by code point as S3 lists (prefixes with their `/`). Empty segments name nothing: `"a//b"` and `"a/"` add
 /// no child. The one listing rule of the stores that hold their keys (memory, zip, references,
 /// a JS `Map`); `dyn` so that it is one copy in the module.
 pub(crate) fn list_keys(keys: &mut dyn Iterator<Item = &str>, prefix: &str) -> Listing {
@@ -126,13 +126,20 @@ pub(crate) fn list_keys(keys: &mut dyn Iterator<Item = &str>, prefix: &str) -> L
         };
         match rest.split_once('/') {
             None if !rest.is_empty() => found.push(key.to_string()),
-            Some((dir, _)) if !dir.is_empty() => dirs.push(format!("{start}{dir}")),
+            Some((dir, _)) if !dir.is_empty() => dirs.push(format!("{start}{dir}/")),
             _ => {}
         }
     }
     Listing {
         keys: sorted_unique(found),
-        prefixes: sorted_unique(dirs),
+        // Sorted with their '/' (S3's order: "a-b/" before "a/"), listed without it.
+        prefixes: sorted_unique(dirs)
+            .into_iter()
+            .map(|mut dir| {
+                dir.pop();
+                dir
+            })
+            .collect(),
     }
 }
 
@@ -163,10 +170,12 @@ mod tests {
             "z",
             "a/B",
             "a/B",
+            "a-b/c",
         ];
         let list = |prefix: &str| list_keys(&mut keys.iter().copied(), prefix);
         assert_eq!(list("").keys, ["z"]);
-        assert_eq!(list("").prefixes, ["a"]);
+        // "a-b/" sorts before "a/", as S3 lists them.
+        assert_eq!(list("").prefixes, ["a-b", "a"]);
         for prefix in ["a", "/a/", "a//"] {
             let listing = list(prefix);
             // "a/" and "a//d" name no child of "a"; code point order, each once.

@@ -156,6 +156,6 @@ export class DirectoryHandleStore {
       if (handle.kind === "file") out.keys.push(`${p}${name}`);
       else out.prefixes.push(`${p}${name}/`);
     }
-    return sortedListing(out.keys, out.prefixes);
+    return sortedListing(p, out.keys, out.prefixes);
   }
 }

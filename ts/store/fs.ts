@@ -162,7 +162,7 @@ export class FsStore {
       if (kind.isFile()) keys.push(`${p}${entry.name}`);
       else if (kind.isDirectory()) prefixes.push(`${p}${entry.name}/`);
     }
-    return sortedListing(keys, prefixes);
+    return sortedListing(p, keys, prefixes);
   }
 
   /** The root's real path; undefined while there is no root directory. */

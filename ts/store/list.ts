@@ -74,7 +74,7 @@ export async function listS3(
         throw httpError({ method: "GET", url: answer.url, key: prefix }, `HTTP ${answer.status}: no ListBucketResult`);
       }
     }
-    return { root, listing: sortedListing(keys, prefixes) };
+    return { root, listing: sortedListing(prefix, keys, prefixes) };
   }
   return null;
 }
