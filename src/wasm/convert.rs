@@ -10,18 +10,15 @@ use wasm_bindgen::{JsCast, JsValue};
 const MAX_SAFE_INTEGER: f64 = crate::limits::MAX_SAFE_INTEGER as f64;
 
 /// Chunk coordinates from JS numbers (a non-number is NaN): each a non-negative integer no
-/// larger than 2^53 − 1, or InvalidSelection naming the first that is not. The one check of
-/// the bindings that take coordinates.
+/// larger than 2^53 − 1, or InvalidSelection. The one check of the bindings that take
+/// coordinates.
 pub fn chunk_coords(values: impl IntoIterator<Item = f64>) -> Result<Vec<u64>, ZomError> {
     let mut out = Vec::new();
     for c in values {
         if !(c >= 0.0 && c.fract() == 0.0 && c <= MAX_SAFE_INTEGER) {
             return Err(ZomError::new(
                 crate::ErrorCode::InvalidSelection,
-                format!(
-                    "chunk coordinate {} is not a non-negative integer",
-                    crate::json::display_f64(c)
-                ),
+                "chunk coordinates must be non-negative integers",
             ));
         }
         out.push(c as u64);

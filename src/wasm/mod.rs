@@ -11,7 +11,6 @@ mod pool;
 mod reference;
 mod store;
 mod values;
-mod zarrita;
 mod zip;
 
 use crate::error::ZomError;

@@ -21,14 +21,8 @@ pub fn absolute_listing(listing: &Listing) -> JsValue {
     super::plain::listing(&keys, &prefixes)
 }
 
-/// `items` in the order of every listing ([`crate::store::sorted_unique`]: by code point, each
-/// once), for the JS stores that list what they find (a folder, S3 pages).
-#[wasm_bindgen(js_name = sortedUnique)]
-pub fn sorted_unique_js(items: Vec<String>) -> Vec<String> {
-    crate::store::sorted_unique(items)
-}
-
-/// What is directly below `prefix` among `keys` (the keys a JS store holds, e.g. FileStore's):
+/// What is directly below `prefix` among `keys` (the keys a JS store holds, e.g. FileStore's;
+/// or what a folder or S3 listing found, folders as keys ending in "/"):
 /// [`crate::store::list_keys`], the one listing rule, in the absolute form.
 #[wasm_bindgen(js_name = listKeys)]
 pub fn list_keys_js(keys: Vec<String>, prefix: &str) -> JsValue {
@@ -55,8 +49,6 @@ pub struct JsStore {
     /// `(steps, bytes, key) => Uint8Array | Promise<Uint8Array>`: applies the caller's
     /// registered codecs (ts/codecs.ts) to a chunk's stored bytes.
     external: Option<Function>,
-    /// Keys go to the store as they are (URLs: a ReferenceStore's targets), not absolute.
-    verbatim: bool,
 }
 
 fn prop(target: &JsValue, name: &str) -> JsValue {
@@ -222,23 +214,7 @@ impl JsStore {
             backend,
             signal,
             external: None,
-            verbatim: false,
         })
-    }
-
-    /// The same store, its keys passed as they are rather than absolute (URLs).
-    pub fn verbatim(mut self) -> JsStore {
-        self.verbatim = true;
-        self
-    }
-
-    /// `key` as the store is given it.
-    fn key_of(&self, key: &str) -> String {
-        if self.verbatim {
-            key.to_string()
-        } else {
-            absolute(key)
-        }
     }
 
     /// The same store, applying the caller's registered codecs with `decode` (a function;
@@ -271,20 +247,68 @@ impl JsStore {
 
     /// `get`, refusing values over `max` bytes when one is given.
     async fn get_bounded(&self, key: &str, max: Option<u64>) -> Result<Option<Vec<u8>>> {
-        match &self.backend {
-            Backend::Map(map) => {
+        self.read(key, None, max).await
+    }
+
+    /// `range` of the value at `key` (`None`: all of it, refused over `max` bytes): one store
+    /// call (`get`, or `getRange` where the store has it, else `get` cut to the range) and one
+    /// await, which every read shares: each await of a JS store is code in the module.
+    async fn read(
+        &self,
+        key: &str,
+        range: Option<ByteRange>,
+        max: Option<u64>,
+    ) -> Result<Option<Vec<u8>>> {
+        let (target, f, what, args) = match (&self.backend, &range) {
+            (Backend::Map(map), _) => {
                 self.check_aborted(key)?;
-                bytes_of(&Self::map_get(map, key), "get", key, max)
+                let whole = bytes_of(&Self::map_get(map, key), "get", key, max)?;
+                return Ok(match &range {
+                    Some(range) => whole.map(|whole| cut(whole, range)),
+                    None => whole,
+                });
             }
-            Backend::Object { target, get, .. } => {
-                let args = Array::of2(
-                    &JsValue::from_str(&self.key_of(key)),
-                    &self.call_options(max),
+            (
+                Backend::Object {
+                    target,
+                    get_range: Some(get_range),
+                    ..
+                },
+                Some(range),
+            ) => {
+                let spec = Object::new();
+                let set = |name: &str, v: u64| {
+                    let _ = Reflect::set(
+                        &spec,
+                        &JsValue::from_str(name),
+                        &JsValue::from_f64(v as f64),
+                    );
+                };
+                match range {
+                    ByteRange::Bounded(r) => {
+                        set("offset", r.start);
+                        set("length", r.end.saturating_sub(r.start));
+                    }
+                    ByteRange::Suffix(n) => set("suffixLength", *n),
+                }
+                let args = Array::of3(
+                    &JsValue::from_str(&absolute(key)),
+                    &spec,
+                    &self.call_options(None),
                 );
-                let value = self.call(get, target, &args, "get", key).await?;
-                bytes_of(&value, "get", key, max)
+                (target, get_range, "getRange", args)
             }
-        }
+            (Backend::Object { target, get, .. }, _) => {
+                let args = Array::of2(&JsValue::from_str(&absolute(key)), &self.call_options(max));
+                (target, get, "get", args)
+            }
+        };
+        let value = self.call(f, target, &args, what, key).await?;
+        let bytes = bytes_of(&value, what, key, max)?;
+        Ok(match range {
+            Some(range) if what == "get" => bytes.map(|whole| cut(whole, &range)),
+            _ => bytes,
+        })
     }
 
     /// Calls a store method and awaits its answer (a value or a Promise).
@@ -390,37 +414,7 @@ impl JsStore {
     }
 
     async fn get_range_now(&self, key: &str, range: ByteRange) -> Result<Option<Vec<u8>>> {
-        let Backend::Object {
-            target,
-            get_range: Some(get_range),
-            ..
-        } = &self.backend
-        else {
-            let whole = self.get_bounded(key, None).await?;
-            return Ok(whole.map(|whole| cut(whole, &range)));
-        };
-        let spec = Object::new();
-        let set = |name: &str, v: u64| {
-            let _ = Reflect::set(
-                &spec,
-                &JsValue::from_str(name),
-                &JsValue::from_f64(v as f64),
-            );
-        };
-        match &range {
-            ByteRange::Bounded(r) => {
-                set("offset", r.start);
-                set("length", r.end.saturating_sub(r.start));
-            }
-            ByteRange::Suffix(n) => set("suffixLength", *n),
-        }
-        let args = Array::of3(
-            &JsValue::from_str(&self.key_of(key)),
-            &spec,
-            &self.call_options(None),
-        );
-        let value = self.call(get_range, target, &args, "getRange", key).await?;
-        bytes_of(&value, "getRange", key, None)
+        self.read(key, Some(range), None).await
     }
 
     async fn list_dir_now(&self, prefix: &str) -> Result<Option<Listing>> {

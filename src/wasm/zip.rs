@@ -78,7 +78,8 @@ impl ZipArchive {
             };
             let store = JsStore::new(&shared.source, signal).map_err(fail)?;
             let read = shared.reader.read(&store, &shared.key, &key, want).await;
-            Ok(match read.map_err(|e| fail(e.at_key(key)))? {
+            // Errors are located: at the member's key, or the archive's for a failed read.
+            Ok(match read.map_err(fail)? {
                 Some(bytes) => Uint8Array::from(bytes.as_slice()).into(),
                 None => JsValue::UNDEFINED,
             })

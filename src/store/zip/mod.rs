@@ -206,11 +206,7 @@ impl ZipReader {
             let read = inner.get_range(key, want).await?;
             let Some(tail) = &tail else {
                 let read = read.ok_or_else(|| {
-                    ZomError::new(
-                        crate::ErrorCode::NotFound,
-                        format!("no zip archive at {key}"),
-                    )
-                    .at_key(key)
+                    ZomError::new(crate::ErrorCode::NotFound, "no zip archive").at_key(key)
                 })?;
                 match ZipIndex::open(&read, root).map_err(located)? {
                     Opened::Index(index) => return Ok(ZipReader::new(index)),
@@ -300,11 +296,7 @@ async fn fetch<S: Store>(inner: &S, archive: &str, range: std::ops::Range<u64>) 
         .get_range(archive, ByteRange::Bounded(range))
         .await?
         .ok_or_else(|| {
-            ZomError::new(
-                crate::ErrorCode::NotFound,
-                format!("the zip archive {archive} is gone"),
-            )
-            .at_key(archive)
+            ZomError::new(crate::ErrorCode::NotFound, "the zip archive is gone").at_key(archive)
         })
 }
 
