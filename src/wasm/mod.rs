@@ -11,6 +11,7 @@ mod pool;
 mod reference;
 mod store;
 mod values;
+mod zarrita;
 mod zip;
 
 use crate::error::ZomError;
