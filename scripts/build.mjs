@@ -157,16 +157,22 @@ function writeSchemas() {
     "/** The ZOM JSON Schemas of Zarr v2 and v3, and that of hierarchy specs, as JSON text. */\n" +
       "export declare const V2: string;\nexport declare const V3: string;\nexport declare const SPEC: string;\n" +
       "/** The built-in hierarchy specs (src/spec/builtin/<name>.json) as JSON text by name: the module gets them at load. */\n" +
-      "export declare const BUILTIN_SPECS: Record<string, string>;\n",
+      "export declare const BUILTIN_SPECS: Record<string, string>;\n" +
+      "/** The built-in hierarchy specs, by name (src/spec/builtin.rs `TABLE`; `specNames()` lists them at run time). */\n" +
+      `export type BuiltinSpecName = ${builtinSpecNames().map((n) => JSON.stringify(n)).join(" | ")};\n`,
   );
 }
 
-/** The built-in specs' names: every file of src/spec/builtin/ (src/spec/builtin.rs's TABLE lists them for Rust). */
+/**
+ * The built-in specs' names, from their one list: src/spec/builtin.rs's `builtins!` TABLE
+ * (`"ome-zarr-0.5" in "ome-zarr"`), each spec's file being src/spec/builtin/<name>.json.
+ */
 function builtinSpecNames() {
-  return readdirSync(join(root, "src", "spec", "builtin"))
-    .filter((f) => f.endsWith(".json"))
-    .map((f) => f.slice(0, -".json".length))
-    .sort();
+  const source = readFileSync(join(root, "src", "spec", "builtin.rs"), "utf8");
+  const table = /\nbuiltins! \{([^}]*)\}/.exec(source)?.[1] ?? "";
+  const names = [...table.matchAll(/"([^"]+)" in "[^"]+"/g)].map((m) => m[1]);
+  if (names.length === 0) throw new StepError("no built-in specs found in src/spec/builtin.rs (builtins! { … })");
+  return names;
 }
 
 /**

@@ -39,6 +39,11 @@ pub struct Limits {
     pub max_shard_index_bytes: u64,
 }
 
+/// The largest integer a JavaScript number holds exactly, 2^53 − 1 (`Number.MAX_SAFE_INTEGER`):
+/// byte counts, offsets, chunk coordinates and JSON integers past it are refused where they
+/// cross to JS or into a request. The one definition.
+pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+
 /// The deepest JSON nesting serde_json parses (its recursion limit of 128 counts the value
 /// that fails), and so the highest [`Limits::max_json_depth`] that has an effect.
 pub const MAX_JSON_DEPTH: u64 = 127;

@@ -84,8 +84,7 @@ impl Report {
     }
 }
 
-/// The largest integer a JavaScript number holds exactly.
-pub(crate) const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+pub(crate) use crate::limits::MAX_SAFE_INTEGER;
 
 /// Builds child locations.
 pub(crate) trait LocExt {
@@ -111,10 +110,20 @@ impl LocExt for [LocStep] {
 
 /// Joins a node path and a relative path ("" is the root).
 pub(crate) fn join_path(parent: &str, child: &str) -> String {
-    match (parent.is_empty(), child.is_empty()) {
-        (true, _) => child.to_string(),
-        (false, true) => parent.to_string(),
-        (false, false) => format!("{parent}/{child}"),
+    if child.is_empty() {
+        parent.to_string()
+    } else {
+        join_member(parent, child)
+    }
+}
+
+/// Joins a parent path and a member name ("" + "a" = "a", "a" + "b" = "a/b"): the crate's one
+/// path joiner (`model::join_path` is this one).
+pub(crate) fn join_member(parent: &str, name: &str) -> String {
+    if parent.is_empty() {
+        name.to_string()
+    } else {
+        format!("{parent}/{name}")
     }
 }
 

@@ -5,7 +5,7 @@
  * @module
  */
 import * as raw from "./zom_wasm.js";
-import type { RawDecoderOptions, RawNode, RawOpenOptions, RawWalkOptions, RawWalkResult } from "./generated/boundary.js";
+import type { RawNode, RawNodeFromZomOptions, RawOpenOptions, RawWalkOptions, RawWalkResult } from "./generated/boundary.js";
 import { ZarrArray } from "./array.js";
 import type { ArrayDefaults } from "./array.js";
 import type { ChunkCache } from "./cache.js";
@@ -137,11 +137,7 @@ export class ZarrGroup {
   #fromZom(relative: string, full: string, options: OpenOptions): RawNode | undefined {
     const member = this.consolidated ? memberAt(this.zom, relative) : undefined;
     if (member === undefined) return undefined;
-    const kind = "shape" in member ? "array" : "group";
-    if (options.kind !== undefined && options.kind !== kind) {
-      throw new ZomError("NotFound", `'${full}' is ${kind === "array" ? "an array" : "a group"}, not ${options.kind === "array" ? "an array" : "a group"}`, { path: full });
-    }
-    return raw.nodeFromZom(this.#store, full, member, true, withUnderstood(options) satisfies RawDecoderOptions) as RawNode;
+    return raw.nodeFromZom(this.#store, full, member, true, withUnderstood(options) satisfies RawNodeFromZomOptions) as RawNode;
   }
 }
 

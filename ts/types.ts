@@ -5,6 +5,7 @@
  * @module
  */
 import type { Limits } from "./generated/boundary.js";
+import type { BuiltinSpecName } from "./zom_schemas.js";
 
 /** Any JSON value as zom passes it: integers beyond ±(2^53−1) are `bigint`. */
 export type JsonValue =
@@ -176,8 +177,8 @@ export interface HierarchySpec {
  */
 export type SpecInput = "auto" | "ome-zarr" | BuiltinSpecName | HierarchySpec | (string & {});
 
-/** The built-in hierarchy specs, by name (src/spec/builtin.rs `TABLE`; `specNames()` lists them at run time). */
-export type BuiltinSpecName = "ome-zarr-0.4" | "ome-zarr-0.5" | "ome-zarr-0.6" | "xarray";
+/** The built-in hierarchy specs, by name: generated from src/spec/builtin.rs `TABLE` (`specNames()` lists them at run time). */
+export type { BuiltinSpecName };
 
 /** A place where a hierarchy claims a convention ({@link detectConventions}). */
 export interface DetectedConvention {

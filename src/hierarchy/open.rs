@@ -289,25 +289,35 @@ fn not_found(path: &str, tried: &[String]) -> ZomError {
 
 /// Checks the hinted kind.
 fn finish(opened: Opened, hints: OpenHints, key: &str) -> Result<Opened> {
-    match hints.kind {
-        Some(kind) if kind != NodeKind::of(&opened.node) => Err(ZomError::new(
-            ErrorCode::NotFound,
-            format!(
-                "'{}' is {} {}, not {} {}",
-                if opened.path.is_empty() {
-                    "/"
-                } else {
-                    &opened.path
-                },
-                article(NodeKind::of(&opened.node)),
-                NodeKind::of(&opened.node).as_str(),
-                article(kind),
-                kind.as_str()
-            ),
-        )
-        .at_path(opened.path)
-        .at_key(key)),
-        _ => Ok(opened),
+    opened.of_kind(hints).map_err(|e| e.at_key(key))
+}
+
+impl Opened {
+    /// The node when it is of the hinted kind (or none is hinted); a node of the other kind
+    /// is [`ErrorCode::NotFound`] ("'a' is an array, not a group"), located at its path. The
+    /// one place that decides whether a node is the array or group asked for (the bindings
+    /// ask it for nodes they make from a ZOM too).
+    pub fn of_kind(self, hints: OpenHints) -> Result<Opened> {
+        let found = NodeKind::of(&self.node);
+        match hints.kind {
+            Some(kind) if kind != found => Err(ZomError::new(
+                ErrorCode::NotFound,
+                format!(
+                    "'{}' is {} {}, not {} {}",
+                    if self.path.is_empty() {
+                        "/"
+                    } else {
+                        &self.path
+                    },
+                    article(found),
+                    found.as_str(),
+                    article(kind),
+                    kind.as_str()
+                ),
+            )
+            .at_path(self.path)),
+            _ => Ok(self),
+        }
     }
 }
 

@@ -253,11 +253,7 @@ impl Node {
 
 /// Joins a parent path and a member name ("" + "a" = "a", "a" + "b" = "a/b").
 pub fn join_path(parent: &str, name: &str) -> String {
-    if parent.is_empty() {
-        name.to_string()
-    } else {
-        format!("{parent}/{name}")
-    }
+    crate::problem::join_member(parent, name)
 }
 
 fn named_list(list: Vec<NamedConfig>) -> Value {

@@ -93,16 +93,10 @@ fn kind_name(kind: Kind) -> &'static str {
     }
 }
 
-/// The path of member `name` of the node at `path`. Unlike the validator's `join_path`, an
-/// empty name still makes a path of its own, so below the root a node and its `""` member stay
-/// apart.
-pub(crate) fn join(path: &str, name: &str) -> String {
-    if path.is_empty() {
-        name.to_string()
-    } else {
-        format!("{path}/{name}")
-    }
-}
+/// The path of member `name` of the node at `path` ([`crate::model::join_path`]). Unlike the
+/// validator's `join_path`, an empty name still makes a path of its own, so below the root a
+/// node and its `""` member stay apart.
+pub(crate) use crate::model::join_path as join;
 
 fn key(k: &str) -> LocStep {
     LocStep::Key(k.to_string())

@@ -13,7 +13,7 @@ pub mod zip;
 pub use http::HttpStore;
 pub use memory::{MemoryStore, RequestCounts};
 pub use reference::{ReferenceStore, References};
-pub use zip::{ZipIndex, ZipStore};
+pub use zip::{ZipIndex, ZipReader, ZipStore};
 
 use crate::error::Result;
 use std::collections::BTreeMap;
@@ -108,7 +108,7 @@ fn last_segment(key: &str) -> Option<&str> {
 
 /// What is directly below `prefix` (a node path) among `keys` (relative to a store's root, in
 /// any order; a leading `/` is ignored): full keys (`"a/b/zarr.json"`) and sub-prefixes
-/// (`"a/b/c"`), each sorted and once. Empty segments name nothing: `"a//b"` and `"a/"` add
+/// (`"a/b/c"`), each once, sorted by code point as S3 lists (prefixes with their `/`). Empty segments name nothing: `"a//b"` and `"a/"` add
 /// no child. The one listing rule of the stores that hold their keys (memory, zip, references,
 /// a JS `Map`); `dyn` so that it is one copy in the module.
 pub(crate) fn list_keys(keys: &mut dyn Iterator<Item = &str>, prefix: &str) -> Listing {
@@ -126,17 +126,25 @@ pub(crate) fn list_keys(keys: &mut dyn Iterator<Item = &str>, prefix: &str) -> L
         };
         match rest.split_once('/') {
             None if !rest.is_empty() => found.push(key.to_string()),
-            Some((dir, _)) if !dir.is_empty() => dirs.push(format!("{start}{dir}")),
+            Some((dir, _)) if !dir.is_empty() => dirs.push(format!("{start}{dir}/")),
             _ => {}
         }
     }
     Listing {
         keys: sorted_unique(found),
-        prefixes: sorted_unique(dirs),
+        // Sorted with their '/' (S3's order: "a-b/" before "a/"), listed without it.
+        prefixes: sorted_unique(dirs)
+            .into_iter()
+            .map(|mut dir| {
+                dir.pop();
+                dir
+            })
+            .collect(),
     }
 }
 
-/// `items` sorted, without duplicates. Through a map of `String` to JSON value (which the
+/// `items` sorted by code point (UTF-8 byte order, S3's listing order), without duplicates:
+/// the one order of every listing (keys, zip members, references, HTML indexes). Through a map of `String` to JSON value (which the
 /// document readers have anyway) rather than a sort of `String`s: a sort is a lot of code per
 /// element type in the WebAssembly module.
 pub(crate) fn sorted_unique(items: Vec<String>) -> Vec<String> {
@@ -145,4 +153,38 @@ pub(crate) fn sorted_unique(items: Vec<String>) -> Vec<String> {
         set.insert(item, serde_json::Value::Null);
     }
     set.into_keys().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::list_keys;
+
+    #[test]
+    fn one_listing_rule() {
+        let keys = [
+            "/a/",
+            "a/\u{1f600}",
+            "a/\u{ff61}",
+            "a/b/c",
+            "a//d",
+            "z",
+            "a/B",
+            "a/B",
+            "a-b/c",
+        ];
+        let list = |prefix: &str| list_keys(&mut keys.iter().copied(), prefix);
+        assert_eq!(list("").keys, ["z"]);
+        // "a-b/" sorts before "a/", as S3 lists them.
+        assert_eq!(list("").prefixes, ["a-b", "a"]);
+        for prefix in ["a", "/a/", "a//"] {
+            let listing = list(prefix);
+            // "a/" and "a//d" name no child of "a"; code point order, each once.
+            assert_eq!(
+                listing.keys,
+                ["a/B", "a/\u{ff61}", "a/\u{1f600}"],
+                "{prefix}"
+            );
+            assert_eq!(listing.prefixes, ["a/b"], "{prefix}");
+        }
+    }
 }

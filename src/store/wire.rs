@@ -22,9 +22,8 @@ pub mod listing;
 pub mod range;
 pub mod url;
 
-/// The largest byte count or offset read from a header: 2^53 − 1 (JavaScript's
-/// `Number.MAX_SAFE_INTEGER`).
-pub const MAX_SAFE: u64 = (1 << 53) - 1;
+/// The largest byte count or offset read from a header: [`crate::limits::MAX_SAFE_INTEGER`].
+pub use crate::limits::MAX_SAFE_INTEGER as MAX_SAFE;
 
 /// Whether `c` is white space as JavaScript's `\s` and `String.prototype.trim` see it (which
 /// differs from [`char::is_whitespace`]: U+FEFF is, U+0085 is not).

@@ -193,12 +193,18 @@ pub const READ_OPTIONS: Shape = Shape {
     ],
 };
 
-/// `new ChunkDecoder` and `nodeFromZom`.
+/// `new ChunkDecoder`'s options.
 pub const DECODER_OPTIONS: Shape = Shape {
     name: "RawDecoderOptions",
-    doc:
-        "Options of new ChunkDecoder (src/wasm/decode.rs) and nodeFromZom (src/wasm/hierarchy.rs).",
+    doc: "Options of new ChunkDecoder (src/wasm/decode.rs).",
     fields: &[LIMITS, EXTENSIONS, CODECS],
+};
+
+/// `nodeFromZom`'s options.
+pub const NODE_FROM_ZOM_OPTIONS: Shape = Shape {
+    name: "RawNodeFromZomOptions",
+    doc: "Options of nodeFromZom (src/wasm/hierarchy.rs): a ChunkDecoder's and the kind asked for.",
+    fields: &[KIND, LIMITS, EXTENSIONS, CODECS],
 };
 
 /// The store key a document was read from.
@@ -465,6 +471,7 @@ pub const SHAPES: &[Shape] = &[
     WALK_OPTIONS,
     READ_OPTIONS,
     DECODER_OPTIONS,
+    NODE_FROM_ZOM_OPTIONS,
     VALIDATE_OPTIONS,
     DOCUMENT_OPTIONS,
     FLAT_OPTIONS,

@@ -7,7 +7,24 @@ use js_sys::{Array, BigInt, Object, Reflect, Uint8Array};
 use serde_json::{Map, Number, Value};
 use wasm_bindgen::{JsCast, JsValue};
 
-const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+const MAX_SAFE_INTEGER: f64 = crate::limits::MAX_SAFE_INTEGER as f64;
+
+/// Chunk coordinates from JS numbers (a non-number is NaN): each a non-negative integer no
+/// larger than 2^53 − 1, or InvalidSelection. The one check of the bindings that take
+/// coordinates.
+pub fn chunk_coords(values: impl IntoIterator<Item = f64>) -> Result<Vec<u64>, ZomError> {
+    let mut out = Vec::new();
+    for c in values {
+        if !(c >= 0.0 && c.fract() == 0.0 && c <= MAX_SAFE_INTEGER) {
+            return Err(ZomError::new(
+                crate::ErrorCode::InvalidSelection,
+                "chunk coordinates must be non-negative integers",
+            ));
+        }
+        out.push(c as u64);
+    }
+    Ok(out)
+}
 
 /// Converts a JSON value into a JS value.
 ///

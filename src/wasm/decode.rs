@@ -4,9 +4,8 @@
 use super::json_text::json_input_with;
 use super::options::DecoderOptions;
 use super::{fail, limits, values, JsResult};
-use crate::error::{ErrorCode, ZomError};
+use crate::error::ZomError;
 use crate::hierarchy::ArrayReader;
-use crate::json;
 use crate::model::Node;
 use js_sys::Uint8Array;
 use wasm_bindgen::prelude::*;
@@ -28,20 +27,7 @@ fn array_input(
 }
 
 fn coords_input(coords: &[f64]) -> Result<Vec<u64>, JsValue> {
-    let mut out = Vec::with_capacity(coords.len());
-    for &c in coords {
-        if !(c >= 0.0 && c.fract() == 0.0 && c <= 9_007_199_254_740_991.0) {
-            return Err(fail(ZomError::new(
-                ErrorCode::InvalidSelection,
-                format!(
-                    "chunk coordinate {} is not a non-negative integer",
-                    json::display_f64(c)
-                ),
-            )));
-        }
-        out.push(c as u64);
-    }
-    Ok(out)
+    super::convert::chunk_coords(coords.iter().copied()).map_err(fail)
 }
 
 /// An array opened for decoding: its codecs are checked once, then chunks decode.

@@ -4,7 +4,7 @@
 
 use super::boundary;
 use super::convert::{from_js, node_to_js, set_own, to_js};
-use super::options::{self, DecoderOptions, OpenOptions, Understood};
+use super::options::{self, NodeFromZomOptions, OpenOptions, Understood};
 use super::plain::error as error_to_js;
 use super::pool::JsDecodeHook;
 use super::store::JsStore;
@@ -64,7 +64,8 @@ pub fn open_node(store: JsValue, path: Option<String>, options: JsValue) -> Prom
 
 /// A node from its ZOM (a member of a group opened from consolidated metadata), without any
 /// request: the same `{kind, path, zom, consolidated, array?}` as [`open_node`]. Options:
-/// `limits`, `extensions`, `codecs` (those of a ChunkDecoder).
+/// `limits`, `extensions`, `codecs` (those of a ChunkDecoder), `kind` (a node of the other kind
+/// is NotFound, as for [`open_node`]).
 #[wasm_bindgen(js_name = nodeFromZom)]
 pub fn node_from_zom(
     store: JsValue,
@@ -73,24 +74,21 @@ pub fn node_from_zom(
     consolidated: bool,
     options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let options = DecoderOptions::read(&options).map_err(fail)?;
-    let limits = options.limits.over(limits::current());
+    let options = NodeFromZomOptions::read(&options).map_err(fail)?;
+    let limits = options.decoder.limits.over(limits::current());
     JsStore::new(&store, JsValue::UNDEFINED).map_err(fail)?;
     let path = hierarchy::normalize_path(path.as_deref().unwrap_or("")).map_err(fail)?;
     let node = from_js(&zom)
         .and_then(|value| Node::from_value(&value))
         .map_err(|e| fail(e.at_path(path.clone())))?;
-    node_result(
-        store,
-        Opened {
-            path,
-            node,
-            consolidated,
-            deferred: None,
-        },
-        limits,
-        &options.understood,
-    )
+    let opened = Opened {
+        path,
+        node,
+        consolidated,
+        deferred: None,
+    };
+    let opened = opened.of_kind(options.hints).map_err(fail)?;
+    node_result(store, opened, limits, &options.decoder.understood)
 }
 
 /// A group opened from inline consolidated metadata whose members are not read yet: the
@@ -362,25 +360,14 @@ fn numbers(values: &[u64]) -> JsValue {
 }
 
 fn coords_of(value: &JsValue) -> Result<Vec<u64>, ZomError> {
-    let bad = || {
-        ZomError::new(
+    if !Array::is_array(value) {
+        return Err(ZomError::new(
             ErrorCode::InvalidSelection,
             "chunk coordinates must be an array of non-negative integers",
-        )
-    };
-    if !Array::is_array(value) {
-        return Err(bad());
+        ));
     }
-    let mut out = Vec::new();
-    for v in Array::from(value).iter() {
-        match v.as_f64() {
-            Some(f) if f >= 0.0 && f.fract() == 0.0 && f <= 9_007_199_254_740_991.0 => {
-                out.push(f as u64)
-            }
-            _ => return Err(bad()),
-        }
-    }
-    Ok(out)
+    let values = Array::from(value);
+    super::convert::chunk_coords(values.iter().map(|v| v.as_f64().unwrap_or(f64::NAN)))
 }
 
 #[wasm_bindgen]

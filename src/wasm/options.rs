@@ -352,6 +352,21 @@ impl DecoderOptions {
     }
 }
 
+/// [`b::NODE_FROM_ZOM_OPTIONS`]: `nodeFromZom`'s, a ChunkDecoder's and the kind asked for.
+pub(super) struct NodeFromZomOptions {
+    pub hints: OpenHints,
+    pub decoder: DecoderOptions,
+}
+
+impl NodeFromZomOptions {
+    pub(super) fn read(options: &JsValue) -> Result<NodeFromZomOptions> {
+        Ok(NodeFromZomOptions {
+            hints: hints(options)?,
+            decoder: DecoderOptions::read(options)?,
+        })
+    }
+}
+
 /// [`b::VALIDATE_OPTIONS`]: the validations, under `limits` (the module's), each JS extension
 /// handler made into an [`ExtensionHandler`] by `handler` (name, function).
 pub(super) fn validate_options(

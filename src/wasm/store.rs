@@ -10,8 +10,27 @@
 use crate::error::{ErrorCode, Result, ZomError};
 use crate::store::{ByteRange, Listing, Store};
 use js_sys::{Array, ArrayBuffer, Function, Object, Promise, Reflect, Uint8Array};
+use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
+
+/// A listing in the JS stores' absolute form: `{keys: ["/a/zarr.json"], prefixes: ["/a/b/"]}`.
+pub fn absolute_listing(listing: &Listing) -> JsValue {
+    let keys: Vec<String> = listing.keys.iter().map(|k| absolute(k)).collect();
+    let prefixes: Vec<String> = listing.prefixes.iter().map(|p| absolute(p) + "/").collect();
+    super::plain::listing(&keys, &prefixes)
+}
+
+/// What is directly below `prefix` among `keys` (the keys a JS store holds, e.g. FileStore's;
+/// or what a folder or S3 listing found, folders as keys ending in "/"):
+/// [`crate::store::list_keys`], the one listing rule, in the absolute form.
+#[wasm_bindgen(js_name = listKeys)]
+pub fn list_keys_js(keys: Vec<String>, prefix: &str) -> JsValue {
+    absolute_listing(&crate::store::list_keys(
+        &mut keys.iter().map(String::as_str),
+        prefix,
+    ))
+}
 
 enum Backend {
     Map(js_sys::Map),
@@ -30,13 +49,15 @@ pub struct JsStore {
     /// `(steps, bytes, key) => Uint8Array | Promise<Uint8Array>`: applies the caller's
     /// registered codecs (ts/codecs.ts) to a chunk's stored bytes.
     external: Option<Function>,
+    /// Keys go to the store as they are (URLs: a ReferenceStore's targets), not absolute.
+    verbatim: bool,
 }
 
 fn prop(target: &JsValue, name: &str) -> JsValue {
     Reflect::get(target, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
 }
 
-fn function(target: &JsValue, name: &str) -> Option<Function> {
+pub(super) fn function(target: &JsValue, name: &str) -> Option<Function> {
     prop(target, name).dyn_into::<Function>().ok()
 }
 
@@ -70,7 +91,12 @@ pub fn thrown_to_error(thrown: &JsValue, what: &str, key: &str) -> ZomError {
 
 /// The bytes a store answered with, copied into WebAssembly memory; `None` for undefined or
 /// null. With `max`, a longer value is refused ([`ErrorCode::LimitExceeded`]) before the copy.
-fn bytes_of(value: &JsValue, what: &str, key: &str, max: Option<u64>) -> Result<Option<Vec<u8>>> {
+pub(super) fn bytes_of(
+    value: &JsValue,
+    what: &str,
+    key: &str,
+    max: Option<u64>,
+) -> Result<Option<Vec<u8>>> {
     if value.is_undefined() || value.is_null() {
         return Ok(None);
     }
@@ -124,6 +150,35 @@ fn absolute(key: &str) -> String {
     format!("/{}", key.trim_start_matches('/'))
 }
 
+/// An Aborted error at `key` when `signal` (an AbortSignal, or undefined) is aborted.
+pub(super) fn check_aborted(signal: &JsValue, key: &str) -> Result<()> {
+    if signal.is_object() && prop(signal, "aborted").as_bool() == Some(true) {
+        let reason = prop(signal, "reason");
+        let why = prop(&reason, "message")
+            .as_string()
+            .unwrap_or_else(|| "the operation was aborted".into());
+        return Err(ZomError::new(ErrorCode::Aborted, why).at_key(key));
+    }
+    Ok(())
+}
+
+/// Calls `f` (a store's method, `what`, for `key`) and awaits its answer (a value or a
+/// Promise); what it throws or rejects with becomes a ZomError.
+pub(super) async fn call(
+    f: &Function,
+    target: &JsValue,
+    args: &Array,
+    what: &str,
+    key: &str,
+) -> Result<JsValue> {
+    let returned = f
+        .apply(target, args)
+        .map_err(|e| thrown_to_error(&e, what, key))?;
+    JsFuture::from(Promise::resolve(&returned))
+        .await
+        .map_err(|e| thrown_to_error(&e, what, key))
+}
+
 impl JsStore {
     /// Adapts `store` (a Map, or an object with a `get` method) for one operation with
     /// `signal` (an AbortSignal, or undefined).
@@ -151,7 +206,23 @@ impl JsStore {
             backend,
             signal,
             external: None,
+            verbatim: false,
         })
+    }
+
+    /// The same store, its keys passed as they are rather than absolute (URLs).
+    pub fn verbatim(mut self) -> JsStore {
+        self.verbatim = true;
+        self
+    }
+
+    /// `key` as the store is given it.
+    fn key_of(&self, key: &str) -> String {
+        if self.verbatim {
+            key.to_string()
+        } else {
+            absolute(key)
+        }
     }
 
     /// The same store, applying the caller's registered codecs with `decode` (`None` leaves
@@ -162,14 +233,7 @@ impl JsStore {
     }
 
     fn check_aborted(&self, key: &str) -> Result<()> {
-        if self.signal.is_object() && prop(&self.signal, "aborted").as_bool() == Some(true) {
-            let reason = prop(&self.signal, "reason");
-            let why = prop(&reason, "message")
-                .as_string()
-                .unwrap_or_else(|| "the operation was aborted".into());
-            return Err(ZomError::new(ErrorCode::Aborted, why).at_key(key));
-        }
-        Ok(())
+        check_aborted(&self.signal, key)
     }
 
     /// The options of a store call: the operation's `signal`, and `maxBytes` when the caller
@@ -191,17 +255,71 @@ impl JsStore {
 
     /// `get`, refusing values over `max` bytes when one is given.
     async fn get_bounded(&self, key: &str, max: Option<u64>) -> Result<Option<Vec<u8>>> {
-        match &self.backend {
-            Backend::Map(map) => {
+        self.read(key, None, max).await
+    }
+
+    /// `range` of the value at `key` (`None`: all of it, refused over `max` bytes): one store
+    /// call (`get`, or `getRange` where the store has it, else `get` cut to the range) and one
+    /// await, which every read shares: each await of a JS store is code in the module.
+    async fn read(
+        &self,
+        key: &str,
+        range: Option<ByteRange>,
+        max: Option<u64>,
+    ) -> Result<Option<Vec<u8>>> {
+        let (target, f, what, args) = match (&self.backend, &range) {
+            (Backend::Map(map), _) => {
                 self.check_aborted(key)?;
-                bytes_of(&Self::map_get(map, key), "get", key, max)
+                let whole = bytes_of(&Self::map_get(map, key), "get", key, max)?;
+                return Ok(match &range {
+                    Some(range) => whole.map(|whole| cut(whole, range)),
+                    None => whole,
+                });
             }
-            Backend::Object { target, get, .. } => {
-                let args = Array::of2(&JsValue::from_str(&absolute(key)), &self.call_options(max));
-                let value = self.call(get, target, &args, "get", key).await?;
-                bytes_of(&value, "get", key, max)
+            (
+                Backend::Object {
+                    target,
+                    get_range: Some(get_range),
+                    ..
+                },
+                Some(range),
+            ) => {
+                let spec = Object::new();
+                let set = |name: &str, v: u64| {
+                    let _ = Reflect::set(
+                        &spec,
+                        &JsValue::from_str(name),
+                        &JsValue::from_f64(v as f64),
+                    );
+                };
+                match range {
+                    ByteRange::Bounded(r) => {
+                        set("offset", r.start);
+                        set("length", r.end.saturating_sub(r.start));
+                    }
+                    ByteRange::Suffix(n) => set("suffixLength", *n),
+                }
+                let args = Array::of3(
+                    &JsValue::from_str(&self.key_of(key)),
+                    &spec,
+                    &self.call_options(None),
+                );
+                (target, get_range, "getRange", args)
             }
-        }
+            (Backend::Object { target, get, .. }, _) => {
+                let args = Array::of2(
+                    &JsValue::from_str(&self.key_of(key)),
+                    &self.call_options(max),
+                );
+                (target, get, "get", args)
+            }
+        };
+        let value = self.call(f, target, &args, what, key).await?;
+        let bytes = bytes_of(&value, what, key, max)?;
+        Ok(match range {
+            Some(range) if what == "get" => bytes.map(|whole| cut(whole, &range)),
+            _ => bytes,
+        })
     }
 
     /// Calls a store method and awaits its answer (a value or a Promise).
@@ -214,13 +332,7 @@ impl JsStore {
         key: &str,
     ) -> Result<JsValue> {
         self.check_aborted(key)?;
-        let returned = f
-            .apply(target, args)
-            .map_err(|e| thrown_to_error(&e, what, key))?;
-        let promise = Promise::resolve(&returned);
-        JsFuture::from(promise)
-            .await
-            .map_err(|e| thrown_to_error(&e, what, key))
+        call(f, target, args, what, key).await
     }
 
     fn map_get(map: &js_sys::Map, key: &str) -> JsValue {
@@ -261,6 +373,29 @@ impl Store for JsStore {
         steps: &[crate::codec::ExternalStep],
         bytes: Vec<u8>,
     ) -> Result<Vec<u8>> {
+        self.decode_external_now(key, steps, bytes).await
+    }
+
+    async fn get_within(&self, key: &str, max: u64) -> Result<Option<Vec<u8>>> {
+        self.get_bounded(key, Some(max)).await
+    }
+
+    async fn get_range(&self, key: &str, range: ByteRange) -> Result<Option<Vec<u8>>> {
+        self.get_range_now(key, range).await
+    }
+
+    async fn list_dir(&self, prefix: &str) -> Result<Option<Listing>> {
+        self.list_dir_now(prefix).await
+    }
+}
+
+impl JsStore {
+    async fn decode_external_now(
+        &self,
+        key: &str,
+        steps: &[crate::codec::ExternalStep],
+        bytes: Vec<u8>,
+    ) -> Result<Vec<u8>> {
         let Some(decode) = &self.external else {
             return Err(crate::codec::external::unapplied(steps).at_key(key));
         };
@@ -292,44 +427,11 @@ impl Store for JsStore {
         })
     }
 
-    async fn get_within(&self, key: &str, max: u64) -> Result<Option<Vec<u8>>> {
-        self.get_bounded(key, Some(max)).await
+    async fn get_range_now(&self, key: &str, range: ByteRange) -> Result<Option<Vec<u8>>> {
+        self.read(key, Some(range), None).await
     }
 
-    async fn get_range(&self, key: &str, range: ByteRange) -> Result<Option<Vec<u8>>> {
-        let Backend::Object {
-            target,
-            get_range: Some(get_range),
-            ..
-        } = &self.backend
-        else {
-            return Ok(self.get(key).await?.map(|whole| cut(whole, &range)));
-        };
-        let spec = Object::new();
-        let set = |name: &str, v: u64| {
-            let _ = Reflect::set(
-                &spec,
-                &JsValue::from_str(name),
-                &JsValue::from_f64(v as f64),
-            );
-        };
-        match &range {
-            ByteRange::Bounded(r) => {
-                set("offset", r.start);
-                set("length", r.end.saturating_sub(r.start));
-            }
-            ByteRange::Suffix(n) => set("suffixLength", *n),
-        }
-        let args = Array::of3(
-            &JsValue::from_str(&absolute(key)),
-            &spec,
-            &self.call_options(None),
-        );
-        let value = self.call(get_range, target, &args, "getRange", key).await?;
-        bytes_of(&value, "getRange", key, None)
-    }
-
-    async fn list_dir(&self, prefix: &str) -> Result<Option<Listing>> {
+    async fn list_dir_now(&self, prefix: &str) -> Result<Option<Listing>> {
         match &self.backend {
             Backend::Map(map) => {
                 self.check_aborted(prefix)?;

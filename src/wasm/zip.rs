@@ -1,19 +1,32 @@
-//! Zip archives for the TypeScript `ZipStore` (`ts/store/zip.ts`): [`ZipArchive`] wraps the
-//! core's [`ZipIndex`], which says which bytes of the archive to fetch for a read and turns
-//! the fetched bytes into the member's. The TypeScript side only fetches.
+//! Zip archives for the TypeScript `ZipStore` (`ts/store/zip.ts`): [`ZipArchive`] is the
+//! core's [`ZipReader`] (the central directory, member lookup, local headers, inflating under
+//! the size bound, the members kept whole for ranges) over the JS store holding the archive,
+//! read through the JS store bridge (`store.rs`). The TypeScript side only says where the
+//! archive is.
 //!
 //! Few exports on purpose: each costs its own glue in the module.
 
-use super::fail;
+use super::store::{absolute_listing, JsStore};
+use super::{fail, promise};
 use crate::store::wire::MAX_SAFE;
-use crate::store::zip::{Fetch, Opened, Want, TAIL_LENGTH};
-use crate::store::{ByteRange, ZipIndex};
+use crate::store::zip::Want;
+use crate::store::{ByteRange, ZipReader};
+use js_sys::{Promise, Uint8Array};
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
-/// A zip archive's index (see `src/store/zip/`).
+/// A zip archive held by a JS store, read as a store.
 #[wasm_bindgen]
 pub struct ZipArchive {
-    index: ZipIndex,
+    shared: Rc<Archive>,
+}
+
+struct Archive {
+    reader: ZipReader,
+    /// The JS store holding the archive (zarrita's shape, with `getRange`).
+    source: JsValue,
+    /// The archive's key in `source`.
+    key: String,
 }
 
 /// A byte count from JS: a non-negative safe integer (anything else: the largest).
@@ -27,85 +40,55 @@ fn count(x: f64) -> u64 {
 
 #[wasm_bindgen]
 impl ZipArchive {
-    /// How many bytes of the archive's end to read first (a suffix range).
-    #[wasm_bindgen(js_name = tailLength)]
-    pub fn tail_length() -> f64 {
-        TAIL_LENGTH as f64
-    }
-
-    /// The index from the archive's last bytes (and the central directory, when read
-    /// separately): a ZipArchive, or `[start, end]` (a Float64Array), the directory's range
-    /// to read and pass in a second call. `root`: the hierarchy's folder in the archive
-    /// (undefined: found).
-    pub fn open(
-        tail: &[u8],
-        directory: Option<Box<[u8]>>,
-        root: Option<String>,
-    ) -> Result<JsValue, JsValue> {
-        let opened = match directory {
-            Some(dir) => ZipIndex::with_directory(tail, &dir, root.as_deref()).map(Opened::Index),
-            None => ZipIndex::open(tail, root.as_deref()),
-        };
-        Ok(match opened.map_err(fail)? {
-            Opened::Index(index) => ZipArchive { index }.into(),
-            Opened::NeedDirectory(r) => {
-                js_sys::Float64Array::from(&[r.start as f64, r.end as f64][..]).into()
-            }
-        })
+    /// Opens the archive at `key` of `source` (a JS store with `getRange`): a Promise of a
+    /// ZipArchive. One suffix read, a second for a large central directory. `root`: the
+    /// hierarchy's folder in the archive (undefined: found); `signal` aborts the reads.
+    pub fn open(source: JsValue, key: String, root: Option<String>, signal: JsValue) -> Promise {
+        promise(Box::pin(async move {
+            let store = JsStore::new(&source, signal).map_err(fail)?;
+            let reader = ZipReader::open(&store, &key, root.as_deref())
+                .await
+                .map_err(fail)?;
+            let shared = Rc::new(Archive {
+                reader,
+                source,
+                key,
+            });
+            Ok(ZipArchive { shared }.into())
+        }))
     }
 
     /// The hierarchy's folder in the archive ("" or "data.zarr/").
     #[wasm_bindgen(getter)]
     pub fn root(&self) -> String {
-        self.index.root().to_string()
+        self.shared.reader.index().root().to_string()
     }
 
-    /// What to fetch for member `key` (undefined: no such member), as `[kind, start, end]`:
-    /// `mode` 0 the whole member (over `a` bytes throws LimitExceeded), 1 `b` bytes from `a`,
-    /// 2 the last `a` bytes. Kinds: 0 the local header and data, or 1 the local header: pass
-    /// the bytes to `accept`; 2 this range of the archive is the answer; 3 the answer is
-    /// empty; 4 read the member whole and keep bytes `start..end` of it.
-    pub fn plan(&self, key: &str, mode: u8, a: f64, b: f64) -> Result<Option<Box<[f64]>>, JsValue> {
-        let (a, b) = (count(a), count(b));
-        let want = match mode {
-            0 => Want::Whole(a),
-            1 => Want::Range(ByteRange::Bounded(a..a.saturating_add(b))),
-            _ => Want::Range(ByteRange::Suffix(a)),
-        };
-        let Some(fetch) = self.index.plan(key, &want).map_err(fail)? else {
-            return Ok(None);
-        };
-        let (kind, range) = match fetch {
-            Fetch::Member(r) => (0, r),
-            Fetch::Header(r) => (1, r),
-            Fetch::Archive(r) => (2, r),
-            Fetch::Empty => (3, 0..0),
-            Fetch::Decoded(r) => (4, r),
-        };
-        Ok(Some(Box::new([
-            kind as f64,
-            range.start as f64,
-            range.end as f64,
-        ])))
-    }
-
-    /// The member's bytes from what a plan of kind 0 or 1 fetched (checked, inflated), or
-    /// undefined when the local header placed the data elsewhere: plan again.
-    pub fn accept(
-        &mut self,
-        key: &str,
-        fetched: &[u8],
-        max: f64,
-    ) -> Result<Option<Vec<u8>>, JsValue> {
-        self.index.accept(key, fetched, count(max)).map_err(fail)
+    /// A Promise of the member at `key` (undefined: no such member), checked and inflated:
+    /// `mode` 0 all of it (over `a` bytes rejects with LimitExceeded), 1 `b` bytes from `a`
+    /// (fewer at its end), 2 its last `a` bytes. `signal` aborts the reads.
+    pub fn read(&self, key: String, mode: u8, a: f64, b: f64, signal: JsValue) -> Promise {
+        let shared = self.shared.clone();
+        promise(Box::pin(async move {
+            let (a, b) = (count(a), count(b));
+            let want = match mode {
+                0 => Want::Whole(a),
+                1 => Want::Range(ByteRange::Bounded(a..a.saturating_add(b))),
+                _ => Want::Range(ByteRange::Suffix(a)),
+            };
+            let store = JsStore::new(&shared.source, signal).map_err(fail)?;
+            let read = shared.reader.read(&store, &shared.key, &key, want).await;
+            // Errors are located: at the member's key, or the archive's for a failed read.
+            Ok(match read.map_err(fail)? {
+                Some(bytes) => Uint8Array::from(bytes.as_slice()).into(),
+                None => JsValue::UNDEFINED,
+            })
+        }))
     }
 
     /// What is directly below `prefix` (a node path): `{keys, prefixes}`, absolute
     /// ("/a/zarr.json", "/a/b/").
     pub fn list(&self, prefix: &str) -> JsValue {
-        let listing = self.index.list(prefix);
-        let keys: Vec<String> = listing.keys.iter().map(|k| format!("/{k}")).collect();
-        let prefixes: Vec<String> = listing.prefixes.iter().map(|p| format!("/{p}/")).collect();
-        super::plain::listing(&keys, &prefixes)
+        absolute_listing(&self.shared.reader.list(prefix))
     }
 }

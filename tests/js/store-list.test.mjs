@@ -3,7 +3,7 @@
 // the parsers on index pages other servers write (nginx, Apache, absolute links).
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { FetchStore } from "zom";
+import { FetchStore, FileStore } from "zom";
 import { parseHtmlIndex, parseS3Listing, s3Candidates } from "../../pkg/store/listing.js";
 import { expectedListing, logLines, withServer } from "../server/testing.mjs";
 
@@ -111,4 +111,15 @@ test("s3Candidates: the origin first, then each path prefix", () => {
     { root: "https://s3.example.com/bucket/", storePrefix: "my data.zarr/" },
     { root: "https://s3.example.com/bucket/my%20data.zarr/", storePrefix: "" },
   ]);
+});
+
+test("FileStore lists by the core's one rule: a key ending in \"/\" names no child, code point order", async () => {
+  const blob = new Blob(["x"]);
+  // "\u{ff61}" sorts before "\u{1f600}" by code point (and UTF-8 bytes), after it by UTF-16 units.
+  const store = new FileStore([["/a/", blob], ["/a/\u{1f600}", blob], ["/a/\u{ff61}", blob], ["/a/b/c", blob], ["/a//d", blob], ["/z", blob], ["/a/B", blob], ["/a-b/c", blob]]);
+  // "/a-b/" before "/a/": prefixes sort with their "/", as S3 lists them.
+  assert.deepEqual(await store.list("/"), { keys: ["/z"], prefixes: ["/a-b/", "/a/"] });
+  for (const prefix of ["/a/", "a", "/a//"]) {
+    assert.deepEqual(await store.list(prefix), { keys: ["/a/B", "/a/\u{ff61}", "/a/\u{1f600}"], prefixes: ["/a/b/"] }, prefix);
+  }
 });

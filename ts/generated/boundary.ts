@@ -111,8 +111,20 @@ export interface RawReadOptions {
   decodeExternal?: (steps: RawCodecStep[], bytes: Uint8Array, key: string) => Uint8Array | Promise<Uint8Array>;
 }
 
-/** Options of new ChunkDecoder (src/wasm/decode.rs) and nodeFromZom (src/wasm/hierarchy.rs). */
+/** Options of new ChunkDecoder (src/wasm/decode.rs). */
 export interface RawDecoderOptions {
+  /** Limits for this call, over the module's defaults (or those an array was opened with). */
+  limits?: Partial<Limits> | null;
+  /** Extension names the caller implements (those given to registerExtension). */
+  extensions?: string[];
+  /** Codec names the caller implements (those given to registerCodec). */
+  codecs?: string[];
+}
+
+/** Options of nodeFromZom (src/wasm/hierarchy.rs): a ChunkDecoder's and the kind asked for. */
+export interface RawNodeFromZomOptions {
+  /** What the node is expected to be: only its documents are probed. */
+  kind?: "array" | "group" | null;
   /** Limits for this call, over the module's defaults (or those an array was opened with). */
   limits?: Partial<Limits> | null;
   /** Extension names the caller implements (those given to registerExtension). */

@@ -3,14 +3,16 @@
  * folder chosen with `<input webkitdirectory>`, dropped files), `DirectoryHandleStore` over a
  * folder opened with the File System Access API (`showDirectoryPicker`). Both read only the
  * bytes asked for (`Blob.slice`), so a large local hierarchy opens as fast as a small one.
- * Neither needs the WebAssembly: they are I/O only.
+ * Both are I/O only: FileStore lists its keys by the core's one listing rule (`listKeys`).
  * @module
  */
+import * as raw from "../zom_wasm.js";
 import { ZomError } from "../errors.js";
 import { normalizeKey } from "./fetch.js";
 import { checkRange, maxBytesOf } from "./range.js";
 import { throwIfAborted } from "./signal.js";
 import type { ByteRange, StoreCallOptions, StoreListing } from "./types.js";
+import { sortedListing, wire } from "./wire.js";
 
 /** Bytes `range` of `blob` (fewer at its end, none past it). */
 async function readBlob(blob: Blob, key: string, range: ByteRange | undefined, options: StoreCallOptions): Promise<Uint8Array> {
@@ -33,23 +35,6 @@ async function readBlob(blob: Blob, key: string, range: ByteRange | undefined, o
   const bytes = new Uint8Array(await blob.slice(start, end).arrayBuffer());
   throwIfAborted(key, options.signal);
   return bytes;
-}
-
-/** The listing of `prefix` from a sorted list of absolute keys. */
-function listKeys(keys: Iterable<string>, prefix: string): StoreListing {
-  const p = normalizeKey(prefix).replace(/\/*$/, "/");
-  const out: StoreListing = { keys: [], prefixes: [] };
-  const dirs = new Set<string>();
-  for (const key of keys) {
-    if (!key.startsWith(p)) continue;
-    const rest = key.slice(p.length);
-    const slash = rest.indexOf("/");
-    if (slash < 0) out.keys.push(key);
-    else if (slash > 0) dirs.add(`${p}${rest.slice(0, slash)}/`);
-  }
-  out.keys.sort();
-  out.prefixes = [...dirs].sort();
-  return out;
 }
 
 /**
@@ -98,7 +83,8 @@ export class FileStore {
 
   /** The keys and sub-prefixes directly below `prefix` (absolute; prefixes end in "/"). */
   async list(prefix: string): Promise<StoreListing> {
-    return listKeys(this.#files.keys(), prefix);
+    const p = normalizeKey(prefix);
+    return wire(() => raw.listKeys([...this.#files.keys()], p)) as StoreListing;
   }
 }
 
@@ -170,8 +156,6 @@ export class DirectoryHandleStore {
       if (handle.kind === "file") out.keys.push(`${p}${name}`);
       else out.prefixes.push(`${p}${name}/`);
     }
-    out.keys.sort();
-    out.prefixes.sort();
-    return out;
+    return sortedListing(p, out.keys, out.prefixes);
   }
 }

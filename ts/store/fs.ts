@@ -16,6 +16,7 @@ import type { ReferenceTargets } from "./reference.js";
 import { checkRange, maxBytesOf } from "./range.js";
 import { abortedError, throwIfAborted } from "./signal.js";
 import type { ByteRange, FetchStoreOptions, FetchStoreStats, StoreCallOptions, StoreListing } from "./types.js";
+import { sortedListing } from "./wire.js";
 import { ZipStore } from "./zip.js";
 import type { ZipStoreOptions } from "./zip.js";
 
@@ -161,7 +162,7 @@ export class FsStore {
       if (kind.isFile()) keys.push(`${p}${entry.name}`);
       else if (kind.isDirectory()) prefixes.push(`${p}${entry.name}/`);
     }
-    return { keys: keys.sort(), prefixes: prefixes.sort() };
+    return sortedListing(p, keys, prefixes);
   }
 
   /** The root's real path; undefined while there is no root directory. */

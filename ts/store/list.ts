@@ -9,6 +9,7 @@ import { httpError, send } from "./http.js";
 import { parseHtmlIndex, parseS3Listing, s3Candidates, s3PageUrl } from "./listing.js";
 import type { S3Page } from "./listing.js";
 import type { StoreListing } from "./types.js";
+import { sortedListing } from "./wire.js";
 
 /** Where a store's S3 listing is: the bucket URL and the store root's key prefix in it. */
 export interface S3Root {
@@ -73,7 +74,7 @@ export async function listS3(
         throw httpError({ method: "GET", url: answer.url, key: prefix }, `HTTP ${answer.status}: no ListBucketResult`);
       }
     }
-    return { root, listing: { keys: [...keys].sort(), prefixes: [...prefixes].sort() } };
+    return { root, listing: sortedListing(prefix, keys, prefixes) };
   }
   return null;
 }

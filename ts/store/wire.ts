@@ -34,6 +34,15 @@ export function wire<T>(f: () => T, req?: { method: string; url: string; key: st
   }
 }
 
+/**
+ * What a store found directly below `prefix` (absolute keys, and prefixes ending in "/") as a
+ * listing by the core's one rule (`listKeys`: a key ending in "/" names a folder; code point
+ * order, each once), not JavaScript's sort (by UTF-16 unit).
+ */
+export function sortedListing(prefix: string, keys: Iterable<string>, prefixes: Iterable<string>): { keys: string[]; prefixes: string[] } {
+  return wire(() => raw.listKeys([...keys, ...prefixes], prefix)) as { keys: string[]; prefixes: string[] };
+}
+
 /** Parses a Content-Range header value; null when absent or malformed (numbers over 2^53 − 1 included). */
 export function parseContentRange(value: string | null): ContentRange | null {
   const n = value === null ? undefined : wire(() => raw.httpContentRange(value));

@@ -1,8 +1,9 @@
 /**
  * `ZipStore`: a zipped hierarchy (zarr-python's `ZipStore`, a folder zipped by any tool, Zip64
- * included) read as a store, from a URL, a `Blob`/`File`, or any other store. The archive's
- * layout is read by the WebAssembly side (`src/store/zip/`: the central directory, where each
- * member's bytes are, local headers, inflating, CRC-32 checks); this module only fetches.
+ * included) read as a store, from a URL, a `Blob`/`File`, or any other store. The archive is
+ * read by the WebAssembly side (`src/store/zip/`: the central directory, where each member's
+ * bytes are, local headers, inflating under the size bound, CRC-32 checks, the members kept
+ * whole for ranges) through the store holding it; this module only says where that is.
  * @module
  */
 import * as raw from "../zom_wasm.js";
@@ -32,9 +33,7 @@ function located(e: unknown, key: string): unknown {
   return z instanceof ZomError && z.key === null ? new ZomError(z.code, z.message, { key, cause: z }) : z;
 }
 
-/** The kinds of plans `ZipArchive.plan` returns (`src/wasm/zip.rs`). */
-const PLAN = { member: 0, header: 1, archive: 2, empty: 3, decoded: 4 } as const;
-/** The modes of `ZipArchive.plan`. */
+/** The modes of `ZipArchive.read` (`src/wasm/zip.rs`). */
 const MODE = { whole: 0, range: 1, suffix: 2 } as const;
 
 /**
@@ -60,8 +59,6 @@ export class ZipStore {
   /** The hierarchy's folder in the archive ("" or "data/image.zarr/"). */
   readonly root: string;
   readonly #archive: raw.ZipArchive;
-  /** Compressed members read whole for ranges of them: the last four. */
-  readonly #whole = new Map<string, Promise<Uint8Array | undefined>>();
 
   private constructor(source: Readable, key: string, archive: raw.ZipArchive) {
     this.source = source;
@@ -84,20 +81,10 @@ export class ZipStore {
       if (whole === undefined) throw new ZomError("NotFound", `no zip archive at ${key}`, { key });
       source = new FileStore([[key, new Blob([whole.slice()])]]);
     }
-    const tailLength = wire(() => raw.ZipArchive.tailLength());
-    const tail = await readSource(source, key, { suffixLength: tailLength }, call);
-    if (tail === undefined) throw new ZomError("NotFound", `no zip archive at ${key}`, { key });
-    try {
-      let opened = raw.ZipArchive.open(tail, undefined, options.root) as unknown;
-      if (opened instanceof Float64Array) {
-        const [start = 0, end = 0] = opened;
-        const dir = (await readSource(source, key, { offset: start, length: end - start }, call)) ?? new Uint8Array(0);
-        opened = raw.ZipArchive.open(tail, dir, options.root) as unknown;
-      }
-      return new ZipStore(source, key, opened as raw.ZipArchive);
-    } catch (e) {
+    const archive = await wire(() => raw.ZipArchive.open(source, key, options.root, options.signal)).catch((e: unknown) => {
       throw located(e, key);
-    }
+    });
+    return new ZipStore(source, key, archive as raw.ZipArchive);
   }
 
   /** Opens the archive at `url` with a {@link FetchStore} (Range requests; its options apply). */
@@ -131,30 +118,17 @@ export class ZipStore {
       : this.#member(key, MODE.range, range.offset, range.length, options);
   }
 
-  /**
-   * One read of a member as the WebAssembly side plans it: at most three rounds (the local
-   * header when the layout did not tell where the data starts, then the data; a range of a
-   * compressed member reads the member whole).
-   */
+  /** One read of the member at `key` (`mode` and `a`, `b` as `ZipArchive.read` takes them). */
   async #member(key: string, mode: number, a: number, b: number, options: StoreCallOptions): Promise<Uint8Array | undefined> {
-    const max = mode === MODE.whole ? a : Infinity;
-    for (let round = 0; round < 3; round++) {
-      const plan = this.#plan(key, () => this.#archive.plan(key, mode, a, b));
-      if (plan === undefined) return undefined;
-      const [kind = 0, start = 0, end = 0] = plan;
-      if (kind === PLAN.empty) return new Uint8Array(0);
-      if (kind === PLAN.archive) return this.#read(start, end, options);
-      if (kind === PLAN.decoded) return (await this.#wholeShared(key, options))?.slice(start, end);
-      const bytes = await this.#read(start, end, options);
-      const value = this.#plan(key, () => this.#archive.accept(key, bytes, max));
-      if (value !== undefined) return value;
-    }
-    throw new ZomError("InvalidMetadata", "zip: the member's local header does not match the directory", { key });
+    const read = this.#call(key, () => this.#archive.read(key, mode, a, b, options.signal)) as Promise<Uint8Array | undefined>;
+    return read.catch((e: unknown) => {
+      throw located(e, key);
+    });
   }
 
   /** The members and folders directly below `prefix` (absolute; prefixes end in "/"). */
   async list(prefix: string): Promise<StoreListing> {
-    return this.#plan(prefix, () => this.#archive.list(prefix.replace(/^\/+|\/+$/g, ""))) as StoreListing;
+    return this.#call(prefix, () => this.#archive.list(prefix)) as StoreListing;
   }
 
   /** Frees the archive's index in WebAssembly memory now rather than at garbage collection. */
@@ -162,39 +136,11 @@ export class ZipStore {
     this.#archive.free();
   }
 
-  #plan<T>(key: string, f: () => T): T {
+  #call<T>(key: string, f: () => T): T {
     try {
       return wire(f);
     } catch (e) {
       throw located(e, key);
     }
   }
-
-  async #read(start: number, end: number, options: StoreCallOptions): Promise<Uint8Array> {
-    const bytes = await readSource(this.source, this.key, { offset: start, length: end - start }, { signal: options.signal });
-    if (bytes === undefined) throw new ZomError("NotFound", `the zip archive ${this.key} is gone`, { key: this.key });
-    return bytes;
-  }
-
-  /**
-   * A compressed member read whole for range reads of it (a shard's index, then its inner
-   * chunks): the last four are kept, so a shard is fetched and inflated once, not per range.
-   */
-  #wholeShared(key: string, options: StoreCallOptions): Promise<Uint8Array | undefined> {
-    let p = this.#whole.get(key);
-    if (p === undefined) {
-      // Not the range's maxBytes: that bounds the range, not the member it is cut from.
-      p = this.get(key, { signal: options.signal });
-      this.#whole.set(key, p);
-      if (this.#whole.size > 4) this.#whole.delete(this.#whole.keys().next().value as string);
-      p.catch(() => this.#whole.delete(key));
-    }
-    return p;
-  }
-}
-
-/** A range of the source's value (every source has `getRange`: see {@link ZipStore.open}). */
-function readSource(source: Readable, key: string, range: ByteRange, options: StoreCallOptions): Promise<Uint8Array | undefined> {
-  if (source.getRange === undefined) throw new ZomError("InvalidArgument", "a zip source reads ranges", { key });
-  return source.getRange(key, range, options);
 }

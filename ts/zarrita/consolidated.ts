@@ -4,7 +4,7 @@
  * `.zmetadata`), and the store wrapper serves every node's documents from it.
  * @module
  */
-import { toDocuments } from "../api.js";
+import { summarize, toDocuments } from "../api.js";
 import { isZomError } from "../errors.js";
 import { open as zomOpen } from "../hierarchy.js";
 import type { StoreInput } from "../hierarchy.js";
@@ -68,7 +68,7 @@ export async function withConsolidatedMetadata<Store extends Readable>(store: St
     }
     const known = new Map<string, Uint8Array>();
     for (const [key, bytes] of toDocuments(tree)) if (METADATA.test(key)) known.set(`/${key}`, bytes);
-    return consolidatedStore(store, known, format === "v2" ? 2 : 3);
+    return consolidatedStore(store, known, tree, format === "v2" ? 2 : 3);
   }
   throw last;
 }
@@ -76,24 +76,15 @@ export async function withConsolidatedMetadata<Store extends Readable>(store: St
 /** The Zarr format of a store {@link withConsolidatedMetadata} made: `open` asks for its documents only. @internal */
 export const FORMAT: unique symbol = Symbol("zom/zarrita consolidated format");
 
-function consolidatedStore<Store extends Readable>(store: Store, known: Map<string, Uint8Array>, format: 2 | 3): Listable<Store> {
+function consolidatedStore<Store extends Readable>(store: Store, known: Map<string, Uint8Array>, tree: Zom, format: 2 | 3): Listable<Store> {
   const get = async (key: AbsolutePath, options?: GetOptions): Promise<Uint8Array | undefined> => {
     const doc = known.get(key);
     if (doc !== undefined) return doc.slice();
     return (store as AsyncReadable).get(key, options);
   };
-  const contents = () => {
-    const nodes: { path: AbsolutePath; kind: "array" | "group" }[] = [];
-    for (const [key, bytes] of known) {
-      const slash = key.lastIndexOf("/");
-      const path = (key.slice(0, slash) || "/") as AbsolutePath;
-      const name = key.slice(slash + 1);
-      if (name === ".zarray") nodes.push({ path, kind: "array" });
-      else if (name === ".zgroup") nodes.push({ path, kind: "group" });
-      else if (name === "zarr.json") nodes.push({ path, kind: /"node_type"\s*:\s*"array"/.test(new TextDecoder().decode(bytes)) ? "array" : "group" });
-    }
-    return nodes;
-  };
+  // Each node's kind as the core tells it (summarize), not read again from its documents.
+  const nodes = Object.entries(summarize(tree)).map(([path, s]) => ({ path: `/${path}` as AbsolutePath, kind: s.kind }));
+  const contents = () => nodes.map((n) => ({ ...n }));
   // The store's own methods run on the store itself (private fields and all).
   return wrap(store, { get, contents, [FORMAT]: format }) as Listable<Store>;
 }

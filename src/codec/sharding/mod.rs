@@ -101,7 +101,7 @@ impl ShardingCodec {
     /// a reader fetch hundreds of megabytes for a small chunk. Only the entries read are
     /// checked, so the shard's other inner chunks still read.
     fn check_lengths(&self, index: &ShardIndex, linear: Option<&[usize]>) -> Result<()> {
-        const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+        use crate::limits::MAX_SAFE_INTEGER;
         let max_len = self.inner.encoded_size()?.max();
         let entries = index.entries();
         let all: Vec<usize>;

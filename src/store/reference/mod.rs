@@ -294,6 +294,72 @@ impl References {
     }
 }
 
+impl References {
+    /// The value at `key` (or `range` of it), its target read through `inner` (whose keys are
+    /// the resolved target URLs): the read loop of [`ReferenceStore`] and of the JS
+    /// `ReferenceStore` (`src/wasm/reference.rs`). A value longer than `max` is refused before
+    /// it is read when its length is known (inline bytes, a reference's own range), and the
+    /// target store is asked for at most `max` otherwise. A target's error is located at
+    /// `key` (not at the target's URL).
+    pub async fn read<S: Store>(
+        &self,
+        inner: &S,
+        key: &str,
+        range: Option<ByteRange>,
+        max: u64,
+    ) -> Result<Option<Vec<u8>>> {
+        let too_long = |len: u64| {
+            ZomError::new(
+                ErrorCode::LimitExceeded,
+                format!("the reference's value has {len} bytes, over the {max} asked for at most"),
+            )
+            .at_key(key)
+        };
+        let (url, range, exact) = match self.plan(key, range) {
+            None => return Ok(None),
+            Some(Plan::Bytes(bytes)) if bytes.len() as u64 > max => {
+                return Err(too_long(bytes.len() as u64))
+            }
+            Some(Plan::Bytes(bytes)) => return Ok(Some(bytes.to_vec())),
+            Some(Plan::Read { url, range, exact }) => (url, range, exact),
+        };
+        let want = match &range {
+            Some(ByteRange::Bounded(r)) if exact => Some(r.end.saturating_sub(r.start)),
+            _ => None,
+        };
+        if let Some(n) = want.filter(|&n| n > max) {
+            return Err(too_long(n));
+        }
+        let ranged = range.is_some();
+        let got = match range {
+            None => inner.get_within(url, max).await,
+            Some(range) => inner.get_range(url, range).await,
+        };
+        let bytes = got
+            .map_err(|mut e| {
+                e.key = Some(key.to_string());
+                e
+            })?
+            .ok_or_else(|| {
+                ZomError::new(
+                    ErrorCode::NotFound,
+                    format!("the reference's target {url} does not exist"),
+                )
+                .at_key(key)
+            })?;
+        if want.is_some_and(|n| u64::try_from(bytes.len()).ok() != Some(n)) {
+            return Err(ZomError::invalid_metadata(format!(
+                "the reference's target {url} ends before the reference's bytes"
+            ))
+            .at_key(key));
+        }
+        if ranged && bytes.len() as u64 > max {
+            return Err(too_long(bytes.len() as u64));
+        }
+        Ok(Some(bytes))
+    }
+}
+
 /// A [`Store`] over kerchunk references: each key's value is read from its [`Target`] through
 /// `inner`, whose keys are the resolved target URLs (a [`super::MemoryStore`] in tests; any
 /// store that maps URLs to files). Lists from the reference keys.
@@ -319,50 +385,8 @@ impl<S: Store> ReferenceStore<S> {
         &self.inner
     }
 
-    /// The value at `key` (or `range` of it); a value longer than `max` is refused before it
-    /// is read when its length is known (inline bytes, a reference's own range), and the
-    /// target store is asked for at most `max` otherwise.
     async fn read(&self, key: &str, range: Option<ByteRange>, max: u64) -> Result<Option<Vec<u8>>> {
-        let too_long = |len: u64| {
-            ZomError::new(
-                ErrorCode::LimitExceeded,
-                format!("the reference's value has {len} bytes, over the {max} asked for at most"),
-            )
-            .at_key(key)
-        };
-        let (url, range, exact) = match self.references.plan(key, range) {
-            None => return Ok(None),
-            Some(Plan::Bytes(bytes)) if bytes.len() as u64 > max => {
-                return Err(too_long(bytes.len() as u64))
-            }
-            Some(Plan::Bytes(bytes)) => return Ok(Some(bytes.to_vec())),
-            Some(Plan::Read { url, range, exact }) => (url, range, exact),
-        };
-        let want = match &range {
-            Some(ByteRange::Bounded(r)) if exact => Some(r.end.saturating_sub(r.start)),
-            _ => None,
-        };
-        if let Some(n) = want.filter(|&n| n > max) {
-            return Err(too_long(n));
-        }
-        let got = match range {
-            None => self.inner.get_within(url, max).await,
-            Some(range) => self.inner.get_range(url, range).await,
-        };
-        let bytes = got.map_err(|e| e.at_key(key))?.ok_or_else(|| {
-            ZomError::new(
-                ErrorCode::NotFound,
-                format!("the reference's target {url} does not exist"),
-            )
-            .at_key(key)
-        })?;
-        if want.is_some_and(|n| u64::try_from(bytes.len()).ok() != Some(n)) {
-            return Err(ZomError::invalid_metadata(format!(
-                "the reference's target {url} ends before the reference's bytes"
-            ))
-            .at_key(key));
-        }
-        Ok(Some(bytes))
+        self.references.read(&self.inner, key, range, max).await
     }
 }
 

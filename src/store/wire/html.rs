@@ -9,7 +9,7 @@ use super::{decode_component, is_js_space, js_trim};
 /// Names directly below a directory.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct DirectoryEntries {
-    /// File names, sorted (by UTF-16 code units, as JavaScript sorts).
+    /// File names, sorted by code point (the order of every listing: `store::sorted_unique`).
     pub files: Vec<String>,
     /// Directory names, each ending in '/', sorted.
     pub dirs: Vec<String>,
@@ -70,16 +70,9 @@ pub fn parse_html_index(html: &str, dir_url: &str) -> DirectoryEntries {
         }
     }
     DirectoryEntries {
-        files: sorted_unique(files),
-        dirs: sorted_unique(dirs),
+        files: crate::store::sorted_unique(files),
+        dirs: crate::store::sorted_unique(dirs),
     }
-}
-
-/// Sorted by UTF-16 code units (JavaScript's default sort), duplicates dropped.
-fn sorted_unique(mut names: Vec<String>) -> Vec<String> {
-    crate::sort::heap_sort(&mut names, |a, b| a.encode_utf16().lt(b.encode_utf16()));
-    names.dedup();
-    names
 }
 
 /// True when a body looks like HTML: its Content-Type says html; or there is none, or it is
@@ -342,12 +335,13 @@ mod tests {
     }
 
     #[test]
-    fn sorts_as_javascript() {
-        // U+FF5E sorts after U+1F600 by code point, before it by UTF-16 code unit.
+    fn sorts_as_every_listing() {
+        // U+FF5E sorts before U+1F600 by code point (store::sorted_unique, every listing's
+        // order), after it by UTF-16 code unit.
         let html = "<a href=\"\u{1F600}\"><a href=\"\u{FF5E}\"><a href=\"a\">";
         assert_eq!(
             index(html, "http://h/").0,
-            names(&["a", "\u{1F600}", "\u{FF5E}"])
+            names(&["a", "\u{FF5E}", "\u{1F600}"])
         );
     }
 

@@ -3,9 +3,10 @@
 //!
 //! Sans-I/O first: [`ZipIndex`] is built from the archive's last bytes (and, for a large
 //! directory, one more range), and then says which byte range of the archive each read needs
-//! and turns the bytes fetched into the member's bytes. The TypeScript `ZipStore`
-//! (`ts/store/zip.ts`) does the I/O through any other store; [`ZipStore`] is the same for Rust
-//! callers over a [`Store`].
+//! and turns the bytes fetched into the member's bytes. [`ZipReader`] is the read loop over it,
+//! through any [`Store`] holding the archive: [`ZipStore`] for Rust callers, and the
+//! TypeScript `ZipStore` (`ts/store/zip.ts`, through `src/wasm/zip.rs`), which only says where
+//! the archive is.
 //!
 //! Requests: opening reads the tail once ([`TAIL_LENGTH`] bytes, a suffix range); a second
 //! read fetches the central directory only when it is larger than that. A whole member is one
@@ -22,6 +23,7 @@ pub use member::{cut, Fetch, Want};
 
 use super::{ByteRange, Listing, Store};
 use crate::error::{Result, ZomError};
+use std::cell::RefCell;
 
 /// The documents whose presence marks a hierarchy's root.
 const ROOT_DOCUMENTS: [&str; 4] = ["zarr.json", ".zgroup", ".zarray", ".zmetadata"];
@@ -168,37 +170,55 @@ fn find_root(entries: &[Entry]) -> String {
     }
 }
 
-/// A zip archive stored under `key` in another store, read as a store.
+/// How many compressed members a [`ZipReader`] keeps whole for range reads of them.
+const WHOLE_KEPT: usize = 4;
+
+/// The read loop over a zip archive held by another store, for [`ZipStore`] and the JS
+/// `ZipStore` (`src/wasm/zip.rs`) alike: the archive's index, and the compressed members last
+/// read whole for ranges of them (a shard's index, then its inner chunks: a shard is fetched
+/// and inflated once, not per range). The store holding the archive is passed to each read,
+/// so a caller may read through a store made for one operation (with its AbortSignal).
 #[derive(Debug)]
-pub struct ZipStore<S> {
-    inner: S,
-    key: String,
-    index: std::cell::RefCell<ZipIndex>,
+pub struct ZipReader {
+    index: RefCell<ZipIndex>,
+    /// The last [`WHOLE_KEPT`] compressed members read whole, oldest first.
+    whole: RefCell<Vec<(String, Vec<u8>)>>,
 }
 
-impl<S: Store> ZipStore<S> {
+impl ZipReader {
+    /// A reader of the archive whose index is `index`.
+    pub fn new(index: ZipIndex) -> ZipReader {
+        ZipReader {
+            index: RefCell::new(index),
+            whole: RefCell::new(Vec::new()),
+        }
+    }
+
     /// Opens the archive at `key` of `inner` (one suffix read, or two for a large directory);
     /// `root` as for [`ZipIndex::open`].
-    pub async fn open(inner: S, key: &str, root: Option<&str>) -> Result<ZipStore<S>> {
+    pub async fn open<S: Store>(inner: &S, key: &str, root: Option<&str>) -> Result<ZipReader> {
         let located = |e: ZomError| e.at_key(key);
-        let tail = inner.get_suffix(key, TAIL_LENGTH).await?.ok_or_else(|| {
-            ZomError::new(crate::ErrorCode::NotFound, "no zip archive").at_key(key)
-        })?;
-        let index = match ZipIndex::open(&tail, root).map_err(located)? {
-            Opened::Index(index) => index,
-            Opened::NeedDirectory(range) => {
-                let dir = inner
-                    .get_range(key, ByteRange::Bounded(range))
-                    .await?
-                    .unwrap_or_default();
-                ZipIndex::with_directory(&tail, &dir, root).map_err(located)?
-            }
-        };
-        Ok(ZipStore {
-            inner,
-            key: key.to_string(),
-            index: std::cell::RefCell::new(index),
-        })
+        // The tail, then the directory when the tail does not hold it: one read in the code
+        // (each read of a JS store is code in the module).
+        let mut tail: Option<Vec<u8>> = None;
+        let mut want = ByteRange::Suffix(TAIL_LENGTH);
+        loop {
+            let read = inner.get_range(key, want).await?;
+            let Some(tail) = &tail else {
+                let read = read.ok_or_else(|| {
+                    ZomError::new(crate::ErrorCode::NotFound, "no zip archive").at_key(key)
+                })?;
+                match ZipIndex::open(&read, root).map_err(located)? {
+                    Opened::Index(index) => return Ok(ZipReader::new(index)),
+                    Opened::NeedDirectory(range) => want = ByteRange::Bounded(range),
+                }
+                tail = Some(read);
+                continue;
+            };
+            let dir = read.unwrap_or_default();
+            let index = ZipIndex::with_directory(tail, &dir, root).map_err(located)?;
+            return Ok(ZipReader::new(index));
+        }
     }
 
     /// The archive's index.
@@ -206,50 +226,112 @@ impl<S: Store> ZipStore<S> {
         self.index.borrow()
     }
 
+    /// What is directly below `prefix` ([`ZipIndex::list`]).
+    pub fn list(&self, prefix: &str) -> Listing {
+        self.index.borrow().list(prefix)
+    }
+
+    /// Reads `want` of the member at `key` of the archive at `archive` in `inner`: at most
+    /// four rounds (for a range of a compressed member, the member whole, kept for the next
+    /// ranges; the local header when the layout did not tell where the data starts; the data).
+    pub async fn read<S: Store>(
+        &self,
+        inner: &S,
+        archive: &str,
+        key: &str,
+        mut want: Want,
+    ) -> Result<Option<Vec<u8>>> {
+        let kept_key = key.trim_start_matches('/');
+        // The range of the member read whole that the answer is, for a compressed member.
+        let mut decoded = None;
+        for _ in 0..4 {
+            let max = match want {
+                Want::Whole(max) => max,
+                Want::Range(_) => u64::MAX,
+            };
+            let plan = self.index.borrow().plan(key, &want)?;
+            // One place that reads the archive (each read of a JS store is code in the module).
+            let (range, answer) = match plan {
+                None => return Ok(None),
+                Some(Fetch::Empty) => return Ok(Some(Vec::new())),
+                Some(Fetch::Archive(r)) => (r, true),
+                Some(Fetch::Decoded(r)) => {
+                    let kept = self.whole.borrow();
+                    if let Some((_, whole)) = kept.iter().find(|(k, _)| k == kept_key) {
+                        return Ok(Some(cut(whole, r).to_vec()));
+                    }
+                    // Not the range's bound: that bounds the range, not the member.
+                    decoded = Some(r);
+                    want = Want::Whole(u64::MAX);
+                    continue;
+                }
+                Some(Fetch::Member(r) | Fetch::Header(r)) => (r, false),
+            };
+            let bytes = fetch(inner, archive, range).await?;
+            if answer {
+                return Ok(Some(bytes));
+            }
+            let Some(value) = self.index.borrow_mut().accept(key, &bytes, max)? else {
+                continue;
+            };
+            let Some(r) = decoded else {
+                return Ok(Some(value));
+            };
+            let part = cut(&value, r).to_vec();
+            let mut kept = self.whole.borrow_mut();
+            if kept.len() >= WHOLE_KEPT {
+                kept.remove(0);
+            }
+            kept.push((kept_key.to_string(), value));
+            return Ok(Some(part));
+        }
+        let message = "zip: the member's local header does not match the directory";
+        Err(ZomError::invalid_metadata(message).at_key(key))
+    }
+}
+
+/// Bytes `range` of the archive at `archive` in `inner`, which must still be there.
+async fn fetch<S: Store>(inner: &S, archive: &str, range: std::ops::Range<u64>) -> Result<Vec<u8>> {
+    inner
+        .get_range(archive, ByteRange::Bounded(range))
+        .await?
+        .ok_or_else(|| {
+            ZomError::new(crate::ErrorCode::NotFound, "the zip archive is gone").at_key(archive)
+        })
+}
+
+/// A zip archive stored under `key` in another store, read as a store.
+#[derive(Debug)]
+pub struct ZipStore<S> {
+    inner: S,
+    key: String,
+    reader: ZipReader,
+}
+
+impl<S: Store> ZipStore<S> {
+    /// Opens the archive at `key` of `inner` (one suffix read, or two for a large directory);
+    /// `root` as for [`ZipIndex::open`].
+    pub async fn open(inner: S, key: &str, root: Option<&str>) -> Result<ZipStore<S>> {
+        let reader = ZipReader::open(&inner, key, root).await?;
+        Ok(ZipStore {
+            inner,
+            key: key.to_string(),
+            reader,
+        })
+    }
+
+    /// The archive's index.
+    pub fn index(&self) -> std::cell::Ref<'_, ZipIndex> {
+        self.reader.index()
+    }
+
     /// The store the archive is read from.
     pub fn inner(&self) -> &S {
         &self.inner
     }
 
-    async fn fetch(&self, range: std::ops::Range<u64>) -> Result<Vec<u8>> {
-        self.inner
-            .get_range(&self.key, ByteRange::Bounded(range))
-            .await?
-            .ok_or_else(|| {
-                ZomError::new(crate::ErrorCode::NotFound, "the zip archive is gone")
-                    .at_key(&self.key)
-            })
-    }
-}
-
-impl<S: Store> ZipStore<S> {
-    /// Reads `want` of the member at `key`: at most three rounds (the local header when the
-    /// layout did not tell where the data starts, the data; for a range of a compressed
-    /// member, the member whole).
     async fn read(&self, key: &str, want: Want) -> Result<Option<Vec<u8>>> {
-        let max = match want {
-            Want::Whole(max) => max,
-            Want::Range(_) => u64::MAX,
-        };
-        for _ in 0..3 {
-            let plan = self.index.borrow().plan(key, &want)?;
-            let range = match plan {
-                None => return Ok(None),
-                Some(Fetch::Empty) => return Ok(Some(Vec::new())),
-                Some(Fetch::Archive(r)) => return self.fetch(r).await.map(Some),
-                Some(Fetch::Decoded(r)) => {
-                    let whole = Box::pin(self.read(key, Want::Whole(max))).await?;
-                    return Ok(whole.map(|w| cut(&w, r).to_vec()));
-                }
-                Some(Fetch::Member(r) | Fetch::Header(r)) => r,
-            };
-            let bytes = self.fetch(range).await?;
-            if let Some(value) = self.index.borrow_mut().accept(key, &bytes, max)? {
-                return Ok(Some(value));
-            }
-        }
-        let message = "zip: the member's local header does not match the directory";
-        Err(ZomError::invalid_metadata(message).at_key(key))
+        self.reader.read(&self.inner, &self.key, key, want).await
     }
 }
 
@@ -267,6 +349,6 @@ impl<S: Store> Store for ZipStore<S> {
     }
 
     async fn list_dir(&self, prefix: &str) -> Result<Option<Listing>> {
-        Ok(Some(self.index.borrow().list(prefix)))
+        Ok(Some(self.reader.list(prefix)))
     }
 }
