@@ -60,6 +60,19 @@ pub fn typescript() -> String {
     out.push_str(&codes.join(", "));
     out.push_str("];\n\n");
 
+    doc(
+        &mut out,
+        "",
+        "The names `specs` takes besides spec documents: `auto`, the conventions with several specs, then every built-in spec (src/spec/builtin.rs `TABLE`).",
+    );
+    out.push_str("export const SPEC_NAMES: readonly string[] = [");
+    let names: Vec<String> = zom::spec::choice_names()
+        .iter()
+        .map(|n| format!("\"{n}\""))
+        .collect();
+    out.push_str(&names.join(", "));
+    out.push_str("];\n\n");
+
     doc(&mut out, "", "The name of one of the {@link Limits}.");
     let names: Vec<String> = Limit::ALL
         .iter()

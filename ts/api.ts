@@ -5,6 +5,7 @@
  */
 import * as raw from "./zom_wasm.js";
 import type { RawCompareOptions, RawFlatOptions, RawToDocumentsOptions, RawValidateOptions } from "./generated/boundary.js";
+import { SPEC_NAMES } from "./generated/boundary.js";
 import * as schemas from "./zom_schemas.js";
 import { toZomError, ZomError } from "./errors.js";
 import { requireInit } from "./load.js";
@@ -234,12 +235,14 @@ export function detectConventions(zom: Zom | string, specs?: SpecInput | SpecInp
 
 /** A built-in hierarchy spec, as a document of the spec format (to read, or to start your own from). */
 export function builtinSpec(name: BuiltinSpecName): HierarchySpec {
-  return JSON.parse(call(() => raw.builtinSpecText(name))) as HierarchySpec;
+  const text = Object.hasOwn(schemas.BUILTIN_SPECS, name) ? schemas.BUILTIN_SPECS[name] : undefined;
+  if (text === undefined) throw new ZomError("InvalidArgument", `no built-in spec '${String(name)}' (there are: ${Object.keys(schemas.BUILTIN_SPECS).join(", ")})`);
+  return JSON.parse(text) as HierarchySpec;
 }
 
 /** The names `specs` takes besides spec documents: "auto" and the built-in conventions and specs. */
 export function specNames(): string[] {
-  return call(() => raw.specNames());
+  return [...SPEC_NAMES];
 }
 
 /** The JSON Schema (draft 2020-12) of the hierarchy spec format. */

@@ -177,7 +177,7 @@ export interface HierarchySpec {
  */
 export type SpecInput = "auto" | "ome-zarr" | BuiltinSpecName | HierarchySpec | (string & {});
 
-/** The built-in hierarchy specs, by name: generated from src/spec/builtin.rs `TABLE` (`specNames()` lists them at run time). */
+/** The built-in hierarchy specs, by name: generated from src/spec/builtin.rs `TABLE` (`specNames()` lists them with the conventions). */
 export type { BuiltinSpecName };
 
 /** A place where a hierarchy claims a convention ({@link detectConventions}). */

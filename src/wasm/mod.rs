@@ -39,7 +39,7 @@ pub use model::{
 pub use runtime::{start, version};
 #[cfg(not(feature = "builtin-specs"))]
 pub use specs::set_builtin_specs;
-pub use specs::{builtin_spec_text, detect_conventions, spec_names};
+pub use specs::detect_conventions;
 pub use validate::{validate_attributes, validate_document, validate_hierarchy};
 
 use runtime::{fail, promise, JsResult};

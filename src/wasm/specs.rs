@@ -63,17 +63,3 @@ pub fn set_builtin_specs(names: Vec<String>, texts: Vec<String>) {
     spec::set_builtin_texts(names, texts);
 }
 
-/// The JSON text of a built-in spec (`ome-zarr-0.4`, `ome-zarr-0.5`, `ome-zarr-0.6`, `xarray`).
-#[wasm_bindgen(js_name = builtinSpecText)]
-pub fn builtin_spec_text(name: &str) -> Result<String, JsValue> {
-    spec::builtin_text(name).map(str::to_string).map_err(fail)
-}
-
-/// The names `specs` takes besides spec documents: `auto` and the built-in ones.
-#[wasm_bindgen(js_name = specNames)]
-pub fn spec_names() -> Vec<String> {
-    spec::choice_names()
-        .into_iter()
-        .map(str::to_string)
-        .collect()
-}

@@ -21,6 +21,9 @@ export type ErrorCode =
 /** Every {@link ErrorCode}, in the Rust order. */
 export const ERROR_CODES: readonly ErrorCode[] = ["NotFound", "InvalidMetadata", "UnsupportedExtension", "UnknownCodec", "CodecError", "ChecksumMismatch", "InvalidSelection", "HttpError", "Aborted", "LimitExceeded", "InvalidArgument"];
 
+/** The names `specs` takes besides spec documents: `auto`, the conventions with several specs, then every built-in spec (src/spec/builtin.rs `TABLE`). */
+export const SPEC_NAMES: readonly string[] = ["auto", "ome-zarr", "ome-zarr-0.4", "ome-zarr-0.5", "ome-zarr-0.6", "xarray"];
+
 /** The name of one of the {@link Limits}. */
 export type LimitName = "maxChunkBytes" | "maxBytes" | "maxChunks" | "maxDocumentBytes" | "maxJsonDepth" | "maxNodes" | "maxShardIndexBytes";
 
