@@ -36,9 +36,9 @@ pub use model::{
     diff, flatten, from_documents, like, summarize_tree, to_documents, to_v3, unflatten,
 };
 pub use runtime::{start, version};
+pub use specs::detect_conventions;
 #[cfg(not(feature = "builtin-specs"))]
 pub use specs::set_builtin_specs;
-pub use specs::detect_conventions;
 pub use validate::{validate_attributes, validate_document, validate_hierarchy};
 
 use runtime::{fail, promise, JsResult};

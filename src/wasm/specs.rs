@@ -62,4 +62,3 @@ pub fn detect_conventions(zom: JsValue, specs: JsValue) -> JsResult {
 pub fn set_builtin_specs(names: Vec<String>, texts: Vec<String>) {
     spec::set_builtin_texts(names, texts);
 }
-
