@@ -17,6 +17,9 @@ interface Want {
   reject: (e: unknown) => void;
 }
 
+/** The most bytes one merged read grows to, unless told otherwise. */
+export const MAX_MERGED_BYTES = 16 * 1024 * 1024;
+
 /** Batches range reads per key until the end of the current tick. */
 export class Coalescer {
   private pending = new Map<string, Want[]>();
@@ -30,7 +33,7 @@ export class Coalescer {
   constructor(
     private readonly reader: RangeReader,
     private readonly gap: number,
-    private readonly maxSize: number,
+    private readonly maxSize: number = MAX_MERGED_BYTES,
   ) {}
 
   /** Reads a range, possibly merged with others issued in the same tick. */

@@ -3,7 +3,7 @@
  * @module
  */
 import { ZomError } from "../errors.js";
-import { Coalescer } from "./coalesce.js";
+import { Coalescer, MAX_MERGED_BYTES } from "./coalesce.js";
 import type { RangeReader } from "./coalesce.js";
 import type { HttpAnswer, HttpContext } from "./http.js";
 import { httpError, overLimit, send } from "./http.js";
@@ -67,7 +67,7 @@ export function coalescer(options: FetchStoreOptions, reader: RangeReader): Coal
   return new Coalescer(
     reader,
     positive("coalesce.gap", co === true ? undefined : co.gap, 1024),
-    positive("coalesce.maxSize", co === true ? undefined : co.maxSize, 16 * 1024 * 1024),
+    positive("coalesce.maxSize", co === true ? undefined : co.maxSize, MAX_MERGED_BYTES),
   );
 }
 

@@ -47,7 +47,6 @@ export const withRangeCoalescing = defineStoreExtension((inner: AsyncReadable, o
   const coalescer = new Coalescer(
     (key, offset, length, signal) => getRange(key as AbsolutePath, { offset, length }, signal === undefined ? undefined : { signal }),
     opts.coalesceSize ?? 32768,
-    16 * 1024 * 1024,
   );
   return {
     getRange: (path: AbsolutePath, range: RangeQuery, options?: GetOptions) =>
