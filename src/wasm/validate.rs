@@ -95,14 +95,16 @@ impl ExtensionHandler for JsExtensionHandler {
     }
 }
 
+/// The options of a validation binding, under the module's limits, its JS extension handlers
+/// made into [`ExtensionHandler`]s.
+fn validate_options(options: &JsValue) -> Result<validate::ValidateOptions, JsValue> {
+    options::validate_options(options, super::limits::current(), JsExtensionHandler::boxed)
+}
+
 /// Validates one metadata document (object, JSON text or bytes). Returns `{valid, problems}`.
 #[wasm_bindgen(js_name = validateDocument)]
 pub fn validate_document(doc: JsValue, options: JsValue) -> JsResult {
-    let opts = options::validate_options(
-        &options,
-        super::limits::current(),
-        JsExtensionHandler::boxed,
-    )?;
+    let opts = validate_options(&options)?;
     let report = match bytes_of(&doc) {
         Some(bytes) => validate::validate_document_bytes(&bytes, &opts),
         None => validate::validate_document(&from_js(&doc).map_err(fail)?, &opts),
@@ -113,11 +115,7 @@ pub fn validate_document(doc: JsValue, options: JsValue) -> JsResult {
 /// Validates a whole hierarchy given as ZOM (object or JSON text). Returns `{valid, problems}`.
 #[wasm_bindgen(js_name = validateHierarchy)]
 pub fn validate_hierarchy(zom: JsValue, options: JsValue) -> JsResult {
-    let opts = options::validate_options(
-        &options,
-        super::limits::current(),
-        JsExtensionHandler::boxed,
-    )?;
+    let opts = validate_options(&options)?;
     match bytes_of(&zom) {
         Some(bytes) => match json::parse_document(&bytes, &opts.limits) {
             Ok(value) => Ok(plain::report(&validate::validate_hierarchy(&value, &opts))),
@@ -136,11 +134,7 @@ pub fn validate_hierarchy(zom: JsValue, options: JsValue) -> JsResult {
 /// the attributes decide, without the nodes they name. Returns `{valid, problems}`.
 #[wasm_bindgen(js_name = validateAttributes)]
 pub fn validate_attributes(attributes: JsValue, options: JsValue) -> JsResult {
-    let opts = options::validate_options(
-        &options,
-        super::limits::current(),
-        JsExtensionHandler::boxed,
-    )?;
+    let opts = validate_options(&options)?;
     let value = match attributes.as_string() {
         Some(text) => json::parse_document(text.as_bytes(), &opts.limits).map_err(fail)?,
         None => from_js(&attributes).map_err(fail)?,
