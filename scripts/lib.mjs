@@ -52,6 +52,23 @@ export function capture(cmd, args) {
   return r.stdout;
 }
 
+/**
+ * The most pkg/zom_wasm_bg.wasm may weigh compressed by `gzip -9`, in bytes: the build prints
+ * the figure and tests/js/size.test.mjs holds the module to it (docs/size.md).
+ */
+export const WASM_BUDGET = 420_000;
+
+/**
+ * The size of the file at `path` compressed by GNU gzip at level 9, the budget's measure (gzip
+ * is on every Debian system). Node's zlib at level 9 finds other matches and comes out larger.
+ * @param {string} path
+ */
+export function gzipSize(path) {
+  const r = spawnSync("gzip", ["-9", "-c", path], { maxBuffer: 1 << 30 });
+  if (r.error || r.status !== 0) throw new StepError(`\`gzip -9 -c ${path}\` failed: ${r.error?.message ?? r.stderr}`);
+  return r.stdout.length;
+}
+
 /** Formats milliseconds as seconds with one decimal. */
 export function seconds(ms) {
   return `${(ms / 1000).toFixed(1)}s`;
