@@ -28,6 +28,7 @@ mod specs;
 mod store;
 mod validate;
 mod values;
+mod zarrita;
 mod zip;
 
 pub use decode::{float16_to_float32, ChunkDecoder};

@@ -1,13 +1,17 @@
 //! Kerchunk references for the TypeScript `ReferenceStore` (`ts/store/reference.ts`): the
-//! document is read here once ([`crate::store::reference`]) and TypeScript asks where each key's
-//! value is, then does the I/O. Targets cross as small arrays: no JSON text for a few fields.
+//! document is read here once ([`crate::store::reference`]), and each read is the core's
+//! [`References::read`] (the plan of a key's bytes, the limits, the checks of what a target
+//! gave) over the caller's targets (HTTP or local files) as a store keyed by URL, which only
+//! fetches.
 
 use super::convert::bytes_of;
-use super::{fail, limits, plain};
+use super::store::{absolute_listing, JsStore};
+use super::{fail, limits, plain, promise};
 use crate::error::ZomError;
-use crate::store::reference::{check_references, Plan};
+use crate::store::reference::check_references;
 use crate::store::{ByteRange, References};
-use js_sys::{Array, Uint8Array};
+use js_sys::{Promise, Uint8Array};
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 /// The document's bytes: a string, a Uint8Array or an ArrayBuffer.
@@ -19,69 +23,75 @@ fn document(text: &JsValue) -> Result<Vec<u8>, JsValue> {
     })
 }
 
-/// A kerchunk reference document read into a table (key → inline bytes or a target range).
+/// A kerchunk reference document read into a table (key → inline bytes or a target range),
+/// with the targets its values are read from.
 #[wasm_bindgen]
 pub struct ReferenceIndex {
-    refs: References,
+    shared: Rc<(References, JsValue)>,
 }
 
 #[wasm_bindgen]
 impl ReferenceIndex {
     /// Reads the document `text` whose own URL or path is `base` (targets are resolved against
-    /// it). Throws an InvalidMetadata error naming the JSON pointer of the first problem, with
-    /// `key` set to `base` (LimitExceeded for a document over the current limits).
+    /// it) and whose targets `targets` reads: a store with zarrita's shape whose keys are the
+    /// target URLs (`get` with `maxBytes`, `getRange`). Throws an InvalidMetadata
+    /// error naming the JSON pointer of the first problem, with `key` set to `base`
+    /// (LimitExceeded for a document over the current limits).
     #[wasm_bindgen(constructor)]
-    pub fn new(text: JsValue, base: &str) -> Result<ReferenceIndex, JsValue> {
+    pub fn new(text: JsValue, base: &str, targets: JsValue) -> Result<ReferenceIndex, JsValue> {
         let bytes = document(&text)?;
         let refs = References::parse(&bytes, base, &limits::current()).map_err(fail)?;
-        Ok(ReferenceIndex { refs })
+        Ok(ReferenceIndex {
+            shared: Rc::new((refs, targets)),
+        })
     }
 
-    /// What to read for the value of `key`, or part of it (`offset` ≥ 0: `length` bytes from
-    /// there; `offset` < 0 and `length` ≥ 0: the last `length` bytes; both < 0: all of it), as
-    /// [`References::plan`] says: undefined (no such key), a Uint8Array (the bytes
-    /// themselves), or `[url, kind, x, y]` — kind 0: all of the target; 1: bytes `x..y`, which
-    /// must all be there; 2: bytes `x..y`, cut to the target; 3: its last `x` bytes.
-    pub fn plan(&self, key: &str, offset: f64, length: f64) -> JsValue {
-        let range = match (offset >= 0.0, length >= 0.0) {
-            (true, _) => Some(ByteRange::Bounded(
-                offset as u64..(offset as u64).saturating_add(length.max(0.0) as u64),
-            )),
-            (false, true) => Some(ByteRange::Suffix(length as u64)),
-            (false, false) => None,
-        };
-        let (url, kind, x, y) = match self.refs.plan(key, range) {
-            None => return JsValue::UNDEFINED,
-            Some(Plan::Bytes(bytes)) => return Uint8Array::from(bytes).into(),
-            Some(Plan::Read { url, range, exact }) => match range {
-                None => (url, 0, 0, 0),
-                Some(ByteRange::Bounded(r)) => (url, if exact { 1 } else { 2 }, r.start, r.end),
-                Some(ByteRange::Suffix(n)) => (url, 3, n, 0),
-            },
-        };
-        let num = |n: u64| JsValue::from_f64(n as f64);
-        Array::of4(
-            &JsValue::from_str(url),
-            &JsValue::from(kind),
-            &num(x),
-            &num(y),
-        )
-        .into()
+    /// A Promise of the value of `key` (undefined: no such key), or part of it (`offset` ≥ 0:
+    /// `length` bytes from there; `offset` < 0 and `length` ≥ 0: the last `length` bytes; both
+    /// < 0: all of it), at most `max` bytes (LimitExceeded). `signal` aborts the reads.
+    pub fn read(
+        &self,
+        key: String,
+        offset: f64,
+        length: f64,
+        max: f64,
+        signal: JsValue,
+    ) -> Promise {
+        let shared = self.shared.clone();
+        promise(Box::pin(async move {
+            let (refs, targets) = (&shared.0, &shared.1);
+            let range = match (offset >= 0.0, length >= 0.0) {
+                (true, _) => Some(ByteRange::Bounded(
+                    offset as u64..(offset as u64).saturating_add(length.max(0.0) as u64),
+                )),
+                (false, true) => Some(ByteRange::Suffix(length as u64)),
+                (false, false) => None,
+            };
+            let store = JsStore::new(targets, signal).map_err(fail)?.verbatim();
+            let max = if max.is_finite() && max >= 0.0 {
+                max as u64
+            } else {
+                u64::MAX
+            };
+            Ok(
+                match refs.read(&store, &key, range, max).await.map_err(fail)? {
+                    Some(bytes) => Uint8Array::from(bytes.as_slice()).into(),
+                    None => JsValue::UNDEFINED,
+                },
+            )
+        }))
     }
 
-    /// What is directly below `prefix` (a node path): the keys, then the sub-prefixes each
-    /// ending in '/', all without a leading '/'.
-    pub fn list(&self, prefix: &str) -> Vec<String> {
-        let listing = self.refs.list_dir(prefix);
-        let mut out = listing.keys;
-        out.extend(listing.prefixes.into_iter().map(|p| p + "/"));
-        out
+    /// What is directly below `prefix` (a node path): `{keys, prefixes}`, absolute
+    /// ("/a/.zarray", "/a/b/").
+    pub fn list(&self, prefix: &str) -> JsValue {
+        absolute_listing(&self.shared.0.list_dir(prefix))
     }
 
     /// How many keys the references hold.
     #[wasm_bindgen(getter)]
     pub fn size(&self) -> f64 {
-        self.refs.len() as f64
+        self.shared.0.len() as f64
     }
 }
 

@@ -49,6 +49,8 @@ pub struct JsStore {
     /// `(steps, bytes, key) => Uint8Array | Promise<Uint8Array>`: applies the caller's
     /// registered codecs (ts/codecs.ts) to a chunk's stored bytes.
     external: Option<Function>,
+    /// Keys go to the store as they are (URLs: a ReferenceStore's targets), not absolute.
+    verbatim: bool,
 }
 
 fn prop(target: &JsValue, name: &str) -> JsValue {
@@ -204,7 +206,23 @@ impl JsStore {
             backend,
             signal,
             external: None,
+            verbatim: false,
         })
+    }
+
+    /// The same store, its keys passed as they are rather than absolute (URLs).
+    pub fn verbatim(mut self) -> JsStore {
+        self.verbatim = true;
+        self
+    }
+
+    /// `key` as the store is given it.
+    fn key_of(&self, key: &str) -> String {
+        if self.verbatim {
+            key.to_string()
+        } else {
+            absolute(key)
+        }
     }
 
     /// The same store, applying the caller's registered codecs with `decode` (`None` leaves
@@ -282,14 +300,17 @@ impl JsStore {
                     ByteRange::Suffix(n) => set("suffixLength", *n),
                 }
                 let args = Array::of3(
-                    &JsValue::from_str(&absolute(key)),
+                    &JsValue::from_str(&self.key_of(key)),
                     &spec,
                     &self.call_options(None),
                 );
                 (target, get_range, "getRange", args)
             }
             (Backend::Object { target, get, .. }, _) => {
-                let args = Array::of2(&JsValue::from_str(&absolute(key)), &self.call_options(max));
+                let args = Array::of2(
+                    &JsValue::from_str(&self.key_of(key)),
+                    &self.call_options(max),
+                );
                 (target, get, "get", args)
             }
         };

@@ -1,13 +1,14 @@
 /**
  * `ReferenceStore`: a read-only store over kerchunk references (fsspec's ReferenceFileSystem
  * JSON, versions 0 and 1), for browsers and Node. The WebAssembly module reads the reference
- * document and says, for each key, which bytes of which target file hold the value
- * (`src/store/reference/`); this module only fetches them.
+ * document and each value (`src/store/reference/`: which bytes of which target file hold it,
+ * the limits, the checks of what a target gave); this module only fetches the targets.
  * @module
  */
 import * as raw from "../zom_wasm.js";
 import { getLimits } from "../api.js";
-import { isZomError, ZomError } from "../errors.js";
+import type { Readable } from "../hierarchy.js";
+import { toZomError, ZomError } from "../errors.js";
 import { coalescer, httpContext } from "./fetch.js";
 import type { Coalescer } from "./coalesce.js";
 import type { HttpContext } from "./http.js";
@@ -111,9 +112,21 @@ function bare(key: string): string {
   return key.replace(/^\/+/, "");
 }
 
-/** `e` with `key` as its store key (a target's error names the target URL as its key). */
-function rekeyed(e: unknown, key: string): unknown {
-  return isZomError(e) && e.key !== key ? new ZomError(e.code, e.message, { key, path: e.path, cause: e }) : e;
+/**
+ * `targets` as a store keyed by target URL, the shape the WebAssembly's read loop reads
+ * through: a suffix is the end of the whole target, an empty range no read.
+ */
+function targetStore(targets: ReferenceTargets): Readable {
+  return {
+    get: (url: string, options: StoreCallOptions = {}) => targets.whole(url, options.signal, options.maxBytes ?? Infinity),
+    async getRange(url: string, range: ByteRange, options: StoreCallOptions = {}) {
+      if ("suffixLength" in range) {
+        const all = await targets.whole(url, options.signal, Infinity);
+        return all === undefined ? undefined : tail(all, range.suffixLength);
+      }
+      return range.length > 0 ? targets.range(url, range.offset, range.length, options.signal) : new Uint8Array(0);
+    },
+  };
 }
 
 /**
@@ -152,7 +165,7 @@ export class ReferenceStore {
    */
   constructor(json: string | Uint8Array | object, base: string, targets: ReferenceTargets) {
     const text = typeof json === "string" || json instanceof Uint8Array ? json : JSON.stringify(json);
-    this.#index = wire(() => new raw.ReferenceIndex(text, base));
+    this.#index = wire(() => new raw.ReferenceIndex(text, base, targetStore(targets)));
     this.#targets = targets;
     this.url = base;
     this.size = this.#index.size;
@@ -211,11 +224,7 @@ export class ReferenceStore {
 
   /** The keys and prefixes directly below `prefix` ("/" or "/a/"), from the reference keys. */
   async list(prefix: string): Promise<StoreListing> {
-    const names = wire(() => this.#index.list(bare(prefix).replace(/\/+$/, "")));
-    const keys: string[] = [];
-    const prefixes: string[] = [];
-    for (const n of names) (n.endsWith("/") ? prefixes : keys).push(`/${n}`);
-    return { keys, prefixes };
+    return wire(() => this.#index.list(bare(prefix))) as StoreListing;
   }
 
   /** Frees the WebAssembly side now rather than at garbage collection. */
@@ -225,33 +234,10 @@ export class ReferenceStore {
 
   async #read(key: string, offset: number, length: number, signal: AbortSignal | undefined, max: number): Promise<Uint8Array | undefined> {
     throwIfAborted(key, signal);
-    const plan: unknown = wire(() => this.#index.plan(key, offset, length));
-    if (plan === undefined) return undefined;
-    const over = (n: number) => new ZomError("LimitExceeded", `reading ${key}: ${n} bytes, over the limit maxBytes = ${max}`, { key });
-    if (plan instanceof Uint8Array) {
-      if (plan.length > max) throw over(plan.length);
-      return plan;
-    }
-    const [url, kind, x, y] = plan as [string, number, number, number];
-    let bytes: Uint8Array | undefined;
-    try {
-      if (kind === 0) {
-        bytes = await this.#targets.whole(url, signal, max);
-      } else if (kind === 3) {
-        const all = await this.#targets.whole(url, signal, Infinity);
-        bytes = all === undefined ? undefined : tail(all, x);
-      } else {
-        if (y - x > max) throw over(y - x);
-        bytes = y === x ? new Uint8Array(0) : await this.#targets.range(url, x, y - x, signal);
-      }
-    } catch (e) {
-      throw rekeyed(e, key);
-    }
-    if (bytes === undefined) throw new ZomError("NotFound", `the reference's target ${url} does not exist`, { key });
-    if (kind === 1 && bytes.length !== y - x) {
-      throw new ZomError("InvalidMetadata", `the reference's target ${url} ends before the reference's bytes`, { key });
-    }
-    return bytes;
+    const read = wire(() => this.#index.read(key, offset, length, max, signal)) as Promise<Uint8Array | undefined>;
+    return read.catch((e: unknown) => {
+      throw toZomError(e);
+    });
   }
 }
 

@@ -4,6 +4,8 @@
  * Only names are mapped here: what a data type or codec means stays in zom's core.
  * @module
  */
+import * as raw from "../zom_wasm.js";
+import { wire } from "../store/wire.js";
 import type { JsonValue } from "../types.js";
 import type { Shape } from "./typedarray.js";
 import type { ArrayMetadata, DataType } from "./types.js";
@@ -45,11 +47,6 @@ export function fillScalar(fill: unknown, dtype: string): unknown {
   return fill;
 }
 
-/** Codecs that take bytes to bytes: the `bytes` codec goes before the first of them when missing. */
-const BYTES_TO_BYTES = /^(numcodecs\.)?(blosc|gzip|zlib|zstd|lz4|bz2|lzma|crc32c|crc32|adler32|fletcher32|shuffle)$/;
-/** Codecs that take an array to bytes. */
-const ARRAY_TO_BYTES = /^(bytes|vlen-utf8|vlen-bytes|sharding_indexed|numcodecs\.vlen-(utf8|bytes|array))$/;
-
 /**
  * The v3 zarr.json zom opens for zarrita metadata (what zarrita keeps, v2 arrays included):
  * its "v2:*" data types as v3 ones, `transpose` orders "C"/"F" as permutations, and the
@@ -72,11 +69,9 @@ export function zarrJsonOf(meta: ArrayMetadata): { [key: string]: unknown } {
     if (dt === "v2:object" && c.name === "numcodecs.vlen-utf8") return { name: "vlen-utf8", configuration: {} };
     return c;
   });
-  if (!codecs.some((c) => ARRAY_TO_BYTES.test(c.name))) {
-    const at = codecs.findIndex((c) => BYTES_TO_BYTES.test(c.name));
-    const bytes = dt === "v2:object" || dt === "string" ? { name: "vlen-utf8", configuration: {} } : { name: "bytes", configuration: { endian: "little" } };
-    codecs = at < 0 ? [...codecs, bytes] : [...codecs.slice(0, at), bytes, ...codecs.slice(at)];
-  }
+  // The implicit `bytes` codec, where the core's codec kinds put it (zom_wasm withArrayToBytes).
+  const bytes = dt === "v2:object" || dt === "string" ? { name: "vlen-utf8", configuration: {} } : { name: "bytes", configuration: { endian: "little" } };
+  codecs = wire(() => raw.withArrayToBytes(codecs, bytes)) as typeof codecs;
   const fill = meta.fill_value as unknown;
   const fillValue = typeof fill === "number" && !Number.isFinite(fill) ? String(fill) : fill;
   return {
