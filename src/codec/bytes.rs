@@ -73,22 +73,16 @@ fn collect_units(
             units.push((base.saturating_add(offset), len));
         }
     };
+    if data_type.number_kind().is_some() {
+        // One unit per number: the element, or each half of a complex.
+        if let (Some(unit), Some(size)) = (data_type.byte_order_unit(), data_type.fixed_size()) {
+            for offset in (0..to_usize(size, "an element")?).step_by(unit) {
+                push(units, offset, unit);
+            }
+        }
+        return Ok(());
+    }
     match data_type {
-        DataType::Int16 | DataType::UInt16 | DataType::Float16 => push(units, 0, 2),
-        DataType::Int32 | DataType::UInt32 | DataType::Float32 => push(units, 0, 4),
-        DataType::Int64
-        | DataType::UInt64
-        | DataType::Float64
-        | DataType::DateTime64 { .. }
-        | DataType::TimeDelta64 { .. } => push(units, 0, 8),
-        DataType::Complex64 => {
-            push(units, 0, 4);
-            push(units, 4, 4);
-        }
-        DataType::Complex128 => {
-            push(units, 0, 8);
-            push(units, 8, 8);
-        }
         DataType::FixedLengthUtf32 { length_bytes } if big => {
             let n = to_usize(*length_bytes / 4, "a string")?;
             for i in 0..n {

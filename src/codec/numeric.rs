@@ -1,7 +1,7 @@
 //! Numeric element types as numcodecs filters name them (`"<i4"`, `"float32"`), with NumPy's
 //! casting rules for reading and writing single values.
 
-use crate::dtype::DataType;
+use crate::dtype::{numeric, DataType};
 use half::f16;
 
 /// A numeric element kind.
@@ -134,44 +134,17 @@ impl NumType {
     /// Reads a NumPy typestring (`"<i4"`, `">f8"`, `"|u1"`, `"b1"`) or name (`"int32"`,
     /// `"float64"`, `"bool"`).
     pub(crate) fn parse(text: &str) -> Option<NumType> {
-        let named = match text {
-            "bool" => Some(NumKind::Bool),
-            "int8" => Some(NumKind::I8),
-            "int16" => Some(NumKind::I16),
-            "int32" => Some(NumKind::I32),
-            "int64" => Some(NumKind::I64),
-            "uint8" => Some(NumKind::U8),
-            "uint16" => Some(NumKind::U16),
-            "uint32" => Some(NumKind::U32),
-            "uint64" => Some(NumKind::U64),
-            "float16" => Some(NumKind::F16),
-            "float32" => Some(NumKind::F32),
-            "float64" => Some(NumKind::F64),
-            _ => None,
-        };
-        if let Some(kind) = named {
-            return Some(NumType::le(kind));
+        if let Some(entry) = numeric::by_name(text) {
+            return Some(NumType::le(NumKind::from_data_type(&entry.data_type)?));
         }
         let (big, rest) = match text.as_bytes().first() {
             Some(b'>') => (true, text.get(1..)?),
             Some(b'<' | b'|' | b'=') => (false, text.get(1..)?),
             _ => (false, text),
         };
-        let kind = match rest {
-            "b1" | "?" => NumKind::Bool,
-            "i1" => NumKind::I8,
-            "i2" => NumKind::I16,
-            "i4" => NumKind::I32,
-            "i8" => NumKind::I64,
-            "u1" => NumKind::U8,
-            "u2" => NumKind::U16,
-            "u4" => NumKind::U32,
-            "u8" => NumKind::U64,
-            "f2" => NumKind::F16,
-            "f4" => NumKind::F32,
-            "f8" => NumKind::F64,
-            _ => return None,
-        };
+        // "?" is NumPy's character code for bool.
+        let rest = if rest == "?" { "b1" } else { rest };
+        let kind = NumKind::from_data_type(&numeric::by_typestring_body(rest)?.data_type)?;
         Some(NumType {
             kind,
             big: big && kind.size() > 1,

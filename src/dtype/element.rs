@@ -2,22 +2,13 @@
 //! like inside a chunk).
 
 use super::fill::shorten;
-use super::{DataType, Endianness, FillValue, StructField, MAX_ELEMENT_BYTES};
+use super::{DataType, Endianness, FillValue, NumericKind, StructField, MAX_ELEMENT_BYTES};
 
 /// Bytes per element, or `None` for variable-length types (and sizes that overflow `u64`,
 /// which the parsers refuse).
 pub(super) fn fixed_size(data_type: &DataType) -> Option<u64> {
     match data_type {
-        DataType::Bool | DataType::Int8 | DataType::UInt8 => Some(1),
-        DataType::Int16 | DataType::UInt16 | DataType::Float16 => Some(2),
-        DataType::Int32 | DataType::UInt32 | DataType::Float32 => Some(4),
-        DataType::Int64
-        | DataType::UInt64
-        | DataType::Float64
-        | DataType::Complex64
-        | DataType::DateTime64 { .. }
-        | DataType::TimeDelta64 { .. } => Some(8),
-        DataType::Complex128 => Some(16),
+        DataType::DateTime64 { .. } | DataType::TimeDelta64 { .. } => Some(8),
         DataType::String
         | DataType::Bytes(_)
         | DataType::VlenArray { .. }
@@ -26,6 +17,7 @@ pub(super) fn fixed_size(data_type: &DataType) -> Option<u64> {
         | DataType::NullTerminatedBytes { length_bytes }
         | DataType::RawBytes { length_bytes, .. } => Some(*length_bytes),
         DataType::Struct { fields, .. } => fixed_size_of_fields(fields),
+        numeric => numeric.numeric().map(|n| n.size),
     }
 }
 
@@ -48,19 +40,12 @@ fn field_count(field: &StructField) -> Option<u64> {
 /// The size of the units whose bytes a byte order reverses (4 for a float32, 4 for each half
 /// of a complex64, 4 for each UTF-32 code unit), or `None` when the type has no byte order.
 pub(super) fn swap_unit(data_type: &DataType) -> Option<usize> {
+    if let Some(n) = data_type.numeric() {
+        return n.swap_unit();
+    }
     match data_type {
-        DataType::Int16 | DataType::UInt16 | DataType::Float16 => Some(2),
-        DataType::Int32
-        | DataType::UInt32
-        | DataType::Float32
-        | DataType::Complex64
-        | DataType::FixedLengthUtf32 { .. } => Some(4),
-        DataType::Int64
-        | DataType::UInt64
-        | DataType::Float64
-        | DataType::Complex128
-        | DataType::DateTime64 { .. }
-        | DataType::TimeDelta64 { .. } => Some(8),
+        DataType::FixedLengthUtf32 { .. } => Some(4),
+        DataType::DateTime64 { .. } | DataType::TimeDelta64 { .. } => Some(8),
         _ => None,
     }
 }
@@ -164,36 +149,31 @@ pub(super) fn to_element_bytes(value: &FillValue, data_type: &DataType) -> Optio
 
 /// The little-endian bytes of `value` as one `data_type` of `size` bytes.
 fn element(value: &FillValue, data_type: &DataType, size: usize) -> Option<Vec<u8>> {
-    Some(match data_type {
-        DataType::Bool => vec![u8::from(as_bool(value)?)],
-        DataType::Int8
-        | DataType::Int16
-        | DataType::Int32
-        | DataType::Int64
-        | DataType::UInt8
-        | DataType::UInt16
-        | DataType::UInt32
-        | DataType::UInt64
-        | DataType::DateTime64 { .. }
-        | DataType::TimeDelta64 { .. } => {
-            let bits: u64 = match value {
-                FillValue::Int(i) => *i as u64,
-                FillValue::UInt(u) => *u,
-                FillValue::Bool(b) => u64::from(*b),
-                _ => return None,
-            };
-            bits.to_le_bytes().get(..size)?.to_vec()
-        }
-        DataType::Float16 | DataType::Float32 | DataType::Float64 => float_bytes(value, size)?,
-        DataType::Complex64 | DataType::Complex128 => match value {
-            FillValue::Complex(re, im) => {
-                let half = size / 2;
-                let mut out = float_bytes(re, half)?;
-                out.extend(float_bytes(im, half)?);
-                out
+    if let Some(kind) = data_type.number_kind() {
+        return Some(match kind {
+            NumericKind::Bool => vec![u8::from(as_bool(value)?)],
+            NumericKind::Signed | NumericKind::Unsigned => {
+                let bits: u64 = match value {
+                    FillValue::Int(i) => *i as u64,
+                    FillValue::UInt(u) => *u,
+                    FillValue::Bool(b) => u64::from(*b),
+                    _ => return None,
+                };
+                bits.to_le_bytes().get(..size)?.to_vec()
             }
-            _ => return None,
-        },
+            NumericKind::Float => float_bytes(value, size)?,
+            NumericKind::Complex => match value {
+                FillValue::Complex(re, im) => {
+                    let half = size / 2;
+                    let mut out = float_bytes(re, half)?;
+                    out.extend(float_bytes(im, half)?);
+                    out
+                }
+                _ => return None,
+            },
+        });
+    }
+    Some(match data_type {
         DataType::FixedLengthUtf32 { .. } => match value {
             FillValue::String(s) => {
                 let mut out = Vec::with_capacity(size);
@@ -235,10 +215,7 @@ fn element(value: &FillValue, data_type: &DataType, size: usize) -> Option<Vec<u
             }
             _ => return None,
         },
-        DataType::String
-        | DataType::Bytes(_)
-        | DataType::VlenArray { .. }
-        | DataType::Object(_) => return None,
+        _ => return None,
     })
 }
 
@@ -319,27 +296,26 @@ pub(super) fn from_element_bytes(data_type: &DataType, bytes: &[u8]) -> Option<F
             (bits.checked_shl(shift)? as i64).checked_shr(shift)?,
         ))
     };
+    if let Some(kind) = data_type.number_kind() {
+        return Some(match kind {
+            NumericKind::Bool => match bytes {
+                [0] => FillValue::Bool(false),
+                [1] => FillValue::Bool(true),
+                _ => return None,
+            },
+            NumericKind::Signed => word(true)?,
+            NumericKind::Unsigned => word(false)?,
+            NumericKind::Float => float_from_bytes(bytes)?,
+            NumericKind::Complex => {
+                let (re, im) = bytes.split_at(bytes.len() / 2);
+                FillValue::Complex(
+                    Box::new(float_from_bytes(re)?),
+                    Box::new(float_from_bytes(im)?),
+                )
+            }
+        });
+    }
     Some(match data_type {
-        DataType::Bool => match bytes {
-            [0] => FillValue::Bool(false),
-            [1] => FillValue::Bool(true),
-            _ => return None,
-        },
-        DataType::Int8
-        | DataType::Int16
-        | DataType::Int32
-        | DataType::Int64
-        | DataType::DateTime64 { .. }
-        | DataType::TimeDelta64 { .. } => word(true)?,
-        DataType::UInt8 | DataType::UInt16 | DataType::UInt32 | DataType::UInt64 => word(false)?,
-        DataType::Float16 | DataType::Float32 | DataType::Float64 => float_from_bytes(bytes)?,
-        DataType::Complex64 | DataType::Complex128 => {
-            let (re, im) = bytes.split_at(bytes.len() / 2);
-            FillValue::Complex(
-                Box::new(float_from_bytes(re)?),
-                Box::new(float_from_bytes(im)?),
-            )
-        }
         DataType::FixedLengthUtf32 { .. } => {
             let mut text = String::new();
             let mut units: Vec<u32> = bytes
@@ -385,10 +361,7 @@ pub(super) fn from_element_bytes(data_type: &DataType, bytes: &[u8]) -> Option<F
             }
             FillValue::Struct(values)
         }
-        DataType::String
-        | DataType::Bytes(_)
-        | DataType::VlenArray { .. }
-        | DataType::Object(_) => return None,
+        _ => return None,
     })
 }
 

@@ -1,6 +1,6 @@
 //! Decoding `fill_value` JSON (v3 and v2) into [`FillValue`]s.
 
-use super::{BytesNaming, DataType, Endianness, FillValue, StructNaming};
+use super::{BytesNaming, DataType, Endianness, FillValue, NumericKind, StructNaming};
 use crate::json::type_name;
 use serde_json::{Map, Number, Value};
 
@@ -66,35 +66,30 @@ pub(super) fn from_v2(
 
 /// The width in bytes of the floats of a float or complex type.
 pub(super) fn float_width(data_type: &DataType) -> Option<usize> {
+    data_type.numeric()?.float_width()
+}
+
+/// The range of an integer type (datetime64 and timedelta64 count as int64), and whether it
+/// is signed.
+fn int_bounds(data_type: &DataType) -> Option<(i128, i128, bool)> {
     match data_type {
-        DataType::Float16 => Some(2),
-        DataType::Float32 | DataType::Complex64 => Some(4),
-        DataType::Float64 | DataType::Complex128 => Some(8),
-        _ => None,
+        DataType::DateTime64 { .. } | DataType::TimeDelta64 { .. } => {
+            Some((i64::MIN.into(), i64::MAX.into(), true))
+        }
+        other => other.numeric()?.int_bounds(),
     }
 }
 
-/// The range of an integer type, and whether it is signed.
-fn int_bounds(data_type: &DataType) -> Option<(i128, i128, bool)> {
-    Some(match data_type {
-        DataType::Int8 => (i8::MIN.into(), i8::MAX.into(), true),
-        DataType::Int16 => (i16::MIN.into(), i16::MAX.into(), true),
-        DataType::Int32 => (i32::MIN.into(), i32::MAX.into(), true),
-        DataType::Int64 | DataType::DateTime64 { .. } | DataType::TimeDelta64 { .. } => {
-            (i64::MIN.into(), i64::MAX.into(), true)
-        }
-        DataType::UInt8 => (0, u8::MAX.into(), false),
-        DataType::UInt16 => (0, u16::MAX.into(), false),
-        DataType::UInt32 => (0, u32::MAX.into(), false),
-        DataType::UInt64 => (0, u64::MAX.into(), false),
-        _ => return None,
-    })
-}
-
-fn decode(data_type: &DataType, value: &Value, version: Version) -> Result<FillValue, String> {
-    let name = label(data_type);
-    match data_type {
-        DataType::Bool => match (value, version) {
+/// A fill value of a type held as a number (`kind`): a bool, an integer, a float or a complex.
+fn number(
+    kind: NumericKind,
+    data_type: &DataType,
+    name: &str,
+    value: &Value,
+    version: Version,
+) -> Result<FillValue, String> {
+    match kind {
+        NumericKind::Bool => match (value, version) {
             (Value::Bool(b), _) => Ok(FillValue::Bool(*b)),
             // zarr-python reads 0 and 1 as booleans in v2 metadata.
             (Value::Number(n), Version::V2) if n.as_u64() == Some(0) => Ok(FillValue::Bool(false)),
@@ -104,28 +99,15 @@ fn decode(data_type: &DataType, value: &Value, version: Version) -> Result<FillV
                 show(value)
             )),
         },
-        DataType::DateTime64 { .. } | DataType::TimeDelta64 { .. } => match value {
-            Value::String(s) if s == "NaT" => Ok(FillValue::Int(i64::MIN)),
-            _ => integer(data_type, &name, value, version),
-        },
-        DataType::Int8
-        | DataType::Int16
-        | DataType::Int32
-        | DataType::Int64
-        | DataType::UInt8
-        | DataType::UInt16
-        | DataType::UInt32
-        | DataType::UInt64 => integer(data_type, &name, value, version),
-        DataType::Float16 | DataType::Float32 | DataType::Float64 => {
-            float(float_width(data_type).unwrap_or(8), &name, value, version)
-        }
-        DataType::Complex64 | DataType::Complex128 => {
+        NumericKind::Signed | NumericKind::Unsigned => integer(data_type, name, value, version),
+        NumericKind::Float => float(float_width(data_type).unwrap_or(8), name, value, version),
+        NumericKind::Complex => {
             let width = float_width(data_type).unwrap_or(8);
             match value {
                 Value::Array(parts) => match parts.as_slice() {
                     [re, im] => Ok(FillValue::Complex(
-                        Box::new(float(width, &name, re, version)?),
-                        Box::new(float(width, &name, im, version)?),
+                        Box::new(float(width, name, re, version)?),
+                        Box::new(float(width, name, im, version)?),
                     )),
                     _ => Err(format!(
                         "fill_value for {name} must be [real, imaginary], got an array of {} items",
@@ -137,6 +119,17 @@ fn decode(data_type: &DataType, value: &Value, version: Version) -> Result<FillV
                     show(value)
                 )),
             }
+        }
+    }
+}
+
+fn decode(data_type: &DataType, value: &Value, version: Version) -> Result<FillValue, String> {
+    let name = label(data_type);
+    match data_type {
+        DataType::DateTime64 { .. } | DataType::TimeDelta64 { .. }
+            if matches!(value, Value::String(s) if s == "NaT") =>
+        {
+            Ok(FillValue::Int(i64::MIN))
         }
         // zarr-python 2 wrote a number (its default 0) for object arrays; a missing element
         // of a vlen-array reads as an empty array whatever it says, so it is not kept.
@@ -255,6 +248,10 @@ fn decode(data_type: &DataType, value: &Value, version: Version) -> Result<FillV
                 "fill_value for struct must be an object mapping each field to its value, got {}",
                 show(value)
             )),
+        },
+        numeric => match numeric.number_kind() {
+            Some(kind) => number(kind, data_type, &name, value, version),
+            None => Err(format!("fill_value for {name} cannot be read")),
         },
     }
 }

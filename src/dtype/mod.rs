@@ -24,6 +24,7 @@ pub(crate) mod base64;
 mod element;
 mod fill;
 mod fill_encode;
+pub mod numeric;
 mod time;
 mod v2;
 mod v3;
@@ -37,6 +38,7 @@ mod tests_struct;
 #[cfg(test)]
 mod tests_v2;
 
+pub use numeric::{Numeric, NumericKind, NUMERIC};
 pub use time::MAX_SCALE_FACTOR;
 
 use crate::document::named::NamedConfig;
@@ -312,6 +314,12 @@ impl DataType {
     /// (whose fields carry their own order).
     pub fn has_byte_order(&self) -> bool {
         element::swap_unit(self).is_some()
+    }
+
+    /// The size of the units a byte order reverses (the number, each half of a complex, each
+    /// UTF-32 code unit), or `None` when the type has no byte order.
+    pub fn byte_order_unit(&self) -> Option<usize> {
+        element::swap_unit(self)
     }
 }
 

@@ -3,6 +3,7 @@
 
 use super::element::check_struct_fields;
 use super::fill::shorten;
+use super::numeric;
 use super::time::{check_scale_factor, unknown_unit};
 use super::{
     BytesNaming, DataType, Endianness, ObjectFormat, StructField, StructNaming, TimeUnit,
@@ -78,23 +79,7 @@ fn vlen_array_item(item: &Value) -> Result<DataType, String> {
             ))
         }
     };
-    let numeric = matches!(
-        item,
-        DataType::Bool
-            | DataType::Int8
-            | DataType::Int16
-            | DataType::Int32
-            | DataType::Int64
-            | DataType::UInt8
-            | DataType::UInt16
-            | DataType::UInt32
-            | DataType::UInt64
-            | DataType::Float16
-            | DataType::Float32
-            | DataType::Float64
-            | DataType::Complex64
-            | DataType::Complex128
-    );
+    let numeric = item.numeric().is_some();
     if !numeric {
         return Err(
             "vlen-array items must be booleans, integers, floats or complex numbers".into(),
@@ -223,21 +208,10 @@ fn parse_typestring(
         }
     };
     let rest = chars.as_str();
-    let data_type = match rest {
-        "b1" => DataType::Bool,
-        "i1" => DataType::Int8,
-        "u1" => DataType::UInt8,
-        "i2" => DataType::Int16,
-        "i4" => DataType::Int32,
-        "i8" => DataType::Int64,
-        "u2" => DataType::UInt16,
-        "u4" => DataType::UInt32,
-        "u8" => DataType::UInt64,
-        "f2" => DataType::Float16,
-        "f4" => DataType::Float32,
-        "f8" => DataType::Float64,
-        "c8" => DataType::Complex64,
-        "c16" => DataType::Complex128,
+    let data_type = if let Some(n) = numeric::by_typestring_body(rest) {
+        n.data_type.clone()
+    } else {
+        match rest {
         "O" => match object_codec_id {
             Some("vlen-utf8") => DataType::String,
             Some("vlen-bytes") => DataType::Bytes(BytesNaming::VariableLengthBytes),
@@ -290,6 +264,7 @@ fn parse_typestring(
                 return Err(invalid(typestring));
             }
         }
+    }
     };
     // NumPy writes `|` exactly for the types without a byte order, and `<`/`>` for the others.
     let needs_order = data_type.has_byte_order();
@@ -376,20 +351,6 @@ fn to_v2_inner(
     }
     let o = order_char(endianness);
     let typestring = match data_type {
-        DataType::Bool => "|b1".to_string(),
-        DataType::Int8 => "|i1".to_string(),
-        DataType::UInt8 => "|u1".to_string(),
-        DataType::Int16 => format!("{o}i2"),
-        DataType::Int32 => format!("{o}i4"),
-        DataType::Int64 => format!("{o}i8"),
-        DataType::UInt16 => format!("{o}u2"),
-        DataType::UInt32 => format!("{o}u4"),
-        DataType::UInt64 => format!("{o}u8"),
-        DataType::Float16 => format!("{o}f2"),
-        DataType::Float32 => format!("{o}f4"),
-        DataType::Float64 => format!("{o}f8"),
-        DataType::Complex64 => format!("{o}c8"),
-        DataType::Complex128 => format!("{o}c16"),
         DataType::String
         | DataType::Bytes(_)
         | DataType::VlenArray { .. }
@@ -411,6 +372,13 @@ fn to_v2_inner(
             format!("{o}m8{}", time_suffix(*unit, *scale_factor)?)
         }
         DataType::Struct { .. } => unreachable_struct()?,
+        numeric => {
+            let n = numeric
+                .numeric()
+                .ok_or("internal error: a data type without a v2 typestring")?;
+            let o = if n.has_byte_order() { o } else { '|' };
+            format!("{o}{}", n.typestring_body())
+        }
     };
     Ok(Value::String(typestring))
 }

@@ -3,6 +3,7 @@
 
 use super::element::check_struct_fields;
 use super::fill::shorten;
+use super::numeric;
 use super::time::{check_scale_factor, unknown_unit};
 use super::{
     BytesNaming, DataType, Endianness, StructField, StructNaming, TimeUnit, MAX_STRUCT_DEPTH,
@@ -11,22 +12,9 @@ use crate::document::named::NamedConfig;
 use crate::json::type_name;
 use serde_json::{Map, Value};
 
-/// The names of the types that take no configuration.
+/// The names of the types other than the numeric ones (`super::numeric`) that take no
+/// configuration.
 const SIMPLE: &[(&str, DataType)] = &[
-    ("bool", DataType::Bool),
-    ("int8", DataType::Int8),
-    ("int16", DataType::Int16),
-    ("int32", DataType::Int32),
-    ("int64", DataType::Int64),
-    ("uint8", DataType::UInt8),
-    ("uint16", DataType::UInt16),
-    ("uint32", DataType::UInt32),
-    ("uint64", DataType::UInt64),
-    ("float16", DataType::Float16),
-    ("float32", DataType::Float32),
-    ("float64", DataType::Float64),
-    ("complex64", DataType::Complex64),
-    ("complex128", DataType::Complex128),
     ("string", DataType::String),
     (
         "variable_length_bytes",
@@ -34,6 +22,18 @@ const SIMPLE: &[(&str, DataType)] = &[
     ),
     ("bytes", DataType::Bytes(BytesNaming::Bytes)),
 ];
+
+/// The type a configuration-free `name` stands for.
+fn simple(name: &str) -> Option<DataType> {
+    numeric::by_name(name)
+        .map(|n| n.data_type.clone())
+        .or_else(|| {
+            SIMPLE
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, dt)| dt.clone())
+        })
+}
 
 /// The names of the types that need a configuration.
 const CONFIGURED: &[&str] = &[
@@ -48,9 +48,7 @@ const CONFIGURED: &[&str] = &[
 
 /// Whether `name` is a v3 data type name zom knows.
 pub(super) fn is_known_name(name: &str) -> bool {
-    SIMPLE.iter().any(|(n, _)| *n == name)
-        || CONFIGURED.contains(&name)
-        || matches!(r_bits(name), Some(Ok(_)))
+    simple(name).is_some() || CONFIGURED.contains(&name) || matches!(r_bits(name), Some(Ok(_)))
 }
 
 /// The number of bits of a core-spec `r<bits>` name: `None` when `name` is not `r` followed
@@ -78,9 +76,9 @@ fn r_bits(name: &str) -> Option<Result<u64, String>> {
 /// Reads a v3 `data_type`; `depth` is how many structs enclose it.
 pub(super) fn from_v3(named: &NamedConfig, depth: usize) -> Result<DataType, String> {
     let name = named.name.as_str();
-    if let Some((_, dt)) = SIMPLE.iter().find(|(n, _)| *n == name) {
+    if let Some(dt) = simple(name) {
         no_configuration(named)?;
-        return Ok(dt.clone());
+        return Ok(dt);
     }
     if let Some(bits) = r_bits(name) {
         let bits = bits?;
@@ -301,6 +299,9 @@ fn named(name: &str, entries: Vec<(&str, Value)>) -> NamedConfig {
 
 /// The v3 `data_type` of `data_type`.
 pub(super) fn to_v3(data_type: &DataType) -> NamedConfig {
+    if let Some(n) = data_type.numeric() {
+        return NamedConfig::short(n.name);
+    }
     if let Some((name, _)) = SIMPLE.iter().find(|(_, dt)| dt == data_type) {
         return NamedConfig::short(*name);
     }

@@ -12,24 +12,10 @@ use wasm_bindgen::JsValue;
 
 /// The `kind` the TypeScript side turns element bytes into a TypedArray with.
 pub(super) fn numeric_kind(data_type: &DataType) -> Option<&'static str> {
-    Some(match data_type {
-        DataType::Bool => "bool",
-        DataType::Int8 => "int8",
-        DataType::Int16 => "int16",
-        DataType::Int32 => "int32",
-        DataType::Int64 => "int64",
-        DataType::UInt8 => "uint8",
-        DataType::UInt16 => "uint16",
-        DataType::UInt32 => "uint32",
-        DataType::UInt64 => "uint64",
-        DataType::Float16 => "float16",
-        DataType::Float32 => "float32",
-        DataType::Float64 => "float64",
-        DataType::Complex64 => "complex64",
-        DataType::Complex128 => "complex128",
-        DataType::DateTime64 { .. } | DataType::TimeDelta64 { .. } => "int64",
-        _ => return None,
-    })
+    match data_type {
+        DataType::DateTime64 { .. } | DataType::TimeDelta64 { .. } => Some("int64"),
+        other => other.numeric().map(|n| n.name),
+    }
 }
 
 fn shape_to_js(shape: &[u64]) -> Array {
