@@ -13,7 +13,7 @@ use zom::codec::DecodedChunk;
 use zom::error::Result;
 use zom::hierarchy::{
     read, read_cached, ArrayReader, CacheKey, CacheUse, ChunkCache, ChunkPart, ChunkValues,
-    DecodeHook, NoHook, ReadOptions, ENTRY_OVERHEAD,
+    DecodeHook, NoHook, ReadContext, ReadOptions, ENTRY_OVERHEAD,
 };
 use zom::store::MemoryStore;
 
@@ -111,7 +111,10 @@ fn cached_read(
     array: u64,
 ) -> (ChunkValues, u64) {
     store.reset_counts();
-    let cache = Some(CacheUse { cache, array });
+    let context = ReadContext {
+        cache: Some(CacheUse { cache, array }),
+        ..ReadContext::default()
+    };
     let options = ReadOptions::default();
     let values = block_on(read_cached::<_, NoHook>(
         store,
@@ -119,7 +122,7 @@ fn cached_read(
         selection,
         &options,
         None,
-        cache,
+        context,
         &mut |_| {},
     ))
     .unwrap();
@@ -307,10 +310,13 @@ fn a_hook_places_cached_chunks_and_decodes_only_misses() {
                 sel,
                 &ReadOptions::default(),
                 Some(&hook),
-                Some(CacheUse {
-                    cache: &cache,
-                    array: 1,
-                }),
+                ReadContext {
+                    cache: Some(CacheUse {
+                        cache: &cache,
+                        array: 1,
+                    }),
+                    ..ReadContext::default()
+                },
                 &mut |_| {},
             ))
             .unwrap();

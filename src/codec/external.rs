@@ -1,5 +1,6 @@
-//! Codecs the caller implements (JS `registerCodec`): their names, and how an array's codecs
-//! split into zom's own and the caller's.
+//! Codecs the caller implements (JS `registerCodec`): how an array's codecs split into zom's
+//! own and the caller's, given the names the caller registered
+//! ([`CodecPipeline::from_v3_metadata_with`](super::CodecPipeline::from_v3_metadata_with)).
 //!
 //! A registered codec decodes outside zom (asynchronously, in JavaScript), so it can only
 //! stand where its output goes straight on to zom's codecs: at the end of the encode order.
@@ -15,23 +16,6 @@ use crate::document::named::NamedConfig;
 use crate::document::v2::ArrayMetadataV2;
 use crate::error::{ErrorCode, Result, ZomError};
 use serde_json::{Map, Value};
-use std::cell::RefCell;
-
-thread_local! {
-    /// The names registered in this instance (one per thread, as the WebAssembly module is).
-    static REGISTERED: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
-}
-
-/// Sets the codec names the caller implements, for arrays opened afterwards on this thread:
-/// v3 codec names, and numcodecs ids (v2 `id`, v3 `numcodecs.<id>`).
-pub fn set_registered(names: Vec<String>) {
-    REGISTERED.with(|r| *r.borrow_mut() = names);
-}
-
-/// The codec names the caller implements on this thread.
-pub fn registered() -> Vec<String> {
-    REGISTERED.with(|r| r.borrow().clone())
-}
 
 fn is_registered(registered: &[String], name: &str) -> bool {
     registered

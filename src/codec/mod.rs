@@ -33,7 +33,7 @@ mod v3;
 mod vlen;
 
 pub use crate::limits::Limits;
-pub use external::{registered, set_registered, ExternalStep};
+pub use external::ExternalStep;
 pub(crate) use pipeline::object_fill;
 pub use pipeline::CodecPipeline;
 

@@ -105,6 +105,16 @@ impl CodecPipeline {
 
     /// Builds the pipeline of a v3 array from its whole metadata (regular chunk grid).
     pub fn from_v3_metadata(meta: &ArrayMetadataV3) -> Result<CodecPipeline> {
+        Self::from_v3_metadata_with(meta, &[])
+    }
+
+    /// [`CodecPipeline::from_v3_metadata`] for a caller that applies the codecs named
+    /// `registered` itself (v3 names and numcodecs ids): the array's trailing run of them
+    /// becomes the pipeline's [`CodecPipeline::external`] steps.
+    pub fn from_v3_metadata_with(
+        meta: &ArrayMetadataV3,
+        registered: &[String],
+    ) -> Result<CodecPipeline> {
         let data_type = DataType::from_v3(&meta.data_type)
             .map_err(|e| ZomError::invalid_metadata(format!("data_type: {e}")))?;
         let fill = FillValue::from_v3(&data_type, &meta.fill_value)
@@ -129,15 +139,23 @@ impl CodecPipeline {
                 );
                 Ok::<_, ZomError>(shape)
             })?;
-        let (codecs, external) =
-            super::external::split_v3(&meta.codecs, &super::external::registered())?;
+        let (codecs, external) = super::external::split_v3(&meta.codecs, registered)?;
         Ok(Self::from_v3(&codecs, &data_type, &shape, &fill)?.with_external(external))
     }
 
     /// Builds the pipeline of a v2 array from its `.zarray` (filters, compressor, order and
     /// the dtype's byte order).
     pub fn from_v2_metadata(meta: &ArrayMetadataV2) -> Result<CodecPipeline> {
-        let (meta, external) = super::external::split_v2(meta, &super::external::registered())?;
+        Self::from_v2_metadata_with(meta, &[])
+    }
+
+    /// [`CodecPipeline::from_v2_metadata`] for a caller that applies the codecs named
+    /// `registered` itself (numcodecs ids), as [`CodecPipeline::from_v3_metadata_with`].
+    pub fn from_v2_metadata_with(
+        meta: &ArrayMetadataV2,
+        registered: &[String],
+    ) -> Result<CodecPipeline> {
+        let (meta, external) = super::external::split_v2(meta, registered)?;
         Ok(super::v2::from_v2(&meta)?.with_external(external))
     }
 }

@@ -50,10 +50,24 @@ impl ArrayReader {
         limits: Limits,
         understood: &[String],
     ) -> Result<Self> {
+        Self::open_with_codecs(array, path, limits, understood, &[])
+    }
+
+    /// Like [`ArrayReader::open_with_extensions`], for a caller that also applies the codecs
+    /// named `registered` itself: the array's trailing run of them is left to the read's
+    /// [`ExternalCodecs`](super::ExternalCodecs)
+    /// ([`CodecPipeline::from_v3_metadata_with`]).
+    pub fn open_with_codecs(
+        array: &Array,
+        path: &str,
+        limits: Limits,
+        understood: &[String],
+        registered: &[String],
+    ) -> Result<Self> {
         if let Some(refusal) = Self::refusal(array, understood) {
             return Err(refusal.at_path(path.trim_matches('/')));
         }
-        Self::open_unchecked(array, path, limits)
+        Self::open_unchecked(array, path, limits, registered)
     }
 
     /// Why a reader that implements the extensions `understood` must refuse `array` (see
@@ -70,8 +84,13 @@ impl ArrayReader {
 
     /// Opens without the `must_understand` check, for an array whose refusal was decided
     /// already: a decode worker's (its calling thread opened it), or one reopened under
-    /// other limits.
-    pub(crate) fn open_unchecked(array: &Array, path: &str, limits: Limits) -> Result<Self> {
+    /// other limits; `registered` as for [`ArrayReader::open_with_codecs`].
+    pub(crate) fn open_unchecked(
+        array: &Array,
+        path: &str,
+        limits: Limits,
+        registered: &[String],
+    ) -> Result<Self> {
         let path = path.trim_matches('/');
         let build = || -> Result<Self> {
             let (layout, pipeline, data_type, shape) = match array {
@@ -80,7 +99,7 @@ impl ArrayReader {
                         .map_err(|e| ZomError::invalid_metadata(format!("data_type: {e}")))?;
                     (
                         ArrayLayout::from_v3(meta, path)?,
-                        CodecPipeline::from_v3_metadata(meta)?,
+                        CodecPipeline::from_v3_metadata_with(meta, registered)?,
                         data_type,
                         meta.shape.clone(),
                     )
@@ -89,7 +108,7 @@ impl ArrayReader {
                     let meta = &a.metadata;
                     // The pipeline reads the dtype with its object codec (vlen-array's
                     // item type is in its configuration): one reading of it.
-                    let pipeline = CodecPipeline::from_v2_metadata(meta)?;
+                    let pipeline = CodecPipeline::from_v2_metadata_with(meta, registered)?;
                     let data_type = pipeline.decoded_repr().data_type.clone();
                     (
                         ArrayLayout::from_v2(meta, path)?,

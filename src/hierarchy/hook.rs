@@ -1,14 +1,16 @@
-//! What a read is given: its [`ReadOptions`], and the [`DecodeHook`] that decodes its chunks
+//! What a read is given: its [`ReadOptions`], the [`DecodeHook`] that decodes its chunks
 //! elsewhere (with [`place_cached`], which places a cached chunk by the hook or into the
-//! output). Both `read` and `shard` use them; defined apart so that neither names the other's
-//! types for them.
+//! output), and its [`ReadContext`] (a chunk cache, the [`ExternalCodecs`] the caller applies).
+//! Both `read` and `shard` use them; defined apart so that neither names the other's types
+//! for them.
 
-use super::cache::Cached;
+use super::cache::{CacheUse, Cached};
 use super::output::{Fill, Output};
 use crate::chunk::ChunkRead;
-use crate::codec::DecodedChunk;
+use crate::codec::{DecodedChunk, ExternalStep};
 use crate::error::{Result, ZomError};
 use crate::limits::Limits;
+use futures_util::future::LocalBoxFuture;
 
 /// Which codec pipeline decodes a chunk handed to a [`DecodeHook`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,6 +74,28 @@ impl DecodeHook for NoHook {
     async fn decode(&self, _: &[u8], _: ChunkPart, _: &ChunkRead) -> Result<()> {
         match *self {}
     }
+}
+
+/// Applies the codecs the caller implements (an array's trailing registered codecs,
+/// [`CodecPipeline::external`](crate::codec::CodecPipeline::external)) to a chunk's stored
+/// bytes; zom's pipeline decodes what it gives.
+pub trait ExternalCodecs {
+    /// The stored `bytes` of chunk `key` with `steps` applied in order.
+    fn apply<'a>(
+        &'a self,
+        key: &'a str,
+        steps: &'a [ExternalStep],
+        bytes: Vec<u8>,
+    ) -> LocalBoxFuture<'a, Result<Vec<u8>>>;
+}
+
+/// What a read uses besides its store, array and options; the default uses neither.
+#[derive(Clone, Copy, Default)]
+pub struct ReadContext<'a> {
+    /// The chunk cache chunks are looked up in and kept in.
+    pub cache: Option<CacheUse<'a>>,
+    /// What applies the array's registered codecs: an array with some is read only with it.
+    pub external: Option<&'a dyn ExternalCodecs>,
 }
 
 /// Limits and tuning of a read.

@@ -20,7 +20,7 @@ mod walk;
 
 pub use array::{ArrayReader, ChunkValues};
 pub use cache::{CacheKey, CacheStats, CacheUse, Cached, ChunkCache, ENTRY_OVERHEAD};
-pub use hook::{ChunkPart, DecodeHook, NoHook, ReadOptions};
+pub use hook::{ChunkPart, DecodeHook, ExternalCodecs, NoHook, ReadContext, ReadOptions};
 pub use indexes::{KnownIndex, ShardIndexes, DEFAULT_INDEX_CACHE_BYTES};
 pub use open::{
     normalize_path, open, open_deferred, open_member, open_with, NodeKind, OpenHints, Opened,

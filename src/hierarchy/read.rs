@@ -23,8 +23,10 @@
 //! Chunks read are kept in the cache (those decoded by the hook come back from it).
 
 use super::array::{ArrayReader, ChunkValues};
-use super::cache::{CacheUse, Cached};
-use super::hook::{place_cached, ChunkPart, DecodeHook, NoHook, ReadOptions};
+use super::cache::Cached;
+use super::hook::{
+    place_cached, ChunkPart, DecodeHook, ExternalCodecs, NoHook, ReadContext, ReadOptions,
+};
 use super::output::{Fill, Output};
 use super::pending::{stray, Fetched, Finished, InFlight, Pending};
 use super::shard;
@@ -68,19 +70,22 @@ pub async fn read_with<S: Store, H: DecodeHook>(
     hook: Option<&H>,
     progress: &mut dyn FnMut(ReadProgress),
 ) -> Result<ChunkValues> {
-    read_cached(store, reader, selection, options, hook, None, progress).await
+    let context = ReadContext::default();
+    read_cached(store, reader, selection, options, hook, context, progress).await
 }
 
-/// [`read_with`], through `cache` when one is given (see the module docs).
+/// [`read_with`], through the context's cache when it has one (see the module docs), its
+/// registered codecs applied by the context's [`ExternalCodecs`].
 pub async fn read_cached<S: Store, H: DecodeHook>(
     store: &S,
     reader: &ArrayReader,
     selection: &Selection,
     options: &ReadOptions,
     hook: Option<&H>,
-    cache: Option<CacheUse<'_>>,
+    context: ReadContext<'_>,
     progress: &mut dyn FnMut(ReadProgress),
 ) -> Result<ChunkValues> {
+    let ReadContext { cache, external } = context;
     let layout = reader.layout();
     let path = layout.path.as_str();
     let plan = layout.plan(selection)?;
@@ -152,7 +157,7 @@ pub async fn read_cached<S: Store, H: DecodeHook>(
                             },
                         }
                     }
-                    (None, hook) => match (fetch_chunk(store, reader, key).await, hook) {
+                    (None, hook) => match (fetch_chunk(store, reader, key, external).await, hook) {
                         (Err(e), _) => Err(e),
                         (Ok(None), _) => Ok(Fetched::Missing),
                         (Ok(Some(bytes)), None) => Ok(Fetched::Encoded(bytes)),
@@ -246,19 +251,23 @@ fn chunk_cost(reader: &ArrayReader, chunk: &PlannedChunk) -> u64 {
 }
 
 /// The bytes of a (non-sharded) chunk as zom's pipeline decodes them: the stored value, with
-/// the codecs the caller implements applied first (`crate::codec::ExternalStep`).
+/// the codecs the caller implements applied first by `external` (`crate::codec::ExternalStep`).
 async fn fetch_chunk<S: Store>(
     store: &S,
     reader: &ArrayReader,
     key: &str,
+    external: Option<&dyn ExternalCodecs>,
 ) -> Result<Option<Vec<u8>>> {
     let stored = stored_chunk(store, key, reader.pipeline().stored_bound()).await?;
-    let external = reader.pipeline().external();
-    match stored {
-        Some(bytes) if !external.is_empty() => {
-            store.decode_external(key, external, bytes).await.map(Some)
+    let steps = reader.pipeline().external();
+    match (stored, external) {
+        (Some(_), None) if !steps.is_empty() => {
+            Err(crate::codec::external::unapplied(steps).at_key(key))
         }
-        other => Ok(other),
+        (Some(bytes), Some(external)) if !steps.is_empty() => {
+            external.apply(key, steps, bytes).await.map(Some)
+        }
+        (other, _) => Ok(other),
     }
 }
 

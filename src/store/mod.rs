@@ -46,20 +46,6 @@ pub trait Store {
         self.get_range(key, ByteRange::Suffix(length)).await
     }
 
-    /// A chunk's stored `bytes` (at `key`) with `steps`, the codecs the caller implements,
-    /// applied in order (see [`crate::codec::ExternalStep`]): what zom's own codecs decode
-    /// next. Only a store through which a caller registered codecs does this; the default
-    /// refuses with [`ErrorCode::UnknownCodec`](crate::ErrorCode::UnknownCodec).
-    async fn decode_external(
-        &self,
-        key: &str,
-        steps: &[crate::codec::ExternalStep],
-        bytes: Vec<u8>,
-    ) -> Result<Vec<u8>> {
-        let _ = (key, bytes);
-        Err(crate::codec::external::unapplied(steps))
-    }
-
     /// The keys and sub-prefixes directly below `prefix` (a node path: `""` for the root,
     /// `"a/b"`, without slashes at either end), or `None` when the store cannot list.
     async fn list_dir(&self, _prefix: &str) -> Result<Option<Listing>> {

@@ -2,7 +2,7 @@
 //! decodes the chunks the caller fetched itself.
 
 use super::json_text::json_input_with;
-use super::options::DecoderOptions;
+use super::options::{DecoderOptions, Understood};
 use super::{fail, limits, values, JsResult};
 use crate::error::ZomError;
 use crate::hierarchy::ArrayReader;
@@ -14,11 +14,12 @@ fn array_input(
     meta: &JsValue,
     path: &str,
     limits: crate::Limits,
-    understood: &[String],
+    understood: &Understood,
 ) -> Result<ArrayReader, JsValue> {
     match json_input_with(meta, &limits).and_then(|v| Node::from_value(&v).map_err(fail))? {
         Node::Array(array) => {
-            ArrayReader::open_with_extensions(&array, path, limits, understood).map_err(fail)
+            let Understood { extensions, codecs } = understood;
+            ArrayReader::open_with_codecs(&array, path, limits, extensions, codecs).map_err(fail)
         }
         Node::Group(_) => Err(fail(ZomError::invalid_argument(
             "array metadata expected (a zarr.json of an array, a .zarray, or an array ZOM node)",
@@ -52,7 +53,7 @@ impl ChunkDecoder {
                 &meta,
                 path.as_deref().unwrap_or(""),
                 options.limits.over(limits::current()),
-                options.understood.extensions(),
+                &options.understood,
             )?,
         })
     }

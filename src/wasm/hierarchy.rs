@@ -3,6 +3,7 @@
 //! (ts/hierarchy.ts, ts/array.ts) is the public face; these return plain data and Promises.
 
 use super::boundary;
+use super::codecs::JsExternalCodecs;
 use super::convert::{from_js, node_to_js, set_own, to_js};
 use super::options::{self, NodeFromZomOptions, OpenOptions, Understood};
 use super::plain::error as error_to_js;
@@ -12,7 +13,8 @@ use super::values::chunk_to_js;
 use crate::chunk::Selection;
 use crate::error::{ErrorCode, ZomError};
 use crate::hierarchy::{
-    self, ArrayReader, CacheUse, Opened, ReadOptions, ReadProgress, WalkOptions, WalkProgress,
+    self, ArrayReader, CacheUse, ExternalCodecs, Opened, ReadContext, ReadOptions, ReadProgress,
+    WalkOptions, WalkProgress,
 };
 use crate::limits::Limits;
 use crate::model::{Array as ArrayNode, DeferredMembers, Node};
@@ -159,12 +161,13 @@ fn node_result(
         &JsValue::from_bool(opened.consolidated),
     );
     if let Node::Array(array) = opened.node {
-        if let Some(refusal) = ArrayReader::refusal(&array, understood.extensions()) {
+        if let Some(refusal) = ArrayReader::refusal(&array, &understood.extensions) {
             let key = crate::model::join_path(&opened.path, "zarr.json");
             return Err(fail(refusal.at_path(opened.path).at_key(key)));
         }
         // Checked once here: reopening it under other limits needs no second check.
-        let reader = ArrayReader::open_unchecked(&array, &opened.path, limits);
+        let registered = understood.codecs.clone();
+        let reader = ArrayReader::open_unchecked(&array, &opened.path, limits, &registered);
         let handle = ArrayHandle {
             inner: Rc::new(ArrayInner {
                 id: next_array_id(),
@@ -173,6 +176,7 @@ fn node_result(
                 array,
                 path: opened.path,
                 limits,
+                registered,
             }),
         };
         set_own(&out, n_array, &JsValue::from(handle));
@@ -258,6 +262,8 @@ struct ArrayInner {
     path: String,
     /// The limits it was opened with: those of its reads unless a read gives its own.
     limits: Limits,
+    /// The registered codecs it was opened with, which its reads apply.
+    registered: Vec<String>,
 }
 
 impl ArrayInner {
@@ -273,7 +279,7 @@ impl ArrayInner {
         if decoding(limits) == decoding(&self.limits) {
             return Ok(None);
         }
-        ArrayReader::open_unchecked(&self.array, &self.path, *limits)
+        ArrayReader::open_unchecked(&self.array, &self.path, *limits, &self.registered)
             .map(Some)
             .map_err(fail)
     }
@@ -311,9 +317,10 @@ impl ArrayHandle {
                 from_js(&what).and_then(|v| Selection::from_json(&v))
             }
             .map_err(|e| fail(e.at_path(inner.path.clone())))?;
-            let store = JsStore::new(&inner.store, options.signal.clone())
-                .map_err(fail)?
-                .with_external(options.decode_external);
+            let store = JsStore::new(&inner.store, options.signal.clone()).map_err(fail)?;
+            let external = options
+                .decode_external
+                .map(|apply| JsExternalCodecs::new(apply, options.signal.clone()));
             // A chunk read reports no progress.
             let callback = options.on_progress.filter(|_| !chunk);
             let mut progress = |p: ReadProgress| {
@@ -328,17 +335,20 @@ impl ArrayHandle {
                 .decode_hook
                 .and_then(|fns| JsDecodeHook::of(fns, reader))
                 .filter(|_| reopened.is_none());
-            let cache = cache.as_deref().map(|cache| CacheUse {
-                cache,
-                array: inner.id,
-            });
+            let context = ReadContext {
+                cache: cache.as_deref().map(|cache| CacheUse {
+                    cache,
+                    array: inner.id,
+                }),
+                external: external.as_ref().map(|e| e as &dyn ExternalCodecs),
+            };
             let mut values = hierarchy::read_cached(
                 &store,
                 reader,
                 &selection,
                 &read_options,
                 hook.as_ref(),
-                cache,
+                context,
                 &mut progress,
             )
             .await

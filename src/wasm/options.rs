@@ -185,25 +185,19 @@ impl LimitsSet {
 /// The names the caller implements: `extensions` and `codecs` (ts/extensions.ts
 /// `withUnderstood`).
 pub(super) struct Understood {
-    extensions: Vec<String>,
-    codecs: Option<Vec<String>>,
+    /// The ZEP 10 extensions, for the arrays the call opens.
+    pub extensions: Vec<String>,
+    /// The registered codecs (v3 names and numcodecs ids), applied by the read's
+    /// `decodeExternal` function.
+    pub codecs: Vec<String>,
 }
 
 impl Understood {
     fn of(options: &JsValue) -> Understood {
         Understood {
             extensions: names(options, EXTENSIONS).unwrap_or_default(),
-            codecs: names(options, CODECS),
+            codecs: names(options, CODECS).unwrap_or_default(),
         }
-    }
-
-    /// The extension names, for the arrays the call opens; the codec names, when given,
-    /// become this instance's registered codecs (`crate::codec::set_registered`) first.
-    pub(super) fn extensions(&self) -> &[String] {
-        if let Some(codecs) = &self.codecs {
-            crate::codec::set_registered(codecs.clone());
-        }
-        &self.extensions
     }
 }
 

@@ -171,18 +171,20 @@ pub struct PoolDecoder {
 impl PoolDecoder {
     /// Opens the array from its ZOM node as JSON text (what ArrayHandle.metadataJson gives)
     /// under the array's limits (what ArrayHandle.limits gives); `path` is its node path, used
-    /// in errors.
+    /// in errors; `codecs`, the registered codecs, split off the array's pipeline as on the
+    /// calling thread (their steps are applied there).
     #[wasm_bindgen(constructor)]
     pub fn new(
         zom_json: &str,
         path: &str,
         limits: JsValue,
+        codecs: Vec<String>,
     ) -> std::result::Result<PoolDecoder, JsValue> {
         let open = || -> Result<ArrayReader> {
             let limits = LimitsSet::of(&limits)?.over(Limits::DEFAULT);
             let value = json::parse_document(zom_json.as_bytes(), &Limits::DEFAULT)?;
             match Node::from_value(&value)? {
-                Node::Array(array) => ArrayReader::open_unchecked(&array, path, limits),
+                Node::Array(array) => ArrayReader::open_unchecked(&array, path, limits, &codecs),
                 Node::Group(_) => Err(ZomError::invalid_argument("array metadata expected")),
             }
         };

@@ -46,9 +46,6 @@ enum Backend {
 pub struct JsStore {
     backend: Backend,
     signal: JsValue,
-    /// `(steps, bytes, key) => Uint8Array | Promise<Uint8Array>`: applies the caller's
-    /// registered codecs (ts/codecs.ts) to a chunk's stored bytes.
-    external: Option<Function>,
     /// Keys go to the store as they are (URLs: a ReferenceStore's targets), not absolute.
     verbatim: bool,
 }
@@ -146,7 +143,7 @@ fn cut(value: Vec<u8>, range: &ByteRange) -> Vec<u8> {
 }
 
 /// The absolute (leading `/`) form of a key.
-fn absolute(key: &str) -> String {
+pub(super) fn absolute(key: &str) -> String {
     format!("/{}", key.trim_start_matches('/'))
 }
 
@@ -205,7 +202,6 @@ impl JsStore {
         Ok(JsStore {
             backend,
             signal,
-            external: None,
             verbatim: false,
         })
     }
@@ -223,13 +219,6 @@ impl JsStore {
         } else {
             absolute(key)
         }
-    }
-
-    /// The same store, applying the caller's registered codecs with `decode` (`None` leaves
-    /// them unapplied).
-    pub fn with_external(mut self, decode: Option<Function>) -> JsStore {
-        self.external = decode;
-        self
     }
 
     fn check_aborted(&self, key: &str) -> Result<()> {
@@ -367,15 +356,6 @@ impl Store for JsStore {
         self.get_bounded(key, None).await
     }
 
-    async fn decode_external(
-        &self,
-        key: &str,
-        steps: &[crate::codec::ExternalStep],
-        bytes: Vec<u8>,
-    ) -> Result<Vec<u8>> {
-        self.decode_external_now(key, steps, bytes).await
-    }
-
     async fn get_within(&self, key: &str, max: u64) -> Result<Option<Vec<u8>>> {
         self.get_bounded(key, Some(max)).await
     }
@@ -390,43 +370,6 @@ impl Store for JsStore {
 }
 
 impl JsStore {
-    async fn decode_external_now(
-        &self,
-        key: &str,
-        steps: &[crate::codec::ExternalStep],
-        bytes: Vec<u8>,
-    ) -> Result<Vec<u8>> {
-        let Some(decode) = &self.external else {
-            return Err(crate::codec::external::unapplied(steps).at_key(key));
-        };
-        let list = Array::new();
-        for step in steps {
-            // `RawCodecStep` (src/wasm/boundary.rs `CODEC_STEP`): `{name, configuration}`.
-            const STEP: [&str; 2] = super::boundary::names(&super::boundary::CODEC_STEP);
-            let [name, configuration] = STEP;
-            let item = Object::new();
-            let _ = Reflect::set(&item, &name.into(), &JsValue::from_str(&step.name));
-            let config = serde_json::Value::Object(step.configuration.clone());
-            let _ = Reflect::set(
-                &item,
-                &configuration.into(),
-                &super::convert::to_js(&config),
-            );
-            list.push(&item);
-        }
-        let args = Array::of3(
-            &list,
-            &Uint8Array::from(bytes.as_slice()),
-            &JsValue::from_str(&absolute(key)),
-        );
-        let value = self
-            .call(decode, &JsValue::UNDEFINED, &args, "registered codec", key)
-            .await?;
-        bytes_of(&value, "registered codec", key, None)?.ok_or_else(|| {
-            ZomError::new(ErrorCode::CodecError, "a registered codec gave no bytes").at_key(key)
-        })
-    }
-
     async fn get_range_now(&self, key: &str, range: ByteRange) -> Result<Option<Vec<u8>>> {
         self.read(key, Some(range), None).await
     }

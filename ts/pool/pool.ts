@@ -197,7 +197,7 @@ async function decodeHere(array: PoolArray, inner: boolean, bytes: Uint8Array, t
   await Promise.resolve();
   let decoder = local.get(array.id);
   if (decoder === undefined) {
-    decoder = new raw.PoolDecoder(array.meta(), array.path, array.limits());
+    decoder = new raw.PoolDecoder(array.meta(), array.path, array.limits(), registeredNames());
     local.set(array.id, decoder);
   }
   const length = decoder.decode(bytes, inner);

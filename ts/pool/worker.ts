@@ -9,7 +9,7 @@
  * ts/pool/protocol.ts for the messages.
  * @module
  */
-import { initSync, PoolDecoder, setRegisteredCodecs } from "../zom_wasm.js";
+import { initSync, PoolDecoder } from "../zom_wasm.js";
 import { wasmBytes } from "./memory.js";
 import { applySteps } from "../codecs.js";
 import { place } from "./place.js";
@@ -81,8 +81,7 @@ function handle(message: ToWorker, post: Post): void {
         if (decoder === undefined) {
           if (message.meta === undefined) throw new Error("the worker was not sent this array's metadata");
           // Registered codecs are split off the array's pipeline as on the calling thread.
-          setRegisteredCodecs(message.codecs ?? []);
-          decoder = new PoolDecoder(message.meta, message.path ?? "", message.limits);
+          decoder = new PoolDecoder(message.meta, message.path ?? "", message.limits, message.codecs ?? []);
           decoders.set(message.a, decoder);
         }
         const decodedLength = decoder.decode(new Uint8Array(message.bytes, 0, message.length), message.inner);
