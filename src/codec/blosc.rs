@@ -209,7 +209,7 @@ impl BloscCodec {
                 2 => {
                     let n = snap::raw::Decoder::new()
                         .decompress(src, stream)
-                        .map_err(|e| codec_error(format!("snappy: {e}")))?;
+                        .map_err(|_| codec_error("corrupt snappy stream"))?;
                     SizeBound::Exact(stream.len() as u64).check(n, "snappy")?;
                 }
                 3 => inflate_into(src, Wrapper::Zlib, stream, "zlib")?,
