@@ -66,12 +66,16 @@ fn fixture() -> (MemoryStore, Array) {
     (store, array)
 }
 
+/// The array opened by a caller that applies `xor` itself.
+fn open_registered(array: &Array) -> ArrayReader {
+    let registered = ["xor".to_string()];
+    ArrayReader::open_with_codecs(array, "", Default::default(), &[], &registered).unwrap()
+}
+
 #[test]
 fn a_registered_codec_is_applied_by_the_reads_external_codecs() {
     let (store, array) = fixture();
-    let registered = ["xor".to_string()];
-    let reader =
-        ArrayReader::open_with_codecs(&array, "", Default::default(), &[], &registered).unwrap();
+    let reader = open_registered(&array);
     let names: Vec<&str> = reader
         .pipeline()
         .external()
@@ -112,9 +116,7 @@ fn a_registered_codec_is_applied_by_the_reads_external_codecs() {
 #[test]
 fn without_external_codecs_a_read_is_refused_at_the_chunks_key() {
     let (store, array) = fixture();
-    let registered = ["xor".to_string()];
-    let reader =
-        ArrayReader::open_with_codecs(&array, "", Default::default(), &[], &registered).unwrap();
+    let reader = open_registered(&array);
     let selection = Selection::all();
     let e = block_on(read(
         &store,
