@@ -8,6 +8,20 @@ use crate::error::{Result, ZomError};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+/// The keys the Zarr v2 specification defines in an array's `.zarray`, in the specification's
+/// order.
+pub const ARRAY_KEYS: &[&str] = &[
+    "zarr_format",
+    "shape",
+    "chunks",
+    "dtype",
+    "compressor",
+    "fill_value",
+    "order",
+    "filters",
+    "dimension_separator",
+];
+
 /// The `.zarray` document of a v2 array. Unknown keys are kept in `extra`.
 /// Field order is the order zarr-python writes.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
