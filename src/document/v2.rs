@@ -83,16 +83,21 @@ fn read<T>(value: &Value, what: &str, read: fn(&Value) -> Read<T>) -> Result<T> 
     read(value).map_err(|e| ZomError::invalid_metadata(format!("invalid {what}: {e}")))
 }
 
+/// A v2 document's `zarr_format`, which must be 2.
+fn format_2(what: &str, zarr_format: u64) -> Result<()> {
+    if zarr_format == 2 {
+        return Ok(());
+    }
+    Err(ZomError::invalid_metadata(format!(
+        "{what} has zarr_format {zarr_format}, expected 2"
+    )))
+}
+
 impl ArrayMetadataV2 {
     /// Reads a `.zarray` value.
     pub fn from_value(value: &Value) -> Result<Self> {
         let meta = read(value, ".zarray", Self::read)?;
-        if meta.zarr_format != 2 {
-            return Err(ZomError::invalid_metadata(format!(
-                ".zarray has zarr_format {}, expected 2",
-                meta.zarr_format
-            )));
-        }
+        format_2(".zarray", meta.zarr_format)?;
         Ok(meta)
     }
 }
@@ -101,12 +106,7 @@ impl GroupMetadataV2 {
     /// Reads a `.zgroup` value.
     pub fn from_value(value: &Value) -> Result<Self> {
         let meta = read(value, ".zgroup", Self::read)?;
-        if meta.zarr_format != 2 {
-            return Err(ZomError::invalid_metadata(format!(
-                ".zgroup has zarr_format {}, expected 2",
-                meta.zarr_format
-            )));
-        }
+        format_2(".zgroup", meta.zarr_format)?;
         Ok(meta)
     }
 }
