@@ -67,6 +67,22 @@ pub struct Problem {
     pub rule: Option<String>,
 }
 
+impl Problem {
+    /// An error-severity problem at node `path` and document location `loc`, found by no
+    /// hierarchy spec.
+    pub fn error(path: &str, loc: &[LocStep], kind: ProblemKind, message: String) -> Problem {
+        Problem {
+            path: path.to_string(),
+            loc: loc.to_vec(),
+            kind,
+            message,
+            severity: Severity::Error,
+            spec: None,
+            rule: None,
+        }
+    }
+}
+
 /// The result of a validation: `valid` is true when no problem has severity `error`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Report {

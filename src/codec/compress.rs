@@ -178,6 +178,12 @@ fn inflate_error(who: &str, e: impl std::fmt::Display) -> crate::error::ZomError
     codec_error(format!("{who}: {e}"))
 }
 
+/// Whether another gzip member follows a stream that ended before `rest`: anything but zero
+/// padding.
+fn member_follows(wrapper: Wrapper, rest: &[u8]) -> bool {
+    wrapper == Wrapper::Gzip && rest.iter().any(|&b| b != 0)
+}
+
 /// Inflates into exactly `out`; more or less data is an error.
 pub(crate) fn inflate_into(
     input: &[u8],
@@ -201,9 +207,7 @@ pub(crate) fn inflate_into(
         pos_out = pos_out.saturating_add(made);
         match status {
             Status::StreamEnd => {
-                let rest = input.get(pos_in..).unwrap_or_default();
-                if wrapper == Wrapper::Gzip && rest.iter().any(|&b| b != 0) {
-                    // Another gzip member follows.
+                if member_follows(wrapper, input.get(pos_in..).unwrap_or_default()) {
                     d = new_inflater(wrapper);
                     continue;
                 }
@@ -248,8 +252,7 @@ fn finish_probe(
         return Err(codec_error(format!("{who}: the stream is truncated")));
     }
     let used = to_usize(d.total_in().saturating_sub(in0), "input")?;
-    let after = rest.get(used..).unwrap_or_default();
-    if wrapper == Wrapper::Gzip && after.iter().any(|&b| b != 0) {
+    if member_follows(wrapper, rest.get(used..).unwrap_or_default()) {
         return Err(too_big(who, len as u64 + 1, len));
     }
     Ok(())
@@ -280,8 +283,7 @@ fn inflate_growing(input: &[u8], wrapper: Wrapper, max: usize, who: &str) -> Res
         }
         match status {
             Status::StreamEnd => {
-                let rest = input.get(pos_in..).unwrap_or_default();
-                if wrapper == Wrapper::Gzip && rest.iter().any(|&b| b != 0) {
+                if member_follows(wrapper, input.get(pos_in..).unwrap_or_default()) {
                     d = new_inflater(wrapper);
                     continue;
                 }

@@ -8,6 +8,20 @@ use crate::error::{Result, ZomError};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+/// The keys the Zarr v2 specification defines in an array's `.zarray`, in the specification's
+/// order.
+pub const ARRAY_KEYS: &[&str] = &[
+    "zarr_format",
+    "shape",
+    "chunks",
+    "dtype",
+    "compressor",
+    "fill_value",
+    "order",
+    "filters",
+    "dimension_separator",
+];
+
 /// The `.zarray` document of a v2 array. Unknown keys are kept in `extra`.
 /// Field order is the order zarr-python writes.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -69,16 +83,21 @@ fn read<T>(value: &Value, what: &str, read: fn(&Value) -> Read<T>) -> Result<T> 
     read(value).map_err(|e| ZomError::invalid_metadata(format!("invalid {what}: {e}")))
 }
 
+/// A v2 document's `zarr_format`, which must be 2.
+fn format_2(what: &str, zarr_format: u64) -> Result<()> {
+    if zarr_format == 2 {
+        return Ok(());
+    }
+    Err(ZomError::invalid_metadata(format!(
+        "{what} has zarr_format {zarr_format}, expected 2"
+    )))
+}
+
 impl ArrayMetadataV2 {
     /// Reads a `.zarray` value.
     pub fn from_value(value: &Value) -> Result<Self> {
         let meta = read(value, ".zarray", Self::read)?;
-        if meta.zarr_format != 2 {
-            return Err(ZomError::invalid_metadata(format!(
-                ".zarray has zarr_format {}, expected 2",
-                meta.zarr_format
-            )));
-        }
+        format_2(".zarray", meta.zarr_format)?;
         Ok(meta)
     }
 }
@@ -87,12 +106,7 @@ impl GroupMetadataV2 {
     /// Reads a `.zgroup` value.
     pub fn from_value(value: &Value) -> Result<Self> {
         let meta = read(value, ".zgroup", Self::read)?;
-        if meta.zarr_format != 2 {
-            return Err(ZomError::invalid_metadata(format!(
-                ".zgroup has zarr_format {}, expected 2",
-                meta.zarr_format
-            )));
-        }
+        format_2(".zgroup", meta.zarr_format)?;
         Ok(meta)
     }
 }

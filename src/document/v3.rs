@@ -10,6 +10,22 @@ use crate::error::{Result, ZomError};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+/// The keys the Zarr v3 core specification defines in an array's `zarr.json`, in the
+/// specification's order. ZEP 10 `extensions` is not among them.
+pub const ARRAY_KEYS: &[&str] = &[
+    "zarr_format",
+    "node_type",
+    "shape",
+    "data_type",
+    "chunk_grid",
+    "chunk_key_encoding",
+    "fill_value",
+    "codecs",
+    "attributes",
+    "dimension_names",
+    "storage_transformers",
+];
+
 /// The `zarr.json` document of a v3 array. Unknown keys are kept in `extra`.
 /// Field order is the order zarr-python writes.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

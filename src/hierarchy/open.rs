@@ -344,8 +344,14 @@ fn open_v3_text(
         if let Ok(document) = json::parse_text(&skim.document) {
             if document.get("node_type").and_then(Value::as_str) == Some("group") {
                 let mut opened = open_v3(path, key, document.clone())?;
-                let members =
-                    DeferredMembers::new(Arc::new(text), document, skim.members, path, key);
+                let members = DeferredMembers::new(
+                    ZarrFormat::V3,
+                    Arc::new(text),
+                    document,
+                    skim.members,
+                    path,
+                    key,
+                );
                 opened.deferred = Some(Box::new(members));
                 return Ok(opened);
             }
@@ -392,8 +398,14 @@ fn open_zmetadata_text(path: &str, key: &str, text: Vec<u8>, limits: &Limits) ->
         // Broken text outside the members: the whole text is parsed below, which says where.
         if let Ok(document) = json::parse_text(&skim.document) {
             ConsolidatedMetadataV2::from_value(&document).map_err(located)?;
-            let members =
-                DeferredMembers::new_v2(Arc::new(text), document, skim.members, path, key);
+            let members = DeferredMembers::new(
+                ZarrFormat::V2,
+                Arc::new(text),
+                document,
+                skim.members,
+                path,
+                key,
+            );
             if let Some(group) = members.v2_group() {
                 return Ok(Opened {
                     path: path.to_string(),

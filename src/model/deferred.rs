@@ -41,41 +41,32 @@ impl std::fmt::Debug for DeferredMembers {
 }
 
 impl DeferredMembers {
-    /// Members of the group at node `path` whose `zarr.json` (store key `key`) is `text`, as
-    /// [`zom_json::skim_consolidated`] found them; `document` is the group's own.
+    /// Members of the group at node `path` whose consolidated metadata (store key `key`) is
+    /// `text`, as [`zom_json::skim_consolidated`] (v3 `zarr.json`) or
+    /// [`zom_json::skim_zmetadata`] (v2 `.zmetadata`) found them; `document` is the group's
+    /// own.
     pub(crate) fn new(
+        format: ZarrFormat,
         text: Arc<Vec<u8>>,
         document: Value,
         entries: Vec<(String, Range<usize>)>,
         path: &str,
         key: &str,
     ) -> Self {
+        let entries = match format {
+            ZarrFormat::V3 => entries,
+            ZarrFormat::V2 => entries
+                .into_iter()
+                .map(|(k, r)| (k.trim_start_matches('/').to_string(), r))
+                .collect(),
+        };
         DeferredMembers {
             text,
             document,
             entries,
             path: path.to_string(),
             key: key.to_string(),
-            format: ZarrFormat::V3,
-        }
-    }
-
-    /// The documents of the `.zmetadata` (store key `key`) of the group at node `path`, as
-    /// [`zom_json::skim_zmetadata`] found them in its `text`.
-    pub(crate) fn new_v2(
-        text: Arc<Vec<u8>>,
-        document: Value,
-        entries: Vec<(String, Range<usize>)>,
-        path: &str,
-        key: &str,
-    ) -> Self {
-        let entries = entries
-            .into_iter()
-            .map(|(k, r)| (k.trim_start_matches('/').to_string(), r))
-            .collect();
-        DeferredMembers {
-            format: ZarrFormat::V2,
-            ..Self::new(text, document, entries, path, key)
+            format,
         }
     }
 

@@ -132,18 +132,11 @@ pub fn validate_hierarchy(zom: &Value, options: &ValidateOptions) -> Report {
 /// the nodes they name. Not an object: one `invalid_type` problem.
 pub fn validate_attributes(attributes: &Value, options: &ValidateOptions) -> Report {
     if !attributes.is_object() {
-        let problem = Problem {
-            path: String::new(),
-            loc: Vec::new(),
-            kind: ProblemKind::InvalidType,
-            message: format!(
-                "attributes must be a JSON object, not {}",
-                util::show(attributes)
-            ),
-            severity: Severity::Error,
-            spec: None,
-            rule: None,
-        };
+        let message = format!(
+            "attributes must be a JSON object, not {}",
+            util::show(attributes)
+        );
+        let problem = Problem::error("", &[], ProblemKind::InvalidType, message);
         return Report::from_problems(vec![problem]);
     }
     let problems = crate::spec::check_attributes(attributes, &options.specs, options.strict);

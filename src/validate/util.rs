@@ -37,15 +37,8 @@ impl<'o> Ctx<'o> {
 
     /// An error-severity problem at the current path.
     pub(crate) fn error(&mut self, loc: &[LocStep], kind: ProblemKind, message: impl Into<String>) {
-        self.problems.push(Problem {
-            path: self.path.clone(),
-            loc: loc.to_vec(),
-            kind,
-            message: message.into(),
-            severity: Severity::Error,
-            spec: None,
-            rule: None,
-        });
+        let problem = Problem::error(&self.path, loc, kind, message.into());
+        self.problems.push(problem);
     }
 
     /// A warning, recorded only in strict mode.

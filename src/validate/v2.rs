@@ -9,19 +9,8 @@ use super::v3::{check_shape, check_zarr_format, relative_path_error, warn_chunk_
 use super::{LocStep, ProblemKind};
 use crate::codec::registry::{self, Stage};
 use crate::dtype::{DataType, FillValue};
+use crate::model::v2::ARRAY_KEYS;
 use serde_json::{Map, Value};
-
-const ZARRAY_KEYS: &[&str] = &[
-    "zarr_format",
-    "shape",
-    "chunks",
-    "dtype",
-    "compressor",
-    "fill_value",
-    "order",
-    "filters",
-    "dimension_separator",
-];
 
 /// Checks a `.zarray`. With `zom`, the ZOM form's `attributes` is allowed (and must be an
 /// object) and `members` is left to the hierarchy check.
@@ -131,7 +120,7 @@ pub(crate) fn check_zarray(cx: &mut Ctx, doc: &Value, base: &[LocStep], zom: boo
             ".zarray has no 'dimension_separator' (readers assume \".\")",
         ),
     }
-    check_zom_keys(cx, obj, base, ZARRAY_KEYS, zom, what);
+    check_zom_keys(cx, obj, base, ARRAY_KEYS, zom, what);
 }
 
 /// `attributes` (ZOM only) and unknown keys.

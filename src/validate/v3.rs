@@ -13,6 +13,7 @@ use super::{LocStep, ProblemKind};
 use crate::codec::registry::Stage;
 use crate::dtype::{DataType, FillValue};
 use crate::model::named::NamedConfig;
+use crate::model::v3::ARRAY_KEYS;
 use serde_json::{Map, Value};
 
 /// Checks a `zarr.json` document (array or group). `base` is where it sits in the document
@@ -75,20 +76,6 @@ pub(crate) fn check_zarr_format(
         ),
     }
 }
-
-const ARRAY_KEYS: &[&str] = &[
-    "zarr_format",
-    "node_type",
-    "shape",
-    "data_type",
-    "chunk_grid",
-    "chunk_key_encoding",
-    "fill_value",
-    "codecs",
-    "attributes",
-    "dimension_names",
-    "storage_transformers",
-];
 
 fn check_array(cx: &mut Ctx, obj: &Map<String, Value>, base: &[LocStep], zom: bool) {
     let what = "array zarr.json";

@@ -33,15 +33,7 @@ impl ExtensionHandler for JsExtensionHandler {
             &JsValue::from_str(path),
             &loc_js,
         );
-        let problem = |message: String| Problem {
-            path: path.to_string(),
-            loc: loc.to_vec(),
-            kind: ProblemKind::InvalidValue,
-            message,
-            severity: Severity::Error,
-            spec: None,
-            rule: None,
-        };
+        let problem = |message| Problem::error(path, loc, ProblemKind::InvalidValue, message);
         let returned = match result {
             Err(thrown) => {
                 let text = thrown

@@ -62,13 +62,23 @@ export class BoolArray extends Viewed<Uint8Array, boolean> {
   }
 }
 
-/** Fixed-length strings of `chars` items (bytes or code points) each. */
+/** A typed array's constructor, as a fixed-length string array makes its view with it. */
+type ViewOf<V> = { new (n: number): V; new (b: Buffer, offset?: number, length?: number): V };
+
+/** Fixed-length strings of `chars` items (bytes or code points) each, made by zarrita's constructors. */
 abstract class FixedStrings<V extends Uint8Array | Int32Array> extends Viewed<V, string> {
-  protected constructor(
+  /** The typed array a subclass keeps its items in. */
+  declare protected static readonly items: ViewOf<Uint8Array> | ViewOf<Int32Array>;
+  constructor(chars: number, size: number);
+  constructor(chars: number, buffer: Buffer, byteOffset?: number, length?: number);
+  constructor(chars: number, values: Iterable<string>);
+  constructor(
     public chars: number,
-    view: V,
-    values: Iterable<string> | undefined,
+    x: number | Buffer | Iterable<string>,
+    byteOffset?: number,
+    length?: number,
   ) {
+    const [view, values] = stringView(new.target.items as ViewOf<V>, chars, x, byteOffset, length);
     super(view);
     if (values !== undefined) globalThis.Array.from(values).forEach((v, i) => this.set(i, v));
   }
@@ -84,7 +94,7 @@ abstract class FixedStrings<V extends Uint8Array | Int32Array> extends Viewed<V,
 
 /** How a fixed-length string array's view is made from zarrita's constructor arguments. */
 function stringView<V>(
-  make: { new (n: number): V; new (b: Buffer, offset?: number, length?: number): V },
+  make: ViewOf<V>,
   chars: number,
   x: number | Buffer | Iterable<string>,
   byteOffset?: number,
@@ -98,12 +108,8 @@ function stringView<V>(
 
 /** Byte strings of `chars` bytes each (NumPy "S"), read as UTF-8 without trailing NULs. */
 export class ByteStringArray extends FixedStrings<Uint8Array> {
-  constructor(chars: number, size: number);
-  constructor(chars: number, buffer: Buffer, byteOffset?: number, length?: number);
-  constructor(chars: number, values: Iterable<string>);
-  constructor(chars: number, x: number | Buffer | Iterable<string>, byteOffset?: number, length?: number) {
-    const [view, values] = stringView(Uint8Array, chars, x, byteOffset, length);
-    super(chars, view, values);
+  protected static override get items(): ViewOf<Uint8Array> {
+    return Uint8Array;
   }
   /** The bytes (zarrita's field). */
   get _data(): Uint8Array {
@@ -127,12 +133,8 @@ export class ByteStringArray extends FixedStrings<Uint8Array> {
 
 /** Unicode strings of `chars` code points each (NumPy "U": UTF-32), without trailing NULs. */
 export class UnicodeStringArray extends FixedStrings<Int32Array> {
-  constructor(chars: number, size: number);
-  constructor(chars: number, buffer: Buffer, byteOffset?: number, length?: number);
-  constructor(chars: number, values: Iterable<string>);
-  constructor(chars: number, x: number | Buffer | Iterable<string>, byteOffset?: number, length?: number) {
-    const [view, values] = stringView(Int32Array, chars, x, byteOffset, length);
-    super(chars, view, values);
+  protected static override get items(): ViewOf<Int32Array> {
+    return Int32Array;
   }
   get BYTES_PER_ELEMENT(): number {
     return 4 * this.chars;

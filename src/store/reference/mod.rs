@@ -19,7 +19,7 @@ use super::wire::url::join;
 use super::{ByteRange, Listing, Store};
 use crate::error::{ErrorCode, Result, ZomError};
 use crate::limits::Limits;
-use crate::problem::{Problem, ProblemKind, Severity};
+use crate::problem::{Problem, ProblemKind};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -139,15 +139,7 @@ pub fn resolve_url(base: &str, url: &str) -> Option<String> {
 pub fn check_references(text: &[u8], limits: &Limits) -> Vec<Problem> {
     match read(text, "", limits) {
         Ok(reader) => reader.problems,
-        Err(e) => vec![Problem {
-            path: String::new(),
-            loc: Vec::new(),
-            kind: ProblemKind::InvalidJson,
-            message: e.message,
-            severity: Severity::Error,
-            spec: None,
-            rule: None,
-        }],
+        Err(e) => vec![Problem::error("", &[], ProblemKind::InvalidJson, e.message)],
     }
 }
 

@@ -7,7 +7,7 @@
 use super::template::{self, Val};
 use super::{resolve_url, Entry, Table, MAX_GENERATED};
 use crate::json::{to_compact, type_name};
-use crate::problem::{LocStep, Problem, ProblemKind, Severity};
+use crate::problem::{LocStep, Problem, ProblemKind};
 use serde_json::{Map, Value};
 
 /// The most problems one document reports (the rest are dropped).
@@ -61,15 +61,8 @@ impl<'b> Reader<'b> {
 
     fn problem(&mut self, loc: &[LocStep], kind: ProblemKind, message: impl Into<String>) {
         if self.problems.len() < MAX_PROBLEMS {
-            self.problems.push(Problem {
-                path: String::new(),
-                loc: loc.to_vec(),
-                kind,
-                message: message.into(),
-                severity: Severity::Error,
-                spec: None,
-                rule: None,
-            });
+            self.problems
+                .push(Problem::error("", loc, kind, message.into()));
         }
     }
 
