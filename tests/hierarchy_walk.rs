@@ -44,8 +44,23 @@ fn walks_equal_pydantic_zarr_dumps() {
 fn consolidated_hierarchies_open_in_one_request() {
     let store = store_from_dir(&fixtures().join("v3-consolidated"));
     let result = walk_all(&store, "");
-    assert_eq!(store.log(), ["get zarr.json"]);
+    // The format not given, both formats' documents are asked for at once: one round trip.
+    let probes = [
+        "get zarr.json",
+        "get .zmetadata",
+        "get .zgroup",
+        "get .zarray",
+        "get .zattrs",
+    ];
+    assert_eq!(store.log(), probes);
     assert!(result.consolidated);
+    store.reset_counts();
+    let options = WalkOptions {
+        hints: hints(None, Some(ZarrFormat::V3)),
+        ..WalkOptions::default()
+    };
+    block_on(walk(&store, "", &options, &mut |_| {})).unwrap();
+    assert_eq!(store.log(), ["get zarr.json"]);
 
     let store = store_from_dir(&fixtures().join("v2-consolidated"));
     let opened = block_on(open(&store, "", hints(None, Some(ZarrFormat::V2)))).unwrap();
@@ -53,10 +68,10 @@ fn consolidated_hierarchies_open_in_one_request() {
     assert!(opened.consolidated);
     let expected = read_json(&fixtures().join("expected/v2-consolidated.zom.json"));
     assert_json_eq(&opened.node.to_value(), &expected, "v2 .zmetadata");
-    // Without the hint, zarr.json is asked for first.
+    // Without the hint, a walk asks for both formats' documents at once.
     store.reset_counts();
     walk_all(&store, "");
-    assert_eq!(store.log(), ["get zarr.json", "get .zmetadata"]);
+    assert_eq!(store.log(), probes);
 }
 
 #[test]
@@ -217,7 +232,15 @@ fn groups_that_cannot_be_listed_are_reported() {
         panic!()
     };
     assert!(root.members.is_empty());
-    assert_eq!(store.log(), ["get zarr.json", "list "]);
+    let probes = [
+        "get zarr.json",
+        "get .zmetadata",
+        "get .zgroup",
+        "get .zarray",
+        "get .zattrs",
+        "list ",
+    ];
+    assert_eq!(store.log(), probes);
 }
 
 #[test]
@@ -342,7 +365,8 @@ fn walk_request_counts() {
         .filter(|(_, n)| matches!(n, Node::Group(_)))
         .count() as u64;
     let counts = store.counts();
-    assert_eq!(counts.get, nodes.len() as u64);
+    // Besides, the root's four v2 documents, asked for with its zarr.json.
+    assert_eq!(counts.get, nodes.len() as u64 + 4);
     assert_eq!(counts.list, groups);
     assert_eq!(counts.range, 0);
     // v2: each child is listed first, so only documents that exist are fetched.

@@ -11,6 +11,7 @@ import { toZomError, ZomError } from "./errors.js";
 import { requireInit } from "./load.js";
 import { registeredNames } from "./codecs.js";
 import { registry } from "./extensions.js";
+import type { WalkReport } from "./hierarchy.js";
 import type {
   Attributes,
   CompareOptions,
@@ -80,7 +81,7 @@ export function validateAttributes(attributes: Attributes | string, options: Val
  * the hierarchy specs of `options.specs` (`"auto"`, `"ome-zarr"`, `"xarray"` or your own).
  */
 export function validateHierarchy(zom: Zom | string, options: ValidateOptions = {}): Report {
-  const opts = withRegistry(options);
+  const opts = withRegistry(withWalk(zom, options));
   // A ZOM object of plain JSON data goes as the bytes of its JSON text: the module reads text
   // in one call, an object one value at a time. Text it cannot parse (over the limits) is one
   // invalid_json problem, which a ZOM value never has: then the object itself goes.
@@ -92,6 +93,19 @@ export function validateHierarchy(zom: Zom | string, options: ValidateOptions = 
     if (!report.problems.some((p) => p.kind === "invalid_json")) return report;
   }
   return call(() => raw.validateHierarchy(zom, opts satisfies RawValidateOptions));
+}
+
+/**
+ * `options` with what the walk that returned `zom` could not settle (a {@link walk} result
+ * carries it beside the tree): its unlisted groups, and its failed and unasked paths as unknown.
+ */
+function withWalk(zom: Zom | string, options: ValidateOptions): ValidateOptions {
+  if (typeof zom !== "object" || zom === null) return options;
+  const walked = zom as Partial<WalkReport>;
+  if (!Array.isArray(walked.unlisted) || !Array.isArray(walked.errors)) return options;
+  const failed = walked.errors.flatMap((e) => (typeof e.path === "string" ? [e.path] : []));
+  const unknown = [...failed, ...(walked.unasked ?? [])];
+  return { unlisted: walked.unlisted, unknown, ...options };
 }
 
 /** Deeper than this, a value is not checked as plain JSON (it goes as an object). */

@@ -15,7 +15,7 @@ import { toZomError, ZomError } from "./errors.js";
 import { withUnderstood } from "./extensions.js";
 import { whenInit } from "./load.js";
 import type { ByteRange, StoreCallOptions, StoreListing } from "./store/types.js";
-import type { ArrayZom, Attributes, LimitsOptions, Zom } from "./types.js";
+import type { ArrayZom, Attributes, LimitsOptions, SpecInput, Zom } from "./types.js";
 
 /**
  * A store zom reads from: zarrita's store shape. Keys are absolute ("/a/zarr.json");
@@ -229,8 +229,19 @@ export interface WalkOptions {
   path?: string;
   /** Levels below the start node to visit (default: all; 0: the start node only). */
   depth?: number;
-  /** Most store requests in flight (default 16). */
+  /**
+   * Most store requests in flight (default 256: a level of a hierarchy is asked for at once,
+   * and the store and the HTTP stack queue what they must).
+   */
   concurrency?: number;
+  /**
+   * Which specs' rules say what paths a group's metadata names, to be asked for directly (an
+   * OME-Zarr multiscale's datasets, a plate's wells, …): `true` or absent, the built-in
+   * conventions; `false`, none (members only from consolidated metadata and listings); or
+   * specs as `validateHierarchy`'s `specs` takes them (your own spec's `members` and
+   * `references` are followed too).
+   */
+  follow?: boolean | SpecInput | SpecInput[];
   /** Called after each request. */
   onProgress?: (progress: WalkProgress) => void;
   /** Aborts the walk; it rejects with a ZomError "Aborted". */
@@ -250,8 +261,13 @@ export interface WalkReport {
    * `code`, `path` and `key` (relative to the store root). They are missing from the ZOM.
    */
   readonly errors: ZomError[];
-  /** Groups whose members could not be listed (node paths): their `members` are empty. */
+  /**
+   * Groups whose members could not be listed and whose metadata names none (node paths):
+   * their `members` are empty.
+   */
   readonly unlisted: string[];
+  /** Paths metadata names below the `depth` walked: not asked for, so not known. */
+  readonly unasked: string[];
   /** Whether consolidated metadata gave the whole tree (one request for v3). */
   readonly consolidated: boolean;
 }
@@ -267,11 +283,13 @@ export type WalkResult = Zom & WalkReport;
  * `tree.errors`, `tree.unlisted` and `tree.consolidated` beside it.
  *
  * Children come from consolidated metadata when the start node has it (v3 inline, v2
- * `.zmetadata`); otherwise groups are listed with the store's `list` (FetchStore: S3
- * ListObjectsV2 or an HTML directory index; a Map lists its keys). Requests at the same depth
- * run concurrently, up to `concurrency`. Nodes that fail are reported in `errors` and the rest
- * of the tree is returned; groups that cannot be listed are reported in `unlisted`, not
- * guessed. Throws only when the start node cannot be opened, on abort, or past `limits.maxNodes`
+ * `.zmetadata`); otherwise from what each group's metadata names (`follow`: an OME-Zarr
+ * image's datasets and labels, a plate's wells, a well's fields…), asked for directly, and
+ * from the store's `list` where it can (FetchStore: S3 ListObjectsV2 or an HTML directory
+ * index; a Map lists its keys). A level of the hierarchy is asked for at once, up to
+ * `concurrency` requests. Nodes that fail are reported in `errors` and the rest of the tree is
+ * returned; groups that cannot be listed and whose metadata names nothing are reported in
+ * `unlisted`, not guessed. Throws only when the start node cannot be opened, on abort, or past `limits.maxNodes`
  * nodes ("LimitExceeded").
  */
 export async function walk(store: StoreInput, options: WalkOptions = {}): Promise<WalkResult> {
@@ -285,6 +303,7 @@ export async function walk(store: StoreInput, options: WalkOptions = {}): Promis
   const report = {
     errors: { value: result.errors.map((e) => toZomError(e) as ZomError) },
     unlisted: { value: result.unlisted },
+    unasked: { value: result.unasked },
     consolidated: { value: result.consolidated },
   };
   return Object.defineProperties(result.zom, report) as WalkResult;

@@ -221,6 +221,17 @@ export interface ValidateOptions {
    * `spec` and `rule`.
    */
   specs?: SpecInput | SpecInput[];
+  /**
+   * validateHierarchy only: groups whose members are not all known (a walk's `unlisted`):
+   * their member counts are not checked. Taken from a {@link WalkResult} given as the ZOM.
+   */
+  unlisted?: string[];
+  /**
+   * validateHierarchy only: node paths whose presence is not known (a walk's failed and
+   * `unasked` paths): no node at or below them is reported missing. Taken from a
+   * {@link WalkResult} given as the ZOM.
+   */
+  unknown?: string[];
 }
 
 /** Options of toDocuments. */

@@ -28,7 +28,7 @@ pub use open::{
 pub use read::{
     chunk_selection, read, read_cached, read_chunk, read_chunk_with, read_with, ReadProgress,
 };
-pub use walk::{walk, WalkOptions, WalkProgress, WalkResult};
+pub use walk::{walk, Follow, WalkOptions, WalkProgress, WalkResult, DEFAULT_CONCURRENCY};
 
 use crate::error::{ErrorCode, Result, ZomError};
 use crate::json;

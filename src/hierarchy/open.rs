@@ -110,6 +110,15 @@ pub fn normalize_path(path: &str) -> Result<String> {
     Ok(trimmed.to_string())
 }
 
+impl OpenHints {
+    fn with_format(self, format: ZarrFormat) -> OpenHints {
+        OpenHints {
+            format: Some(format),
+            ..self
+        }
+    }
+}
+
 /// Opens the node at `path` (see the module docs for the requests it makes) under the
 /// default [`Limits`].
 ///
@@ -154,7 +163,7 @@ async fn open_at<S: Store>(
     defer: bool,
 ) -> Result<Opened> {
     let path = normalize_path(path)?;
-    match try_open(store, &path, hints, limits, defer).await? {
+    match try_open(store, &path, hints, limits, defer, false).await? {
         Ok(opened) => Ok(opened),
         Err(tried) => Err(not_found(&path, &tried)),
     }
@@ -183,13 +192,59 @@ pub fn open_member(
     finish(opened, hints, members.key()).map(Some)
 }
 
+/// Opens the node at a normalised `path` whose format is not hinted with every document of
+/// both formats asked for at once: one round trip whichever the format (a v3 node wins; the
+/// v2 probe's errors then do not count). With a format hinted, as [`open_with`].
+pub(crate) async fn open_at_once<S: Store>(
+    store: &S,
+    path: &str,
+    hints: OpenHints,
+    limits: &Limits,
+) -> Result<Opened> {
+    if hints.format.is_some() {
+        return open_with(store, path, hints, limits).await;
+    }
+    let (v3, v2) = futures_util::future::join(
+        try_open(
+            store,
+            path,
+            hints.with_format(ZarrFormat::V3),
+            limits,
+            false,
+            false,
+        ),
+        try_open(
+            store,
+            path,
+            hints.with_format(ZarrFormat::V2),
+            limits,
+            false,
+            true,
+        ),
+    )
+    .await;
+    let mut tried = match v3? {
+        Ok(opened) => return Ok(opened),
+        Err(tried) => tried,
+    };
+    match v2? {
+        Ok(opened) => Ok(opened),
+        Err(more) => {
+            tried.extend(more);
+            Err(not_found(path, &tried))
+        }
+    }
+}
+
 /// Like [`open`] for a normalised path; when no metadata document exists, the keys tried.
+/// `eager`: a leading `.zmetadata` is asked for with the other v2 documents, not first.
 pub(crate) async fn try_open<S: Store>(
     store: &S,
     path: &str,
     hints: OpenHints,
     limits: &Limits,
     defer: bool,
+    eager: bool,
 ) -> Result<Result<Opened, Vec<String>>> {
     let mut tried: Vec<String> = Vec::new();
     if hints.format != Some(ZarrFormat::V2) {
@@ -212,7 +267,7 @@ pub(crate) async fn try_open<S: Store>(
         // costs one round trip, not one per candidate); the first candidate in this order that
         // exists is the node, and the errors of those after it do not count. The .zattrs
         // error counts only if a node is found.
-        let split = usize::from(candidates.first() == Some(&".zmetadata"));
+        let split = usize::from(!eager && candidates.first() == Some(&".zmetadata"));
         for stage in [&candidates[..split], &candidates[split..]] {
             if stage.is_empty() {
                 continue;

@@ -18,6 +18,7 @@ use super::open::Opened;
 use crate::chunk::{ChunkRead, PlannedChunk};
 use crate::codec::sharding::{ReadPlan, ShardIndex};
 use crate::error::{ErrorCode, Result, ZomError};
+use crate::spec::RuleRef;
 use crate::store::Listing;
 use futures_util::stream::{FuturesUnordered, StreamExt};
 use std::future::Future;
@@ -154,7 +155,16 @@ pub(super) struct Visit {
     pub(super) listing: Option<Option<Listing>>,
 }
 
+/// A node a walk asks for: its path, its depth below the start node, and, when the metadata
+/// of the group above named it, the spec rules in force there.
+pub(super) struct Asked {
+    pub(super) path: String,
+    pub(super) depth: usize,
+    pub(super) named: bool,
+    pub(super) rules: Vec<RuleRef>,
+}
+
 pub(super) enum Done {
-    Visited(String, usize, Result<Option<Box<Visit>>>),
-    Listed(String, usize, Result<Option<Listing>>),
+    Visited(Asked, Result<Option<Box<Visit>>>),
+    Listed(String, Result<Option<Listing>>),
 }

@@ -1,56 +1,118 @@
 //! Walking a hierarchy into its ZOM.
 //!
 //! The start node is opened (see [`super::open`]); when it carries consolidated metadata the
-//! walk is over (one request for a v3 hierarchy). Otherwise groups are listed with
-//! [`Store::list_dir`] and every sub-prefix is visited as a possible child:
-//! - Zarr v3: the child's `zarr.json` (1 request); a group child is then listed (1 more).
-//! - Zarr v2: the child is listed first (1 request), which says which of `.zarray`,
-//!   `.zgroup`, `.zattrs`, `.zmetadata` exist, so only those are fetched, and a group's
-//!   listing is its children's.
+//! walk is over (one request for a v3 hierarchy). Otherwise each group's members are found two
+//! ways at once:
+//! - **Named by its metadata**: the specs the walk follows ([`WalkOptions::follow`], the
+//!   built-in conventions by default) say which paths a group's attributes name (an OME-Zarr
+//!   multiscale's datasets, a plate's wells, a well's images, an image's `labels`; see
+//!   [`crate::spec::Follower`]). Each is asked for directly, with the paths between (a plate's
+//!   row groups), all of one level at once; one that is not there is recorded absent by that
+//!   request. This is how members are found on a host that cannot list.
+//! - **Listed** with [`Store::list_dir`]: every sub-prefix not already asked for is visited as
+//!   a possible child. Zarr v3: the child's `zarr.json` (1 request); a group child is then
+//!   listed (1 more). Zarr v2: the child is listed first (1 request), which says which of
+//!   `.zarray`, `.zgroup`, `.zattrs`, `.zmetadata` exist, so only those are fetched, and a
+//!   group's listing is its children's. A named v2 child is probed instead (its candidate
+//!   documents in one round trip).
 //!
 //! A group whose consolidated metadata is found on the way brings its subtree. Prefixes with
 //! no metadata document are not nodes and are skipped (as zarr-python does). Requests run
 //! concurrently, up to [`WalkOptions::concurrency`] in flight; a queue keeps them in
-//! breadth-first order, so nodes of one depth are fetched together.
+//! breadth-first order, so nodes of one depth are fetched together, and a hierarchy costs as
+//! many round trips as it is deep.
 //!
-//! Per-node failures (a broken document, a failed request) are collected with their path and
-//! key while the rest of the tree is returned; groups that could not be listed are reported
-//! in [`WalkResult::unlisted`], not guessed. Only a failure to open the start node, an abort,
+//! Per-node failures (a broken document, a failed request, a named node whose parent is not a
+//! group) are collected with their path and key while the rest of the tree is returned; groups
+//! that could not be listed and whose metadata names no member are reported in
+//! [`WalkResult::unlisted`], not guessed. Only a failure to open the start node, an abort,
 //! or the node limit end the walk with an error.
 
-use super::open::{normalize_path, open_v2_listed, open_with, try_open, OpenHints, Opened, V2Keys};
-use super::pending::{stray, Done, Finished, Pending, Visit};
+use super::open::{
+    normalize_path, open_at_once, open_v2_listed, open_with, try_open, OpenHints, Opened, V2Keys,
+};
+use super::pending::{stray, Asked, Done, Finished, Pending, Visit};
 use crate::error::{ErrorCode, Result, ZomError};
 use crate::limits::{Limit, Limits};
 use crate::model::documents::assemble;
 use crate::model::node::MAX_DEPTH;
 use crate::model::{join_path, Node, ZarrFormat};
+use crate::spec::{builtin_all, Follower, Spec};
 use crate::store::{Listing, Store};
 use futures_util::stream::{FuturesUnordered, StreamExt};
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, HashSet, VecDeque};
+use std::sync::Arc;
+
+/// Which specs a walk follows to find the members a group's metadata names.
+#[derive(Clone, Default)]
+pub enum Follow {
+    /// The built-in conventions' specs (OME-Zarr, xarray).
+    #[default]
+    Builtin,
+    /// These specs (a user's own, with the built-in ones or without).
+    Specs(Vec<Arc<Spec>>),
+    /// None: members are found by consolidated metadata and listings only.
+    Nothing,
+}
+
+impl std::fmt::Debug for Follow {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Follow::Builtin => f.write_str("Builtin"),
+            Follow::Specs(specs) => f
+                .debug_list()
+                .entries(specs.iter().map(|s| &s.name))
+                .finish(),
+            Follow::Nothing => f.write_str("Nothing"),
+        }
+    }
+}
+
+impl Follow {
+    fn follower(&self) -> Follower {
+        match self {
+            Follow::Builtin => Follower::new(builtin_all()),
+            Follow::Specs(specs) => Follower::new(specs.clone()),
+            Follow::Nothing => Follower::default(),
+        }
+    }
+}
 
 /// How to walk.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct WalkOptions {
     /// How many levels below the start node to visit (`None`: all; `Some(0)`: the start node
     /// only). Groups at the last level keep the members consolidated metadata gave them.
     pub depth: Option<usize>,
-    /// Requests in flight at most.
+    /// Requests in flight at most. A level of a hierarchy is asked for at once when it fits:
+    /// the default lets the store and the HTTP stack (6 connections per host over HTTP/1.1 in
+    /// browsers) do the queueing.
     pub concurrency: usize,
     /// What is known about the start node.
     pub hints: OpenHints,
     /// The limits: documents are parsed under `max_document_bytes` and `max_json_depth`;
-    /// a walk that finds more than `max_nodes` nodes stops with [`ErrorCode::LimitExceeded`].
+    /// a walk that finds more than `max_nodes` nodes, or asks for more than `max_nodes` paths
+    /// its metadata names, stops with [`ErrorCode::LimitExceeded`].
     pub limits: Limits,
+    /// The specs whose rules say which paths a group's metadata names.
+    pub follow: Follow,
 }
+
+/// How many requests open a node of unknown format at once: `zarr.json`, `.zmetadata`,
+/// `.zgroup`, `.zarray` and `.zattrs`.
+const AT_ONCE: usize = 5;
+
+/// [`WalkOptions::concurrency`]'s default.
+pub const DEFAULT_CONCURRENCY: usize = 256;
 
 impl Default for WalkOptions {
     fn default() -> Self {
         WalkOptions {
             depth: None,
-            concurrency: 16,
+            concurrency: DEFAULT_CONCURRENCY,
             hints: OpenHints::default(),
             limits: Limits::default(),
+            follow: Follow::Builtin,
         }
     }
 }
@@ -76,36 +138,42 @@ pub struct WalkResult {
     /// Nodes that could not be read (paths and keys relative to the store root): they are
     /// missing from the tree.
     pub errors: Vec<ZomError>,
-    /// Groups whose members could not be listed (node paths relative to the store root).
+    /// Groups whose members could not be listed and whose metadata names none (node paths
+    /// relative to the store root).
     pub unlisted: Vec<String>,
+    /// Paths that metadata names but the walk did not ask for, being below the depth asked
+    /// for: whether a node is there is not known.
+    pub unasked: Vec<String>,
 }
 
 enum Task {
     /// Open a possible child node.
-    Visit(String, usize),
+    Visit(Asked),
     /// List a group's children.
-    List(String, usize),
+    List(String),
 }
 
 async fn run<S: Store>(store: &S, task: Task, format: ZarrFormat, limits: &Limits) -> Done {
     match task {
-        Task::List(path, depth) => {
+        Task::List(path) => {
             let listed = store
                 .list_dir(&path)
                 .await
                 .map_err(|e| e.at_path(path.clone()));
-            Done::Listed(path, depth, listed)
+            Done::Listed(path, listed)
         }
-        Task::Visit(path, depth) => {
-            let visited = visit(store, &path, format, limits).await;
-            Done::Visited(path, depth, visited.map(|v| v.map(Box::new)))
+        Task::Visit(asked) => {
+            let visited = visit(store, &asked.path, asked.named, format, limits).await;
+            Done::Visited(asked, visited.map(|v| v.map(Box::new)))
         }
     }
 }
 
+/// Opens a possible child node; a `named` v2 one by its documents, without listing it first.
 async fn visit<S: Store>(
     store: &S,
     path: &str,
+    named: bool,
     format: ZarrFormat,
     limits: &Limits,
 ) -> Result<Option<Visit>> {
@@ -113,7 +181,7 @@ async fn visit<S: Store>(
         kind: None,
         format: Some(format),
     };
-    if format == ZarrFormat::V2 {
+    if format == ZarrFormat::V2 && !named {
         let listing = store.list_dir(path).await.map_err(|e| e.at_path(path))?;
         if let Some(listing) = listing {
             let mut keys = V2Keys::default();
@@ -136,13 +204,17 @@ async fn visit<S: Store>(
                     listing: Some(Some(listing)),
                 }));
         }
-        let opened = try_open(store, path, hints, limits, false).await?.ok();
+        let opened = try_open(store, path, hints, limits, false, false)
+            .await?
+            .ok();
         return Ok(opened.map(|opened| Visit {
             opened,
             listing: Some(None),
         }));
     }
-    let opened = try_open(store, path, hints, limits, false).await?.ok();
+    let opened = try_open(store, path, hints, limits, false, false)
+        .await?
+        .ok();
     Ok(opened.map(|opened| Visit {
         opened,
         listing: None,
@@ -172,18 +244,28 @@ fn relative<'a>(root: &str, path: &'a str) -> &'a str {
         .unwrap_or(path)
 }
 
-struct State {
+struct State<'o> {
     root: String,
     max_depth: usize,
     nodes: BTreeMap<String, Node>,
     errors: Vec<ZomError>,
     unlisted: Vec<String>,
+    unasked: Vec<String>,
     queue: VecDeque<Task>,
+    /// Every path visited or queued for a visit.
+    asked: HashSet<String>,
+    /// Groups with members that metadata named.
+    naming: HashSet<String>,
+    /// Named paths asked for.
+    named: u64,
     found: u64,
     limits: Limits,
+    follow: &'o Follow,
+    /// The follower of `follow`, made when a group first needs it.
+    follower: Option<Follower>,
 }
 
-impl State {
+impl State<'_> {
     fn fail(&mut self, error: ZomError) -> Result<()> {
         if error.code == ErrorCode::Aborted {
             return Err(error);
@@ -192,14 +274,55 @@ impl State {
         Ok(())
     }
 
-    fn listed(&mut self, path: &str, depth: usize, listed: Result<Option<Listing>>) -> Result<()> {
+    /// Queues a visit of `path` (below the start node) unless it was asked for already.
+    fn ask(&mut self, path: String, named: bool, rules: Vec<crate::spec::RuleRef>) -> Result<()> {
+        let below = relative(&self.root, &path);
+        if !self.root.is_empty() && below.len() == path.len() {
+            return Ok(());
+        }
+        let depth = below.split('/').count();
+        if depth > self.max_depth {
+            if named {
+                self.unasked.push(path);
+            }
+            return Ok(());
+        }
+        if !self.asked.insert(path.clone()) {
+            return Ok(());
+        }
+        if named {
+            let parent = path.rsplit_once('/').map_or("", |(p, _)| p);
+            self.naming.insert(parent.to_string());
+            self.named = self.named.saturating_add(1);
+            self.limits
+                .check(
+                    Limit::Nodes,
+                    self.named,
+                    "the paths the walk's metadata names",
+                )
+                .map_err(|e| e.at_path(path.clone()))?;
+        }
+        self.queue.push_back(Task::Visit(Asked {
+            path,
+            depth,
+            named,
+            rules,
+        }));
+        Ok(())
+    }
+
+    fn listed(&mut self, path: &str, listed: Result<Option<Listing>>) -> Result<()> {
         match listed {
             Err(e) => {
-                self.unlisted.push(path.to_string());
+                if !self.naming.contains(path) {
+                    self.unlisted.push(path.to_string());
+                }
                 self.fail(e)
             }
             Ok(None) => {
-                self.unlisted.push(path.to_string());
+                if !self.naming.contains(path) {
+                    self.unlisted.push(path.to_string());
+                }
                 Ok(())
             }
             Ok(Some(listing)) => {
@@ -209,45 +332,87 @@ impl State {
                     .map(str::to_string)
                     .collect();
                 for name in crate::store::sorted_unique(names) {
-                    self.queue
-                        .push_back(Task::Visit(join_path(path, &name), depth.saturating_add(1)));
+                    self.ask(join_path(path, &name), false, Vec::new())?;
                 }
                 Ok(())
             }
         }
     }
 
-    fn visited(
-        &mut self,
-        path: &str,
-        depth: usize,
-        visited: Result<Option<Box<Visit>>>,
-    ) -> Result<()> {
+    fn visited(&mut self, asked: Asked, visited: Result<Option<Box<Visit>>>) -> Result<()> {
         let visit = match visited {
             Err(e) => return self.fail(e),
             Ok(None) => return Ok(()),
             Ok(Some(visit)) => visit,
         };
+        let Asked {
+            path, depth, rules, ..
+        } = asked;
         self.found = self.found.saturating_add(1);
         self.limits
             .check(Limit::Nodes, self.found, "the walk's node count")
-            .map_err(|e| e.at_path(path))?;
+            .map_err(|e| e.at_path(path.clone()))?;
         let Opened {
             mut node,
             consolidated,
             ..
         } = visit.opened;
-        let expand = matches!(node, Node::Group(_)) && !consolidated && depth < self.max_depth;
+        let group = matches!(node, Node::Group(_)) && !consolidated;
+        let expand = group && depth < self.max_depth;
+        // At the last level too, so that what it names is reported unasked.
+        let named = if group {
+            let follow = self.follow;
+            let follower = self.follower.get_or_insert_with(|| follow.follower());
+            match follower.is_empty() {
+                true => Vec::new(),
+                false => follower.named(&path, &node.to_value_with(false), &rules),
+            }
+        } else {
+            Vec::new()
+        };
         prune(&mut node, self.max_depth.saturating_sub(depth));
         self.nodes
-            .insert(relative(&self.root, path).to_string(), node);
+            .insert(relative(&self.root, &path).to_string(), node);
+        for n in named {
+            self.ask(n.path, true, n.rules)?;
+        }
         if expand {
             match visit.listing {
-                Some(listing) => self.listed(path, depth, Ok(listing))?,
-                None => self.queue.push_back(Task::List(path.to_string(), depth)),
+                Some(listing) => self.listed(&path, Ok(listing))?,
+                None => self.queue.push_back(Task::List(path)),
             }
         }
         Ok(())
+    }
+
+    /// Takes out of the tree every node whose parent was not found or is an array (a named
+    /// path below a missing or array node), each reported once, at the highest such node.
+    fn orphans(&mut self) {
+        let paths: Vec<String> = self.nodes.keys().cloned().collect();
+        let mut gone: HashSet<String> = HashSet::new();
+        for path in paths.into_iter().filter(|p| !p.is_empty()) {
+            let parent = path.rsplit_once('/').map_or("", |(p, _)| p);
+            let parent_ok = matches!(self.nodes.get(parent), Some(Node::Group(_)));
+            if parent_ok {
+                continue;
+            }
+            self.nodes.remove(&path);
+            if !gone.contains(parent) {
+                let whole = join_path(&self.root, &path);
+                let why = match self.nodes.contains_key(parent) {
+                    true => "is an array",
+                    false => "was not found",
+                };
+                let shown = if parent.is_empty() { "/" } else { parent };
+                self.errors.push(
+                    ZomError::invalid_metadata(format!(
+                        "node '{whole}' is named by metadata, but its parent '{shown}' {why}"
+                    ))
+                    .at_path(whole),
+                );
+            }
+            gone.insert(path);
+        }
     }
 }
 
@@ -265,7 +430,11 @@ pub async fn walk<S: Store>(
     } else {
         path.split('/').count()
     };
-    let opened = open_with(store, &path, options.hints, &options.limits).await?;
+    // The start node's documents of both formats at once, when that many may be in flight.
+    let opened = match options.concurrency >= AT_ONCE {
+        true => open_at_once(store, &path, options.hints, &options.limits).await?,
+        false => open_with(store, &path, options.hints, &options.limits).await?,
+    };
     let format = opened.node.format();
     let consolidated = opened.consolidated;
     let mut state = State {
@@ -277,18 +446,27 @@ pub async fn walk<S: Store>(
         nodes: BTreeMap::new(),
         errors: Vec::new(),
         unlisted: Vec::new(),
+        unasked: Vec::new(),
         queue: VecDeque::new(),
+        asked: HashSet::from([path.clone()]),
+        naming: HashSet::new(),
+        named: 0,
         found: 0,
         limits: options.limits,
+        follow: &options.follow,
+        follower: None,
     };
-    state.visited(
-        &path,
-        0,
-        Ok(Some(Box::new(Visit {
-            opened,
-            listing: None,
-        }))),
-    )?;
+    let start = Asked {
+        path: path.clone(),
+        depth: 0,
+        named: false,
+        rules: Vec::new(),
+    };
+    let visit = Visit {
+        opened,
+        listing: None,
+    };
+    state.visited(start, Ok(Some(Box::new(visit))))?;
     let concurrency = options.concurrency.max(1);
     let mut running: FuturesUnordered<Pending<'_>> = FuturesUnordered::new();
     loop {
@@ -307,8 +485,8 @@ pub async fn walk<S: Store>(
             return Err(stray());
         };
         match done {
-            Done::Visited(p, depth, result) => state.visited(&p, depth, result)?,
-            Done::Listed(p, depth, result) => state.listed(&p, depth, result)?,
+            Done::Visited(asked, result) => state.visited(asked, result)?,
+            Done::Listed(p, result) => state.listed(&p, result)?,
         }
         let pending = running.len().saturating_add(state.queue.len());
         progress(WalkProgress {
@@ -317,11 +495,13 @@ pub async fn walk<S: Store>(
             errors: u64::try_from(state.errors.len()).unwrap_or(u64::MAX),
         });
     }
+    state.orphans();
     let root = assemble(std::mem::take(&mut state.nodes), &|p| p.to_string())?;
     Ok(WalkResult {
         root,
         consolidated,
         errors: state.errors,
         unlisted: state.unlisted,
+        unasked: state.unasked,
     })
 }

@@ -6,6 +6,7 @@ use super::items::{array_fact_of, relative_path, Context};
 use super::pointer::Found;
 use super::schema::SchemaError;
 use super::view::{array_view, node_loc};
+use super::Unsettled;
 use crate::model::node::{format_of, node_kind, MAX_TREE_DEPTH};
 use crate::problem::show;
 use crate::problem::{LocStep, Problem, ProblemKind, Severity};
@@ -75,6 +76,24 @@ fn resolve<'z>(node: &'z Value, path: &str, relative: &str) -> Option<(String, &
         }
     }
     Some((out, at))
+}
+
+/// The path that `relative` (`"0"`, `"A/1"`, `"./labels"`) names below the node at `path`;
+/// `None` when it has a `..` step or names the node itself.
+pub(crate) fn named_path(path: &str, relative: &str) -> Option<String> {
+    let mut out = path.to_string();
+    let mut any = false;
+    for step in relative.split('/') {
+        match step {
+            "" | "." => continue,
+            ".." => return None,
+            name => {
+                out = join(&out, name);
+                any = true;
+            }
+        }
+    }
+    any.then_some(out)
 }
 
 /// The parent of the node at `path` (the root's parent is none), with its path.
@@ -167,6 +186,8 @@ pub(crate) struct Checker<'s, 'z> {
     root_format: Option<u64>,
     /// Only what each node's own metadata decides: no members, named nodes or other nodes.
     detached: bool,
+    /// What the walk that found the tree could not settle.
+    unsettled: &'z Unsettled,
     seen: HashSet<(String, usize)>,
     depth: usize,
     /// Problems found so far.
@@ -184,12 +205,19 @@ struct Report<'a> {
 impl<'s, 'z> Checker<'s, 'z> {
     /// A checker of `spec` for the tree `root`; `detached`: only what each node's own metadata
     /// decides.
-    pub(crate) fn new(spec: &'s Spec, strict: bool, root: &'z Value, detached: bool) -> Self {
+    pub(crate) fn new(
+        spec: &'s Spec,
+        strict: bool,
+        root: &'z Value,
+        detached: bool,
+        unsettled: &'z Unsettled,
+    ) -> Self {
         Checker {
             spec,
             root,
             root_format: format_of(root),
             detached,
+            unsettled,
             strict,
             seen: HashSet::new(),
             depth: 0,
@@ -391,7 +419,8 @@ impl<'s, 'z> Checker<'s, 'z> {
                 .collect();
             let count = matched.len() as u64;
             let loc = vec![key("members")];
-            if let Some(min) = p.min.filter(|&min| count < min) {
+            let known = !self.unsettled.unlisted_at(path);
+            if let Some(min) = p.min.filter(|&min| count < min && known) {
                 let message = format!(
                     "needs at least {min} members matching '{}', has {count}",
                     p.regex.as_str()
@@ -445,7 +474,13 @@ impl<'s, 'z> Checker<'s, 'z> {
                         } else {
                             Some((path.to_string(), value))
                         };
-                        let resolved = origin.and_then(|(p, v)| resolve(v, &p, &name));
+                        let settled = |(p, _): &(String, &Value)| {
+                            named_path(p, &name).is_none_or(|t| !self.unsettled.unknown_at(&t))
+                        };
+                        let Some(origin) = origin.filter(settled) else {
+                            continue;
+                        };
+                        let resolved = resolve(origin.1, &origin.0, &name);
                         let Some((target_path, target)) = resolved else {
                             let whose = if r.from_parent { "beside" } else { "below" };
                             let message = format!("'{name}' names no node {whose} this one");

@@ -7,6 +7,7 @@
 
 mod builtin;
 mod eval;
+mod follow;
 mod format;
 mod items;
 mod pattern;
@@ -17,6 +18,7 @@ mod view;
 #[cfg(not(feature = "builtin-specs"))]
 pub use builtin::set_texts as set_builtin_texts;
 pub use builtin::{all as builtin_all, builtin, builtin_text, names as builtin_names};
+pub use follow::{Follower, Named, RuleRef};
 pub use format::{Spec, FORMAT_VERSION};
 
 use crate::error::Result;
@@ -34,6 +36,36 @@ impl Spec {
     /// one `InvalidArgument` error, each at its JSON pointer.
     pub fn from_value(doc: &Value) -> Result<Spec> {
         format::read(doc)
+    }
+}
+
+/// What a walk could not settle about a hierarchy's members: checks about members report
+/// nothing there that was never asked for.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Unsettled {
+    /// Groups whose members could not be listed and whose metadata names none: how many
+    /// members they have is not known.
+    pub unlisted: Vec<String>,
+    /// Node paths whose presence is not known (a request that failed, a path below the depth
+    /// walked): nothing at or below them is reported missing.
+    pub unknown: Vec<String>,
+}
+
+impl Unsettled {
+    /// Whether the node at `path` may exist without the walk having found it.
+    pub(crate) fn unknown_at(&self, path: &str) -> bool {
+        self.unknown.iter().any(|u| {
+            u.is_empty()
+                || path == u
+                || path
+                    .strip_prefix(u.as_str())
+                    .is_some_and(|rest| rest.starts_with('/'))
+        })
+    }
+
+    /// Whether the members of the group at `path` are not all known.
+    pub(crate) fn unlisted_at(&self, path: &str) -> bool {
+        self.unlisted.iter().any(|u| u == path) || self.unknown_at(path)
     }
 }
 
@@ -149,7 +181,19 @@ pub fn detect_conventions(zom: &Value) -> Vec<Detected> {
 /// Checks `zom` against the chosen specs; problems carry the spec's name and the failing
 /// rule. Warnings (rules marked `"severity": "warning"`) only with `strict`.
 pub fn check(zom: &Value, choices: &[SpecChoice], strict: bool) -> Vec<Problem> {
-    check_tree(zom, choices, strict, false)
+    check_walked(zom, choices, strict, &Unsettled::default())
+}
+
+/// [`check`] of a walked hierarchy: a node named by metadata is reported missing only when the
+/// walk settled that it is not there, and a group's member counts only when its members are
+/// known.
+pub fn check_walked(
+    zom: &Value,
+    choices: &[SpecChoice],
+    strict: bool,
+    unsettled: &Unsettled,
+) -> Vec<Problem> {
+    check_tree(zom, choices, strict, false, unsettled)
 }
 
 /// Checks a group's attributes alone (a document such as the NGFF test cases, or attributes
@@ -168,11 +212,17 @@ pub fn check_attributes(attributes: &Value, choices: &[SpecChoice], strict: bool
         "node_type": "group",
         "attributes": attributes,
     });
-    check_tree(&group, choices, strict, true)
+    check_tree(&group, choices, strict, true, &Unsettled::default())
 }
 
 /// [`check`], or with `detached` only what a node's own metadata decides.
-fn check_tree(zom: &Value, choices: &[SpecChoice], strict: bool, detached: bool) -> Vec<Problem> {
+fn check_tree(
+    zom: &Value,
+    choices: &[SpecChoice],
+    strict: bool,
+    detached: bool,
+    unsettled: &Unsettled,
+) -> Vec<Problem> {
     let mut groups: Vec<(String, Vec<Arc<Spec>>, bool)> = Vec::new();
     for choice in choices {
         match choice {
@@ -193,7 +243,7 @@ fn check_tree(zom: &Value, choices: &[SpecChoice], strict: bool, detached: bool)
     for (convention, specs, required) in groups {
         let mut claimed = false;
         for spec in &specs {
-            let mut checker = Checker::new(spec, strict, zom, detached);
+            let mut checker = Checker::new(spec, strict, zom, detached, unsettled);
             if let Some(root) = spec.root.filter(|_| spec.claims.is_empty()) {
                 claimed = true;
                 checker.check(root, "", zom);

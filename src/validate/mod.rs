@@ -94,6 +94,9 @@ pub struct ValidateOptions {
     pub limits: crate::limits::Limits,
     /// Hierarchy specs (conventions) [`validate_hierarchy`] also checks.
     pub specs: Vec<crate::spec::SpecChoice>,
+    /// What the walk that found the hierarchy could not settle: the specs' checks report no
+    /// node missing there that was not asked for.
+    pub unsettled: crate::spec::Unsettled,
 }
 
 /// Validates one metadata document given as JSON.
@@ -119,9 +122,12 @@ pub fn validate_hierarchy(zom: &Value, options: &ValidateOptions) -> Report {
     hierarchy::validate(&mut cx, zom);
     let mut report = cx.into_report();
     if !options.specs.is_empty() {
-        report
-            .problems
-            .extend(crate::spec::check(zom, &options.specs, options.strict));
+        report.problems.extend(crate::spec::check_walked(
+            zom,
+            &options.specs,
+            options.strict,
+            &options.unsettled,
+        ));
         report = Report::from_problems(report.problems);
     }
     report

@@ -118,6 +118,12 @@ pub const CONCURRENCY: Field = opt(
     "number | null",
     "The most requests at once (at least 1).",
 );
+/// Which specs a walk follows to the paths metadata names.
+pub const FOLLOW: Field = opt(
+    "follow",
+    "unknown",
+    "The specs whose named paths a walk asks for: false (none), true or absent (the built-in ones), or a specs value.",
+);
 /// A walk's progress callback.
 pub const WALK_PROGRESS: Field = opt(
     "onProgress",
@@ -136,6 +142,7 @@ pub const WALK_OPTIONS: Shape = Shape {
         FORMAT,
         SIGNAL,
         LIMITS,
+        FOLLOW,
         WALK_PROGRESS,
     ],
 };
@@ -239,8 +246,29 @@ pub const SPECS: Field = opt(
 pub const VALIDATE_OPTIONS: Shape = Shape {
     name: "RawValidateOptions",
     doc: "Options of validateDocument, validateHierarchy and validateAttributes (src/wasm/validate.rs).",
-    fields: &[KEY, STRICT, CHECK_EXTENSIONS, EXTENSION_HANDLERS, SPECS],
+    fields: &[
+        KEY,
+        STRICT,
+        CHECK_EXTENSIONS,
+        EXTENSION_HANDLERS,
+        SPECS,
+        UNLISTED,
+        UNKNOWN,
+    ],
 };
+
+/// Groups a walk could not list.
+pub const UNLISTED: Field = opt(
+    "unlisted",
+    "string[] | null",
+    "Groups whose members are not all known (a walk's unlisted): their member counts are not checked.",
+);
+/// Paths a walk could not settle.
+pub const UNKNOWN: Field = opt(
+    "unknown",
+    "string[] | null",
+    "Node paths whose presence is not known (a walk's failed and unasked paths): nothing there is reported missing.",
+);
 
 /// Consolidated metadata too.
 pub const CONSOLIDATED: Field = opt(
@@ -422,7 +450,12 @@ pub const WALK_RESULT: Shape = Shape {
         req(
             "unlisted",
             "string[]",
-            "The groups that could not be listed.",
+            "The groups that could not be listed and whose metadata names no member.",
+        ),
+        req(
+            "unasked",
+            "string[]",
+            "Paths metadata names below the depth asked for.",
         ),
         req(
             "consolidated",

@@ -33,7 +33,7 @@ const READ_PROGRESS: [&str; 3] = boundary::names(&boundary::READ_PROGRESS_SHAPE)
 /// `{deferred?, kind, path, zom, consolidated, array?}`.
 const NODE: [&str; 6] = boundary::names(&boundary::NODE_RESULT);
 /// `{zom, errors, unlisted, consolidated}`.
-const WALK: [&str; 4] = boundary::names(&boundary::WALK_RESULT);
+const WALK: [&str; 5] = boundary::names(&boundary::WALK_RESULT);
 
 /// Calls a progress callback, ignoring what it throws.
 /// The event has the fields `names` (a progress shape of [`boundary`]) with `values`.
@@ -193,7 +193,7 @@ pub fn walk_hierarchy(store: JsValue, path: Option<String>, options: JsValue) ->
 }
 
 async fn walk_hierarchy_async(store: JsValue, path: Option<String>, options: JsValue) -> JsResult {
-    let options = options::WalkOptions::read(&options).map_err(fail)?;
+    let options = options::WalkOptions::read(&options)?;
     let js_store = JsStore::new(&store, options.signal.clone()).map_err(fail)?;
     let defaults = WalkOptions::default();
     let walk_options = WalkOptions {
@@ -201,6 +201,7 @@ async fn walk_hierarchy_async(store: JsValue, path: Option<String>, options: JsV
         concurrency: options.concurrency.unwrap_or(defaults.concurrency).max(1),
         hints: options.hints,
         limits: options.limits.over(limits::current()),
+        follow: options.follow,
     };
     let mut progress = |p: WalkProgress| {
         report(
@@ -217,7 +218,7 @@ async fn walk_hierarchy_async(store: JsValue, path: Option<String>, options: JsV
     )
     .await
     .map_err(fail)?;
-    let [n_zom, n_errors, n_unlisted, n_consolidated] = WALK;
+    let [n_zom, n_errors, n_unlisted, n_unasked, n_consolidated] = WALK;
     let out = Object::new();
     set_own(&out, n_zom, &node_to_js(result.root));
     let errors = Array::new();
@@ -230,6 +231,11 @@ async fn walk_hierarchy_async(store: JsValue, path: Option<String>, options: JsV
         unlisted.push(&JsValue::from_str(path));
     }
     set_own(&out, n_unlisted, &unlisted);
+    let unasked = Array::new();
+    for path in &result.unasked {
+        unasked.push(&JsValue::from_str(path));
+    }
+    set_own(&out, n_unasked, &unasked);
     set_own(
         &out,
         n_consolidated,

@@ -6,9 +6,10 @@
 use super::boundary as b;
 use super::convert::as_array;
 use crate::error::ZomError;
-use crate::hierarchy::{NodeKind, OpenHints};
+use crate::hierarchy::{Follow, NodeKind, OpenHints};
 use crate::limits::{Limit, Limits};
 use crate::model::{CompareOptions, DocumentOptions, FlatForm, ZarrFormat};
+use crate::spec::{SpecChoice, Unsettled};
 use crate::validate::{ExtensionHandler, LocStep, ValidateOptions};
 use js_sys::{Array, Function, Object, Reflect};
 use std::sync::Arc;
@@ -34,6 +35,9 @@ names!(
     FORMAT,
     DEPTH,
     CONCURRENCY,
+    FOLLOW,
+    UNLISTED,
+    UNKNOWN,
     WALK_PROGRESS,
     READ_PROGRESS,
     BYTES_IN_FLIGHT,
@@ -259,19 +263,38 @@ pub(super) struct WalkOptions {
     pub hints: OpenHints,
     pub signal: JsValue,
     pub limits: LimitsSet,
+    pub follow: Follow,
     pub on_progress: Option<Function>,
 }
 
 impl WalkOptions {
-    pub(super) fn read(options: &JsValue) -> Result<WalkOptions> {
+    pub(super) fn read(options: &JsValue) -> std::result::Result<WalkOptions, JsValue> {
+        let fail = super::fail;
         Ok(WalkOptions {
-            depth: count(options, DEPTH)?.map(usize_of),
-            concurrency: count(options, CONCURRENCY)?.map(usize_of),
-            hints: hints(options)?,
+            depth: count(options, DEPTH).map_err(fail)?.map(usize_of),
+            concurrency: count(options, CONCURRENCY).map_err(fail)?.map(usize_of),
+            hints: hints(options).map_err(fail)?,
             signal: signal(options),
-            limits: LimitsSet::option(options)?,
+            limits: LimitsSet::option(options).map_err(fail)?,
+            follow: follow(&get(options, FOLLOW))?,
             on_progress: function(options, WALK_PROGRESS),
         })
+    }
+}
+
+/// A walk's `follow`: `false` follows no spec, `true` or nothing the built-in ones, anything
+/// else is a `specs` value.
+fn follow(value: &JsValue) -> std::result::Result<Follow, JsValue> {
+    match value.as_bool() {
+        Some(false) => Ok(Follow::Nothing),
+        Some(true) => Ok(Follow::Builtin),
+        None if value.is_undefined() || value.is_null() => Ok(Follow::Builtin),
+        None => {
+            let choices = super::specs::choices(value)?;
+            Ok(Follow::Specs(
+                choices.iter().flat_map(SpecChoice::specs).collect(),
+            ))
+        }
     }
 }
 
@@ -393,6 +416,11 @@ pub(super) fn validate_options(
         }
     }
     out.specs = super::specs::choices(&get(options, SPECS))?;
+    let list = |name| string_list(options, name).map_err(super::fail);
+    out.unsettled = Unsettled {
+        unlisted: list(UNLISTED)?.unwrap_or_default(),
+        unknown: list(UNKNOWN)?.unwrap_or_default(),
+    };
     Ok(out)
 }
 
