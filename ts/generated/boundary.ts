@@ -90,6 +90,8 @@ export interface RawWalkOptions {
   signal?: AbortSignal;
   /** Limits for this call, over the module's defaults (or those an array was opened with). */
   limits?: Partial<Limits> | null;
+  /** The specs whose named paths a walk asks for: false (none), true or absent (the built-in ones), or a specs value. */
+  follow?: unknown;
   /** Called as nodes are read; what it throws is ignored. */
   onProgress?: (progress: RawWalkProgress) => void;
 }
@@ -148,6 +150,10 @@ export interface RawValidateOptions {
   extensionHandlers?: { [name: string]: ((extension: JsonValue, path: string, loc: (string | number)[]) => unknown) | true | null };
   /** Hierarchy specs: "auto", a built-in name, a spec (object, JSON text or bytes), or a list. */
   specs?: unknown;
+  /** Groups whose members are not all known (a walk's unlisted): their member counts are not checked. */
+  unlisted?: string[] | null;
+  /** Node paths whose presence is not known (a walk's failed and unasked paths): nothing there is reported missing. */
+  unknown?: string[] | null;
 }
 
 /** Options of toDocuments (src/wasm/model.rs). */
@@ -244,8 +250,10 @@ export interface RawWalkResult {
   zom: Zom;
   /** The nodes that failed, as error objects. */
   errors: unknown[];
-  /** The groups that could not be listed. */
+  /** The groups that could not be listed and whose metadata names no member. */
   unlisted: string[];
+  /** Paths metadata names below the depth asked for. */
+  unasked: string[];
   /** Whether the tree came from consolidated metadata. */
   consolidated: boolean;
 }
