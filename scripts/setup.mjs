@@ -14,10 +14,14 @@
 //                                              # for tests/fixtures/conventions/generate.py
 //   node scripts/setup.mjs --python-references  # .venv-references: kerchunk, h5py, scipy,
 //                                              # for tests/fixtures/references/generate.py
+//   node scripts/setup.mjs --python-ome        # .venv-ome: ome-zarr-py, ngff-zarr, ome-zarr-models
+//                                              # (Python 3.12), for tests/fixtures/walk/generate.py
+//                                              # and bench/generate_plate.py
 //   node scripts/setup.mjs --twiggy            # twiggy, the code size profiler bench/size.mjs runs
 //   node scripts/setup.mjs --suites            # tests/zarrita-suite's packages: vitest, zarrita, @vivjs/loaders
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { join, relative } from "node:path";
 import { StepError, capture, isMain, root, run, runMain, seconds } from "./lib.mjs";
 
@@ -69,6 +73,14 @@ export const PYTHON_CONVENTIONS = join(VENV_CONVENTIONS, "bin", "python");
 export const VENV_REFERENCES = join(root, ".venv-references");
 /** Its interpreter: pythonReferences() makes it. */
 export const PYTHON_REFERENCES = join(VENV_REFERENCES, "bin", "python");
+/**
+ * ome-zarr-py, ngff-zarr and ome-zarr-models' environment, for tests/fixtures/walk/generate.py
+ * and bench/generate_plate.py only. Its Python is the minor version its requirements file's
+ * header names (`# python: 3.12`): the releases pinned there need Python >= 3.12.
+ */
+export const VENV_OME = join(root, ".venv-ome");
+/** Its interpreter: pythonOme() makes it. */
+export const PYTHON_OME = join(VENV_OME, "bin", "python");
 /** sha256 of the requirements file the venv was last installed from. */
 const PYTHON_STAMP = join(VENV, "zom-requirements.sha256");
 /** zarr 3.1.6 (and numpy 2.4) need Python 3.11 or later. */
@@ -324,8 +336,58 @@ export function pythonReferences() {
   return pythonVenv(VENV_REFERENCES, PYTHON_REFERENCES, join(root, "scripts", "python-requirements-references.txt"));
 }
 
-/** A virtual environment at `venv` (interpreter `interpreter`) with `requirementsFile` installed. */
-function pythonVenv(venv, interpreter, requirementsFile) {
+/**
+ * The OME-Zarr writers' environment .venv-ome (scripts/python-requirements-ome.txt), the same
+ * way, from a Python of the minor version the file's header names (pinnedPython): only
+ * tests/fixtures/walk/generate.py and bench/generate_plate.py need it (the tests read the
+ * committed output).
+ * @returns {string} the interpreter (PYTHON_OME)
+ */
+export function pythonOme() {
+  const requirementsFile = join(root, "scripts", "python-requirements-ome.txt");
+  const pin = readFileSync(requirementsFile, "utf8").match(/^# python: 3\.(\d+)$/m);
+  if (!pin) throw new StepError(`${relative(root, requirementsFile)} has no \`# python: 3.N\` header line`);
+  const minor = Number(pin[1]);
+  return pythonVenv(VENV_OME, PYTHON_OME, requirementsFile, {
+    base: () => pinnedPython(minor),
+    fits: (p) => p.version[0] === 3 && p.version[1] === minor,
+  });
+}
+
+/**
+ * A Python 3.<minor> with the venv module: python3.<minor> or python3 on PATH, else the newest
+ * 3.<minor>.* under pyenv's root (pyenv's shims run only the versions `pyenv global` selects).
+ */
+function pinnedPython(minor) {
+  const want = `3.${minor}`;
+  const pyenvRoot = process.env.PYENV_ROOT || capture("pyenv", ["root"])?.trim() || join(homedir(), ".pyenv");
+  const versions = join(pyenvRoot, "versions");
+  const patch = (v) => Number(v.split(".")[2]);
+  const pyenv = existsSync(versions)
+    ? readdirSync(versions)
+        .filter((v) => new RegExp(`^3\\.${minor}\\.\\d+$`).test(v))
+        .sort((a, b) => patch(b) - patch(a))
+        .map((v) => join(versions, v, "bin", "python3"))
+    : [];
+  const seen = [];
+  for (const cmd of [`python${want}`, "python3", ...pyenv]) {
+    const p = probePython(cmd);
+    if (p === null) continue;
+    seen.push(`${cmd} ${p.version.join(".")}${p.venv ? "" : " (no venv module)"}`);
+    if (p.version[0] === 3 && p.version[1] === minor && p.venv) return p;
+  }
+  throw new StepError(
+    `.venv-ome needs Python ${want} with the venv module (scripts/python-requirements-ome.txt pins it): ` +
+      `looked for python${want} and python3 on PATH and ${join(versions, `${want}.*`, "bin", "python3")}; ` +
+      `found ${seen.join(", ") || "none of them"}. Install Python ${want} (e.g. \`pyenv install ${want}\`)`,
+  );
+}
+
+/**
+ * A virtual environment at `venv` (interpreter `interpreter`) with `requirementsFile` installed,
+ * made from `base()` (basePython) and remade when its interpreter does not `fit` (recentPython).
+ */
+function pythonVenv(venv, interpreter, requirementsFile, { base: basePy = basePython, fits = recentPython } = {}) {
   const name = venv.slice(root.length + 1);
   const file = requirementsFile.slice(root.length + 1);
   const stampFile = join(venv, "zom-requirements.sha256");
@@ -341,10 +403,11 @@ function pythonVenv(venv, interpreter, requirementsFile) {
   }
   const t0 = performance.now();
   const current = existsSync(interpreter) ? probePython(interpreter) : null;
-  if (current === null || !recentPython(current)) {
-    // No venv, or one whose interpreter is gone (base Python removed) or too old: (re)create it.
-    const base = basePython();
-    const why = existsSync(venv) ? (current ? `its Python ${current.version.join(".")} is too old` : "it is broken") : "absent";
+  if (current === null || !fits(current)) {
+    // No venv, or one whose interpreter is gone (base Python removed) or does not fit (too old,
+    // or not the minor version pinned): (re)create it.
+    const base = basePy();
+    const why = existsSync(venv) ? (current ? `its Python ${current.version.join(".")} does not fit` : "it is broken") : "absent";
     console.log(`installing: python venv (${name}: ${why}; from ${base.cmd} ${base.version.join(".")} at ${base.executable})`);
     run(base.executable, ["-m", "venv", "--clear", venv]);
   } else {
@@ -373,12 +436,13 @@ function pythonVenv(venv, interpreter, requirementsFile) {
 
 /**
  * Installs whatever is missing.
- * @param {{ browser?: boolean, python?: boolean, pythonZarr2?: boolean, pythonConventions?: boolean, pythonReferences?: boolean, twiggy?: boolean }} [opts]
+ * @param {{ browser?: boolean, python?: boolean, pythonZarr2?: boolean, pythonConventions?: boolean, pythonReferences?: boolean, pythonOme?: boolean, twiggy?: boolean }} [opts]
  *   browser: also Chromium and chromedriver, Firefox ESR, WebKitWebDriver with MiniBrowser and
  *   xvfb-run (the browser tests); python: also .venv (the tests
  *   that run zarr-python); pythonZarr2: also .venv-zarr2 (the zarr-python 2 fixture generator);
  *   pythonConventions: also .venv-conventions (the OME-Zarr and xarray convention fixture generator);
  *   pythonReferences: also .venv-references (the kerchunk reference fixture generator);
+ *   pythonOme: also .venv-ome (the OME-Zarr walk fixtures' and bench plates' generators);
  *   twiggy: also twiggy (the size bench's byte attribution)
  */
 export function setup(opts = {}) {
@@ -392,6 +456,7 @@ export function setup(opts = {}) {
   if (opts.pythonZarr2) pythonZarr2();
   if (opts.pythonConventions) pythonConventions();
   if (opts.pythonReferences) pythonReferences();
+  if (opts.pythonOme) pythonOme();
   if (opts.browser) {
     chromium();
     chromedriver();
@@ -410,6 +475,7 @@ if (isMain(import.meta.url)) {
       pythonZarr2: flag("--python-zarr2"),
       pythonConventions: flag("--python-conventions"),
       pythonReferences: flag("--python-references"),
+      pythonOme: flag("--python-ome"),
       twiggy: flag("--twiggy"),
       suites: flag("--suites"),
     }),

@@ -83,8 +83,12 @@ test("a consolidated hierarchy opens and walks in one request", async () => {
   assert.deepEqual(v3.log, ["get /zarr.json"]);
   assert.ok(root.members.length > 10);
   v3.log.length = 0;
-  await walk(v3);
+  await walk(v3, { format: 3 });
   assert.deepEqual(v3.log, ["get /zarr.json"]);
+  // The format not given, a walk asks for both formats' root documents at once.
+  v3.log.length = 0;
+  await walk(v3);
+  assert.deepEqual(v3.log, ["get /zarr.json", "get /.zmetadata", "get /.zgroup", "get /.zarray", "get /.zattrs"]);
 
   const v2 = countingStore(mapStore("v2-consolidated"));
   const group = await openGroup(v2, "", { format: 2 });

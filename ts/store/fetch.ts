@@ -111,6 +111,12 @@ export class FetchStore {
   private suffixRanges: boolean | undefined;
   /** true once the server answered a range request with 206. */
   private rangesHonoured = false;
+  /** In "auto": no listing was found, so none is asked for again. */
+  private unlistable = false;
+  /** Whether an HTML index was asked for (and answered). */
+  private triedHtml = false;
+  /** The listing that finds out what the host offers, while it runs. */
+  private probing: Promise<unknown> | null = null;
   /** The S3 listing endpoint once found; null when there is none. */
   private s3: S3Root | null | undefined;
   /** true once an HTML index answered. */
@@ -213,6 +219,22 @@ export class FetchStore {
     const { signal } = options;
     throwIfAborted(p, signal);
     if (this.listing === "none") return undefined;
+    // The first listing finds out what the host offers; those asked meanwhile wait for its
+    // answer rather than each trying every kind (a walk asks for a level's listings at once).
+    while (this.probing !== null) await this.probing.catch(() => undefined);
+    if (this.unlistable) return undefined;
+    const decided = this.htmlIndex || this.triedHtml || (this.s3 !== undefined && this.s3 !== null);
+    if (decided) return this.listOnce(p, signal);
+    const probe = this.listOnce(p, signal);
+    this.probing = probe;
+    try {
+      return await probe;
+    } finally {
+      if (this.probing === probe) this.probing = null;
+    }
+  }
+
+  private async listOnce(p: string, signal: AbortSignal | undefined): Promise<StoreListing | undefined> {
     if (this.listing !== "html" && this.s3 !== null) {
       const found = await listS3(this.ctx, this.s3, this.absoluteBase(), p, signal);
       if (found) {
@@ -223,8 +245,13 @@ export class FetchStore {
     }
     if (this.listing === "s3") return undefined;
     const html = await listHtml(this.ctx, this.urlOf(p), p, signal, this.missing.bind(this));
-    if (html === "missing") return this.htmlIndex ? { keys: [], prefixes: [] } : undefined;
-    if (html === null) return undefined;
+    this.triedHtml = true;
+    if (html === "missing" && this.htmlIndex) return { keys: [], prefixes: [] };
+    if (html === "missing" || html === null) {
+      // A host that lists nothing lists nothing below either: asked once, in "auto".
+      if (this.listing === "auto" && !this.htmlIndex) this.unlistable = true;
+      return undefined;
+    }
     this.htmlIndex = true;
     return html;
   }
