@@ -661,3 +661,18 @@ test("kerchunk references: a .json path or URL reads the HDF5 file's values", as
     assert.equal(r.stdout, got.stdout);
   });
 });
+
+test("validate over a host without listing follows the plate's metadata; the conventions line counts claims, --verbose lists them", () =>
+  withServer({}, async (server) => {
+    const url = `${server.url}/walk/ozp-0.21-v0.4-plate`;
+    const r = await zom("validate", url, "--spec", "auto");
+    exits(r, 0, "validate plate over HTTP");
+    const lines = r.stdout.trimEnd().split("\n");
+    assert.deepEqual(lines, ["conventions: ome-zarr-0.4: plate 1, well 6, image 13", "valid: 62 nodes checked, 0 errors, 0 warnings, 0 unreadable"]);
+    const verbose = await zom("validate", url, "--spec", "auto", "--verbose");
+    exits(verbose, 0, "validate --verbose");
+    const claims = verbose.stdout.split("\n").filter((l) => l.startsWith("claim "));
+    assert.equal(claims.length, 20, verbose.stdout);
+    assert.ok(claims.includes("claim ome-zarr-0.4 well at /A/1"), verbose.stdout);
+    assert.ok(claims.includes("claim ome-zarr-0.4 image at /A/1/0/labels/cells"), verbose.stdout);
+  }));

@@ -42,6 +42,7 @@ import {
   showPath,
   showClaim,
   showProblem,
+  summariseClaims,
   valuesOf,
   textValues,
   treeLines,
@@ -154,12 +155,13 @@ const json = (ctx: Context, value: unknown): void => {
 };
 
 /** Walks TARGET with progress lines; warns on stderr about nodes it could not read or list. */
-async function walkTarget(ctx: Context, t: Target, depth?: number): Promise<WalkResult> {
+async function walkTarget(ctx: Context, t: Target, depth?: number, follow?: SpecInput[]): Promise<WalkResult> {
   const progress = new Progress(ctx.progressTo, ctx.progress);
   let tree: WalkResult;
   try {
     tree = await walk(t.store, {
       ...(depth === undefined ? {} : { depth }),
+      ...(follow === undefined ? {} : { follow }),
       ...concurrencyOf(ctx),
       onProgress: (p) =>
         progress.update(() => `walking: ${plural(p.nodes, "node")}, ${p.pending} pending, ${plural(p.errors, "error")}${traffic(t)}`),
@@ -244,20 +246,24 @@ function compareOptions(ctx: Context): CompareOptions {
 const validate: Command = {
   name: "validate",
   arity: [1, 1],
-  options: ["json", "spec", "include", "exclude", "strict", "verdict", "attributes", "progress", "no-progress", "concurrency"],
+  options: ["json", "spec", "include", "exclude", "strict", "verdict", "verbose", "attributes", "progress", "no-progress", "concurrency"],
   help: `Usage: zom validate TARGET [--spec ome-zarr|xarray|auto|FILE [--include F,…] [--exclude F,…]]
-                           [--strict] [--json] [--verdict]
+                           [--strict] [--json] [--verdict] [--verbose]
        zom validate --attributes FILE [--spec NAME|FILE] [--strict] [--json] [--verdict]
 
 Walks the hierarchy and checks every node against the Zarr spec, listing every problem with its
-node path and location. --strict also reports, as warnings, what the spec says SHOULD NOT be
+node path and location. Members are found from consolidated metadata, from what the metadata
+names (an OME-Zarr image's datasets and labels, a plate's wells, a well's fields, the series of a
+bioformats2raw collection; a spec FILE's members and references too), and from the host's
+listing where it has one: a plain HTTP host that only answers the paths asked for is enough. --strict also reports, as warnings, what the spec says SHOULD NOT be
 there (and what a convention's spec marks as recommended).
 
 --spec also checks the hierarchy against a convention: ome-zarr (OME-Zarr 0.4, 0.5 and 0.6rc0
 images, labels, plates, wells and 0.6 scenes, each node by the version it claims; or one version:
 ome-zarr-0.4, ome-zarr-0.5, ome-zarr-0.6), xarray (xarray's Zarr encoding), or auto (every
 built-in convention the hierarchy claims). A named convention must be claimed by
-some node. --spec FILE reads a hierarchy spec of your own (JSON with "zom_spec": 1), or else an
+some node; the conventions: line counts each spec's claims by kind (--verbose lists every
+node that claims one). --spec FILE reads a hierarchy spec of your own (JSON with "zom_spec": 1), or else an
 expected ZOM (JSON, e.g. from 'zom tree --json'), told apart by content: the hierarchy is
 compared with it and every difference listed; --include and --exclude take comma-separated
 field selectors (attributes, codecs.*.configuration, members.a) to compare only some fields, or
@@ -291,7 +297,9 @@ object, else as Zarr 2.
     const verdict = ctx.options.has("verdict");
     let result: WalkResult;
     try {
-      result = await walkTarget(ctx, t);
+      // A spec of the user's names members too: the walk follows it beside the built-in ones.
+      const follow = spec?.kind === "specs" && typeof spec.specs === "object" ? ["auto", spec.specs] : undefined;
+      result = await walkTarget(ctx, t, undefined, follow);
     } catch (e) {
       // A root whose metadata is not metadata (broken JSON, no zarr_format): with --verdict that
       // is a verdict, invalid, rather than a failure to run.
@@ -329,7 +337,8 @@ object, else as Zarr 2.
     }
     const out: string[] = [];
     if (claims !== null) {
-      out.push(claims.length === 0 ? "conventions: none claimed" : `conventions: ${claims.map(showClaim).join(", ")}`);
+      out.push(claims.length === 0 ? "conventions: none claimed" : `conventions: ${summariseClaims(claims)}`);
+      if (ctx.options.has("verbose")) for (const c of claims) out.push(`claim ${showClaim(c)}`);
     }
     for (const p of report.problems) out.push(showProblem(p));
     for (const e of result.errors) out.push(`unreadable ${showError(e)}`);

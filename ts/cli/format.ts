@@ -94,6 +94,24 @@ export function showClaim(d: DetectedConvention): string {
   return `${escapeControls(d.spec)} ${escapeControls(d.claim)} at ${showPath(d.path)}`;
 }
 
+/**
+ * The claims in one line: each spec with its kinds of node and how many claim each, in the
+ * order they first appear (`ome-zarr-0.5: plate 1, well 96, image 192`).
+ */
+export function summariseClaims(claims: DetectedConvention[]): string {
+  const bySpec = new Map<string, Map<string, number>>();
+  for (const c of claims) {
+    const kinds = bySpec.get(c.spec) ?? new Map<string, number>();
+    kinds.set(c.claim, (kinds.get(c.claim) ?? 0) + 1);
+    bySpec.set(c.spec, kinds);
+  }
+  const specs = [...bySpec].map(([spec, kinds]) => {
+    const counts = [...kinds].map(([claim, n]) => `${escapeControls(claim)} ${n}`);
+    return `${escapeControls(spec)}: ${counts.join(", ")}`;
+  });
+  return specs.join("; ");
+}
+
 /** One difference from the expected ZOM: `changed at /a: shape.0: expected 1, found 5`. */
 export function showDifference(d: Difference): string {
   return `${escapeControls(d.kind)} at ${showPath(d.path)}: ${escapeControls(d.message)}`;

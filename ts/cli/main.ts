@@ -63,7 +63,7 @@ const HELP = `zom: read, inspect and validate Zarr v2/v3 hierarchies (local dire
 
 Usage:
   zom tree TARGET [--json] [--depth N]          the hierarchy as a tree (--json: its ZOM)
-  zom validate TARGET [--spec FILE [--include F,…] [--exclude F,…]] [--strict] [--json] [--verdict]
+  zom validate TARGET [--spec FILE [--include F,…] [--exclude F,…]] [--strict] [--json] [--verdict] [--verbose]
                                                 spec problems of every node, located; --spec
                                                 also compares with an expected ZOM (JSON)
   zom validate --attributes FILE [--spec NAME|FILE] a group's attributes alone, against conventions
