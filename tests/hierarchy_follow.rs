@@ -409,3 +409,53 @@ fn a_users_spec_names_members_too() {
         ["", "a", "deep", "deep/b", "readme"]
     );
 }
+
+#[test]
+fn a_v2_array_named_as_an_array_costs_its_two_documents() {
+    let store = unlistable("conventions/ome-0.4-image");
+    let result = walked(&store, &WalkOptions::default());
+    let tree = result.root.to_value();
+    let log = store.log();
+    let arrays: Vec<String> = paths(&tree)
+        .into_iter()
+        .filter(|p| !p.is_empty())
+        .filter(|p| {
+            let node = p.split('/').fold(&tree, |n, name| &n["members"][name]);
+            node.get("shape").is_some()
+        })
+        .collect();
+    assert_eq!(arrays.len(), 6);
+    for array in arrays {
+        let asked: Vec<&String> = log
+            .iter()
+            .filter(|l| l.rsplit_once('/').is_some_and(|(k, _)| k == format!("get {array}")))
+            .collect();
+        assert_eq!(asked, [&format!("get {array}/.zarray"), &format!("get {array}/.zattrs")]);
+    }
+}
+
+#[test]
+fn a_dataset_path_naming_a_group_is_found_and_reported_as_such() {
+    // The 0.4 image's first level replaced by a group: the array probe finds nothing, the
+    // probe for any node finds the group, and the validator says what it is.
+    let mut store = unlistable("conventions/ome-0.4-image");
+    let dir = fixtures().join("conventions/ome-0.4-image");
+    let first = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().into_string().unwrap())
+        .filter(|n| n.starts_with('s') || n.chars().all(|c| c.is_ascii_digit()))
+        .min()
+        .unwrap();
+    store.remove(&format!("{first}/.zarray"));
+    store.insert(&format!("{first}/.zgroup"), br#"{"zarr_format": 2}"#.to_vec());
+    let result = walked(&store, &WalkOptions::default());
+    assert!(result.errors.is_empty(), "{:?}", result.errors);
+    let problems = ome_problems(&result, Unsettled::default());
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.contains(&format!("'{first}' must name an array, but it is a group"))),
+        "{problems:#?}"
+    );
+}

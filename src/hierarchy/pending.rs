@@ -14,7 +14,7 @@
 //! (`pending` ← `shard` ← `read`; `pending` ← `walk`).
 
 use super::cache::Cached;
-use super::open::Opened;
+use super::open::{NodeKind, Opened};
 use crate::chunk::{ChunkRead, PlannedChunk};
 use crate::codec::sharding::{ReadPlan, ShardIndex};
 use crate::error::{ErrorCode, Result, ZomError};
@@ -160,7 +160,8 @@ pub(super) struct Visit {
 pub(super) struct Asked {
     pub(super) path: String,
     pub(super) depth: usize,
-    pub(super) named: bool,
+    /// Named by metadata; with the kind its naming rules expect, when they say.
+    pub(super) named: Option<Option<NodeKind>>,
     pub(super) rules: Vec<RuleRef>,
 }
 

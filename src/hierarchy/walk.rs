@@ -29,7 +29,8 @@
 //! or the node limit end the walk with an error.
 
 use super::open::{
-    normalize_path, open_at_once, open_v2_listed, open_with, try_open, OpenHints, Opened, V2Keys,
+    normalize_path, open_at_once, open_v2_listed, open_with, try_open, NodeKind, OpenHints, Opened,
+    V2Keys,
 };
 use super::pending::{stray, Asked, Done, Finished, Pending, Visit};
 use crate::error::{ErrorCode, Result, ZomError};
@@ -169,11 +170,14 @@ async fn run<S: Store>(store: &S, task: Task, format: ZarrFormat, limits: &Limit
     }
 }
 
-/// Opens a possible child node; a `named` v2 one by its documents, without listing it first.
+/// Opens a possible child node. A `named` v2 one is probed without listing it first; one its
+/// naming rules expect to be an array, for its `.zarray` and `.zattrs` only (when they are not
+/// there it is probed for again: the metadata may be wrong). A group's candidates are more, and
+/// an optional group (an image's `labels`) is often absent: it is probed for all at once.
 async fn visit<S: Store>(
     store: &S,
     path: &str,
-    named: bool,
+    named: Option<Option<NodeKind>>,
     format: ZarrFormat,
     limits: &Limits,
 ) -> Result<Option<Visit>> {
@@ -181,7 +185,25 @@ async fn visit<S: Store>(
         kind: None,
         format: Some(format),
     };
-    if format == ZarrFormat::V2 && !named {
+    if format == ZarrFormat::V2 {
+        if let Some(kind) = named {
+            let mut opened = None;
+            if kind == Some(NodeKind::Array) {
+                let expected = OpenHints { kind, ..hints };
+                opened = try_open(store, path, expected, limits, false, true)
+                    .await?
+                    .ok();
+            }
+            if opened.is_none() {
+                opened = try_open(store, path, hints, limits, false, true)
+                    .await?
+                    .ok();
+            }
+            return Ok(opened.map(|opened| Visit {
+                opened,
+                listing: None,
+            }));
+        }
         let listing = store.list_dir(path).await.map_err(|e| e.at_path(path))?;
         if let Some(listing) = listing {
             let mut keys = V2Keys::default();
@@ -275,14 +297,19 @@ impl State<'_> {
     }
 
     /// Queues a visit of `path` (below the start node) unless it was asked for already.
-    fn ask(&mut self, path: String, named: bool, rules: Vec<crate::spec::RuleRef>) -> Result<()> {
+    fn ask(
+        &mut self,
+        path: String,
+        named: Option<Option<NodeKind>>,
+        rules: Vec<crate::spec::RuleRef>,
+    ) -> Result<()> {
         let below = relative(&self.root, &path);
         if !self.root.is_empty() && below.len() == path.len() {
             return Ok(());
         }
         let depth = below.split('/').count();
         if depth > self.max_depth {
-            if named {
+            if named.is_some() {
                 self.unasked.push(path);
             }
             return Ok(());
@@ -290,7 +317,7 @@ impl State<'_> {
         if !self.asked.insert(path.clone()) {
             return Ok(());
         }
-        if named {
+        if named.is_some() {
             let parent = path.rsplit_once('/').map_or("", |(p, _)| p);
             self.naming.insert(parent.to_string());
             self.named = self.named.saturating_add(1);
@@ -332,7 +359,7 @@ impl State<'_> {
                     .map(str::to_string)
                     .collect();
                 for name in crate::store::sorted_unique(names) {
-                    self.ask(join_path(path, &name), false, Vec::new())?;
+                    self.ask(join_path(path, &name), None, Vec::new())?;
                 }
                 Ok(())
             }
@@ -374,7 +401,11 @@ impl State<'_> {
         self.nodes
             .insert(relative(&self.root, &path).to_string(), node);
         for n in named {
-            self.ask(n.path, true, n.rules)?;
+            let kind = n.array.map(|array| match array {
+                true => NodeKind::Array,
+                false => NodeKind::Group,
+            });
+            self.ask(n.path, Some(kind), n.rules)?;
         }
         if expand {
             match visit.listing {
@@ -459,7 +490,7 @@ pub async fn walk<S: Store>(
     let start = Asked {
         path: path.clone(),
         depth: 0,
-        named: false,
+        named: None,
         rules: Vec::new(),
     };
     let visit = Visit {

@@ -9,7 +9,7 @@
 //! node that named it passed on (a labels group is a labels group because an image named it).
 
 use super::eval::{claims_met, named_path, NodeRef};
-use super::format::{NodeRule, Reference, Spec};
+use super::format::{Kind, NodeRule, Reference, Spec};
 use super::pointer::Found;
 use crate::problem::LocStep;
 use serde_json::Value;
@@ -33,6 +33,8 @@ pub struct Named {
     pub path: String,
     /// The rules in force at the named node.
     pub rules: Vec<RuleRef>,
+    /// Whether the rules that name it expect an array (`Some(true)`) or a group, when they say.
+    pub array: Option<bool>,
 }
 
 /// Follows specs through a hierarchy being walked.
@@ -87,7 +89,10 @@ impl Follower {
                     spec: rule.spec,
                     node: n,
                 });
-                out.add(path, &member.name, next);
+                let kind = member
+                    .node
+                    .and_then(|n| self.rule(RuleRef { node: n, ..*rule }));
+                out.add(path, &member.name, next, kind.and_then(|r| r.kind));
             }
             for reference in &node_rule.references {
                 let next = reference.node.map(|n| RuleRef {
@@ -102,7 +107,7 @@ impl Follower {
                     path
                 };
                 for name in names(reference, attributes) {
-                    out.add(base, &name, next);
+                    out.add(base, &name, next, reference.kind);
                 }
             }
         }
@@ -140,7 +145,7 @@ struct Names {
 
 impl Names {
     /// Adds `name` (`"A/1"`, `"./labels"`) below `base`, and the paths between them.
-    fn add(&mut self, base: &str, name: &str, rule: Option<RuleRef>) {
+    fn add(&mut self, base: &str, name: &str, rule: Option<RuleRef>, kind: Option<Kind>) {
         let Some(target) = named_path(base, name) else {
             return;
         };
@@ -156,18 +161,23 @@ impl Names {
             let path = target.get(..end).unwrap_or_default();
             let len = self.list.len();
             let index = *self.index.entry(path.to_string()).or_insert(len);
+            let last = end == target.len();
             if index == len {
                 self.list.push(Named {
                     path: path.to_string(),
                     rules: Vec::new(),
+                    // The paths between are groups.
+                    array: if last { None } else { Some(false) },
                 });
             }
-            if let (true, Some(rule), Some(named)) =
-                (end == target.len(), rule, self.list.get_mut(index))
-            {
-                if !named.rules.contains(&rule) {
-                    named.rules.push(rule);
-                }
+            let Some(named) = self.list.get_mut(index).filter(|_| last) else {
+                continue;
+            };
+            if let Some(rule) = rule.filter(|r| !named.rules.contains(r)) {
+                named.rules.push(rule);
+            }
+            if let Some(kind) = kind {
+                named.array = Some(kind == Kind::Array);
             }
         }
     }
