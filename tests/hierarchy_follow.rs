@@ -291,7 +291,7 @@ fn a_named_node_without_its_parent_is_reported_and_the_rest_returned() {
     let error = &result.errors[0];
     assert_eq!(error.path.as_deref(), Some("C/1"));
     assert!(
-        error.message.contains("its parent 'C' was not found"),
+        error.message.contains("its parent is no group"),
         "{}",
         error.message
     );
@@ -428,9 +428,18 @@ fn a_v2_array_named_as_an_array_costs_its_two_documents() {
     for array in arrays {
         let asked: Vec<&String> = log
             .iter()
-            .filter(|l| l.rsplit_once('/').is_some_and(|(k, _)| k == format!("get {array}")))
+            .filter(|l| {
+                l.rsplit_once('/')
+                    .is_some_and(|(k, _)| k == format!("get {array}"))
+            })
             .collect();
-        assert_eq!(asked, [&format!("get {array}/.zarray"), &format!("get {array}/.zattrs")]);
+        assert_eq!(
+            asked,
+            [
+                &format!("get {array}/.zarray"),
+                &format!("get {array}/.zattrs")
+            ]
+        );
     }
 }
 
@@ -448,7 +457,10 @@ fn a_dataset_path_naming_a_group_is_found_and_reported_as_such() {
         .min()
         .unwrap();
     store.remove(&format!("{first}/.zarray"));
-    store.insert(&format!("{first}/.zgroup"), br#"{"zarr_format": 2}"#.to_vec());
+    store.insert(
+        &format!("{first}/.zgroup"),
+        br#"{"zarr_format": 2}"#.to_vec(),
+    );
     let result = walked(&store, &WalkOptions::default());
     assert!(result.errors.is_empty(), "{:?}", result.errors);
     let problems = ome_problems(&result, Unsettled::default());

@@ -160,6 +160,8 @@ pub(super) struct Visit {
 pub(super) struct Asked {
     pub(super) path: String,
     pub(super) depth: usize,
+    /// Metadata above named nodes below it (a plate's row group).
+    pub(super) between: bool,
     /// Named by metadata; with the kind its naming rules expect, when they say.
     pub(super) named: Option<Option<NodeKind>>,
     pub(super) rules: Vec<RuleRef>,
@@ -167,5 +169,6 @@ pub(super) struct Asked {
 
 pub(super) enum Done {
     Visited(Asked, Result<Option<Box<Visit>>>),
-    Listed(String, Result<Option<Listing>>),
+    /// A group's listing, and whether metadata names members of it.
+    Listed(String, bool, Result<Option<Listing>>),
 }

@@ -41,7 +41,7 @@ use crate::model::{join_path, Node, ZarrFormat};
 use crate::spec::{builtin_all, Follower, Spec};
 use crate::store::{Listing, Store};
 use futures_util::stream::{FuturesUnordered, StreamExt};
-use std::collections::{BTreeMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::Arc;
 
 /// Which specs a walk follows to find the members a group's metadata names.
@@ -150,18 +150,18 @@ pub struct WalkResult {
 enum Task {
     /// Open a possible child node.
     Visit(Asked),
-    /// List a group's children.
-    List(String),
+    /// List a group's children (and whether metadata names some).
+    List(String, bool),
 }
 
 async fn run<S: Store>(store: &S, task: Task, format: ZarrFormat, limits: &Limits) -> Done {
     match task {
-        Task::List(path) => {
+        Task::List(path, names) => {
             let listed = store
                 .list_dir(&path)
                 .await
                 .map_err(|e| e.at_path(path.clone()));
-            Done::Listed(path, listed)
+            Done::Listed(path, names, listed)
         }
         Task::Visit(asked) => {
             let visited = visit(store, &asked.path, asked.named, format, limits).await;
@@ -274,10 +274,8 @@ struct State<'o> {
     unlisted: Vec<String>,
     unasked: Vec<String>,
     queue: VecDeque<Task>,
-    /// Every path visited or queued for a visit.
-    asked: HashSet<String>,
-    /// Groups with members that metadata named.
-    naming: HashSet<String>,
+    /// Every path visited or queued for a visit, with its depth.
+    asked: HashMap<String, usize>,
     /// Named paths asked for.
     named: u64,
     found: u64,
@@ -302,6 +300,7 @@ impl State<'_> {
         path: String,
         named: Option<Option<NodeKind>>,
         rules: Vec<crate::spec::RuleRef>,
+        between: bool,
     ) -> Result<()> {
         let below = relative(&self.root, &path);
         if !self.root.is_empty() && below.len() == path.len() {
@@ -314,12 +313,10 @@ impl State<'_> {
             }
             return Ok(());
         }
-        if !self.asked.insert(path.clone()) {
+        if self.asked.insert(path.clone(), depth).is_some() {
             return Ok(());
         }
         if named.is_some() {
-            let parent = path.rsplit_once('/').map_or("", |(p, _)| p);
-            self.naming.insert(parent.to_string());
             self.named = self.named.saturating_add(1);
             self.limits
                 .check(
@@ -332,22 +329,25 @@ impl State<'_> {
         self.queue.push_back(Task::Visit(Asked {
             path,
             depth,
+            between,
             named,
             rules,
         }));
         Ok(())
     }
 
-    fn listed(&mut self, path: &str, listed: Result<Option<Listing>>) -> Result<()> {
+    /// A group's listing; `names`: whether metadata names members of it (then a group that
+    /// cannot be listed is not reported unlisted).
+    fn listed(&mut self, path: &str, names: bool, listed: Result<Option<Listing>>) -> Result<()> {
         match listed {
             Err(e) => {
-                if !self.naming.contains(path) {
+                if !names {
                     self.unlisted.push(path.to_string());
                 }
                 self.fail(e)
             }
             Ok(None) => {
-                if !self.naming.contains(path) {
+                if !names {
                     self.unlisted.push(path.to_string());
                 }
                 Ok(())
@@ -359,7 +359,7 @@ impl State<'_> {
                     .map(str::to_string)
                     .collect();
                 for name in crate::store::sorted_unique(names) {
-                    self.ask(join_path(path, &name), None, Vec::new())?;
+                    self.ask(join_path(path, &name), None, Vec::new(), false)?;
                 }
                 Ok(())
             }
@@ -373,7 +373,11 @@ impl State<'_> {
             Ok(Some(visit)) => visit,
         };
         let Asked {
-            path, depth, rules, ..
+            path,
+            depth,
+            rules,
+            between,
+            ..
         } = asked;
         self.found = self.found.saturating_add(1);
         self.limits
@@ -400,49 +404,37 @@ impl State<'_> {
         prune(&mut node, self.max_depth.saturating_sub(depth));
         self.nodes
             .insert(relative(&self.root, &path).to_string(), node);
+        let names = between || !named.is_empty();
         for n in named {
             let kind = n.array.map(|array| match array {
                 true => NodeKind::Array,
                 false => NodeKind::Group,
             });
-            self.ask(n.path, Some(kind), n.rules)?;
+            self.ask(n.path, Some(kind), n.rules, n.between)?;
         }
         if expand {
             match visit.listing {
-                Some(listing) => self.listed(&path, Ok(listing))?,
-                None => self.queue.push_back(Task::List(path)),
+                Some(listing) => self.listed(&path, names, Ok(listing))?,
+                None => self.queue.push_back(Task::List(path, names)),
             }
         }
         Ok(())
     }
 
     /// Takes out of the tree every node whose parent was not found or is an array (a named
-    /// path below a missing or array node), each reported once, at the highest such node.
+    /// path below a missing or array node), each reported.
     fn orphans(&mut self) {
-        let paths: Vec<String> = self.nodes.keys().cloned().collect();
-        let mut gone: HashSet<String> = HashSet::new();
-        for path in paths.into_iter().filter(|p| !p.is_empty()) {
+        let paths: Vec<String> = self.nodes.keys().skip(1).cloned().collect();
+        for path in paths {
             let parent = path.rsplit_once('/').map_or("", |(p, _)| p);
-            let parent_ok = matches!(self.nodes.get(parent), Some(Node::Group(_)));
-            if parent_ok {
+            if matches!(self.nodes.get(parent), Some(Node::Group(_))) {
                 continue;
             }
             self.nodes.remove(&path);
-            if !gone.contains(parent) {
-                let whole = join_path(&self.root, &path);
-                let why = match self.nodes.contains_key(parent) {
-                    true => "is an array",
-                    false => "was not found",
-                };
-                let shown = if parent.is_empty() { "/" } else { parent };
-                self.errors.push(
-                    ZomError::invalid_metadata(format!(
-                        "node '{whole}' is named by metadata, but its parent '{shown}' {why}"
-                    ))
-                    .at_path(whole),
-                );
-            }
-            gone.insert(path);
+            let whole = join_path(&self.root, &path);
+            let message = format!("'{whole}' is named, but its parent is no group");
+            self.errors
+                .push(ZomError::invalid_metadata(message).at_path(whole));
         }
     }
 }
@@ -479,17 +471,18 @@ pub async fn walk<S: Store>(
         unlisted: Vec::new(),
         unasked: Vec::new(),
         queue: VecDeque::new(),
-        asked: HashSet::from([path.clone()]),
-        naming: HashSet::new(),
+        asked: HashMap::new(),
         named: 0,
         found: 0,
         limits: options.limits,
         follow: &options.follow,
         follower: None,
     };
+    state.asked.insert(path.clone(), 0);
     let start = Asked {
         path: path.clone(),
         depth: 0,
+        between: false,
         named: None,
         rules: Vec::new(),
     };
@@ -517,7 +510,7 @@ pub async fn walk<S: Store>(
         };
         match done {
             Done::Visited(asked, result) => state.visited(asked, result)?,
-            Done::Listed(p, result) => state.listed(&p, result)?,
+            Done::Listed(p, names, result) => state.listed(&p, names, result)?,
         }
         let pending = running.len().saturating_add(state.queue.len());
         progress(WalkProgress {

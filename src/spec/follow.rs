@@ -13,7 +13,6 @@ use super::format::{Kind, NodeRule, Reference, Spec};
 use super::pointer::Found;
 use crate::problem::LocStep;
 use serde_json::Value;
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// A node rule of one of a [`Follower`]'s specs: what a named node is expected to be, carried
@@ -35,6 +34,9 @@ pub struct Named {
     pub rules: Vec<RuleRef>,
     /// Whether the rules that name it expect an array (`Some(true)`) or a group, when they say.
     pub array: Option<bool>,
+    /// Whether it is a path between the naming group and a named one: a group whose members
+    /// are named too.
+    pub between: bool,
 }
 
 /// Follows specs through a hierarchy being walked.
@@ -55,8 +57,9 @@ impl Follower {
     }
 
     /// The paths that the group at `path` (its ZOM JSON, members not needed) names under the
-    /// rules in force there — the claims it meets and `inherited` — each once, parents before
-    /// children, in the order the metadata gives them. Names with a `..` step are not
+    /// rules in force there — the claims it meets and `inherited` — parents before children,
+    /// in the order the metadata gives them (a path named again is listed again, with the
+    /// rule that names it then). Names with a `..` step are not
     /// followed; a reference `from_parent` names the group's siblings.
     pub fn named(&self, path: &str, group: &Value, inherited: &[RuleRef]) -> Vec<Named> {
         let Some(node) = NodeRef::of(group, None) else {
@@ -136,49 +139,39 @@ fn names(reference: &Reference, attributes: &Value) -> Vec<String> {
     out
 }
 
-/// Named paths collected once each.
+/// Named paths, in the order they are named (a path named twice is there twice: the walk asks
+/// for it once).
 #[derive(Default)]
 struct Names {
     list: Vec<Named>,
-    index: HashMap<String, usize>,
 }
 
 impl Names {
-    /// Adds `name` (`"A/1"`, `"./labels"`) below `base`, and the paths between them.
+    /// Adds `name` (`"A/1"`, `"./labels"`) below `base`, and the paths between them (groups).
     fn add(&mut self, base: &str, name: &str, rule: Option<RuleRef>, kind: Option<Kind>) {
         let Some(target) = named_path(base, name) else {
             return;
         };
         // The paths from the first step below `base` down to the target.
         let start = if base.is_empty() { 0 } else { base.len() + 1 };
-        let ends = target
+        let between = target
             .get(start..)
             .unwrap_or_default()
             .match_indices('/')
-            .map(|(i, _)| start + i)
-            .chain(std::iter::once(target.len()));
-        for end in ends {
-            let path = target.get(..end).unwrap_or_default();
-            let len = self.list.len();
-            let index = *self.index.entry(path.to_string()).or_insert(len);
-            let last = end == target.len();
-            if index == len {
-                self.list.push(Named {
-                    path: path.to_string(),
-                    rules: Vec::new(),
-                    // The paths between are groups.
-                    array: if last { None } else { Some(false) },
-                });
-            }
-            let Some(named) = self.list.get_mut(index).filter(|_| last) else {
-                continue;
-            };
-            if let Some(rule) = rule.filter(|r| !named.rules.contains(r)) {
-                named.rules.push(rule);
-            }
-            if let Some(kind) = kind {
-                named.array = Some(kind == Kind::Array);
-            }
+            .map(|(i, _)| start + i);
+        for end in between {
+            self.list.push(Named {
+                path: target.get(..end).unwrap_or_default().to_string(),
+                rules: Vec::new(),
+                array: Some(false),
+                between: true,
+            });
         }
+        self.list.push(Named {
+            path: target,
+            rules: rule.into_iter().collect(),
+            array: kind.map(|k| k == Kind::Array),
+            between: false,
+        });
     }
 }

@@ -124,7 +124,7 @@ fn string_list(options: &JsValue, name: &'static str) -> Result<Option<Vec<Strin
 }
 
 /// The strings of an array option, others skipped; `None` when it is not an array (the
-/// registered names ts/ passes).
+/// registered names ts/ passes, what a walk could not settle).
 fn names(options: &JsValue, name: &'static str) -> Option<Vec<String>> {
     let list = get(options, name);
     Array::is_array(&list).then(|| {
@@ -416,10 +416,9 @@ pub(super) fn validate_options(
         }
     }
     out.specs = super::specs::choices(&get(options, SPECS))?;
-    let list = |name| string_list(options, name).map_err(super::fail);
     out.unsettled = Unsettled {
-        unlisted: list(UNLISTED)?.unwrap_or_default(),
-        unknown: list(UNKNOWN)?.unwrap_or_default(),
+        unlisted: names(options, UNLISTED).unwrap_or_default(),
+        unknown: names(options, UNKNOWN).unwrap_or_default(),
     };
     Ok(out)
 }
