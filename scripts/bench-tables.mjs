@@ -96,6 +96,25 @@ function walk(s) {
   return parts.join("\n\n");
 }
 
+function plate(s) {
+  const rows = s.rows.map((r) => [
+    r.plate.replace(/^plate(\d+)-v/, "$1 wells, OME-Zarr "),
+    `${r.latency_ms} ms`,
+    r.reader,
+    fixed(r.ms),
+    fixed(r.floor_ms),
+    times(r.vs_floor),
+    String(r.requests),
+    r.requests_per_node.toFixed(2),
+  ]);
+  const parts = [table(["plate", "latency", "reader", "ms", "floor ms", "× floor", "requests", "per node"], rows)];
+  parts.push(table(["validate (specs auto)", "nodes", "ms"], s.validation.map((v) => [v.plate, String(v.nodes), fixed(v.validate_ms, 1)])));
+  if (s.browser?.length) {
+    parts.push(table(["Chromium, 96 wells, 50 ms", "ms", "requests", "most in flight at the server"], s.browser.map((b) => [`walk concurrency ${b.concurrency}`, fixed(b.ms), String(b.requests), String(b.max_in_flight)])));
+  }
+  return parts.join("\n\n");
+}
+
 function size(s) {
   const total = (a) => a.js.gz + a.extra.gz;
   return table(
@@ -228,6 +247,7 @@ const BLOCKS = {
   walk: [["walk"], "bench/walk.mjs", (r) => walk(r.walk)],
   walk10k: [["walk10k"], "bench/walk.mjs", (r) => walk(r.walk10k)],
   walk_v2: [["walk_v2"], "bench/walk.mjs", (r) => walk(r.walk_v2)],
+  plate: [["plate"], "bench/plate.mjs", (r) => plate(r.plate)],
   size: [["size"], "bench/size.mjs", (r) => size(r.size)],
   attribution: [["size"], "bench/attribution.mjs", (r) => attribution(r.size.attribution)],
   load: [["load"], "bench/load.mjs", (r) => load(r.load)],

@@ -16,13 +16,17 @@
 //   next to validating them against the Zarr spec alone (bench/specs.mjs);
 // - cache: a region read again and again, zom with a ChunkCache and without, and zarrita
 //   (no cache), over tests/fixtures/sample (bench/cache.mjs; needs no bench/data);
+// - plate: walking and validating OME-Zarr plates (96 and 384 wells, ome-zarr-py 0.21) by what
+//   their metadata names, from a host without listing and behind an HTML index, at 20 and 50
+//   ms, against zarrita as a viewer uses it, with the floor; the walk's concurrency in Chromium
+//   (bench/plate.mjs);
 // - viewer: reading as a web viewer does — tiles one by one and at once, whole arrays, zom's
 //   HTTP concurrency, a panning soak's memory (Node and Chromium), time to first tile of an
 //   OME-Zarr pyramid in Chromium — against zarrita, with floors (bench/viewer.mjs,
 //   docs/benchmarks-viewer.md).
 //
 //   npm run bench [-- --runs N] [-- --cases v3_gzip,v3_zstd] [-- --no-native]
-//                 [-- --only decode,read,walk,size,load,specs,cache,viewer] [-- --read-runs N]
+//                 [-- --only decode,read,walk,plate,size,load,specs,cache,viewer] [-- --read-runs N]
 //                 [-- --quick]
 //
 // Steps: build pkg/ (incremental, as `npm run build`), write bench/data/ with
@@ -50,13 +54,21 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { build } from "./build.mjs";
 import { root, run, runMain, seconds, StepError } from "./lib.mjs";
-import { python, pythonConventions, setup, twiggy } from "./setup.mjs";
+import { python, pythonConventions, pythonOme, setup, twiggy } from "./setup.mjs";
 
 const benchDir = join(root, "bench");
 const dataDir = join(benchDir, "data");
 const generator = join(benchDir, "generate.py");
 const pyramidGenerator = join(benchDir, "generate_pyramid.py");
 const pyramidDir = join(dataDir, "viewer_pyramid");
+const plateGenerator = join(benchDir, "generate_plate.py");
+const platesDir = join(dataDir, "plates");
+/** The plates of bench/plate.mjs: name, rows, columns, OME-Zarr version (2 fields, 3 levels). */
+const PLATES = [
+  ["plate96-v0.5", 8, 12, "0.5"],
+  ["plate96-v0.4", 8, 12, "0.4"],
+  ["plate384-v0.5", 16, 24, "0.5"],
+];
 
 const { values: args } = parseArgs({
   options: {
@@ -64,7 +76,7 @@ const { values: args } = parseArgs({
     cases: { type: "string" },
     "no-native": { type: "boolean", default: false },
     "no-build": { type: "boolean", default: false },
-    only: { type: "string", default: "decode,read,walk,size,load,specs,cache,viewer" },
+    only: { type: "string", default: "decode,read,walk,plate,size,load,specs,cache,viewer" },
     "read-runs": { type: "string", default: "5" },
     quick: { type: "boolean", default: false },
   },
@@ -114,6 +126,22 @@ function generatePyramid() {
   timed("generate bench/data/viewer_pyramid (bench/generate_pyramid.py, ome-zarr-py)", () => run(py, [pyramidGenerator, pyramidDir]));
 }
 
+/** The plate bench's plates, written by ome-zarr-py (.venv-ome) when missing or the generator changed. */
+function generatePlates() {
+  const stamp = join(platesDir, "generator.sha256");
+  const want = sha256(plateGenerator);
+  if (existsSync(stamp) && readFileSync(stamp, "utf8") === want && PLATES.every(([name]) => existsSync(join(platesDir, name)))) {
+    console.log("bench: bench/data/plates is up to date");
+    return;
+  }
+  const py = pythonOme();
+  for (const [name, rows, cols, format] of PLATES) {
+    const args = [plateGenerator, "--rows", String(rows), "--cols", String(cols), "--fields", "2", "--levels", "3", "--format", format, join(platesDir, name)];
+    timed(`generate bench/data/plates/${name} (bench/generate_plate.py, ome-zarr-py)`, () => run(py, args));
+  }
+  writeFileSync(stamp, want);
+}
+
 function generate() {
   if (dataFresh()) {
     console.log("bench: bench/data is up to date");
@@ -159,7 +187,7 @@ function native(dir = dataDir, cases = args.cases) {
   return file;
 }
 
-const BENCHES = ["decode", "read", "walk", "size", "load", "specs", "cache", "viewer"];
+const BENCHES = ["decode", "read", "walk", "plate", "size", "load", "specs", "cache", "viewer"];
 
 runMain(() => {
   const t0 = performance.now();
@@ -192,6 +220,11 @@ runMain(() => {
     if (!benches.has(name)) continue;
     const file = join(benchDir, `${name}.mjs`);
     timed(`${name} (bench/${name}.mjs)`, () => run(process.execPath, ["--expose-gc", file, "--runs", args["read-runs"]]));
+  }
+  if (benches.has("plate")) {
+    setup({ browser: true });
+    generatePlates();
+    timed("plate (bench/plate.mjs)", () => run(process.execPath, ["--expose-gc", join(benchDir, "plate.mjs"), "--runs", args["read-runs"]]));
   }
   if (benches.has("viewer")) {
     generatePyramid();
