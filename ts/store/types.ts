@@ -24,8 +24,9 @@ export interface StoreListing {
 
 /**
  * How {@link FetchStore.list} finds children: an S3 ListObjectsV2 listing, an HTML directory
- * index (`python -m http.server`, nginx autoindex), whichever of the two answers ("auto"), or
- * never ("none": `list` resolves to undefined).
+ * index (`python -m http.server`, nginx autoindex), whichever of the two answers ("auto": found
+ * out by the first listing, those asked meanwhile waiting for it; a host that answers neither
+ * is not asked again), or never ("none": `list` resolves to undefined).
  */
 export type FetchStoreListing = "auto" | "s3" | "html" | "none";
 
