@@ -190,3 +190,16 @@ test("an OME-Zarr pyramid's first tile in as few round trips as the data allows:
     const { shape } = await v2level.getChunk(v2level.shape.map(() => 0));
     assert.equal(shape.length, v2level.shape.length);
   }));
+
+test("a host that offers no listing is asked for one once per store, not once per group", () =>
+  withServer({}, async (server) => {
+    const store = new FetchStore(`${server.url}/walk/ozp-0.21-v0.5-plate`);
+    const tree = await walk(store);
+    assert.equal(Object.keys(tree.members).length, 2);
+    const listings = server.stats.log.filter((e) => e.url.includes("list-type=2") || e.url.endsWith("/"));
+    // Where the S3 bucket root may be (three candidates), then the HTML index of the root.
+    assert.equal(listings.length, 4, listings.map((e) => e.url).join("\n"));
+    server.resetStats();
+    assert.equal(await store.list("/A/"), undefined);
+    assert.equal(server.stats.requests, 0);
+  }));
