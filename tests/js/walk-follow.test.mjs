@@ -1,7 +1,7 @@
 // Following what metadata names, where users meet OME-Zarr: hierarchies written by ome-zarr-py
 // (0.18, 0.21) and ngff-zarr (0.50), served by a plain HTTP server that answers only the paths
 // it is asked for (no listing, no consolidated metadata), walk to the same ZOM and the same
-// verdict as from their folder, from an HTML-indexed server and from a zip of them; the tree is
+// verdict as from their folder, from an HTML-indexed server, a zip and kerchunk references; the tree is
 // every node the writer wrote (tests/fixtures/walk/manifest.json), in as many round trips as
 // it is deep; and "names no node" comes only with a 404 behind it.
 import assert from "node:assert/strict";
@@ -9,7 +9,7 @@ import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { test } from "node:test";
 import { zipSync } from "fflate";
-import { FetchStore, validateHierarchy, walk, ZipStore } from "zom";
+import { FetchStore, ReferenceStore, validateHierarchy, walk, ZipStore } from "zom";
 import { FsStore } from "zom/fs";
 import { startServer } from "../server/server.mjs";
 import { assertJsonEqual, fixtures } from "./helpers.mjs";
@@ -47,6 +47,20 @@ function verdict(tree) {
   return report.problems.map((p) => `${p.severity} /${p.path} ${p.spec ?? ""} ${p.rule ?? ""}: ${p.message}`).sort();
 }
 
+/** Kerchunk references (version 1) holding every file of the folder `dir` inline. */
+function referencesOf(dir) {
+  const refs = {};
+  const add = (d) => {
+    for (const name of readdirSync(d)) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) add(p);
+      else refs[relative(dir, p).split("\\").join("/")] = readFileSync(p, "utf8");
+    }
+  };
+  add(dir);
+  return { version: 1, refs };
+}
+
 /** A zip of the folder `dir`, stored (no compression) with its paths below the folder. */
 function zipOf(dir) {
   const files = {};
@@ -61,7 +75,7 @@ function zipOf(dir) {
   return zipSync(files);
 }
 
-test("every OME-Zarr hierarchy walks to its folder's ZOM and verdict over plain HTTP, an HTML index and a zip", async () => {
+test("every OME-Zarr hierarchy walks to its folder's ZOM and verdict over plain HTTP, an HTML index, a zip and references", async () => {
   const plain = await startServer({ root: fixtures, latencyMs: 5 });
   const indexed = await startServer({ root: fixtures, htmlIndex: true });
   const zips = Object.fromEntries(CASES.map(({ dir }) => [`/${dir.replace("/", "-")}.zip`, zipOf(join(fixtures, dir))]));
@@ -98,6 +112,10 @@ test("every OME-Zarr hierarchy walks to its folder's ZOM and verdict over plain 
       const fromZip = await walk(zip);
       assertJsonEqual(fromZip, folder, `${dir} from a zip`);
       assert.deepEqual(verdict(fromZip), expected, `${dir}: the verdict from a zip`);
+
+      const referenced = await walk(ReferenceStore.fromJson(referencesOf(join(fixtures, dir)), { baseUrl: plain.url }));
+      assertJsonEqual(referenced, folder, `${dir} from references`);
+      assert.deepEqual(verdict(referenced), expected, `${dir}: the verdict from references`);
     }
   } finally {
     await Promise.all([plain.close(), indexed.close(), zipped.close()]);
