@@ -21,7 +21,7 @@ use zom::chunk::{DimSelection, Selection};
 use zom::hierarchy::{
     open, read, read_chunk, walk, ArrayReader, OpenHints, ReadOptions, WalkOptions,
 };
-use zom::model::Node;
+use zom::model::{Node, ZarrFormat};
 use zom::store::{ByteRange, HttpStore, Listing, Store};
 use zom::{ErrorCode, Result};
 
@@ -183,10 +183,23 @@ async fn check_inner_chunk(store: &impl Store) {
 #[wasm_bindgen_test]
 async fn consolidated_hierarchy_walks_in_one_request() {
     let store = Logged::new(HttpStore::new(&url(SERVER, "v3-consolidated")));
-    let result = walk(&store, "", &WalkOptions::default(), &mut |_| {})
+    let v3 = WalkOptions {
+        hints: OpenHints {
+            kind: None,
+            format: Some(ZarrFormat::V3),
+        },
+        ..WalkOptions::default()
+    };
+    let result = walk(&store, "", &v3, &mut |_| {}).await.unwrap();
+    assert_eq!(store.take(), ["get zarr.json"]);
+    // The format not given, both formats' root documents are asked for at once.
+    walk(&store, "", &WalkOptions::default(), &mut |_| {})
         .await
         .unwrap();
-    assert_eq!(store.take(), ["get zarr.json"]);
+    let mut asked = store.take();
+    asked.sort();
+    let probes = [".zarray", ".zattrs", ".zgroup", ".zmetadata", "zarr.json"];
+    assert_eq!(asked, probes.map(|name| format!("get {name}")));
     assert!(result.consolidated);
     assert!(result.errors.is_empty(), "{:?}", result.errors);
     assert_json_eq(
