@@ -1,6 +1,7 @@
-// What the explorer tests check the same way in every engine: the tree's node paths, and the
-// preview of an image (what the canvas holds, read in the page, and what it must be for the
-// array's values).
+// What the explorer tests check the same way in every engine: the tree's node paths (and its
+// rows, read in the page by scrolling through them: only the rows in view are in the DOM),
+// and the preview of an image (what the canvas holds, read in the page, and what it must be
+// for the array's values).
 import assert from "node:assert/strict";
 import { readdirSync } from "node:fs";
 import { join, relative, sep } from "node:path";
@@ -13,6 +14,38 @@ export function nodePaths(name) {
     .filter((e) => e.isFile() && e.name === "zarr.json")
     .map((e) => relative(dir, e.parentPath ?? e.path).split(sep).join("/"))
     .sort();
+}
+
+/**
+ * Runs in the page: every row of the explorer's tree in the order shown, as { path, kind, text,
+ * level }. The tree keeps only the rows in view in the DOM (www/src/tree.ts), so it is scrolled
+ * from top to bottom a screenful at a time, each row read once it is drawn; the scroll is put
+ * back. Rows hidden in folded groups are not rows.
+ */
+export async function treeRows() {
+  const scroller = document.getElementById("tree");
+  const frame = () => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
+  const start = scroller.scrollTop;
+  const seen = new Map();
+  const collect = () => {
+    for (const b of scroller.querySelectorAll("button.node")) {
+      const li = b.closest("[role=treeitem]");
+      if (!seen.has(b.dataset.path)) seen.set(b.dataset.path, { path: b.dataset.path, kind: b.dataset.kind, text: b.innerText, level: Number(li.getAttribute("aria-level")), top: li.offsetTop });
+    }
+  };
+  scroller.scrollTop = 0;
+  await frame();
+  collect();
+  for (;;) {
+    const before = scroller.scrollTop;
+    scroller.scrollTop = before + Math.max(1, scroller.clientHeight - 40);
+    await frame();
+    collect();
+    if (scroller.scrollTop <= before) break;
+  }
+  scroller.scrollTop = start;
+  await frame();
+  return [...seen.values()].sort((a, b) => a.top - b.top).map(({ top, ...row }) => row);
 }
 
 /**

@@ -5,7 +5,9 @@
 // (min and max in viridis' end colours), the chunk grid, the slider of a 3-D array, tables of
 // datetimes, strings and structs, the deliberate validation problem, readable failures (404,
 // 403, bad JSON, unknown codec, a server without CORS) with their store keys, the spec
-// diff, and the conventions an OME-Zarr image claims (badges, problems next to the nodes).
+// diff, the conventions an OME-Zarr image claims (badges, problems next to the nodes), and the
+// tree of a 3,031-node hierarchy (only the rows in view in the DOM, #/path scrolled to and
+// selected, keys, folds, ARIA, problem counts below groups; every row reached by scrolling).
 // Decoding happens in the worker, by its pool of decode workers, and the preview shows
 // within 5 s of the click: the page itself fetches no chunk. Screenshots go to
 // test-output/explorer/.
@@ -16,7 +18,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { launchChromium, recordConsole } from "./chromium.mjs";
-import { assertPreview, extremePoints, nodePaths, previewPixels } from "./explorer-checks.mjs";
+import { assertPreview, extremePoints, nodePaths, previewPixels, treeRows } from "./explorer-checks.mjs";
 import { serveExplorer } from "../../scripts/start.mjs";
 import { wwwDist } from "../../www/build.mjs";
 import { readJson, repoRoot } from "../js/helpers.mjs";
@@ -56,6 +58,22 @@ async function previewDone() {
   }, null, { timeout: 30_000 });
 }
 
+/**
+ * Runs in the page: whether the row of `path` is drawn, selected (its button's class and its
+ * treeitem's aria-selected) and wholly inside the tree's scrolled view; null when not drawn.
+ */
+function rowState(path) {
+  const button = [...document.querySelectorAll("#tree button.node")].find((b) => b.dataset.path === path);
+  if (button === undefined) return null;
+  const view = document.getElementById("tree").getBoundingClientRect();
+  const box = button.getBoundingClientRect();
+  return {
+    selected: button.classList.contains("selected"),
+    ariaSelected: button.closest("[role=treeitem]").getAttribute("aria-selected"),
+    inView: box.top >= view.top && box.bottom <= view.bottom,
+  };
+}
+
 before(async () => {
   assert.ok(existsSync(join(wwwDist, "index.html")), "www/dist is missing: run `npm run build` first");
   mkdirSync(shots, { recursive: true });
@@ -77,7 +95,7 @@ after(async () => {
 });
 
 test("the sample opens by default: the tree lists every node with kinds, shapes and data types", async () => {
-  const rows = await page.$$eval("button.node", (bs) => bs.map((b) => ({ path: b.dataset.path, kind: b.dataset.kind, text: b.innerText })));
+  const rows = await page.evaluate(treeRows);
   assert.deepEqual(rows.map((r) => r.path).sort(), nodePaths("sample"));
   const byPath = Object.fromEntries(rows.map((r) => [r.path, r]));
   assert.equal(byPath["image/gradient_circles"].kind, "array");
@@ -219,7 +237,7 @@ test("a slow walk shows a progress bar with the nodes found so far", async () =>
   await shot("05b-walking");
   await page.waitForFunction(() => document.body.dataset.state === "ready", null, { timeout: 60_000 });
   assert.equal(await page.$eval("#walk-progress", (b) => b.hidden), true);
-  assert.deepEqual((await page.$$eval("button.node", (bs) => bs.map((b) => b.dataset.path))).sort(), nodePaths("v3"));
+  assert.deepEqual((await page.evaluate(treeRows)).map((r) => r.path).sort(), nodePaths("v3"));
 });
 
 test("a URL that 404s gives a readable message with the store key; ?url= opens it too", async () => {
@@ -231,10 +249,13 @@ test("a URL that 404s gives a readable message with the store key; ?url= opens i
   assert.match(text, /store key\s+zarr\.json/, text);
   assert.match(new URL(page.url()).searchParams.get("url"), /no-such-hierarchy/);
   await shot("06-not-found");
-  await page.goto(`${server.url}?url=${encodeURIComponent(`${server.url}data/v2/`)}`);
+  // ?url= with a node in the hash: the v2 fixture opens at that node, its row in view and
+  // selected (it lies below the rows the tree draws at first).
+  await page.goto(`${server.url}?url=${encodeURIComponent(`${server.url}data/v2/`)}#/group1/sub`);
   await page.waitForFunction(() => document.body.dataset.state === "ready", null, { timeout: 30_000 });
-  assert.ok(await page.$('button.node[data-path="group1"]'), "?url= opened the v2 fixture");
-  assert.match(await page.innerText('button.node[data-path=""]'), /v2/);
+  await page.waitForSelector('article.panel[data-path="group1/sub"]');
+  assert.deepEqual(await page.evaluate(rowState, "group1/sub"), { selected: true, ariaSelected: "true", inView: true }, "?url= opened the v2 fixture at #/group1/sub");
+  assert.match((await page.evaluate(treeRows))[0].text, /v2/);
 });
 
 test("403, bad JSON, unknown codec and a server without CORS are readable failures next to the node", async () => {
@@ -288,6 +309,124 @@ test("403, bad JSON, unknown codec and a server without CORS are readable failur
   assert.match(cors, /cross-origin/);
   assert.match(cors, /store key\s+\S*zarr\.json/);
   await shot("08-cors");
+});
+
+test("a large hierarchy: only the rows in view are in the DOM; #/path scrolls to its row; folds, keys and problem counts work", async () => {
+  // 1 + 30 groups × (1 + 100 arrays), consolidated, one array with a chunk grid of the wrong rank.
+  const dir = mkdtempSync(join(tmpdir(), "zom-explorer-many-"));
+  try {
+    const array = JSON.parse(readFileSync(join(fixtures, "sample", "broken", "bad_chunk_rank", "zarr.json"), "utf8"));
+    array.chunk_grid.configuration.chunk_shape = [8, 8];
+    const bad = { ...array, chunk_grid: { name: "regular", configuration: { chunk_shape: [8] } } };
+    const group = { zarr_format: 3, node_type: "group", attributes: {} };
+    const metadata = {};
+    const paths = [""];
+    for (let g = 0; g < 30; g++) {
+      const gp = `g${String(g).padStart(2, "0")}`;
+      metadata[gp] = group;
+      paths.push(gp);
+      for (let a = 0; a < 100; a++) {
+        const path = `${gp}/a${String(a).padStart(2, "0")}`;
+        metadata[path] = path === "g17/a42" ? bad : array;
+        paths.push(path);
+      }
+    }
+    writeFileSync(join(dir, "zarr.json"), JSON.stringify({ ...group, consolidated_metadata: { kind: "inline", must_understand: false, metadata } }));
+    const many = await startServer({ root: dir });
+    others.push(many);
+    await page.goto(`${server.url}?url=${encodeURIComponent(`${many.url}/`)}#/g17/a42`);
+    await page.waitForFunction(() => ["ready", "failed"].includes(document.body.dataset.state), null, { timeout: 30_000 });
+    assert.equal(await page.evaluate(() => document.body.dataset.state), "ready", await page.innerText("body"));
+    assert.match(await page.innerText("#summary"), /3,031 nodes/);
+
+    // Rows: a screenful and a few more in the DOM, not 3,031; the hash's node in view, selected.
+    const drawn = await page.$$eval("#tree button.node", (bs) => bs.length);
+    assert.ok(drawn > 20 && drawn < 150, `${drawn} rows in the DOM`);
+    await page.waitForSelector('article.panel[data-path="g17/a42"]');
+    assert.deepEqual(await page.evaluate(rowState, "g17/a42"), { selected: true, ariaSelected: "true", inView: true });
+    assert.match(await page.innerText("#validation"), /chunk_shape has 1 dimensions; shape \[16, 16\] has 2/);
+    // Problem counts: the node's own (its group's and the root's below, further down).
+    assert.equal(await page.innerText('#tree button.node[data-path="g17/a42"] .badge-problem'), "1");
+    assert.equal(await page.$('#tree button.node[data-path="g17/a41"] .badge'), null);
+    // ARIA: a tree of treeitems with level, position and size; groups say whether they are expanded.
+    const item = (path) =>
+      page.evaluate((p) => {
+        const li = [...document.querySelectorAll("#tree button.node")].find((b) => b.dataset.path === p)?.closest("li");
+        if (li === undefined) return null;
+        const attrs = ["role", "aria-level", "aria-posinset", "aria-setsize", "aria-expanded", "aria-selected"];
+        return { parent: li.parentElement.getAttribute("role"), ...Object.fromEntries(attrs.map((a) => [a, li.getAttribute(a)])) };
+      }, path);
+    assert.deepEqual(await item("g17/a42"), {
+      parent: "tree",
+      role: "treeitem",
+      "aria-level": "3",
+      "aria-posinset": "43",
+      "aria-setsize": "100",
+      "aria-expanded": null,
+      "aria-selected": "true",
+    });
+    assert.equal(await page.$$eval('#tree [aria-selected="true"]', (els) => els.length), 1);
+
+    // A click selects another row: one row selected, the panel follows, the hash too.
+    await page.click('#tree button.node[data-path="g17/a41"]');
+    await page.waitForSelector('article.panel[data-path="g17/a41"]');
+    assert.equal((await page.evaluate(rowState, "g17/a41")).selected, true);
+    assert.equal((await page.evaluate(rowState, "g17/a42")).selected, false);
+    assert.equal(new URL(page.url()).hash, "#/g17/a41");
+    // Keys: the clicked row has them; ↓ moves, Enter selects, ← goes up to the group and folds it, → unfolds.
+    const activeRow = () =>
+      page.evaluate(() => {
+        const tree = document.querySelector("[role=tree]");
+        return document.getElementById(tree.getAttribute("aria-activedescendant"))?.querySelector("button.node").dataset.path ?? null;
+      });
+    assert.equal(await page.evaluate(() => document.activeElement.getAttribute("role")), "tree");
+    await page.keyboard.press("ArrowDown");
+    assert.equal(await activeRow(), "g17/a42");
+    await page.keyboard.press("Enter");
+    await page.waitForSelector('article.panel[data-path="g17/a42"]');
+    await page.keyboard.press("ArrowLeft");
+    assert.equal(await activeRow(), "g17");
+    // The group's row, scrolled into view: the problem below it, and its ARIA.
+    assert.equal(await page.innerText('#tree button.node[data-path="g17"] .badge-sub'), "1");
+    assert.equal(await page.$('#tree button.node[data-path="g17"] .badge-problem'), null);
+    assert.deepEqual(await item("g17"), {
+      parent: "tree",
+      role: "treeitem",
+      "aria-level": "2",
+      "aria-posinset": "18",
+      "aria-setsize": "30",
+      "aria-expanded": "true",
+      "aria-selected": "false",
+    });
+    await page.keyboard.press("ArrowLeft");
+    const folded = () =>
+      page.evaluate(() => {
+        const rows = [...document.querySelectorAll("#tree button.node")];
+        const at = (path) => rows.find((b) => b.dataset.path === path)?.closest("li");
+        return { expanded: at("g17")?.getAttribute("aria-expanded"), members: rows.filter((b) => b.dataset.path.startsWith("g17/")).length, next: at("g18") ? at("g18").offsetTop - at("g17").offsetTop : null };
+      });
+    assert.deepEqual(await folded(), { expanded: "false", members: 0, next: 28 });
+    await page.keyboard.press("ArrowRight");
+    assert.equal((await folded()).expanded, "true");
+    // The caret folds and unfolds too, without selecting the group.
+    const caret = '#tree button.node[data-path="g17"] .caret';
+    await page.click(caret);
+    assert.deepEqual(await folded(), { expanded: "false", members: 0, next: 28 });
+    await page.click(caret);
+    assert.equal((await folded()).expanded, "true");
+    assert.equal(await page.getAttribute("article.panel", "data-path"), "g17/a42");
+    // Every node is a row, in order (members by name), reached by scrolling.
+    const rows = await page.evaluate(treeRows);
+    assert.deepEqual(rows.map((r) => r.path), paths);
+    assert.deepEqual(rows.slice(0, 3).map((r) => r.level), [1, 2, 3]);
+    // Home: the root's row, which counts the problem below it.
+    await page.keyboard.press("Home");
+    assert.equal(await activeRow(), "");
+    assert.equal(await page.innerText('#tree button.node[data-path=""] .badge-sub'), "1");
+    await shot("10-large-hierarchy");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test("large planes are strided, and planes too large to stride show their top-left corner", async () => {
@@ -391,7 +530,7 @@ async function walkedLocal(label) {
 }
 
 /** The tree's node paths, sorted. */
-const treePaths = () => page.$$eval("button.node", (bs) => bs.map((b) => b.dataset.path).sort());
+const treePaths = async () => (await page.evaluate(treeRows)).map((r) => r.path).sort();
 
 test("local data: a .zip chosen in the file input, a folder in the folder input, and a .zip dropped on the page", async () => {
   const imageMin = async () => {

@@ -43,7 +43,9 @@ export class ZomWorker {
     if (r.type === "fatal") return this.onFatal(r.error);
     const p = this.#pending.get(r.id);
     if (p === undefined) return;
-    if (r.type === "progress") return p.progress?.(r);
+    // Notices on the way to the answer: a walk's progress, then its tree and the nodes'
+    // summaries before its validation.
+    if (r.type === "progress" || r.type === "tree" || r.type === "summaries") return p.progress?.(r);
     this.#pending.delete(r.id);
     if (r.type === "error") p.reject(new WorkerFailure(r.error));
     else p.resolve(r);

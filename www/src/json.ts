@@ -37,8 +37,19 @@ export function jsonText(v: unknown, indent = "", width = INLINE): string {
 
 /** A <pre> of a value's JSON, coloured by token. */
 export function jsonBlock(v: unknown): HTMLPreElement {
-  const text = jsonText(v);
+  return jsonTextBlock(jsonText(v));
+}
+
+/** Texts longer than this are shown without colours (a span per token would cost seconds). */
+const COLOURED_CHARS = 100_000;
+
+/** A <pre> of JSON text, coloured by token when it is not long. */
+export function jsonTextBlock(text: string): HTMLPreElement {
   const pre = h("pre.json");
+  if (text.length > COLOURED_CHARS) {
+    pre.textContent = text;
+    return pre;
+  }
   const re = /("(?:[^"\\]|\\.)*")(\s*:)?|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)|\b(true|false|null)\b/g;
   let last = 0;
   for (const m of text.matchAll(re)) {

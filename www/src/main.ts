@@ -8,17 +8,24 @@ import { WorkerFailure, ZomWorker } from "./client.js";
 import { showBytes } from "../../ts/units.js";
 import { byId, h, replace } from "./dom.js";
 import { failureBox } from "./failure.js";
-import type { Convention, Hierarchy, ZomNode } from "./model.js";
-import { hierarchy } from "./model.js";
+import type { Convention, Hierarchy } from "./model.js";
+import { addSummaries, addValidation, hierarchy } from "./model.js";
 import { renderPanel } from "./panel.js";
-import type { Failure, Source } from "./protocol.js";
+import type { Failure, Response, Source } from "./protocol.js";
 import { renderSpec } from "./spec.js";
-import { renderTree } from "./tree.js";
+import { TreeView } from "./tree.js";
 
 /** The hierarchy `npm start` serves beside the page. */
 const SAMPLE = "data/sample/";
-/** The performance mark of the first tree drawn (bench/first-tree.mjs reads it). */
+/**
+ * The performance mark of the first tree's rows put into the page (bench/first-tree.mjs and
+ * bench/explorer-large.mjs read it). The first walk's steps in the worker are marked too, as
+ * `zom:` and the step ("zom:walk-done", "zom:summarized", "zom:validated", …), and the page's
+ * "zom:tree-received" and DETAILS_MARK.
+ */
 const FIRST_TREE_MARK = "zom:first-tree";
+/** The performance mark of the first tree's rows drawn again with zom's summaries (kinds, shapes, data types). */
+const DETAILS_MARK = "zom:tree-details";
 
 const els = {
   form: byId<HTMLFormElement>("open-form"),
@@ -46,6 +53,7 @@ const els = {
 };
 
 const worker = new ZomWorker();
+const tree = new TreeView(els.tree, select);
 let hier: Hierarchy | null = null;
 let selected = "";
 let loading = 0;
@@ -91,16 +99,13 @@ function showTab(tab: "node" | "spec"): void {
   els.tabSpec.setAttribute("aria-selected", String(tab === "spec"));
 }
 
-function select(path: string): void {
+/** Selects a node: its row (scrolled into view unless `reveal` is false) and its panel. */
+function select(path: string, reveal = true): void {
   if (hier === null) return;
   const node = hier.byPath.get(path) ?? hier.root;
   selected = node.path;
   if (pathFromHash() !== selected) history.replaceState(null, "", `${location.pathname}${location.search}#/${selected}`);
-  for (const b of els.tree.querySelectorAll<HTMLButtonElement>("button.node")) {
-    const on = b.dataset.path === selected;
-    b.classList.toggle("selected", on);
-    b.parentElement?.setAttribute("aria-selected", String(on));
-  }
+  tree.select(node, reveal);
   replace(els.nodeView, renderPanel(hier, node, worker, select));
   showTab("node");
 }
@@ -122,15 +127,18 @@ function conventionBadge(c: Convention): HTMLElement {
 }
 
 function summary(h0: Hierarchy): HTMLElement {
-  const errors = h0.problems.filter((p) => p.severity === "error").length;
-  const warnings = h0.problems.length - errors;
+  const problems = h0.problems;
+  const errors = problems?.filter((p) => p.severity === "error").length ?? 0;
+  const warnings = (problems?.length ?? 0) - errors;
   const nodes = h0.byPath.size;
   const parts = [
-    h("span", null, `${nodes} node${nodes === 1 ? "" : "s"}`),
+    h("span", null, `${nodes.toLocaleString("en")} node${nodes === 1 ? "" : "s"}`),
     h0.consolidated && h("span.muted", null, "consolidated"),
-    h0.problems.length === 0
-      ? h("span.pill.pill-good", null, "valid")
-      : h("span.pill.pill-bad", null, `${errors} error${errors === 1 ? "" : "s"}${warnings ? `, ${warnings} warning${warnings === 1 ? "" : "s"}` : ""}`),
+    problems === null
+      ? h("span.pill.pill-warn", null, "validating…")
+      : problems.length === 0
+        ? h("span.pill.pill-good", null, "valid")
+        : h("span.pill.pill-bad", null, `${errors} error${errors === 1 ? "" : "s"}${warnings ? `, ${warnings} warning${warnings === 1 ? "" : "s"}` : ""}`),
     h0.errors.length > 0 && h("span.pill.pill-warn", null, `${h0.errors.length} unreadable`),
     ...h0.conventions.map((c) => conventionBadge(c)),
   ];
@@ -157,6 +165,47 @@ function loadLocal(source: Source): void {
   void load(source);
 }
 
+/** Marks the worker's steps of the first walk on the page's timeline (`zom:` and the step). */
+function markSteps(timings: { [step: string]: number }): void {
+  for (const [step, at] of Object.entries(timings)) {
+    const name = `zom:${step}`;
+    if (at > 0 && performance.getEntriesByName(name).length === 0) performance.mark(name, { startTime: Math.max(0, at - performance.timeOrigin) });
+  }
+}
+
+/** Shows the walk's tree as soon as the worker sends it; its validation follows. */
+function showTree(walked: Extract<Response, { type: "tree" }>): void {
+  const first = performance.getEntriesByName(FIRST_TREE_MARK).length === 0;
+  if (first) {
+    markSteps(walked.timings);
+    performance.mark("zom:tree-received");
+  }
+  hier = hierarchy(walked);
+  els.version.textContent = `zom ${walked.version}`;
+  els.progress.removeAttribute("value");
+  els.walkStatus.textContent = `summarizing ${hier.byPath.size.toLocaleString("en")} node${hier.byPath.size === 1 ? "" : "s"}…`;
+  els.download.disabled = false;
+  replace(els.summary, summary(hier));
+  tree.show(hier);
+  // The first rows in the page: bench/first-tree.mjs times navigation start → this mark.
+  if (first) performance.mark(FIRST_TREE_MARK);
+  select(pathFromHash());
+}
+
+/** Adds zom's summaries of the nodes (kinds, shapes, data types) to the tree and the panel. */
+function showSummaries(walked: Extract<Response, { type: "summaries" }>): void {
+  if (hier === null) return;
+  addSummaries(hier, JSON.parse(walked.summaries) as Parameters<typeof addSummaries>[1]);
+  els.walkStatus.textContent = `validating ${hier.byPath.size.toLocaleString("en")} node${hier.byPath.size === 1 ? "" : "s"}…`;
+  tree.refresh();
+  // The panel again, with the summary; the tree stays where the user has scrolled it.
+  select(selected, false);
+  if (performance.getEntriesByName(DETAILS_MARK).length === 0) {
+    markSteps(walked.timings);
+    performance.mark(DETAILS_MARK);
+  }
+}
+
 async function load(source: Source): Promise<void> {
   const mine = ++loading;
   const url = labelOf(source);
@@ -173,22 +222,25 @@ async function load(source: Source): Promise<void> {
   replace(els.nodeView, h("p.muted", null, "Opening ", h("code.url", null, url), "…"));
   try {
     const walked = await worker.call<"walked">({ type: "walk", source }, (p) => {
-      if (mine !== loading || p.type !== "progress") return;
-      els.progress.max = p.nodes + p.pending;
-      els.progress.value = p.nodes;
-      els.walkStatus.textContent = `walking: ${p.nodes} node${p.nodes === 1 ? "" : "s"} found, ${p.pending} request${p.pending === 1 ? "" : "s"} pending${p.errors ? `, ${p.errors} failed` : ""}`;
+      if (mine !== loading) return;
+      if (p.type === "progress") {
+        els.progress.max = p.nodes + p.pending;
+        els.progress.value = p.nodes;
+        els.walkStatus.textContent = `walking: ${p.nodes} node${p.nodes === 1 ? "" : "s"} found, ${p.pending} request${p.pending === 1 ? "" : "s"} pending${p.errors ? `, ${p.errors} failed` : ""}`;
+      } else if (p.type === "tree") {
+        showTree(p);
+      } else if (p.type === "summaries") {
+        showSummaries(p);
+      }
     });
-    if (mine !== loading) return;
-    hier = hierarchy({ ...walked, zom: walked.zom as ZomNode });
-    els.version.textContent = `zom ${walked.version}`;
+    if (mine !== loading || hier === null) return;
+    markSteps(walked.timings);
+    addValidation(hier, walked);
     els.progress.hidden = true;
     els.walkStatus.textContent = "";
-    els.download.disabled = false;
     replace(els.summary, summary(hier));
-    replace(els.tree, renderTree(hier, "", select));
-    // The first tree in the page: bench/first-tree.mjs times navigation start → this mark.
-    if (performance.getEntriesByName(FIRST_TREE_MARK).length === 0) performance.mark(FIRST_TREE_MARK);
-    select(pathFromHash());
+    tree.refresh();
+    select(selected, false);
     document.body.dataset.state = "ready";
   } catch (e) {
     if (mine !== loading) return;

@@ -10,16 +10,14 @@ import { WorkerFailure } from "./client.js";
 import { gradientCss } from "./colour.js";
 import { h, replace } from "./dom.js";
 import { failureBox } from "./failure.js";
-import type { TreeNode } from "./model.js";
+import type { TreeNode, ZomNode } from "./model.js";
 import type { ImageResult, TableResult } from "./protocol.js";
 
 /** The largest size an image is drawn at on the page, in CSS pixels. */
 const BOX = { width: 720, height: 480 };
 
-/** Builds the preview of an array node into `root`, and starts its first read. */
-export function renderPreview(root: HTMLElement, node: TreeNode, worker: ZomWorker): void {
-  const zom = node.zom;
-  if (zom === null) return;
+/** Builds the preview of an array node (`zom`: its ZOM) into `root`, and starts its first read. */
+export function renderPreview(root: HTMLElement, node: TreeNode, zom: ZomNode, worker: ZomWorker): void {
   const shape = Array.isArray(zom.shape) ? (zom.shape as number[]) : [];
   const names = Array.isArray(zom.dimension_names) ? (zom.dimension_names as (string | null)[]) : [];
   const leading = Math.max(0, shape.length - 2);

@@ -1,7 +1,9 @@
 /**
  * The explorer's worker: loads zom (its WebAssembly comes from beside this file), walks the
  * hierarchy, validates it, opens and reads arrays, compares with a spec. The page never runs
- * zom itself, so decoding and walking never block drawing.
+ * zom itself, so decoding and walking never block drawing. The walked ZOM stays here: the page
+ * gets the node paths, then zom's summaries of the nodes, then the validation, and asks for
+ * one node's ZOM (or a subtree's JSON text) when it shows that node.
  * @module
  */
 import {
@@ -27,6 +29,7 @@ import {
 import type { DirectoryHandle, StoreInput, ZarrArray, Zom, Selection } from "zom/manual";
 import { formatValue, isComplex, isTemporal, nameOf } from "./values.js";
 import { colourise } from "./colour.js";
+import { jsonText } from "./json.js";
 import type { ArrayInfo, Failure, ImageResult, Request, Response, Source, TableResult } from "./protocol.js";
 
 /** The worker's global scope, typed without the WebWorker lib (it clashes with DOM's). */
@@ -103,6 +106,13 @@ async function storeOf(source: Source, signal: AbortSignal): Promise<{ store: St
   }
 }
 
+/** Now, in ms since the epoch (the page turns it into a mark on its own timeline). */
+const now = (): number => performance.timeOrigin + performance.now();
+/** When zom's WebAssembly was ready. */
+let readyAt = 0;
+/** The least time between two progress notices (the last one always goes). */
+const PROGRESS_MS = 50;
+
 async function doWalk(id: number, source: Source): Promise<void> {
   controller?.abort();
   const mine = new AbortController();
@@ -114,37 +124,101 @@ async function doWalk(id: number, source: Source): Promise<void> {
   cache = new ChunkCache({ maxBytes: 256 * 1024 * 1024 });
   lastStats = "";
   postStats();
+  const timings: { [step: string]: number } = { "wasm-ready": readyAt, "walk-asked": now() };
   const opened = await storeOf(source, mine.signal);
   if (controller !== mine) return;
   ({ store, http } = opened);
   const url = opened.url;
   postStats();
+  // Progress at most every PROGRESS_MS: a listed walk reports every node, and each notice is
+  // work for the page.
+  let lastProgress = 0;
   const tree = await walk(store, {
     signal: mine.signal,
-    onProgress: (p) => post({ id, type: "progress", nodes: p.nodes, pending: p.pending, errors: p.errors }),
+    onProgress: (p) => {
+      const t = performance.now();
+      if (t - lastProgress < PROGRESS_MS && p.pending > 0) return;
+      lastProgress = t;
+      post({ id, type: "progress", nodes: p.nodes, pending: p.pending, errors: p.errors });
+    },
   });
   if (controller !== mine) return;
+  timings["walk-done"] = now();
   current = { url, zom: tree, format: tree.zarr_format === 2 ? 2 : 3 };
+  // The tree first (its paths), then what zom says of each node (for 10,000 nodes a quarter
+  // of a second), then the validation: the page draws each as it comes.
+  post({
+    id,
+    type: "tree",
+    url,
+    paths: nodePaths(tree),
+    errors: tree.errors.map(failure),
+    unlisted: tree.unlisted,
+    consolidated: tree.consolidated,
+    version: version(),
+    timings,
+  });
+  // Between the steps, requests the page sent meanwhile (the selected node's ZOM) go first.
+  const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+  await nextTask();
+  if (controller !== mine) return;
+  const summaries = JSON.stringify(summarize(tree));
+  post({ id, type: "summaries", summaries, timings: { summarized: now() } });
+  await nextTask();
+  if (controller !== mine) return;
   // The Zarr spec, and every convention a node claims (OME-Zarr, xarray).
   const report = validateHierarchy(tree, { specs: "auto" });
   const claims = detectConventions(tree);
   const specTitles: { [spec: string]: string } = {};
   for (const c of claims) specTitles[c.spec] ??= titleOf(c.spec);
-  post({
-    id,
-    type: "walked",
-    url,
-    zom: tree,
-    summaries: summarize(tree),
-    errors: tree.errors.map(failure),
-    unlisted: tree.unlisted,
-    consolidated: tree.consolidated,
-    problems: report.problems,
-    claims,
-    specTitles,
-    version: version(),
-  });
+  post({ id, type: "walked", problems: report.problems, claims, specTitles, timings: { validated: now() } });
 }
+
+/** The paths of a ZOM's nodes ("" for the root). */
+function nodePaths(zom: Zom): string[] {
+  const paths: string[] = [];
+  const stack: [unknown, string][] = [[zom, ""]];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [node, path] = next;
+    paths.push(path);
+    const members = (node as { members?: unknown }).members;
+    if (members !== null && typeof members === "object") {
+      for (const [name, member] of Object.entries(members)) stack.push([member, path === "" ? name : `${path}/${name}`]);
+    }
+  }
+  return paths;
+}
+
+/** The ZOM node at `path` of the hierarchy shown (with its members). */
+function nodeAt(path: string): Zom {
+  if (current === null) throw new Error("no hierarchy is open");
+  let node = current.zom as unknown as { members?: { [name: string]: unknown } };
+  if (path !== "") {
+    for (const name of path.split("/")) {
+      const next = node.members !== undefined && Object.hasOwn(node.members, name) ? node.members[name] : undefined;
+      if (next === undefined || next === null || typeof next !== "object") {
+        throw { code: "NotFound", message: `no node /${path} in the walked hierarchy`, path, key: null } satisfies Failure;
+      }
+      node = next as typeof node;
+    }
+  }
+  return node as unknown as Zom;
+}
+
+/** Nodes in a ZOM subtree, counting up to `most` (then stops). */
+function countNodes(zom: unknown, most: number): number {
+  let n = 0;
+  const stack = [zom];
+  while (stack.length > 0 && n <= most) {
+    const node = stack.pop() as { members?: { [name: string]: unknown } };
+    n++;
+    if (node.members !== undefined && node.members !== null) for (const m of Object.values(node.members)) stack.push(m);
+  }
+  return n;
+}
+
+/** Subtrees up to this many nodes are written by jsonText (short containers on one line), larger ones by zom's stringify. */
+const JSON_TEXT_NODES = 500;
 
 /** A built-in spec's title ("OME-Zarr 0.5"), or its name. */
 function titleOf(spec: string): string {
@@ -321,6 +395,17 @@ async function handle(request: Request): Promise<void> {
         if (current === null) throw new Error("no hierarchy is open");
         post({ id, type: "stringify", text: stringify(current.zom, 2) });
         break;
+      case "node": {
+        const { members: _members, ...own } = nodeAt(request.path) as unknown as { [key: string]: unknown };
+        post({ id, type: "node", zom: own });
+        break;
+      }
+      case "zomText": {
+        const node = nodeAt(request.path);
+        const text = countNodes(node, JSON_TEXT_NODES) <= JSON_TEXT_NODES ? jsonText(node) : stringify(node, 2);
+        post({ id, type: "zomText", text: text.length > request.limit ? text.slice(0, request.limit) : text, total: text.length });
+        break;
+      }
     }
   } catch (e) {
     post({ id, type: "error", error: failure(e) });
@@ -331,7 +416,10 @@ async function handle(request: Request): Promise<void> {
 
 // The .wasm beside this bundle (www/build.mjs copies it) compiles while it downloads.
 const ready = init({ wasm: new URL("./zom_wasm_bg.wasm", import.meta.url) }).then(
-  () => true,
+  () => {
+    readyAt = now();
+    return true;
+  },
   (e: unknown) => {
     post({ id: 0, type: "fatal", error: { ...failure(e), message: `zom's WebAssembly did not load: ${failure(e).message}` } });
     return false;
