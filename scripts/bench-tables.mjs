@@ -115,6 +115,21 @@ function plate(s) {
   return parts.join("\n\n");
 }
 
+function explorerLarge(s) {
+  return table(
+    ["explorer, 10,000-node consolidated hierarchy", "ms", "× CLI"],
+    [
+      ["`zom validate URL` (CLI, spawn to exit)", fixed(s.cli_validate_ms), "1.00×"],
+      ["rows painted (names and nesting)", fixed(s.drawn_ms), times(s.rows_vs_cli)],
+      ["rows with kinds, shapes, data types", fixed(s.details_ms), times(s.details_vs_cli)],
+      ["validated", fixed(s.validated_ms), times(s.validated_ms / s.cli_validate_ms)],
+      ["a click on a row → next frame", fixed(s.click_ms, 1), ""],
+      ["a fold → next frame", fixed(s.fold_ms, 1), ""],
+      ["longest task while clicking, folding, scrolling", fixed(s.longest_task_ms), ""],
+    ],
+  );
+}
+
 function size(s) {
   const total = (a) => a.js.gz + a.extra.gz;
   return table(
@@ -253,6 +268,7 @@ const BLOCKS = {
   load: [["load"], "bench/load.mjs", (r) => load(r.load)],
   bytes: [["load"], "bench/load.mjs", (r) => bytes(r.load.bytes)],
   first_tree: [["first_tree"], "bench/first-tree.mjs", (r) => firstTree(r.first_tree)],
+  explorer_large: [["explorer_large"], "bench/explorer-large.mjs", (r) => explorerLarge(r.explorer_large)],
   cache: [["cache"], "bench/cache.mjs", (r) => cache(r.cache)],
   specs: [["specs"], "bench/specs.mjs", (r) => specs(r.specs)],
   crossing: [["crossing"], "bench/crossing.mjs", (r) => crossing(r.crossing)],

@@ -11,7 +11,8 @@
 // - load: in Chromium, loading the WebAssembly zom carries against the .wasm fetched beside,
 //   compiling and instantiating the module, starting the decode workers, and a first and
 //   second read against zarrita (bench/load.mjs); the explorer's time from navigation to its
-//   first tree (bench/first-tree.mjs);
+//   first tree (bench/first-tree.mjs), and on a 10,000-node hierarchy its rows against the
+//   CLI's time and a click to the next frame (bench/explorer-large.mjs);
 // - specs: validating a 10,000-node OME-Zarr plate and xarray dataset against their convention
 //   next to validating them against the Zarr spec alone (bench/specs.mjs);
 // - cache: a region read again and again, zom with a ChunkCache and without, and zarrita
@@ -215,6 +216,7 @@ runMain(() => {
     setup({ browser: true });
     timed("load (bench/load.mjs, Chromium)", () => run(process.execPath, [join(benchDir, "load.mjs"), "--runs", args.runs]));
     timed("first tree (bench/first-tree.mjs, Chromium)", () => run(process.execPath, [join(benchDir, "first-tree.mjs"), "--runs", args.runs]));
+    timed("explorer on 10,000 nodes (bench/explorer-large.mjs, Chromium)", () => run(process.execPath, [join(benchDir, "explorer-large.mjs"), "--runs", args["read-runs"]]));
   }
   for (const name of ["read", "walk", "specs", "cache"]) {
     if (!benches.has(name)) continue;
