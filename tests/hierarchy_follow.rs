@@ -6,18 +6,14 @@
 
 mod common;
 
-use common::store::{block_on, store_from_dir};
+use common::store::{block_on, store_from_dir, Slow};
 use common::{assert_json_eq, fixtures};
 use serde_json::{json, Value};
-use std::cell::Cell;
-use std::future::poll_fn;
 use std::sync::Arc;
-use std::task::Poll;
 use zom::hierarchy::{walk, Follow, WalkOptions, WalkResult};
 use zom::spec::{Spec, SpecChoice, Unsettled};
-use zom::store::{ByteRange, Listing, MemoryStore, Store};
+use zom::store::{MemoryStore, Store};
 use zom::validate::{validate_hierarchy, ValidateOptions};
-use zom::Result;
 
 /// The OME-Zarr fixtures of ome-zarr-py (tests/fixtures/conventions*/), metadata only.
 const OME: &[&str] = &[
@@ -31,55 +27,6 @@ const OME: &[&str] = &[
     "conventions-0.6/ome-0.6-plate",
     "conventions-0.6/ome-0.6-scene",
 ];
-
-/// A store whose requests take one turn of the executor each, and that counts round trips: a
-/// request sent after one of round `n` came back is of round `n + 1`.
-struct Rounds {
-    inner: MemoryStore,
-    done: Cell<u32>,
-    most: Cell<u32>,
-}
-
-impl Rounds {
-    fn new(inner: MemoryStore) -> Self {
-        Rounds {
-            inner,
-            done: Cell::new(0),
-            most: Cell::new(0),
-        }
-    }
-
-    async fn answer<T>(&self, answer: T) -> T {
-        let round = self.done.get() + 1;
-        let mut yielded = false;
-        poll_fn(|cx| {
-            if yielded {
-                return Poll::Ready(());
-            }
-            yielded = true;
-            cx.waker().wake_by_ref();
-            Poll::Pending
-        })
-        .await;
-        self.done.set(self.done.get().max(round));
-        self.most.set(self.most.get().max(round));
-        answer
-    }
-}
-
-impl Store for Rounds {
-    async fn get(&self, key: &str) -> Result<Option<Vec<u8>>> {
-        self.answer(self.inner.get(key).await).await
-    }
-
-    async fn get_range(&self, key: &str, range: ByteRange) -> Result<Option<Vec<u8>>> {
-        self.answer(self.inner.get_range(key, range).await).await
-    }
-
-    async fn list_dir(&self, prefix: &str) -> Result<Option<Listing>> {
-        self.answer(self.inner.list_dir(prefix).await).await
-    }
-}
 
 fn walked(store: &impl Store, options: &WalkOptions) -> WalkResult {
     block_on(walk(store, "", options, &mut |_| {})).unwrap()
@@ -134,7 +81,8 @@ fn unlisted_ome_zarr_walks_to_the_same_zom_as_listed() {
             &store_from_dir(&fixtures().join(dir)),
             &WalkOptions::default(),
         );
-        let store = Rounds::new(unlistable(dir));
+        let inner = unlistable(dir);
+        let store = Slow::new(&inner);
         let followed = walked(&store, &WalkOptions::default());
         let expected = listed.root.to_value();
         assert_json_eq(&followed.root.to_value(), &expected, dir);
@@ -152,11 +100,8 @@ fn unlisted_ome_zarr_walks_to_the_same_zom_as_listed() {
         // image's labels may be named by the image); the series of a bioformats2raw
         // collection are named by its OME group, one round trip later.
         let rounds = depth(&expected) + 1 + u32::from(dir.contains("bioformats2raw"));
-        assert!(
-            store.most.get() <= rounds,
-            "{dir}: {} round trips",
-            store.most.get()
-        );
+        let taken = store.rounds.get();
+        assert!(taken <= rounds, "{dir}: {taken} round trips");
     }
 }
 

@@ -46,13 +46,17 @@ pub fn block_on<F: Future>(future: F) -> F::Output {
 
 /// A store whose every request is answered one turn of the executor after it is sent, so that
 /// requests (and reads joined together) are under way at the same time; it counts the most
-/// requests under way at once.
+/// requests under way at once, and round trips: a request sent after one of round `n` came
+/// back is of round `n + 1`.
 #[allow(dead_code)]
 pub struct Slow<'a> {
     inner: &'a MemoryStore,
     in_flight: Cell<usize>,
     /// The most requests under way at once so far.
     pub max_in_flight: Cell<usize>,
+    done: Cell<u32>,
+    /// The most round trips one after another so far.
+    pub rounds: Cell<u32>,
 }
 
 #[allow(dead_code)]
@@ -63,10 +67,13 @@ impl<'a> Slow<'a> {
             inner,
             in_flight: Cell::new(0),
             max_in_flight: Cell::new(0),
+            done: Cell::new(0),
+            rounds: Cell::new(0),
         }
     }
 
     async fn answer<T>(&self, answer: T) -> T {
+        let round = self.done.get() + 1;
         self.in_flight.set(self.in_flight.get() + 1);
         self.max_in_flight
             .set(self.max_in_flight.get().max(self.in_flight.get()));
@@ -81,6 +88,8 @@ impl<'a> Slow<'a> {
         })
         .await;
         self.in_flight.set(self.in_flight.get() - 1);
+        self.done.set(self.done.get().max(round));
+        self.rounds.set(self.rounds.get().max(round));
         answer
     }
 }
