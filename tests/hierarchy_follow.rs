@@ -416,3 +416,21 @@ fn a_dataset_path_naming_a_group_is_found_and_reported_as_such() {
         "{problems:#?}"
     );
 }
+
+#[test]
+fn a_group_whose_metadata_names_members_is_not_listed() {
+    // Every group of the plate names its members (rows and wells, fields, levels, labels):
+    // a listing, though the store has one, is asked for nowhere.
+    let store = store_from_dir(&fixtures().join("conventions/ome-0.5-plate"));
+    let followed = walked(&store, &WalkOptions::default());
+    assert!(!store.log().iter().any(|l| l.starts_with("list ")), "{:#?}", store.log());
+    // Walking by listings alone finds the same tree, a listing per group.
+    store.reset_counts();
+    let options = WalkOptions {
+        follow: Follow::Nothing,
+        ..WalkOptions::default()
+    };
+    let listed = walked(&store, &options);
+    assert_json_eq(&listed.root.to_value(), &followed.root.to_value(), "listed");
+    assert!(store.log().iter().any(|l| l == "list A/1"), "{:#?}", store.log());
+}

@@ -169,6 +169,6 @@ pub(super) struct Asked {
 
 pub(super) enum Done {
     Visited(Asked, Result<Option<Box<Visit>>>),
-    /// A group's listing, and whether metadata names members of it.
-    Listed(String, bool, Result<Option<Listing>>),
+    /// A group's listing.
+    Listed(String, Result<Option<Listing>>),
 }

@@ -1,16 +1,20 @@
 //! Walking a hierarchy into its ZOM.
 //!
 //! The start node is opened (see [`super::open`]); when it carries consolidated metadata the
-//! walk is over (one request for a v3 hierarchy). Otherwise each group's members are found two
-//! ways at once:
+//! walk is over (one request for a v3 hierarchy). Otherwise each group's members are found one
+//! of two ways:
 //! - **Named by its metadata**: the specs the walk follows ([`WalkOptions::follow`], the
 //!   built-in conventions by default) say which paths a group's attributes name (an OME-Zarr
 //!   multiscale's datasets, a plate's wells, a well's images, an image's `labels`; see
 //!   [`crate::spec::Follower`]). Each is asked for directly, with the paths between (a plate's
 //!   row groups), all of one level at once; one that is not there is recorded absent by that
-//!   request. This is how members are found on a host that cannot list.
-//! - **Listed** with [`Store::list_dir`]: every sub-prefix not already asked for is visited as
-//!   a possible child. Zarr v3: the child's `zarr.json` (1 request); a group child is then
+//!   request. This is how members are found on a host that cannot list, and the same on any
+//!   store, so that the ZOM is the same wherever the hierarchy is: a member that nothing names
+//!   in a group whose metadata names others is not looked for ([`Follow::Nothing`] walks by
+//!   listings alone).
+//! - **Listed** with [`Store::list_dir`], when its metadata names none (the listing is for
+//!   what no metadata names): every sub-prefix not already asked for is visited as a possible
+//!   child. Zarr v3: the child's `zarr.json` (1 request); a group child is then
 //!   listed (1 more). Zarr v2: the child is listed first (1 request), which says which of
 //!   `.zarray`, `.zgroup`, `.zattrs`, `.zmetadata` exist, so only those are fetched, and a
 //!   group's listing is its children's. A named v2 child is probed instead (its candidate
@@ -150,18 +154,18 @@ pub struct WalkResult {
 enum Task {
     /// Open a possible child node.
     Visit(Asked),
-    /// List a group's children (and whether metadata names some).
-    List(String, bool),
+    /// List a group's children (its metadata names none).
+    List(String),
 }
 
 async fn run<S: Store>(store: &S, task: Task, format: ZarrFormat, limits: &Limits) -> Done {
     match task {
-        Task::List(path, names) => {
+        Task::List(path) => {
             let listed = store
                 .list_dir(&path)
                 .await
                 .map_err(|e| e.at_path(path.clone()));
-            Done::Listed(path, names, listed)
+            Done::Listed(path, listed)
         }
         Task::Visit(asked) => {
             let visited = visit(store, &asked.path, asked.named, format, limits).await;
@@ -383,11 +387,12 @@ impl State<'_> {
         self.limits
             .check(Limit::Nodes, self.found, "the walk's node count")
             .map_err(|e| e.at_path(path.clone()))?;
+        let Visit { opened, listing } = *visit;
         let Opened {
             mut node,
             consolidated,
             ..
-        } = visit.opened;
+        } = opened;
         let group = matches!(node, Node::Group(_)) && !consolidated;
         let expand = group && depth < self.max_depth;
         // At the last level too, so that what it names is reported unasked.
@@ -412,11 +417,12 @@ impl State<'_> {
             });
             self.ask(n.path, Some(kind), n.rules, n.between)?;
         }
-        if expand {
-            match visit.listing {
-                Some(listing) => self.listed(&path, names, Ok(listing))?,
-                None => self.queue.push_back(Task::List(path, names)),
-            }
+        // A group whose metadata names members is not listed: the listing is for what no
+        // metadata names (a v2 child's listing, made to find its documents, is used anyway).
+        match listing {
+            Some(listing) if expand => self.listed(&path, names, Ok(listing))?,
+            None if expand && !names => self.queue.push_back(Task::List(path)),
+            _ => {}
         }
         Ok(())
     }
@@ -510,7 +516,7 @@ pub async fn walk<S: Store>(
         };
         match done {
             Done::Visited(asked, result) => state.visited(asked, result)?,
-            Done::Listed(p, names, result) => state.listed(&p, names, result)?,
+            Done::Listed(p, result) => state.listed(&p, false, result)?,
         }
         let pending = running.len().saturating_add(state.queue.len());
         progress(WalkProgress {
