@@ -56,7 +56,7 @@ export function capture(cmd, args) {
  * The most pkg/zom_wasm_bg.wasm may weigh compressed by `gzip -9`, in bytes: the build prints
  * the figure and tests/js/size.test.mjs holds the module to it (docs/size.md).
  */
-export const WASM_BUDGET = 420_000;
+export const WASM_BUDGET = 421_000;
 
 /**
  * The size of the file at `path` compressed by GNU gzip at level 9, the budget's measure (gzip

@@ -423,7 +423,11 @@ fn a_group_whose_metadata_names_members_is_not_listed() {
     // a listing, though the store has one, is asked for nowhere.
     let store = store_from_dir(&fixtures().join("conventions/ome-0.5-plate"));
     let followed = walked(&store, &WalkOptions::default());
-    assert!(!store.log().iter().any(|l| l.starts_with("list ")), "{:#?}", store.log());
+    assert!(
+        !store.log().iter().any(|l| l.starts_with("list ")),
+        "{:#?}",
+        store.log()
+    );
     // Walking by listings alone finds the same tree, a listing per group.
     store.reset_counts();
     let options = WalkOptions {
@@ -432,5 +436,62 @@ fn a_group_whose_metadata_names_members_is_not_listed() {
     };
     let listed = walked(&store, &options);
     assert_json_eq(&listed.root.to_value(), &followed.root.to_value(), "listed");
-    assert!(store.log().iter().any(|l| l == "list A/1"), "{:#?}", store.log());
+    assert!(
+        store.log().iter().any(|l| l == "list A/1"),
+        "{:#?}",
+        store.log()
+    );
+}
+
+#[test]
+fn a_group_that_names_only_a_specs_member_names_is_listed() {
+    // A bioformats2raw collection whose OME group lists no series (as older writers leave it):
+    // the root names only `OME`, so its numbered images are found by its listing, or else it
+    // is reported unlisted and its member count is not held against it.
+    let dir = "conventions/ome-0.5-bioformats2raw";
+    let edit = |store: &mut MemoryStore| {
+        let mut ome: Value = serde_json::from_slice(
+            &std::fs::read(fixtures().join(dir).join("OME/zarr.json")).unwrap(),
+        )
+        .unwrap();
+        ome["attributes"]["ome"]
+            .as_object_mut()
+            .unwrap()
+            .remove("series");
+        store.insert("OME/zarr.json", serde_json::to_vec(&ome).unwrap());
+    };
+    let mut listable = store_from_dir(&fixtures().join(dir));
+    edit(&mut listable);
+    let result = walked(&listable, &WalkOptions::default());
+    assert!(paths(&result.root.to_value()).contains(&"1/s1".to_string()));
+    assert!(ome_problems(&result, Unsettled::default()).is_empty());
+
+    let mut store = unlistable(dir);
+    edit(&mut store);
+    let result = walked(&store, &WalkOptions::default());
+    assert_eq!(result.unlisted, ["", "OME"]);
+    let unsettled = Unsettled {
+        unlisted: result.unlisted.clone(),
+        unknown: Vec::new(),
+    };
+    assert_eq!(ome_problems(&result, unsettled), Vec::<String>::new());
+}
+
+#[test]
+fn a_path_deeper_than_a_hierarchy_can_be_is_not_followed() {
+    // 100,000 steps: neither the path nor the 99,999 above it are made or asked for.
+    let deep = vec!["a"; 100_000].join("/");
+    let store = edited_plate(|doc| {
+        let wells = doc["attributes"]["ome"]["plate"]["wells"]
+            .as_array_mut()
+            .unwrap();
+        wells.push(json!({"path": deep, "rowIndex": 0, "columnIndex": 0}));
+    });
+    let result = walked(&store, &WalkOptions::default());
+    assert!(result.errors.is_empty(), "{:?}", result.errors);
+    assert!(
+        !store.log().iter().any(|l| l.starts_with("get a/")),
+        "{:?}",
+        &store.log()[..5]
+    );
 }

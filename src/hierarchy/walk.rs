@@ -12,8 +12,9 @@
 //!   store, so that the ZOM is the same wherever the hierarchy is: a member that nothing names
 //!   in a group whose metadata names others is not looked for ([`Follow::Nothing`] walks by
 //!   listings alone).
-//! - **Listed** with [`Store::list_dir`], when its metadata names none (the listing is for
-//!   what no metadata names): every sub-prefix not already asked for is visited as a possible
+//! - **Listed** with [`Store::list_dir`], when its attributes name none (the listing is for
+//!   what no metadata names; a spec's exact member names, such as an image's `labels`, leave
+//!   the others to the listing): every sub-prefix not already asked for is visited as a possible
 //!   child. Zarr v3: the child's `zarr.json` (1 request); a group child is then
 //!   listed (1 more). Zarr v2: the child is listed first (1 request), which says which of
 //!   `.zarray`, `.zgroup`, `.zattrs`, `.zmetadata` exist, so only those are fetched, and a
@@ -282,6 +283,8 @@ struct State<'o> {
     asked: HashMap<String, usize>,
     /// Named paths asked for.
     named: u64,
+    /// The parents of the paths attributes name: groups with members that metadata names.
+    parents: Vec<String>,
     found: u64,
     limits: Limits,
     follow: &'o Follow,
@@ -409,15 +412,19 @@ impl State<'_> {
         prune(&mut node, self.max_depth.saturating_sub(depth));
         self.nodes
             .insert(relative(&self.root, &path).to_string(), node);
-        let names = between || !named.is_empty();
+        let names = between || named.iter().any(|n| !n.fixed);
         for n in named {
+            if !n.fixed {
+                let parent = n.path.rsplit_once('/').map_or("", |(p, _)| p);
+                self.parents.push(parent.to_string());
+            }
             let kind = n.array.map(|array| match array {
                 true => NodeKind::Array,
                 false => NodeKind::Group,
             });
             self.ask(n.path, Some(kind), n.rules, n.between)?;
         }
-        // A group whose metadata names members is not listed: the listing is for what no
+        // A group whose attributes name members is not listed: the listing is for what no
         // metadata names (a v2 child's listing, made to find its documents, is used anyway).
         match listing {
             Some(listing) if expand => self.listed(&path, names, Ok(listing))?,
@@ -479,6 +486,7 @@ pub async fn walk<S: Store>(
         queue: VecDeque::new(),
         asked: HashMap::new(),
         named: 0,
+        parents: Vec::new(),
         found: 0,
         limits: options.limits,
         follow: &options.follow,
@@ -526,6 +534,10 @@ pub async fn walk<S: Store>(
         });
     }
     state.orphans();
+    // Named from elsewhere (a bioformats2raw collection's series, named by its OME group), a
+    // group's members are known though it could not be listed.
+    let parents = crate::store::sorted_unique(std::mem::take(&mut state.parents));
+    state.unlisted.retain(|g| parents.binary_search(g).is_err());
     let root = assemble(std::mem::take(&mut state.nodes), &|p| p.to_string())?;
     Ok(WalkResult {
         root,

@@ -11,6 +11,7 @@
 use super::eval::{claims_met, named_path, NodeRef};
 use super::format::{Kind, NodeRule, Reference, Spec};
 use super::pointer::Found;
+use crate::model::node::MAX_DEPTH;
 use crate::problem::LocStep;
 use serde_json::Value;
 use std::sync::Arc;
@@ -37,6 +38,10 @@ pub struct Named {
     /// Whether it is a path between the naming group and a named one: a group whose members
     /// are named too.
     pub between: bool,
+    /// Whether it is a spec's exact member name (an image's `labels`) rather than a path the
+    /// group's attributes name: a group that names only those may have members nothing names
+    /// (a bioformats2raw root's numbered series).
+    pub fixed: bool,
 }
 
 /// Follows specs through a hierarchy being walked.
@@ -59,8 +64,8 @@ impl Follower {
     /// The paths that the group at `path` (its ZOM JSON, members not needed) names under the
     /// rules in force there — the claims it meets and `inherited` — parents before children,
     /// in the order the metadata gives them (a path named again is listed again, with the
-    /// rule that names it then). Names with a `..` step are not
-    /// followed; a reference `from_parent` names the group's siblings.
+    /// rule that names it then). Names with a `..` step are not followed, nor those deeper than
+    /// a hierarchy can be; a reference `from_parent` names the group's siblings.
     pub fn named(&self, path: &str, group: &Value, inherited: &[RuleRef]) -> Vec<Named> {
         let Some(node) = NodeRef::of(group, None) else {
             return Vec::new();
@@ -95,7 +100,7 @@ impl Follower {
                 let kind = member
                     .node
                     .and_then(|n| self.rule(RuleRef { node: n, ..*rule }));
-                out.add(path, &member.name, next, kind.and_then(|r| r.kind));
+                out.add(path, &member.name, next, kind.and_then(|r| r.kind), true);
             }
             for reference in &node_rule.references {
                 let next = reference.node.map(|n| RuleRef {
@@ -110,7 +115,7 @@ impl Follower {
                     path
                 };
                 for name in names(reference, attributes) {
-                    out.add(base, &name, next, reference.kind);
+                    out.add(base, &name, next, reference.kind, false);
                 }
             }
         }
@@ -148,8 +153,17 @@ struct Names {
 
 impl Names {
     /// Adds `name` (`"A/1"`, `"./labels"`) below `base`, and the paths between them (groups).
-    fn add(&mut self, base: &str, name: &str, rule: Option<RuleRef>, kind: Option<Kind>) {
-        let Some(target) = named_path(base, name) else {
+    fn add(
+        &mut self,
+        base: &str,
+        name: &str,
+        rule: Option<RuleRef>,
+        kind: Option<Kind>,
+        fixed: bool,
+    ) {
+        // Deeper than a hierarchy can be, it is not asked for (nor are the paths above it).
+        let Some(target) = named_path(base, name).filter(|t| t.matches('/').count() < MAX_DEPTH)
+        else {
             return;
         };
         // The paths from the first step below `base` down to the target.
@@ -165,6 +179,7 @@ impl Names {
                 rules: Vec::new(),
                 array: Some(false),
                 between: true,
+                fixed,
             });
         }
         self.list.push(Named {
@@ -172,6 +187,7 @@ impl Names {
             rules: rule.into_iter().collect(),
             array: kind.map(|k| k == Kind::Array),
             between: false,
+            fixed,
         });
     }
 }
