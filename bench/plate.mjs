@@ -16,9 +16,10 @@
 //   the same requests a level at a time;
 // - the floor: what no reader could beat — the round trips of the hierarchy's depth (root;
 //   rows and wells; fields; levels and labels) times the latency, plus the transfer of every
-//   node's document (one GET each from the same server without latency, the fastest of all at
-//   once and 32, 64 or 256 at a time: what the server and a client pay per request on this
-//   machine);
+//   node's document and, for each image without labels, the one request that finds out (no
+//   metadata says whether an image has labels) — one GET each from the same server without
+//   latency, the fastest of all at once and 32, 64 or 256 at a time: what the server and a
+//   client pay per request on this machine;
 // - requests, and requests per node (one document per node is the floor: the rest are the
 //   root's probes of the other format, each field's absent `labels`, and for v2 a group's
 //   candidate documents);
@@ -100,14 +101,28 @@ const READERS = {
   zarrita: zarritaPlate,
 };
 
-/** Every node document's URL of the plate folder (what the floor transfers). */
-function documentUrls(base, plate, nodes, format) {
-  return nodes.flatMap((p) => {
+/**
+ * What the floor transfers: every node's document of the plate folder, and for each image
+ * without labels the one request any reader makes to learn that (a probe of its `labels`
+ * group, or a listing of the image: no metadata says whether labels exist).
+ */
+function floorUrls(base, plate, folder) {
+  const format = folder.zarr_format;
+  const out = [];
+  const visit = (node, p) => {
     const dir = `${base}/${plate}${p ? `/${p}` : ""}`;
-    if (format === 3) return [{ url: `${dir}/zarr.json` }];
-    const array = existsSync(join(values.data, plate, p, ".zarray"));
-    return [{ url: `${dir}/${array ? ".zarray" : ".zgroup"}` }, ...(existsSync(join(values.data, plate, p, ".zattrs")) ? [{ url: `${dir}/.zattrs` }] : [])];
-  });
+    if (format === 3) out.push({ url: `${dir}/zarr.json` });
+    else {
+      out.push({ url: `${dir}/${node.shape ? ".zarray" : ".zgroup"}` });
+      if (existsSync(join(values.data, plate, p, ".zattrs"))) out.push({ url: `${dir}/.zattrs` });
+    }
+    const attrs = node.attributes ?? {};
+    const image = (attrs.ome ?? attrs).multiscales !== undefined;
+    if (image && node.members?.labels === undefined) out.push({ url: `${dir}/labels/${format === 3 ? "zarr.json" : ".zgroup"}` });
+    for (const [name, child] of Object.entries(node.members ?? {})) visit(child, p ? `${p}/${name}` : name);
+  };
+  visit(folder, "");
+  return out;
 }
 
 /**
@@ -144,7 +159,7 @@ async function nodeCases() {
     for (const plate of PLATES) {
       const folder = await zom.walk(new FsStore(join(values.data, plate)));
       const nodes = paths(folder);
-      const transfer = await transferFloor(documentUrls(bare.url, plate, nodes, folder.zarr_format));
+      const transfer = await transferFloor(floorUrls(bare.url, plate, folder));
       for (const latency of LATENCIES) {
         const plain = await startServer({ root: values.data, latencyMs: latency });
         const indexed = await startServer({ root: values.data, latencyMs: latency, htmlIndex: true });
