@@ -148,7 +148,7 @@ const dir = (name) => relative(repoRoot, join(conventions, name));
 test("zom validate --spec ome-zarr|xarray|auto|FILE: exit 0 when it conforms, 1 when not", async () => {
   const ok = await zom("validate", dir("ome-0.4-image"), "--spec", "ome-zarr");
   assert.equal(ok.code, 0, ok.stdout + ok.stderr);
-  assert.match(ok.stdout, /^conventions: ome-zarr-0.4 image at \/, ome-zarr-0.4 image at \/labels\/cells$/m);
+  assert.match(ok.stdout, /^conventions: ome-zarr-0.4: image 2$/m);
   const auto = await zom("validate", dir("xarray-v2"), "--spec", "auto", "--json");
   assert.equal(auto.code, 0, auto.stdout + auto.stderr);
   assert.deepEqual(JSON.parse(auto.stdout).conventions.map((d) => d.spec), ["xarray"]);
