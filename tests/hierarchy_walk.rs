@@ -339,14 +339,26 @@ fn requests_overlap_up_to_the_concurrency_limit() {
             concurrency: limit,
             ..WalkOptions::default()
         };
-        let mut seen: Vec<WalkProgress> = Vec::new();
-        let result = block_on(walk(&store, "", &options, &mut |p| seen.push(p))).unwrap();
+        // (nodes, pending) at each call, and every path found, as the calls tell them.
+        let mut seen: Vec<(u64, u64)> = Vec::new();
+        let mut found: Vec<String> = Vec::new();
+        let mut progress = |p: WalkProgress| {
+            seen.push((p.nodes, p.pending));
+            found.extend(p.found.iter().cloned());
+        };
+        let result = block_on(walk(&store, "", &options, &mut progress)).unwrap();
         let expected = read_json(&fixtures().join(format!("expected/{name}.zom.json")));
         assert_json_eq(&result.root.to_value(), &expected, name);
         assert_eq!(store.most.get(), limit, "{name}: most requests in flight");
-        let last = seen.last().unwrap();
-        assert_eq!(last.pending, 0);
-        assert_eq!(last.nodes as usize, result.root.descendants().len());
+        let (nodes, pending) = *seen.last().unwrap();
+        assert_eq!(pending, 0);
+        let descendants = result.root.descendants();
+        assert_eq!(nodes as usize, descendants.len());
+        // The tree as it arrived: every node once.
+        found.sort();
+        let mut all: Vec<String> = descendants.into_iter().map(|(p, _)| p).collect();
+        all.sort();
+        assert_eq!(found, all, "{name}: the nodes progress told");
     }
 }
 

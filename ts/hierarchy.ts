@@ -221,6 +221,11 @@ export interface WalkProgress {
   pending: number;
   /** Per-node errors so far. */
   errors: number;
+  /**
+   * The paths of the nodes found since the last call, relative to the start node ("" for it):
+   * the tree as it arrives.
+   */
+  found: string[];
 }
 
 /** Options of {@link walk}. */

@@ -125,13 +125,16 @@ impl Default for WalkOptions {
 
 /// How far a walk is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct WalkProgress {
+pub struct WalkProgress<'a> {
     /// Nodes found so far.
     pub nodes: u64,
     /// Requests (visits and listings) queued or in flight.
     pub pending: u64,
     /// Errors so far.
     pub errors: u64,
+    /// The paths of the nodes found since the last call, relative to the start node, so that a
+    /// caller can show the tree as it arrives.
+    pub found: &'a [String],
 }
 
 /// A walked hierarchy.
@@ -279,6 +282,8 @@ struct State<'o> {
     unlisted: Vec<String>,
     unasked: Vec<String>,
     queue: VecDeque<Task>,
+    /// The nodes found since progress was last told (paths relative to the start node).
+    recent: Vec<String>,
     /// Every path visited or queued for a visit, with its depth.
     asked: HashMap<String, usize>,
     /// Named paths asked for.
@@ -410,8 +415,9 @@ impl State<'_> {
             Vec::new()
         };
         prune(&mut node, self.max_depth.saturating_sub(depth));
-        self.nodes
-            .insert(relative(&self.root, &path).to_string(), node);
+        let below = relative(&self.root, &path).to_string();
+        self.recent.push(below.clone());
+        self.nodes.insert(below, node);
         let names = between || named.iter().any(|n| !n.fixed);
         for n in named {
             if !n.fixed {
@@ -453,7 +459,7 @@ impl State<'_> {
 }
 
 /// Walks the hierarchy below node `path` (see the module docs). `progress` is called after
-/// each request.
+/// each request, with the nodes found since the call before.
 pub async fn walk<S: Store>(
     store: &S,
     path: &str,
@@ -484,6 +490,7 @@ pub async fn walk<S: Store>(
         unlisted: Vec::new(),
         unasked: Vec::new(),
         queue: VecDeque::new(),
+        recent: Vec::new(),
         asked: HashMap::new(),
         named: 0,
         parents: Vec::new(),
@@ -531,7 +538,9 @@ pub async fn walk<S: Store>(
             nodes: state.found,
             pending: u64::try_from(pending).unwrap_or(u64::MAX),
             errors: u64::try_from(state.errors.len()).unwrap_or(u64::MAX),
+            found: &state.recent,
         });
+        state.recent.clear();
     }
     state.orphans();
     // Named from elsewhere (a bioformats2raw collection's series, named by its OME group), a

@@ -407,6 +407,11 @@ pub const WALK_PROGRESS_SHAPE: Shape = Shape {
         req("nodes", "number", "Nodes read."),
         req("pending", "number", "Requests under way."),
         req("errors", "number", "Nodes that failed."),
+        req(
+            "found",
+            "string[]",
+            "The paths of the nodes read since the last call, relative to the start node.",
+        ),
     ],
 };
 

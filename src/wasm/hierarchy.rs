@@ -27,7 +27,7 @@ use wasm_bindgen::prelude::*;
 use super::{fail, limits, JsResult};
 
 /// `{nodes, pending, errors}`.
-const WALK_PROGRESS: [&str; 3] = boundary::names(&boundary::WALK_PROGRESS_SHAPE);
+const WALK_PROGRESS: [&str; 4] = boundary::names(&boundary::WALK_PROGRESS_SHAPE);
 /// `{done, total, cached}`.
 const READ_PROGRESS: [&str; 3] = boundary::names(&boundary::READ_PROGRESS_SHAPE);
 /// `{deferred?, kind, path, zom, consolidated, array?}`.
@@ -204,11 +204,20 @@ async fn walk_hierarchy_async(store: JsValue, path: Option<String>, options: JsV
         follow: options.follow,
     };
     let mut progress = |p: WalkProgress| {
-        report(
-            options.on_progress.as_ref(),
-            WALK_PROGRESS,
-            [p.nodes, p.pending, p.errors],
-        )
+        let Some(function) = options.on_progress.as_ref() else {
+            return;
+        };
+        let [nodes, pending, errors, found] = WALK_PROGRESS;
+        let event = Object::new();
+        for (name, value) in [(nodes, p.nodes), (pending, p.pending), (errors, p.errors)] {
+            set_own(&event, name, &JsValue::from_f64(value as f64));
+        }
+        let paths = Array::new();
+        for path in p.found {
+            paths.push(&JsValue::from_str(path));
+        }
+        set_own(&event, found, &paths);
+        let _ = function.call1(&JsValue::NULL, &event);
     };
     let result = hierarchy::walk(
         &js_store,

@@ -240,6 +240,21 @@ test("a slow walk shows a progress bar with the nodes found so far", async () =>
   assert.deepEqual((await page.evaluate(treeRows)).map((r) => r.path).sort(), nodePaths("v3"));
 });
 
+test("a plate on a host without listing: its tree shows as the walk finds it, and is the whole plate at the end", async () => {
+  const slow = await startServer({ root: fixtures, latencyMs: 150 });
+  others.push(slow);
+  await page.fill("#url", `${slow.url}/walk/ozp-0.21-v0.5-plate`);
+  await page.click("#open-form button[type=submit]");
+  // Rows while walking: some of the plate, not yet all of it.
+  await page.waitForFunction(() => document.body.dataset.state === "walking" && Number(document.body.dataset.arrived) > 1 && document.querySelectorAll("#tree [role=treeitem]").length > 1, null, { timeout: 30_000 });
+  const early = await page.evaluate(() => Number(document.body.dataset.arrived));
+  const manifest = JSON.parse(readFileSync(join(fixtures, "walk", "manifest.json"), "utf8"));
+  const plate = manifest.find((m) => m.dir === "ozp-0.21-v0.5-plate");
+  assert.ok(early < plate.node_count, `${early} of ${plate.node_count} nodes shown while walking`);
+  await page.waitForFunction(() => document.body.dataset.state === "ready", null, { timeout: 60_000 });
+  assert.deepEqual((await page.evaluate(treeRows)).map((r) => r.path).sort(), [...plate.nodes].sort());
+});
+
 test("a URL that 404s gives a readable message with the store key; ?url= opens it too", async () => {
   await openUrl(`${server.url}data/no-such-hierarchy/`);
   assert.equal(await page.evaluate(() => document.body.dataset.state), "failed");

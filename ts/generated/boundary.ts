@@ -226,6 +226,8 @@ export interface RawWalkProgress {
   pending: number;
   /** Nodes that failed. */
   errors: number;
+  /** The paths of the nodes read since the last call, relative to the start node. */
+  found: string[];
 }
 
 /** What openNode, nodeFromZom and DeferredGroup.open give (src/wasm/hierarchy.rs). */

@@ -220,6 +220,8 @@ async function load(source: Source): Promise<void> {
   replace(els.summary);
   replace(els.tree);
   replace(els.nodeView, h("p.muted", null, "Opening ", h("code.url", null, url), "…"));
+  // The nodes found so far: until the walk ends, the tree shows them as they arrive.
+  const arriving: string[] = [];
   try {
     const walked = await worker.call<"walked">({ type: "walk", source }, (p) => {
       if (mine !== loading) return;
@@ -227,6 +229,11 @@ async function load(source: Source): Promise<void> {
         els.progress.max = p.nodes + p.pending;
         els.progress.value = p.nodes;
         els.walkStatus.textContent = `walking: ${p.nodes} node${p.nodes === 1 ? "" : "s"} found, ${p.pending} request${p.pending === 1 ? "" : "s"} pending${p.errors ? `, ${p.errors} failed` : ""}`;
+        if (p.found.length > 0 && hier === null) {
+          for (const path of p.found) arriving.push(path);
+          tree.show(hierarchy({ url, paths: arriving, errors: [], unlisted: [], consolidated: false }));
+          document.body.dataset.arrived = String(arriving.length);
+        }
       } else if (p.type === "tree") {
         showTree(p);
       } else if (p.type === "summaries") {

@@ -119,7 +119,7 @@ export interface TableResult {
 /** Answers and notices from the worker. */
 export type Response =
   | { id: number; type: "error"; error: Failure }
-  | { id: number; type: "progress"; nodes: number; pending: number; errors: number }
+  | { id: number; type: "progress"; nodes: number; pending: number; errors: number; found: string[] }
   /**
    * The walk's tree, sent as soon as the walk ends: the node paths (the ZOM stays in the worker;
    * see the "node" and "zomText" requests). Then come the nodes' summaries, then the validation.

@@ -133,13 +133,16 @@ async function doWalk(id: number, source: Source): Promise<void> {
   // Progress at most every PROGRESS_MS: a listed walk reports every node, and each notice is
   // work for the page.
   let lastProgress = 0;
+  // The nodes found since the last notice: the page shows the tree as it arrives.
+  const arrived: string[] = [];
   const tree = await walk(store, {
     signal: mine.signal,
     onProgress: (p) => {
+      for (const path of p.found) arrived.push(path);
       const t = performance.now();
       if (t - lastProgress < PROGRESS_MS && p.pending > 0) return;
       lastProgress = t;
-      post({ id, type: "progress", nodes: p.nodes, pending: p.pending, errors: p.errors });
+      post({ id, type: "progress", nodes: p.nodes, pending: p.pending, errors: p.errors, found: arrived.splice(0) });
     },
   });
   if (controller !== mine) return;
