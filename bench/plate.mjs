@@ -37,7 +37,7 @@ import { FsStore } from "zom/fs";
 import * as zarr from "zarrita";
 import { launchChromium } from "../tests/browser/chromium.mjs";
 import { startServer } from "../tests/server/server.mjs";
-import { benchDir, bundlePage, median, table, Targets, transferTime } from "./util.mjs";
+import { benchDir, bundlePage, median, table, Targets, transferTime, zomPaths } from "./util.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -52,17 +52,6 @@ const PLATES = ["plate96-v0.5", "plate96-v0.4", "plate384-v0.5"];
 const LATENCIES = [20, 50];
 /** Round trips no reader can avoid: root; rows and wells; fields; levels and labels. */
 const DEPTH = 4;
-
-/** Node paths of a ZOM, sorted. */
-function paths(node) {
-  const out = [];
-  const visit = (n, p) => {
-    out.push(p);
-    for (const [name, child] of Object.entries(n.members ?? {})) visit(child, p ? `${p}/${name}` : name);
-  };
-  visit(node, "");
-  return out.sort();
-}
 
 /** A viewer's way with zarrita: the plate's metadata followed a level at a time. */
 async function zarritaPlate(url) {
@@ -95,9 +84,9 @@ async function zarritaPlate(url) {
 }
 
 const READERS = {
-  zom: async (url) => paths(await zom.walk(new zom.FetchStore(url))),
-  "zom, concurrency 16": async (url) => paths(await zom.walk(new zom.FetchStore(url), { concurrency: 16 })),
-  "zom, HTML index": async (url) => paths(await zom.walk(new zom.FetchStore(`${url}/`))),
+  zom: async (url) => zomPaths(await zom.walk(new zom.FetchStore(url))),
+  "zom, concurrency 16": async (url) => zomPaths(await zom.walk(new zom.FetchStore(url), { concurrency: 16 })),
+  "zom, HTML index": async (url) => zomPaths(await zom.walk(new zom.FetchStore(`${url}/`))),
   zarrita: zarritaPlate,
 };
 
@@ -158,7 +147,7 @@ async function nodeCases() {
   try {
     for (const plate of PLATES) {
       const folder = await zom.walk(new FsStore(join(values.data, plate)));
-      const nodes = paths(folder);
+      const nodes = zomPaths(folder);
       const transfer = await transferFloor(floorUrls(bare.url, plate, folder));
       for (const latency of LATENCIES) {
         const plain = await startServer({ root: values.data, latencyMs: latency });

@@ -42,7 +42,7 @@ import { join } from "node:path";
 import * as zom from "zom";
 import * as zarr from "zarrita";
 import { startServer } from "../tests/server/server.mjs";
-import { benchDir, median, serverBenchArgs, table, Targets } from "./util.mjs";
+import { benchDir, median, serverBenchArgs, table, Targets, zomPaths } from "./util.mjs";
 
 const here = benchDir;
 const args = serverBenchArgs();
@@ -50,18 +50,6 @@ const RUNS = args.runs;
 const LATENCY = args.latency;
 const PARSE_RUNS = 25;
 
-
-/** Node paths of a ZOM ("" for the root), sorted. */
-function zomPaths(node) {
-  const out = [];
-  // Sorted once at the end: sorting at every level made this quadratic (0.8 s of the 10k walk).
-  const collect = (n, path) => {
-    out.push(path);
-    for (const [name, child] of Object.entries(n.members ?? {})) collect(child, path ? `${path}/${name}` : name);
-  };
-  collect(node, "");
-  return out.sort();
-}
 
 const WALKS = {
   async "zom consolidated"(url) {

@@ -143,6 +143,12 @@ pub(crate) fn join_member(parent: &str, name: &str) -> String {
     }
 }
 
+/// The path of the group a node path is in ("a/b" → "a", "a" → ""; the root's is ""): the
+/// inverse of [`join_member`].
+pub(crate) fn parent_of(path: &str) -> &str {
+    path.rsplit_once('/').map_or("", |(parent, _)| parent)
+}
+
 /// The name of a v3 named value (a codec, data type, grid…): the string itself, or the
 /// object's `name`.
 pub(crate) fn name_of(named: &Value) -> Option<&str> {

@@ -43,6 +43,7 @@ use crate::limits::{Limit, Limits};
 use crate::model::documents::assemble;
 use crate::model::node::MAX_DEPTH;
 use crate::model::{join_path, Node, ZarrFormat};
+use crate::problem::parent_of;
 use crate::spec::{builtin_all, Follower, Spec};
 use crate::store::{Listing, Store};
 use futures_util::stream::{FuturesUnordered, StreamExt};
@@ -284,7 +285,8 @@ struct State<'o> {
     queue: VecDeque<Task>,
     /// The nodes found since progress was last told (paths relative to the start node).
     recent: Vec<String>,
-    /// Every path visited or queued for a visit, with its depth.
+    /// Every path visited or queued for a visit, with its depth (a map of the type the crate
+    /// already builds, rather than a set of one more: module bytes).
     asked: HashMap<String, usize>,
     /// Named paths asked for.
     named: u64,
@@ -421,8 +423,7 @@ impl State<'_> {
         let names = between || named.iter().any(|n| !n.fixed);
         for n in named {
             if !n.fixed {
-                let parent = n.path.rsplit_once('/').map_or("", |(p, _)| p);
-                self.parents.push(parent.to_string());
+                self.parents.push(parent_of(&n.path).to_string());
             }
             let kind = n.array.map(|array| match array {
                 true => NodeKind::Array,
@@ -445,7 +446,7 @@ impl State<'_> {
     fn orphans(&mut self) {
         let paths: Vec<String> = self.nodes.keys().skip(1).cloned().collect();
         for path in paths {
-            let parent = path.rsplit_once('/').map_or("", |(p, _)| p);
+            let parent = parent_of(&path);
             if matches!(self.nodes.get(parent), Some(Node::Group(_))) {
                 continue;
             }

@@ -8,7 +8,7 @@ use super::schema::SchemaError;
 use super::view::{array_view, node_loc};
 use super::Unsettled;
 use crate::model::node::{format_of, node_kind, MAX_TREE_DEPTH};
-use crate::problem::show;
+use crate::problem::{parent_of, show};
 use crate::problem::{LocStep, Problem, ProblemKind, Severity};
 use serde_json::{Map, Value};
 use std::collections::HashSet;
@@ -58,42 +58,43 @@ impl<'z> NodeRef<'z> {
     }
 }
 
-/// The member at `relative` (`"0"`, `"A/1"`, `"./labels"`) below `node`, with its path.
+/// The member names `relative` (`"0"`, `"A/1"`, `"./labels"`) steps through; `None` when a
+/// step is `..` (names never climb).
+fn steps(relative: &str) -> Option<Vec<&str>> {
+    let mut out = Vec::new();
+    for step in relative.split('/') {
+        match step {
+            "" | "." => {}
+            ".." => return None,
+            name => out.push(name),
+        }
+    }
+    Some(out)
+}
+
+/// The member at `relative` below `node`, with its path.
 fn resolve<'z>(node: &'z Value, path: &str, relative: &str) -> Option<(String, &'z Value)> {
     let mut at = node;
     let mut out = path.to_string();
-    for step in relative.split('/') {
-        match step {
-            "" | "." => continue,
-            ".." => return None,
-            name => {
-                at = at.get("members")?.get(name)?;
-                if !out.is_empty() {
-                    out.push('/');
-                }
-                out.push_str(name);
-            }
-        }
+    for name in steps(relative)? {
+        at = at.get("members")?.get(name)?;
+        out = join(&out, name);
     }
     Some((out, at))
 }
 
-/// The path that `relative` (`"0"`, `"A/1"`, `"./labels"`) names below the node at `path`;
-/// `None` when it has a `..` step or names the node itself.
+/// The path that `relative` names below the node at `path`; `None` when it has a `..` step or
+/// names the node itself.
 pub(crate) fn named_path(path: &str, relative: &str) -> Option<String> {
-    let mut out = path.to_string();
-    let mut any = false;
-    for step in relative.split('/') {
-        match step {
-            "" | "." => continue,
-            ".." => return None,
-            name => {
-                out = join(&out, name);
-                any = true;
-            }
-        }
+    let steps = steps(relative)?;
+    if steps.is_empty() {
+        return None;
     }
-    any.then_some(out)
+    Some(
+        steps
+            .into_iter()
+            .fold(path.to_string(), |out, name| join(&out, name)),
+    )
 }
 
 /// The parent of the node at `path` (the root's parent is none), with its path.
@@ -101,8 +102,7 @@ fn parent<'z>(root: &'z Value, path: &str) -> Option<(String, &'z Value)> {
     if path.is_empty() {
         return None;
     }
-    let parent_path = path.rsplit_once('/').map_or("", |(p, _)| p);
-    resolve(root, "", parent_path)
+    resolve(root, "", parent_of(path))
 }
 
 fn kind_name(kind: Kind) -> &'static str {

@@ -12,7 +12,7 @@ use super::eval::{claims_met, named_path, NodeRef};
 use super::format::{Kind, NodeRule, Reference, Spec};
 use super::pointer::Found;
 use crate::model::node::MAX_DEPTH;
-use crate::problem::LocStep;
+use crate::problem::{parent_of, LocStep};
 use serde_json::Value;
 use std::sync::Arc;
 
@@ -87,7 +87,7 @@ impl Follower {
         }
         let mut out = Names::default();
         let attributes = group.get("attributes").unwrap_or(&Value::Null);
-        let parent = path.rsplit_once('/').map_or("", |(p, _)| p);
+        let parent = parent_of(path);
         for rule in &rules {
             let Some(node_rule) = self.rule(*rule) else {
                 continue;

@@ -26,24 +26,33 @@ use wasm_bindgen::prelude::*;
 
 use super::{fail, limits, JsResult};
 
-/// `{nodes, pending, errors}`.
+/// `{nodes, pending, errors, found}`.
 const WALK_PROGRESS: [&str; 4] = boundary::names(&boundary::WALK_PROGRESS_SHAPE);
 /// `{done, total, cached}`.
 const READ_PROGRESS: [&str; 3] = boundary::names(&boundary::READ_PROGRESS_SHAPE);
 /// `{deferred?, kind, path, zom, consolidated, array?}`.
 const NODE: [&str; 6] = boundary::names(&boundary::NODE_RESULT);
-/// `{zom, errors, unlisted, consolidated}`.
+/// `{zom, errors, unlisted, unasked, consolidated}`.
 const WALK: [&str; 5] = boundary::names(&boundary::WALK_RESULT);
 
 /// Calls a progress callback, ignoring what it throws.
-/// The event has the fields `names` (a progress shape of [`boundary`]) with `values`.
-fn report<const N: usize>(callback: Option<&Function>, names: [&str; N], values: [u64; N]) {
+/// The event has the fields `names` (a progress shape of [`boundary`]) with `values`, and the
+/// fields of `more` besides.
+fn report<const N: usize>(
+    callback: Option<&Function>,
+    names: [&str; N],
+    values: [u64; N],
+    more: &[(&str, &JsValue)],
+) {
     let Some(function) = callback else {
         return;
     };
     let event = Object::new();
     for (name, value) in names.into_iter().zip(values) {
         set_own(&event, name, &JsValue::from_f64(value as f64));
+    }
+    for (name, value) in more {
+        set_own(&event, name, value);
     }
     let _ = function.call1(&JsValue::NULL, &event);
 }
@@ -204,20 +213,20 @@ async fn walk_hierarchy_async(store: JsValue, path: Option<String>, options: JsV
         follow: options.follow,
     };
     let mut progress = |p: WalkProgress| {
-        let Some(function) = options.on_progress.as_ref() else {
+        if options.on_progress.is_none() {
             return;
-        };
-        let [nodes, pending, errors, found] = WALK_PROGRESS;
-        let event = Object::new();
-        for (name, value) in [(nodes, p.nodes), (pending, p.pending), (errors, p.errors)] {
-            set_own(&event, name, &JsValue::from_f64(value as f64));
         }
+        let [nodes, pending, errors, found] = WALK_PROGRESS;
         let paths = Array::new();
         for path in p.found {
             paths.push(&JsValue::from_str(path));
         }
-        set_own(&event, found, &paths);
-        let _ = function.call1(&JsValue::NULL, &event);
+        report(
+            options.on_progress.as_ref(),
+            [nodes, pending, errors],
+            [p.nodes, p.pending, p.errors],
+            &[(found, &paths)],
+        );
     };
     let result = hierarchy::walk(
         &js_store,
@@ -343,6 +352,7 @@ impl ArrayHandle {
                     callback.as_ref(),
                     READ_PROGRESS,
                     [p.done, p.total, p.cached],
+                    &[],
                 )
             };
             // Workers decode under the limits the array was opened with; other limits, here.

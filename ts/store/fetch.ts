@@ -113,7 +113,7 @@ export class FetchStore {
   private rangesHonoured = false;
   /** In "auto": no listing was found, so none is asked for again. */
   private unlistable = false;
-  /** Whether an HTML index was asked for (and answered). */
+  /** Whether an HTML index was asked for and answered (found or not: `htmlIndex` says). */
   private triedHtml = false;
   /** The listing that finds out what the host offers, while it runs. */
   private probing: Promise<unknown> | null = null;
@@ -223,7 +223,7 @@ export class FetchStore {
     // answer rather than each trying every kind (a walk asks for a level's listings at once).
     while (this.probing !== null) await this.probing.catch(() => undefined);
     if (this.unlistable) return undefined;
-    const decided = this.htmlIndex || this.triedHtml || (this.s3 !== undefined && this.s3 !== null);
+    const decided = this.triedHtml || (this.s3 !== undefined && this.s3 !== null);
     if (decided) return this.listOnce(p, signal);
     const probe = this.listOnce(p, signal);
     this.probing = probe;
