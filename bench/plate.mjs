@@ -32,12 +32,16 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import * as zom from "zom";
+import * as reader from "zom";
+import * as tools from "zom/validate";
 import { FsStore } from "zom/fs";
 import * as zarr from "zarrita";
 import { launchChromium } from "../tests/browser/chromium.mjs";
 import { startServer } from "../tests/server/server.mjs";
 import { benchDir, bundlePage, median, table, Targets, transferTime, zomPaths } from "./util.mjs";
+
+/** zom's reader and validator entries, as one namespace. */
+const zom = { ...reader, ...tools };
 
 const { values } = parseArgs({
   options: {
@@ -194,7 +198,7 @@ async function nodeCases() {
 async function browserCases() {
   const dir = mkdtempSync(join(tmpdir(), "zom-bench-plate-"));
   bundlePage({
-    source: `import * as zom from "zom";
+    source: `import * as zom from "zom/validate";
       window.walkPlate = async (url, concurrency) => {
         const t0 = performance.now();
         const tree = await zom.walk(new zom.FetchStore(url), { concurrency });

@@ -73,6 +73,16 @@ pub fn typescript() -> String {
     out.push_str(&names.join(", "));
     out.push_str("];\n\n");
 
+    doc(
+        &mut out,
+        "",
+        "The document an open asks for first unless `format: 2` is hinted (src/hierarchy/open.rs, \"Probe order\").",
+    );
+    out.push_str(&format!(
+        "export const FIRST_DOCUMENT = \"{}\";\n\n",
+        zom::hierarchy::FIRST_DOCUMENT
+    ));
+
     doc(&mut out, "", "The name of one of the {@link Limits}.");
     let names: Vec<String> = Limit::ALL
         .iter()

@@ -53,10 +53,16 @@ export function capture(cmd, args) {
 }
 
 /**
- * The most pkg/zom_wasm_bg.wasm may weigh compressed by `gzip -9`, in bytes: the build prints
- * the figure and tests/js/size.test.mjs holds the module to it (docs/size.md).
+ * The WebAssembly parts of the package (ARCHITECTURE.md, "Parts"): each is the crate built with
+ * the cargo features of its job, written as pkg/<out>_bg.wasm with its glue pkg/<out>.js and
+ * carried deflated in pkg/<out>_inline.js. `budget` is the most the .wasm may weigh compressed
+ * by `gzip -9`, in bytes: the build prints the figure and tests/js/size.test.mjs holds each
+ * part to it (docs/size.md).
  */
-export const WASM_BUDGET = 421_000;
+export const PARTS = [
+  { name: "read", entry: "zom", out: "zom_wasm", features: ["decode", "bind-read"], budget: 332_000 },
+  { name: "tools", entry: "zom/validate", out: "zom_tools", features: ["bind-tools"], budget: 302_000 },
+];
 
 /**
  * The size of the file at `path` compressed by GNU gzip at level 9, the budget's measure (gzip

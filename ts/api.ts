@@ -1,17 +1,18 @@
 /**
- * Typed wrappers of the WebAssembly exports. Each checks that the module is loaded and turns
- * the core's thrown error objects into {@link ZomError}s.
+ * The validator's API ("zom/validate"): typed wrappers of the tools part's exports. Each loads
+ * the part if need be and turns the core's thrown error objects into {@link ZomError}s.
  * @module
  */
-import * as raw from "./zom_wasm.js";
-import type { RawCompareOptions, RawFlatOptions, RawToDocumentsOptions, RawValidateOptions } from "./generated/boundary.js";
+import * as raw from "./zom_tools.js";
+import { plainJson, withZomText } from "./documents.js";
+import type { RawCompareOptions, RawFlatOptions, RawValidateOptions } from "./generated/boundary.js";
 import { SPEC_NAMES } from "./generated/boundary.js";
 import * as schemas from "./zom_schemas.js";
 import { toZomError, ZomError } from "./errors.js";
-import { requireInit } from "./load.js";
+import { requireTools } from "./tools.js";
 import { registeredNames } from "./codecs.js";
 import { registry } from "./extensions.js";
-import type { WalkReport } from "./hierarchy.js";
+import type { WalkReport } from "./walk.js";
 import type {
   Attributes,
   CompareOptions,
@@ -22,21 +23,17 @@ import type {
   JsonObject,
   JsonSchema,
   JsonValue,
-  Limits,
-  LimitsOptions,
-  NodeSummary,
   Report,
   SpecInput,
   BuiltinSpecName,
   HierarchySpec,
-  ToDocumentsOptions,
   ToV3Result,
   ValidateOptions,
   Zom,
 } from "./types.js";
 
 function call<T>(f: () => unknown): T {
-  requireInit();
+  requireTools();
   try {
     return f() as T;
   } catch (e) {
@@ -108,78 +105,6 @@ function withWalk(zom: Zom | string, options: ValidateOptions): ValidateOptions 
   return { unlisted: walked.unlisted, unknown, ...options };
 }
 
-/** Deeper than this, a value is not checked as plain JSON (it goes as an object). */
-const PLAIN_DEPTH = 256;
-
-/**
- * Whether `JSON.stringify` writes `value` as zom reads the value itself: strings, booleans,
- * safe integers other than -0, non-integer finite numbers, null, arrays and plain objects
- * (`undefined` members, which it leaves out). Not: NaN, -0, large integers and BigInt, which
- * zom reads exactly or refuses; Maps, typed arrays, class instances, functions, inherited
- * members, and anything nested deeper than {@link PLAIN_DEPTH}.
- */
-function isPlain(value: unknown, depth: number): boolean {
-  switch (typeof value) {
-    case "string":
-    case "boolean":
-    case "undefined":
-      return true;
-    case "number":
-      // Integers as JS holds them exactly; other integers (written without an exponent below
-      // 1e21) would read as 64-bit integers where zom reads the number as a float.
-      return Number.isSafeInteger(value) ? !Object.is(value, -0) : Number.isFinite(value) && !Number.isInteger(value);
-    case "object": {
-      if (value === null) return true;
-      if (depth >= PLAIN_DEPTH) return false;
-      if (Array.isArray(value)) {
-        for (let i = 0; i < value.length; i++) if (!isPlain(value[i], depth + 1)) return false;
-        return true;
-      }
-      const proto = Object.getPrototypeOf(value) as unknown;
-      if (proto !== Object.prototype && proto !== null) return false;
-      for (const key in value) {
-        if (!Object.hasOwn(value, key) || !isPlain((value as Record<string, unknown>)[key], depth + 1)) return false;
-      }
-      return true;
-    }
-    default:
-      return false;
-  }
-}
-
-/**
- * The JSON text of a value made of plain JSON data (what fromDocuments and walk return), or
- * `undefined` when it holds anything else: values the module reads by its own rules (BigInt,
- * Maps) or refuses with its own errors. Checked first and written by `JSON.stringify` without
- * a replacer, which is faster than one that checks each value as it is written.
- */
-function plainJson(value: unknown): string | undefined {
-  if (!isPlain(value, 0)) return undefined;
-  try {
-    return JSON.stringify(value) as string | undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Calls `fn` with each ZOM as the bytes of its JSON text when every one is plain JSON data:
- * the module reads text in one crossing, an object one value at a time (docs/benchmarks.md,
- * "Values across the boundary"). When that way throws (a text over the limits, or a bad ZOM), `fn` is
- * called again with the values as given, so that results and errors are the same either way.
- */
-function withZomText<T>(zoms: unknown[], fn: (zoms: unknown[]) => T): T {
-  const texts = zoms.map((z) => (typeof z === "string" ? z : plainJson(z)));
-  if (texts.every((t) => t !== undefined)) {
-    const encoder = new TextEncoder();
-    try {
-      return fn(texts.map((t) => encoder.encode(t)));
-    } catch {
-      // The values as given decide the result or the error.
-    }
-  }
-  return fn(zoms);
-}
 
 /**
  * Builds the ZOM of a hierarchy from its metadata documents, keyed by store key
@@ -189,10 +114,6 @@ export function fromDocuments(docs: Map<string, DocumentInput> | { [key: string]
   return call(() => raw.fromDocuments(docs));
 }
 
-/** The metadata documents of a ZOM, by store key, as JSON text bytes the way zarr-python writes them. */
-export function toDocuments(zom: Zom, options: ToDocumentsOptions = {}): Map<string, Uint8Array> {
-  return new Map(call<[string, Uint8Array][]>(() => withZomText([zom], ([z]) => raw.toDocuments(z, options satisfies RawToDocumentsOptions))));
-}
 
 /** A ZOM as a flat object: path → node without members (form "pydantic" by default). */
 export function flatten(zom: Zom, options: FlatOptions = {}): JsonObject {
@@ -204,14 +125,6 @@ export function unflatten(flat: JsonObject, options: FlatOptions = {}): Zom {
   return call(() => raw.unflatten(flat, options satisfies RawFlatOptions));
 }
 
-/**
- * What user interfaces say about every node of a ZOM tree, by node path ("" for the root, "a/b"
- * for a member): see {@link NodeSummary}. zom's CLI and explorer print these fields and decide
- * nothing themselves.
- */
-export function summarize(zom: Zom): { [path: string]: NodeSummary } {
-  return call(() => withZomText([zom], ([z]) => raw.summarizeTree(z)));
-}
 
 /** Converts a v2 ZOM to v3, with the problems of what could not be carried over exactly. */
 export function toV3(zom: Zom): ToV3Result {
@@ -233,7 +146,7 @@ export function diff(a: Zom, b: Zom, options: CompareOptions = {}): Difference[]
  * scripts/build.mjs ships as pkg/zom_schemas.js (the Rust crate embeds the same files).
  */
 export function jsonSchema(version: 2 | 3): JsonSchema {
-  requireInit();
+  requireTools();
   const text = version === 2 ? schemas.V2 : version === 3 ? schemas.V3 : undefined;
   if (text === undefined) throw new ZomError("InvalidArgument", "jsonSchema takes 2 or 3");
   return JSON.parse(text) as JsonSchema;
@@ -261,7 +174,7 @@ export function specNames(): string[] {
 
 /** The JSON Schema (draft 2020-12) of the hierarchy spec format. */
 export function specSchema(): JsonSchema {
-  requireInit();
+  requireTools();
   return JSON.parse(schemas.SPEC) as JsonSchema;
 }
 
@@ -273,27 +186,4 @@ export function stringify(value: unknown, indent?: number): string {
 /** Parses JSON text, giving integers beyond ±(2^53−1) as bigints. */
 export function parseJson(text: string): JsonValue {
   return call(() => raw.parseJson(text));
-}
-
-/**
- * Changes the default limits of every later call (each call's `limits` option still overrides
- * them): the fields given replace the current ones; `null` puts every default back. Returns
- * the limits now in force.
- *
- * ```ts
- * setLimits({ maxChunkBytes: 256 * 2 ** 20, maxNodes: 10_000 });
- * ```
- */
-export function setLimits(limits: LimitsOptions | null): Limits {
-  return call(() => raw.defaultLimits(limits));
-}
-
-/** The default limits in force (see {@link setLimits}). */
-export function getLimits(): Limits {
-  return call(() => raw.defaultLimits(undefined));
-}
-
-/** The version of the zom crate inside the WebAssembly. */
-export function version(): string {
-  return call(() => raw.version());
 }

@@ -77,3 +77,9 @@ export function toZomError(x: unknown): unknown {
     cause: x,
   });
 }
+
+/** A node path argument, checked: the one string check of the functions that take a path. */
+export function nodePath(path: unknown): string {
+  if (typeof path === "string") return path;
+  throw new ZomError("InvalidArgument", `a node path must be a string, got ${path === null ? "null" : typeof path} (the options come after the path: open(store, "", options))`);
+}

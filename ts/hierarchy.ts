@@ -1,19 +1,21 @@
 /**
- * Opening and walking hierarchies in a store: `open`, `openArray`, `openGroup`, `walk`.
- * Which documents to fetch, in which order, and the walk itself run in WebAssembly over the
- * store; a store is a {@link FetchStore}, any object with zarrita's store shape, or a Map.
+ * Opening nodes of hierarchies in a store: `open`, `openArray`, `openGroup` (walking a whole
+ * hierarchy is "zom/validate"'s `walk`). Which documents to fetch, in which order, run in
+ * WebAssembly over the store; a store is a {@link FetchStore}, any object with zarrita's store shape, or a Map.
  * @module
  */
 import * as raw from "./zom_wasm.js";
-import type { RawNode, RawNodeFromZomOptions, RawOpenOptions, RawWalkOptions, RawWalkResult } from "./generated/boundary.js";
+import type { RawNode, RawNodeFromZomOptions, RawOpenOptions } from "./generated/boundary.js";
+import { FIRST_DOCUMENT } from "./generated/boundary.js";
 import { ZarrArray } from "./array.js";
 import type { ArrayDefaults } from "./array.js";
 import type { ChunkCache } from "./cache.js";
 import { checkWorkers } from "./pool/settings.js";
 import type { GetOptions } from "./array.js";
-import { toZomError, ZomError } from "./errors.js";
+import { nodePath, toZomError, ZomError } from "./errors.js";
 import { withUnderstood } from "./extensions.js";
-import { whenInit } from "./load.js";
+import { isInitialized, whenInit } from "./load.js";
+import { limitInForce } from "./parts.js";
 import type { ByteRange, StoreCallOptions, StoreListing } from "./store/types.js";
 import type { ArrayZom, Attributes, LimitsOptions, SpecInput, Zom } from "./types.js";
 
@@ -163,10 +165,6 @@ function memberAt(zom: Zom, path: string): Zom | undefined {
 }
 
 /** `path` when it is a string; a JS caller's other value is refused here, before it reaches the WebAssembly. */
-function nodePath(path: unknown): string {
-  if (typeof path === "string") return path;
-  throw new ZomError("InvalidArgument", `a node path must be a string, got ${path === null ? "null" : typeof path} (the options come after the path: open(store, "", options))`);
-}
 
 /** What the arrays opened with `options` read with by default. */
 function defaultsOf(options: OpenOptions): ArrayDefaults {
@@ -192,15 +190,48 @@ function fromRaw(store: StoreInput, node: RawNode, defaults: ArrayDefaults): Zar
  * "InvalidMetadata" (with the document's key) for a broken document.
  */
 export async function open(store: StoreInput, path = "", options: OpenOptions = {}): Promise<ZarrArray | ZarrGroup> {
+  const early = isInitialized() ? store : askingEarly(store, path, options);
   await whenInit();
   const defaults = defaultsOf(options);
   let node: RawNode;
   try {
-    node = (await raw.openNode(store, nodePath(path), withUnderstood(options) satisfies RawOpenOptions)) as RawNode;
+    node = (await raw.openNode(early, nodePath(path), withUnderstood(options) satisfies RawOpenOptions)) as RawNode;
   } catch (e) {
     throw toZomError(e);
   }
   return fromRaw(store, node, defaults);
+}
+
+/** A node path in the core's normal form (no leading, trailing or doubled "/", no "." or ".."). */
+const NORMAL_PATH = /^(?:(?!\.\.?(?:\/|$))[^/]+(?:\/(?!\.\.?(?:\/|$))[^/]+)*)?$/;
+
+/**
+ * While the module loads, asks a store for the document the core's open will ask for first
+ * (`FIRST_DOCUMENT`, unless `format: 2` is given), so that its round trip overlaps the compile:
+ * the store given back answers that one request from it, once, and passes every other call on.
+ * A Map, or a path not in normal form, is passed on as it is.
+ */
+function askingEarly(store: StoreInput, path: unknown, options: OpenOptions): StoreInput {
+  if (store instanceof Map || options.format === 2 || typeof path !== "string" || !NORMAL_PATH.test(path)) return store;
+  if (typeof store !== "object" || store === null || typeof store.get !== "function") return store;
+  const key = `/${path === "" ? "" : `${path}/`}${FIRST_DOCUMENT}`;
+  // As the core asks for a metadata document: bounded by maxDocumentBytes.
+  const maxBytes = options.limits?.maxDocumentBytes ?? limitInForce("maxDocumentBytes");
+  let early: Promise<Uint8Array | undefined> | undefined = Promise.resolve().then(() => store.get(key, { signal: options.signal, maxBytes }));
+  early.catch(() => {}); // its failure is the open's, when the core asks for it
+  const passOn: Readable = {
+    get(k, o) {
+      if (k === key && early !== undefined) {
+        const answer = early;
+        early = undefined;
+        return answer;
+      }
+      return store.get(k, o);
+    },
+  };
+  if (typeof store.getRange === "function") passOn.getRange = (k, r, o) => store.getRange!(k, r, o);
+  if (typeof store.list === "function") passOn.list = (p, o) => store.list!(p, o);
+  return passOn;
 }
 
 /** Opens the array at `path` ("NotFound" when there is a group or nothing). */
@@ -211,105 +242,4 @@ export async function openArray(store: StoreInput, path = "", options: Omit<Open
 /** Opens the group at `path` ("NotFound" when there is an array or nothing). */
 export async function openGroup(store: StoreInput, path = "", options: Omit<OpenOptions, "kind"> = {}): Promise<ZarrGroup> {
   return (await open(store, path, { ...options, kind: "group" })) as ZarrGroup;
-}
-
-/** Progress of a walk. */
-export interface WalkProgress {
-  /** Nodes found so far. */
-  nodes: number;
-  /** Requests queued or in flight. */
-  pending: number;
-  /** Per-node errors so far. */
-  errors: number;
-  /**
-   * The paths of the nodes found since the last call, relative to the start node ("" for it):
-   * the tree as it arrives.
-   */
-  found: string[];
-}
-
-/** Options of {@link walk}. */
-export interface WalkOptions {
-  /** The node to start at (default: the store root). */
-  path?: string;
-  /** Levels below the start node to visit (default: all; 0: the start node only). */
-  depth?: number;
-  /**
-   * Most store requests in flight (default 256: a level of a hierarchy is asked for at once,
-   * and the store and the HTTP stack queue what they must).
-   */
-  concurrency?: number;
-  /**
-   * Which specs' rules say what paths a group's metadata names, to be asked for directly (an
-   * OME-Zarr multiscale's datasets, a plate's wells, …): `true` or absent, the built-in
-   * conventions; `false`, none (members only from consolidated metadata and listings); or
-   * specs as `validateHierarchy`'s `specs` takes them (your own spec's `members` and
-   * `references` are followed too).
-   */
-  follow?: boolean | SpecInput | SpecInput[];
-  /** Called after each request. */
-  onProgress?: (progress: WalkProgress) => void;
-  /** Aborts the walk; it rejects with a ZomError "Aborted". */
-  signal?: AbortSignal;
-  /** The start node's kind, if known. */
-  kind?: "array" | "group";
-  /** The hierarchy's Zarr format, if known (saves probes). */
-  format?: 2 | 3;
-  /** Limits for this walk (over those of `setLimits`): `maxNodes`, `maxDocumentBytes`, `maxJsonDepth`. */
-  limits?: LimitsOptions;
-}
-
-/** What a walk found besides the tree: non-enumerable properties of the ZOM {@link walk} returns. */
-export interface WalkReport {
-  /**
-   * Nodes that could not be read (broken documents, failed requests), each a ZomError with
-   * `code`, `path` and `key` (relative to the store root). They are missing from the ZOM.
-   */
-  readonly errors: ZomError[];
-  /**
-   * Groups whose members could not be listed and whose metadata names none (node paths):
-   * their `members` are empty.
-   */
-  readonly unlisted: string[];
-  /** Paths metadata names below the `depth` walked: not asked for, so not known. */
-  readonly unasked: string[];
-  /** Whether consolidated metadata gave the whole tree (one request for v3). */
-  readonly consolidated: boolean;
-}
-
-/**
- * The ZOM a walk returns: plain ZOM JSON (what `stringify` and `JSON.stringify` write), with
- * the walk's {@link WalkReport} beside it as non-enumerable properties.
- */
-export type WalkResult = Zom & WalkReport;
-
-/**
- * The ZOM of a whole hierarchy (`const tree = await walk(store)`), with
- * `tree.errors`, `tree.unlisted` and `tree.consolidated` beside it.
- *
- * Children come from consolidated metadata when the start node has it (v3 inline, v2
- * `.zmetadata`); otherwise from what each group's metadata names (`follow`: an OME-Zarr
- * image's datasets and labels, a plate's wells, a well's fields…), asked for directly, and
- * from the store's `list` where it can (FetchStore: S3 ListObjectsV2 or an HTML directory
- * index; a Map lists its keys). A level of the hierarchy is asked for at once, up to
- * `concurrency` requests. Nodes that fail are reported in `errors` and the rest of the tree is
- * returned; groups that cannot be listed and whose metadata names nothing are reported in
- * `unlisted`, not guessed. Throws only when the start node cannot be opened, on abort, or past `limits.maxNodes`
- * nodes ("LimitExceeded").
- */
-export async function walk(store: StoreInput, options: WalkOptions = {}): Promise<WalkResult> {
-  await whenInit();
-  let result: RawWalkResult;
-  try {
-    result = (await raw.walkHierarchy(store, nodePath(options.path ?? ""), options satisfies RawWalkOptions)) as RawWalkResult;
-  } catch (e) {
-    throw toZomError(e);
-  }
-  const report = {
-    errors: { value: result.errors.map((e) => toZomError(e) as ZomError) },
-    unlisted: { value: result.unlisted },
-    unasked: { value: result.unasked },
-    consolidated: { value: result.consolidated },
-  };
-  return Object.defineProperties(result.zom, report) as WalkResult;
 }

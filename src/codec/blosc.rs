@@ -236,6 +236,7 @@ impl BytesToBytesCodec for BloscCodec {
     }
 
     fn decode(&self, input: &[u8], bound: SizeBound) -> Result<Vec<u8>> {
+        decoding_built!();
         let h = self.header(input)?;
         // The header's size is checked against what the metadata allows before allocating.
         bound.check(h.nbytes, &self.name)?;
@@ -245,6 +246,7 @@ impl BytesToBytesCodec for BloscCodec {
     }
 
     fn decode_into(&self, input: &[u8], out: &mut [u8]) -> Result<()> {
+        decoding_built!();
         let h = self.header(input)?;
         SizeBound::Exact(out.len() as u64).check(h.nbytes, &self.name)?;
         self.decode_frame(input, &h, out)

@@ -167,6 +167,7 @@ impl ArrayToBytesCodec for BytesCodec {
     }
 
     fn decode(&self, input: &[u8], decoded: &ChunkRepr, limits: &Limits) -> Result<DecodedChunk> {
+        decoding_built!();
         self.encoded_size(decoded, limits)?
             .check(input.len(), &self.name)?;
         let mut out = input.to_vec();
@@ -192,6 +193,7 @@ impl ArrayToBytesCodec for BytesCodec {
     }
 
     fn decode_in_place(&self, buf: &mut [u8], _decoded: &ChunkRepr) -> Result<()> {
+        decoding_built!();
         self.plan.apply(buf)
     }
 
@@ -202,6 +204,7 @@ impl ArrayToBytesCodec for BytesCodec {
         limits: &Limits,
         out: &mut [u8],
     ) -> Result<()> {
+        decoding_built!();
         self.encoded_size(decoded, limits)?
             .check(input.len(), &self.name)?;
         if input.len() != out.len() {

@@ -108,12 +108,14 @@ impl BytesToBytesCodec for ChecksumCodec {
     }
 
     fn decode(&self, input: &[u8], bound: SizeBound) -> Result<Vec<u8>> {
+        decoding_built!();
         let payload = self.verify(input)?;
         bound.check(payload.len(), &self.name)?;
         Ok(payload.to_vec())
     }
 
     fn decode_into(&self, input: &[u8], out: &mut [u8]) -> Result<()> {
+        decoding_built!();
         let payload = self.verify(input)?;
         SizeBound::Exact(out.len() as u64).check(payload.len(), &self.name)?;
         out.copy_from_slice(payload);

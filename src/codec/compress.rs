@@ -71,6 +71,7 @@ impl BytesToBytesCodec for CompressorCodec {
     }
 
     fn decode(&self, input: &[u8], bound: SizeBound) -> Result<Vec<u8>> {
+        decoding_built!();
         if let SizeBound::Exact(n) = bound {
             let mut out = vec![0u8; to_usize(n, "a decoded chunk")?];
             self.decode_into(input, &mut out)?;
@@ -99,6 +100,7 @@ impl BytesToBytesCodec for CompressorCodec {
     }
 
     fn decode_into(&self, input: &[u8], out: &mut [u8]) -> Result<()> {
+        decoding_built!();
         let who = self.name.as_str();
         match self.kind {
             Compressor::Gzip => inflate_into(input, Wrapper::Gzip, out, who),

@@ -193,6 +193,7 @@ impl BytesToBytesCodec for NumFilter {
     }
 
     fn decode(&self, input: &[u8], bound: SizeBound) -> Result<Vec<u8>> {
+        decoding_built!();
         self.decode_bytes(input, bound)
     }
 }
@@ -239,6 +240,7 @@ impl ArrayToArrayCodec for NumFilterArrayCodec {
     }
 
     fn decode(&self, input: DecodedChunk, decoded: &ChunkRepr) -> Result<DecodedChunk> {
+        decoding_built!();
         let DecodedChunk::Fixed(bytes) = input else {
             return Err(codec_error(format!(
                 "{}: expected numbers",
@@ -304,6 +306,7 @@ impl ArrayToBytesCodec for CategorizeStrings {
     }
 
     fn decode(&self, input: &[u8], decoded: &ChunkRepr, limits: &Limits) -> Result<DecodedChunk> {
+        decoding_built!();
         self.encoded_size(decoded, limits)?
             .check(input.len(), &self.name)?;
         let size = self.astype.kind.size();

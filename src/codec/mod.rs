@@ -11,6 +11,25 @@
 //! computed from the metadata with checked arithmetic before anything is allocated, and a
 //! decompressor that produces more (or less) than that is a [`ErrorCode::CodecError`].
 
+/// Returns from a decoding method with an error in a build without the `decode` feature (the
+/// validator's part of the JS package, which reads codec configurations and never decodes), so
+/// that the decoders are not linked in.
+macro_rules! decoding_built {
+    () => {
+        #[cfg(not(feature = "decode"))]
+        return Err(crate::codec::not_decoding());
+    };
+}
+
+/// The error of a decoding method in a build without the `decode` feature.
+#[cfg(not(feature = "decode"))]
+pub(crate) fn not_decoding() -> crate::error::ZomError {
+    crate::error::ZomError::new(
+        crate::error::ErrorCode::UnknownCodec,
+        "this part of zom does not decode chunks: read arrays with \"zom\"",
+    )
+}
+
 mod blosc;
 mod bytes;
 mod checksum;

@@ -210,6 +210,7 @@ impl ArrayToBytesCodec for ObjectCodec {
     }
 
     fn decode(&self, input: &[u8], decoded: &ChunkRepr, _limits: &Limits) -> Result<DecodedChunk> {
+        decoding_built!();
         let who = self.format.id();
         let Value::Array(mut list) = self.parse(input)? else {
             return Err(codec_error(format!("{who}: the chunk is not a list")));

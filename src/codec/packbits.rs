@@ -76,6 +76,7 @@ impl BytesToBytesCodec for NumcodecsPackBits {
     }
 
     fn decode(&self, input: &[u8], bound: SizeBound) -> Result<Vec<u8>> {
+        decoding_built!();
         self.unpack(input, bound)
     }
 }
@@ -97,6 +98,7 @@ impl ArrayToArrayCodec for NumcodecsPackBits {
     }
 
     fn decode(&self, input: DecodedChunk, decoded: &ChunkRepr) -> Result<DecodedChunk> {
+        decoding_built!();
         let DecodedChunk::Fixed(bytes) = input else {
             return Err(codec_error(format!("{}: expected bytes", self.name)));
         };
@@ -185,6 +187,7 @@ impl ArrayToBytesCodec for PackBitsCodec {
     }
 
     fn decode(&self, input: &[u8], decoded: &ChunkRepr, limits: &Limits) -> Result<DecodedChunk> {
+        decoding_built!();
         self.encoded_size(decoded, limits)?
             .check(input.len(), &self.name)?;
         let (first, b, n, components, signed) = self.params(&decoded.data_type)?;

@@ -34,6 +34,7 @@ impl BytesToBytesCodec for ShuffleCodec {
     }
 
     fn decode(&self, input: &[u8], bound: SizeBound) -> Result<Vec<u8>> {
+        decoding_built!();
         bound.check(input.len(), &self.name)?;
         let mut out = vec![0u8; input.len()];
         self.decode_into(input, &mut out)?;
@@ -41,6 +42,7 @@ impl BytesToBytesCodec for ShuffleCodec {
     }
 
     fn decode_into(&self, input: &[u8], out: &mut [u8]) -> Result<()> {
+        decoding_built!();
         SizeBound::Exact(out.len() as u64).check(input.len(), &self.name)?;
         if self.element_size > 1 && input.len() % self.element_size != 0 {
             return Err(codec_error(format!(

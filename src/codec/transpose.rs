@@ -65,6 +65,7 @@ impl ArrayToArrayCodec for TransposeCodec {
     }
 
     fn decode(&self, input: DecodedChunk, decoded: &ChunkRepr) -> Result<DecodedChunk> {
+        decoding_built!();
         let (order, dshape, eshape) = self.shapes(decoded)?;
         if order.iter().enumerate().all(|(i, &a)| i == a) || dshape.len() < 2 {
             return Ok(input);

@@ -151,6 +151,7 @@ impl ArrayToBytesCodec for VlenCodec {
     }
 
     fn decode(&self, input: &[u8], decoded: &ChunkRepr, _limits: &Limits) -> Result<DecodedChunk> {
+        decoding_built!();
         let items = split_items(input, decoded.num_elements()?, &self.name)?;
         match (self.kind, &decoded.data_type) {
             (VlenKind::Utf8, DataType::String) => {

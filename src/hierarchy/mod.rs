@@ -24,6 +24,7 @@ pub use hook::{ChunkPart, DecodeHook, ExternalCodecs, NoHook, ReadContext, ReadO
 pub use indexes::{KnownIndex, ShardIndexes, DEFAULT_INDEX_CACHE_BYTES};
 pub use open::{
     normalize_path, open, open_deferred, open_member, open_with, NodeKind, OpenHints, Opened,
+    FIRST_DOCUMENT,
 };
 pub use read::{
     chunk_selection, read, read_cached, read_chunk, read_chunk_with, read_with, ReadProgress,

@@ -34,6 +34,10 @@ use serde_json::Value;
 use std::future::Future;
 use std::sync::Arc;
 
+/// The document an open asks for first unless `format: 2` is hinted (probe order, step 1):
+/// JS asks for it while the module loads (ts/hierarchy.ts).
+pub const FIRST_DOCUMENT: &str = "zarr.json";
+
 /// Whether a node is an array or a group.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NodeKind {
@@ -248,7 +252,7 @@ pub(crate) async fn try_open<S: Store>(
 ) -> Result<Result<Opened, Vec<String>>> {
     let mut tried: Vec<String> = Vec::new();
     if hints.format != Some(ZarrFormat::V2) {
-        let key = join_path(path, "zarr.json");
+        let key = join_path(path, FIRST_DOCUMENT);
         if let Some(text) = document_text(store, &key, path, limits).await? {
             let opened = open_v3_text(path, &key, text, limits, defer)?;
             return finish(opened, hints, &key).map(Ok);

@@ -3,7 +3,7 @@
 
 use crate::error::ZomError;
 use crate::limits::MAX_JSON_DEPTH;
-use js_sys::{Array, BigInt, Object, Reflect, Uint8Array};
+use js_sys::{Array, BigInt, Function, Object, Reflect, Uint8Array};
 use serde_json::{Map, Number, Value};
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -249,4 +249,26 @@ pub fn bytes_of(value: &JsValue) -> Option<Vec<u8>> {
 /// A JS value known to be an array, seen as one.
 pub fn as_array(value: &JsValue) -> &Array {
     value.unchecked_ref::<Array>()
+}
+
+/// Calls a progress callback, ignoring what it throws.
+/// The event has the fields `names` (a progress shape of `boundary`) with `values`, and the
+/// fields of `more` besides.
+pub fn report<const N: usize>(
+    callback: Option<&Function>,
+    names: [&str; N],
+    values: [u64; N],
+    more: &[(&str, &JsValue)],
+) {
+    let Some(function) = callback else {
+        return;
+    };
+    let event = Object::new();
+    for (name, value) in names.into_iter().zip(values) {
+        set_own(&event, name, &JsValue::from_f64(value as f64));
+    }
+    for (name, value) in more {
+        set_own(&event, name, value);
+    }
+    let _ = function.call1(&JsValue::NULL, &event);
 }

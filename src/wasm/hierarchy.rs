@@ -1,12 +1,11 @@
-//! Bindings of the hierarchy API over JS stores: `openNode`, `walkHierarchy` and the
-//! `ArrayHandle` of an opened array (`get`, `getChunk`). The TypeScript wrapper
+//! Bindings of the hierarchy API over JS stores: `openNode` and the `ArrayHandle` of an
+//! opened array (`get`, `getChunk`). The TypeScript wrapper
 //! (ts/hierarchy.ts, ts/array.ts) is the public face; these return plain data and Promises.
 
 use super::boundary;
 use super::codecs::JsExternalCodecs;
-use super::convert::{from_js, node_to_js, set_own, to_js};
+use super::convert::{from_js, node_to_js, report, set_own, to_js};
 use super::options::{self, NodeFromZomOptions, OpenOptions, Understood};
-use super::plain::error as error_to_js;
 use super::pool::JsDecodeHook;
 use super::store::JsStore;
 use super::values::chunk_to_js;
@@ -14,11 +13,10 @@ use crate::chunk::Selection;
 use crate::error::{ErrorCode, ZomError};
 use crate::hierarchy::{
     self, ArrayReader, CacheUse, ExternalCodecs, Opened, ReadContext, ReadOptions, ReadProgress,
-    WalkOptions, WalkProgress,
 };
 use crate::limits::Limits;
 use crate::model::{Array as ArrayNode, DeferredMembers, Node};
-use js_sys::{Array, Function, Object, Promise};
+use js_sys::{Array, Object, Promise};
 use serde_json::Value;
 use std::cell::Cell;
 use std::rc::Rc;
@@ -26,36 +24,10 @@ use wasm_bindgen::prelude::*;
 
 use super::{fail, limits, JsResult};
 
-/// `{nodes, pending, errors, found}`.
-const WALK_PROGRESS: [&str; 4] = boundary::names(&boundary::WALK_PROGRESS_SHAPE);
 /// `{done, total, cached}`.
 const READ_PROGRESS: [&str; 3] = boundary::names(&boundary::READ_PROGRESS_SHAPE);
 /// `{deferred?, kind, path, zom, consolidated, array?}`.
 const NODE: [&str; 6] = boundary::names(&boundary::NODE_RESULT);
-/// `{zom, errors, unlisted, unasked, consolidated}`.
-const WALK: [&str; 5] = boundary::names(&boundary::WALK_RESULT);
-
-/// Calls a progress callback, ignoring what it throws.
-/// The event has the fields `names` (a progress shape of [`boundary`]) with `values`, and the
-/// fields of `more` besides.
-fn report<const N: usize>(
-    callback: Option<&Function>,
-    names: [&str; N],
-    values: [u64; N],
-    more: &[(&str, &JsValue)],
-) {
-    let Some(function) = callback else {
-        return;
-    };
-    let event = Object::new();
-    for (name, value) in names.into_iter().zip(values) {
-        set_own(&event, name, &JsValue::from_f64(value as f64));
-    }
-    for (name, value) in more {
-        set_own(&event, name, value);
-    }
-    let _ = function.call1(&JsValue::NULL, &event);
-}
 
 /// Opens the node at `path`: `{kind, path, zom, consolidated, array?}` (`array`: an
 /// [`ArrayHandle`]). Options: `kind`, `format`, `signal`, `limits`.
@@ -190,75 +162,6 @@ fn node_result(
         };
         set_own(&out, n_array, &JsValue::from(handle));
     }
-    Ok(out.into())
-}
-
-/// Walks the hierarchy below `path`: `{zom, errors, unlisted, consolidated}`. Options:
-/// `depth`, `concurrency`, `kind`, `format` (of the start node), `signal`, `limits`,
-/// `onProgress` (`{nodes, pending, errors}`).
-#[wasm_bindgen(js_name = walkHierarchy)]
-pub fn walk_hierarchy(store: JsValue, path: Option<String>, options: JsValue) -> Promise {
-    super::promise(Box::pin(walk_hierarchy_async(store, path, options)))
-}
-
-async fn walk_hierarchy_async(store: JsValue, path: Option<String>, options: JsValue) -> JsResult {
-    let options = options::WalkOptions::read(&options)?;
-    let js_store = JsStore::new(&store, options.signal.clone()).map_err(fail)?;
-    let defaults = WalkOptions::default();
-    let walk_options = WalkOptions {
-        depth: options.depth,
-        concurrency: options.concurrency.unwrap_or(defaults.concurrency).max(1),
-        hints: options.hints,
-        limits: options.limits.over(limits::current()),
-        follow: options.follow,
-    };
-    let mut progress = |p: WalkProgress| {
-        if options.on_progress.is_none() {
-            return;
-        }
-        let [nodes, pending, errors, found] = WALK_PROGRESS;
-        let paths = Array::new();
-        for path in p.found {
-            paths.push(&JsValue::from_str(path));
-        }
-        report(
-            options.on_progress.as_ref(),
-            [nodes, pending, errors],
-            [p.nodes, p.pending, p.errors],
-            &[(found, &paths)],
-        );
-    };
-    let result = hierarchy::walk(
-        &js_store,
-        path.as_deref().unwrap_or(""),
-        &walk_options,
-        &mut progress,
-    )
-    .await
-    .map_err(fail)?;
-    let [n_zom, n_errors, n_unlisted, n_unasked, n_consolidated] = WALK;
-    let out = Object::new();
-    set_own(&out, n_zom, &node_to_js(result.root));
-    let errors = Array::new();
-    for error in &result.errors {
-        errors.push(&error_to_js(error));
-    }
-    set_own(&out, n_errors, &errors);
-    let unlisted = Array::new();
-    for path in &result.unlisted {
-        unlisted.push(&JsValue::from_str(path));
-    }
-    set_own(&out, n_unlisted, &unlisted);
-    let unasked = Array::new();
-    for path in &result.unasked {
-        unasked.push(&JsValue::from_str(path));
-    }
-    set_own(&out, n_unasked, &unasked);
-    set_own(
-        &out,
-        n_consolidated,
-        &JsValue::from_bool(result.consolidated),
-    );
     Ok(out.into())
 }
 

@@ -27,6 +27,7 @@ pub(super) fn zom_input(value: &JsValue) -> Result<Node, JsValue> {
 }
 
 /// JSON text of any value (BigInt-safe), with `indent` spaces (0 = compact).
+#[cfg(feature = "bind-tools")]
 #[wasm_bindgen]
 pub fn stringify(value: JsValue, indent: Option<u32>) -> Result<String, JsValue> {
     let json = from_js(&value).map_err(fail)?;
@@ -37,6 +38,7 @@ pub fn stringify(value: JsValue, indent: Option<u32>) -> Result<String, JsValue>
 }
 
 /// Parses JSON text; integers beyond ±(2^53 − 1) become BigInt.
+#[cfg(feature = "bind-tools")]
 #[wasm_bindgen(js_name = parseJson)]
 pub fn parse_json(text: &str) -> JsResult {
     let value = json::parse_document(text.as_bytes(), &limits::current()).map_err(fail)?;

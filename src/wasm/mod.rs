@@ -4,16 +4,27 @@
 //! One file per domain: `runtime` (panic hook, promises, errors), `options` (every options
 //! object, read through the fields `boundary` declares for both sides), `specs`, `validate`,
 //! `model` (documents, flat forms, comparison), `json_text`, `decode` (`ChunkDecoder`),
-//! `hierarchy` (open, walk, `ArrayHandle`), `cache`, `pool`, `limits`, `codecs`, `http`,
+//! `hierarchy` (open, `ArrayHandle`), `walk`, `cache`, `pool`, `limits`, `codecs`, `http`,
 //! `zip`, `reference`, and the conversions (`convert`, `plain`, `values`) and the JS store
 //! adapter (`store`) they share.
 
+// Each part of the JS package is this crate built with the bindings of its job (Cargo.toml's
+// `bind-read`, `bind-tools`); the helpers a part does not call are left to the linker.
+#![cfg_attr(
+    not(all(feature = "bind-read", feature = "bind-tools")),
+    allow(dead_code, unused_imports)
+)]
+
 #[allow(dead_code)]
 mod boundary;
+#[cfg(feature = "bind-read")]
 mod cache;
+#[cfg(feature = "bind-read")]
 mod codecs;
 mod convert;
+#[cfg(feature = "bind-read")]
 mod decode;
+#[cfg(feature = "bind-read")]
 mod hierarchy;
 mod http;
 mod json_text;
@@ -21,25 +32,34 @@ mod limits;
 mod model;
 mod options;
 mod plain;
+#[cfg(feature = "bind-read")]
 mod pool;
 mod reference;
 mod runtime;
 mod specs;
 mod store;
+#[cfg(feature = "bind-tools")]
 mod validate;
 mod values;
+#[cfg(feature = "bind-tools")]
+mod walk;
+#[cfg(feature = "bind-read")]
 mod zarrita;
 mod zip;
 
+#[cfg(feature = "bind-read")]
 pub use decode::{float16_to_float32, ChunkDecoder};
+#[cfg(feature = "bind-tools")]
 pub use json_text::{parse_json, stringify};
-pub use model::{
-    diff, flatten, from_documents, like, summarize_tree, to_documents, to_v3, unflatten,
-};
+#[cfg(feature = "bind-tools")]
+pub use model::{diff, flatten, from_documents, like, to_v3, unflatten};
+pub use model::{summarize_tree, to_documents};
 pub use runtime::{start, version};
+#[cfg(feature = "bind-tools")]
 pub use specs::detect_conventions;
-#[cfg(not(feature = "builtin-specs"))]
+#[cfg(all(feature = "bind-tools", not(feature = "builtin-specs")))]
 pub use specs::set_builtin_specs;
+#[cfg(feature = "bind-tools")]
 pub use validate::{validate_attributes, validate_document, validate_hierarchy};
 
 use runtime::{fail, promise, JsResult};

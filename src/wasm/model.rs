@@ -1,4 +1,6 @@
-//! ZOM bindings: documents ↔ ZOM, flat forms, summaries, v2 → v3, comparison.
+//! ZOM bindings: documents ↔ ZOM, flat forms, summaries, v2 → v3, comparison. Every part
+//! has `toDocuments` and `summarizeTree` (zom/zarrita's consolidated store uses them); the
+//! rest is the validator's.
 
 use super::convert::{self, as_array, to_js};
 use super::json_text::{json_input, zom_input};
@@ -12,6 +14,7 @@ use wasm_bindgen::JsCast;
 
 /// Builds the ZOM of a hierarchy from its documents: a Map or object of key → bytes, JSON text
 /// or parsed JSON.
+#[cfg(feature = "bind-tools")]
 #[wasm_bindgen(js_name = fromDocuments)]
 pub fn from_documents(docs: JsValue) -> JsResult {
     let mut entries: Vec<(String, JsValue)> = Vec::new();
@@ -64,6 +67,7 @@ pub fn to_documents(zom: JsValue, options: JsValue) -> JsResult {
 }
 
 /// A flat form of a ZOM: `{form: "pydantic" | "zmetadata" | "consolidated"}`.
+#[cfg(feature = "bind-tools")]
 #[wasm_bindgen]
 pub fn flatten(zom: JsValue, options: JsValue) -> JsResult {
     let node = zom_input(&zom)?;
@@ -74,6 +78,7 @@ pub fn flatten(zom: JsValue, options: JsValue) -> JsResult {
 }
 
 /// The ZOM of a flat form (detected when `form` is not given).
+#[cfg(feature = "bind-tools")]
 #[wasm_bindgen]
 pub fn unflatten(flat: JsValue, options: JsValue) -> JsResult {
     let value = json_input(&flat)?;
@@ -93,6 +98,7 @@ pub fn summarize_tree(zom: JsValue) -> JsResult {
 }
 
 /// Converts a v2 ZOM to v3: `{zom, problems}`.
+#[cfg(feature = "bind-tools")]
 #[wasm_bindgen(js_name = toV3)]
 pub fn to_v3(zom: JsValue) -> JsResult {
     let conversion = model::to_v3(&zom_input(&zom)?);
@@ -103,6 +109,7 @@ pub fn to_v3(zom: JsValue) -> JsResult {
 }
 
 /// Whether two ZOMs are alike under `{include, exclude}` field selectors.
+#[cfg(feature = "bind-tools")]
 #[wasm_bindgen]
 pub fn like(a: JsValue, b: JsValue, options: JsValue) -> Result<bool, JsValue> {
     let opts = options::compare_options(&options).map_err(fail)?;
@@ -110,6 +117,7 @@ pub fn like(a: JsValue, b: JsValue, options: JsValue) -> Result<bool, JsValue> {
 }
 
 /// Every difference between an expected and an actual ZOM, with node path and location.
+#[cfg(feature = "bind-tools")]
 #[wasm_bindgen]
 pub fn diff(expected: JsValue, actual: JsValue, options: JsValue) -> JsResult {
     let opts = options::compare_options(&options).map_err(fail)?;

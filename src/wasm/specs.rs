@@ -42,6 +42,7 @@ pub(super) fn choices(value: &JsValue) -> Result<Vec<SpecChoice>, JsValue> {
 
 /// Where a hierarchy (ZOM object, JSON text or bytes) claims zom's built-in conventions, or
 /// the given specs: `[{convention, spec, version, claim, path}]`.
+#[cfg(feature = "bind-tools")]
 #[wasm_bindgen(js_name = detectConventions)]
 pub fn detect_conventions(zom: JsValue, specs: JsValue) -> JsResult {
     let value = json_input(&zom)?;
@@ -58,6 +59,7 @@ pub fn detect_conventions(zom: JsValue, specs: JsValue) -> JsResult {
 /// Gives the module the built-in specs' texts (pkg/zom_schemas.js carries them): called once
 /// by ts/load.ts after instantiation, in builds without the `builtin-specs` feature.
 #[cfg(not(feature = "builtin-specs"))]
+#[cfg(feature = "bind-tools")]
 #[wasm_bindgen(js_name = setBuiltinSpecs)]
 pub fn set_builtin_specs(names: Vec<String>, texts: Vec<String>) {
     spec::set_builtin_texts(names, texts);

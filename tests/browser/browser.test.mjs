@@ -8,7 +8,7 @@ import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { launchChromium, recordConsole } from "./chromium.mjs";
-import { jsonSchema, stringify } from "zom";
+import { jsonSchema, stringify } from "zom/validate";
 import { parseJsonExact, readJson, repoRoot } from "../js/helpers.mjs";
 import { serve } from "./server.mjs";
 

@@ -23,7 +23,8 @@ const plainData = (data) => (ArrayBuffer.isView(data) ? Array.from(data, plain) 
 const fmtSel = (s) => (s === undefined ? "whole" : JSON.stringify(s));
 
 try {
-  const zom = await import("/pkg/index.js");
+  // The reader ("zom") and the validator ("zom/validate", for walk), as one namespace.
+  const zom = { ...(await import("/pkg/index.js")), ...(await import("/pkg/validate.js")) };
   const { FetchStore, open, openArray, stringify, walk } = zom;
   let held = null;
 

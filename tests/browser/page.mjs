@@ -26,7 +26,8 @@ async function step(name, fn, summary) {
 }
 
 try {
-  const zom = await import("/pkg/index.js");
+  // The reader ("zom") and the validator ("zom/validate"), as one namespace.
+  const zom = { ...(await import("/pkg/index.js")), ...(await import("/pkg/validate.js")) };
   const { fromDocuments, jsonSchema, stringify, validateDocument, version } = zom;
   results.isZomError = typeof zom.isZomError === "function";
   await step("version", () => version(), (v) => v);

@@ -137,7 +137,8 @@ test("ZipStore over cross-origin Range requests, and DirectoryHandleStore over a
   const files = ["zarr.json", "measurements/zarr.json", ...chunks.map((e) => relative(join(fixtures, "sample"), join(e.parentPath, e.name)).split(sep).join("/"))];
   const want = await page.evaluate(
     async ([zipUrl, base, files]) => {
-      const { DirectoryHandleStore, FetchStore, ZipStore, openArray, walk } = await import("/pkg/index.js");
+      const { DirectoryHandleStore, FetchStore, ZipStore, openArray } = await import("/pkg/index.js");
+      const { walk } = await import("/pkg/validate.js");
       const values = async (store) => Array.from((await (await openArray(store, "measurements/temperature")).get(null, { workers: 0 })).data.slice(0, 50));
       const zip = await ZipStore.fromUrl(zipUrl);
       const viaZip = { tree: Object.keys((await walk(zip)).members).sort(), values: await values(zip), requests: zip.source.stats.requests };

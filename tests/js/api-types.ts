@@ -1,30 +1,7 @@
 // Compile-time test (tsc --strict --noEmit -p tests/js/tsconfig.json; never run): the published
 // declarations of "zom" and "zom/manual" type the uses a TypeScript caller writes.
-import {
-  diff,
-  flatten,
-  fromDocuments,
-  isZomError,
-  jsonSchema,
-  like,
-  parseJson,
-  stringify,
-  toDocuments,
-  toV3,
-  unflatten,
-  validateDocument,
-  validateHierarchy,
-  version,
-  ZomError,
-  type ArrayZomV3,
-  type Difference,
-  type GroupZomV2,
-  type GroupZomV3,
-  type Problem,
-  type ProblemKind,
-  type Report,
-  type Zom,
-} from "zom";
+import { isZomError, version, ZomError, type ArrayZomV3, type Difference, type GroupZomV2, type GroupZomV3, type Problem, type ProblemKind, type Report, type Zom } from "zom";
+import { diff, flatten, fromDocuments, jsonSchema, like, parseJson, stringify, toDocuments, toV3, unflatten, validateDocument, validateHierarchy } from "zom/validate";
 import { init, type InitSource } from "zom/manual";
 
 export async function typedUses(bytes: Uint8Array): Promise<string[]> {

@@ -3,7 +3,8 @@
 // to their JSON form, with names that are data (node paths) kept as own properties.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { diff, fromDocuments, getLimits, parseJson, setLimits, summarize, toV3, validateDocument, validateHierarchy } from "zom";
+import { getLimits, setLimits } from "zom";
+import { diff, fromDocuments, parseJson, summarize, toV3, validateDocument, validateHierarchy } from "zom/validate";
 import { readDocuments } from "./helpers.mjs";
 
 /** Asserts that `value` is made of plain objects and arrays only, equal to its JSON copy. */

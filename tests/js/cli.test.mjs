@@ -8,7 +8,8 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, syml
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { test } from "node:test";
-import { jsonSchema, openArray, slice, stringify, summarize, walk } from "zom";
+import { openArray, slice } from "zom";
+import { jsonSchema, stringify, summarize, walk } from "zom/validate";
 import { FsStore } from "zom/fs";
 import { withServer } from "../server/testing.mjs";
 import { reference } from "./hierarchy-common.mjs";

@@ -9,7 +9,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { pathToFileURL } from "node:url";
-import { FetchStore, closeWorkers, openArray, registerCodec, slice, unregisterCodec, validateDocument, workerStats } from "zom";
+import { FetchStore, closeWorkers, openArray, registerCodec, slice, unregisterCodec, workerStats } from "zom";
+import { validateDocument } from "zom/validate";
 import { withServer } from "../server/testing.mjs";
 import { fixtures, readJson, repoRoot } from "./helpers.mjs";
 

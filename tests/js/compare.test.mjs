@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import Ajv2020 from "ajv/dist/2020.js";
-import { diff, fromDocuments, jsonSchema, like, stringify } from "zom";
+import { diff, fromDocuments, jsonSchema, like, stringify } from "zom/validate";
 import { HIERARCHIES, readDocuments } from "./helpers.mjs";
 
 const v3 = () => fromDocuments(readDocuments("v3"));

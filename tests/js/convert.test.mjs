@@ -3,7 +3,7 @@
 // raised).
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { fromDocuments, toDocuments, toV3 } from "zom";
+import { fromDocuments, toDocuments, toV3 } from "zom/validate";
 import { assertJsonEqual, readDocuments, readJson } from "./helpers.mjs";
 
 const migrated = Object.entries(readJson("expected", "v2.migrated.json"));

@@ -5,7 +5,8 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { ChunkDecoder, decodeChunk, fromDocuments, isZomError } from "zom";
+import { ChunkDecoder, decodeChunk, isZomError } from "zom";
+import { fromDocuments } from "zom/validate";
 import { elements, sameValues } from "./hierarchy-common.mjs";
 import { fixtures, readDocuments, readJson } from "./helpers.mjs";
 

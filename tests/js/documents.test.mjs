@@ -2,7 +2,8 @@
 // pydantic-zarr's dumps of them.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { fromDocuments, isZomError, toDocuments, ZomError } from "zom";
+import { isZomError, ZomError } from "zom";
+import { fromDocuments, toDocuments } from "zom/validate";
 import { HIERARCHIES, assertJsonEqual, documentsAsJson, readDocuments, readJson } from "./helpers.mjs";
 
 /**

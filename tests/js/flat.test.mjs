@@ -2,7 +2,7 @@
 // metadata, against the fixtures zarr-python wrote.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { flatten, fromDocuments, unflatten } from "zom";
+import { flatten, fromDocuments, unflatten } from "zom/validate";
 import { assertJsonEqual, readDocuments, readJson } from "./helpers.mjs";
 
 for (const name of ["v3", "v2"]) {

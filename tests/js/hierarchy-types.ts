@@ -1,22 +1,7 @@
 // Compile-time test (tsc --strict --noEmit -p tests/js/tsconfig.json; never run): the hierarchy
 // API's declarations type what a TypeScript caller writes.
-import {
-  ChunkCache,
-  FetchStore,
-  open,
-  openArray,
-  openGroup,
-  slice,
-  walk,
-  ZarrArray,
-  ZarrGroup,
-  type Chunk,
-  type ChunkCacheStats,
-  type Readable,
-  type Selection,
-  type WalkResult,
-  type ZomError,
-} from "zom";
+import { ChunkCache, FetchStore, open, openArray, openGroup, slice, ZarrArray, ZarrGroup, type Chunk, type ChunkCacheStats, type Readable, type Selection, type ZomError } from "zom";
+import { walk, type WalkResult } from "zom/validate";
 
 export async function hierarchyUses(bytes: Uint8Array): Promise<number> {
   const http = new FetchStore("https://example.invalid/data.zarr", { concurrency: 8 });

@@ -5,7 +5,8 @@
 // errors (missing node → NotFound with its key; broken JSON → InvalidMetadata).
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { isZomError, open, openArray, openGroup, slice, walk, ZarrArray, ZarrGroup } from "zom";
+import { isZomError, open, openArray, openGroup, slice, ZarrArray, ZarrGroup } from "zom";
+import { walk } from "zom/validate";
 import { countingStore, elements, mapStore, reference, sameValues, zomError } from "./hierarchy-common.mjs";
 import { assertJsonEqual, HIERARCHIES, readJson } from "./helpers.mjs";
 

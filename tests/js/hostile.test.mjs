@@ -6,7 +6,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { decodeChunk, FetchStore, open, openArray, registerExtension, slice, unregisterExtension, validateDocument, walk } from "zom";
+import { decodeChunk, FetchStore, open, openArray, registerExtension, slice, unregisterExtension } from "zom";
+import { validateDocument, walk } from "zom/validate";
 import { logLines, withServer } from "../server/testing.mjs";
 import { elements, reference, sameValues, zomError } from "./hierarchy-common.mjs";
 import { assertJsonEqual, fixtures, readJson } from "./helpers.mjs";

@@ -2,7 +2,8 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
-import { fromDocuments, parseJson, stringify, version } from "zom";
+import { version } from "zom";
+import { fromDocuments, parseJson, stringify } from "zom/validate";
 import { parseJsonExact, readDocuments, readJson, repoRoot } from "./helpers.mjs";
 
 test("version is the crate version from Cargo.toml", () => {

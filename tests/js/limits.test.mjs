@@ -6,7 +6,8 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { ChunkDecoder, decodeChunk, getLimits, open, openArray, openGroup, parseJson, setLimits, walk } from "zom";
+import { ChunkDecoder, decodeChunk, getLimits, open, openArray, openGroup, setLimits } from "zom";
+import { parseJson, walk } from "zom/validate";
 import { mapStore, zomError } from "./hierarchy-common.mjs";
 import { fixtures } from "./helpers.mjs";
 

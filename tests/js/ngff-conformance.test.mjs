@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { test } from "node:test";
-import { validateAttributes, validateHierarchy, walk } from "zom";
+import { validateAttributes, validateHierarchy, walk } from "zom/validate";
 import { FsStore } from "zom/fs";
 import { fixtures, repoRoot } from "./helpers.mjs";
 

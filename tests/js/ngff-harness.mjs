@@ -8,7 +8,7 @@
 // makes the case invalid there.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fromDocuments, validateHierarchy } from "zom";
+import { fromDocuments, validateHierarchy } from "zom/validate";
 
 /**
  * Cases whose expected verdict contradicts the spec text, which zom follows, by suite file and

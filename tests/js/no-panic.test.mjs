@@ -10,18 +10,8 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import {
-  ChunkDecoder,
-  decodeChunk,
-  fromDocuments,
-  getLimits,
-  isZomError,
-  openArray,
-  parseJson,
-  setLimits,
-  validateDocument,
-  walk,
-} from "zom";
+import { ChunkDecoder, decodeChunk, getLimits, isZomError, openArray, setLimits } from "zom";
+import { fromDocuments, parseJson, validateDocument, walk } from "zom/validate";
 import { elements, mapStore, sameValues } from "./hierarchy-common.mjs";
 import { fixtures, readJson } from "./helpers.mjs";
 

@@ -1,25 +1,67 @@
-// The size budget of the WebAssembly module: pkg/zom_wasm_bg.wasm (the one module
-// scripts/build.mjs writes) compressed by `gzip -9`, as the build prints it, must stay within
-// WASM_BUDGET bytes. Builds nothing: it reads what the build left in pkg/. docs/size.md says
-// where the bytes go.
+// The size budgets of the WebAssembly parts (scripts/lib.mjs PARTS: the reader "zom" and the
+// validator "zom/validate"): each pkg/<out>_bg.wasm compressed by `gzip -9`, as the build
+// prints it, must stay within its part's budget; and what each entry's page loads is only its
+// own part (a validator page loads no decoder, a viewer no validator). Builds nothing: it reads
+// what the build left in pkg/. docs/size.md says where the bytes go.
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { test } from "node:test";
-import { gzipSize, WASM_BUDGET } from "../../scripts/lib.mjs";
+import { gzipSize, PARTS } from "../../scripts/lib.mjs";
 import { repoRoot } from "./helpers.mjs";
 
-const wasm = join(repoRoot, "pkg", "zom_wasm_bg.wasm");
+for (const part of PARTS) {
+  const wasm = join(repoRoot, "pkg", `${part.out}_bg.wasm`);
+  test(`${part.name} part (${part.entry}): pkg/${part.out}_bg.wasm compressed by gzip -9 is at most ${part.budget} bytes`, () => {
+    const name = relative(repoRoot, wasm);
+    if (!existsSync(wasm)) assert.fail(`${name} is missing: build it first with \`npm run build\` (node scripts/build.mjs)`);
+    const bytes = readFileSync(wasm);
+    assert.ok(WebAssembly.validate(bytes), `${name} is not a valid WebAssembly module: build it again with \`npm run build\``);
+    const gzipped = gzipSize(wasm);
+    assert.ok(gzipped > bytes.length / 4, `gzip -9 gave ${gzipped} bytes for ${bytes.length}: not a measure of this module`);
+    assert.ok(
+      gzipped <= part.budget,
+      `${name} is ${gzipped} bytes gzipped (${bytes.length} raw), ${gzipped - part.budget} over the ${part.budget}-byte budget (docs/size.md: where the bytes go)`,
+    );
+  });
+}
 
-test(`pkg/zom_wasm_bg.wasm compressed by gzip -9 is at most ${WASM_BUDGET} bytes`, () => {
-  const name = relative(repoRoot, wasm);
-  if (!existsSync(wasm)) assert.fail(`${name} is missing: build it first with \`npm run build\` (node scripts/build.mjs)`);
-  const bytes = readFileSync(wasm);
-  assert.ok(WebAssembly.validate(bytes), `${name} is not a valid WebAssembly module: build it again with \`npm run build\``);
-  const gzipped = gzipSize(wasm);
-  assert.ok(gzipped > bytes.length / 4, `gzip -9 gave ${gzipped} bytes for ${bytes.length}: not a measure of this module`);
-  assert.ok(
-    gzipped <= WASM_BUDGET,
-    `${name} is ${gzipped} bytes gzipped (${bytes.length} raw), ${gzipped - WASM_BUDGET} over the ${WASM_BUDGET}-byte budget (docs/size.md: where the bytes go)`,
-  );
+/** The exports of a part's module (their names are minified: the glue's imports say what they are). */
+function exportsOf(part) {
+  return WebAssembly.Module.exports(new WebAssembly.Module(readFileSync(join(repoRoot, "pkg", `${part.out}_bg.wasm`)))).map((e) => e.name);
+}
+
+/** The names of the glue's calls into its module (`wasm.NAME` before minifying, now `wasm["x"]`): the JS API a part has. */
+function glueExports(part) {
+  const glue = readFileSync(join(repoRoot, "pkg", `${part.out}.js`), "utf8");
+  return new Set([...glue.matchAll(/^export (?:function|class) (\w+)/gm)].map((m) => m[1]));
+}
+
+test("each part has the bindings of its job and not the other's", () => {
+  const [read, tools] = PARTS;
+  const r = glueExports(read);
+  const t = glueExports(tools);
+  for (const name of ["openNode", "ArrayHandle", "ChunkDecoder", "PoolDecoder", "newChunkCache"]) {
+    assert.ok(r.has(name), `the reader lacks ${name}`);
+    assert.ok(!t.has(name), `the validator has the reader's ${name}`);
+  }
+  for (const name of ["walkHierarchy", "validateHierarchy", "detectConventions", "diff", "fromDocuments"]) {
+    assert.ok(t.has(name), `the validator lacks ${name}`);
+    assert.ok(!r.has(name), `the reader has the validator's ${name}`);
+  }
+  for (const name of ["httpContentRange", "ZipArchive", "ReferenceIndex", "defaultLimits", "version", "toDocuments", "summarizeTree"]) {
+    assert.ok(r.has(name) && t.has(name), `${name} is not in both parts`);
+  }
+  assert.ok(exportsOf(read).length > 0 && exportsOf(tools).length > 0);
+});
+
+test("the validator's part links no decoder (only the reader decodes chunks)", () => {
+  // zstd's match-length base table (3, 4, …, 34 as 32-bit integers; RFC 8878 3.1.1.3.2.1.1):
+  // data of the C zstd decoder, in the module it is linked into.
+  const zstdTable = Buffer.alloc(128);
+  for (let i = 0; i < 32; i++) zstdTable.writeUInt32LE(3 + i, i * 4);
+  const module = (part) => readFileSync(join(repoRoot, "pkg", `${part.out}_bg.wasm`));
+  const [read, tools] = PARTS;
+  assert.ok(module(read).includes(zstdTable), "the reader's module has no zstd table: the marker is stale");
+  assert.ok(!module(tools).includes(zstdTable), "the validator's module holds zstd's decoder tables");
 });

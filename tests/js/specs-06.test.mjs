@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { test } from "node:test";
-import { builtinSpec, detectConventions, validateHierarchy, walk } from "zom";
+import { builtinSpec, detectConventions, validateHierarchy, walk } from "zom/validate";
 import { FsStore } from "zom/fs";
 import { fixtures, readJson, repoRoot, zom } from "./helpers.mjs";
 

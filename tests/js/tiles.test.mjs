@@ -166,6 +166,11 @@ test("a decode worker whose memory a large chunk grew is replaced once idle", bo
     );
     writeFileSync(join(dir, "big", "c", "0"), gzipSync(new Uint8Array(n), { level: 1 }));
     const arr = await openArray(new FsStore(dir), "big", { workers: 1 });
+    // A tile does not wait for the workers: the first read starts the pool, and the big read
+    // goes to its worker once it is up.
+    await arr.get([{ start: 0, stop: 1, step: 1 }], { maxBytes: 2 ** 30 });
+    const up = Date.now() + 20_000;
+    while (workerStats().workers < 1 && Date.now() < up) await new Promise((r) => setTimeout(r, 20));
     const before = workerStats().replaced;
     const { data } = await arr.get(undefined, { maxBytes: 2 ** 30 });
     assert.equal(data.length, n);

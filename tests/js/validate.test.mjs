@@ -2,7 +2,8 @@
 // valid, broken ones list their problems with path, loc and kind, handlers written in JS run.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { fromDocuments, registerExtension, setLimits, stringify, unregisterExtension, validateDocument, validateHierarchy } from "zom";
+import { registerExtension, setLimits, unregisterExtension } from "zom";
+import { fromDocuments, stringify, validateDocument, validateHierarchy } from "zom/validate";
 import { HIERARCHIES, readDocuments } from "./helpers.mjs";
 
 const arrayDoc = () => ({

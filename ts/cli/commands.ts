@@ -8,27 +8,10 @@
 import { readFile, readdir, stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import {
-  ChunkDecoder,
-  detectConventions,
-  diff,
-  FetchStore,
-  jsonSchema,
-  open,
-  openArray,
-  parseJson,
-  stringify,
-  summarize,
-  validateAttributes,
-  validateHierarchy,
-  walk,
-  isReferenceName,
-  isZipName,
-  storeFromUrl,
-  ZomError,
-  isZomError,
-} from "../node.js";
-import type { StoreInput, WalkResult, ZarrArray } from "../node.js";
+import { ChunkDecoder, FetchStore, open, openArray, isReferenceName, isZipName, storeFromUrl, ZomError, isZomError } from "../node.js";
+import type { StoreInput, ZarrArray } from "../node.js";
+import { detectConventions, diff, jsonSchema, parseJson, stringify, summarize, validateAttributes, validateHierarchy, walk } from "../validate.js";
+import type { WalkResult } from "../validate.js";
 import { specNames } from "../api.js";
 import { FsStore, openZip, referenceStoreFromFile } from "../store/fs.js";
 import type { CompareOptions, DetectedConvention, Difference, HierarchySpec, JsonValue, SpecInput, Zom } from "../types.js";

@@ -4,7 +4,8 @@
  * value goes into the text through {@link escapeControls}.
  * @module
  */
-import { stringify, summarize } from "../api.js";
+import { stringify } from "../api.js";
+import { summarize } from "../documents.js";
 import type { ChunkData } from "../decode.js";
 import type { ZomError } from "../errors.js";
 import type { DetectedConvention, Difference, JsonValue, Loc, NodeSummary, Problem, Zom } from "../types.js";

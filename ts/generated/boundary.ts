@@ -24,6 +24,9 @@ export const ERROR_CODES: readonly ErrorCode[] = ["NotFound", "InvalidMetadata",
 /** The names `specs` takes besides spec documents: `auto`, the conventions with several specs, then every built-in spec (src/spec/builtin.rs `TABLE`). */
 export const SPEC_NAMES: readonly string[] = ["auto", "ome-zarr", "ome-zarr-0.4", "ome-zarr-0.5", "ome-zarr-0.6", "xarray"];
 
+/** The document an open asks for first unless `format: 2` is hinted (src/hierarchy/open.rs, "Probe order"). */
+export const FIRST_DOCUMENT = "zarr.json";
+
 /** The name of one of the {@link Limits}. */
 export type LimitName = "maxChunkBytes" | "maxBytes" | "maxChunks" | "maxDocumentBytes" | "maxJsonDepth" | "maxNodes" | "maxShardIndexBytes";
 

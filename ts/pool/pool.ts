@@ -215,8 +215,8 @@ export class WorkerPool {
   /** Workers replaced by fresh ones because their memory had grown large. */
   replaced = 0;
   readonly #slots: Slot[] = [];
-  readonly #tasks = new Map<number, Task>();
   readonly #ready: Promise<void>;
+  readonly #tasks = new Map<number, Task>();
   /** Buffers for encoded chunks (given back by the workers). */
   readonly #inputs = new Spares();
   /** Buffers of decoded chunks the reader is done with (to give to the workers). */
@@ -347,7 +347,7 @@ export class WorkerPool {
    * whole decoded chunk too, transferred back also when the worker placed it.
    */
   async decode(array: PoolArray, inner: boolean, bytes: Uint8Array, target: Target, signal?: AbortSignal, keep = false): Promise<Uint8Array | undefined> {
-    const slot = await this.#slot(signal);
+    const slot = await this.#slot(signal, target.adopt !== undefined);
     if (slot === undefined) return decodeHere(array, inner, bytes, target, keep);
     const own = bytes.byteOffset === 0 && bytes.buffer instanceof ArrayBuffer;
     const buffer = (own ? bytes.buffer : bytes.slice().buffer) as ArrayBuffer;
@@ -385,10 +385,12 @@ export class WorkerPool {
 
   /**
    * The least busy worker, once the pool has started; undefined when no worker runs (the
-   * caller then does the work on this thread).
+   * caller then does the work on this thread). A `tile` (a read's one chunk) does not wait for
+   * the workers to come up: it goes to one that has, or while none has it is decoded here, so
+   * that a page's first tile is not held up by starting them.
    */
-  async #slot(signal?: AbortSignal): Promise<Slot | undefined> {
-    await this.#ready;
+  async #slot(signal?: AbortSignal, tile = false): Promise<Slot | undefined> {
+    if (!tile) await this.#ready;
     if (this.#closed) throw new ZomError("Aborted", "the decode workers were closed");
     if (this.#slots.length === 0) return undefined;
     signal?.throwIfAborted();

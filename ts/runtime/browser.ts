@@ -56,13 +56,3 @@ export const browser: Runtime = {
   canShareMemory: () =>
     typeof SharedArrayBuffer === "function" && (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true,
 };
-
-/** The bytes of base64 text (`Uint8Array.fromBase64` where the engine has it). */
-export function fromBase64(text: string): Uint8Array {
-  const native = (Uint8Array as { fromBase64?: (s: string) => Uint8Array }).fromBase64;
-  if (native !== undefined) return native(text);
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}

@@ -6,7 +6,6 @@
  * Both are I/O only: FileStore lists its keys by the core's one listing rule (`listKeys`).
  * @module
  */
-import * as raw from "../zom_wasm.js";
 import { ZomError } from "../errors.js";
 import { normalizeKey } from "./fetch.js";
 import { checkRange, maxBytesOf } from "./range.js";
@@ -84,7 +83,7 @@ export class FileStore {
   /** The keys and sub-prefixes directly below `prefix` (absolute; prefixes end in "/"). */
   async list(prefix: string): Promise<StoreListing> {
     const p = normalizeKey(prefix);
-    return wire(() => raw.listKeys([...this.#files.keys()], p)) as StoreListing;
+    return wire((raw) => raw.listKeys([...this.#files.keys()], p)) as StoreListing;
   }
 }
 

@@ -9,7 +9,7 @@ import { open, readdir, readFile, realpath, stat } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { getLimits } from "../api.js";
+import { getLimits } from "../limits.js";
 import { ZomError } from "../errors.js";
 import { httpTargets, ReferenceStore } from "./reference.js";
 import type { ReferenceTargets } from "./reference.js";

@@ -4,7 +4,6 @@
  * WebAssembly module (`src/store/wire/`, the rules the Rust `HttpStore` follows too).
  * @module
  */
-import * as raw from "../zom_wasm.js";
 import { wire } from "./wire.js";
 
 /** One page of a ListObjectsV2 answer. */
@@ -26,12 +25,12 @@ export interface S3Page {
  * server that ignores the delimiter).
  */
 export function parseS3Listing(body: string | Uint8Array, full?: string): S3Page | null {
-  return wire(() => raw.httpS3Page(body, full) as S3Page | null);
+  return wire((raw) => raw.httpS3Page(body, full) as S3Page | null);
 }
 
 /** The URL of a ListObjectsV2 page: `root` ends in "/", `full` is the key prefix listed. */
 export function s3PageUrl(root: string, full: string, token: string | null): string {
-  return wire(() => raw.httpS3PageUrl(root, full, token ?? undefined));
+  return wire((raw) => raw.httpS3PageUrl(root, full, token ?? undefined));
 }
 
 /** Names directly below a directory: files and sub-directories (the latter ending in "/"). */
@@ -52,7 +51,7 @@ export interface DirectoryEntries {
 export function parseHtmlIndex(html: string | Uint8Array, dirUrl: string): DirectoryEntries;
 export function parseHtmlIndex(html: string | Uint8Array, dirUrl: string, contentType: string | null): DirectoryEntries | null;
 export function parseHtmlIndex(html: string | Uint8Array, dirUrl: string, contentType?: string | null): DirectoryEntries | null {
-  return wire(() => raw.httpHtmlIndex(html, dirUrl, contentType) as DirectoryEntries | null);
+  return wire((raw) => raw.httpHtmlIndex(html, dirUrl, contentType) as DirectoryEntries | null);
 }
 
 /**
@@ -62,10 +61,10 @@ export function parseHtmlIndex(html: string | Uint8Array, dirUrl: string, conten
  * (ending in "/") with the key prefix of the store's root inside the bucket.
  */
 export function s3Candidates(base: URL): { root: string; storePrefix: string }[] {
-  return wire(() => raw.httpS3Candidates(base.origin, base.pathname) as { root: string; storePrefix: string }[]);
+  return wire((raw) => raw.httpS3Candidates(base.origin, base.pathname) as { root: string; storePrefix: string }[]);
 }
 
 /** The URL path of a store key given without its leading "/": each segment percent-encoded as `encodeURIComponent` does. */
 export function encodeKey(key: string): string {
-  return wire(() => raw.httpEncodeKey(key));
+  return wire((raw) => raw.httpEncodeKey(key));
 }

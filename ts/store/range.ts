@@ -5,7 +5,6 @@
  * bytes asked for, what to keep of a 200.
  * @module
  */
-import * as raw from "../zom_wasm.js";
 import { ZomError } from "../errors.js";
 import type { HttpAnswer } from "./http.js";
 import type { ByteRange, StoreCallOptions } from "./types.js";
@@ -49,7 +48,7 @@ function slice(bytes: Uint8Array, range: Float64Array): Uint8Array {
 export function keepPrefix(ans: HttpAnswer, key: string, offset: number, length: number): Uint8Array {
   const req = { method: "GET", url: ans.url, key };
   const cr = ans.headers.get("content-range") ?? undefined;
-  return slice(ans.body, wire(() => raw.httpCheckPrefix(ans.status === 206, cr, ans.body.length, offset, length), req));
+  return slice(ans.body, wire((raw) => raw.httpCheckPrefix(ans.status === 206, cr, ans.body.length, offset, length), req));
 }
 
 /**
@@ -60,10 +59,10 @@ export function keepPrefix(ans: HttpAnswer, key: string, offset: number, length:
 export function keepSuffix(ans: HttpAnswer, key: string, n: number): Uint8Array {
   const req = { method: "GET", url: ans.url, key };
   const cr = ans.headers.get("content-range") ?? undefined;
-  return slice(ans.body, wire(() => raw.httpCheckSuffix(ans.status === 206, cr, ans.body.length, n), req));
+  return slice(ans.body, wire((raw) => raw.httpCheckSuffix(ans.status === 206, cr, ans.body.length, n), req));
 }
 
 /** The last `n` bytes of a whole value (all of a shorter one). */
 export function tail(bytes: Uint8Array, n: number): Uint8Array {
-  return slice(bytes, wire(() => raw.httpCheckSuffix(false, undefined, bytes.length, n)));
+  return slice(bytes, wire((raw) => raw.httpCheckSuffix(false, undefined, bytes.length, n)));
 }

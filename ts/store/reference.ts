@@ -5,8 +5,8 @@
  * the limits, the checks of what a target gave); this module only fetches the targets.
  * @module
  */
-import * as raw from "../zom_wasm.js";
-import { getLimits } from "../api.js";
+import type * as raw from "../zom_wasm.js";
+import { getLimits } from "../limits.js";
 import type { Readable } from "../hierarchy.js";
 import { toZomError, ZomError } from "../errors.js";
 import { coalescer, httpContext } from "./fetch.js";
@@ -165,7 +165,7 @@ export class ReferenceStore {
    */
   constructor(json: string | Uint8Array | object, base: string, targets: ReferenceTargets) {
     const text = typeof json === "string" || json instanceof Uint8Array ? json : JSON.stringify(json);
-    this.#index = wire(() => new raw.ReferenceIndex(text, base, targetStore(targets)));
+    this.#index = wire((raw) => new raw.ReferenceIndex(text, base, targetStore(targets)));
     this.#targets = targets;
     this.url = base;
     this.size = this.#index.size;
@@ -247,5 +247,5 @@ export class ReferenceStore {
  */
 export function checkReferences(json: string | Uint8Array | object): Problem[] {
   const text = typeof json === "string" || json instanceof Uint8Array ? json : JSON.stringify(json);
-  return wire(() => raw.checkReferences(text)) as Problem[];
+  return wire((raw) => raw.checkReferences(text)) as Problem[];
 }

@@ -5,9 +5,9 @@
  * module, so none of them import each other in a cycle.
  * @module
  */
-import * as raw from "../zom_wasm.js";
 import { toZomError, ZomError } from "../errors.js";
-import { requireInit } from "../load.js";
+import { shared } from "../parts.js";
+import type { SharedGlue } from "../parts.js";
 
 /** The HttpError for a request. */
 export function httpError(req: { method: string; url: string; key: string }, message: string, cause?: unknown): ZomError {
@@ -21,13 +21,14 @@ export function httpError(req: { method: string; url: string; key: string }, mes
 export type ContentRange = { start: number; end: number; total: number | null } | { unsatisfied: true; total: number };
 
 /**
- * Calls an export of `src/wasm/http.rs`, loading the WebAssembly first if need be; a thrown
+ * Calls an export every part has (`src/wasm/http.rs`, the stores), through a loaded part, or
+ * loading the entry's own first if none is; a thrown
  * error object becomes a ZomError, an HttpError's message the message of one about `req`.
  */
-export function wire<T>(f: () => T, req?: { method: string; url: string; key: string }): T {
-  requireInit();
+export function wire<T>(f: (raw: SharedGlue) => T, req?: { method: string; url: string; key: string }): T {
+  const raw = shared();
   try {
-    return f();
+    return f(raw);
   } catch (e) {
     const z = toZomError(e);
     throw req !== undefined && z instanceof ZomError && z.code === "HttpError" ? httpError(req, z.message) : z;
@@ -40,12 +41,12 @@ export function wire<T>(f: () => T, req?: { method: string; url: string; key: st
  * order, each once), not JavaScript's sort (by UTF-16 unit).
  */
 export function sortedListing(prefix: string, keys: Iterable<string>, prefixes: Iterable<string>): { keys: string[]; prefixes: string[] } {
-  return wire(() => raw.listKeys([...keys, ...prefixes], prefix)) as { keys: string[]; prefixes: string[] };
+  return wire((raw) => raw.listKeys([...keys, ...prefixes], prefix)) as { keys: string[]; prefixes: string[] };
 }
 
 /** Parses a Content-Range header value; null when absent or malformed (numbers over 2^53 − 1 included). */
 export function parseContentRange(value: string | null): ContentRange | null {
-  const n = value === null ? undefined : wire(() => raw.httpContentRange(value));
+  const n = value === null ? undefined : wire((raw) => raw.httpContentRange(value));
   if (n === undefined || n.length < 3) return null;
   const [start = -1, end = -1, total = -1] = n;
   return start < 0 ? { unsatisfied: true, total } : { start, end, total: total < 0 ? null : total };
@@ -53,6 +54,6 @@ export function parseContentRange(value: string | null): ContentRange | null {
 
 /** Parses a Content-Length header value; null when absent or malformed. */
 export function parseContentLength(value: string | null): number | null {
-  return value === null ? null : (wire(() => raw.httpContentLength(value)) ?? null);
+  return value === null ? null : (wire((raw) => raw.httpContentLength(value)) ?? null);
 }
 

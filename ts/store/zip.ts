@@ -6,7 +6,7 @@
  * whole for ranges) through the store holding it; this module only says where that is.
  * @module
  */
-import * as raw from "../zom_wasm.js";
+import type * as raw from "../zom_wasm.js";
 import { toZomError, ZomError } from "../errors.js";
 import type { Readable } from "../hierarchy.js";
 import { FetchStore } from "./fetch.js";
@@ -81,7 +81,7 @@ export class ZipStore {
       if (whole === undefined) throw new ZomError("NotFound", `no zip archive at ${key}`, { key });
       source = new FileStore([[key, new Blob([whole.slice()])]]);
     }
-    const archive = await wire(() => raw.ZipArchive.open(source, key, options.root, options.signal)).catch((e: unknown) => {
+    const archive = await wire((raw) => raw.ZipArchive.open(source, key, options.root, options.signal)).catch((e: unknown) => {
       throw located(e, key);
     });
     return new ZipStore(source, key, archive as raw.ZipArchive);

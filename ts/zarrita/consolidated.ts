@@ -4,7 +4,7 @@
  * `.zmetadata`), and the store wrapper serves every node's documents from it.
  * @module
  */
-import { summarize, toDocuments } from "../api.js";
+import { summarize, toDocuments } from "../documents.js";
 import { isZomError } from "../errors.js";
 import { open as zomOpen } from "../hierarchy.js";
 import type { StoreInput } from "../hierarchy.js";

@@ -5,6 +5,7 @@
  * @module
  */
 import * as raw from "../zom_wasm.js";
+import { requireInit } from "../load.js";
 import { wire } from "../store/wire.js";
 import type { JsonValue } from "../types.js";
 import type { Shape } from "./typedarray.js";
@@ -71,6 +72,7 @@ export function zarrJsonOf(meta: ArrayMetadata): { [key: string]: unknown } {
   });
   // The implicit `bytes` codec, where the core's codec kinds put it (zom_wasm withArrayToBytes).
   const bytes = dt === "v2:object" || dt === "string" ? { name: "vlen-utf8", configuration: {} } : { name: "bytes", configuration: { endian: "little" } };
+  requireInit();
   codecs = wire(() => raw.withArrayToBytes(codecs, bytes)) as typeof codecs;
   const fill = meta.fill_value as unknown;
   const fillValue = typeof fill === "number" && !Number.isFinite(fill) ? String(fill) : fill;

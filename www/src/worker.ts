@@ -1,31 +1,14 @@
 /**
- * The explorer's worker: loads zom (its WebAssembly comes from beside this file), walks the
+ * The explorer's worker: loads zom (the reader's WebAssembly comes from beside this file; the
+ * validator's, which walks and validates, is carried by "zom/validate"), walks the
  * hierarchy, validates it, opens and reads arrays, compares with a spec. The page never runs
  * zom itself, so decoding and walking never block drawing. The walked ZOM stays here: the page
  * gets the node paths, then zom's summaries of the nodes, then the validation, and asks for
  * one node's ZOM (or a subtree's JSON text) when it shows that node.
  * @module
  */
-import {
-  builtinSpec,
-  ChunkCache,
-  detectConventions,
-  diff,
-  DirectoryHandleStore,
-  FileStore,
-  init,
-  open,
-  parseJson,
-  slice,
-  storeFromUrl,
-  stringify,
-  summarize,
-  validateHierarchy,
-  version,
-  walk,
-  workerStats,
-  ZipStore,
-} from "zom/manual";
+import { ChunkCache, DirectoryHandleStore, FileStore, init, open, slice, storeFromUrl, version, workerStats, ZipStore } from "zom/manual";
+import { builtinSpec, detectConventions, diff, parseJson, stringify, summarize, validateHierarchy, walk } from "zom/validate";
 import type { DirectoryHandle, StoreInput, ZarrArray, Zom, Selection } from "zom/manual";
 import { formatValue, isComplex, isTemporal, nameOf } from "./values.js";
 import { colourise } from "./colour.js";

@@ -375,6 +375,7 @@ impl ArrayToBytesCodec for ShardingCodec {
     }
 
     fn decode(&self, input: &[u8], decoded: &ChunkRepr, limits: &Limits) -> Result<DecodedChunk> {
+        decoding_built!();
         self.decode_shard(input, decoded, limits, None)?
             .ok_or_else(|| codec_error("the shard decoded to nothing"))
     }
@@ -386,6 +387,7 @@ impl ArrayToBytesCodec for ShardingCodec {
         limits: &Limits,
         out: &mut [u8],
     ) -> Result<()> {
+        decoding_built!();
         let len = decoded
             .fixed_byte_len()?
             .ok_or_else(|| codec_error("decode_into needs a fixed-size type"))?;

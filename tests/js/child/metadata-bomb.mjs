@@ -5,7 +5,8 @@
 //
 //   node --expose-gc tests/js/child/metadata-bomb.mjs gzip|chunked|length [--inflated MiB]
 import { gzipSync } from "node:zlib";
-import { FetchStore, open, walk } from "zom";
+import { FetchStore, open } from "zom";
+import { walk } from "zom/validate";
 import { startServer } from "../../server/server.mjs";
 import { fixtures } from "../helpers.mjs";
 

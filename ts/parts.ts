@@ -1,0 +1,88 @@
+/**
+ * What every WebAssembly part exports alike (the stores' HTTP and listing rules, the zip and
+ * reference stores, the limits, the version), and the parts started so far: store code calls
+ * whichever part the page has loaded, so a validator page never loads the reader, nor a viewer
+ * the validator (ARCHITECTURE.md, "Parts").
+ * @module
+ */
+import type * as Glue from "./zom_wasm.js";
+import { LIMIT_DEFAULTS } from "./generated/boundary.js";
+import type { LimitName } from "./generated/boundary.js";
+import type { Limits, LimitsOptions } from "./types.js";
+
+/** The exports both parts have (src/wasm/: http, store, zip, reference, limits, runtime, and
+ * `toDocuments` and `summarizeTree` of model). */
+export type SharedGlue = Pick<
+  typeof Glue,
+  | "listKeys"
+  | "httpContentRange"
+  | "httpContentLength"
+  | "httpCheckPrefix"
+  | "httpCheckSuffix"
+  | "httpS3Page"
+  | "httpS3PageUrl"
+  | "httpHtmlIndex"
+  | "httpS3Candidates"
+  | "httpEncodeKey"
+  | "ZipArchive"
+  | "ReferenceIndex"
+  | "checkReferences"
+  | "defaultLimits"
+  | "version"
+  | "toDocuments"
+  | "summarizeTree"
+>;
+
+const started: SharedGlue[] = [];
+/** The parts the imported entries carry or know, in import order, each able to load synchronously. */
+const homes: PartLoaderLike[] = [];
+/** The `setLimits` calls since the last reset, replayed on parts that start later. */
+let limitCalls: LimitsOptions[] = [];
+
+/** What store code needs of a part's loader to load it when no part is loaded yet. */
+export interface PartLoaderLike {
+  /** Whether it can load now, synchronously (its entry carries its bytes). */
+  canRequire(): boolean;
+  /** Loads it now, or throws what to do. */
+  require(): void;
+}
+
+/** Adds a part store code may load when none is loaded yet: the first that can load now is. */
+export function addHome(part: PartLoaderLike): void {
+  if (!homes.includes(part)) homes.push(part);
+}
+
+/** Called by a part once instantiated: it gets the limits set so far. */
+export function partStarted(glue: SharedGlue): void {
+  for (const limits of limitCalls) glue.defaultLimits(limits);
+  started.push(glue);
+}
+
+/** A started part's shared exports, loading the home part first if none has started. */
+export function shared(): SharedGlue {
+  if (started.length === 0) {
+    const home = homes.find((h) => h.canRequire()) ?? homes[0];
+    if (home === undefined) throw new Error('zom was imported through an internal file: import "zom" or "zom/validate"');
+    home.require();
+  }
+  return started[0] as SharedGlue;
+}
+
+/** The default limit `name` in force: the latest `setLimits` value since a reset, else zom's default. */
+export function limitInForce(name: LimitName): number {
+  for (let i = limitCalls.length - 1; i >= 0; i--) {
+    const value = limitCalls[i]?.[name];
+    if (typeof value === "number") return value;
+  }
+  return LIMIT_DEFAULTS[name];
+}
+
+/** Sets the default limits in every started part and remembers them for parts that start later. */
+export function applyLimits(limits: LimitsOptions | null): Limits {
+  const first = shared();
+  if (limits === null) limitCalls = [];
+  else limitCalls.push(limits);
+  let result: unknown;
+  for (const glue of started) result = glue.defaultLimits(limits);
+  return (result ?? first.defaultLimits(undefined)) as Limits;
+}

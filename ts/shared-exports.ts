@@ -1,0 +1,20 @@
+/**
+ * What both "zom" (the reader) and "zom/validate" (the validator) export: the stores, errors,
+ * limits, extension registration and the types. Store code runs in whichever part is loaded.
+ * @module
+ */
+export { registerExtension, unregisterExtension } from "./extensions.js";
+export { setLimits, getLimits, version } from "./limits.js";
+export { ZomError, isZomError } from "./errors.js";
+export type { ErrorCode, ZomErrorOptions } from "./errors.js";
+export type * from "./types.js";
+export type { Readable, StoreInput } from "./hierarchy.js";
+export { FetchStore } from "./store/fetch.js";
+export type { FetchStoreCoalesce, FetchStoreListing, FetchStoreOptions, FetchStoreStats } from "./store/types.js";
+export { ZipStore } from "./store/zip.js";
+export type { ZipStoreOptions } from "./store/zip.js";
+export { DirectoryHandleStore, FileStore } from "./store/files.js";
+export type { DirectoryHandle } from "./store/files.js";
+export { ReferenceStore, checkReferences, httpTargets } from "./store/reference.js";
+export type { ReferenceStoreOptions, ReferenceTargets } from "./store/reference.js";
+export { isReferenceName, isZipName, storeFromUrl } from "./store/url.js";

@@ -1,0 +1,37 @@
+/**
+ * "zom/validate": the validator's API — walking hierarchies, validating documents, ZOMs and
+ * attributes, conventions and hierarchy specs, ZOM conversion, comparison and summaries — over
+ * its own WebAssembly part, which decodes no chunks (ARCHITECTURE.md, "Parts"). It carries
+ * that part inside its JavaScript (pkg/zom_tools_inline.js, deflated, base64) for every
+ * runtime: the first call loads it, or `await initValidate()` beforehand compiles it off the
+ * main thread. Arrays are read with "zom".
+ * @module
+ */
+import { carried } from "./carried.js";
+import { configureTools } from "./tools.js";
+import { WASM, WASM_BYTES } from "./zom_tools_inline.js";
+
+configureTools(carried(WASM, WASM_BYTES));
+
+export { initValidate } from "./tools.js";
+export {
+  validateDocument,
+  validateHierarchy,
+  validateAttributes,
+  fromDocuments,
+  flatten,
+  unflatten,
+  toV3,
+  like,
+  diff,
+  jsonSchema,
+  detectConventions,
+  builtinSpec,
+  specSchema,
+  stringify,
+  parseJson,
+} from "./api.js";
+export { summarize, toDocuments } from "./documents.js";
+export { walk } from "./walk.js";
+export type { WalkOptions, WalkProgress, WalkReport, WalkResult } from "./walk.js";
+export * from "./shared-exports.js";
