@@ -10,8 +10,9 @@
 //   "zom/manual" with the compiled module), apart;
 // - the first read of image/gradient_circles (256×256 uint16, 64 inner chunks of 4 zstd
 //   shards) with the decode workers started from the carried code (a blob: URL) or from
-//   zom/worker served by the page (`init({ worker: url })`), against the second read: the
-//   difference is what starting the workers costs;
+//   zom/worker served by the page (`init({ worker: url })`), against the second read: chunks
+//   decode on the calling thread until the workers are up, so the difference is what the
+//   first read pays while they start;
 // - zarrita.js + numcodecs.js (the peer, also bundled by esbuild), first and second read of the
 //   same array (the first loads numcodecs' zstd WebAssembly, inlined in its JS).
 // Writes the "load" section of bench/results.json. scripts/bench.mjs runs it (--only load);

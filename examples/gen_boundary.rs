@@ -83,6 +83,19 @@ pub fn typescript() -> String {
         zom::hierarchy::FIRST_DOCUMENT
     ));
 
+    doc(
+        &mut out,
+        "",
+        "The store keys `httpEncodeKey` gives back unchanged (src/store/wire.rs `encode_key`: ASCII letters, digits, `COMPONENT_VERBATIM` and '/'), so that a URL is made before the module is loaded.",
+    );
+    let verbatim: String = zom::store::wire::COMPONENT_VERBATIM
+        .iter()
+        .map(|&b| format!("\\x{b:02x}"))
+        .collect();
+    out.push_str(&format!(
+        "export const KEY_VERBATIM = /^[A-Za-z0-9/{verbatim}]*$/;\n\n"
+    ));
+
     doc(&mut out, "", "The name of one of the {@link Limits}.");
     let names: Vec<String> = Limit::ALL
         .iter()

@@ -12,6 +12,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { parseArgs } from "node:util";
+import { firstSummary, firstTables } from "../bench/first-tables.mjs";
 import { geomean, table } from "../bench/util.mjs";
 import { viewerTables } from "../bench/viewer-tables.mjs";
 import { root, runMain, StepError } from "./lib.mjs";
@@ -268,6 +269,8 @@ const BLOCKS = {
   load: [["load"], "bench/load.mjs", (r) => load(r.load)],
   bytes: [["load"], "bench/load.mjs", (r) => bytes(r.load.bytes)],
   first_tree: [["first_tree"], "bench/first-tree.mjs", (r) => firstTree(r.first_tree)],
+  first_impressions: [["first_impressions"], "bench/first.mjs", (r) => firstTables(r.first_impressions)],
+  first_impressions_summary: [["first_impressions"], "bench/first.mjs", (r) => firstSummary(r.first_impressions)],
   explorer_large: [["explorer_large"], "bench/explorer-large.mjs", (r) => explorerLarge(r.explorer_large)],
   cache: [["cache"], "bench/cache.mjs", (r) => cache(r.cache)],
   specs: [["specs"], "bench/specs.mjs", (r) => specs(r.specs)],

@@ -13,6 +13,10 @@
 //   second read against zarrita (bench/load.mjs); the explorer's time from navigation to its
 //   first tree (bench/first-tree.mjs), and on a 10,000-node hierarchy its rows against the
 //   CLI's time and a click to the next frame (bench/explorer-large.mjs);
+// - first: first impressions, a cold page in Chromium (throttled to 10 Mbps / 40 ms, 50 Mbps /
+//   20 ms, and loopback) and Firefox (loopback): the time to the data and the bytes before it,
+//   zom, zom/zarrita and zarrita, an app, a viewer's first tile and a validator
+//   (bench/first.mjs, its own data: bench/generate_first.py);
 // - specs: validating a 10,000-node OME-Zarr plate and xarray dataset against their convention
 //   next to validating them against the Zarr spec alone (bench/specs.mjs);
 // - cache: a region read again and again, zom with a ChunkCache and without, and zarrita
@@ -27,7 +31,7 @@
 //   docs/benchmarks-viewer.md).
 //
 //   npm run bench [-- --runs N] [-- --cases v3_gzip,v3_zstd] [-- --no-native]
-//                 [-- --only decode,read,walk,plate,size,load,specs,cache,viewer] [-- --read-runs N]
+//                 [-- --only decode,read,walk,plate,size,load,first,specs,cache,viewer] [-- --read-runs N]
 //                 [-- --quick]
 //
 // Steps: build pkg/ (incremental, as `npm run build`), write bench/data/ with
@@ -44,7 +48,7 @@
 // decode speeds of its arrays (examples/bench_decode.rs on bench/data/viewer) for its floors;
 // it writes "viewer".
 // --runs and --cases apply to the decode bench, --read-runs (default 5) to read, walk, specs,
-// cache and viewer; --quick makes the viewer bench short (3 runs, fewer latencies and rounds).
+// cache, viewer and first; --quick makes the viewer bench short (3 runs, fewer latencies and rounds).
 // `node scripts/bench-tables.mjs --write` then refreshes the benchmark tables of README.md and
 // docs/*.md from the results (`--check` tells whether they match).
 import { spawnSync } from "node:child_process";
@@ -77,7 +81,7 @@ const { values: args } = parseArgs({
     cases: { type: "string" },
     "no-native": { type: "boolean", default: false },
     "no-build": { type: "boolean", default: false },
-    only: { type: "string", default: "decode,read,walk,plate,size,load,specs,cache,viewer" },
+    only: { type: "string", default: "decode,read,walk,plate,size,load,first,specs,cache,viewer" },
     "read-runs": { type: "string", default: "5" },
     quick: { type: "boolean", default: false },
   },
@@ -188,7 +192,7 @@ function native(dir = dataDir, cases = args.cases) {
   return file;
 }
 
-const BENCHES = ["decode", "read", "walk", "plate", "size", "load", "specs", "cache", "viewer"];
+const BENCHES = ["decode", "read", "walk", "plate", "size", "load", "first", "specs", "cache", "viewer"];
 
 runMain(() => {
   const t0 = performance.now();
@@ -199,8 +203,8 @@ runMain(() => {
     setup({ browser: benches.has("viewer"), pythonConventions: benches.has("viewer") });
     build();
   }
-  // The cache bench reads tests/fixtures only.
-  if ([...benches].some((b) => b !== "cache")) generate();
+  // The cache bench reads tests/fixtures only; the first bench, its own data and tests/fixtures.
+  if ([...benches].some((b) => b !== "cache" && b !== "first")) generate();
   if (benches.has("decode")) {
     const nativeFile = args["no-native"] ? undefined : native();
     const decodeArgs = ["--expose-gc", join(benchDir, "decode.mjs"), "--runs", args.runs];
@@ -217,6 +221,10 @@ runMain(() => {
     timed("load (bench/load.mjs, Chromium)", () => run(process.execPath, [join(benchDir, "load.mjs"), "--runs", args.runs]));
     timed("first tree (bench/first-tree.mjs, Chromium)", () => run(process.execPath, [join(benchDir, "first-tree.mjs"), "--runs", args.runs]));
     timed("explorer on 10,000 nodes (bench/explorer-large.mjs, Chromium)", () => run(process.execPath, [join(benchDir, "explorer-large.mjs"), "--runs", args["read-runs"]]));
+  }
+  if (benches.has("first")) {
+    setup({ browser: true, python: true }); // bench/first.mjs writes its data with .venv's zarr-python
+    timed("first impressions (bench/first.mjs, Chromium and Firefox)", () => run(process.execPath, [join(benchDir, "first.mjs"), "--runs", args["read-runs"]]));
   }
   for (const name of ["read", "walk", "specs", "cache"]) {
     if (!benches.has(name)) continue;

@@ -74,10 +74,15 @@ export class PartLoader {
     this.#start(new WebAssembly.Module(bundled() as BufferSource));
   }
 
-  /** Loads before an asynchronous call (compiling off the main thread when it can). */
+  /**
+   * Loads before an asynchronous call (compiling off the main thread when it can): the bytes
+   * the entry carries, else the module beside it ("zom/manual": fetched, compiled as it
+   * downloads).
+   */
   async when(): Promise<void> {
     if (this.#compiled !== undefined) return;
-    if (this.#ready === undefined && this.#config.sources().bundled === undefined) this.require(); // throws what to do
+    const { bundled, beside } = this.#config.sources();
+    if (this.#ready === undefined && bundled === undefined && beside === undefined) this.require(); // throws what to do
     await this.load();
   }
 

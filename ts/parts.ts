@@ -45,6 +45,8 @@ export interface PartLoaderLike {
   canRequire(): boolean;
   /** Loads it now, or throws what to do. */
   require(): void;
+  /** Loads it off the main thread where it can (the load under way, if any). */
+  when(): Promise<void>;
 }
 
 /** Adds a part store code may load when none is loaded yet: the first that can load now is. */
@@ -75,6 +77,20 @@ export function limitInForce(name: LimitName): number {
     if (typeof value === "number") return value;
   }
   return LIMIT_DEFAULTS[name];
+}
+
+/**
+ * Resolves once a part has started: at once when one has, else when the first imported
+ * entry's that carries its bytes has loaded (compiled off the main thread, or the load under
+ * way). Store code that answers a request awaits it before it reads the answer through the
+ * module, so that a request made while the module compiles does not compile it again on the
+ * main thread.
+ */
+export async function whenShared(): Promise<void> {
+  if (started.length > 0) return;
+  const home = homes.find((h) => h.canRequire()) ?? homes[0];
+  if (home === undefined) throw new Error('zom was imported through an internal file: import "zom" or "zom/validate"');
+  await home.when();
 }
 
 /** Sets the default limits in every started part and remembers them for parts that start later. */

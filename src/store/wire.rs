@@ -58,12 +58,15 @@ fn push_escape(out: &mut String, b: u8) {
     }
 }
 
+/// The bytes besides ASCII letters and digits that [`encode_component`] keeps as they are.
+pub const COMPONENT_VERBATIM: &[u8] = b"-_.!~*'()";
+
 /// Percent-encodes `s` as `encodeURIComponent` does: everything but ASCII letters, digits and
-/// `-_.!~*'()`, byte by byte of its UTF-8.
+/// [`COMPONENT_VERBATIM`], byte by byte of its UTF-8.
 pub fn encode_component(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for &b in s.as_bytes() {
-        if b.is_ascii_alphanumeric() || b"-_.!~*'()".contains(&b) {
+        if b.is_ascii_alphanumeric() || COMPONENT_VERBATIM.contains(&b) {
             out.push(char::from(b));
         } else {
             push_escape(&mut out, b);

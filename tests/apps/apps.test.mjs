@@ -322,7 +322,8 @@ function checkResult(result, failures, step) {
   const values = `${right}/${result.reads.length}`;
 
   let pool;
-  const circles = result.reads.find((r) => r.path === "image/gradient_circles");
+  // Read again once the workers were up (shared/read.js).
+  const circles = result.poolRead ?? result.reads.find((r) => r.path === "image/gradient_circles");
   const stats = result.pool;
   if (stats?.error !== undefined) {
     failures.push(`${step}: workerStats(): ${stats.error.split("\n")[0]}`);

@@ -11,6 +11,7 @@ import { ChunkCache, FetchStore, open, openArray, openGroup, slice, workerStats,
 import { logLines, withServer } from "../server/testing.mjs";
 import { elements, reference, sameValues } from "./hierarchy-common.mjs";
 import { readJson } from "./helpers.mjs";
+import { poolOf } from "../../pkg/pool/pool.js";
 
 const expected = readJson("expected", "sample.values.json");
 
@@ -36,6 +37,8 @@ test("a region read again through the cache makes no request and no decode, with
         const what = `${path} ${how}`;
         const cache = new ChunkCache({ maxBytes: 64 << 20 });
         const arr = await openArray(store, path, { cache, ...options });
+        // Chunks decode on this thread until the workers are up.
+        if (options.workers) await poolOf(options.workers).ready();
         const decodedBefore = workerStats().decoded;
         const first = await arr.get(selection);
         check(first, arr, path, selection, what);

@@ -13,6 +13,7 @@ import { FetchStore, closeWorkers, openArray, registerCodec, slice, unregisterCo
 import { validateDocument } from "zom/validate";
 import { withServer } from "../server/testing.mjs";
 import { fixtures, readJson, repoRoot } from "./helpers.mjs";
+import { poolOf } from "../../pkg/pool/pool.js";
 
 const PROBE = pathToFileURL(join(repoRoot, "tests", "js", "child", "lerc-probe.mjs"));
 const ROOT = join(fixtures, "registered");
@@ -44,6 +45,7 @@ test("registered, LERC arrays read equal to zarr-python's values, in workers and
         const want = expected(name);
         const before = workerStats().decoded;
         const importsBefore = globalThis.zomLercImports;
+        await poolOf(2).ready(); // until the workers are up, codecs run on this thread
         const inWorkers = await array.get(null, { workers: 2 });
         assert.deepEqual(inWorkers.shape, shape);
         assert.deepEqual(inWorkers.data, want, `${name} with 2 workers`);

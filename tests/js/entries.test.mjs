@@ -37,6 +37,9 @@ test('"zom" loads on the first call, synchronously, and reads with decode worker
     const v = version();
     const arr = await openArray(new FsStore(${sample}), "image/gradient_circles");
     const { data, shape } = await arr.get();
+    // Chunks decode on this thread until the workers are up; the next read goes to them.
+    for (const end = Date.now() + 20000; workerStats().workers === 0 && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
+    await arr.get();
     process.stdout.write(JSON.stringify({ before, after: isInitialized(), v, shape, first: data[0], stats: workerStats() }));`);
   assert.equal(got.before, false);
   assert.equal(got.after, true);
@@ -81,7 +84,9 @@ test('require("zom") is the CommonJS build: same API, loads synchronously, reads
       const store = new FsStore(${sample});
       const arr = await zom.openArray(store, "measurements/temperature");
       const { data, shape } = await arr.get([zom.slice(0, 2), zom.slice(0, 3)]);
-      await arr.get(); // a whole read waits for the workers (a tile does not)
+      // Chunks decode on this thread until the workers are up; the next read goes to them.
+      for (const end = Date.now() + 20000; zom.workerStats().workers === 0 && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
+      await arr.get();
       let shared = null;
       try { await store.get("../outside"); } catch (e) { shared = e instanceof zom.ZomError && zom.isZomError(e); }
       process.stdout.write(JSON.stringify({

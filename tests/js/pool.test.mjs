@@ -262,6 +262,7 @@ test("closeWorkers ends the workers; a later read starts new ones", () =>
     closeWorkers();
     const fresh = poolOf(2);
     assert.notEqual(fresh, old);
+    await fresh.ready();
     const { data } = await arr.get();
     sameValues(elements(data, arr.dtype), readJson("expected", "v3.values.json").codec_zstd.values, "after closeWorkers");
     assert.ok(fresh.decoded > 0);

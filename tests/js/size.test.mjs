@@ -5,8 +5,10 @@
 // what the build left in pkg/. docs/size.md says where the bytes go.
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join, relative } from "node:path";
 import { test } from "node:test";
+import { gzipSync } from "node:zlib";
 import { gzipSize, PARTS } from "../../scripts/lib.mjs";
 import { repoRoot } from "./helpers.mjs";
 
@@ -64,4 +66,40 @@ test("the validator's part links no decoder (only the reader decodes chunks)", (
   const [read, tools] = PARTS;
   assert.ok(module(read).includes(zstdTable), "the reader's module has no zstd table: the marker is stale");
   assert.ok(!module(tools).includes(zstdTable), "the validator's module holds zstd's decoder tables");
+});
+
+/**
+ * What a page loads for its job, bundled by esbuild (ESM, minified, one file) from the built
+ * package: the JS with the WebAssembly part it carries. Budgets by `gzip -9` (Node's zlib).
+ */
+const PAGES = [
+  { job: "a viewer (open an array, read a region)", source: 'import { FetchStore, openArray } from "zom"; export const f = async (u) => (await openArray(new FetchStore(u))).get();', part: "read", budget: 364_000 },
+  { job: "a validator (walk, validate)", source: 'import { FetchStore, walk, validateHierarchy } from "zom/validate"; export const f = async (u) => validateHierarchy(await walk(new FetchStore(u)));', part: "tools", budget: 330_000 },
+];
+
+function bundle(source) {
+  const { buildSync } = createRequire(import.meta.url)("esbuild");
+  const out = buildSync({ stdin: { contents: source, resolveDir: repoRoot, loader: "js" }, bundle: true, format: "esm", platform: "browser", minify: true, write: false, logLevel: "error" });
+  return out.outputFiles[0].contents;
+}
+
+/** A part's carried bytes (pkg/<out>_inline.js's base64 text): in a bundle when the part is. */
+const carriedText = (part) => readFileSync(join(repoRoot, "pkg", `${part.out}_inline.js`), "utf8").match(/WASM = "([^"]{64})/)[1];
+
+for (const page of PAGES) {
+  test(`${page.job}: its page's JS, with the part it carries, is at most ${page.budget} bytes by gzip -9, and carries no other part`, () => {
+    const js = bundle(page.source);
+    const gz = gzipSync(js, { level: 9 }).length;
+    assert.ok(gz <= page.budget, `${page.job}: ${gz} bytes gzipped (${js.length} raw), ${gz - page.budget} over the ${page.budget}-byte budget`);
+    const text = Buffer.from(js).toString("latin1");
+    for (const part of PARTS) {
+      assert.equal(text.includes(carriedText(part)), part.name === page.part, `${page.job}: the ${part.name} part is ${part.name === page.part ? "missing" : "in the bundle"}`);
+    }
+  });
+}
+
+test("the decode worker's code (started from a blob: URL, or served as zom/worker) is at most 7,000 bytes by gzip -9", () => {
+  const code = readFileSync(join(repoRoot, "pkg", "zom_worker.js"));
+  const gz = gzipSync(code, { level: 9 }).length;
+  assert.ok(gz <= 7_000, `pkg/zom_worker.js: ${gz} bytes gzipped (${code.length} raw)`);
 });

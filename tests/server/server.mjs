@@ -11,7 +11,7 @@
 //        [--fail-every-other] [--retry-after S] [--truncate] [--wrong-content-range]
 //        [--mount /prefix/=DIR] [--index-html]
 //        [--redirect[=301|302|307]] [--stall=headers|body] [--stall-match S] [--spa-fallback]
-//        [--html-match S]
+//        [--html-match S] [--compress]
 //
 // Behaviour (every mode off by default; modes combine):
 // - GET/HEAD of a file: 200 with Content-Length; `Range: bytes=a-b`, `bytes=a-` and the suffix
@@ -60,12 +60,17 @@
 //   body is a string, a Buffer, or an iterable of Buffers written in turn with backpressure
 //   (no Content-Length unless the headers give one; writing stops when the client goes away).
 //   For hostile answers no file can give: bombs, endless bodies, redirect loops.
+// - compress: a whole file under root (never a mount, never an answer to a Range request) goes
+//   compressed as static hosts send assets: brotli when the request's Accept-Encoding names br,
+//   else gzip when it names gzip, with Content-Encoding and `Vary: Accept-Encoding`; each file
+//   is compressed once (brotli quality 11, gzip level 9), as hosts keep compressed copies.
 // stats: requests (not OPTIONS), bytes (body bytes written), inFlight, maxInFlight, preflights,
 // log ([{ method, url, range, status }]); resetStats() zeroes them.
 import { createServer } from "node:http";
 import { open, readdir, readFile, stat } from "node:fs/promises";
 import { extname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { brotliCompressSync, gzipSync } from "node:zlib";
 
 const TYPES = {
   ".json": "application/json",
@@ -267,6 +272,7 @@ async function htmlListing(dir, urlPath) {
  * @param {string} [options.stallMatch]
  * @param {boolean} [options.spaFallback]
  * @param {string} [options.htmlMatch]
+ * @param {boolean} [options.compress]
  * @param {Record<string, (req: import("node:http").IncomingMessage) => {status: number, headers?: object, body?: string | Buffer | Iterable<Buffer>}>} [options.routes]
  * @returns {Promise<{url: string, close: () => Promise<void>, stats: object, resetStats: () => void}>}
  */
@@ -302,6 +308,19 @@ export async function startServer(options) {
     stats.log.length = 0;
   };
   let counter = 0; // for failEveryOther
+  /** Compressed copies of files (compress mode), by file, modification time and encoding. */
+  const compressed = new Map();
+  /** The encoding and bytes `file` goes with to a request that accepts `accept`, or null. */
+  const compressedCopy = async (file, info, accept = "") => {
+    const encoding = /\bbr\b/.test(accept) ? "br" : /\bgzip\b/.test(accept) ? "gzip" : null;
+    if (encoding === null) return null;
+    const key = `${encoding}:${info.mtimeMs}:${file}`;
+    if (!compressed.has(key)) {
+      const data = await readFile(file);
+      compressed.set(key, encoding === "br" ? brotliCompressSync(data) : gzipSync(data, { level: 9 }));
+    }
+    return { encoding, body: compressed.get(key) };
+  };
 
   async function handle(req, res, entry) {
     const send = (status, headers, body) => {
@@ -380,6 +399,10 @@ export async function startServer(options) {
     const base = { "content-type": type, "accept-ranges": o.ignoreRange ? "none" : "bytes" };
     const range = o.ignoreRange ? { kind: "none" } : parseRange(req.headers.range, size);
     const whole = async () => {
+      const packed = o.compress && mounts.find(([p]) => path.startsWith(p))[0] === "/" && req.headers.range === undefined
+        ? await compressedCopy(file, info, req.headers["accept-encoding"])
+        : null;
+      if (packed) return send(200, { ...base, "content-encoding": packed.encoding, vary: "Accept-Encoding" }, packed.body);
       const data = await readFile(file);
       if (o.truncate && req.method === "GET" && data.length > 1) {
         entry.status = 200;
@@ -528,6 +551,7 @@ function cli(argv) {
       case "--stall-match": options.stallMatch = value(); break;
       case "--spa-fallback": options.spaFallback = true; break;
       case "--html-match": options.htmlMatch = value(); break;
+      case "--compress": options.compress = true; break;
       default:
         console.error(`unknown option ${rest[i]}`);
         process.exit(2);

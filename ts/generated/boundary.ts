@@ -27,6 +27,9 @@ export const SPEC_NAMES: readonly string[] = ["auto", "ome-zarr", "ome-zarr-0.4"
 /** The document an open asks for first unless `format: 2` is hinted (src/hierarchy/open.rs, "Probe order"). */
 export const FIRST_DOCUMENT = "zarr.json";
 
+/** The store keys `httpEncodeKey` gives back unchanged (src/store/wire.rs `encode_key`: ASCII letters, digits, `COMPONENT_VERBATIM` and '/'), so that a URL is made before the module is loaded. */
+export const KEY_VERBATIM = /^[A-Za-z0-9/\x2d\x5f\x2e\x21\x7e\x2a\x27\x28\x29]*$/;
+
 /** The name of one of the {@link Limits}. */
 export type LimitName = "maxChunkBytes" | "maxBytes" | "maxChunks" | "maxDocumentBytes" | "maxJsonDepth" | "maxNodes" | "maxShardIndexBytes";
 

@@ -215,7 +215,7 @@ export class WorkerPool {
   /** Workers replaced by fresh ones because their memory had grown large. */
   replaced = 0;
   readonly #slots: Slot[] = [];
-  readonly #ready: Promise<void>;
+  readonly #started: Promise<void>;
   readonly #tasks = new Map<number, Task>();
   /** Buffers for encoded chunks (given back by the workers). */
   readonly #inputs = new Spares();
@@ -226,7 +226,7 @@ export class WorkerPool {
 
   /** A pool of `size` workers (undefined: {@link defaultWorkers}); they start now, in the background. */
   constructor(size: number | undefined) {
-    this.#ready = this.#start(size);
+    this.#started = this.#start(size);
   }
 
   async #start(size: number | undefined): Promise<void> {
@@ -347,7 +347,7 @@ export class WorkerPool {
    * whole decoded chunk too, transferred back also when the worker placed it.
    */
   async decode(array: PoolArray, inner: boolean, bytes: Uint8Array, target: Target, signal?: AbortSignal, keep = false): Promise<Uint8Array | undefined> {
-    const slot = await this.#slot(signal, target.adopt !== undefined);
+    const slot = await this.#slot(signal);
     if (slot === undefined) return decodeHere(array, inner, bytes, target, keep);
     const own = bytes.byteOffset === 0 && bytes.buffer instanceof ArrayBuffer;
     const buffer = (own ? bytes.buffer : bytes.slice().buffer) as ArrayBuffer;
@@ -383,14 +383,18 @@ export class WorkerPool {
     return undefined;
   }
 
+  /** Resolves once every worker has started or failed to (reads do not wait for it). @internal */
+  ready(): Promise<void> {
+    return this.#started;
+  }
+
   /**
-   * The least busy worker, once the pool has started; undefined when no worker runs (the
-   * caller then does the work on this thread). A `tile` (a read's one chunk) does not wait for
-   * the workers to come up: it goes to one that has, or while none has it is decoded here, so
-   * that a page's first tile is not held up by starting them.
+   * The least busy worker that has started; undefined when none runs, yet or at all (the
+   * caller then does the work on this thread). Nothing waits for the workers to come up: while
+   * none has, chunks are decoded here, so that a page's first tile is not held up by starting
+   * them (which takes longer than decoding a tile).
    */
-  async #slot(signal?: AbortSignal, tile = false): Promise<Slot | undefined> {
-    if (!tile) await this.#ready;
+  async #slot(signal?: AbortSignal): Promise<Slot | undefined> {
     if (this.#closed) throw new ZomError("Aborted", "the decode workers were closed");
     if (this.#slots.length === 0) return undefined;
     signal?.throwIfAborted();

@@ -8,6 +8,7 @@
  */
 import { ZomError } from "../errors.js";
 import type { Limiter } from "./limit.js";
+import { whenShared } from "../parts.js";
 import { httpError, parseContentLength } from "./wire.js";
 import { abortedError, onAbort, sleep } from "./signal.js";
 import type { FetchStoreStats } from "./types.js";
@@ -127,6 +128,8 @@ async function once(ctx: HttpContext, req: HttpRequest): Promise<Attempt> {
   try {
     ctx.stats.requests += 1;
     const res = await ctx.fetch(req.url, init);
+    // The answer is read through the module: while it compiles, wait for it here.
+    await whenShared();
     const answered = { status: res.status, headers: res.headers, url: res.url || req.url };
     if (isRetryable(res.status)) {
       discard(res);

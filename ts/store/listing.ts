@@ -4,6 +4,7 @@
  * WebAssembly module (`src/store/wire/`, the rules the Rust `HttpStore` follows too).
  * @module
  */
+import { KEY_VERBATIM } from "../generated/boundary.js";
 import { wire } from "./wire.js";
 
 /** One page of a ListObjectsV2 answer. */
@@ -64,7 +65,12 @@ export function s3Candidates(base: URL): { root: string; storePrefix: string }[]
   return wire((raw) => raw.httpS3Candidates(base.origin, base.pathname) as { root: string; storePrefix: string }[]);
 }
 
-/** The URL path of a store key given without its leading "/": each segment percent-encoded as `encodeURIComponent` does. */
+/**
+ * The URL path of a store key given without its leading "/": each segment percent-encoded as
+ * `encodeURIComponent` does. A key the encoding leaves as it is (`KEY_VERBATIM`, printed from
+ * the core's rule) needs no module, so a request can go out while the module compiles.
+ */
 export function encodeKey(key: string): string {
+  if (KEY_VERBATIM.test(key)) return key;
   return wire((raw) => raw.httpEncodeKey(key));
 }

@@ -6,7 +6,7 @@
 // with zarr-python's values.
 import { plain } from "../../browser/plain.mjs";
 
-/** The arrays read, in order: gradient_circles (uint16 256×256: 4 shards, 64 inner chunks) must be decoded by the pool's workers. */
+/** The arrays read, in order: gradient_circles (uint16 256×256: 4 shards, 64 inner chunks), read again once the workers are up, must be decoded by the pool's workers. */
 export const ARRAYS = [
   "image/gradient_circles",
   "image/gradient_circles_blosc",
@@ -54,5 +54,18 @@ export async function readSample(zom, url) {
       reads.push({ path, error: describe(e), pool: { before, after: stats(workerStats) } });
     }
   }
-  return { version: version(), ms, reads, pool: stats(workerStats) };
+  // Chunks decode on the calling thread until the workers are up (a cold page's first read
+  // does not wait for them): once they are (at most 20 s), gradient_circles is read again, and
+  // its decodes are the pool's.
+  for (const end = Date.now() + 20_000; (stats(workerStats).workers ?? 1) === 0 && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
+  const before = stats(workerStats);
+  let poolRead;
+  try {
+    const arr = await openArray(store, ARRAYS[0]);
+    const { shape } = await arr.get();
+    poolRead = { path: ARRAYS[0], shape, chunks: plain(arr.chunks), pool: { before, after: stats(workerStats) } };
+  } catch (e) {
+    poolRead = { path: ARRAYS[0], error: describe(e), pool: { before, after: stats(workerStats) } };
+  }
+  return { version: version(), ms, reads, poolRead, pool: stats(workerStats) };
 }

@@ -1,0 +1,65 @@
+// The Markdown tables of the "first_impressions" section of bench/results.json
+// (bench/first.mjs): printed by bench/first.mjs after a run and by scripts/bench-tables.mjs from
+// the file (docs/benchmarks.md: firstTables; README.md: firstSummary).
+import { table } from "./util.mjs";
+
+const LABELS = { zarrita: "zarrita + numcodecs", zom: "zom", "zom/manual": "zom/manual (.wasm beside)", "zom/zarrita": "zom/zarrita" };
+const ms = (x) => (typeof x === "number" && Number.isFinite(x) ? `${x.toFixed(0)} ms` : "–");
+const kib = (b) => (typeof b === "number" && Number.isFinite(b) ? (b / 1024).toFixed(1) : "–");
+const times = (x) => (typeof x === "number" && Number.isFinite(x) ? `${x.toFixed(2)}×` : "–");
+
+/** The rows of one page, Chromium's profiles first, then Firefox's. */
+function pageRows(s, page) {
+  const rows = s.rows.filter((r) => r.page === page);
+  const zarrita = (r) => rows.find((z) => z.browser === r.browser && z.profile === r.profile && z.library === "zarrita");
+  return rows.map((r) => [
+    r.browser === "chromium" ? r.profile : `Firefox, ${r.profile}`,
+    LABELS[r.library] ?? r.library,
+    ms(r.ms),
+    zarrita(r) ? times(r.ms / zarrita(r).ms) : "",
+    `${kib(r.code_bytes)} + ${kib(r.data_bytes)}`,
+    `${r.code_requests} + ${r.data_requests}`,
+  ]);
+}
+
+/** Every table of the section. */
+export function firstTables(s) {
+  const parts = [];
+  for (const [page, what] of Object.entries(s.pages)) {
+    parts.push(table([`${page}: ${what}`, "library", "median", "× zarrita", "KiB before the data: code + data", "requests: code + data"], pageRows(s, page)));
+  }
+  const files = [];
+  for (const [name, libs] of Object.entries(s.files)) {
+    for (const [lib, byFile] of Object.entries(libs)) {
+      for (const [file, f] of Object.entries(byFile)) {
+        files.push([`${name}, ${LABELS[lib] ?? lib}`, file, kib(f.raw), kib(f.gzip), kib(f.brotli), f.loaded ? "yes" : "no"]);
+      }
+    }
+  }
+  parts.push(table(["page's JS and WebAssembly by file", "file", "KiB", "gzip -9 KiB", "brotli KiB", "loaded before the data"], files));
+  const b = s.before;
+  parts.push(
+    table(
+      [`before (${b.date}, ${b.page} page)`, ...b.libraries.map((l) => LABELS[l] ?? l), "bytes"],
+      b.rows.map((r) => [r.profile, ...r.ms.map((x) => (Array.isArray(x) ? `${x[0]}–${x[1]} ms` : `${x} ms`)), r.bytes]),
+    ),
+  );
+  return parts.join("\n\n");
+}
+
+/**
+ * README's lines: the app page in Chromium, each network, zarrita and zom's entries, and beside
+ * them the figures of before this bench (zarrita, zom, zom/zarrita).
+ */
+export function firstSummary(s) {
+  const libs = Object.keys(LABELS).filter((l) => s.rows.some((r) => r.page === "app" && r.library === l));
+  const at = (profile, lib) => s.rows.find((r) => r.page === "app" && r.browser === "chromium" && r.profile === profile && r.library === lib);
+  const profiles = s.profiles.map((p) => p.name);
+  const before = (p) => {
+    const row = s.before.rows.find((r) => r.profile === p);
+    return row === undefined ? "–" : row.ms.map((x) => (Array.isArray(x) ? `${x[0]}–${x[1]}` : `${x}`)).join(" / ");
+  };
+  const rows = profiles.map((p) => [p, ...libs.map((l) => ms(at(p, l)?.ms)), before(p)]);
+  rows.push(["KiB of code before the data", ...libs.map((l) => kib(at(profiles[0], l)?.code_bytes)), "252 / 449 / 449"]);
+  return table(["open and read a 512² array, cold page, Chromium", ...libs.map((l) => LABELS[l]), `before (${s.before.date}): zarrita / zom / zom/zarrita`], rows);
+}
