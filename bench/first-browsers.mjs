@@ -19,6 +19,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { chromium } from "playwright-core";
 import { CHROMIUM_ARGS } from "../tests/browser/chromium.mjs";
+import { FIREFOX_PREFS } from "../tests/browser/engines.mjs";
 import { FIREFOX } from "../scripts/setup.mjs";
 
 /** The network profiles: download (= upload) bits per second and latency per request; null: none. */
@@ -130,38 +131,6 @@ export async function chromiumRun(browser, url, profile, timeout) {
   }
 }
 
-/** tests/browser/engines.mjs's Firefox prefs: nothing but loopback, no background services. */
-const FIREFOX_PREFS = {
-  "network.proxy.type": 1,
-  "network.proxy.http": "127.0.0.1",
-  "network.proxy.http_port": 9,
-  "network.proxy.ssl": "127.0.0.1",
-  "network.proxy.ssl_port": 9,
-  "network.proxy.share_proxy_settings": true,
-  "network.proxy.no_proxies_on": "localhost, 127.0.0.1",
-  "network.trr.mode": 5,
-  "network.dns.disablePrefetch": true,
-  "network.prefetch-next": false,
-  "network.predictor.enabled": false,
-  "network.captive-portal-service.enabled": false,
-  "network.connectivity-service.enabled": false,
-  "browser.safebrowsing.update.enabled": false,
-  "browser.region.network.url": "",
-  "browser.region.update.enabled": false,
-  "toolkit.telemetry.enabled": false,
-  "toolkit.telemetry.server": "",
-  "datareporting.policy.dataSubmissionEnabled": false,
-  "app.update.auto": false,
-  "app.update.enabled": false,
-  "extensions.blocklist.enabled": false,
-  "messaging-system.rsexperimentloader.enabled": false,
-  "app.shield.optoutstudies.enabled": false,
-  "browser.discovery.enabled": false,
-  "media.gmp-gmpopenh264.enabled": false,
-  "security.OCSP.enabled": 0,
-  "security.remote_settings.crlite_filters.enabled": false,
-};
-
 export async function launchFirefoxBrowser() {
   const { default: puppeteer } = await import("puppeteer-core");
   const profile = mkdtempSync(join(tmpdir(), "zom-bench-first-firefox-"));
@@ -172,6 +141,7 @@ export async function launchFirefoxBrowser() {
     userDataDir: profile,
     timeout: 60_000,
     protocolTimeout: 60_000,
+    // tests/browser/engines.mjs's: nothing but loopback, no background services.
     extraPrefsFirefox: FIREFOX_PREFS,
   });
   const version = (await browser.version()).replace(/^firefox\//, "Firefox ");

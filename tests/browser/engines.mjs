@@ -165,7 +165,7 @@ async function launchChromiumEngine(prefix, viewport) {
 }
 
 /** Firefox prefs on top of puppeteer's (which already turn off updates, safe browsing, telemetry uploads, …). */
-const FIREFOX_PREFS = {
+export const FIREFOX_PREFS = {
   // Anything not loopback goes to a proxy that is not there (loopback is never proxied:
   // network.proxy.allow_hijacking_localhost is false).
   "network.proxy.type": 1,
