@@ -78,7 +78,7 @@ export function toZomError(x: unknown): unknown {
   });
 }
 
-/** A node path argument, checked: the one string check of the functions that take a path. */
+/** `path` when it is a string; a JS caller's other value is refused here, before it reaches the WebAssembly. */
 export function nodePath(path: unknown): string {
   if (typeof path === "string") return path;
   throw new ZomError("InvalidArgument", `a node path must be a string, got ${path === null ? "null" : typeof path} (the options come after the path: open(store, "", options))`);

@@ -12,12 +12,12 @@ import type { ArrayDefaults } from "./array.js";
 import type { ChunkCache } from "./cache.js";
 import { checkWorkers } from "./pool/settings.js";
 import type { GetOptions } from "./array.js";
-import { nodePath, toZomError, ZomError } from "./errors.js";
+import { nodePath, toZomError } from "./errors.js";
 import { withUnderstood } from "./extensions.js";
 import { isInitialized, whenInit } from "./load.js";
 import { limitInForce } from "./parts.js";
 import type { ByteRange, StoreCallOptions, StoreListing } from "./store/types.js";
-import type { ArrayZom, Attributes, LimitsOptions, SpecInput, Zom } from "./types.js";
+import type { ArrayZom, Attributes, LimitsOptions, Zom } from "./types.js";
 
 /**
  * A store zom reads from: zarrita's store shape. Keys are absolute ("/a/zarr.json");
@@ -163,8 +163,6 @@ function memberAt(zom: Zom, path: string): Zom | undefined {
   }
   return node;
 }
-
-/** `path` when it is a string; a JS caller's other value is refused here, before it reaches the WebAssembly. */
 
 /** What the arrays opened with `options` read with by default. */
 function defaultsOf(options: OpenOptions): ArrayDefaults {
