@@ -126,6 +126,9 @@ function trimGlue(part) {
   const doc = dts.lastIndexOf("/**", decl);
   const own = doc >= 0 && dts.slice(dts.indexOf("*/", doc) + 2, decl).trim() === "";
   dts = dts.slice(0, own ? doc : decl) + dts.slice(dts.indexOf(";", decl) + 1);
+  // `[Symbol.dispose]` needs lib "esnext" in the user's tsconfig, and the store modules' declarations
+  // reach these ones (ts/parts.ts): the classes keep `free()`.
+  dts = dts.replace(/^\s*\[Symbol\.dispose\]\(\): void;\n/gm, "");
   writeFileSync(types, dts);
 }
 
@@ -138,7 +141,7 @@ function timed(label, fn) {
 /** Identifies one cargo output and the post-processing applied to it. */
 function stampOf(file) {
   const s = statSync(file);
-  return JSON.stringify({ size: s.size, mtime: s.mtimeMs, wasmOpt: WASM_OPT_ARGS, minify: true, glue: "initSync, globalThis" });
+  return JSON.stringify({ size: s.size, mtime: s.mtimeMs, wasmOpt: WASM_OPT_ARGS, minify: true, glue: "initSync, globalThis, no Symbol.dispose" });
 }
 
 /** Writes `text` to pkg/`name` (with `types` as its declarations, when given). */
