@@ -67,7 +67,8 @@ export function whenInit(): Promise<void> {
 /**
  * Loads and instantiates the WebAssembly module, once: later calls return the same promise
  * (a later `wasm` is ignored); after a failure the next call tries again. Also sets the
- * decode workers' source and default count, for the reads that start after it.
+ * decode workers' source and default count, for the reads that start after it, and starts
+ * those workers in the background (unless the count is 0), so that later reads find them up.
  *
  * ```ts
  * await init();                                          // "zom": optional (the first call loads it)
@@ -77,7 +78,17 @@ export function whenInit(): Promise<void> {
 export function init(options?: InitOptions | InitSource | Promise<InitSource>): Promise<void> {
   const opts = isOptions(options) ? options : { wasm: options };
   configureWorkers({ worker: opts.worker, workers: opts.workers });
-  return reader.load(opts.wasm);
+  const loaded = reader.load(opts.wasm);
+  loaded.then(() => afterInit?.(), () => {});
+  return loaded;
+}
+
+/** What `init` starts once the module is loaded (the decode pool registers it). */
+let afterInit: (() => void) | undefined;
+
+/** Registers what `init` starts once the module is loaded. @internal */
+export function onInit(start: () => void): void {
+  afterInit = start;
 }
 
 /** A plain options object rather than a source (sources are never plain objects). */

@@ -84,6 +84,9 @@ async function explorerJourney(e) {
   const values = expected.values;
   const min = Math.min(...values);
   const max = Math.max(...values);
+  // zom's decode workers, which the explorer's init() starts, are up (until then chunks decode
+  // in the explorer's own worker).
+  await e.waitFor(() => Number(document.getElementById("decode-workers")?.textContent) > 0, null, { what: "zom's decode workers" });
   await e.click(`button.node[data-path="${SHARDED}"]`);
   await e.waitFor((p) => document.querySelector(`article.panel[data-path="${p}"]`) !== null, SHARDED, { what: "the array's panel" });
   await e.waitFor(

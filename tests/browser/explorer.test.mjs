@@ -138,6 +138,9 @@ test("an image preview is drawn from the real values in the worker, with min/max
   // What a user sees: the preview within seconds of the click (it once waited 20 s for a pool
   // worker that never answered), decoded by zom's decode workers, with no warning.
   const linesBefore = consoleLines.length;
+  // zom's decode workers, which the explorer's init() starts, are up (until then chunks decode
+  // in the explorer's own worker).
+  await page.waitForFunction(() => Number(document.getElementById("decode-workers")?.textContent) > 0, null, { timeout: 20_000 });
   const t0 = performance.now();
   await selectNode("image/gradient_circles");
   await previewDone();

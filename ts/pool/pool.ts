@@ -15,7 +15,7 @@
  */
 import * as raw from "../zom_wasm.js";
 import { ZomError } from "../errors.js";
-import { wasmModule, whenInit } from "../load.js";
+import { onInit, wasmModule, whenInit } from "../load.js";
 import { entry } from "../runtime.js";
 import type { WorkerPort } from "../runtime.js";
 import { applySteps, registeredNames } from "../codecs.js";
@@ -495,6 +495,11 @@ export function poolOf(size: number | undefined): WorkerPool {
   }
   return pool;
 }
+
+// `init()` starts the default pool, so that the reads after it find the workers up.
+onInit(() => {
+  if (workerSettings.count !== 0) poolOf(workerSettings.count);
+});
 
 /** Forgets array `id` in every pool (its decoders in the workers are freed). */
 export function forgetArray(id: number): void {

@@ -22,8 +22,8 @@ export class ZomWorker {
   readonly #worker: Worker;
   #next = 1;
   readonly #pending = new Map<number, { resolve: (r: Response) => void; reject: (e: Error) => void; progress?: (r: Response) => void }>();
-  /** Called with the store's counters and the chunk cache's hits and misses as they change. */
-  onStats: (requests: number, bytes: number, cacheHits: number, cacheMisses: number) => void = () => {};
+  /** Called with the store's counters, the chunk cache's hits and misses and zom's started decode workers as they change. */
+  onStats: (requests: number, bytes: number, cacheHits: number, cacheMisses: number, decodeWorkers: number) => void = () => {};
   /** Called when the worker cannot work at all (the WebAssembly did not load, a crash). */
   onFatal: (failure: Failure) => void = () => {};
 
@@ -39,7 +39,7 @@ export class ZomWorker {
   }
 
   #receive(r: Response): void {
-    if (r.type === "stats") return this.onStats(r.requests, r.bytes, r.cacheHits, r.cacheMisses);
+    if (r.type === "stats") return this.onStats(r.requests, r.bytes, r.cacheHits, r.cacheMisses, r.decodeWorkers);
     if (r.type === "fatal") return this.onFatal(r.error);
     const p = this.#pending.get(r.id);
     if (p === undefined) return;

@@ -33,6 +33,7 @@ const els = {
   requests: byId("requests"),
   bytes: byId("bytes"),
   cacheHits: byId("cache-hits"),
+  decodeWorkers: byId("decode-workers"),
   cacheStat: byId("cache-stat"),
   download: byId<HTMLButtonElement>("download"),
   progress: byId<HTMLProgressElement>("walk-progress"),
@@ -65,7 +66,8 @@ function banner(f: Failure): void {
   replace(els.banner, failureBox(f, "Something went wrong"));
 }
 
-worker.onStats = (requests, bytes, cacheHits, cacheMisses) => {
+worker.onStats = (requests, bytes, cacheHits, cacheMisses, decodeWorkers) => {
+  els.decodeWorkers.textContent = String(decodeWorkers);
   els.requests.textContent = requests.toLocaleString("en");
   els.bytes.textContent = showBytes(bytes);
   els.cacheHits.textContent = cacheHits.toLocaleString("en");

@@ -168,5 +168,5 @@ export type Response =
   | { id: number; type: "diff"; differences: Difference[] }
   | { id: number; type: "stringify"; text: string }
   /** The store's HTTP counters, and the decoded-chunk cache's hits and misses. */
-  | { id: 0; type: "stats"; requests: number; bytes: number; cacheHits: number; cacheMisses: number }
+  | { id: 0; type: "stats"; requests: number; bytes: number; cacheHits: number; cacheMisses: number; decodeWorkers: number }
   | { id: 0; type: "fatal"; error: Failure };

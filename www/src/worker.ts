@@ -64,10 +64,11 @@ let lastStats = "";
 function postStats(): void {
   const { requests, bytes } = http?.stats ?? { requests: 0, bytes: 0 };
   const { hits, misses } = cache.stats;
-  const text = `${requests}/${bytes}/${hits}/${misses}`;
+  const decodeWorkers = workerStats().workers;
+  const text = `${requests}/${bytes}/${hits}/${misses}/${decodeWorkers}`;
   if (text === lastStats) return;
   lastStats = text;
-  post({ id: 0, type: "stats", requests, bytes, cacheHits: hits, cacheMisses: misses });
+  post({ id: 0, type: "stats", requests, bytes, cacheHits: hits, cacheMisses: misses, decodeWorkers });
 }
 setInterval(postStats, 150);
 
