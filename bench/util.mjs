@@ -26,17 +26,7 @@ export function serverBenchArgs() {
   return { runs: Math.max(3, Number(values.runs)), latency: Number(values.latency), data: values.data, out: values.out };
 }
 
-/** Node paths of a ZOM ("" for the root), sorted. */
-export function zomPaths(node) {
-  const out = [];
-  // Sorted once at the end: sorting at every level made this quadratic (0.8 s of the 10k walk).
-  const collect = (n, path) => {
-    out.push(path);
-    for (const [name, child] of Object.entries(n.members ?? {})) collect(child, path ? `${path}/${name}` : name);
-  };
-  collect(node, "");
-  return out.sort();
-}
+export { zomPaths } from "../tests/js/helpers.mjs";
 
 /** The median of a list of numbers (NaN for an empty list). */
 export function median(xs) {

@@ -8,7 +8,7 @@ import { plainJson, withZomText } from "./documents.js";
 import type { RawCompareOptions, RawFlatOptions, RawValidateOptions } from "./generated/boundary.js";
 import { SPEC_NAMES } from "./generated/boundary.js";
 import * as schemas from "./zom_schemas.js";
-import { toZomError, ZomError } from "./errors.js";
+import { converting, ZomError } from "./errors.js";
 import { requireTools } from "./tools.js";
 import { registeredNames } from "./codecs.js";
 import { registry } from "./extensions.js";
@@ -34,11 +34,7 @@ import type {
 
 function call<T>(f: () => unknown): T {
   requireTools();
-  try {
-    return f() as T;
-  } catch (e) {
-    throw toZomError(e);
-  }
+  return converting(f);
 }
 
 export { registerExtension, unregisterExtension } from "./extensions.js";

@@ -5,17 +5,9 @@
  * @module
  */
 import type { RawToDocumentsOptions } from "./generated/boundary.js";
-import { toZomError } from "./errors.js";
+import { converting } from "./errors.js";
 import { shared } from "./parts.js";
 import type { NodeSummary, ToDocumentsOptions, Zom } from "./types.js";
-
-function call<T>(f: () => unknown): T {
-  try {
-    return f() as T;
-  } catch (e) {
-    throw toZomError(e);
-  }
-}
 
 /** Deeper than this, a value is not checked as plain JSON (it goes as an object). */
 const PLAIN_DEPTH = 256;
@@ -92,7 +84,7 @@ export function withZomText<T>(zoms: unknown[], fn: (zoms: unknown[]) => T): T {
 
 /** The metadata documents of a ZOM, by store key, as JSON text bytes the way zarr-python writes them. */
 export function toDocuments(zom: Zom, options: ToDocumentsOptions = {}): Map<string, Uint8Array> {
-  return new Map(call<[string, Uint8Array][]>(() => withZomText([zom], ([z]) => shared().toDocuments(z, options satisfies RawToDocumentsOptions))));
+  return new Map(converting<[string, Uint8Array][]>(() => withZomText([zom], ([z]) => shared().toDocuments(z, options satisfies RawToDocumentsOptions))));
 }
 
 /**
@@ -101,5 +93,5 @@ export function toDocuments(zom: Zom, options: ToDocumentsOptions = {}): Map<str
  * nothing themselves.
  */
 export function summarize(zom: Zom): { [path: string]: NodeSummary } {
-  return call(() => withZomText([zom], ([z]) => shared().summarizeTree(z)));
+  return converting(() => withZomText([zom], ([z]) => shared().summarizeTree(z)));
 }

@@ -78,6 +78,15 @@ export function toZomError(x: unknown): unknown {
   });
 }
 
+/** Calls into the core: what it returns, as `T`; a thrown error object becomes a {@link ZomError}. */
+export function converting<T>(f: () => unknown): T {
+  try {
+    return f() as T;
+  } catch (e) {
+    throw toZomError(e);
+  }
+}
+
 /** `path` when it is a string; a JS caller's other value is refused here, before it reaches the WebAssembly. */
 export function nodePath(path: unknown): string {
   if (typeof path === "string") return path;

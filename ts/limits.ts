@@ -3,17 +3,9 @@
  * part, those loaded later included.
  * @module
  */
-import { toZomError } from "./errors.js";
+import { converting } from "./errors.js";
 import { applyLimits, shared } from "./parts.js";
 import type { Limits, LimitsOptions } from "./types.js";
-
-function call<T>(f: () => unknown): T {
-  try {
-    return f() as T;
-  } catch (e) {
-    throw toZomError(e);
-  }
-}
 
 /**
  * Changes the default limits of every later call (each call's `limits` option still overrides
@@ -25,15 +17,15 @@ function call<T>(f: () => unknown): T {
  * ```
  */
 export function setLimits(limits: LimitsOptions | null): Limits {
-  return call(() => applyLimits(limits));
+  return converting(() => applyLimits(limits));
 }
 
 /** The default limits in force (see {@link setLimits}). */
 export function getLimits(): Limits {
-  return call(() => shared().defaultLimits(undefined));
+  return converting(() => shared().defaultLimits(undefined));
 }
 
 /** The version of the zom crate inside the WebAssembly. */
 export function version(): string {
-  return call(() => shared().version());
+  return converting(() => shared().version());
 }

@@ -60,13 +60,16 @@ export function partStarted(glue: SharedGlue): void {
   started.push(glue);
 }
 
+/** The part to load when none has started: the first imported entry's that carries its bytes. */
+function home(): PartLoaderLike {
+  const part = homes.find((h) => h.canRequire()) ?? homes[0];
+  if (part === undefined) throw new Error('zom was imported through an internal file: import "zom" or "zom/validate"');
+  return part;
+}
+
 /** A started part's shared exports, loading the home part first if none has started. */
 export function shared(): SharedGlue {
-  if (started.length === 0) {
-    const home = homes.find((h) => h.canRequire()) ?? homes[0];
-    if (home === undefined) throw new Error('zom was imported through an internal file: import "zom" or "zom/validate"');
-    home.require();
-  }
+  if (started.length === 0) home().require();
   return started[0] as SharedGlue;
 }
 
@@ -88,17 +91,14 @@ export function limitInForce(name: LimitName): number {
  */
 export async function whenShared(): Promise<void> {
   if (started.length > 0) return;
-  const home = homes.find((h) => h.canRequire()) ?? homes[0];
-  if (home === undefined) throw new Error('zom was imported through an internal file: import "zom" or "zom/validate"');
-  await home.when();
+  await home().when();
 }
 
 /** Sets the default limits in every started part and remembers them for parts that start later. */
 export function applyLimits(limits: LimitsOptions | null): Limits {
-  const first = shared();
+  const inForce = shared().defaultLimits(limits) as Limits;
+  for (const glue of started.slice(1)) glue.defaultLimits(limits);
   if (limits === null) limitCalls = [];
   else limitCalls.push(limits);
-  let result: unknown;
-  for (const glue of started) result = glue.defaultLimits(limits);
-  return (result ?? first.defaultLimits(undefined)) as Limits;
+  return inForce;
 }

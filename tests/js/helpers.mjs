@@ -8,6 +8,17 @@ import { readMetadataDocuments, root as repoRoot } from "../../scripts/lib.mjs";
 export { repoRoot };
 export const fixtures = join(repoRoot, "tests", "fixtures");
 
+/** Node paths of a ZOM ("" for the root), sorted (once, at the end: sorting every level is quadratic). */
+export function zomPaths(node) {
+  const out = [];
+  const collect = (n, path) => {
+    out.push(path);
+    for (const [name, child] of Object.entries(n.members ?? {})) collect(child, path ? `${path}/${name}` : name);
+  };
+  collect(node, "");
+  return out.sort();
+}
+
 /** The four fixture hierarchies zarr-python wrote, with their pydantic-zarr dumps. */
 export const HIERARCHIES = ["v3", "v3-consolidated", "v2", "v2-consolidated"];
 

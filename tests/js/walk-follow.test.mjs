@@ -13,7 +13,7 @@ import { FetchStore, ReferenceStore, ZipStore } from "zom";
 import { validateHierarchy, walk } from "zom/validate";
 import { FsStore } from "zom/fs";
 import { startServer } from "../server/server.mjs";
-import { assertJsonEqual, fixtures } from "./helpers.mjs";
+import { assertJsonEqual, fixtures, zomPaths } from "./helpers.mjs";
 
 const manifest = JSON.parse(readFileSync(join(fixtures, "walk", "manifest.json"), "utf8"));
 
@@ -26,17 +26,6 @@ const CASES = [
   ...["ome-0.6-image", "ome-0.6-plate", "ome-0.6-scene"].map((d) => ({ dir: `conventions-0.6/${d}`, nodes: null })),
 ];
 
-/** Node paths of a ZOM, sorted ("" for the root). */
-function paths(zom) {
-  const out = [];
-  const visit = (node, path) => {
-    out.push(path);
-    for (const [name, child] of Object.entries(node.members ?? {})) visit(child, path ? `${path}/${name}` : name);
-  };
-  visit(zom, "");
-  return out.sort();
-}
-
 /** Every node of a ZOM. */
 function nodesOf(zom) {
   return [zom, ...Object.values(zom.members ?? {}).flatMap(nodesOf)];
@@ -48,32 +37,22 @@ function verdict(tree) {
   return report.problems.map((p) => `${p.severity} /${p.path} ${p.spec ?? ""} ${p.rule ?? ""}: ${p.message}`).sort();
 }
 
+/** Every file below the folder `dir`: [its path below `dir` with "/", its path]. */
+function filesOf(dir, d = dir) {
+  return readdirSync(d).flatMap((name) => {
+    const p = join(d, name);
+    return statSync(p).isDirectory() ? filesOf(dir, p) : [[relative(dir, p).split("\\").join("/"), p]];
+  });
+}
+
 /** Kerchunk references (version 1) holding every file of the folder `dir` inline. */
 function referencesOf(dir) {
-  const refs = {};
-  const add = (d) => {
-    for (const name of readdirSync(d)) {
-      const p = join(d, name);
-      if (statSync(p).isDirectory()) add(p);
-      else refs[relative(dir, p).split("\\").join("/")] = readFileSync(p, "utf8");
-    }
-  };
-  add(dir);
-  return { version: 1, refs };
+  return { version: 1, refs: Object.fromEntries(filesOf(dir).map(([key, p]) => [key, readFileSync(p, "utf8")])) };
 }
 
 /** A zip of the folder `dir`, stored (no compression) with its paths below the folder. */
 function zipOf(dir) {
-  const files = {};
-  const add = (d) => {
-    for (const name of readdirSync(d)) {
-      const p = join(d, name);
-      if (statSync(p).isDirectory()) add(p);
-      else files[relative(dir, p).split("\\").join("/")] = [new Uint8Array(readFileSync(p)), { level: 0 }];
-    }
-  };
-  add(dir);
-  return zipSync(files);
+  return zipSync(Object.fromEntries(filesOf(dir).map(([key, p]) => [key, [new Uint8Array(readFileSync(p)), { level: 0 }]])));
 }
 
 test("every OME-Zarr hierarchy walks to its folder's ZOM and verdict over plain HTTP, an HTML index, a zip and references", async () => {
@@ -89,7 +68,7 @@ test("every OME-Zarr hierarchy walks to its folder's ZOM and verdict over plain 
   try {
     for (const { dir, nodes } of CASES) {
       const folder = await walk(new FsStore(join(fixtures, dir)));
-      if (nodes !== null) assert.deepEqual(paths(folder), nodes, `${dir}: the folder's nodes are the manifest's`);
+      if (nodes !== null) assert.deepEqual(zomPaths(folder), nodes, `${dir}: the folder's nodes are the manifest's`);
       const expected = verdict(folder);
 
       plain.resetStats();
@@ -102,8 +81,8 @@ test("every OME-Zarr hierarchy walks to its folder's ZOM and verdict over plain 
       // listing's discovery, once for the walk (three S3 roots, one HTML index).
       const perNode = folder.zarr_format === 3 ? 1 : 4;
       const images = nodesOf(folder).filter((n) => n.attributes?.ome?.multiscales ?? n.attributes?.multiscales).length;
-      const bound = folder.consolidated ? 5 : (paths(folder).length + images) * perNode + 4 + 4;
-      assert.ok(plain.stats.requests <= bound, `${dir}: ${plain.stats.requests} requests for ${paths(folder).length} nodes (at most ${bound})`);
+      const bound = folder.consolidated ? 5 : (zomPaths(folder).length + images) * perNode + 4 + 4;
+      assert.ok(plain.stats.requests <= bound, `${dir}: ${plain.stats.requests} requests for ${zomPaths(folder).length} nodes (at most ${bound})`);
 
       const listed = await walk(new FetchStore(`${indexed.url}/${dir}/`));
       assertJsonEqual(listed, folder, `${dir} over an HTML index`);
@@ -130,7 +109,7 @@ test("a plate's levels are asked for a level at a time: as many round trips as i
     const t0 = performance.now();
     const tree = await walk(new FetchStore(`${server.url}/${dir}`));
     const ms = performance.now() - t0;
-    const depth = Math.max(...paths(tree).map((p) => (p === "" ? 0 : p.split("/").length)));
+    const depth = Math.max(...zomPaths(tree).map((p) => (p === "" ? 0 : p.split("/").length)));
     // root, then rows and wells together, fields, levels and labels, labels' images, their
     // levels: depth rounds, each 40 ms at least; well under one more than that.
     assert.equal(depth, 6);
@@ -171,7 +150,7 @@ test("follow: false walks only what listings and consolidated metadata give", as
   const server = await startServer({ root: fixtures });
   try {
     const tree = await walk(new FetchStore(`${server.url}/walk/ozp-0.21-v0.4-image`), { follow: false });
-    assert.deepEqual(paths(tree), [""]);
+    assert.deepEqual(zomPaths(tree), [""]);
     assert.deepEqual(tree.unlisted, [""]);
   } finally {
     await server.close();
