@@ -15,6 +15,7 @@
 //   node scripts/setup.mjs --python-references  # .venv-references: kerchunk, h5py, scipy,
 //                                              # for tests/fixtures/references/generate.py
 //   node scripts/setup.mjs --python-ome        # .venv-ome: ome-zarr-py, ngff-zarr, ome-zarr-models
+//   node scripts/setup.mjs --python-current    # .venv-current: zarr-python 3.4, numcodecs 0.17, cast-value-rs
 //                                              # (Python 3.12), for tests/fixtures/walk/generate.py
 //                                              # and bench/generate_plate.py
 //   node scripts/setup.mjs --twiggy            # twiggy, the code size profiler bench/size.mjs runs
@@ -81,6 +82,13 @@ export const PYTHON_REFERENCES = join(VENV_REFERENCES, "bin", "python");
 export const VENV_OME = join(root, ".venv-ome");
 /** Its interpreter: pythonOme() makes it. */
 export const PYTHON_OME = join(VENV_OME, "bin", "python");
+/**
+ * Today's writers' environment (zarr-python 3.4, numcodecs 0.17, cast-value-rs), for
+ * tests/fixtures/current/generate.py only; Python as its requirements file's header names.
+ */
+export const VENV_CURRENT = join(root, ".venv-current");
+/** Its interpreter: pythonCurrent() makes it. */
+export const PYTHON_CURRENT = join(VENV_CURRENT, "bin", "python");
 /** sha256 of the requirements file the venv was last installed from. */
 const PYTHON_STAMP = join(VENV, "zom-requirements.sha256");
 /** zarr 3.1.6 (and numpy 2.4) need Python 3.11 or later. */
@@ -344,12 +352,25 @@ export function pythonReferences() {
  * @returns {string} the interpreter (PYTHON_OME)
  */
 export function pythonOme() {
-  const requirementsFile = join(root, "scripts", "python-requirements-ome.txt");
+  return pinnedVenv(VENV_OME, PYTHON_OME, join(root, "scripts", "python-requirements-ome.txt"));
+}
+
+/**
+ * Today's writers' environment .venv-current (scripts/python-requirements-current.txt), the
+ * same way: only tests/fixtures/current/generate.py needs it (the tests read its committed output).
+ * @returns {string} the interpreter (PYTHON_CURRENT)
+ */
+export function pythonCurrent() {
+  return pinnedVenv(VENV_CURRENT, PYTHON_CURRENT, join(root, "scripts", "python-requirements-current.txt"));
+}
+
+/** A venv of `requirementsFile` from a Python of the minor version its `# python: 3.N` header names. */
+function pinnedVenv(venv, interpreter, requirementsFile) {
   const pin = readFileSync(requirementsFile, "utf8").match(/^# python: 3\.(\d+)$/m);
   if (!pin) throw new StepError(`${relative(root, requirementsFile)} has no \`# python: 3.N\` header line`);
   const minor = Number(pin[1]);
-  return pythonVenv(VENV_OME, PYTHON_OME, requirementsFile, {
-    base: () => pinnedPython(minor),
+  return pythonVenv(venv, interpreter, requirementsFile, {
+    base: () => pinnedPython(minor, `${relative(root, venv)} (${relative(root, requirementsFile)})`),
     fits: (p) => p.version[0] === 3 && p.version[1] === minor,
   });
 }
@@ -358,7 +379,7 @@ export function pythonOme() {
  * A Python 3.<minor> with the venv module: python3.<minor> or python3 on PATH, else the newest
  * 3.<minor>.* under pyenv's root (pyenv's shims run only the versions `pyenv global` selects).
  */
-function pinnedPython(minor) {
+function pinnedPython(minor, forWhat) {
   const want = `3.${minor}`;
   const pyenvRoot = process.env.PYENV_ROOT || capture("pyenv", ["root"])?.trim() || join(homedir(), ".pyenv");
   const versions = join(pyenvRoot, "versions");
@@ -377,7 +398,7 @@ function pinnedPython(minor) {
     if (p.version[0] === 3 && p.version[1] === minor && p.venv) return p;
   }
   throw new StepError(
-    `.venv-ome needs Python ${want} with the venv module (scripts/python-requirements-ome.txt pins it): ` +
+    `${forWhat} needs Python ${want} with the venv module (its requirements pin it): ` +
       `looked for python${want} and python3 on PATH and ${join(versions, `${want}.*`, "bin", "python3")}; ` +
       `found ${seen.join(", ") || "none of them"}. Install Python ${want} (e.g. \`pyenv install ${want}\`)`,
   );
@@ -436,13 +457,14 @@ function pythonVenv(venv, interpreter, requirementsFile, { base: basePy = basePy
 
 /**
  * Installs whatever is missing.
- * @param {{ browser?: boolean, python?: boolean, pythonZarr2?: boolean, pythonConventions?: boolean, pythonReferences?: boolean, pythonOme?: boolean, twiggy?: boolean }} [opts]
+ * @param {{ browser?: boolean, python?: boolean, pythonZarr2?: boolean, pythonConventions?: boolean, pythonReferences?: boolean, pythonOme?: boolean, pythonCurrent?: boolean, twiggy?: boolean }} [opts]
  *   browser: also Chromium and chromedriver, Firefox ESR, WebKitWebDriver with MiniBrowser and
  *   xvfb-run (the browser tests); python: also .venv (the tests
  *   that run zarr-python); pythonZarr2: also .venv-zarr2 (the zarr-python 2 fixture generator);
  *   pythonConventions: also .venv-conventions (the OME-Zarr and xarray convention fixture generator);
  *   pythonReferences: also .venv-references (the kerchunk reference fixture generator);
  *   pythonOme: also .venv-ome (the OME-Zarr walk fixtures' and bench plates' generators);
+ *   pythonCurrent: also .venv-current (tests/fixtures/current/generate.py's writers);
  *   twiggy: also twiggy (the size bench's byte attribution)
  */
 export function setup(opts = {}) {
@@ -457,6 +479,7 @@ export function setup(opts = {}) {
   if (opts.pythonConventions) pythonConventions();
   if (opts.pythonReferences) pythonReferences();
   if (opts.pythonOme) pythonOme();
+  if (opts.pythonCurrent) pythonCurrent();
   if (opts.browser) {
     chromium();
     chromedriver();
@@ -476,6 +499,7 @@ if (isMain(import.meta.url)) {
       pythonConventions: flag("--python-conventions"),
       pythonReferences: flag("--python-references"),
       pythonOme: flag("--python-ome"),
+      pythonCurrent: flag("--python-current"),
       twiggy: flag("--twiggy"),
       suites: flag("--suites"),
     }),

@@ -1,4 +1,4 @@
-//! Checksums over whole chunks: CRC-32C, Adler-32 and Fletcher-32.
+//! Checksums over whole chunks: CRC-32C, Adler-32, Fletcher-32 and Jenkins lookup3.
 
 use std::sync::OnceLock;
 
@@ -62,6 +62,65 @@ pub fn adler32(data: &[u8]) -> u32 {
         b %= MOD;
     }
     (b << 16) | a
+}
+
+/// Bob Jenkins' lookup3 hash (`hashlittle`, byte by byte) as HDF5 and numcodecs'
+/// `jenkins_lookup3` compute it, seeded with `initval`.
+pub fn jenkins_lookup3(data: &[u8], initval: u32) -> u32 {
+    fn mix(a: &mut u32, b: &mut u32, c: &mut u32) {
+        *a = a.wrapping_sub(*c) ^ c.rotate_left(4);
+        *c = c.wrapping_add(*b);
+        *b = b.wrapping_sub(*a) ^ a.rotate_left(6);
+        *a = a.wrapping_add(*c);
+        *c = c.wrapping_sub(*b) ^ b.rotate_left(8);
+        *b = b.wrapping_add(*a);
+        *a = a.wrapping_sub(*c) ^ c.rotate_left(16);
+        *c = c.wrapping_add(*b);
+        *b = b.wrapping_sub(*a) ^ a.rotate_left(19);
+        *a = a.wrapping_add(*c);
+        *c = c.wrapping_sub(*b) ^ b.rotate_left(4);
+        *b = b.wrapping_add(*a);
+    }
+    fn word(bytes: &[u8]) -> u32 {
+        bytes
+            .iter()
+            .enumerate()
+            .fold(0u32, |w, (i, &b)| w | u32::from(b) << (8 * i))
+    }
+    // lookup3 hashes lengths modulo 2^32.
+    let start = 0xdead_beef_u32
+        .wrapping_add(data.len() as u32)
+        .wrapping_add(initval);
+    let (mut a, mut b, mut c) = (start, start, start);
+    let mut rest = data;
+    while rest.len() > 12 {
+        let (block, tail) = rest.split_at(12);
+        a = a.wrapping_add(word(&block[0..4]));
+        b = b.wrapping_add(word(&block[4..8]));
+        c = c.wrapping_add(word(&block[8..12]));
+        mix(&mut a, &mut b, &mut c);
+        rest = tail;
+    }
+    if rest.is_empty() {
+        return c;
+    }
+    a = a.wrapping_add(word(rest.get(0..4.min(rest.len())).unwrap_or(&[])));
+    b = b.wrapping_add(word(rest.get(4..8.min(rest.len())).unwrap_or(&[])));
+    c = c.wrapping_add(word(rest.get(8..).unwrap_or(&[])));
+    c ^= b;
+    c = c.wrapping_sub(b.rotate_left(14));
+    a ^= c;
+    a = a.wrapping_sub(c.rotate_left(11));
+    b ^= a;
+    b = b.wrapping_sub(a.rotate_left(25));
+    c ^= b;
+    c = c.wrapping_sub(b.rotate_left(16));
+    a ^= c;
+    a = a.wrapping_sub(c.rotate_left(4));
+    b ^= a;
+    b = b.wrapping_sub(a.rotate_left(14));
+    c ^= b;
+    c.wrapping_sub(b.rotate_left(24))
 }
 
 /// Fletcher-32 as HDF5 (and numcodecs) compute it: big-endian 16-bit words, a trailing odd
@@ -128,6 +187,26 @@ mod tests {
             for end in start..data.len() {
                 assert_eq!(crc32c(&data[start..end]), bitwise(&data[start..end]));
             }
+        }
+    }
+
+    #[test]
+    fn jenkins_lookup3_known_answers() {
+        // lookup3.c's own driver, and numcodecs 0.17 (which wraps HDF5's).
+        assert_eq!(jenkins_lookup3(b"", 0), 0xdead_beef);
+        assert_eq!(jenkins_lookup3(b"", 0xdead_beef), 0xbd5b_7dde);
+        let text = b"Four score and seven years ago";
+        assert_eq!(jenkins_lookup3(text, 0), 0x1777_0551);
+        assert_eq!(jenkins_lookup3(text, 1), 0xcd62_8161);
+        let bytes: Vec<u8> = (0..40).collect();
+        for (data, seed0, seed7) in [
+            (&b"a"[..], 0x58d6_8708, 0xcb4e_a349),
+            (b"abcdefghijkl", 0x4012_f87b, 0x806c_14a8),
+            (b"abcdefghijklm", 0x9281_28f9, 0xf7a1_f3b0),
+            (&bytes, 0x1c9f_a888, 0x6280_137e),
+        ] {
+            assert_eq!(jenkins_lookup3(data, 0), seed0);
+            assert_eq!(jenkins_lookup3(data, 7), seed7);
         }
     }
 

@@ -1,4 +1,5 @@
-//! Checksum codecs: v3 `crc32c` and numcodecs' `crc32`, `crc32c`, `adler32` and `fletcher32`.
+//! Checksum codecs: v3 `crc32c` and numcodecs' `crc32`, `crc32c`, `adler32`, `fletcher32` and
+//! `jenkins_lookup3`.
 //! Decoding verifies the stored checksum and strips it; a mismatch is
 //! [`ErrorCode::ChecksumMismatch`].
 
@@ -18,6 +19,8 @@ pub(crate) enum Algorithm {
     Adler32,
     /// HDF5's Fletcher-32 over big-endian 16-bit words.
     Fletcher32,
+    /// Bob Jenkins' lookup3 (HDF5's), with its seed.
+    JenkinsLookup3(u32),
 }
 
 /// Where the 4 checksum bytes sit.
@@ -134,6 +137,7 @@ pub(crate) fn checksum(algorithm: Algorithm, data: &[u8]) -> u32 {
         }
         Algorithm::Adler32 => zom_kernels::adler32(data),
         Algorithm::Fletcher32 => zom_kernels::fletcher32(data),
+        Algorithm::JenkinsLookup3(seed) => zom_kernels::jenkins_lookup3(data, seed),
     }
 }
 
@@ -203,13 +207,18 @@ fn nc_fletcher32(cfg: &mut Config, _: &mut Stage) -> Option<Built> {
     checksum_codec(cfg, Algorithm::Fletcher32, Location::End)
 }
 
-/// numcodecs `jenkins_lookup3`: known, not decoded.
+/// numcodecs `jenkins_lookup3`: after the data, seeded with `initval`; numcodecs' `prefix`
+/// (bytes hashed before the data) has no JSON form, so only its absence is read.
 pub(crate) const NC_JENKINS_LOOKUP3: CodecSpec =
     checksum_spec("jenkins_lookup3", true, nc_jenkins_lookup3);
 
 fn nc_jenkins_lookup3(cfg: &mut Config, _: &mut Stage) -> Option<Built> {
     cfg.allow(&["initval", "prefix"]);
-    cfg.int("initval", 0, i64::from(u32::MAX), Need::Spec);
-    cfg.unsupported("jenkins_lookup3 is not supported".into());
-    None
+    let seed = cfg
+        .int("initval", 0, i64::from(u32::MAX), Need::Decode)
+        .unwrap_or(0);
+    if cfg.get("prefix").is_some() {
+        cfg.unsupported("jenkins_lookup3 with a 'prefix' is not supported".into());
+    }
+    checksum_codec(cfg, Algorithm::JenkinsLookup3(seed as u32), Location::End)
 }

@@ -32,6 +32,7 @@ pub(crate) fn not_decoding() -> crate::error::ZomError {
 
 mod blosc;
 mod bytes;
+mod cast_value;
 mod checksum;
 pub(crate) mod compress;
 pub(crate) mod config;
@@ -44,6 +45,7 @@ mod object;
 mod packbits;
 mod pipeline;
 pub(crate) mod registry;
+mod scale_offset;
 pub mod sharding;
 mod shuffle;
 mod transpose;
@@ -56,7 +58,7 @@ pub use external::ExternalStep;
 pub(crate) use pipeline::object_fill;
 pub use pipeline::CodecPipeline;
 
-use crate::dtype::DataType;
+use crate::dtype::{DataType, FillValue};
 use crate::error::{ErrorCode, Result, ZomError};
 use std::fmt::Debug;
 
@@ -264,6 +266,12 @@ pub trait ArrayToArrayCodec: Send + Sync {
     fn encoded_repr(&self, decoded: &ChunkRepr) -> Result<ChunkRepr>;
     /// Decodes `input` (shaped as `encoded_repr(decoded)`) into an array shaped as `decoded`.
     fn decode(&self, input: DecodedChunk, decoded: &ChunkRepr) -> Result<DecodedChunk>;
+    /// The fill value as the next codec sees it, for an array of `decoded` filled with `fill`
+    /// (what a shard's unwritten inner chunks hold after this codec): unchanged unless the
+    /// codec changes values.
+    fn encoded_fill(&self, fill: &FillValue, _decoded: &ChunkRepr) -> Result<FillValue> {
+        Ok(fill.clone())
+    }
     /// Encodes an array shaped as `decoded` (feature `encode`).
     #[cfg(feature = "encode")]
     fn encode(&self, _input: DecodedChunk, _decoded: &ChunkRepr) -> Result<DecodedChunk> {

@@ -242,6 +242,8 @@ static ALL: &[&CodecSpec] = &[
     &super::vlen::VLEN_BYTES,
     &super::packbits::PACKBITS,
     &super::filters::BITROUND,
+    &super::scale_offset::SCALE_OFFSET,
+    &super::cast_value::CAST_VALUE,
     &super::sharding::SHARDING,
     // numcodecs ids
     &super::compress::NC_GZIP,

@@ -46,11 +46,12 @@ pub(crate) fn build(
     fill: FillValue,
 ) -> Result<CodecPipeline> {
     let mut repr = decoded.clone();
+    let mut stage_fill = fill.clone();
     let mut a2a = Vec::new();
     let mut a2b: Option<Box<dyn ArrayToBytesCodec>> = None;
     let mut b2b = Vec::new();
     for codec in codecs {
-        match build_codec(codec, &repr, &fill)? {
+        match build_codec(codec, &repr, &stage_fill)? {
             Built::ArrayToArray(c) => {
                 if a2b.is_some() {
                     return Err(ZomError::invalid_metadata(format!(
@@ -58,6 +59,7 @@ pub(crate) fn build(
                         codec.name
                     )));
                 }
+                stage_fill = c.encoded_fill(&stage_fill, &repr)?;
                 repr = c.encoded_repr(&repr)?;
                 a2a.push(c);
             }
