@@ -40,7 +40,7 @@ pub use grid::{ChunkGrid, ChunkRegion};
 pub use key::ChunkKeyEncoding;
 pub use layout::{ArrayLayout, PlannedChunk};
 pub use plan::{ChunkIter, ChunkRead, ReadPlan};
-pub use selection::{AxisSelection, DimSelection, ResolvedSelection, Selection};
+pub use selection::{slice_indices, AxisSelection, DimSelection, ResolvedSelection, Selection};
 
 use crate::error::{ErrorCode, Result, ZomError};
 

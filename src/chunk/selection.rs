@@ -124,6 +124,42 @@ fn invalid(message: String) -> ZomError {
     ZomError::new(ErrorCode::InvalidSelection, message)
 }
 
+/// Python's `slice(start, stop, step).indices(len)`: the first index, the bound (exclusive)
+/// and the step the slice takes in a dimension of length `len`, negative values counted from
+/// the end and bounds clamped as Python clamps them. `None` for a zero step.
+pub fn slice_indices(
+    start: Option<i64>,
+    stop: Option<i64>,
+    step: Option<i64>,
+    len: u64,
+) -> Option<(i128, i128, i128)> {
+    let step = i128::from(step.unwrap_or(1));
+    if step == 0 {
+        return None;
+    }
+    // i128: every operand is a 64-bit value and every intermediate stays below 2^67.
+    let len = i128::from(len);
+    let clamp = |v: Option<i64>, default: i128, lo: i128, hi: i128| -> i128 {
+        match v {
+            None => default,
+            Some(v) => {
+                let v = i128::from(v);
+                let v = if v < 0 { v + len } else { v };
+                v.clamp(lo, hi)
+            }
+        }
+    };
+    Some(if step > 0 {
+        (clamp(start, 0, 0, len), clamp(stop, len, 0, len), step)
+    } else {
+        (
+            clamp(start, len - 1, -1, len - 1),
+            clamp(stop, -1, -1, len - 1),
+            step,
+        )
+    })
+}
+
 /// Resolves one dimension of length `len`.
 fn resolve_dim(sel: DimSelection, dim: usize, len: u64) -> Result<AxisSelection> {
     let len_i = i128::from(len);
@@ -154,27 +190,9 @@ fn resolve_dim(sel: DimSelection, dim: usize, len: u64) -> Result<AxisSelection>
             })
         }
         DimSelection::Slice { start, stop, step } => {
-            let step = i128::from(step.unwrap_or(1));
-            if step == 0 {
-                return Err(invalid(format!(
-                    "slice step cannot be zero (dimension {dim})"
-                )));
-            }
-            // Python's slice.indices(len), in i128: every operand is a 64-bit value and every
-            // intermediate stays below 2^67, so plain arithmetic cannot overflow here.
-            let clamp = |v: Option<i64>, default: i128, lo: i128, hi: i128| -> i128 {
-                match v {
-                    None => default,
-                    Some(v) => {
-                        let v = i128::from(v);
-                        let v = if v < 0 { v + len_i } else { v };
-                        v.clamp(lo, hi)
-                    }
-                }
-            };
+            let (start, stop, step) = slice_indices(start, stop, step, len)
+                .ok_or_else(|| invalid(format!("slice step cannot be zero (dimension {dim})")))?;
             let (first, count) = if step > 0 {
-                let start = clamp(start, 0, 0, len_i);
-                let stop = clamp(stop, len_i, 0, len_i);
                 let count = if stop > start {
                     (stop - start + step - 1) / step
                 } else {
@@ -182,8 +200,6 @@ fn resolve_dim(sel: DimSelection, dim: usize, len: u64) -> Result<AxisSelection>
                 };
                 (start, count)
             } else {
-                let start = clamp(start, len_i - 1, -1, len_i - 1);
-                let stop = clamp(stop, -1, -1, len_i - 1);
                 let count = if start > stop {
                     (start - stop - step - 1) / -step
                 } else {

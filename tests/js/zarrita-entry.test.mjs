@@ -71,12 +71,10 @@ function elements({ data, shape, stride }) {
   return out;
 }
 
-const cStrides = (shape) => shape.map((_, i) => shape.slice(i + 1).reduce((a, b) => a * b, 1));
-const isC = (shape, stride) => shape.every((n, i) => n <= 1 || stride[i] === cStrides(shape)[i]);
 
 /**
- * Two regions agree: same class and shape; same strides and raw values where zarrita's are C
- * order; otherwise (an F-order array) zom/zarrita's are C order with the same values at every index.
+ * Two regions agree: same class, shape and strides (zarrita's layout: the order the chunks store
+ * the values in), the same values at every index and the same raw values.
  */
 function assertSameRegion(ours, theirs, what, values = true) {
   if (typeof theirs !== "object" || theirs === null || !("shape" in theirs)) {
@@ -85,13 +83,10 @@ function assertSameRegion(ours, theirs, what, values = true) {
   }
   assert.equal(ours.data.constructor.name, theirs.data.constructor.name, `${what}: data class`);
   assert.deepEqual(ours.shape, theirs.shape, `${what}: shape`);
-  if (values) assert.deepEqual(elements(ours), elements(theirs), `${what}: values`);
-  if (isC(theirs.shape, theirs.stride)) {
-    assert.deepEqual(ours.stride, theirs.stride, `${what}: stride`);
-    if (values) assert.deepEqual([...ours.data], [...theirs.data], `${what}: raw values`);
-  } else {
-    // Differs on purpose: zom/zarrita's values are always in C order.
-    assert.deepEqual(ours.stride, cStrides(ours.shape), `${what}: C-order stride`);
+  assert.deepEqual(ours.stride, theirs.stride, `${what}: stride`);
+  if (values) {
+    assert.deepEqual(elements(ours), elements(theirs), `${what}: values`);
+    assert.deepEqual([...ours.data], [...theirs.data], `${what}: raw values`);
   }
   if (ours.data.buffer !== undefined) assert.ok(ours.data.buffer instanceof ArrayBuffer, `${what}: an ArrayBuffer by default`);
 }
@@ -144,6 +139,8 @@ const ZARRITA_WRONG = {
   "zarr2/object_vlen_utf8": true,
   // json2 on a 2-d chunk: zarrita's decoded chunk holds [value, …] pairs instead of the values in C order.
   "zarr2/object_json_2d": true,
+  // b"\x00b": zarrita drops every NUL of a byte string, NumPy (and zom) only the trailing ones.
+  "zarr2/bytes_s4": true,
 };
 
 /** zarr-python's values of a whole array, in the form zom/zarrita gives them. */
@@ -151,7 +148,7 @@ function expectedValues(h, path, dtype) {
   const entry = readJson("expected", `${h}.values.json`)[path];
   return entry.values.map((v) => {
     if (dtype === "int64" || dtype === "uint64") return BigInt(v);
-    if (dtype.startsWith("v2:S")) return Buffer.from(v, "base64").toString("utf8").replace(/\0/g, "");
+    if (dtype.startsWith("v2:S")) return Buffer.from(v, "base64").toString("utf8").replace(/\0+$/, "");
     return v;
   });
 }

@@ -1,5 +1,6 @@
 /**
- * What "zom/zarrita" exports, in browsers and in Node: zarrita 0.7's public API over zom.
+ * What "zom/zarrita" exports, in browsers and in Node: zarrita 0.7's public API over zom, with
+ * the 0.6 names libraries built on zarrita 0.6 still import.
  * @module
  */
 export { Array, Group, Location, root } from "./hierarchy.js";
@@ -26,4 +27,17 @@ export { BoolArray, ByteStringArray, UnicodeStringArray } from "./typedarray.js"
 export { create, defineArrayExtension, defineStoreExtension, extendArray, extendStore, set } from "./extension.js";
 export { withByteCaching, withRangeCoalescing } from "./stores.js";
 export type { ByteCache, CacheKeyFor } from "./stores.js";
+export {
+  select,
+  internalGet as _zarrita_internal_get,
+  internalSet as _zarrita_internal_set,
+  getStrides as _zarrita_internal_getStrides,
+  getStrides as _zarrita_internal_get_strides,
+  sliceIndices as _zarrita_internal_sliceIndices,
+  sliceIndices as _zarrita_internal_slice_indices,
+  IndexError,
+  KeyError,
+  NodeNotFoundError,
+} from "./internal.js";
+export type { Setter } from "./internal.js";
 export type * from "./types.js";

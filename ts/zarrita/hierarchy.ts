@@ -13,6 +13,8 @@ import type { Selection } from "../slice.js";
 import type { ArrayZom } from "../types.js";
 import { dataTypeName, fillScalar, plainJson, shapeOf, zarrJsonOf } from "./dtype.js";
 import { InvalidMetadataError, toZarritaError } from "./errors.js";
+import { getStrides, projectOrder, relayout } from "./layout.js";
+import type { Order } from "./layout.js";
 import { allocLike, BoolArray, ByteStringArray, copyElement, toZarrita, UnicodeStringArray } from "./typedarray.js";
 import type { AnyData, Shape } from "./typedarray.js";
 import type { AbsolutePath, ArrayMetadata, Attributes, Chunk, DataType, DataTypeQuery, GetOptions, GroupMetadata, NarrowDataType, Readable, Scalar, TypedArray } from "./types.js";
@@ -94,6 +96,8 @@ interface Facts {
   dimensionNames: string[] | undefined;
   fillValue: unknown;
   values: Shape;
+  /** The metadata the stored order is read from (the core's `storedOrder`). */
+  layoutOf: unknown;
 }
 
 function factsOfZom(array: ZarrArray, keepAttrs: boolean): Facts {
@@ -104,7 +108,7 @@ function factsOfZom(array: ZarrArray, keepAttrs: boolean): Facts {
   if (array.zarrFormat === 3) dimensionNames = (zom.dimension_names ?? undefined) as string[] | undefined;
   else if (globalThis.Array.isArray(attrs._ARRAY_DIMENSIONS)) dimensionNames = attrs._ARRAY_DIMENSIONS as string[];
   const chunks = array.chunks ?? zom.chunks ?? zom.chunk_grid?.configuration?.chunk_shape ?? array.shape;
-  return { shape: array.shape, chunks, dtype, attrs, dimensionNames, fillValue: fillScalar(zom.fill_value, dtype), values: shapeOf(dtype) };
+  return { shape: array.shape, chunks, dtype, attrs, dimensionNames, fillValue: fillScalar(zom.fill_value, dtype), values: shapeOf(dtype), layoutOf: zom };
 }
 
 function factsOfMetadata(meta: ArrayMetadata): Facts {
@@ -119,6 +123,7 @@ function factsOfMetadata(meta: ArrayMetadata): Facts {
     dimensionNames: meta.dimension_names,
     fillValue: fillScalar(meta.fill_value, dtype),
     values: shapeOf(dtype),
+    layoutOf: meta,
   };
 }
 
@@ -196,6 +201,7 @@ export class Array<D extends DataType = DataType, Store extends Readable = Reada
   readonly #facts: Facts;
   #inner: ZarrArray | Promise<ZarrArray> | undefined;
   readonly #zarrJson: { [key: string]: unknown } | undefined;
+  #order: Order | undefined;
 
   /**
    * An array from its metadata (zarrita's form: v3, or v2 converted as zarrita converts it),
@@ -262,17 +268,36 @@ export class Array<D extends DataType = DataType, Store extends Readable = Reada
 
   /**
    * Reads one chunk (for a sharded array an inner chunk) in the chunk shape: past the array's
-   * edge it holds the fill value. Values in C order.
+   * edge it holds the fill value. Values in the order the chunks store them, as zarrita gives
+   * them (`stride` says which).
    */
   async getChunk(chunkCoords: number[], options?: GetOptions, opts?: { useSharedArrayBuffer?: boolean }): Promise<Chunk<D>> {
     const signal = options?.signal;
-    const read = async () => (await this.#array()).getChunk(chunkCoords, this.#zomOptions(signal, opts?.useSharedArrayBuffer));
+    const zomOptions = this.#zomOptions(signal, opts?.useSharedArrayBuffer);
+    // An array with a zero-length dimension has no chunks: zarrita answers any chunk with the
+    // fill value (it asks for a key no writer wrote), so this pads an empty read the same way.
+    const empty = this.shape.some((n) => n === 0);
+    const read = async () => {
+      const array = await this.#array();
+      return empty ? array.get(this.shape.map(() => ({ start: 0, stop: 0, step: null })), zomOptions) : array.getChunk(chunkCoords, zomOptions);
+    };
     const { data, shape } = await this.#run(read, signal);
     let values = toZarrita(data, this.#facts.values);
     const full = this.chunks;
     if (shape.length === full.length && shape.some((n, i) => n !== full[i])) values = pad(values, shape, full, this.#facts.fillValue);
+    const stride = getStrides(full, this.#storedOrder());
+    values = relayout(values, full, stride);
     if (opts?.useSharedArrayBuffer) values = shared(values);
-    return { data: values as TypedArray<D>, shape: [...full], stride: cStrides(full) };
+    return { data: values as TypedArray<D>, shape: [...full], stride };
+  }
+
+  /** The order zarrita's answers are laid out in (the stored order), asked of the core once. */
+  #storedOrder(): Order {
+    if (this.#order === undefined) {
+      requireInit();
+      this.#order = raw.storedOrder(this.#facts.layoutOf) as Order;
+    }
+    return this.#order;
   }
 
   /** Narrows the data type: by name ("float32") or by kind ("number", "bigint", "boolean", "string", "object"). */
@@ -303,8 +328,12 @@ export class Array<D extends DataType = DataType, Store extends Readable = Reada
     const { data, shape } = await this.#run(read, options.signal);
     let values = toZarrita(data, this.#facts.values);
     if (shape.length === 0) return scalarAt(values, 0) as Scalar<D>;
+    // The dimensions the result keeps: those not indexed by an integer.
+    const axes = this.shape.map((_, d) => d).filter((d) => typeof selection?.[d] !== "number");
+    const stride = getStrides(shape, projectOrder(this.#storedOrder(), axes));
+    values = relayout(values, shape, stride);
     if (options.useSharedArrayBuffer) values = shared(values);
-    return { data: values as TypedArray<D>, shape, stride: cStrides(shape) };
+    return { data: values as TypedArray<D>, shape, stride };
   }
 
   #zomOptions(signal: AbortSignal | undefined, share: boolean | undefined): ZomGetOptions & GetChunkOptions {

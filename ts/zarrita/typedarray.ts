@@ -10,7 +10,7 @@ function isBuffer(x: unknown): x is Buffer {
   return x instanceof ArrayBuffer || (typeof SharedArrayBuffer === "function" && x instanceof SharedArrayBuffer);
 }
 
-const NULS = /\u0000/g;
+const NULS = /\u0000+$/;
 
 /** What the array-likes share: the typed array they are a view of, and iteration by `get`. */
 abstract class Viewed<V extends Uint8Array | Int32Array, T> {
