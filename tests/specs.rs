@@ -361,3 +361,41 @@ fn bad_specs_are_refused_with_every_problem_located() {
     assert!(!spec::is_spec(&json!({"zarr_format": 3})));
     let _ = Map::<String, Value>::new();
 }
+
+#[test]
+fn todays_ome_zarr_writers_write_valid_hierarchies() {
+    // tests/fixtures/walk: ome-zarr-py 0.21 (0.4 and 0.5 images with labels, plates,
+    // bioformats2raw) and ngff-zarr 0.50 (0.4, 0.5, 0.6 images), as they write them.
+    let dir = common::fixtures().join("walk");
+    let manifest = common::read_json(&dir.join("manifest.json"));
+    let mut checked = 0;
+    for entry in manifest.as_array().unwrap() {
+        let name = entry["dir"].as_str().unwrap();
+        let zom = raw_zom(&dir.join(name));
+        let report = validate_hierarchy(&zom, &with_specs(vec![SpecChoice::Auto]));
+        let errors: Vec<Problem> = report
+            .problems
+            .iter()
+            .filter(|p| p.severity == Severity::Error)
+            .cloned()
+            .collect();
+        assert!(report.valid, "{name}:\n{}", show(&errors));
+        checked += 1;
+    }
+    assert!(checked >= 12, "{checked} hierarchies");
+    // ome-zarr-py leaves out the 0.5 labels group's version: a warning in strict mode.
+    let strict = ValidateOptions {
+        strict: true,
+        ..with_specs(vec![SpecChoice::Auto])
+    };
+    let zom = raw_zom(&dir.join("ozp-0.21-v0.5-image"));
+    let report = validate_hierarchy(&zom, &strict);
+    assert!(report.valid);
+    assert!(
+        report.problems.iter().any(|p| p.severity == Severity::Warning
+            && p.path == "labels"
+            && loc_value(&p.loc) == json!(["attributes", "ome", "version"])),
+        "{}",
+        show(&report.problems)
+    );
+}
