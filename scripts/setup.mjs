@@ -19,7 +19,8 @@
 //                                              # (Python 3.12), for tests/fixtures/walk/generate.py
 //                                              # and bench/generate_plate.py
 //   node scripts/setup.mjs --twiggy            # twiggy, the code size profiler bench/size.mjs runs
-//   node scripts/setup.mjs --suites            # tests/zarrita-suite's packages: vitest, zarrita, @vivjs/loaders
+//   node scripts/setup.mjs --suites            # tests/zarrita-suite's packages: vitest, zarrita, @vivjs/loaders,
+//                                              # and an app on @fideus-labs/ngff-zarr
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
@@ -473,7 +474,11 @@ export function setup(opts = {}) {
   wasmBindgen();
   npmPackages();
   // zarrita's own tests and viv's loader (tests/js/zarrita-suite.test.mjs, viv-loaders.test.mjs).
-  if (opts.suites) npmPackages(join(root, "tests", "zarrita-suite"));
+  if (opts.suites) {
+    npmPackages(join(root, "tests", "zarrita-suite"));
+    // An app on @fideus-labs/ngff-zarr, with the zarrita it depends on (tests/js/ngff-zarr.test.mjs).
+    npmPackages(join(root, "tests", "zarrita-suite", "ngff-zarr"));
+  }
   if (opts.python) python();
   if (opts.pythonZarr2) pythonZarr2();
   if (opts.pythonConventions) pythonConventions();

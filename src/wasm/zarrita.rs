@@ -129,3 +129,19 @@ pub fn slice_indices(
         &JsValue::from_f64(step as f64),
     ))
 }
+
+/// The kind of the codec `name` names (a v3 name, `numcodecs.<id>` or a bare numcodecs id) in
+/// zarrita's words: `"array_to_array"`, `"array_to_bytes"` or `"bytes_to_bytes"`; `undefined`
+/// for one zom does not know.
+#[wasm_bindgen(js_name = codecKind)]
+pub fn codec_kind(name: &str) -> Option<String> {
+    let spec = registry::v3(name).or_else(|| registry::numcodecs(name))?;
+    Some(
+        match spec.kind {
+            Kind::ArrayToArray => "array_to_array",
+            Kind::ArrayToBytes => "array_to_bytes",
+            Kind::BytesToBytes => "bytes_to_bytes",
+        }
+        .to_string(),
+    )
+}

@@ -3,12 +3,20 @@
  * name registers the codec with zom (`registerLocalCodec`): zom's core hands it the chunk's
  * stored bytes wherever zom's own reading puts registered codecs (the trailing run of them),
  * on the calling thread. The names already in it are the codecs zarrita builds in, which zom
- * decodes itself (their loaders say so when called).
+ * decodes itself: their classes decode a chunk's whole pipeline in zom's core (for code that
+ * builds pipelines from the registry, as fizarrita does).
  * @module
  */
+import * as raw from "../zom_wasm.js";
 import { registerLocalCodec, unregisterCodec } from "../codecs.js";
 import type { CodecStep } from "../codecs.js";
-import { UnsupportedError } from "./errors.js";
+import { ChunkDecoder } from "../decode.js";
+import { requireInit } from "../load.js";
+import { shapeOf, zarrJsonOf } from "./dtype.js";
+import { toZarritaError, UnsupportedError } from "./errors.js";
+import { getStrides } from "./layout.js";
+import { toZarrita } from "./typedarray.js";
+import type { ArrayMetadata } from "./types.js";
 
 /** A codec instance as zarrita's codecs are: `decode` of bytes (or of a chunk, for array codecs). */
 export interface Codec {
@@ -31,9 +39,102 @@ const BUILT_IN = [
   "numcodecs.delta", "numcodecs.bitround", "numcodecs.json2",
 ];
 
-/** A built-in codec's loader: zom decodes it in its core, there is no JS class to give. */
+/**
+ * What pipeline builders hand a codec class besides its configuration: the chunk's data type,
+ * shape and the pipeline's codecs (zarrita 0.7 in camelCase, fizarrita in snake_case).
+ */
+interface ChunkMeta {
+  data_type?: string;
+  dataType?: string;
+  chunk_shape?: number[];
+  shape?: number[];
+  codecs?: { name: string; configuration?: Record<string, unknown> }[];
+}
+
+type Kind = "array_to_array" | "array_to_bytes" | "bytes_to_bytes";
+
+/** A codec's kind from zom's registry (undefined: one zom does not know). */
+function kindOf(name: string): Kind | undefined {
+  requireInit();
+  return raw.codecKind(name) as Kind | undefined;
+}
+
+/** A fill value of the data type's kind (a chunk decoder needs one; present chunks never use it). */
+function someFill(dataType: string): unknown {
+  if (dataType === "bool") return false;
+  if (dataType.startsWith("v2:U") || dataType === "string" || dataType === "v2:object") return "";
+  if (dataType.startsWith("v2:S")) return "";
+  return 0;
+}
+
+/** A decoder of one chunk's whole pipeline, for a chunk of `meta`'s data type and shape. */
+function pipelineDecoder(name: string, meta: ChunkMeta, codecs: NonNullable<ChunkMeta["codecs"]>): (bytes: Uint8Array) => { data: unknown; shape: number[]; stride: number[] } {
+  const dataType = meta.data_type ?? meta.dataType;
+  const shape = meta.chunk_shape ?? meta.shape;
+  if (dataType === undefined || shape === undefined) {
+    throw new UnsupportedError(`codec '${name}' without the chunk's data type and shape (zom decodes a chunk's whole pipeline at once)`);
+  }
+  const zarrJson = zarrJsonOf({
+    zarr_format: 3,
+    node_type: "array",
+    shape,
+    data_type: dataType,
+    chunk_grid: { name: "regular", configuration: { chunk_shape: shape } },
+    chunk_key_encoding: { name: "default", configuration: { separator: "/" } },
+    fill_value: someFill(String(dataType)),
+    codecs,
+    attributes: {},
+  } as unknown as ArrayMetadata);
+  let decoder: ChunkDecoder;
+  try {
+    decoder = new ChunkDecoder(zarrJson as unknown as ConstructorParameters<typeof ChunkDecoder>[0]);
+  } catch (e) {
+    throw toZarritaError(e);
+  }
+  const coords = shape.map(() => 0);
+  const values = shapeOf(String(dataType));
+  return (bytes) => {
+    try {
+      const chunk = decoder.decode(bytes, coords);
+      return { data: toZarrita(chunk.data, values), shape: chunk.shape, stride: getStrides(chunk.shape, "C") };
+    } catch (e) {
+      throw toZarritaError(e);
+    }
+  };
+}
+
+/**
+ * A built-in codec's class, for code that builds zarrita pipelines from the registry itself
+ * (fizarrita's decode workers, which ngff-zarr reads with). zom decodes a chunk's whole
+ * pipeline in its core: the codec that turns bytes into the array — the array → bytes codec,
+ * or in a pipeline without one the bytes → bytes codec applied last — decodes all of it from
+ * the stored bytes (given the chunk's data type, shape and codecs), and the other codecs hand
+ * on what they get. One codec alone, without the chunk's metadata, is not decoded.
+ */
 function builtIn(name: string): Loader {
-  return () => Promise.reject(new UnsupportedError(`codec '${name}' is decoded by zom's core and has no JavaScript class`));
+  return () => ({
+    fromConfig(configuration: unknown, given: unknown): Codec {
+      const meta = (given ?? {}) as ChunkMeta;
+      const kind = kindOf(name) ?? "bytes_to_bytes";
+      const codecs = meta.codecs ?? [{ name, configuration: (configuration ?? {}) as Record<string, unknown> }];
+      const kinds = codecs.map((c) => kindOf(c.name));
+      const lastApplied = kinds.includes("array_to_bytes") ? "array_to_bytes" : "bytes_to_bytes";
+      const at = kinds.indexOf(lastApplied);
+      const decodesAll = kind === lastApplied && codecs[at]?.name === name;
+      if (!decodesAll) return { kind, decode: (x: Uint8Array) => x };
+      const decode = pipelineDecoder(name, meta, codecs);
+      if (kind === "array_to_bytes") return { kind, decode };
+      // No array → bytes codec: the pipeline's own (the implicit `bytes`) reads the element bytes.
+      return {
+        kind,
+        decode: (bytes: Uint8Array) => {
+          const { data } = decode(bytes);
+          const view = data as ArrayBufferView;
+          return new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+        },
+      };
+    },
+  });
 }
 
 /** The bytes of what a codec's decode returned: bytes, a TypedArray, or a chunk's `data`. */
