@@ -30,6 +30,7 @@ fn every_fixture_document_is_valid() {
         "zarr2-nested",
         "current/v3",
         "current/v2",
+        "current/v3-rectilinear",
     ] {
         for (key, bytes) in read_documents(&fixtures().join(name)) {
             let options = ValidateOptions {
@@ -121,5 +122,35 @@ fn sample_deliberate_problem_is_reported_with_its_location() {
     assert_eq!(
         loc,
         serde_json::json!(["chunk_grid", "configuration", "chunk_shape"])
+    );
+}
+
+#[test]
+fn rectilinear_grids_are_checked_with_located_problems_and_bounded_cost() {
+    let doc = |grid: serde_json::Value, shape: serde_json::Value| {
+        let mut d = read_json(&fixtures().join("current/v3-rectilinear/edges_1d/zarr.json"));
+        d["chunk_grid"] = grid;
+        d["shape"] = shape;
+        serde_json::to_vec(&d).unwrap()
+    };
+    let check = |bytes: Vec<u8>| validate_document_bytes(&bytes, &ValidateOptions::default());
+    // A run of 2^53 edges of length 1 covers 2^53 elements: nothing is expanded.
+    let huge = serde_json::json!({"name": "rectilinear", "configuration": {"kind": "inline", "chunk_shapes": [[[1, 9007199254740992u64]]]}});
+    let started = std::time::Instant::now();
+    assert!(check(doc(huge, serde_json::json!([9007199254740992u64]))).valid);
+    assert!(started.elapsed() < std::time::Duration::from_secs(1));
+    let bad = serde_json::json!({"name": "rectilinear", "configuration": {"kind": "inline", "chunk_shapes": [[[10, 2], [5, 0]]]}});
+    let report = check(doc(bad, serde_json::json!([25])));
+    assert_eq!(
+        errors(&report),
+        vec!["/ [Key(\"chunk_grid\"), Key(\"configuration\"), Key(\"chunk_shapes\"), Index(0), Index(1)] InvalidValue: chunk_shapes[0][1]'s count must be an integer ≥ 1, not 0".to_string()]
+    );
+    let short = serde_json::json!({"name": "rectilinear", "configuration": {"kind": "inline", "chunk_shapes": [[[10, 2]]]}});
+    let report = check(doc(short, serde_json::json!([25])));
+    assert!(!report.valid);
+    assert!(
+        errors(&report)[0].contains("reach 20, short of the array's length 25"),
+        "{:?}",
+        errors(&report)
     );
 }

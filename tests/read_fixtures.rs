@@ -203,3 +203,42 @@ fn a_chunk_of_the_wrong_size_is_a_codec_error_with_its_key() {
     assert_eq!(err.key.as_deref(), Some("a/c/1"));
     assert_eq!(err.path.as_deref(), Some("a"));
 }
+
+#[test]
+fn rectilinear_grids_read_when_regular_and_are_refused_clearly_otherwise() {
+    // tests/fixtures/current/v3-rectilinear: written by zarr-python 3.4 with its
+    // `array.rectilinear_chunks` flag on.
+    let dir = fixtures().join("current/v3-rectilinear");
+    let root = model::from_document_bytes(read_documents(&dir), &zom::Limits::default()).unwrap();
+    let expected = read_json(&fixtures().join("current/v3-rectilinear.values.json"));
+    for path in [
+        "edges_1d",
+        "edges_and_repeat_2d",
+        "edges_3d",
+        "edges_past_the_end",
+        "sharded_edges",
+    ] {
+        let err = ArrayReader::open_in(&root, path)
+            .err()
+            .unwrap_or_else(|| panic!("{path} opened"));
+        assert_eq!(
+            err.code,
+            zom::ErrorCode::UnsupportedExtension,
+            "{path}: {err}"
+        );
+        assert!(err.message.contains("rectilinear"), "{path}: {err}");
+    }
+    // A rectilinear grid whose every dimension repeats one length is the regular grid: the
+    // regular array's chunks read through it.
+    let mut doc = read_json(&dir.join("repeat_only/zarr.json"));
+    doc["chunk_grid"] =
+        json!({"name": "rectilinear", "configuration": {"kind": "inline", "chunk_shapes": [4, 3]}});
+    let root = model::from_documents([
+        ("zarr.json", json!({"zarr_format": 3, "node_type": "group"})),
+        ("repeat_only/zarr.json", doc),
+    ])
+    .unwrap();
+    let reader = ArrayReader::open_in(&root, "repeat_only").unwrap();
+    let got = read_array(&dir, "repeat_only", &reader);
+    assert_eq!(Value::Array(got), expected["repeat_only"]["values"]);
+}

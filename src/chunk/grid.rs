@@ -1,4 +1,5 @@
-//! The regular chunk grid: v3 `chunk_grid` `regular` with `chunk_shape`, and v2 `chunks`.
+//! The regular chunk grid: v3 `chunk_grid` `regular` with `chunk_shape`, v2 `chunks`, and a
+//! `rectilinear` grid whose every dimension repeats one length.
 
 use crate::document::named::NamedConfig;
 use crate::error::{ErrorCode, Result, ZomError};
@@ -57,8 +58,31 @@ impl ChunkGrid {
         })
     }
 
-    /// Reads a v3 `chunk_grid` (only `regular` exists in the core spec) for an array of `shape`.
+    /// Reads a v3 `chunk_grid` for an array of `shape`: `regular` (the core spec's), or a
+    /// `rectilinear` one whose every dimension repeats one chunk length (one with explicit
+    /// edges is checked, then refused: reading it is not supported yet).
     pub fn from_v3(chunk_grid: &NamedConfig, shape: &[u64]) -> Result<Self> {
+        if chunk_grid.name == "rectilinear" {
+            let config = chunk_grid
+                .configuration
+                .as_ref()
+                .map(|c| Value::Object(c.clone()));
+            let grid =
+                super::Rectilinear::read(config.as_ref(), Some(shape)).map_err(|problems| {
+                    let first = problems
+                        .into_iter()
+                        .next()
+                        .map_or_else(String::new, |p| p.message);
+                    grid_error(first)
+                })?;
+            return match grid.as_regular() {
+                Some(chunk_shape) => Self::new(shape, &chunk_shape),
+                None => Err(ZomError::new(
+                    ErrorCode::UnsupportedExtension,
+                    "chunk grid 'rectilinear' with explicit chunk edges is not supported yet (zom reads rectilinear grids whose every dimension repeats one length)",
+                )),
+            };
+        }
         if chunk_grid.name != "regular" {
             return Err(ZomError::new(
                 ErrorCode::UnsupportedExtension,

@@ -33,6 +33,7 @@ mod grid;
 mod key;
 mod layout;
 mod plan;
+mod rectilinear;
 mod runs;
 mod selection;
 
@@ -40,6 +41,7 @@ pub use grid::{ChunkGrid, ChunkRegion};
 pub use key::ChunkKeyEncoding;
 pub use layout::{ArrayLayout, PlannedChunk};
 pub use plan::{ChunkIter, ChunkRead, ReadPlan};
+pub use rectilinear::{GridProblem, Rectilinear, RectilinearAxis};
 pub use selection::{slice_indices, AxisSelection, DimSelection, ResolvedSelection, Selection};
 
 use crate::error::{ErrorCode, Result, ZomError};

@@ -9,8 +9,7 @@ use crate::document::named::NamedConfig;
 use crate::document::v2::ArrayMetadataV2;
 use crate::document::v3::ArrayMetadataV3;
 use crate::dtype::{DataType, FillValue};
-use crate::error::{ErrorCode, Result, ZomError};
-use serde_json::Value;
+use crate::error::{Result, ZomError};
 
 /// The codec kinds, for ordering checks.
 enum Built {
@@ -121,28 +120,12 @@ impl CodecPipeline {
             .map_err(|e| ZomError::invalid_metadata(format!("data_type: {e}")))?;
         let fill = FillValue::from_v3(&data_type, &meta.fill_value)
             .map_err(|e| ZomError::invalid_metadata(format!("fill_value: {e}")))?;
-        if meta.chunk_grid.name != "regular" {
-            return Err(ZomError::new(
-                ErrorCode::UnsupportedExtension,
-                format!("chunk grid '{}' is not supported", meta.chunk_grid.name),
-            ));
-        }
-        let shape = meta
-            .chunk_grid
-            .get("chunk_shape")
-            .and_then(Value::as_array)
-            .ok_or_else(|| ZomError::invalid_metadata("the regular chunk grid has no chunk_shape"))?
-            .iter()
-            .try_fold(Vec::new(), |mut shape, d| {
-                shape.push(
-                    d.as_u64().ok_or_else(|| {
-                        ZomError::invalid_metadata("chunk_shape must hold integers")
-                    })?,
-                );
-                Ok::<_, ZomError>(shape)
-            })?;
+        // The chunk grid's one reader (regular, and rectilinear grids of one length per
+        // dimension), as the array's layout reads it.
+        let grid = crate::chunk::ChunkGrid::from_v3(&meta.chunk_grid, &meta.shape)?;
+        let shape = grid.chunk_shape();
         let (codecs, external) = super::external::split_v3(&meta.codecs, registered)?;
-        Ok(Self::from_v3(&codecs, &data_type, &shape, &fill)?.with_external(external))
+        Ok(Self::from_v3(&codecs, &data_type, shape, &fill)?.with_external(external))
     }
 
     /// Builds the pipeline of a v2 array from its `.zarray` (filters, compressor, order and

@@ -10,6 +10,7 @@ use super::util::{
     show, tname, unknown_keys, Ctx, LocExt, MAX_NESTING, MAX_SAFE_INTEGER,
 };
 use super::{LocStep, ProblemKind};
+use crate::chunk::Rectilinear;
 use crate::codec::registry::Stage;
 use crate::dtype::{DataType, FillValue};
 use crate::model::named::NamedConfig;
@@ -243,6 +244,21 @@ fn check_chunk_grid(
     shape: Option<&[u64]>,
 ) -> Option<Vec<u64>> {
     let named = parse_named(cx, v, loc, "chunk grid")?;
+    if named.name == "rectilinear" {
+        cx.run_handler(named.name, v, loc);
+        let cloc = loc.key("configuration");
+        return match Rectilinear::read(v.get("configuration"), shape) {
+            Ok(grid) => grid.as_regular(),
+            Err(problems) => {
+                for p in problems {
+                    let mut at = cloc.clone();
+                    at.extend(p.loc);
+                    cx.error(&at, p.kind, p.message);
+                }
+                None
+            }
+        };
+    }
     if named.name != "regular" {
         unknown_extension(cx, &named, v, loc, "chunk grid");
         return None;

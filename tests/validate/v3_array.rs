@@ -104,15 +104,32 @@ fn v3_chunk_grid() {
         json!(["chunk_grid", "configuration", "extra"]),
         "unknown_key",
     );
-    // Unknown grids follow the must_understand rules.
-    let rect = json!({"name": "rectilinear", "configuration": {"chunk_shapes": [[10], [20]]}});
+    // zarr-extensions' rectilinear grid (zarr-python 3.4): edges and [length, count] runs.
+    let rect = |shapes: Value| json!({"name": "rectilinear", "configuration": {"kind": "inline", "chunk_shapes": shapes}});
+    let shape = shape_of(&arr());
+    let edges = json!([[[shape[0] / 2, 2]], [shape[1]]]);
+    clean(&v3(&set(arr(), "/chunk_grid", rect(edges.clone()))));
     only(
-        &v3(&set(arr(), "/chunk_grid", rect.clone())),
+        &v3(&del(set(arr(), "/chunk_grid", rect(edges)), "/chunk_grid/configuration/kind")),
+        "",
+        json!(["chunk_grid", "configuration", "kind"]),
+        "missing_key",
+    );
+    only(
+        &v3(&set(arr(), "/chunk_grid", rect(json!([[[1, 1]], 5])))),
+        "",
+        json!(["chunk_grid", "configuration", "chunk_shapes", 0]),
+        "invalid_value",
+    );
+    // Unknown grids follow the must_understand rules.
+    let unknown = json!({"name": "example.grid", "configuration": {"chunk_shapes": [[10], [20]]}});
+    only(
+        &v3(&set(arr(), "/chunk_grid", unknown.clone())),
         "",
         json!(["chunk_grid"]),
         "must_understand",
     );
-    let ignorable = set(rect, "/must_understand", json!(false));
+    let ignorable = set(unknown, "/must_understand", json!(false));
     clean(&v3(&set(arr(), "/chunk_grid", ignorable.clone())));
     warn(
         &validate_document(&set(arr(), "/chunk_grid", ignorable), &strict()),
@@ -263,4 +280,9 @@ fn v3_consolidated_metadata() {
         json!(["consolidated_metadata", "metadata", "__x"]),
         "invalid_value",
     );
+}
+
+/// The `shape` of an array document.
+fn shape_of(doc: &Value) -> Vec<u64> {
+    doc["shape"].as_array().unwrap().iter().map(|d| d.as_u64().unwrap()).collect()
 }
