@@ -290,7 +290,7 @@ fn integer(
         x as i128
     };
     if v < min || v > max {
-        return Err(format!("{v} is out of range for {name}"));
+        return Err(format!("{n} is out of range for {name}"));
     }
     Ok(if signed {
         FillValue::Int(v as i64)
