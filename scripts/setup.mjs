@@ -20,7 +20,7 @@
 //                                              # and bench/generate_plate.py
 //   node scripts/setup.mjs --twiggy            # twiggy, the code size profiler bench/size.mjs runs
 //   node scripts/setup.mjs --suites            # tests/zarrita-suite's packages: vitest, zarrita, @vivjs/loaders,
-//                                              # and an app on @fideus-labs/ngff-zarr
+//                                              # and apps on @fideus-labs/ngff-zarr and ome-zarr.js
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
@@ -476,8 +476,10 @@ export function setup(opts = {}) {
   // zarrita's own tests and viv's loader (tests/js/zarrita-suite.test.mjs, viv-loaders.test.mjs).
   if (opts.suites) {
     npmPackages(join(root, "tests", "zarrita-suite"));
-    // An app on @fideus-labs/ngff-zarr, with the zarrita it depends on (tests/js/ngff-zarr.test.mjs).
+    // Apps on @fideus-labs/ngff-zarr and on ome-zarr.js, each with the zarrita it depends on
+    // (tests/js/ngff-zarr.test.mjs, ome-zarr-js.test.mjs).
     npmPackages(join(root, "tests", "zarrita-suite", "ngff-zarr"));
+    npmPackages(join(root, "tests", "zarrita-suite", "ome-zarr-js"));
   }
   if (opts.python) python();
   if (opts.pythonZarr2) pythonZarr2();
