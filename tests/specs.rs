@@ -392,9 +392,12 @@ fn todays_ome_zarr_writers_write_valid_hierarchies() {
     let report = validate_hierarchy(&zom, &strict);
     assert!(report.valid);
     assert!(
-        report.problems.iter().any(|p| p.severity == Severity::Warning
-            && p.path == "labels"
-            && loc_value(&p.loc) == json!(["attributes", "ome", "version"])),
+        report
+            .problems
+            .iter()
+            .any(|p| p.severity == Severity::Warning
+                && p.path == "labels"
+                && loc_value(&p.loc) == json!(["attributes", "ome", "version"])),
         "{}",
         show(&report.problems)
     );

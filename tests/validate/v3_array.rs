@@ -110,7 +110,10 @@ fn v3_chunk_grid() {
     let edges = json!([[[shape[0] / 2, 2]], [shape[1]]]);
     clean(&v3(&set(arr(), "/chunk_grid", rect(edges.clone()))));
     only(
-        &v3(&del(set(arr(), "/chunk_grid", rect(edges)), "/chunk_grid/configuration/kind")),
+        &v3(&del(
+            set(arr(), "/chunk_grid", rect(edges)),
+            "/chunk_grid/configuration/kind",
+        )),
         "",
         json!(["chunk_grid", "configuration", "kind"]),
         "missing_key",
@@ -284,5 +287,10 @@ fn v3_consolidated_metadata() {
 
 /// The `shape` of an array document.
 fn shape_of(doc: &Value) -> Vec<u64> {
-    doc["shape"].as_array().unwrap().iter().map(|d| d.as_u64().unwrap()).collect()
+    doc["shape"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d.as_u64().unwrap())
+        .collect()
 }
