@@ -22,6 +22,16 @@ fn convention(name: &str) -> SpecChoice {
     SpecChoice::Convention(name.into(), spec::builtin(name).unwrap())
 }
 
+/// A report's errors (not its warnings).
+fn errors_of(report: &zom::validate::Report) -> Vec<Problem> {
+    report
+        .problems
+        .iter()
+        .filter(|p| p.severity == Severity::Error)
+        .cloned()
+        .collect()
+}
+
 fn conventions_dir() -> std::path::PathBuf {
     common::fixtures().join("conventions")
 }
@@ -63,12 +73,7 @@ fn fixtures_and_mutations_get_the_verdicts_of_cases_json() {
         };
         for choice in [SpecChoice::Auto, convention(family)] {
             let report = validate_hierarchy(&zom, &with_specs(vec![choice.clone()]));
-            let errors: Vec<Problem> = report
-                .problems
-                .iter()
-                .filter(|p| p.severity == Severity::Error)
-                .cloned()
-                .collect();
+            let errors = errors_of(&report);
             assert_eq!(
                 report.valid,
                 expect_valid,
@@ -373,13 +378,7 @@ fn todays_ome_zarr_writers_write_valid_hierarchies() {
         let name = entry["dir"].as_str().unwrap();
         let zom = raw_zom(&dir.join(name));
         let report = validate_hierarchy(&zom, &with_specs(vec![SpecChoice::Auto]));
-        let errors: Vec<Problem> = report
-            .problems
-            .iter()
-            .filter(|p| p.severity == Severity::Error)
-            .cloned()
-            .collect();
-        assert!(report.valid, "{name}:\n{}", show(&errors));
+        assert!(report.valid, "{name}:\n{}", show(&errors_of(&report)));
         checked += 1;
     }
     assert!(checked >= 12, "{checked} hierarchies");

@@ -350,6 +350,25 @@ pub(crate) fn number_kind(data_type: &DataType) -> Option<NumKind> {
     NumKind::from_data_type(data_type).filter(|k| *k != NumKind::Bool)
 }
 
+/// The numeric kind of the data a codec receives at `stage` (when known), reporting data that
+/// is not integer or floating-point (`what`: "cast_value casts", "scale_offset works on").
+pub(crate) fn stage_number_kind(cfg: &mut Config, stage: &Stage, what: &str) -> Option<NumKind> {
+    let dt = stage.dtype.as_ref()?;
+    let kind = number_kind(dt);
+    if kind.is_none() {
+        let message = format!(
+            "{what} integer and floating-point data, not '{}'",
+            dt.to_v3().name
+        );
+        cfg.problem(
+            Vec::new(),
+            (ProblemKind::InvalidValue, message),
+            Need::Decode,
+        );
+    }
+    kind
+}
+
 /// The `cast_value` codec: stored values of `encoded`, decoded values of `decoded`.
 #[derive(Clone, Debug)]
 pub(crate) struct CastValueCodec {
@@ -437,21 +456,7 @@ fn cast_value(cfg: &mut Config, stage: &mut Stage) -> Option<Built> {
         Some("wrap") => OutOfRange::Wrap,
         _ => OutOfRange::Error,
     };
-    let source = stage.dtype.as_ref().and_then(|dt| {
-        let kind = number_kind(dt);
-        if kind.is_none() {
-            let message = format!(
-                "cast_value casts integer and floating-point data, not '{}'",
-                dt.to_v3().name
-            );
-            cfg.problem(
-                Vec::new(),
-                (ProblemKind::InvalidValue, message),
-                Need::Decode,
-            );
-        }
-        kind
-    });
+    let source = stage_number_kind(cfg, stage, "cast_value casts");
     if let (Some(target), OutOfRange::Wrap) = (target, out_of_range) {
         if target.is_float() {
             let message = format!(
@@ -513,7 +518,8 @@ fn target_type(cfg: &mut Config) -> Option<NumKind> {
                 .or_else(|| value.get("name").and_then(Value::as_str));
             match name {
                 Some(name)
-                    if DataType::is_known_v3_name(name) || REGISTRY_TYPES.contains(&name) =>
+                    if DataType::is_known_v3_name(name)
+                        || crate::dtype::REGISTRY_NUMERIC.contains(&name) =>
                 {
                     cfg.unsupported(format!("cast_value to data type '{name}' is not supported"));
                 }
@@ -526,25 +532,6 @@ fn target_type(cfg: &mut Config) -> Option<NumKind> {
         }
     }
 }
-
-/// The zarr-extensions registry's numeric data types that zom does not decode yet.
-const REGISTRY_TYPES: &[&str] = &[
-    "int2",
-    "uint2",
-    "int4",
-    "uint4",
-    "bfloat16",
-    "float4_e2m1fn",
-    "float6_e2m3fn",
-    "float6_e3m2fn",
-    "float8_e3m4",
-    "float8_e4m3",
-    "float8_e4m3b11fnuz",
-    "float8_e4m3fnuz",
-    "float8_e5m2",
-    "float8_e5m2fnuz",
-    "float8_e8m0fnu",
-];
 
 type ScalarMap = Vec<(Scalar, Scalar)>;
 

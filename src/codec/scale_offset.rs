@@ -3,7 +3,7 @@
 //! array's own data type. Integers must divide exactly and stay in range; floats round as
 //! NumPy rounds them (float16 through float32, one rounding per operation).
 
-use super::cast_value::{fill_of, number_kind, number_text, scalar_of};
+use super::cast_value::{fill_of, number_kind, number_text, scalar_of, stage_number_kind};
 use super::config::{Config, Need};
 use super::numeric::{NumKind, NumType, Scalar};
 use super::registry::{Built, CodecSpec, Kind, Stage};
@@ -166,21 +166,7 @@ pub(crate) const SCALE_OFFSET: CodecSpec =
 
 fn scale_offset(cfg: &mut Config, stage: &mut Stage) -> Option<Built> {
     cfg.allow(&["offset", "scale"]);
-    let kind = stage.dtype.as_ref().and_then(|dt| {
-        let kind = number_kind(dt);
-        if kind.is_none() {
-            let message = format!(
-                "scale_offset works on integer and floating-point data, not '{}'",
-                dt.to_v3().name
-            );
-            cfg.problem(
-                Vec::new(),
-                (ProblemKind::InvalidValue, message),
-                Need::Decode,
-            );
-        }
-        kind
-    });
+    let kind = stage_number_kind(cfg, stage, "scale_offset works on");
     let dtype = kind.map(NumKind::data_type);
     let offset = member(cfg, "offset", dtype.as_ref(), Scalar::Int(0));
     let scale = member(cfg, "scale", dtype.as_ref(), Scalar::Int(1));

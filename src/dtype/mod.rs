@@ -233,6 +233,27 @@ impl ObjectFormat {
     }
 }
 
+/// The zarr-extensions registry's numeric data types that zom does not read yet (the small
+/// integers and floats, bfloat16): names the validator knows and the codecs that name a data
+/// type (`cast_value`) refuse as not supported rather than as unknown.
+pub const REGISTRY_NUMERIC: &[&str] = &[
+    "int2",
+    "uint2",
+    "int4",
+    "uint4",
+    "bfloat16",
+    "float4_e2m1fn",
+    "float6_e2m3fn",
+    "float6_e3m2fn",
+    "float8_e3m4",
+    "float8_e4m3",
+    "float8_e4m3b11fnuz",
+    "float8_e4m3fnuz",
+    "float8_e5m2",
+    "float8_e5m2fnuz",
+    "float8_e8m0fnu",
+];
+
 /// A decoded fill value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum FillValue {

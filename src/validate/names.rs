@@ -91,34 +91,21 @@ const REGISTERED_SHORT: &[&str] = &[
     "zfp",
     "zstd",
     // data types not all implemented by zom
-    "bfloat16",
     "binary_fixed_point",
     "bytes",
     "complex_bfloat16",
     "complex_float16",
     "complex_float32",
     "complex_float64",
-    "float4_e2m1fn",
-    "float6_e2m3fn",
-    "float6_e3m2fn",
-    "float8_e3m4",
-    "float8_e4m3",
-    "float8_e4m3b11fnuz",
-    "float8_e4m3fnuz",
-    "float8_e5m2",
-    "float8_e5m2fnuz",
-    "float8_e8m0fnu",
-    "int2",
-    "int4",
-    "uint2",
-    "uint4",
     "string",
     "struct",
 ];
 
 /// Whether a short name is registered (zarr-extensions) or known to zom as a data type.
 pub(crate) fn is_registered_short(name: &str) -> bool {
-    REGISTERED_SHORT.contains(&name) || crate::dtype::DataType::is_known_v3_name(name)
+    REGISTERED_SHORT.contains(&name)
+        || crate::dtype::REGISTRY_NUMERIC.contains(&name)
+        || crate::dtype::DataType::is_known_v3_name(name)
 }
 
 /// Why a node (member) name is invalid, per the v3 core spec: not empty, no '/', not only

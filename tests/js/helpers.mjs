@@ -168,3 +168,41 @@ export function zomWithin(ms, ...args) {
 export function zom(...args) {
   return zomWithin(60_000, ...args);
 }
+
+/** The values of a zarrita-shaped region `{data, shape, stride}` in C order, read through its strides (`get(i)` for zarrita's array-likes). */
+export function cOrderValues({ data, shape, stride }) {
+  const n = shape.reduce((a, b) => a * b, 1);
+  const at = (i) => (typeof data.get === "function" && !ArrayBuffer.isView(data) ? data.get(i) : data[i]);
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    let rest = i;
+    let offset = 0;
+    for (let d = shape.length - 1; d >= 0; d--) {
+      offset += (rest % shape[d]) * stride[d];
+      rest = Math.floor(rest / shape[d]);
+    }
+    out.push(at(offset));
+  }
+  return out;
+}
+
+/**
+ * Runs `node [nodeArgs] script args` in `cwd`, killed after `timeoutMs`: resolves with the last
+ * line it printed, rejects with its stderr when it fails (or, with `quiet`, prints to stderr).
+ */
+export function runNodeScript({ cwd, nodeArgs = [], script, args = [], timeoutMs = 120_000, quiet = false }) {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [...nodeArgs, script, ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      if (code !== 0) return fail(new Error(`${script} ${nodeArgs.join(" ")} failed (${signal ?? `exit ${code}`}):\n${stderr.slice(0, 4000)}`));
+      if (quiet && stderr.trim() !== "") return fail(new Error(`${script} ${nodeArgs.join(" ")} printed to stderr:\n${stderr.slice(0, 4000)}`));
+      done(stdout.trim().split("\n").at(-1));
+    });
+  });
+}

@@ -9,13 +9,12 @@
 //
 //   node --test --test-reporter=spec tests/js/ngff-zarr.test.mjs
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { startServer } from "../server/server.mjs";
-import { fixtures, repoRoot } from "./helpers.mjs";
+import { fixtures, repoRoot, runNodeScript } from "./helpers.mjs";
 
 const appDir = join(repoRoot, "tests", "zarrita-suite", "ngff-zarr");
 const alias = join(repoRoot, "tests", "zarrita-suite", "viv", "alias.mjs");
@@ -25,19 +24,7 @@ const RUN_TIMEOUT_MS = 120_000;
 
 /** Runs one of the app's scripts; resolves with its last stdout line. */
 function run(nodeArgs, script, args) {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [...nodeArgs, script, ...args], { cwd: appDir, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill("SIGKILL"), RUN_TIMEOUT_MS);
-    child.on("close", (code, signal) => {
-      clearTimeout(timer);
-      if (code !== 0) return fail(new Error(`${script} ${nodeArgs.join(" ")} failed (${signal ?? `exit ${code}`}):\n${stderr.slice(0, 4000)}`));
-      done(stdout.trim().split("\n").at(-1));
-    });
-  });
+  return runNodeScript({ cwd: appDir, nodeArgs, script, args, timeoutMs: RUN_TIMEOUT_MS });
 }
 
 let written;

@@ -7,11 +7,10 @@
 //
 //   node --test --test-reporter=spec tests/js/ome-zarr-js.test.mjs
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { startServer } from "../server/server.mjs";
-import { fixtures, repoRoot } from "./helpers.mjs";
+import { fixtures, repoRoot, runNodeScript } from "./helpers.mjs";
 
 const appDir = join(repoRoot, "tests", "zarrita-suite", "ome-zarr-js");
 const alias = join(repoRoot, "tests", "zarrita-suite", "viv", "alias.mjs");
@@ -19,20 +18,8 @@ const IMAGES = ["ome-0.4-image/", "ome-0.5-sharded/", "ome-0.4-plate/A/1/0/", "o
 const RUN_TIMEOUT_MS = 120_000;
 
 /** read.mjs's JSON line; rejects on failure or timeout. */
-function read(base, nodeArgs) {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [...nodeArgs, "read.mjs", base, ...IMAGES], { cwd: appDir, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill("SIGKILL"), RUN_TIMEOUT_MS);
-    child.on("close", (code, signal) => {
-      clearTimeout(timer);
-      if (code !== 0) return fail(new Error(`read.mjs ${nodeArgs.join(" ")} failed (${signal ?? `exit ${code}`}):\n${stderr.slice(0, 4000)}`));
-      done(JSON.parse(stdout.trim().split("\n").at(-1)));
-    });
-  });
+async function read(base, nodeArgs) {
+  return JSON.parse(await runNodeScript({ cwd: appDir, nodeArgs, script: "read.mjs", args: [base, ...IMAGES], timeoutMs: RUN_TIMEOUT_MS }));
 }
 
 let server;

@@ -8,34 +8,21 @@
 //
 //   node --test --test-reporter=spec tests/js/viv-loaders.test.mjs
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { startServer } from "../server/server.mjs";
-import { fixtures, repoRoot } from "./helpers.mjs";
+import { fixtures, repoRoot, runNodeScript } from "./helpers.mjs";
 
 const vivDir = join(repoRoot, "tests", "zarrita-suite", "viv");
 const IMAGES = ["ome-0.4-image/", "ome-0.5-sharded/", "ome-0.4-plate/A/1/0/", "ome-0.4-plate/B/2/0/"];
 const RUN_TIMEOUT_MS = 120_000;
 
 /** read.mjs's JSON line, with the server's request count; rejects on failure or timeout. */
-function read(server, nodeArgs) {
+async function read(server, nodeArgs) {
   server.resetStats();
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [...nodeArgs, "read.mjs", `${server.url}/`, ...IMAGES], { cwd: vivDir, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill("SIGKILL"), RUN_TIMEOUT_MS);
-    child.on("close", (code, signal) => {
-      clearTimeout(timer);
-      if (code !== 0) return fail(new Error(`read.mjs ${nodeArgs.join(" ")} failed (${signal ?? `exit ${code}`}):\n${stderr.slice(0, 4000)}`));
-      if (stderr.trim() !== "") return fail(new Error(`read.mjs ${nodeArgs.join(" ")} printed to stderr:\n${stderr.slice(0, 4000)}`));
-      done({ ...JSON.parse(stdout.trim().split("\n").at(-1)), requests: server.stats.requests });
-    });
-  });
+  const line = await runNodeScript({ cwd: vivDir, nodeArgs, script: "read.mjs", args: [`${server.url}/`, ...IMAGES], timeoutMs: RUN_TIMEOUT_MS, quiet: true });
+  return { ...JSON.parse(line), requests: server.stats.requests };
 }
 
 let server;

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import * as zarrita from "zarrita";
 import * as zz from "zom/zarrita";
 import { FsStore } from "zom/fs";
-import { fixtures, readJson } from "./helpers.mjs";
+import { cOrderValues, fixtures, readJson } from "./helpers.mjs";
 import { startServer } from "../server/server.mjs";
 
 /** The array paths under a fixture hierarchy ("a", "g/b"), found from their documents. */
@@ -54,22 +54,6 @@ const ZARRITA_REFUSES = {
   ],
 };
 
-/** The values of a region in C order, read through its strides (`get(i)` for zarrita's array-likes). */
-function elements({ data, shape, stride }) {
-  const n = shape.reduce((a, b) => a * b, 1);
-  const at = (i) => (typeof data.get === "function" && !ArrayBuffer.isView(data) ? data.get(i) : data[i]);
-  const out = [];
-  for (let i = 0; i < n; i++) {
-    let rest = i;
-    let offset = 0;
-    for (let d = shape.length - 1; d >= 0; d--) {
-      offset += (rest % shape[d]) * stride[d];
-      rest = Math.floor(rest / shape[d]);
-    }
-    out.push(at(offset));
-  }
-  return out;
-}
 
 
 /**
@@ -85,7 +69,7 @@ function assertSameRegion(ours, theirs, what, values = true) {
   assert.deepEqual(ours.shape, theirs.shape, `${what}: shape`);
   assert.deepEqual(ours.stride, theirs.stride, `${what}: stride`);
   if (values) {
-    assert.deepEqual(elements(ours), elements(theirs), `${what}: values`);
+    assert.deepEqual(cOrderValues(ours), cOrderValues(theirs), `${what}: values`);
     assert.deepEqual([...ours.data], [...theirs.data], `${what}: raw values`);
   }
   if (ours.data.buffer !== undefined) assert.ok(ours.data.buffer instanceof ArrayBuffer, `${what}: an ArrayBuffer by default`);
@@ -192,7 +176,7 @@ for (const h of HIERARCHIES) {
       const zarritaWrong = ZARRITA_WRONG[what] === true;
       if (zarritaWrong) {
         // Differs on purpose: zom/zarrita's values are zarr-python's.
-        assert.deepEqual(elements(await zz.get(ours)), expectedValues(h, path, ours.dtype), `${what}: zarr-python's values`);
+        assert.deepEqual(cOrderValues(await zz.get(ours)), expectedValues(h, path, ours.dtype), `${what}: zarr-python's values`);
       }
       for (const sel of selectionsFor(theirs.shape, zarrita.slice)) {
         const label = `${what} get ${JSON.stringify(sel)}`;
