@@ -160,8 +160,22 @@ fn invalid_grids() {
             ErrorCode::InvalidMetadata,
         ),
         (json!("regular"), ErrorCode::InvalidMetadata),
+        // A rectilinear grid is read and checked (no `kind`, edges short of the shape) before
+        // one with explicit edges is refused as not read yet.
         (
             json!({"name": "rectilinear", "configuration": {"chunk_shapes": [[1], [2]]}}),
+            ErrorCode::InvalidMetadata,
+        ),
+        (
+            json!({"name": "rectilinear", "configuration": {"kind": "inline", "chunk_shapes": [[1], [2]]}}),
+            ErrorCode::InvalidMetadata,
+        ),
+        (
+            json!({"name": "rectilinear", "configuration": {"kind": "inline", "chunk_shapes": [[1, 2], [[1, 3]]]}}),
+            ErrorCode::UnsupportedExtension,
+        ),
+        (
+            json!({"name": "example.grid", "configuration": {}}),
             ErrorCode::UnsupportedExtension,
         ),
     ] {

@@ -254,9 +254,13 @@ fn layouts_check_coordinates_and_name_the_path() {
     .unwrap_err();
     assert_eq!(e.code, ErrorCode::InvalidMetadata);
     let mut meta = v3_meta(json!([5]), json!([2]), json!("default"));
-    meta.chunk_grid = named(json!({"name": "rectilinear", "configuration": {}}));
+    meta.chunk_grid = named(json!({"name": "example.grid", "configuration": {}}));
     let e = ArrayLayout::from_v3(&meta, "a").unwrap_err();
     assert_eq!(e.code, ErrorCode::UnsupportedExtension);
+    // A rectilinear grid is checked: without `kind` and `chunk_shapes` it is invalid.
+    meta.chunk_grid = named(json!({"name": "rectilinear", "configuration": {}}));
+    let e = ArrayLayout::from_v3(&meta, "a").unwrap_err();
+    assert_eq!(e.code, ErrorCode::InvalidMetadata);
     meta.chunk_grid = named(json!({"name": "regular", "configuration": {"chunk_shape": [-1]}}));
     assert_eq!(
         ArrayLayout::from_v3(&meta, "a").unwrap_err().code,
