@@ -74,10 +74,14 @@ pub fn summarize(node: &Node) -> NodeSummary {
             codecs: String::new(),
         },
         Node::Array(Array::V3(meta)) => {
-            // One chunk shape, when the grid has one (not a rectilinear grid of explicit edges).
-            let grid = crate::chunk::ChunkGrid::from_v3(&meta.chunk_grid, &meta.shape)
-                .ok()
-                .map(|g| g.chunk_shape().to_vec());
+            // The regular grid's chunk shape as written: a summary shows broken metadata too
+            // (a chunk shape of the wrong rank), which the grid's reader refuses.
+            let grid = meta
+                .chunk_grid
+                .configuration
+                .as_ref()
+                .and_then(|c| c.get("chunk_shape"))
+                .and_then(uint_list);
             let inner = CodecPipeline::from_v3_metadata(meta)
                 .ok()
                 .and_then(|p| p.sharding().map(|s| s.inner_chunk_shape().to_vec()));
@@ -142,6 +146,10 @@ fn visit(node: &Node, path: &str, out: &mut Vec<(String, NodeSummary)>) {
             visit(member, &join_path(path, name), out);
         }
     }
+}
+
+fn uint_list(value: &Value) -> Option<Vec<u64>> {
+    value.as_array()?.iter().map(Value::as_u64).collect()
 }
 
 fn codec_list(codecs: impl Iterator<Item = String>) -> String {
