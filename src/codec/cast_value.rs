@@ -7,7 +7,9 @@
 //! out-of-range error); only integer targets have out-of-range handling.
 
 use super::config::{Config, Need};
-use super::numeric::{NumKind, NumType, Scalar};
+use super::numeric::{
+    fill_of, number_kind, number_text, scalar_of, stage_number_kind, NumKind, NumType, Scalar,
+};
 use super::registry::{Built, CodecSpec, Kind, Stage};
 use super::{codec_error, ArrayToArrayCodec, ChunkRepr, DecodedChunk};
 use crate::document::named::NamedConfig;
@@ -86,21 +88,6 @@ fn same(v: Scalar, key: Scalar) -> bool {
     }
 }
 
-/// The range of an integer kind, and the number of values in it.
-fn int_range(kind: NumKind) -> (i128, i128, i128) {
-    let bits = (kind.size() * 8) as u32;
-    let signed = matches!(
-        kind,
-        NumKind::I8 | NumKind::I16 | NumKind::I32 | NumKind::I64
-    );
-    let count = 1i128 << bits;
-    if signed {
-        (-(count / 2), count / 2 - 1, count)
-    } else {
-        (0, count - 1, count)
-    }
-}
-
 impl Conversion {
     /// `v` as a value of `to`, or why it cannot be.
     fn apply(&self, v: Scalar) -> std::result::Result<Scalar, String> {
@@ -113,8 +100,11 @@ impl Conversion {
                 Scalar::Int(i) => int_to_float(i, self.to, self.rounding),
             }));
         }
-        let (lo, hi, count) = int_range(self.to);
-        let to = kind_name(self.to);
+        let Some((lo, hi)) = self.to.int_bounds() else {
+            return Err(format!("{} is not a number type", self.to.v3_name()));
+        };
+        let count = hi - lo + 1;
+        let to = self.to.v3_name();
         let int = match v {
             Scalar::Int(i) => i,
             Scalar::Float(x) if x.is_nan() => {
@@ -165,27 +155,6 @@ impl Conversion {
     }
 }
 
-/// A value for messages, written as JSON writes numbers (Rust's own float and 128-bit integer
-/// formatting is a large amount of code in the WebAssembly module, where nothing else needs it).
-pub(crate) fn number_text(v: Scalar) -> String {
-    match v {
-        Scalar::Int(i) => match (i64::try_from(i), u64::try_from(i)) {
-            (Ok(n), _) => n.to_string(),
-            (_, Ok(n)) => n.to_string(),
-            _ => number_text(Scalar::Float(i as f64)),
-        },
-        Scalar::Float(x) if x.is_nan() => "NaN".into(),
-        Scalar::Float(x) if x.is_infinite() => {
-            if x > 0.0 { "Infinity" } else { "-Infinity" }.into()
-        }
-        Scalar::Float(x) => crate::json::to_compact(&Value::from(x)),
-    }
-}
-
-fn kind_name(kind: NumKind) -> String {
-    kind.data_type().to_v3().name
-}
-
 /// `x` rounded to the precision of the float kind `to` (IEEE, with `rounding`'s direction).
 fn narrow(x: f64, to: NumKind, rounding: Rounding) -> f64 {
     match to {
@@ -226,20 +195,9 @@ fn int_to_float(i: i128, to: NumKind, rounding: Rounding) -> f64 {
     } else {
         (nearest, step(nearest, true))
     };
-    match rounding {
-        Rounding::TowardsPositive => above,
-        Rounding::TowardsNegative => below,
-        Rounding::TowardsZero if i > 0 => below,
-        Rounding::TowardsZero => above,
-        Rounding::NearestAway if i - below as i128 == above as i128 - i => {
-            if i > 0 {
-                above
-            } else {
-                below
-            }
-        }
-        Rounding::NearestAway | Rounding::NearestEven => nearest,
-    }
+    pick(i > 0, below, above, nearest, rounding, || {
+        i - below as i128 == above as i128 - i
+    })
 }
 
 /// Rounds `x` to a coarser float grid: `nearest(x)` is IEEE nearest-even on it, `step(n, up)`
@@ -259,36 +217,35 @@ fn round_with(
     } else {
         (n, step(n, true))
     };
-    pick(x, below, above, rounding, || x - below == above - x)
+    pick(x > 0.0, below, above, n, rounding, || {
+        x - below == above - x
+    })
 }
 
-/// Of the grid neighbours `below < x < above`, the one `rounding` picks.
-fn pick(x: f64, below: f64, above: f64, rounding: Rounding, tie: impl Fn() -> bool) -> f64 {
+/// Of the grid neighbours `below` and `above` of a value (positive or not), the one `rounding`
+/// picks: `nearest` (IEEE nearest-even's) off a tie, and on one (`tie()`) for nearest-away the
+/// one away from zero.
+fn pick(
+    positive: bool,
+    below: f64,
+    above: f64,
+    nearest: f64,
+    rounding: Rounding,
+    tie: impl Fn() -> bool,
+) -> f64 {
     match rounding {
         Rounding::TowardsPositive => above,
         Rounding::TowardsNegative => below,
-        Rounding::TowardsZero => {
-            if x > 0.0 {
-                below
-            } else {
-                above
-            }
-        }
+        Rounding::TowardsZero if positive => below,
+        Rounding::TowardsZero => above,
         Rounding::NearestAway if tie() => {
-            if x > 0.0 {
+            if positive {
                 above
             } else {
                 below
             }
         }
-        // Off a tie, the nearest neighbour is the one nearest-even gives.
-        Rounding::NearestAway | Rounding::NearestEven => {
-            if x - below < above - x {
-                below
-            } else {
-                above
-            }
-        }
+        Rounding::NearestAway | Rounding::NearestEven => nearest,
     }
 }
 
@@ -329,47 +286,7 @@ fn step_f16(v: f16, up: bool) -> f16 {
     f16::from_bits(if positive == up { bits + 1 } else { bits - 1 })
 }
 
-/// A numeric value of a data type as a [`Scalar`], or `None` when it has no numeric form.
-pub(crate) fn scalar_of(value: &FillValue, data_type: &DataType) -> Option<Scalar> {
-    let kind = NumKind::from_data_type(data_type)?;
-    let bytes = value.to_element_bytes(data_type)?;
-    Some(NumType::le(kind).read(&bytes))
-}
-
-/// A [`Scalar`] of `kind` as a fill value of its data type.
-pub(crate) fn fill_of(v: Scalar, kind: NumKind) -> Option<FillValue> {
-    let mut bytes = [0u8; 8];
-    let slot = bytes.get_mut(..kind.size())?;
-    NumType::le(kind).write(v, slot);
-    FillValue::from_element_bytes(&kind.data_type(), slot)
-}
-
-/// The numeric kind of a data type `cast_value` and `scale_offset` accept: an integer or a
-/// float (not bool).
-pub(crate) fn number_kind(data_type: &DataType) -> Option<NumKind> {
-    NumKind::from_data_type(data_type).filter(|k| *k != NumKind::Bool)
-}
-
-/// The numeric kind of the data a codec receives at `stage` (when known), reporting data that
-/// is not integer or floating-point (`what`: "cast_value casts", "scale_offset works on").
-pub(crate) fn stage_number_kind(cfg: &mut Config, stage: &Stage, what: &str) -> Option<NumKind> {
-    let dt = stage.dtype.as_ref()?;
-    let kind = number_kind(dt);
-    if kind.is_none() {
-        let message = format!(
-            "{what} integer and floating-point data, not '{}'",
-            dt.to_v3().name
-        );
-        cfg.problem(
-            Vec::new(),
-            (ProblemKind::InvalidValue, message),
-            Need::Decode,
-        );
-    }
-    kind
-}
-
-/// The `cast_value` codec: stored values of `encoded`, decoded values of `decoded`.
+/// The `cast_value` codec: its decoding and encoding conversions.
 #[derive(Clone, Debug)]
 pub(crate) struct CastValueCodec {
     decode: Conversion,
@@ -385,7 +302,7 @@ impl ArrayToArrayCodec for CastValueCodec {
         if number_kind(&decoded.data_type) != Some(self.decode.to) {
             return Err(codec_error(format!(
                 "cast_value: built for {}, given {}",
-                kind_name(self.decode.to),
+                self.decode.to.v3_name(),
                 decoded.data_type.to_v3().name
             )));
         }
@@ -422,7 +339,7 @@ impl ArrayToArrayCodec for CastValueCodec {
             return Err(codec_error(format!(
                 "cast_value: {} bytes for {n} values of {}",
                 bytes.len(),
-                kind_name(from.kind)
+                from.kind.v3_name()
             )));
         }
         let mut out = vec![0u8; bytes.len() / esize * dsize];
@@ -461,7 +378,7 @@ fn cast_value(cfg: &mut Config, stage: &mut Stage) -> Option<Built> {
         if target.is_float() {
             let message = format!(
                 "cast_value 'out_of_range' \"wrap\" is for integer targets, not '{}'",
-                kind_name(target)
+                target.v3_name()
             );
             let at = vec![LocStep::Key("out_of_range".into())];
             cfg.problem(at, (ProblemKind::InvalidValue, message), Need::Spec);
@@ -617,7 +534,7 @@ fn entry(value: &Value, kind: NumKind) -> std::result::Result<Scalar, String> {
     FillValue::from_v3(&dt, value)
         .ok()
         .and_then(|fill| scalar_of(&fill, &dt))
-        .ok_or_else(|| format!("{} is not a value of {}", show(value), kind_name(kind)))
+        .ok_or_else(|| format!("{} is not a value of {}", show(value), kind.v3_name()))
 }
 
 #[cfg(test)]

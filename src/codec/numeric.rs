@@ -1,8 +1,12 @@
 //! Numeric element types as numcodecs filters name them (`"<i4"`, `"float32"`), with NumPy's
 //! casting rules for reading and writing single values.
 
-use crate::dtype::{numeric, DataType};
+use super::config::{Config, Need};
+use super::registry::Stage;
+use crate::dtype::{numeric, DataType, FillValue};
+use crate::problem::ProblemKind;
 use half::f16;
+use serde_json::Value;
 
 /// A numeric element kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,6 +40,17 @@ pub(crate) enum Scalar {
 }
 
 impl NumKind {
+    /// The v3 name of its data type (`"int16"`).
+    pub(crate) fn v3_name(self) -> String {
+        self.data_type().to_v3().name
+    }
+
+    /// The range of an integer kind, from the data type registry; `None` for bool and floats.
+    pub(crate) fn int_bounds(self) -> Option<(i128, i128)> {
+        let (lo, hi, _) = self.data_type().numeric()?.int_bounds()?;
+        Some((lo, hi))
+    }
+
     /// Bytes per element.
     pub(crate) fn size(self) -> usize {
         match self {
@@ -194,4 +209,61 @@ impl NumType {
             }
         }
     }
+}
+
+/// A value for messages, written as JSON writes numbers (Rust's own float and 128-bit integer
+/// formatting is a large amount of code in the WebAssembly module, where nothing else needs it).
+pub(crate) fn number_text(v: Scalar) -> String {
+    match v {
+        Scalar::Int(i) => match (i64::try_from(i), u64::try_from(i)) {
+            (Ok(n), _) => n.to_string(),
+            (_, Ok(n)) => n.to_string(),
+            _ => number_text(Scalar::Float(i as f64)),
+        },
+        Scalar::Float(x) if x.is_nan() => "NaN".into(),
+        Scalar::Float(x) if x.is_infinite() => {
+            if x > 0.0 { "Infinity" } else { "-Infinity" }.into()
+        }
+        Scalar::Float(x) => crate::json::to_compact(&Value::from(x)),
+    }
+}
+
+/// A numeric value of a data type as a [`Scalar`], or `None` when it has no numeric form.
+pub(crate) fn scalar_of(value: &FillValue, data_type: &DataType) -> Option<Scalar> {
+    let kind = NumKind::from_data_type(data_type)?;
+    let bytes = value.to_element_bytes(data_type)?;
+    Some(NumType::le(kind).read(&bytes))
+}
+
+/// A [`Scalar`] of `kind` as a fill value of its data type.
+pub(crate) fn fill_of(v: Scalar, kind: NumKind) -> Option<FillValue> {
+    let mut bytes = [0u8; 8];
+    let slot = bytes.get_mut(..kind.size())?;
+    NumType::le(kind).write(v, slot);
+    FillValue::from_element_bytes(&kind.data_type(), slot)
+}
+
+/// The numeric kind of a data type `cast_value` and `scale_offset` accept: an integer or a
+/// float (not bool).
+pub(crate) fn number_kind(data_type: &DataType) -> Option<NumKind> {
+    NumKind::from_data_type(data_type).filter(|k| *k != NumKind::Bool)
+}
+
+/// The numeric kind of the data a codec receives at `stage` (when known), reporting data that
+/// is not integer or floating-point (`what`: "cast_value casts", "scale_offset works on").
+pub(crate) fn stage_number_kind(cfg: &mut Config, stage: &Stage, what: &str) -> Option<NumKind> {
+    let dt = stage.dtype.as_ref()?;
+    let kind = number_kind(dt);
+    if kind.is_none() {
+        let message = format!(
+            "{what} integer and floating-point data, not '{}'",
+            dt.to_v3().name
+        );
+        cfg.problem(
+            Vec::new(),
+            (ProblemKind::InvalidValue, message),
+            Need::Decode,
+        );
+    }
+    kind
 }

@@ -3,9 +3,11 @@
 //! array's own data type. Integers must divide exactly and stay in range; floats round as
 //! NumPy rounds them (float16 through float32, one rounding per operation).
 
-use super::cast_value::{fill_of, number_kind, number_text, scalar_of, stage_number_kind};
 use super::config::{Config, Need};
-use super::numeric::{NumKind, NumType, Scalar};
+use super::numeric::{
+    as_f64, fill_of, number_kind, number_text, scalar_of, stage_number_kind, NumKind, NumType,
+    Scalar,
+};
 use super::registry::{Built, CodecSpec, Kind, Stage};
 use super::{codec_error, ArrayToArrayCodec, ChunkRepr, DecodedChunk};
 use crate::dtype::{DataType, FillValue};
@@ -34,13 +36,6 @@ fn float_op(kind: NumKind, a: f64, b: f64, op: fn(f64, f64) -> f64) -> f64 {
 }
 
 impl ScaleOffsetCodec {
-    fn float(v: Scalar) -> f64 {
-        match v {
-            Scalar::Float(f) => f,
-            Scalar::Int(i) => i as f64,
-        }
-    }
-
     fn int(v: Scalar) -> i128 {
         match v {
             Scalar::Int(i) => i,
@@ -51,13 +46,8 @@ impl ScaleOffsetCodec {
     /// `x / scale + offset`, or why it is not a value of the type.
     fn decode_one(&self, x: Scalar) -> std::result::Result<Scalar, String> {
         if self.kind.is_float() {
-            let q = float_op(
-                self.kind,
-                Self::float(x),
-                Self::float(self.scale),
-                |a, b| a / b,
-            );
-            let r = float_op(self.kind, q, Self::float(self.offset), |a, b| a + b);
+            let q = float_op(self.kind, as_f64(x), as_f64(self.scale), |a, b| a / b);
+            let r = float_op(self.kind, q, as_f64(self.offset), |a, b| a + b);
             return Ok(Scalar::Float(r));
         }
         let (x, scale, offset) = (Self::int(x), Self::int(self.scale), Self::int(self.offset));
@@ -68,43 +58,31 @@ impl ScaleOffsetCodec {
                 number_text(Scalar::Int(scale))
             ));
         }
-        self.in_range(x / scale + offset)
+        self.in_range(Some(x / scale + offset))
     }
 
     /// `(x - offset) * scale`, or why it is not a value of the type.
     fn encode_one(&self, x: Scalar) -> std::result::Result<Scalar, String> {
         if self.kind.is_float() {
-            let d = float_op(
-                self.kind,
-                Self::float(x),
-                Self::float(self.offset),
-                |a, b| a - b,
-            );
-            let r = float_op(self.kind, d, Self::float(self.scale), |a, b| a * b);
+            let d = float_op(self.kind, as_f64(x), as_f64(self.offset), |a, b| a - b);
+            let r = float_op(self.kind, d, as_f64(self.scale), |a, b| a * b);
             return Ok(Scalar::Float(r));
         }
         let (x, scale, offset) = (Self::int(x), Self::int(self.scale), Self::int(self.offset));
-        // Each factor is a 64-bit value: the product fits i128.
-        self.in_range((x - offset) * scale)
+        // The difference of two 64-bit values fits i128; its product with a third may not.
+        self.in_range((x - offset).checked_mul(scale))
     }
 
-    fn in_range(&self, v: i128) -> std::result::Result<Scalar, String> {
-        let kind = self.kind;
-        let bits = (kind.size() * 8) as u32;
-        let (lo, hi) = match kind {
-            NumKind::I8 | NumKind::I16 | NumKind::I32 | NumKind::I64 => {
-                (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
-            }
-            _ => (0, (1i128 << bits) - 1),
-        };
-        if (lo..=hi).contains(&v) {
-            Ok(Scalar::Int(v))
-        } else {
-            Err(format!(
+    fn in_range(&self, v: Option<i128>) -> std::result::Result<Scalar, String> {
+        // Called for integer kinds only, which all have bounds (an empty range otherwise).
+        let (lo, hi) = self.kind.int_bounds().unwrap_or((0, -1));
+        match v {
+            Some(v) if (lo..=hi).contains(&v) => Ok(Scalar::Int(v)),
+            _ => Err(format!(
                 "{} is outside the range of {}",
-                number_text(Scalar::Int(v)),
-                kind.data_type().to_v3().name
-            ))
+                v.map_or_else(|| "the result".into(), |v| number_text(Scalar::Int(v))),
+                self.kind.v3_name()
+            )),
         }
     }
 }
@@ -118,7 +96,7 @@ impl ArrayToArrayCodec for ScaleOffsetCodec {
         if number_kind(&decoded.data_type) != Some(self.kind) {
             return Err(codec_error(format!(
                 "scale_offset: built for {}, given {}",
-                self.kind.data_type().to_v3().name,
+                self.kind.v3_name(),
                 decoded.data_type.to_v3().name
             )));
         }
@@ -233,6 +211,14 @@ mod tests {
         assert!(c.decode_one(Scalar::Int(10)).is_err());
         assert!(c.decode_one(Scalar::Int(-90)).is_err()); // -130 < -128
         assert_eq!(c.encode_one(Scalar::Int(-97)), Ok(Scalar::Int(9)));
+        // A product beyond 128 bits is out of range, not wrapped.
+        let max = i128::from(u64::MAX);
+        let big = ScaleOffsetCodec {
+            kind: NumKind::U64,
+            offset: Scalar::Int(0),
+            scale: Scalar::Int(max),
+        };
+        assert!(big.encode_one(Scalar::Int(max)).is_err());
     }
 
     #[test]
