@@ -166,15 +166,15 @@ fn read_axes(
             (&axis, shape.and_then(|s| s.get(dim)))
         {
             // Each run is at most 2^64 × 2^64: the sum of any number of them fits 128 bits
-            // long before it could matter, and is checked anyway.
+            // long before it could matter, and is checked anyway. A total of 2^64 or more
+            // reaches any extent.
             let total = runs.iter().try_fold(0u128, |sum, &(len, count)| {
                 sum.checked_add(u128::from(len) * u128::from(count))
             });
-            if total.is_some_and(|t| t < u128::from(*extent)) {
-                let total = total.map_or_else(
-                    || "more than 2^128".into(),
-                    |t| u64::try_from(t).map_or_else(|_| "beyond 2^64".into(), |t| t.to_string()),
-                );
+            let short = total
+                .and_then(|t| u64::try_from(t).ok())
+                .filter(|t| t < extent);
+            if let Some(total) = short {
                 let message = format!(
                     "the chunk edges of dimension {dim} reach {total}, short of the array's length {extent}"
                 );
