@@ -62,8 +62,7 @@ function kindOf(name: string): Kind | undefined {
 /** A fill value of the data type's kind (a chunk decoder needs one; present chunks never use it). */
 function someFill(dataType: string): unknown {
   if (dataType === "bool") return false;
-  if (dataType.startsWith("v2:U") || dataType === "string" || dataType === "v2:object") return "";
-  if (dataType.startsWith("v2:S")) return "";
+  if (/^v2:[US]/.test(dataType) || dataType === "string" || dataType === "v2:object") return "";
   return 0;
 }
 

@@ -127,17 +127,6 @@ function factsOfMetadata(meta: ArrayMetadata): Facts {
   };
 }
 
-/** C-order strides of `shape`, in elements. */
-export function cStrides(shape: readonly number[]): number[] {
-  const stride = new globalThis.Array<number>(shape.length);
-  let step = 1;
-  for (let i = shape.length - 1; i >= 0; i--) {
-    stride[i] = step;
-    step *= shape[i] ?? 1;
-  }
-  return stride;
-}
-
 const product = (shape: readonly number[]) => shape.reduce((a, b) => a * b, 1);
 
 /**
@@ -155,8 +144,8 @@ function pad(data: AnyData, shape: number[], full: number[], fill: unknown): Any
       // A fill value of another JS type than the values (zarrita would fail the same way).
     }
   }
-  const from = cStrides(shape);
-  const to = cStrides(full);
+  const from = getStrides(shape, "C");
+  const to = getStrides(full, "C");
   for (let i = 0; i < n; i++) {
     let rest = i;
     let j = 0;
