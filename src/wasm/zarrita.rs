@@ -6,15 +6,20 @@ use crate::error::{ErrorCode, ZomError};
 use js_sys::{Array, Reflect};
 use wasm_bindgen::prelude::*;
 
-/// The kind of the codec a `{name, configuration}` entry names (a v3 name, `numcodecs.<id>`
-/// or a bare numcodecs id), from the core's codec registry; `None` for one zom does not know.
+/// The kind of the codec `name` names (a v3 name, `numcodecs.<id>` or a bare numcodecs id),
+/// from the core's codec registry; `None` for one zom does not know.
+fn kind_named(name: &str) -> Option<Kind> {
+    registry::v3(name)
+        .or_else(|| registry::numcodecs(name))
+        .map(|spec| spec.kind)
+}
+
+/// The kind of the codec a `{name, configuration}` entry names ([`kind_named`]).
 fn kind_of(codec: &JsValue) -> Option<Kind> {
     let name = Reflect::get(codec, &JsValue::from_str("name"))
         .ok()?
         .as_string()?;
-    registry::v3(&name)
-        .or_else(|| registry::numcodecs(&name))
-        .map(|spec| spec.kind)
+    kind_named(&name)
 }
 
 /// `codecs` (v3 `{name, configuration}` entries) with `fallback` (the array → bytes codec of
@@ -135,9 +140,8 @@ pub fn slice_indices(
 /// for one zom does not know.
 #[wasm_bindgen(js_name = codecKind)]
 pub fn codec_kind(name: &str) -> Option<String> {
-    let spec = registry::v3(name).or_else(|| registry::numcodecs(name))?;
     Some(
-        match spec.kind {
+        match kind_named(name)? {
             Kind::ArrayToArray => "array_to_array",
             Kind::ArrayToBytes => "array_to_bytes",
             Kind::BytesToBytes => "bytes_to_bytes",
