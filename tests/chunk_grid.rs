@@ -11,7 +11,7 @@ fn grid_shape_is_the_ceiling_division() {
     let g = ChunkGrid::new(&[6, 5], &[4, 3]).unwrap();
     assert_eq!(g.grid_shape(), &[2, 2]);
     assert_eq!(g.num_chunks().unwrap(), 4);
-    assert_eq!(g.chunk_len().unwrap(), 12);
+    assert_eq!(g.regular_chunk_shape().unwrap().iter().product::<u64>(), 12);
     let g = ChunkGrid::new(&[8, 9, 1], &[4, 3, 10]).unwrap();
     assert_eq!(g.grid_shape(), &[2, 3, 1]);
     let g = ChunkGrid::new(&[u64::MAX], &[1]).unwrap();
@@ -80,7 +80,7 @@ fn zero_dimensional_and_zero_length_arrays() {
     let g = ChunkGrid::new(&[], &[]).unwrap();
     assert_eq!(g.grid_shape(), &[] as &[u64]);
     assert_eq!(g.num_chunks().unwrap(), 1);
-    assert_eq!(g.chunk_len().unwrap(), 1);
+    assert_eq!(g.regular_chunk_shape().unwrap().iter().product::<u64>(), 1);
     assert_eq!(g.coords_of(0).unwrap(), Vec::<u64>::new());
     assert_eq!(g.linear_index(&[]).unwrap(), 0);
     assert_eq!(
@@ -160,8 +160,7 @@ fn invalid_grids() {
             ErrorCode::InvalidMetadata,
         ),
         (json!("regular"), ErrorCode::InvalidMetadata),
-        // A rectilinear grid is read and checked (no `kind`, edges short of the shape) before
-        // one with explicit edges is refused as not read yet.
+        // A rectilinear grid is read and checked (no `kind`, edges short of the shape).
         (
             json!({"name": "rectilinear", "configuration": {"chunk_shapes": [[1], [2]]}}),
             ErrorCode::InvalidMetadata,
@@ -169,10 +168,6 @@ fn invalid_grids() {
         (
             json!({"name": "rectilinear", "configuration": {"kind": "inline", "chunk_shapes": [[1], [2]]}}),
             ErrorCode::InvalidMetadata,
-        ),
-        (
-            json!({"name": "rectilinear", "configuration": {"kind": "inline", "chunk_shapes": [[1, 2], [[1, 3]]]}}),
-            ErrorCode::UnsupportedExtension,
         ),
         (
             json!({"name": "example.grid", "configuration": {}}),
@@ -187,6 +182,11 @@ fn invalid_grids() {
             "{bad}"
         );
     }
+    let edges = json!({"name": "rectilinear", "configuration": {"kind": "inline", "chunk_shapes": [[1, 2], [[1, 3]]]}});
+    let grid = ChunkGrid::from_v3(&named(edges), &[3, 3]).unwrap();
+    assert_eq!(grid.grid_shape(), [2, 3]);
+    assert_eq!(grid.regular_chunk_shape(), None);
+    assert_eq!(grid.chunk_shape_at(&[1, 2]).unwrap(), [2, 1]);
     assert_eq!(
         ChunkGrid::from_v2(&[3], &[0]).unwrap_err().code,
         ErrorCode::InvalidMetadata

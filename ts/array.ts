@@ -127,7 +127,8 @@ export class ZarrArray<D extends ChunkData = ChunkData> {
   readonly shape: number[];
   /**
    * The chunk shape reads are made of, as zarr-python's `Array.chunks`: for a sharded array
-   * the inner chunk shape. `null` when the array cannot be read (see {@link readError}).
+   * the inner chunk shape. `null` when the array cannot be read (see {@link readError}), or
+   * when its chunks differ in shape (a rectilinear grid: see {@link chunkSizes}).
    */
   readonly chunks: number[] | null;
   /** The shard shape of a sharded array (zarr-python's `Array.shards`), else `null`. */
@@ -174,6 +175,20 @@ export class ZarrArray<D extends ChunkData = ChunkData> {
     this.zom = zom;
     const error = handle.readError as unknown;
     this.readError = error === null ? null : (toZomError(error) as Error);
+  }
+
+  /**
+   * The lengths of the chunks reads are made of, per dimension, each cut to the array
+   * (zarr-python's `read_chunk_sizes`): `[[10, 10, 5], [4, 3]]`. Any grid, rectilinear ones
+   * included; `getChunk([i, j])` reads the chunk of row `i` and column `j` of these. Throws
+   * `LimitExceeded` when a dimension has more chunks than the `maxChunks` limit.
+   */
+  chunkSizes(): number[][] {
+    try {
+      return this.#handle.chunkSizes() as number[][];
+    } catch (e) {
+      throw toZomError(e);
+    }
   }
 
   /**
@@ -291,13 +306,13 @@ export class ZarrArray<D extends ChunkData = ChunkData> {
         },
         // The encoded chunk lies at `ptr` in the WebAssembly memory: viewed and copied out at
         // once. A read with a cache resolves with the whole decoded chunk, which the core keeps.
-        decode: (inner: boolean, ptr: number, len: number, placement: Float64Array) => {
+        decode: (inner: boolean, ptr: number, len: number, placement: Float64Array, shape?: Float64Array) => {
           const bytes = pool.buffer(len);
           bytes.set(wasmBytes(ptr, len));
           if (out === undefined && unmade === undefined) throw new ZomError("InvalidArgument", "a decode before the output was made");
           const shared = out !== undefined && unmade === undefined;
           const target = { out: made, shared, item, place: placement, adopt: unmade?.one ? adopt(placement) : undefined };
-          return pool.decode(array, inner, bytes, target, signal, keep);
+          return pool.decode(array, inner, bytes, target, signal, keep, shape);
         },
         // A chunk from the cache: the whole decoded chunk, at `ptr` in the WebAssembly memory.
         place: (ptr: number, len: number, placement: Float64Array) => {

@@ -1,17 +1,22 @@
-//! The regular chunk grid: v3 `chunk_grid` `regular` with `chunk_shape`, v2 `chunks`, and a
-//! `rectilinear` grid whose every dimension repeats one length.
+//! Chunk grids: v3 `chunk_grid` `regular` with `chunk_shape`, v2 `chunks`, and `rectilinear`
+//! grids (per dimension one repeated length or explicit edges, [`GridAxis`]).
 
+use super::axis::GridAxis;
+use super::Rectilinear;
 use crate::document::named::NamedConfig;
 use crate::error::{ErrorCode, Result, ZomError};
 use serde_json::Value;
 
-/// A regular chunk grid: an array shape cut into chunks of one shape. Chunks at the high
+/// A chunk grid: an array shape cut into chunks, of one shape (regular) or, along a
+/// rectilinear grid's dimensions with explicit edges, of lengths that vary. Chunks at the high
 /// end of a dimension may overhang the array (they are stored full size; only the part inside
 /// the array holds data).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ChunkGrid {
     shape: Vec<u64>,
-    chunk_shape: Vec<u64>,
+    axes: Vec<GridAxis>,
+    /// The shape of every chunk, when every dimension is regular.
+    chunk_shape: Option<Vec<u64>>,
     grid_shape: Vec<u64>,
 }
 
@@ -53,14 +58,48 @@ impl ChunkGrid {
         }
         Ok(ChunkGrid {
             shape: shape.to_vec(),
-            chunk_shape: chunk_shape.to_vec(),
+            axes: chunk_shape.iter().map(|&c| GridAxis::Regular(c)).collect(),
+            chunk_shape: Some(chunk_shape.to_vec()),
             grid_shape,
         })
     }
 
-    /// Reads a v3 `chunk_grid` for an array of `shape`: `regular` (the core spec's), or a
-    /// `rectilinear` one whose every dimension repeats one chunk length (one with explicit
-    /// edges is checked, then refused: reading it is not supported yet).
+    /// The grid of a rectilinear `grid` over an array of `shape` (as
+    /// [`Rectilinear::read`] checked it for that shape).
+    pub fn rectilinear(shape: &[u64], grid: &Rectilinear) -> Result<Self> {
+        if let Some(chunk_shape) = grid.as_regular() {
+            return Self::new(shape, &chunk_shape);
+        }
+        if grid.axes.len() != shape.len() {
+            return Err(grid_error(format!(
+                "the rectilinear grid has {} dimensions; the array shape {shape:?} has {}",
+                grid.axes.len(),
+                shape.len()
+            )));
+        }
+        let mut axes = Vec::with_capacity(shape.len());
+        for (dim, (axis, &len)) in grid.axes.iter().zip(shape).enumerate() {
+            let axis = GridAxis::from_rectilinear(axis, len).map_err(|e| {
+                grid_error(format!("chunk_shapes[{dim}]: {}", e.message))
+            })?;
+            if axis.max_len() == 0 {
+                return Err(grid_error(format!(
+                    "chunk_shapes[{dim}] has a chunk of length 0; chunk lengths must be positive"
+                )));
+            }
+            axes.push(axis);
+        }
+        let grid_shape = axes.iter().zip(shape).map(|(a, &n)| a.count(n)).collect();
+        Ok(ChunkGrid {
+            shape: shape.to_vec(),
+            axes,
+            chunk_shape: None,
+            grid_shape,
+        })
+    }
+
+    /// Reads a v3 `chunk_grid` for an array of `shape`: `regular` (the core spec's) or
+    /// `rectilinear` (zarr-extensions).
     pub fn from_v3(chunk_grid: &NamedConfig, shape: &[u64]) -> Result<Self> {
         if chunk_grid.name == "rectilinear" {
             let config = chunk_grid
@@ -75,19 +114,13 @@ impl ChunkGrid {
                         .map_or_else(String::new, |p| p.message);
                     grid_error(first)
                 })?;
-            return match grid.as_regular() {
-                Some(chunk_shape) => Self::new(shape, &chunk_shape),
-                None => Err(ZomError::new(
-                    ErrorCode::UnsupportedExtension,
-                    "chunk grid 'rectilinear' with explicit chunk edges is not supported yet (zom reads rectilinear grids whose every dimension repeats one length)",
-                )),
-            };
+            return Self::rectilinear(shape, &grid);
         }
         if chunk_grid.name != "regular" {
             return Err(ZomError::new(
                 ErrorCode::UnsupportedExtension,
                 format!(
-                    "chunk grid '{}' is not supported (only 'regular')",
+                    "chunk grid '{}' is not supported (zom reads 'regular' and 'rectilinear')",
                     chunk_grid.name
                 ),
             ));
@@ -114,9 +147,46 @@ impl ChunkGrid {
         &self.shape
     }
 
-    /// The shape of every chunk (edge chunks included: they are stored full size).
-    pub fn chunk_shape(&self) -> &[u64] {
-        &self.chunk_shape
+    /// The shape of every chunk when the grid is regular (edge chunks included: they are
+    /// stored full size); `None` when a dimension has explicit edges.
+    pub fn regular_chunk_shape(&self) -> Option<&[u64]> {
+        self.chunk_shape.as_deref()
+    }
+
+    /// The (stored, full) shape of the chunk at `coords`.
+    pub fn chunk_shape_at(&self, coords: &[u64]) -> Result<Vec<u64>> {
+        self.check_coords(coords)?;
+        coords
+            .iter()
+            .zip(&self.axes)
+            .map(|(&c, axis)| axis.len(c))
+            .collect()
+    }
+
+    /// The largest chunk length of each dimension (the chunk shape, for a regular grid).
+    pub fn largest_chunk_shape(&self) -> Vec<u64> {
+        self.axes.iter().map(GridAxis::max_len).collect()
+    }
+
+    /// The shape of the first chunk as written: the chunk shape of a regular grid; the first
+    /// edges of a rectilinear one.
+    pub fn first_chunk_shape(&self) -> Vec<u64> {
+        self.axes.iter().map(GridAxis::first_len).collect()
+    }
+
+    /// How dimension `dim` is cut.
+    pub fn axis(&self, dim: usize) -> Option<&GridAxis> {
+        self.axes.get(dim)
+    }
+
+    /// The lengths of the chunks along each dimension, each cut to the array (zarr-python's
+    /// `read_chunk_sizes`); refused when a dimension has more than `max` chunks.
+    pub fn chunk_sizes(&self, max: u64) -> Result<Vec<Vec<u64>>> {
+        self.axes
+            .iter()
+            .zip(&self.shape)
+            .map(|(axis, &n)| axis.sizes(n, max))
+            .collect()
     }
 
     /// Number of chunks along each dimension (ceiling division; 0 for a zero-length dimension).
@@ -132,11 +202,6 @@ impl ChunkGrid {
     /// The total number of chunks (1 for a 0-d array, 0 when any dimension is empty).
     pub fn num_chunks(&self) -> Result<u64> {
         super::checked_product(&self.grid_shape, "the chunk grid")
-    }
-
-    /// Elements per chunk (the product of the chunk shape).
-    pub fn chunk_len(&self) -> Result<u64> {
-        super::checked_product(&self.chunk_shape, "the chunk shape")
     }
 
     /// An error unless `coords` name a chunk of this grid.
@@ -168,10 +233,10 @@ impl ChunkGrid {
         self.check_coords(coords)?;
         let mut start = Vec::with_capacity(coords.len());
         let mut shape = Vec::with_capacity(coords.len());
-        for ((&c, &chunk), &len) in coords.iter().zip(&self.chunk_shape).zip(&self.shape) {
-            // c < grid_shape = ceil(len / chunk), so c * chunk < len: no overflow.
-            let first = c.checked_mul(chunk).ok_or_else(overflow)?;
-            let inside = len.checked_sub(first).ok_or_else(overflow)?.min(chunk);
+        for ((&c, axis), &len) in coords.iter().zip(&self.axes).zip(&self.shape) {
+            // c < grid_shape, so the chunk starts inside the array.
+            let first = axis.start(c)?;
+            let inside = len.checked_sub(first).ok_or_else(overflow)?.min(axis.len(c)?);
             start.push(first);
             shape.push(inside);
         }

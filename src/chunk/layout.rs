@@ -10,7 +10,7 @@ use crate::document::v3::ArrayMetadataV3;
 use crate::error::Result;
 use crate::limits::{exceeded, Limit};
 
-/// Where an array's chunks are: its regular grid, how chunk coordinates become keys, and the
+/// Where an array's chunks are: its grid, how chunk coordinates become keys, and the
 /// array's node path in the store.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ArrayLayout {
@@ -69,7 +69,7 @@ impl ArrayLayout {
     pub fn plan(&self, selection: &Selection) -> Result<ReadPlan> {
         let plan = || -> Result<ReadPlan> {
             let resolved = selection.resolve(self.grid.shape())?;
-            ReadPlan::new(self.grid.shape(), self.grid.chunk_shape(), &resolved)
+            ReadPlan::on(self.grid.clone(), &resolved)
         };
         plan().map_err(|e| e.at_path(self.path.clone()))
     }

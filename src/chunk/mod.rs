@@ -1,4 +1,4 @@
-//! Sans-I/O planning of array reads: regular chunk grids, chunk key encodings, selections
+//! Sans-I/O planning of array reads: chunk grids (regular and rectilinear), chunk key encodings, selections
 //! (integers, Python slices, whole dimensions), read plans (which chunks a selection touches
 //! and where their elements go) and the assembly of decoded chunks into one C-order output.
 //!
@@ -29,6 +29,7 @@
 //! no input makes these functions panic or allocate without a bound.
 
 mod assemble;
+mod axis;
 mod grid;
 mod key;
 mod layout;
@@ -37,6 +38,7 @@ mod rectilinear;
 mod runs;
 mod selection;
 
+pub use axis::GridAxis;
 pub use grid::{ChunkGrid, ChunkRegion};
 pub use key::ChunkKeyEncoding;
 pub use layout::{ArrayLayout, PlannedChunk};

@@ -1,10 +1,11 @@
-//! Read plans: which chunks of a regular grid a resolved selection touches, and for each the
+//! Read plans: which chunks of a grid a resolved selection touches, and for each the
 //! chunk-local selection together with where its elements go in the output.
 //!
 //! Plans are lazy: a plan stores one small description per dimension, and the chunks are the
 //! cartesian product, computed one at a time in C order of chunk coordinates. Memory does not
 //! grow with the number of chunks.
 
+use super::axis::GridAxis;
 use super::grid::ChunkGrid;
 use super::selection::{AxisSelection, ResolvedSelection};
 use crate::error::{ErrorCode, Result, ZomError};
@@ -31,13 +32,16 @@ pub struct ChunkRead {
 }
 
 /// The chunks one dimension's selection touches.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct AxisPlan {
     sel: AxisSelection,
-    chunk: u64,
-    /// Number of chunks touched along this dimension.
+    axis: GridAxis,
+    /// The first chunk touched (unless `per_element`).
+    first: u64,
+    /// Number of chunks touched along this dimension (for explicit edges shorter than the
+    /// step, at most: chunks the step skips over are passed by).
     chunks: u64,
-    /// When the step is at least the chunk length, every selected index is in its own chunk;
+    /// When the step is at least the longest chunk, every selected index is in its own chunk;
     /// otherwise the touched chunks are consecutive from the first index' chunk.
     per_element: bool,
 }
@@ -111,46 +115,49 @@ fn check_selection(shape: &[u64], sel: &ResolvedSelection) -> Result<()> {
 }
 
 impl AxisPlan {
-    fn new(sel: AxisSelection, chunk: u64) -> Result<Self> {
+    fn new(sel: AxisSelection, axis: GridAxis) -> Result<Self> {
         if sel.count == 0 {
             return Ok(AxisPlan {
                 sel,
-                chunk,
+                axis,
+                first: 0,
                 chunks: 0,
                 per_element: false,
             });
         }
-        let per_element = sel.step >= chunk;
+        let per_element = sel.step >= axis.max_len();
+        let first = axis.chunk_of(sel.start)?;
         let chunks = if per_element {
             sel.count
         } else {
             let last = sel
                 .index(sel.count.saturating_sub(1))
                 .ok_or_else(overflow)?;
-            (last / chunk - sel.start / chunk)
+            (axis.chunk_of(last)? - first)
                 .checked_add(1)
                 .ok_or_else(overflow)?
         };
         Ok(AxisPlan {
             sel,
-            chunk,
+            axis,
+            first,
             chunks,
             per_element,
         })
     }
 
-    /// The `j`-th touched chunk (`j < chunks`): its index and the chunk-local selection.
-    fn get(&self, j: u64) -> Result<(u64, AxisSelection)> {
+    /// The `j`-th touched chunk (`j < chunks`): its index and the chunk-local selection, or
+    /// `None` for a chunk the step passes over.
+    fn get(&self, j: u64) -> Result<Option<(u64, AxisSelection)>> {
         let s = &self.sel;
-        let chunk = self.chunk;
         // k_first..=k_last: the progression terms that fall in this chunk.
         let (c, k_first, k_count) = if self.per_element {
             let index = s.index(j).ok_or_else(overflow)?;
-            (index / chunk, j, 1)
+            (self.axis.chunk_of(index)?, j, 1)
         } else {
-            let c = (s.start / chunk).checked_add(j).ok_or_else(overflow)?;
-            let lo = c.checked_mul(chunk).ok_or_else(overflow)?;
-            let hi_incl = lo.saturating_add(chunk.saturating_sub(1));
+            let c = self.first.checked_add(j).ok_or_else(overflow)?;
+            let lo = self.axis.start(c)?;
+            let hi_incl = lo.saturating_add(self.axis.len(c)?.saturating_sub(1));
             let k_first = match lo.checked_sub(s.start) {
                 Some(d) if d > 0 => d.div_ceil(s.step),
                 _ => 0,
@@ -160,13 +167,12 @@ impl AxisPlan {
                 .map(|d| d / s.step)
                 .ok_or_else(overflow)?
                 .min(s.count.saturating_sub(1));
-            let k_count = k_last
-                .checked_sub(k_first)
-                .and_then(|d| d.checked_add(1))
-                .ok_or_else(overflow)?;
-            (c, k_first, k_count)
+            if k_last < k_first {
+                return Ok(None);
+            }
+            (c, k_first, k_last - k_first + 1)
         };
-        let lo = c.checked_mul(chunk).ok_or_else(overflow)?;
+        let lo = self.axis.start(c)?;
         let first_index = s.index(k_first).ok_or_else(overflow)?;
         let local = AxisSelection {
             start: first_index.checked_sub(lo).ok_or_else(overflow)?,
@@ -176,7 +182,7 @@ impl AxisPlan {
             reversed: s.reversed && k_count > 1,
             dropped: s.dropped,
         };
-        Ok((c, local))
+        Ok(Some((c, local)))
     }
 }
 
@@ -188,11 +194,17 @@ impl ReadPlan {
     /// `selection` describes, which is how a shard's inner plan writes into the array's output.
     pub fn new(shape: &[u64], chunk_shape: &[u64], selection: &ResolvedSelection) -> Result<Self> {
         // Validates ranks and chunk lengths.
-        let grid = ChunkGrid::new(shape, chunk_shape)?;
-        check_selection(shape, selection)?;
+        Self::on(ChunkGrid::new(shape, chunk_shape)?, selection)
+    }
+
+    /// Plans reading `selection` from the space `grid` cuts into chunks (regular or
+    /// rectilinear), as [`ReadPlan::new`].
+    pub fn on(grid: ChunkGrid, selection: &ResolvedSelection) -> Result<Self> {
+        check_selection(grid.shape(), selection)?;
         let mut axes = Vec::with_capacity(selection.axes.len());
-        for (&sel, &chunk) in selection.axes.iter().zip(chunk_shape) {
-            axes.push(AxisPlan::new(sel, chunk)?);
+        for (dim, &sel) in selection.axes.iter().enumerate() {
+            let axis = grid.axis(dim).cloned().ok_or_else(overflow)?;
+            axes.push(AxisPlan::new(sel, axis)?);
         }
         Ok(ReadPlan {
             grid,
@@ -206,9 +218,9 @@ impl ReadPlan {
         self.grid.shape()
     }
 
-    /// The chunk shape.
-    pub fn chunk_shape(&self) -> &[u64] {
-        self.grid.chunk_shape()
+    /// The chunk shape, when the grid is regular.
+    pub fn chunk_shape(&self) -> Option<&[u64]> {
+        self.grid.regular_chunk_shape()
     }
 
     /// The chunk grid read from. Inside a shard, [`ChunkGrid::linear_index`] of an inner
@@ -227,7 +239,8 @@ impl ReadPlan {
         super::checked_product(&self.output_shape, "the output shape")
     }
 
-    /// Number of chunks the selection touches.
+    /// Number of chunks the selection touches (along a dimension with explicit edges shorter
+    /// than the selection's step: at most that many, see [`ReadPlan::chunks`]).
     pub fn num_chunks(&self) -> Result<u64> {
         self.axes.iter().try_fold(1u64, |acc, a| {
             acc.checked_mul(a.chunks).ok_or_else(|| {
@@ -248,8 +261,8 @@ impl ReadPlan {
             if a.chunks == 0 {
                 return None;
             }
-            let first = a.sel.start / a.chunk;
-            let last = a.sel.index(a.sel.count - 1)? / a.chunk;
+            let first = a.axis.chunk_of(a.sel.start).ok()?;
+            let last = a.axis.chunk_of(a.sel.index(a.sel.count - 1)?).ok()?;
             ranges.push((first, last));
         }
         Some(ranges)
@@ -266,22 +279,28 @@ impl ReadPlan {
         }
     }
 
-    fn chunk_at(&self, position: &[u64]) -> Result<ChunkRead> {
+    /// The chunk at `position` of the touched chunks, `None` when the selection's step
+    /// passes over it.
+    fn chunk_at(&self, position: &[u64]) -> Result<Option<ChunkRead>> {
         let mut coords = Vec::with_capacity(self.axes.len());
+        let mut chunk_shape = Vec::with_capacity(self.axes.len());
         let mut axes = Vec::with_capacity(self.axes.len());
         for (axis, &j) in self.axes.iter().zip(position) {
-            let (c, local) = axis.get(j)?;
+            let Some((c, local)) = axis.get(j)? else {
+                return Ok(None);
+            };
+            chunk_shape.push(axis.axis.len(c)?);
             coords.push(c);
             axes.push(local);
         }
-        Ok(ChunkRead {
+        Ok(Some(ChunkRead {
             coords,
-            chunk_shape: self.grid.chunk_shape().to_vec(),
+            chunk_shape,
             selection: ResolvedSelection {
                 axes,
                 output_shape: self.output_shape.clone(),
             },
-        })
+        }))
     }
 }
 
@@ -297,27 +316,31 @@ impl Iterator for ChunkIter<'_> {
     type Item = Result<ChunkRead>;
 
     fn next(&mut self) -> Option<Result<ChunkRead>> {
-        if self.done {
-            return None;
-        }
-        // A plan that passed ReadPlan::new does not fail here; if it did, the error is the
-        // last item.
-        let item = self.plan.chunk_at(&self.position);
-        // Advance the odometer, last dimension fastest.
-        self.done = true;
-        for (p, axis) in self.position.iter_mut().zip(&self.plan.axes).rev() {
-            let next = p.saturating_add(1);
-            if next < axis.chunks {
-                *p = next;
-                self.done = false;
-                break;
-            }
-            *p = 0;
-        }
-        if item.is_err() {
+        while !self.done {
+            // A plan that passed ReadPlan::new does not fail here; if it did, the error is
+            // the last item.
+            let item = self.plan.chunk_at(&self.position);
+            // Advance the odometer, last dimension fastest.
             self.done = true;
+            for (p, axis) in self.position.iter_mut().zip(&self.plan.axes).rev() {
+                let next = p.saturating_add(1);
+                if next < axis.chunks {
+                    *p = next;
+                    self.done = false;
+                    break;
+                }
+                *p = 0;
+            }
+            match item {
+                Ok(None) => {}
+                Ok(Some(read)) => return Some(Ok(read)),
+                Err(e) => {
+                    self.done = true;
+                    return Some(Err(e));
+                }
+            }
         }
-        Some(item)
+        None
     }
 }
 

@@ -104,7 +104,8 @@ impl CodecPipeline {
         )
     }
 
-    /// Builds the pipeline of a v3 array from its whole metadata (regular chunk grid).
+    /// Builds the pipeline of a v3 array from its whole metadata, for its first chunk's shape
+    /// (every chunk's, on a regular grid).
     pub fn from_v3_metadata(meta: &ArrayMetadataV3) -> Result<CodecPipeline> {
         Self::from_v3_metadata_with(meta, &[])
     }
@@ -116,16 +117,24 @@ impl CodecPipeline {
         meta: &ArrayMetadataV3,
         registered: &[String],
     ) -> Result<CodecPipeline> {
+        // The chunk grid's one reader, as the array's layout reads it.
+        let grid = crate::chunk::ChunkGrid::from_v3(&meta.chunk_grid, &meta.shape)?;
+        Self::from_v3_metadata_for(meta, registered, &grid.first_chunk_shape())
+    }
+
+    /// [`CodecPipeline::from_v3_metadata_with`] for the stored chunks of `chunk_shape` (the
+    /// chunks of a rectilinear grid differ in shape).
+    pub fn from_v3_metadata_for(
+        meta: &ArrayMetadataV3,
+        registered: &[String],
+        chunk_shape: &[u64],
+    ) -> Result<CodecPipeline> {
         let data_type = DataType::from_v3(&meta.data_type)
             .map_err(|e| ZomError::invalid_metadata(format!("data_type: {e}")))?;
         let fill = FillValue::from_v3(&data_type, &meta.fill_value)
             .map_err(|e| ZomError::invalid_metadata(format!("fill_value: {e}")))?;
-        // The chunk grid's one reader (regular, and rectilinear grids of one length per
-        // dimension), as the array's layout reads it.
-        let grid = crate::chunk::ChunkGrid::from_v3(&meta.chunk_grid, &meta.shape)?;
-        let shape = grid.chunk_shape();
         let (codecs, external) = super::external::split_v3(&meta.codecs, registered)?;
-        Ok(Self::from_v3(&codecs, &data_type, shape, &fill)?.with_external(external))
+        Ok(Self::from_v3(&codecs, &data_type, chunk_shape, &fill)?.with_external(external))
     }
 
     /// Builds the pipeline of a v2 array from its `.zarray` (filters, compressor, order and

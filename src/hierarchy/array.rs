@@ -2,11 +2,13 @@
 //! opened, so that an unknown codec is reported before any chunk is read.
 
 use super::indexes::{ShardIndexes, DEFAULT_INDEX_CACHE_BYTES};
-use crate::chunk::{ArrayLayout, DimSelection, Selection};
+use crate::chunk::{ArrayLayout, ChunkGrid, DimSelection, Selection};
 use crate::codec::{CodecPipeline, DecodedChunk, Limits};
+use crate::document::v3::ArrayMetadataV3;
 use crate::dtype::{DataType, FillValue};
 use crate::error::{ErrorCode, Result, ZomError};
 use crate::model::{Array, Node};
+use std::sync::{Arc, Mutex};
 
 /// Decoded values of a region of an array, in C order.
 #[derive(Clone, Debug, PartialEq)]
@@ -21,10 +23,44 @@ pub struct ChunkValues {
 #[derive(Debug)]
 pub struct ArrayReader {
     layout: ArrayLayout,
-    pipeline: CodecPipeline,
+    /// The pipeline of the grid's first chunk shape (of every chunk, for a regular grid).
+    pipeline: Arc<CodecPipeline>,
+    /// The other chunk shapes' pipelines, for a grid whose chunks differ in shape.
+    shaped: Option<ShapedPipelines>,
     data_type: DataType,
     shape: Vec<u64>,
     indexes: ShardIndexes,
+}
+
+/// The codec pipelines of an array whose chunks differ in shape (a rectilinear grid with
+/// explicit edges): one per chunk shape, built from the metadata when a read first meets it,
+/// the most recent few kept.
+#[derive(Debug)]
+struct ShapedPipelines {
+    meta: ArrayMetadataV3,
+    registered: Vec<String>,
+    built: Mutex<Vec<Arc<CodecPipeline>>>,
+}
+
+/// How many chunk shapes' pipelines an array keeps besides its first.
+const SHAPED_PIPELINES: usize = 16;
+
+impl ShapedPipelines {
+    fn get(&self, shape: &[u64], limits: Limits) -> Result<Arc<CodecPipeline>> {
+        let mut built = self.built.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(found) = built.iter().find(|p| p.decoded_repr().shape == shape) {
+            return Ok(found.clone());
+        }
+        let pipeline = Arc::new(
+            CodecPipeline::from_v3_metadata_for(&self.meta, &self.registered, shape)?
+                .with_limits(limits),
+        );
+        if built.len() >= SHAPED_PIPELINES {
+            built.remove(0);
+        }
+        built.push(pipeline.clone());
+        Ok(pipeline)
+    }
 }
 
 impl ArrayReader {
@@ -93,16 +129,25 @@ impl ArrayReader {
     ) -> Result<Self> {
         let path = path.trim_matches('/');
         let build = || -> Result<Self> {
-            let (layout, pipeline, data_type, shape) = match array {
+            let (layout, pipeline, data_type, shape, shaped) = match array {
                 Array::V3(meta) => {
                     let data_type = DataType::from_v3(&meta.data_type)
                         .map_err(|e| ZomError::invalid_metadata(format!("data_type: {e}")))?;
-                    (
-                        ArrayLayout::from_v3(meta, path)?,
-                        CodecPipeline::from_v3_metadata_with(meta, registered)?,
-                        data_type,
-                        meta.shape.clone(),
-                    )
+                    let layout = ArrayLayout::from_v3(meta, path)?;
+                    let first = layout.grid.first_chunk_shape();
+                    let pipeline = CodecPipeline::from_v3_metadata_for(meta, registered, &first)?;
+                    let shaped = match layout.grid.regular_chunk_shape() {
+                        Some(_) => None,
+                        None => {
+                            check_shard_edges(&layout.grid, &pipeline)?;
+                            Some(ShapedPipelines {
+                                meta: meta.as_ref().clone(),
+                                registered: registered.to_vec(),
+                                built: Mutex::new(Vec::new()),
+                            })
+                        }
+                    };
+                    (layout, pipeline, data_type, meta.shape.clone(), shaped)
                 }
                 Array::V2(a) => {
                     let meta = &a.metadata;
@@ -115,12 +160,14 @@ impl ArrayReader {
                         pipeline,
                         data_type,
                         meta.shape.clone(),
+                        None,
                     )
                 }
             };
             Ok(ArrayReader {
                 layout,
-                pipeline: pipeline.with_limits(limits),
+                pipeline: Arc::new(pipeline.with_limits(limits)),
+                shaped,
                 data_type,
                 shape,
                 indexes: ShardIndexes::new(DEFAULT_INDEX_CACHE_BYTES),
@@ -159,26 +206,49 @@ impl ArrayReader {
         &self.layout
     }
 
-    /// The codec pipeline.
+    /// The codec pipeline of the grid's first chunk, which is every chunk's for a regular
+    /// grid: what the array's codecs are ([`ArrayReader::pipeline_for`] decodes a chunk).
     pub fn pipeline(&self) -> &CodecPipeline {
         &self.pipeline
     }
 
-    /// The shape of the chunks reads are made of, as zarr-python's `Array.chunks` gives it:
-    /// for a sharded array (exactly one `sharding_indexed` codec) the inner chunk shape,
-    /// otherwise the chunk grid's chunk shape.
-    pub fn read_chunk_shape(&self) -> &[u64] {
-        match self.pipeline.sharding() {
-            Some(sharding) => sharding.inner_chunk_shape(),
-            None => self.layout.grid.chunk_shape(),
+    /// The codec pipeline that decodes a stored chunk of `chunk_shape` (chunks of a
+    /// rectilinear grid differ in shape, and the codecs depend on it).
+    pub fn pipeline_for(&self, chunk_shape: &[u64]) -> Result<Arc<CodecPipeline>> {
+        match &self.shaped {
+            Some(shaped) if self.pipeline.decoded_repr().shape != chunk_shape => shaped
+                .get(chunk_shape, *self.pipeline.limits())
+                .map_err(|e| e.at_path(self.layout.path.clone())),
+            _ => Ok(self.pipeline.clone()),
         }
     }
 
-    /// The shard shape of a sharded array (zarr-python's `Array.shards`), else `None`.
+    /// The grid of the chunks reads are made of, as zarr-python's `read_chunk_sizes` gives
+    /// it: for a sharded array (exactly one `sharding_indexed` codec) the regular grid of
+    /// inner chunks, otherwise the array's chunk grid.
+    pub fn read_grid(&self) -> Result<ChunkGrid> {
+        match self.pipeline.sharding() {
+            Some(sharding) => ChunkGrid::new(&self.shape, sharding.inner_chunk_shape()),
+            None => Ok(self.layout.grid.clone()),
+        }
+    }
+
+    /// The shape of the chunks reads are made of, as zarr-python's `Array.chunks` gives it:
+    /// for a sharded array the inner chunk shape, otherwise the chunk grid's chunk shape;
+    /// `None` when the chunks differ in shape (see [`ArrayReader::read_grid`]).
+    pub fn read_chunk_shape(&self) -> Option<&[u64]> {
+        match self.pipeline.sharding() {
+            Some(sharding) => Some(sharding.inner_chunk_shape()),
+            None => self.layout.grid.regular_chunk_shape(),
+        }
+    }
+
+    /// The shard shape of a sharded array on a regular grid (zarr-python's `Array.shards`),
+    /// else `None`.
     pub fn shard_shape(&self) -> Option<&[u64]> {
         self.pipeline
             .sharding()
-            .map(|_| self.layout.grid.chunk_shape())
+            .and(self.layout.grid.regular_chunk_shape())
     }
 
     /// The shard indexes this array's reads have fetched, shared by all of them (see
@@ -233,12 +303,13 @@ impl ArrayReader {
                     ),
                 ));
             }
+            let chunk_shape = self.layout.grid.chunk_shape_at(coords)?;
+            let pipeline = self.pipeline_for(&chunk_shape)?;
             let full = match bytes {
-                Some(b) => self.pipeline.decode(b)?,
-                None => self.pipeline.fill_chunk()?,
+                Some(b) => pipeline.decode(b)?,
+                None => pipeline.fill_chunk()?,
             };
-            let chunk_shape = self.layout.grid.chunk_shape();
-            if region.shape.as_slice() == chunk_shape {
+            if region.shape == chunk_shape {
                 return Ok(ChunkValues {
                     shape: region.shape,
                     data: full,
@@ -301,6 +372,31 @@ impl ArrayReader {
             data,
         })
     }
+}
+
+/// Refuses a sharded array on a grid whose shard edges are not whole multiples of the inner
+/// chunk length: the shards' inner grids would not line up.
+fn check_shard_edges(grid: &ChunkGrid, pipeline: &CodecPipeline) -> Result<()> {
+    let Some(sharding) = pipeline.sharding() else {
+        return Ok(());
+    };
+    for (dim, &inner) in sharding.inner_chunk_shape().iter().enumerate() {
+        let Some(axis) = grid.axis(dim) else {
+            continue;
+        };
+        let count = axis.count(grid.shape()[dim]);
+        let mut c = 0;
+        while c < count {
+            let len = axis.len(c)?;
+            if inner == 0 || len % inner != 0 {
+                return Err(ZomError::invalid_metadata(format!(
+                    "shard {c} of dimension {dim} is {len} long, not a multiple of the inner chunk length {inner}"
+                )));
+            }
+            c = axis.next_run(c);
+        }
+    }
+    Ok(())
 }
 
 fn too_large() -> ZomError {

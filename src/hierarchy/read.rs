@@ -30,7 +30,7 @@ use super::hook::{
 use super::output::{Fill, Output};
 use super::pending::{stray, Fetched, Finished, InFlight, Pending};
 use super::shard;
-use crate::chunk::{ChunkGrid, DimSelection, PlannedChunk, Selection};
+use crate::chunk::{DimSelection, PlannedChunk, Selection};
 use crate::codec::DecodedChunk;
 use crate::error::{ErrorCode, Result, ZomError};
 use crate::store::Store;
@@ -146,8 +146,18 @@ pub async fn read_cached<S: Store, H: DecodeHook>(
             Box::pin(async move {
                 let key = chunk.key.as_str();
                 let fetched = match (sharding, hook) {
-                    (Some(sharding), hook) => {
-                        match shard::fetch(store, sharding, indexes, chunk, options, cache).await {
+                    (Some(_), hook) => {
+                        let fetch = match reader.pipeline_for(&chunk.read.chunk_shape) {
+                            Err(e) => Err(e),
+                            Ok(pipeline) => match pipeline.sharding() {
+                                None => Err(not_sharded()),
+                                Some(sharding) => {
+                                    shard::fetch(store, sharding, indexes, chunk, options, cache)
+                                        .await
+                                }
+                            },
+                        };
+                        match fetch {
                             Err(e) => Err(e),
                             Ok(data) => match hook {
                                 None => Ok(Fetched::Shard(data)),
@@ -157,7 +167,7 @@ pub async fn read_cached<S: Store, H: DecodeHook>(
                             },
                         }
                     }
-                    (None, hook) => match (fetch_chunk(store, reader, key, external).await, hook) {
+                    (None, hook) => match (fetch_chunk(store, reader, chunk, external).await, hook) {
                         (Err(e), _) => Err(e),
                         (Ok(None), _) => Ok(Fetched::Missing),
                         (Ok(Some(bytes)), None) => Ok(Fetched::Encoded(bytes)),
@@ -189,8 +199,9 @@ pub async fn read_cached<S: Store, H: DecodeHook>(
                 keep(None);
                 out.fill(&chunk.read, &fill)
             }
-            Fetched::Encoded(bytes) => out
-                .decode(&chunk.read, reader.pipeline(), &bytes, cache.is_some())
+            Fetched::Encoded(bytes) => reader
+                .pipeline_for(&chunk.read.chunk_shape)
+                .and_then(|pipeline| out.decode(&chunk.read, &pipeline, &bytes, cache.is_some()))
                 .map(|decoded| keep(decoded.map(Rc::new))),
             Fetched::Decoded(decoded) => {
                 if let Some(bytes) = decoded {
@@ -204,12 +215,14 @@ pub async fn read_cached<S: Store, H: DecodeHook>(
             }
             Fetched::Shard(data) => {
                 now.cached = now.cached.saturating_add(data.hits());
-                match sharding {
-                    Some(sharding) => {
-                        shard::assemble(&mut out, sharding, chunk, data, &fill, cache)
-                    }
-                    None => Ok(()),
-                }
+                reader
+                    .pipeline_for(&chunk.read.chunk_shape)
+                    .and_then(|pipeline| match pipeline.sharding() {
+                        Some(sharding) => {
+                            shard::assemble(&mut out, sharding, chunk, data, &fill, cache)
+                        }
+                        None => Err(not_sharded()),
+                    })
             }
         }
         .map_err(locate)?;
@@ -220,6 +233,15 @@ pub async fn read_cached<S: Store, H: DecodeHook>(
         shape: plan.output_shape().to_vec(),
         data: out.into_chunk(),
     })
+}
+
+/// The error of a shard whose chunk shape's pipeline has no sharding codec (every shape's
+/// pipeline is built from the same codecs: not met in practice).
+fn not_sharded() -> ZomError {
+    ZomError::new(
+        ErrorCode::CodecError,
+        "the shard's codec pipeline has no sharding codec",
+    )
 }
 
 /// How many decodes a planned chunk takes: 1, or for a shard the inner chunks the read wants
@@ -241,7 +263,7 @@ fn chunk_decodes(reader: &ArrayReader, chunk: &PlannedChunk) -> u64 {
 fn chunk_cost(reader: &ArrayReader, chunk: &PlannedChunk) -> u64 {
     let item = reader.data_type().fixed_size().unwrap_or(16);
     let shape = match reader.pipeline().sharding() {
-        None => reader.layout().grid.chunk_shape(),
+        None => chunk.read.chunk_shape.as_slice(),
         Some(sharding) => sharding.inner_chunk_shape(),
     };
     shape
@@ -255,10 +277,14 @@ fn chunk_cost(reader: &ArrayReader, chunk: &PlannedChunk) -> u64 {
 async fn fetch_chunk<S: Store>(
     store: &S,
     reader: &ArrayReader,
-    key: &str,
+    chunk: &PlannedChunk,
     external: Option<&dyn ExternalCodecs>,
 ) -> Result<Option<Vec<u8>>> {
-    let stored = stored_chunk(store, key, reader.pipeline().stored_bound()).await?;
+    let key = chunk.key.as_str();
+    let bound = reader
+        .pipeline_for(&chunk.read.chunk_shape)?
+        .stored_bound();
+    let stored = stored_chunk(store, key, bound).await?;
     let steps = reader.pipeline().external();
     match (stored, external) {
         (Some(_), None) if !steps.is_empty() => {
@@ -298,8 +324,8 @@ async fn stored_chunk<S: Store>(
     }
 }
 
-/// Reads one chunk, cut to the array: for a sharded array an inner chunk (coordinates in the
-/// grid of [`ArrayReader::read_chunk_shape`]), fetched with the shard's index and its range.
+/// Reads one chunk, cut to the array: for a sharded array an inner chunk (coordinates in
+/// [`ArrayReader::read_grid`]), fetched with the shard's index and its range.
 pub async fn read_chunk<S: Store>(
     store: &S,
     reader: &ArrayReader,
@@ -321,13 +347,11 @@ pub async fn read_chunk_with<S: Store, H: DecodeHook>(
     read_with(store, reader, &selection, options, hook, &mut |_| {}).await
 }
 
-/// The selection of the chunk at `coords` (for a sharded array an inner chunk, in the grid of
-/// [`ArrayReader::read_chunk_shape`]), cut to the array: what [`read_chunk`] reads.
+/// The selection of the chunk at `coords` (for a sharded array an inner chunk, in
+/// [`ArrayReader::read_grid`]), cut to the array: what [`read_chunk`] reads.
 pub fn chunk_selection(reader: &ArrayReader, coords: &[u64]) -> Result<Selection> {
     let path = reader.layout().path.as_str();
-    let grid =
-        ChunkGrid::new(reader.shape(), reader.read_chunk_shape()).map_err(|e| e.at_path(path))?;
-    grid.check_coords(coords).map_err(|e| e.at_path(path))?;
+    let grid = reader.read_grid().map_err(|e| e.at_path(path))?;
     let region = grid.chunk_region(coords).map_err(|e| e.at_path(path))?;
     let to_i64 = |v: u64| {
         i64::try_from(v).map_err(|_| {

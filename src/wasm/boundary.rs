@@ -325,8 +325,8 @@ pub const HOOK_SHARE: Field = req(
 /// Decodes one chunk elsewhere.
 pub const HOOK_DECODE: Field = req(
     "decode",
-    "(inner: boolean, ptr: number, len: number, placement: Float64Array) => unknown",
-    "Decodes the encoded chunk at `ptr` (WebAssembly memory) into the output; with a cache, resolves with the decoded chunk.",
+    "(inner: boolean, ptr: number, len: number, placement: Float64Array, shape?: Float64Array) => unknown",
+    "Decodes the encoded chunk at `ptr` (WebAssembly memory) into the output; with a cache, resolves with the decoded chunk. `shape`: the chunk's, when the array's chunks differ in shape.",
 );
 /// Places a cached chunk.
 pub const HOOK_PLACE: Field = req(

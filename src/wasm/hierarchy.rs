@@ -340,13 +340,31 @@ impl ArrayHandle {
     }
 
     /// The chunk shape reads are made of (the inner chunk shape of a sharded array); `null`
-    /// when the array cannot be read.
+    /// when the array cannot be read or its chunks differ in shape (a rectilinear grid).
     #[wasm_bindgen(getter)]
     pub fn chunks(&self) -> JsValue {
-        match &self.inner.reader {
-            Ok(reader) => numbers(reader.read_chunk_shape()),
-            Err(_) => JsValue::NULL,
+        match self.inner.reader.as_ref().map(|r| r.read_chunk_shape()) {
+            Ok(Some(shape)) => numbers(shape),
+            _ => JsValue::NULL,
         }
+    }
+
+    /// The lengths of the chunks reads are made of along each dimension, each cut to the
+    /// array (zarr-python's `read_chunk_sizes`); refused with LimitExceeded past `maxChunks`
+    /// chunks in one dimension.
+    #[wasm_bindgen(js_name = chunkSizes)]
+    pub fn chunk_sizes(&self) -> Result<JsValue, JsValue> {
+        let sizes = self
+            .inner
+            .reader()?
+            .read_grid()
+            .and_then(|grid| grid.chunk_sizes(self.inner.limits.max_chunks))
+            .map_err(|e| fail(e.at_path(self.inner.path.clone())))?;
+        let out = Array::new();
+        for dim in &sizes {
+            out.push(&numbers(dim));
+        }
+        Ok(out.into())
     }
 
     /// The shard shape of a sharded array, else `null`.

@@ -40,6 +40,9 @@ pub(super) struct JsDecodeHook {
     decode: Function,
     place: Function,
     output: Function,
+    /// Whether the array's chunks differ in shape (a rectilinear grid): the workers are then
+    /// told each chunk's.
+    shaped: bool,
 }
 
 impl JsDecodeHook {
@@ -53,6 +56,7 @@ impl JsDecodeHook {
             place: hook.place,
             output: hook.output,
             target: hook.target,
+            shaped: reader.layout().grid.regular_chunk_shape().is_none(),
         })
     }
 }
@@ -145,11 +149,18 @@ impl JsDecodeHook {
     async fn run(&self, encoded: &[u8], part: ChunkPart, read: &ChunkRead) -> Result<JsValue> {
         let inner = JsValue::from_bool(part == ChunkPart::Inner);
         let placement = Float64Array::from(read.placement()?.as_slice());
+        let shape = match self.shaped && part == ChunkPart::Chunk {
+            true => {
+                let dims: Vec<f64> = read.chunk_shape.iter().map(|&n| n as f64).collect();
+                Float64Array::from(dims.as_slice()).into()
+            }
+            false => JsValue::UNDEFINED,
+        };
         let (ptr, len) = location(encoded);
         // The hook copies the bytes out before anything else runs here.
         let returned = self
             .decode
-            .call4(&self.target, &inner, &ptr, &len, &placement)
+            .call5(&self.target, &inner, &ptr, &len, &placement, &shape)
             .map_err(|e| hook_error(&e))?;
         JsFuture::from(Promise::resolve(&returned))
             .await
@@ -196,18 +207,28 @@ impl PoolDecoder {
 
     /// Decodes a chunk's stored bytes (`inner`: an inner chunk of a shard) into a whole
     /// chunk's element bytes, C order, kept until the next call: returns their length.
-    pub fn decode(&mut self, bytes: &[u8], inner: bool) -> std::result::Result<usize, JsValue> {
+    /// `shape`: the chunk's shape, for an array whose chunks differ in shape (a rectilinear
+    /// grid), else none.
+    pub fn decode(
+        &mut self,
+        bytes: &[u8],
+        inner: bool,
+        shape: Option<Vec<f64>>,
+    ) -> std::result::Result<usize, JsValue> {
+        let shape = shape
+            .map(|s| super::convert::chunk_coords(s))
+            .transpose()
+            .map_err(fail)?;
         let run = |scratch: &mut Vec<u8>| -> Result<usize> {
+            let chunk_shape = shape.unwrap_or_else(|| self.reader.layout().grid.first_chunk_shape());
+            let shaped = self.reader.pipeline_for(&chunk_shape)?;
             let (pipeline, shape) = if inner {
                 let sharding = self.reader.pipeline().sharding().ok_or_else(|| {
                     ZomError::invalid_argument("an inner chunk of an array without shards")
                 })?;
                 (sharding.inner_pipeline(), sharding.inner_chunk_shape())
             } else {
-                (
-                    self.reader.pipeline(),
-                    self.reader.layout().grid.chunk_shape(),
-                )
+                (shaped.as_ref(), chunk_shape.as_slice())
             };
             let item = self
                 .reader

@@ -5,7 +5,7 @@
 // zarrita's own (0.7.5, and the 0.6 spellings libraries built on zarrita 0.6 import).
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { FetchStore, openArray } from "zom";
+import { ChunkCache, FetchStore, openArray } from "zom";
 import * as zz from "zom/zarrita";
 import * as zarrita from "zarrita";
 import * as zarrita06 from "zarrita-0.6";
@@ -154,5 +154,53 @@ test("zom/zarrita: a chunk of an array with a zero-length dimension is the fill 
       assert.deepEqual({ ...a, data: [...a.data] }, { ...b, data: [...b.data] }, fmt);
       const all = await zz.get(ours);
       assert.deepEqual([all.shape, all.data.length], [[0, 2], 0], fmt);
+    }
+  }));
+
+/** The elements of `values` (C order, of `shape`) at the chunk of `sizes` at `coords`. */
+function chunkOf(values, shape, sizes, coords) {
+  const starts = coords.map((c, d) => sizes[d].slice(0, c).reduce((a, b) => a + b, 0));
+  const lens = coords.map((c, d) => sizes[d][c]);
+  const out = [];
+  const visit = (d, offset) => {
+    if (d === shape.length) return void out.push(values[offset]);
+    for (let i = starts[d]; i < starts[d] + lens[d]; i++) visit(d + 1, offset * shape[d] + i);
+  };
+  visit(0, 0);
+  return { shape: lens, values: out };
+}
+
+test("rectilinear grids (zarr-python 3.4): whole arrays in the workers too, every chunk as a tile, through a cache and zom/zarrita", () =>
+  withServer({}, async (server) => {
+    const values = readJson("current", "v3-rectilinear.values.json");
+    const cache = new ChunkCache({ maxBytes: 1 << 20 });
+    for (const [name, entry] of Object.entries(values)) {
+      const arr = await openArray(new FetchStore(`${server.url}/current/v3-rectilinear`), name, { cache });
+      for (const workers of [0, 2]) {
+        const { data, shape } = await arr.get(undefined, { workers, cache: null });
+        assert.deepEqual(shape, entry.shape, name);
+        sameValues(elements(data, arr.dtype), entry.values, `${name} (workers: ${workers})`);
+      }
+      const sizes = arr.chunkSizes();
+      assert.equal(sizes.length, entry.shape.length, name);
+      const coords = [[]];
+      for (const dim of sizes) coords.splice(0, coords.length, ...coords.flatMap((c) => dim.map((_, i) => [...c, i])));
+      // Twice: the second time from the cache.
+      for (const round of [1, 2]) {
+        let seen = 0;
+        for await (const tile of arr.getChunks(coords, { workers: 2 })) {
+          assert.ok(tile.chunk, `${name} ${tile.coords}: ${tile.error?.message}`);
+          const want = chunkOf(entry.values, entry.shape, sizes, tile.coords);
+          assert.deepEqual(tile.chunk.shape, want.shape, `${name} ${tile.coords}`);
+          sameValues(elements(tile.chunk.data, arr.dtype), want.values, `${name} ${tile.coords} (round ${round})`);
+          seen++;
+        }
+        assert.equal(seen, coords.length, name);
+      }
+      if (!["repeat_only", "sharded_edges", "sharded_uneven"].includes(name)) assert.equal(arr.chunks, null, `${name}: chunks differ in shape`);
+      arr.free();
+      const ours = await zz.open(zz.root(new zz.FetchStore(`${server.url}/current/v3-rectilinear`)).resolve(name), { kind: "array" });
+      const got = await zz.get(ours);
+      sameValues(cOrderValues(got).map(encode), entry.values, `zom/zarrita ${name}`);
     }
   }));

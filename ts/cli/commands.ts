@@ -462,6 +462,15 @@ async function storedOf(fs: FsStore, path: string): Promise<{ objects: number; b
   return (await visit(root, true)) ? { objects, bytes } : null;
 }
 
+/** The chunk lengths per dimension of an array whose chunks differ in shape (a rectilinear grid), or null when there are too many to show. */
+function chunkSizesOf(arr: ZarrArray): number[][] | null {
+  try {
+    return arr.chunkSizes();
+  } catch {
+    return null;
+  }
+}
+
 /** The shape of the grid of stored chunks (of shards, for a sharded array), or null when the array cannot be read. */
 function gridOf(arr: ZarrArray): number[] | null {
   if (arr.readError) return null;
@@ -525,6 +534,7 @@ attributes and members.
     const stored = t.fs ? await storedOf(t.fs, arr.path) : null;
     const codecs = arr.zarrFormat === 3 ? (zom.codecs ?? null) : { filters: zom.filters ?? null, compressor: zom.compressor ?? null };
     const unit = arr.shards ? "shard" : "chunk";
+    const sizes = arr.chunks === null && arr.readError === null ? chunkSizesOf(arr) : null;
     if (ctx.options.has("json")) {
       json(ctx, {
         path: arr.path,
@@ -534,6 +544,7 @@ attributes and members.
         dtype: arr.dtype,
         chunks: arr.chunks,
         shards: arr.shards,
+        chunk_sizes: sizes,
         grid,
         nchunks: count,
         codecs,
@@ -551,7 +562,7 @@ attributes and members.
       `${label("node")}array (Zarr v${arr.zarrFormat})`,
       `${label("shape")}[${arr.shape.join(", ")}]`,
       `${label("dtype")}${typeof arr.dtype === "string" ? escapeControls(arr.dtype) : compact(arr.dtype)}${arr.zarrFormat === 2 ? ` (v2 ${compact(zom.dtype ?? null)})` : ""}`,
-      `${label("chunks")}${arr.chunks ? `[${arr.chunks.join(", ")}]` : "?"}`,
+      `${label("chunks")}${arr.chunks ? `[${arr.chunks.join(", ")}]` : sizes ? `rectilinear ${compact(sizes)}` : "?"}`,
       ...(arr.shards ? [`${label("shards")}[${arr.shards.join(", ")}]`] : []),
       `${label("grid")}${grid ? `[${grid.join(", ")}] = ${plural(count ?? 0, unit)}` : "?"}`,
       `${label("codecs")}${escapeControls(summarize(arr.zom)[""]?.codecs ?? "?")}`,

@@ -186,8 +186,8 @@ export interface RawCompareOptions {
 export interface RawDecodeHook {
   /** Makes the read's output of `len` bytes, every element `fill`, for `decodes` decodes. */
   share: (len: number, fill: Uint8Array, decodes: number) => void;
-  /** Decodes the encoded chunk at `ptr` (WebAssembly memory) into the output; with a cache, resolves with the decoded chunk. */
-  decode: (inner: boolean, ptr: number, len: number, placement: Float64Array) => unknown;
+  /** Decodes the encoded chunk at `ptr` (WebAssembly memory) into the output; with a cache, resolves with the decoded chunk. `shape`: the chunk's, when the array's chunks differ in shape. */
+  decode: (inner: boolean, ptr: number, len: number, placement: Float64Array, shape?: Float64Array) => unknown;
   /** Places a decoded chunk (at `ptr` in WebAssembly memory) into the output. */
   place: (ptr: number, len: number, placement: Float64Array) => void;
   /** The output's bytes, for values that become JS values in the core. */

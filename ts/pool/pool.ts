@@ -192,7 +192,7 @@ function warnOnce(e: unknown): void {
 /** Main-thread decoders for reads already under way when workers failed. */
 const local = new Map<number, raw.PoolDecoder>();
 
-async function decodeHere(array: PoolArray, inner: boolean, bytes: Uint8Array, target: Target, keep: boolean): Promise<Uint8Array | undefined> {
+async function decodeHere(array: PoolArray, inner: boolean, bytes: Uint8Array, target: Target, keep: boolean, shape?: Float64Array): Promise<Uint8Array | undefined> {
   // Not inside the Rust reader's call of the hook: after it returned.
   await Promise.resolve();
   let decoder = local.get(array.id);
@@ -200,7 +200,7 @@ async function decodeHere(array: PoolArray, inner: boolean, bytes: Uint8Array, t
     decoder = new raw.PoolDecoder(array.meta(), array.path, array.limits(), registeredNames());
     local.set(array.id, decoder);
   }
-  const length = decoder.decode(bytes, inner);
+  const length = decoder.decode(bytes, inner, shape);
   const decoded = wasmBytes(decoder.ptr(), length);
   place(decoded, new Uint8Array(target.out()), target.item, target.place);
   return keep ? decoded.slice() : undefined;
@@ -344,11 +344,12 @@ export class WorkerPool {
    * selected elements into `target`: by the worker when the output is shared, else here from
    * the decoded chunk the worker transfers back. The buffer of `bytes` is transferred (it is
    * unusable afterwards). With `keep` (a read through a chunk cache) it resolves with the
-   * whole decoded chunk too, transferred back also when the worker placed it.
+   * whole decoded chunk too, transferred back also when the worker placed it. `shape`: the
+   * chunk's, for an array whose chunks differ in shape (a rectilinear grid).
    */
-  async decode(array: PoolArray, inner: boolean, bytes: Uint8Array, target: Target, signal?: AbortSignal, keep = false): Promise<Uint8Array | undefined> {
+  async decode(array: PoolArray, inner: boolean, bytes: Uint8Array, target: Target, signal?: AbortSignal, keep = false, shape?: Float64Array): Promise<Uint8Array | undefined> {
     const slot = await this.#slot(signal);
-    if (slot === undefined) return decodeHere(array, inner, bytes, target, keep);
+    if (slot === undefined) return decodeHere(array, inner, bytes, target, keep, shape);
     const own = bytes.byteOffset === 0 && bytes.buffer instanceof ArrayBuffer;
     const buffer = (own ? bytes.buffer : bytes.slice().buffer) as ArrayBuffer;
     const shared = target.shared;
@@ -360,6 +361,7 @@ export class WorkerPool {
     if (shared) message.out = target.out() as SharedArrayBuffer;
     if (exact) message.exact = true;
     if (keep) message.keep = true;
+    if (shape !== undefined) message.shape = shape;
     if (!slot.known.has(array.id)) {
       message.meta = array.meta();
       message.path = array.path;

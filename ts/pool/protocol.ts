@@ -34,6 +34,8 @@ export type ToWorker =
       /** The registered codec names (ts/codecs.ts), with `meta`. */
       codecs?: string[];
       inner: boolean;
+      /** The chunk's shape, for an array whose chunks differ in shape (a rectilinear grid). */
+      shape?: Float64Array;
       bytes: ArrayBuffer;
       length: number;
       spare: ArrayBuffer[];

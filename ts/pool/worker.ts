@@ -84,7 +84,7 @@ function handle(message: ToWorker, post: Post): void {
           decoder = new PoolDecoder(message.meta, message.path ?? "", message.limits, message.codecs ?? []);
           decoders.set(message.a, decoder);
         }
-        const decodedLength = decoder.decode(new Uint8Array(message.bytes, 0, message.length), message.inner);
+        const decodedLength = decoder.decode(new Uint8Array(message.bytes, 0, message.length), message.inner, message.shape);
         const memory = decoder.memoryBytes();
         const decoded = wasmBytes(decoder.ptr(), decodedLength);
         if (message.out !== undefined && message.place !== undefined) {
