@@ -120,8 +120,13 @@ fn every_chunk_reads_alone_cut_to_the_array() {
         for n in 0..grid.num_chunks().unwrap() {
             let coords = grid.coords_of(n).unwrap();
             let region = grid.chunk_region(&coords).unwrap();
-            let got = block_on(read_chunk(&store, &reader, &coords, &ReadOptions::default()))
-                .unwrap_or_else(|e| panic!("{path} {coords:?}: {e}"));
+            let got = block_on(read_chunk(
+                &store,
+                &reader,
+                &coords,
+                &ReadOptions::default(),
+            ))
+            .unwrap_or_else(|e| panic!("{path} {coords:?}: {e}"));
             assert_eq!(got.shape, region.shape, "{path} {coords:?}");
             let dims: Vec<Vec<i64>> = region
                 .start
@@ -174,10 +179,11 @@ fn hostile_grids_cost_nothing_and_are_refused_clearly() {
     assert_eq!(err.code, zom::ErrorCode::LimitExceeded);
     // Edges short of the shape, and a shard edge that is not a multiple of the inner chunk.
     let err = rectilinear(json!([30]), json!([[10, 10]])).unwrap_err();
-    assert!(err.message.contains("short of the array's length 30"), "{err}");
-    let mut doc = read_json(
-        &fixtures().join("current/v3-rectilinear/sharded_uneven/zarr.json"),
+    assert!(
+        err.message.contains("short of the array's length 30"),
+        "{err}"
     );
+    let mut doc = read_json(&fixtures().join("current/v3-rectilinear/sharded_uneven/zarr.json"));
     doc["chunk_grid"]["configuration"]["chunk_shapes"] = json!([[20, 12, 8], 8]);
     let mut store = MemoryStore::new();
     store.insert("zarr.json", doc.to_string().into_bytes());
@@ -192,8 +198,9 @@ fn hostile_grids_cost_nothing_and_are_refused_clearly() {
     };
     let err = ArrayReader::open(&array, "").unwrap_err();
     assert!(
-        err.message
-            .contains("shard 1 of dimension 0 is 12 long, not a multiple of the inner chunk length 5"),
+        err.message.contains(
+            "shard 1 of dimension 0 is 12 long, not a multiple of the inner chunk length 5"
+        ),
         "{err}"
     );
 }

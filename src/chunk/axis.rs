@@ -154,8 +154,9 @@ impl GridAxis {
     pub fn next_run(&self, chunk: u64) -> u64 {
         match self {
             GridAxis::Regular(_) => u64::MAX,
-            GridAxis::Edges(e) => Self::run_of_chunk(e, chunk)
-                .map_or(u64::MAX, |r| r.first.saturating_add(r.count)),
+            GridAxis::Edges(e) => {
+                Self::run_of_chunk(e, chunk).map_or(u64::MAX, |r| r.first.saturating_add(r.count))
+            }
         }
     }
 

@@ -79,9 +79,8 @@ impl ChunkGrid {
         }
         let mut axes = Vec::with_capacity(shape.len());
         for (dim, (axis, &len)) in grid.axes.iter().zip(shape).enumerate() {
-            let axis = GridAxis::from_rectilinear(axis, len).map_err(|e| {
-                grid_error(format!("chunk_shapes[{dim}]: {}", e.message))
-            })?;
+            let axis = GridAxis::from_rectilinear(axis, len)
+                .map_err(|e| grid_error(format!("chunk_shapes[{dim}]: {}", e.message)))?;
             if axis.max_len() == 0 {
                 return Err(grid_error(format!(
                     "chunk_shapes[{dim}] has a chunk of length 0; chunk lengths must be positive"
@@ -236,7 +235,10 @@ impl ChunkGrid {
         for ((&c, axis), &len) in coords.iter().zip(&self.axes).zip(&self.shape) {
             // c < grid_shape, so the chunk starts inside the array.
             let first = axis.start(c)?;
-            let inside = len.checked_sub(first).ok_or_else(overflow)?.min(axis.len(c)?);
+            let inside = len
+                .checked_sub(first)
+                .ok_or_else(overflow)?
+                .min(axis.len(c)?);
             start.push(first);
             shape.push(inside);
         }

@@ -167,7 +167,8 @@ pub async fn read_cached<S: Store, H: DecodeHook>(
                             },
                         }
                     }
-                    (None, hook) => match (fetch_chunk(store, reader, chunk, external).await, hook) {
+                    (None, hook) => match (fetch_chunk(store, reader, chunk, external).await, hook)
+                    {
                         (Err(e), _) => Err(e),
                         (Ok(None), _) => Ok(Fetched::Missing),
                         (Ok(Some(bytes)), None) => Ok(Fetched::Encoded(bytes)),
@@ -281,9 +282,7 @@ async fn fetch_chunk<S: Store>(
     external: Option<&dyn ExternalCodecs>,
 ) -> Result<Option<Vec<u8>>> {
     let key = chunk.key.as_str();
-    let bound = reader
-        .pipeline_for(&chunk.read.chunk_shape)?
-        .stored_bound();
+    let bound = reader.pipeline_for(&chunk.read.chunk_shape)?.stored_bound();
     let stored = stored_chunk(store, key, bound).await?;
     let steps = reader.pipeline().external();
     match (stored, external) {
