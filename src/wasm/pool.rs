@@ -220,7 +220,8 @@ impl PoolDecoder {
             .transpose()
             .map_err(fail)?;
         let run = |scratch: &mut Vec<u8>| -> Result<usize> {
-            let chunk_shape = shape.unwrap_or_else(|| self.reader.layout().grid.first_chunk_shape());
+            let chunk_shape =
+                shape.unwrap_or_else(|| self.reader.layout().grid.first_chunk_shape());
             let shaped = self.reader.pipeline_for(&chunk_shape)?;
             let (pipeline, shape) = if inner {
                 let sharding = self.reader.pipeline().sharding().ok_or_else(|| {
