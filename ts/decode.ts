@@ -155,7 +155,7 @@ export class ChunkDecoder {
     return Array.from(this.#inner.shape);
   }
 
-  /** The shape of a stored chunk (of a shard, for a sharded array). */
+  /** The shape of a stored chunk (of a shard, for a sharded array); on a rectilinear grid whose chunks differ in shape, the first chunk's. */
   get chunkShape(): number[] {
     return Array.from(this.#inner.chunkShape);
   }

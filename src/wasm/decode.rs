@@ -88,21 +88,11 @@ impl ChunkDecoder {
     }
 
     /// The shape of a (stored) chunk; for a sharded array, of a shard. On a rectilinear grid
-    /// whose chunks differ in shape, the first chunk's (`chunkShapeAt` gives each one's).
+    /// whose chunks differ in shape, the first chunk's (`decode` cuts each to its own).
     #[wasm_bindgen(getter, js_name = chunkShape)]
     pub fn chunk_shape(&self) -> Vec<f64> {
         let grid = &self.reader.layout().grid;
         grid.first_chunk_shape().iter().map(|&n| n as f64).collect()
-    }
-
-    /// The (stored, full) shape of the chunk at `coords`.
-    #[wasm_bindgen(js_name = chunkShapeAt)]
-    pub fn chunk_shape_at(&self, coords: Vec<f64>) -> Result<Vec<f64>, JsValue> {
-        let grid = &self.reader.layout().grid;
-        let shape = grid
-            .chunk_shape_at(&coords_input(&coords)?)
-            .map_err(|e| fail(e.at_path(self.reader.layout().path.clone())))?;
-        Ok(shape.iter().map(|&n| n as f64).collect())
     }
 
     /// The number of chunks along each dimension.
