@@ -328,11 +328,12 @@ export function pythonZarr2() {
 
 /**
  * The convention fixtures' environment .venv-conventions (scripts/python-requirements-conventions.txt),
- * the same way: only tests/fixtures/conventions/generate.py needs it (the tests read its committed output).
+ * the same way, from a Python of the minor version the file's header names (pinnedPython): only
+ * tests/fixtures/conventions/generate.py needs it (the tests read its committed output).
  * @returns {string} the interpreter (PYTHON_CONVENTIONS)
  */
 export function pythonConventions() {
-  return pythonVenv(VENV_CONVENTIONS, PYTHON_CONVENTIONS, join(root, "scripts", "python-requirements-conventions.txt"));
+  return pinnedVenv(VENV_CONVENTIONS, PYTHON_CONVENTIONS, join(root, "scripts", "python-requirements-conventions.txt"));
 }
 
 /**
