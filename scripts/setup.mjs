@@ -10,14 +10,16 @@
 //   node scripts/setup.mjs --browser --python  # and what the tests need: Chromium + chromedriver,
 //                                              # Firefox ESR, WebKitWebDriver + MiniBrowser, Xvfb; .venv
 //   node scripts/setup.mjs --python-zarr2      # .venv-zarr2: zarr-python 2.18, for tests/fixtures/generate_zarr2.py
-//   node scripts/setup.mjs --python-conventions  # .venv-conventions: ome-zarr-py, ome-zarr-models, xarray,
-//                                              # for tests/fixtures/conventions/generate.py
+//   node scripts/setup.mjs --python-conventions  # .venv-conventions: ome-zarr-py, ngff-zarr, ome-zarr-models,
+//                                              # xarray (Python 3.12), for tests/fixtures/conventions/generate.py
 //   node scripts/setup.mjs --python-references  # .venv-references: kerchunk, h5py, scipy,
 //                                              # for tests/fixtures/references/generate.py
 //   node scripts/setup.mjs --python-ome        # .venv-ome: ome-zarr-py, ngff-zarr, ome-zarr-models
-//   node scripts/setup.mjs --python-current    # .venv-current: zarr-python 3.4, numcodecs 0.17, cast-value-rs
 //                                              # (Python 3.12), for tests/fixtures/walk/generate.py
 //                                              # and bench/generate_plate.py
+//   node scripts/setup.mjs --python-current    # .venv-current: zarr-python 3.4, numcodecs 0.17, cast-value-rs
+//                                              # (Python 3.12), for tests/fixtures/current/generate.py
+//                                              # and tests/fixtures/generate.py --copy
 //   node scripts/setup.mjs --twiggy            # twiggy, the code size profiler bench/size.mjs runs
 //   node scripts/setup.mjs --suites            # tests/zarrita-suite's packages: vitest, zarrita, @vivjs/loaders,
 //                                              # and apps on @fideus-labs/ngff-zarr and ome-zarr.js
