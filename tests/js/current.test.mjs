@@ -1,17 +1,21 @@
 // What today's writers write (tests/fixtures/current: zarr-python 3.4's scale_offset and
-// cast_value, numcodecs 0.17's codecs in their v3 form, 0-d and zero-length arrays, NUL bytes,
-// stored orders), read over HTTP through zom (on the calling thread and in the decode
-// workers) and through zom/zarrita beside zarrita 0.7.5; and zom/zarrita's exports against
+// cast_value, numcodecs 0.17's codecs in their v3 form, rectilinear chunk grids, 0-d and
+// zero-length arrays, NUL bytes, stored orders), read over HTTP through zom (on the calling
+// thread and in the decode workers), from a zip and through references, and through
+// zom/zarrita beside zarrita 0.7.5; and zom/zarrita's exports against
 // zarrita's own (0.7.5, and the 0.6 spellings libraries built on zarrita 0.6 import).
 import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative, sep } from "node:path";
 import { test } from "node:test";
-import { ChunkCache, FetchStore, openArray } from "zom";
+import { zipSync } from "fflate";
+import { ChunkCache, FetchStore, openArray, ReferenceStore, ZipStore } from "zom";
 import * as zz from "zom/zarrita";
 import * as zarrita from "zarrita";
 import * as zarrita06 from "zarrita-0.6";
 import { withServer } from "../server/testing.mjs";
 import { elements, sameValues } from "./hierarchy-common.mjs";
-import { cOrderValues, readJson } from "./helpers.mjs";
+import { cOrderValues, fixtures, readJson } from "./helpers.mjs";
 
 const FORMATS = ["v3", "v2"];
 const expected = (fmt) => readJson("current", `${fmt}.values.json`);
@@ -202,5 +206,52 @@ test("rectilinear grids (zarr-python 3.4): whole arrays in the workers too, ever
       const ours = await zz.open(zz.root(new zz.FetchStore(`${server.url}/current/v3-rectilinear`)).resolve(name), { kind: "array" });
       const got = await zz.get(ours);
       sameValues(cOrderValues(got).map(encode), entry.values, `zom/zarrita ${name}`);
+      // zom/zarrita's getChunk: an uneven grid's chunk in its own shape, a regular one's padded.
+      if (arr.chunks === null) {
+        for (const c of coords) {
+          const chunk = await ours.getChunk(c);
+          const want = chunkOf(entry.values, entry.shape, sizes, c);
+          assert.deepEqual(chunk.shape, want.shape, `zom/zarrita ${name} ${c}`);
+          sameValues(cOrderValues(chunk).map(encode), want.values, `zom/zarrita ${name} ${c}`);
+        }
+      }
+    }
+  }));
+
+/** Every file below `dir`, by its path relative to `dir` ("a/c/0/1"). */
+function filesBelow(dir) {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => {
+      const file = join(e.parentPath ?? e.path, e.name);
+      return [relative(dir, file).split(sep).join("/"), file];
+    });
+}
+
+test("today's writers' hierarchies read the same from a zip and through kerchunk references", () =>
+  withServer({}, async (server) => {
+    for (const name of ["v3", "v2", "v3-rectilinear"]) {
+      const dir = join(fixtures, "current", name);
+      const files = filesBelow(dir);
+      const zip = await ZipStore.fromBlob(new Blob([zipSync(Object.fromEntries(files.map(([k, f]) => [k, readFileSync(f)])), { level: 0 })]));
+      // Documents inline, chunks as byte ranges of the files on the server.
+      const refs = Object.fromEntries(
+        files.map(([k, f]) => {
+          const bytes = readFileSync(f);
+          const doc = /(^|\/)(zarr\.json|\.zarray|\.zattrs|\.zgroup|\.zmetadata)$/.test(k);
+          return [k, doc ? bytes.toString("utf8") : [`${server.url}/current/${name}/${k}`, 0, bytes.length]];
+        }),
+      );
+      const references = ReferenceStore.fromJson({ version: 1, refs });
+      const values = readJson("current", `${name}.values.json`);
+      for (const [store, how] of [[zip, "zip"], [references, "references"]]) {
+        for (const [path, entry] of Object.entries(values)) {
+          const arr = await openArray(store, path);
+          const { data, shape } = await arr.get(undefined, { workers: 0 });
+          assert.deepEqual(shape, entry.shape, `${how} ${name}/${path}`);
+          sameValues(elements(data, arr.dtype), entry.values, `${how} ${name}/${path}`);
+          arr.free();
+        }
+      }
     }
   }));

@@ -90,7 +90,10 @@ export class Group<Store extends Readable = Readable> extends Location<Store> {
 /** What an array reports, from zom's reading of its metadata or from the metadata it was made with. */
 interface Facts {
   shape: number[];
+  /** The chunk shape; for chunks that differ in shape (a rectilinear grid), the first one's. */
   chunks: number[];
+  /** Whether the chunks differ in shape: `getChunk` then gives each in its own shape. */
+  uneven?: boolean;
   dtype: DataType;
   attrs: Attributes;
   dimensionNames: string[] | undefined;
@@ -107,8 +110,18 @@ function factsOfZom(array: ZarrArray, keepAttrs: boolean): Facts {
   let dimensionNames: string[] | undefined;
   if (array.zarrFormat === 3) dimensionNames = (zom.dimension_names ?? undefined) as string[] | undefined;
   else if (globalThis.Array.isArray(attrs._ARRAY_DIMENSIONS)) dimensionNames = attrs._ARRAY_DIMENSIONS as string[];
-  const chunks = array.chunks ?? zom.chunks ?? zom.chunk_grid?.configuration?.chunk_shape ?? array.shape;
-  return { shape: array.shape, chunks, dtype, attrs, dimensionNames, fillValue: fillScalar(zom.fill_value, dtype), values: shapeOf(dtype), layoutOf: zom };
+  const uneven = array.chunks === null && array.readError === null;
+  const chunks = array.chunks ?? (uneven ? firstChunk(array) : undefined) ?? zom.chunks ?? zom.chunk_grid?.configuration?.chunk_shape ?? array.shape;
+  return { shape: array.shape, chunks, uneven, dtype, attrs, dimensionNames, fillValue: fillScalar(zom.fill_value, dtype), values: shapeOf(dtype), layoutOf: zom };
+}
+
+/** The first chunk's shape, cut to the array, of an array whose chunks differ in shape. */
+function firstChunk(array: ZarrArray): number[] | undefined {
+  try {
+    return array.chunkSizes().map((sizes) => sizes[0] ?? 0);
+  } catch {
+    return undefined;
+  }
 }
 
 function factsOfMetadata(meta: ArrayMetadata): Facts {
@@ -258,7 +271,8 @@ export class Array<D extends DataType = DataType, Store extends Readable = Reada
   /**
    * Reads one chunk (for a sharded array an inner chunk) in the chunk shape: past the array's
    * edge it holds the fill value. Values in the order the chunks store them, as zarrita gives
-   * them (`stride` says which).
+   * them (`stride` says which). A chunk of a rectilinear grid comes in its own shape, cut to
+   * the array.
    */
   async getChunk(chunkCoords: number[], options?: GetOptions, opts?: { useSharedArrayBuffer?: boolean }): Promise<Chunk<D>> {
     const signal = options?.signal;
@@ -272,7 +286,7 @@ export class Array<D extends DataType = DataType, Store extends Readable = Reada
     };
     const { data, shape } = await this.#run(read, signal);
     let values = toZarrita(data, this.#facts.values);
-    const full = this.chunks;
+    const full = this.#facts.uneven ? shape : this.chunks;
     if (shape.length === full.length && shape.some((n, i) => n !== full[i])) values = pad(values, shape, full, this.#facts.fillValue);
     const stride = getStrides(full, this.#storedOrder());
     values = relayout(values, full, stride);
