@@ -96,6 +96,41 @@ pub fn typescript() -> String {
         "export const KEY_VERBATIM = /^[A-Za-z0-9/{verbatim}]*$/;\n\n"
     ));
 
+    doc(
+        &mut out,
+        "",
+        "What a numeric data type is (src/dtype/numeric.rs `NUMERIC`, one entry per type): its kind, bytes per element, bits per value (per part of a complex), and the TypedArray kind its values reach JS as (`widened`: converted to it, as the registry's small types are).",
+    );
+    out.push_str(
+        "export interface NumericType {\n  kind: \"bool\" | \"signed\" | \"unsigned\" | \"float\" | \"complex\";\n  size: number;\n  bits: number;\n  view: string;\n  widened: boolean;\n}\n\n",
+    );
+    doc(
+        &mut out,
+        "",
+        "Every numeric data type by its v3 name: the core spec's, then the zarr-extensions registry's.",
+    );
+    out.push_str("export const NUMERIC_TYPES: Readonly<Record<string, NumericType>> = {\n");
+    for n in zom::dtype::NUMERIC {
+        let kind = match n.kind {
+            zom::dtype::NumericKind::Bool => "bool",
+            zom::dtype::NumericKind::Signed => "signed",
+            zom::dtype::NumericKind::Unsigned => "unsigned",
+            zom::dtype::NumericKind::Float => "float",
+            zom::dtype::NumericKind::Complex => "complex",
+        };
+        let view = n.js_view();
+        let _ = writeln!(
+            out,
+            "  {}: {{ kind: \"{kind}\", size: {}, bits: {}, view: \"{}\", widened: {} }},",
+            n.name,
+            n.size,
+            n.value_bits(),
+            view.kind,
+            view.widened
+        );
+    }
+    out.push_str("};\n\n");
+
     doc(&mut out, "", "The name of one of the {@link Limits}.");
     let names: Vec<String> = Limit::ALL
         .iter()

@@ -6,6 +6,7 @@
  * @module
  */
 import type * as raw from "./zom_wasm.js";
+import { NUMERIC_TYPES } from "./generated/boundary.js";
 import type { RawDecodeHook, RawReadOptions } from "./generated/boundary.js";
 import { finish } from "./decode.js";
 import type { Chunk, ChunkData, RawChunk } from "./decode.js";
@@ -342,8 +343,10 @@ export class ZarrArray<D extends ChunkData = ChunkData> {
     } catch (e) {
       throw toZomError(e);
     }
-    // A missing chunk (its fill value) needs the output made now.
-    if ((out !== undefined || unmade !== undefined) && "bytes" in result) result.bytes = new Uint8Array(made());
+    // A missing chunk (its fill value) needs the output made now. A widened type's values
+    // (int4, the small floats) are the core's conversion of that output, not the output.
+    const widened = typeof this.dtype === "string" && NUMERIC_TYPES[this.dtype]?.widened === true;
+    if (!widened && (out !== undefined || unmade !== undefined) && "bytes" in result) result.bytes = new Uint8Array(made());
     return finish(result, options) as Chunk<D>;
   }
 

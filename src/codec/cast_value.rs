@@ -418,7 +418,12 @@ fn target_type(cfg: &mut Config) -> Option<NumKind> {
     match parsed {
         Ok(dt) => {
             let kind = number_kind(&dt);
-            if kind.is_none() {
+            if kind.is_none() && dt.numeric().is_some_and(|n| n.is_registry()) {
+                // A registry type (int4, bfloat16, the float8 family…): zom reads arrays of
+                // it, but casts neither to nor from it.
+                let name = dt.to_v3().name;
+                cfg.unsupported(format!("cast_value to data type '{name}' is not supported"));
+            } else if kind.is_none() {
                 let message = format!(
                     "cast_value 'data_type' must be an integer or floating-point type, not {}",
                     show(value)
@@ -428,16 +433,13 @@ fn target_type(cfg: &mut Config) -> Option<NumKind> {
             kind
         }
         Err(why) => {
-            // A name of the zarr-extensions registry zom does not decode yet (int4, bfloat16,
-            // the float8 family) is valid metadata zom cannot read; anything else is invalid.
+            // A name zom knows with a configuration it cannot read is unsupported here;
+            // anything else is invalid.
             let name = value
                 .as_str()
                 .or_else(|| value.get("name").and_then(Value::as_str));
             match name {
-                Some(name)
-                    if DataType::is_known_v3_name(name)
-                        || crate::dtype::REGISTRY_NUMERIC.contains(&name) =>
-                {
+                Some(name) if DataType::is_known_v3_name(name) => {
                     cfg.unsupported(format!("cast_value to data type '{name}' is not supported"));
                 }
                 _ => {

@@ -424,12 +424,12 @@ fn bitround(cfg: &mut Config, stage: &mut Stage) -> Option<Built> {
     cfg.allow(&["keepbits"]);
     if cfg.required("keepbits", Need::Spec).is_some() {
         let keep = cfg.uint("keepbits", 1, Need::Spec);
-        let mantissa = match stage.dtype {
-            Some(DataType::Float16) => Some(10),
-            Some(DataType::Float32 | DataType::Complex64) => Some(23),
-            Some(DataType::Float64 | DataType::Complex128) => Some(52),
-            _ => None,
-        };
+        let mantissa = stage
+            .dtype
+            .as_ref()
+            .and_then(DataType::numeric)
+            .and_then(|n| n.float_format())
+            .map(|f| u64::from(f.mantissa_bits));
         if let (Some(keep), Some(max), Some(dtype)) = (keep, mantissa, &stage.dtype) {
             if keep > max {
                 let message = format!(

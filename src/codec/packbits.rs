@@ -125,22 +125,12 @@ pub(crate) struct PackBitsCodec {
     last_bit: Option<u64>,
 }
 
-/// Bits per component, components per element, and signedness of a data type.
+/// Bits per component, components per element, and signedness (sign-extended when unpacked)
+/// of a data type, from its numeric entry.
 fn layout(data_type: &DataType) -> Option<(u32, usize, bool)> {
-    Some(match data_type {
-        DataType::Bool => (1, 1, false),
-        DataType::Int8 => (8, 1, true),
-        DataType::UInt8 => (8, 1, false),
-        DataType::Int16 => (16, 1, true),
-        DataType::UInt16 | DataType::Float16 => (16, 1, false),
-        DataType::Int32 => (32, 1, true),
-        DataType::UInt32 | DataType::Float32 => (32, 1, false),
-        DataType::Int64 => (64, 1, true),
-        DataType::UInt64 | DataType::Float64 => (64, 1, false),
-        DataType::Complex64 => (32, 2, false),
-        DataType::Complex128 => (64, 2, false),
-        _ => return None,
-    })
+    let numeric = data_type.numeric()?;
+    let signed = numeric.kind == crate::dtype::NumericKind::Signed;
+    Some((numeric.value_bits(), numeric.components(), signed))
 }
 
 impl PackBitsCodec {

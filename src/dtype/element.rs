@@ -2,7 +2,10 @@
 //! like inside a chunk).
 
 use super::fill::shorten;
-use super::{DataType, Endianness, FillValue, NumericKind, StructField, MAX_ELEMENT_BYTES};
+use super::{
+    DataType, Endianness, FillValue, FloatFormat, Format, Numeric, NumericKind, StructField,
+    MAX_ELEMENT_BYTES,
+};
 
 /// Bytes per element, or `None` for variable-length types (and sizes that overflow `u64`,
 /// which the parsers refuse).
@@ -161,12 +164,12 @@ fn element(value: &FillValue, data_type: &DataType, size: usize) -> Option<Vec<u
                 };
                 bits.to_le_bytes().get(..size)?.to_vec()
             }
-            NumericKind::Float => float_bytes(value, size)?,
+            NumericKind::Float => float_bytes(value, data_type.numeric()?)?,
             NumericKind::Complex => match value {
                 FillValue::Complex(re, im) => {
-                    let half = size / 2;
-                    let mut out = float_bytes(re, half)?;
-                    out.extend(float_bytes(im, half)?);
+                    let numeric = data_type.numeric()?;
+                    let mut out = float_bytes(re, numeric)?;
+                    out.extend(float_bytes(im, numeric)?);
                     out
                 }
                 _ => return None,
@@ -238,28 +241,29 @@ fn padded(mut bytes: Vec<u8>, size: usize) -> Option<Vec<u8>> {
     Some(bytes)
 }
 
-/// A float of `size` bytes (2, 4 or 8), little-endian.
-fn float_bytes(value: &FillValue, size: usize) -> Option<Vec<u8>> {
-    let x = match value {
-        FillValue::Bits(bits) => {
-            return Some(match size {
-                2 => (*bits as u16).to_le_bytes().to_vec(),
-                4 => (*bits as u32).to_le_bytes().to_vec(),
-                8 => bits.to_le_bytes().to_vec(),
-                _ => return None,
-            })
-        }
-        FillValue::Float(x) => *x,
-        FillValue::Int(i) => *i as f64,
-        FillValue::UInt(u) => *u as f64,
+/// One float (one part of a complex) of `numeric`'s format, little-endian: its bits, or the
+/// value rounded to the format (binary32 and binary64 as Rust casts, the others by their bit
+/// layout). `None` for a value the format cannot hold (a NaN of a format without one).
+fn float_bytes(value: &FillValue, numeric: &Numeric) -> Option<Vec<u8>> {
+    let format = numeric.float_format()?;
+    let width = usize::try_from(format.bits().div_ceil(8)).ok()?;
+    let bits = match value {
+        FillValue::Bits(bits) => *bits,
+        FillValue::Float(x) => float_bits(*x, format)?,
+        FillValue::Int(i) => float_bits(*i as f64, format)?,
+        FillValue::UInt(u) => float_bits(*u as f64, format)?,
         _ => return None,
     };
-    Some(match size {
-        2 => half::f16::from_f64(x).to_bits().to_le_bytes().to_vec(),
-        4 => (x as f32).to_le_bytes().to_vec(),
-        8 => x.to_le_bytes().to_vec(),
-        _ => return None,
-    })
+    bits.to_le_bytes().get(..width).map(<[u8]>::to_vec)
+}
+
+/// The bits of `x` in `format`.
+fn float_bits(x: f64, format: &FloatFormat) -> Option<u64> {
+    match format.bits() {
+        64 => Some(x.to_bits()),
+        32 => Some(u64::from((x as f32).to_bits())),
+        _ => format.from_f64(x),
+    }
 }
 
 /// The value of field `name`, looked for first at `index` (where a decoded struct value has
@@ -303,14 +307,28 @@ pub(super) fn from_element_bytes(data_type: &DataType, bytes: &[u8]) -> Option<F
                 [1] => FillValue::Bool(true),
                 _ => return None,
             },
-            NumericKind::Signed => word(true)?,
-            NumericKind::Unsigned => word(false)?,
-            NumericKind::Float => float_from_bytes(bytes)?,
+            NumericKind::Signed | NumericKind::Unsigned => {
+                let signed = kind == NumericKind::Signed;
+                match data_type.numeric().map(|n| n.format) {
+                    // A narrow integer (int2, int4) in the low bits of its byte.
+                    Some(Format::Int(bits)) if bits < 8 => {
+                        let shift = 64 - bits;
+                        let raw = u64::from(*bytes.first()?) << shift;
+                        match signed {
+                            true => FillValue::Int((raw as i64) >> shift),
+                            false => FillValue::UInt(raw >> shift),
+                        }
+                    }
+                    _ => word(signed)?,
+                }
+            }
+            NumericKind::Float => float_from_bytes(bytes, data_type.numeric()?)?,
             NumericKind::Complex => {
                 let (re, im) = bytes.split_at(bytes.len() / 2);
+                let numeric = data_type.numeric()?;
                 FillValue::Complex(
-                    Box::new(float_from_bytes(re)?),
-                    Box::new(float_from_bytes(im)?),
+                    Box::new(float_from_bytes(re, numeric)?),
+                    Box::new(float_from_bytes(im, numeric)?),
                 )
             }
         });
@@ -365,28 +383,22 @@ pub(super) fn from_element_bytes(data_type: &DataType, bytes: &[u8]) -> Option<F
     })
 }
 
-/// A float from its little-endian bytes: `Float` for every value but the non-canonical NaNs,
-/// which keep their bits.
-fn float_from_bytes(bytes: &[u8]) -> Option<FillValue> {
-    let (x, bits, canonical_nan) = match bytes {
-        [a, b] => {
-            let bits = u16::from_le_bytes([*a, *b]);
-            (half::f16::from_bits(bits).to_f64(), u64::from(bits), 0x7e00)
-        }
-        [a, b, c, d] => {
-            let bits = u32::from_le_bytes([*a, *b, *c, *d]);
-            (
-                f64::from(f32::from_bits(bits)),
-                u64::from(bits),
-                0x7fc0_0000,
-            )
-        }
-        [a, b, c, d, e, f, g, h] => {
-            let bits = u64::from_le_bytes([*a, *b, *c, *d, *e, *f, *g, *h]);
-            (f64::from_bits(bits), bits, 0x7ff8_0000_0000_0000)
-        }
-        _ => return None,
+/// A float of `numeric`'s format from its little-endian bytes: `Float` for every value but
+/// the NaNs other than the format's own, which keep their bits.
+fn float_from_bytes(bytes: &[u8], numeric: &Numeric) -> Option<FillValue> {
+    let format = numeric.float_format()?;
+    if bytes.len() > 8 {
+        return None;
+    }
+    let mut word = [0u8; 8];
+    word.get_mut(..bytes.len())?.copy_from_slice(bytes);
+    let bits = u64::from_le_bytes(word) & (u64::MAX >> (64 - format.bits()));
+    let x = match format.bits() {
+        64 => f64::from_bits(bits),
+        32 => f64::from(f32::from_bits(bits as u32)),
+        _ => format.to_f64(bits),
     };
+    let canonical_nan = format.nan.unwrap_or(u64::MAX);
     Some(if x.is_nan() && bits != canonical_nan {
         FillValue::Bits(bits)
     } else if x.is_nan() {

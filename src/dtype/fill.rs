@@ -1,6 +1,6 @@
 //! Decoding `fill_value` JSON (v3 and v2) into [`FillValue`]s.
 
-use super::{BytesNaming, DataType, Endianness, FillValue, NumericKind, StructNaming};
+use super::{BytesNaming, DataType, Endianness, FillValue, Numeric, NumericKind, StructNaming};
 use crate::json::type_name;
 use serde_json::{Map, Number, Value};
 
@@ -64,9 +64,9 @@ pub(super) fn from_v2(
     decode(data_type, value, Version::V2).map(Some)
 }
 
-/// The width in bytes of the floats of a float or complex type.
-pub(super) fn float_width(data_type: &DataType) -> Option<usize> {
-    data_type.numeric()?.float_width()
+/// The entry of a float or complex type (its float format, each part's for a complex).
+pub(super) fn float_type(data_type: &DataType) -> Option<&'static Numeric> {
+    data_type.numeric().filter(|n| n.float_format().is_some())
 }
 
 /// The range of an integer type (datetime64 and timedelta64 count as int64), and whether it
@@ -100,14 +100,14 @@ fn number(
             )),
         },
         NumericKind::Signed | NumericKind::Unsigned => integer(data_type, name, value, version),
-        NumericKind::Float => float(float_width(data_type).unwrap_or(8), name, value, version),
+        NumericKind::Float => float(float_type(data_type), name, value, version),
         NumericKind::Complex => {
-            let width = float_width(data_type).unwrap_or(8);
+            let numeric = float_type(data_type);
             match value {
                 Value::Array(parts) => match parts.as_slice() {
                     [re, im] => Ok(FillValue::Complex(
-                        Box::new(float(width, name, re, version)?),
-                        Box::new(float(width, name, im, version)?),
+                        Box::new(float(numeric, name, re, version)?),
+                        Box::new(float(numeric, name, im, version)?),
                     )),
                     _ => Err(format!(
                         "fill_value for {name} must be [real, imaginary], got an array of {} items",
@@ -299,20 +299,33 @@ fn integer(
     })
 }
 
-/// A float fill value for floats of `width` bytes.
-fn float(width: usize, name: &str, value: &Value, version: Version) -> Result<FillValue, String> {
-    match value {
-        Value::Number(n) => {
-            // The v3 spec rounds a number to the nearest representable value, so one beyond
-            // float16/float32's range reads as ±infinity, as zarr-python reads it.
-            let x = n.as_f64().unwrap_or(f64::NAN);
-            let _ = (width, name);
-            Ok(FillValue::Float(x))
+/// A float fill value for floats of `numeric`'s format (binary64 when unknown).
+fn float(
+    numeric: Option<&Numeric>,
+    name: &str,
+    value: &Value,
+    version: Version,
+) -> Result<FillValue, String> {
+    let format = numeric.and_then(Numeric::float_format);
+    let width = numeric.map_or(8, |n| n.size as usize / n.components());
+    // The v3 spec rounds a number to the nearest representable value, so one beyond
+    // float16/float32's range reads as ±infinity, as zarr-python reads it; a format without
+    // infinity or NaN cannot hold what it lacks.
+    let held = |x: f64| -> Result<FillValue, String> {
+        match format {
+            Some(f) if f.bits() < 32 && f.from_f64(x).is_none() => Err(format!(
+                "fill_value {} is not a value of {name}",
+                show(value)
+            )),
+            _ => Ok(FillValue::Float(x)),
         }
+    };
+    match value {
+        Value::Number(n) => held(n.as_f64().unwrap_or(f64::NAN)),
         Value::String(s) => match s.as_str() {
-            "NaN" => Ok(FillValue::Float(f64::NAN)),
-            "Infinity" => Ok(FillValue::Float(f64::INFINITY)),
-            "-Infinity" => Ok(FillValue::Float(f64::NEG_INFINITY)),
+            "NaN" => held(f64::NAN),
+            "Infinity" => held(f64::INFINITY),
+            "-Infinity" => held(f64::NEG_INFINITY),
             _ => match (s.strip_prefix("0x"), version) {
                 (Some(hex), Version::V3) => {
                     let digits = width * 2;

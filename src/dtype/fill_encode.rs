@@ -1,7 +1,7 @@
 //! Encoding [`FillValue`]s as `fill_value` JSON, the way zarr-python writes it.
 
 use super::element::{from_element_bytes, swap_element, to_element_bytes};
-use super::fill::{float_json, float_width, object, Version};
+use super::fill::{float_json, float_type, object, Version};
 use super::{BytesNaming, DataType, Endianness, FillValue, StructNaming};
 use serde_json::Value;
 
@@ -20,7 +20,8 @@ fn base64(bytes: &[u8]) -> Value {
 }
 
 fn encode(value: &FillValue, data_type: &DataType, version: Version, order: Endianness) -> Value {
-    let width = float_width(data_type);
+    let float = float_type(data_type);
+    let width = float.map(|n| n.size as usize / n.components());
     match value {
         FillValue::Bool(b) => Value::Bool(*b),
         // Integers given for a float type are written as floats, as zarr-python does.
@@ -31,14 +32,12 @@ fn encode(value: &FillValue, data_type: &DataType, version: Version, order: Endi
         FillValue::Float(x) => float_json(*x),
         FillValue::Bits(bits) => {
             let width = width.unwrap_or(8);
+            let digits = width * 2;
+            let mask = u64::MAX >> (64 - 8 * width.clamp(1, 8));
             match version {
-                Version::V3 => Value::String(match width {
-                    2 => format!("0x{:04x}", bits & 0xffff),
-                    4 => format!("0x{:08x}", bits & 0xffff_ffff),
-                    _ => format!("0x{bits:016x}"),
-                }),
+                Version::V3 => Value::String(format!("0x{:0digits$x}", bits & mask)),
                 // v2 has no hex floats: write the value the bits stand for.
-                Version::V2 => float_json(bits_to_f64(*bits, width)),
+                Version::V2 => float_json(bits_to_f64(*bits, float.and_then(|n| n.float_format()))),
             }
         }
         FillValue::Complex(re, im) => Value::Array(vec![
@@ -136,11 +135,11 @@ fn encode_untyped(value: &FillValue) -> Value {
     )
 }
 
-/// The float that `bits` stand for in a float of `width` bytes.
-fn bits_to_f64(bits: u64, width: usize) -> f64 {
-    match width {
-        2 => half::f16::from_bits(bits as u16).to_f64(),
-        4 => f64::from(f32::from_bits(bits as u32)),
+/// The float that `bits` stand for in `format` (binary64 when unknown).
+fn bits_to_f64(bits: u64, format: Option<&super::FloatFormat>) -> f64 {
+    match format {
+        Some(f) if f.bits() == 32 => f64::from(f32::from_bits(bits as u32)),
+        Some(f) if f.bits() < 32 => f.to_f64(bits),
         _ => f64::from_bits(bits),
     }
 }

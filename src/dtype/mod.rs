@@ -24,6 +24,7 @@ pub(crate) mod base64;
 mod element;
 mod fill;
 mod fill_encode;
+mod float_format;
 pub mod numeric;
 mod time;
 mod v2;
@@ -38,7 +39,8 @@ mod tests_struct;
 #[cfg(test)]
 mod tests_v2;
 
-pub use numeric::{Numeric, NumericKind, NUMERIC};
+pub use float_format::{FloatFormat, Specials};
+pub use numeric::{Format, JsView, Numeric, NumericKind, NUMERIC};
 pub use time::MAX_SCALE_FACTOR;
 
 use crate::document::named::NamedConfig;
@@ -158,6 +160,10 @@ pub enum DataType {
     Complex64,
     /// `complex128`
     Complex128,
+    /// A numeric type of the zarr-extensions registry (`int4`, `bfloat16`, the float8
+    /// family, `complex_bfloat16`…), named by its v3 name: every fact about it is its
+    /// [`Numeric`] entry's.
+    Registry(&'static str),
     /// `string`: variable-length UTF-8.
     String,
     /// `bytes` / `variable_length_bytes`: variable-length byte strings.
@@ -232,27 +238,6 @@ impl ObjectFormat {
         }
     }
 }
-
-/// The zarr-extensions registry's numeric data types that zom does not read yet (the small
-/// integers and floats, bfloat16): names the validator knows and the codecs that name a data
-/// type (`cast_value`) refuse as not supported rather than as unknown.
-pub const REGISTRY_NUMERIC: &[&str] = &[
-    "int2",
-    "uint2",
-    "int4",
-    "uint4",
-    "bfloat16",
-    "float4_e2m1fn",
-    "float6_e2m3fn",
-    "float6_e3m2fn",
-    "float8_e3m4",
-    "float8_e4m3",
-    "float8_e4m3b11fnuz",
-    "float8_e4m3fnuz",
-    "float8_e5m2",
-    "float8_e5m2fnuz",
-    "float8_e8m0fnu",
-];
 
 /// A decoded fill value.
 #[derive(Clone, Debug, PartialEq)]

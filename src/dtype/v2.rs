@@ -372,6 +372,11 @@ fn to_v2_inner(
             format!("{o}m8{}", time_suffix(*unit, *scale_factor)?)
         }
         DataType::Struct { .. } => unreachable_struct()?,
+        DataType::Registry(name) => {
+            return Err(format!(
+                "the data type '{name}' (zarr-extensions) has no Zarr v2 dtype"
+            ))
+        }
         numeric => {
             let n = numeric
                 .numeric()

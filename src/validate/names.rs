@@ -103,9 +103,7 @@ const REGISTERED_SHORT: &[&str] = &[
 
 /// Whether a short name is registered (zarr-extensions) or known to zom as a data type.
 pub(crate) fn is_registered_short(name: &str) -> bool {
-    REGISTERED_SHORT.contains(&name)
-        || crate::dtype::REGISTRY_NUMERIC.contains(&name)
-        || crate::dtype::DataType::is_known_v3_name(name)
+    REGISTERED_SHORT.contains(&name) || crate::dtype::DataType::is_known_v3_name(name)
 }
 
 /// Why a node (member) name is invalid, per the v3 core spec: not empty, no '/', not only

@@ -216,7 +216,7 @@ impl PoolDecoder {
         shape: Option<Vec<f64>>,
     ) -> std::result::Result<usize, JsValue> {
         let shape = shape
-            .map(|s| super::convert::chunk_coords(s))
+            .map(super::convert::chunk_coords)
             .transpose()
             .map_err(fail)?;
         let run = |scratch: &mut Vec<u8>| -> Result<usize> {

@@ -10,11 +10,17 @@ use crate::hierarchy::ChunkValues;
 use js_sys::{Array, BigInt, Object, Uint8Array};
 use wasm_bindgen::JsValue;
 
-/// The `kind` the TypeScript side turns element bytes into a TypedArray with.
+/// The `kind` the TypeScript side turns element bytes into a TypedArray with, for types whose
+/// element bytes are that TypedArray's as they are (a widened type's are converted here
+/// first: see [`chunk_to_js`]).
 pub(super) fn numeric_kind(data_type: &DataType) -> Option<&'static str> {
     match data_type {
         DataType::DateTime64 { .. } | DataType::TimeDelta64 { .. } => Some("int64"),
-        other => other.numeric().map(|n| n.name),
+        other => other
+            .numeric()
+            .map(|n| n.js_view())
+            .filter(|view| !view.widened)
+            .map(|view| view.kind),
     }
 }
 
@@ -48,6 +54,17 @@ pub fn chunk_to_js(
                 None => Uint8Array::from(bytes.as_slice()),
             };
             set_own(&out, "bytes", &view);
+        }
+        (DecodedChunk::Fixed(bytes), None) if data_type.numeric().is_some() => {
+            // A registry type no TypedArray holds: widened (int4 to Int8Array, the small
+            // floats to Float32Array…).
+            let numeric = data_type.numeric();
+            let widened = numeric.and_then(|n| Some((n.js_view().kind, n.widen(&bytes)?)));
+            let (kind, bytes) = widened.ok_or_else(|| {
+                ZomError::new(ErrorCode::CodecError, "no JS view of this data type")
+            })?;
+            set_own(&out, "kind", &JsValue::from_str(kind));
+            set_own(&out, "bytes", &Uint8Array::from(bytes.as_slice()));
         }
         (DecodedChunk::Fixed(bytes), None) => {
             let size = data_type
@@ -195,6 +212,22 @@ fn element_to_js(data_type: &DataType, b: &[u8], depth: usize) -> Result<JsValue
                 at = end;
             }
             object.into()
+        }
+        DataType::Registry(_) => {
+            let value = crate::dtype::FillValue::from_element_bytes(data_type, b);
+            let number = |v: &crate::dtype::FillValue| match v {
+                crate::dtype::FillValue::Int(i) => JsValue::from_f64(*i as f64),
+                crate::dtype::FillValue::UInt(u) => JsValue::from_f64(*u as f64),
+                crate::dtype::FillValue::Float(x) => JsValue::from_f64(*x),
+                _ => JsValue::from_f64(f64::NAN),
+            };
+            match value {
+                Some(crate::dtype::FillValue::Complex(re, im)) => {
+                    Array::of2(&number(&re), &number(&im)).into()
+                }
+                Some(v) => number(&v),
+                None => JsValue::from_f64(f64::NAN),
+            }
         }
         DataType::String
         | DataType::Bytes(_)

@@ -70,6 +70,22 @@ pub fn encode(dt: &DataType, b: &[u8]) -> Value {
             }
             Value::Object(out)
         }
+        // A registry type: its value as zom decodes it (the tests give the values the specs
+        // define, so a wrong decoding fails them).
+        DataType::Registry(_) => {
+            let value = zom::dtype::FillValue::from_element_bytes(dt, b).expect("an element");
+            let number = |v: &zom::dtype::FillValue| match v {
+                zom::dtype::FillValue::Int(i) => json!(i),
+                zom::dtype::FillValue::UInt(u) => json!(u),
+                zom::dtype::FillValue::Float(x) => enc_float(*x),
+                zom::dtype::FillValue::Bits(_) => json!("NaN"),
+                other => panic!("{other:?}"),
+            };
+            match &value {
+                zom::dtype::FillValue::Complex(re, im) => json!([number(re), number(im)]),
+                v => number(v),
+            }
+        }
         other => panic!("no element bytes for {other:?}"),
     }
 }

@@ -30,6 +30,62 @@ export const FIRST_DOCUMENT = "zarr.json";
 /** The store keys `httpEncodeKey` gives back unchanged (src/store/wire.rs `encode_key`: ASCII letters, digits, `COMPONENT_VERBATIM` and '/'), so that a URL is made before the module is loaded. */
 export const KEY_VERBATIM = /^[A-Za-z0-9/\x2d\x5f\x2e\x21\x7e\x2a\x27\x28\x29]*$/;
 
+/** What a numeric data type is (src/dtype/numeric.rs `NUMERIC`, one entry per type): its kind, bytes per element, bits per value (per part of a complex), and the TypedArray kind its values reach JS as (`widened`: converted to it, as the registry's small types are). */
+export interface NumericType {
+  kind: "bool" | "signed" | "unsigned" | "float" | "complex";
+  size: number;
+  bits: number;
+  view: string;
+  widened: boolean;
+}
+
+/** Every numeric data type by its v3 name: the core spec's, then the zarr-extensions registry's. */
+export const NUMERIC_TYPES: Readonly<Record<string, NumericType>> = {
+  bool: { kind: "bool", size: 1, bits: 1, view: "bool", widened: false },
+  int8: { kind: "signed", size: 1, bits: 8, view: "int8", widened: false },
+  int16: { kind: "signed", size: 2, bits: 16, view: "int16", widened: false },
+  int32: { kind: "signed", size: 4, bits: 32, view: "int32", widened: false },
+  int64: { kind: "signed", size: 8, bits: 64, view: "int64", widened: false },
+  uint8: { kind: "unsigned", size: 1, bits: 8, view: "uint8", widened: false },
+  uint16: { kind: "unsigned", size: 2, bits: 16, view: "uint16", widened: false },
+  uint32: { kind: "unsigned", size: 4, bits: 32, view: "uint32", widened: false },
+  uint64: { kind: "unsigned", size: 8, bits: 64, view: "uint64", widened: false },
+  float16: { kind: "float", size: 2, bits: 16, view: "float16", widened: false },
+  float32: { kind: "float", size: 4, bits: 32, view: "float32", widened: false },
+  float64: { kind: "float", size: 8, bits: 64, view: "float64", widened: false },
+  complex64: { kind: "complex", size: 8, bits: 32, view: "complex64", widened: false },
+  complex128: { kind: "complex", size: 16, bits: 64, view: "complex128", widened: false },
+  int2: { kind: "signed", size: 1, bits: 2, view: "int8", widened: true },
+  uint2: { kind: "unsigned", size: 1, bits: 2, view: "uint8", widened: true },
+  int4: { kind: "signed", size: 1, bits: 4, view: "int8", widened: true },
+  uint4: { kind: "unsigned", size: 1, bits: 4, view: "uint8", widened: true },
+  bfloat16: { kind: "float", size: 2, bits: 16, view: "float32", widened: true },
+  float8_e3m4: { kind: "float", size: 1, bits: 8, view: "float32", widened: true },
+  float8_e4m3: { kind: "float", size: 1, bits: 8, view: "float32", widened: true },
+  float8_e5m2: { kind: "float", size: 1, bits: 8, view: "float32", widened: true },
+  float8_e4m3b11fnuz: { kind: "float", size: 1, bits: 8, view: "float32", widened: true },
+  float8_e4m3fnuz: { kind: "float", size: 1, bits: 8, view: "float32", widened: true },
+  float8_e5m2fnuz: { kind: "float", size: 1, bits: 8, view: "float32", widened: true },
+  float8_e8m0fnu: { kind: "float", size: 1, bits: 8, view: "float32", widened: true },
+  float6_e2m3fn: { kind: "float", size: 1, bits: 6, view: "float32", widened: true },
+  float6_e3m2fn: { kind: "float", size: 1, bits: 6, view: "float32", widened: true },
+  float4_e2m1fn: { kind: "float", size: 1, bits: 4, view: "float32", widened: true },
+  complex_bfloat16: { kind: "complex", size: 4, bits: 16, view: "complex64", widened: true },
+  complex_float16: { kind: "complex", size: 4, bits: 16, view: "complex64", widened: true },
+  complex_float32: { kind: "complex", size: 8, bits: 32, view: "complex64", widened: false },
+  complex_float64: { kind: "complex", size: 16, bits: 64, view: "complex128", widened: false },
+  complex_float8_e3m4: { kind: "complex", size: 2, bits: 8, view: "complex64", widened: true },
+  complex_float8_e4m3: { kind: "complex", size: 2, bits: 8, view: "complex64", widened: true },
+  complex_float8_e5m2: { kind: "complex", size: 2, bits: 8, view: "complex64", widened: true },
+  complex_float8_e4m3b11fnuz: { kind: "complex", size: 2, bits: 8, view: "complex64", widened: true },
+  complex_float8_e4m3fnuz: { kind: "complex", size: 2, bits: 8, view: "complex64", widened: true },
+  complex_float8_e5m2fnuz: { kind: "complex", size: 2, bits: 8, view: "complex64", widened: true },
+  complex_float8_e8m0fnu: { kind: "complex", size: 2, bits: 8, view: "complex64", widened: true },
+  complex_float6_e2m3fn: { kind: "complex", size: 2, bits: 6, view: "complex64", widened: true },
+  complex_float6_e3m2fn: { kind: "complex", size: 2, bits: 6, view: "complex64", widened: true },
+  complex_float4_e2m1fn: { kind: "complex", size: 2, bits: 4, view: "complex64", widened: true },
+};
+
 /** The name of one of the {@link Limits}. */
 export type LimitName = "maxChunkBytes" | "maxBytes" | "maxChunks" | "maxDocumentBytes" | "maxJsonDepth" | "maxNodes" | "maxShardIndexBytes";
 

@@ -8,6 +8,7 @@ import * as raw from "../zom_wasm.js";
 import { requireInit } from "../load.js";
 import { wire } from "../store/wire.js";
 import type { JsonValue } from "../types.js";
+import { NUMERIC_TYPES } from "../generated/boundary.js";
 import type { Shape } from "./typedarray.js";
 import type { ArrayMetadata, DataType } from "./types.js";
 
@@ -31,7 +32,6 @@ export function shapeOf(dtype: string): Shape {
 }
 
 const BIGINT = new Set(["int64", "uint64", "numpy.datetime64", "numpy.timedelta64"]);
-const FLOAT = new Set(["float16", "float32", "float64"]);
 const SPECIAL: { [k: string]: number } = { NaN: NaN, Infinity: Infinity, "-Infinity": -Infinity };
 
 /** A fill value as zarrita gives it: a bigint for 64-bit integers, numbers for "NaN" and ±"Infinity". */
@@ -44,7 +44,7 @@ export function fillScalar(fill: unknown, dtype: string): unknown {
       return fill;
     }
   }
-  if (FLOAT.has(dtype) && typeof fill === "string" && fill in SPECIAL) return SPECIAL[fill];
+  if (NUMERIC_TYPES[dtype]?.kind === "float" && typeof fill === "string" && fill in SPECIAL) return SPECIAL[fill];
   return fill;
 }
 
