@@ -52,6 +52,9 @@ pub const CODECS: &[&str] = &[
     "v3 blosc",
     "v3 numcodecs delta zlib",
     "v3 numcodecs shuffle lz4",
+    "v3 reshape",
+    "v3 conditional",
+    "v3 n5_default",
 ];
 
 /// v2 dtypes the data type byte chooses from.
@@ -78,6 +81,11 @@ pub const V3_DTYPES: &[&str] = &[
     "complex128",
     "string",
     "bytes",
+    "int4",
+    "bfloat16",
+    "float8_e4m3",
+    "float4_e2m1fn",
+    "complex_float8_e5m2fnuz",
 ];
 
 /// The index in [`V2_DTYPES`] / [`V3_DTYPES`] of an unsigned type of `size` bytes (for seeds).
@@ -105,7 +113,7 @@ fn v2_fill(dtype: &str) -> Value {
 fn v3_fill(dtype: &str) -> Value {
     match dtype {
         "bool" => json!(false),
-        "complex64" | "complex128" => json!([0.0, 0.0]),
+        "complex64" | "complex128" | "complex_float8_e5m2fnuz" => json!([0.0, 0.0]),
         "string" => json!(""),
         "bytes" => json!(""),
         _ => json!(0),
@@ -162,6 +170,32 @@ fn pipeline(name: &str, dtype: u8, shape: &[u64], p: [u8; 4]) -> zom::Result<Cod
                     "shuffle": shuffle,
                     "typesize": p[2], "blocksize": 0}}),
             ],
+            "reshape" => {
+                let flat = if p[1] & 1 == 1 {
+                    json!([-1])
+                } else {
+                    json!([p[2], -1])
+                };
+                vec![
+                    json!({"name": "reshape", "configuration": {"shape": flat}}),
+                    le,
+                ]
+            }
+            "conditional" => vec![
+                le,
+                json!({"name": "conditional", "configuration": {"codecs": [
+                    {"name": "gzip", "configuration": {"level": 1}},
+                    {"name": "crc32c"}
+                ], "header_bits": 8 * (1 + u64::from(p[1] & 1))}}),
+            ],
+            "n5_default" => {
+                let order: Vec<usize> = (0..shape.len()).rev().collect();
+                vec![json!({"name": "n5_default", "configuration": {"codecs": [
+                    {"name": "transpose", "configuration": {"order": order}},
+                    {"name": "bytes", "configuration": {"endian": "big"}},
+                    {"name": "zstd", "configuration": {"level": 1}}
+                ]}})]
+            }
             "numcodecs delta zlib" => vec![
                 json!({"name": "numcodecs.delta", "configuration": {"dtype": num_dtype(p[1]),
                     "astype": num_dtype(p[2])}}),
