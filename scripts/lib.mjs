@@ -60,8 +60,8 @@ export function capture(cmd, args) {
  * part to it (docs/size.md).
  */
 export const PARTS = [
-  { name: "read", entry: "zom", out: "zom_wasm", features: ["decode", "bind-read"], budget: 357_000 },
-  { name: "tools", entry: "zom/validate", out: "zom_tools", features: ["bind-tools"], budget: 308_000 },
+  { name: "read", entry: "zom", out: "zom_wasm", features: ["decode", "bind-read"], budget: 363_000 },
+  { name: "tools", entry: "zom/validate", out: "zom_tools", features: ["bind-tools"], budget: 314_000 },
 ];
 
 /**

@@ -26,7 +26,7 @@ fn arrays_and_groups_of_the_sample() {
         summary(&root, "image/gradient_circles"),
         json!({"kind": "array", "zarr_format": 3, "attributes": 3, "members": 0,
             "shape": [256, 256], "data_type": "uint16", "chunks": [32, 32],
-            "shards": [128, 128], "codecs": "sharding_indexed(bytes → zstd)"})
+            "shards": [128, 128], "grid": "regular", "codecs": "sharding_indexed(bytes → zstd)"})
     );
     let s = summary(&root, "measurements/timestamps");
     assert_eq!(s["data_type"], "datetime64[s]");
@@ -76,4 +76,21 @@ fn sharded_only_when_sharding_is_the_only_codec() {
     assert_eq!(s.shards, None, "the reader reads it whole, as one chunk");
     assert_eq!(s.chunks, Some(vec![8, 8]));
     assert_eq!(s.codecs, "sharding_indexed(bytes → zstd) → crc32c");
+}
+
+#[test]
+fn rectilinear_grids_say_so() {
+    let root = tree("current/v3-rectilinear");
+    let s = summary(&root, "edges_3d");
+    assert_eq!(
+        (&s["grid"], &s["chunks"]),
+        (&json!("rectilinear"), &Value::Null)
+    );
+    // Rectilinear shards of regular inner chunks: the chunks reads are made of.
+    let s = summary(&root, "sharded_uneven");
+    assert_eq!(
+        (&s["grid"], &s["chunks"]),
+        (&json!("rectilinear"), &json!([5, 4]))
+    );
+    assert_eq!(summary(&tree("v2"), "checksum_adler32")["grid"], "regular");
 }

@@ -270,6 +270,8 @@ export interface NodeSummary {
   chunks: number[] | null;
   /** A sharded array's shard shape (its chunk grid), when zom reads it as sharded: sharding_indexed is its only codec. */
   shards: number[] | null;
+  /** The chunk grid's name: "regular" (v2 arrays too), "rectilinear" (chunks that differ in shape: `chunks`/`shards` are then null unless regular), another as written; "" for a group. */
+  grid: string;
   /** The codecs in order: "sharding_indexed(bytes → zstd) → crc32c", v2 "delta → blosc", "none". "" for a group. */
   codecs: string;
 }

@@ -11,6 +11,7 @@ use super::{
     bad_config, codec_error, v3, ArrayToBytesCodec, ChunkRepr, CodecPipeline, DecodedChunk, Limits,
     SizeBound,
 };
+use crate::chunk::{AxisSelection, ChunkRead, ResolvedSelection};
 use crate::document::named::NamedConfig;
 use crate::dtype::FillValue;
 use crate::error::Result;
@@ -150,7 +151,8 @@ impl N5DefaultCodec {
     }
 
     /// Copies the part of `block` (of `block_shape`) inside a chunk of `chunk_shape` into
-    /// `out`, which holds the fill value elsewhere.
+    /// `out`, which holds the fill value elsewhere: the block read as a chunk whose
+    /// selection is the part both cover.
     fn place(
         block: &[u8],
         block_shape: &[u64],
@@ -158,45 +160,19 @@ impl N5DefaultCodec {
         item: usize,
         out: &mut [u8],
     ) -> Result<()> {
-        let dims = |s: &[u64]| -> Result<Vec<usize>> { crate::codec::sharding::dims(s) };
-        let (b, c) = (dims(block_shape)?, dims(chunk_shape)?);
-        let common: Vec<usize> = b.iter().zip(&c).map(|(x, y)| *x.min(y)).collect();
-        if common.contains(&0) {
-            return Ok(());
-        }
-        let rank = common.len();
-        let row = common.last().copied().unwrap_or(1).saturating_mul(item);
-        let strides = |shape: &[usize]| -> Vec<usize> {
-            let mut s = vec![item; shape.len()];
-            for i in (0..shape.len().saturating_sub(1)).rev() {
-                s[i] = s[i + 1].saturating_mul(shape[i + 1]);
-            }
-            s
+        let common = block_shape
+            .iter()
+            .zip(chunk_shape)
+            .map(|(b, c)| AxisSelection::all(*b.min(c)));
+        let read = ChunkRead {
+            coords: vec![0; chunk_shape.len()],
+            chunk_shape: block_shape.to_vec(),
+            selection: ResolvedSelection {
+                axes: common.collect(),
+                output_shape: chunk_shape.to_vec(),
+            },
         };
-        let (bs, cs) = (strides(&b), strides(&c));
-        let mut index = vec![0usize; rank.saturating_sub(1)];
-        loop {
-            let offset = |s: &[usize]| index.iter().zip(s).map(|(i, s)| i * s).sum::<usize>();
-            let (from, to) = (offset(&bs), offset(&cs));
-            let src = block
-                .get(from..from + row)
-                .ok_or_else(|| codec_error("n5_default: block too short"))?;
-            out.get_mut(to..to + row)
-                .ok_or_else(|| codec_error("n5_default: chunk too short"))?
-                .copy_from_slice(src);
-            let mut d = index.len();
-            loop {
-                if d == 0 {
-                    return Ok(());
-                }
-                d -= 1;
-                index[d] += 1;
-                if index[d] < common[d] {
-                    break;
-                }
-                index[d] = 0;
-            }
-        }
+        read.copy_into(out, item as u64, block)
     }
 }
 
@@ -268,6 +244,7 @@ impl ArrayToBytesCodec for N5DefaultCodec {
 
 #[cfg(test)]
 mod tests {
+    use crate::chunk::{AxisSelection, ChunkRead, ResolvedSelection};
     use crate::codec::{CodecPipeline, DecodedChunk};
     use crate::document::named::NamedConfig;
     use crate::dtype::{DataType, FillValue};

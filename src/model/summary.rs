@@ -31,6 +31,10 @@ pub struct NodeSummary {
     /// The shape of a sharded array's shards (its chunk grid), when the reader reads it as
     /// sharded: `sharding_indexed` is its only codec (see [`CodecPipeline::sharding`]).
     pub shards: Option<Vec<u64>>,
+    /// The chunk grid's name: `"regular"` (v2 arrays too), `"rectilinear"` (whose chunks
+    /// differ in shape: `chunks` and `shards` are then those of a regular part only), or
+    /// another as written; `""` for a group.
+    pub grid: String,
     /// The codecs, in order, `→` between them, a sharding codec's inner codecs in
     /// parentheses: `sharding_indexed(bytes → zstd) → crc32c`; v2 filters, then the
     /// compressor: `delta → blosc`; `none` for a v2 array with neither.
@@ -51,6 +55,7 @@ impl NodeSummary {
         o.insert("data_type".into(), self.data_type.as_str().into());
         o.insert("chunks".into(), optional(&self.chunks));
         o.insert("shards".into(), optional(&self.shards));
+        o.insert("grid".into(), self.grid.as_str().into());
         o.insert("codecs".into(), self.codecs.as_str().into());
         Value::Object(o)
     }
@@ -71,6 +76,7 @@ pub fn summarize(node: &Node) -> NodeSummary {
             data_type: String::new(),
             chunks: None,
             shards: None,
+            grid: String::new(),
             codecs: String::new(),
         },
         Node::Array(Array::V3(meta)) => {
@@ -98,6 +104,7 @@ pub fn summarize(node: &Node) -> NodeSummary {
                 data_type: v3_type_label(&meta.data_type),
                 chunks,
                 shards,
+                grid: meta.chunk_grid.name.clone(),
                 codecs: codec_list(meta.codecs.iter().map(named_codec)),
             }
         }
@@ -114,6 +121,7 @@ pub fn summarize(node: &Node) -> NodeSummary {
                 data_type: v2_type_label(&m.dtype),
                 chunks: Some(m.chunks.clone()),
                 shards: None,
+                grid: "regular".into(),
                 codecs: match codec_list(codecs) {
                     s if s.is_empty() => "none".into(),
                     s => s,

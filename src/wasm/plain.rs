@@ -181,6 +181,7 @@ fn summary(s: &NodeSummary) -> JsValue {
     o.put("data_type", &text(&s.data_type));
     o.put("chunks", &optional(&s.chunks));
     o.put("shards", &optional(&s.shards));
+    o.put("grid", &text(&s.grid));
     o.put("codecs", &text(&s.codecs));
     o.into()
 }

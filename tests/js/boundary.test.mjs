@@ -77,7 +77,7 @@ test("summaries by node path: a node named __proto__ is an own property, not the
   assert.deepEqual(Object.keys(summaries), ["", "__proto__", "a"]);
   assert.equal(Object.getPrototypeOf(summaries), Object.prototype);
   assert.ok(Object.hasOwn(summaries, "__proto__"));
-  assert.deepEqual(Object.keys(summaries[""]), ["kind", "zarr_format", "attributes", "members", "shape", "data_type", "chunks", "shards", "codecs"]);
+  assert.deepEqual(Object.keys(summaries[""]), ["kind", "zarr_format", "attributes", "members", "shape", "data_type", "chunks", "shards", "grid", "codecs"]);
   assert.equal(summaries[""].members, 2);
   assertPlain(summaries, "summarize");
 });

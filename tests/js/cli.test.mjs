@@ -465,6 +465,7 @@ test("info describes an array (shape, chunks, shards, grid, codecs, fill value, 
       dtype: zomOf.data_type,
       chunks: zomOf.codecs[0].configuration.chunk_shape,
       shards: zomOf.chunk_grid.configuration.chunk_shape,
+      chunk_sizes: null,
       grid: [2, 2],
       nchunks: 4,
       codecs: zomOf.codecs,
@@ -487,6 +488,16 @@ test("info describes an array (shape, chunks, shards, grid, codecs, fill value, 
   const v2 = parseJsonExact((await zom("info", dir("v2"), "dtype_int64", "--json")).stdout);
   assert.deepEqual([v2.dtype, v2.order, v2.fill_value, v2.grid, v2.nchunks, v2.shards], ["int64", "C", -9223372036854775808n, [3], 3, null]);
   assert.deepEqual(v2.codecs, { filters: null, compressor: readJson("expected", "v2.zom.json").members.dtype_int64.compressor });
+
+  // A rectilinear grid: no one chunk shape, the lengths along each dimension; get reads it.
+  const edges = parseJsonExact((await zom("info", dir("current/v3-rectilinear"), "edges_3d", "--json")).stdout);
+  assert.deepEqual([edges.chunks, edges.chunk_sizes, edges.grid, edges.nchunks], [null, [[2, 3, 4], [3, 5], [5]], [3, 2, 1], 6]);
+  const edgesText = await zom("info", dir("current/v3-rectilinear"), "edges_3d");
+  assert.ok(edgesText.stdout.includes("chunks:       rectilinear [[2,3,4],[3,5],[5]]"), edgesText.stdout);
+  const got = parseJsonExact((await zom("get", dir("current/v3-rectilinear"), "edges_1d", "3:20:4", "--json")).stdout);
+  assert.deepEqual([got.shape, got.values], [[5], [3, 7, 11, 15, 19]]);
+  const tree = await zom("tree", dir("current/v3-rectilinear"));
+  assert.match(tree.stdout, /edges_3d \(array, v3\) shape \[9, 8, 5\] uint8 \(rectilinear grid\) codecs/);
 
   const group = await zom("info", dir("sample"), "measurements");
   exits(group, 0, "info of a group");

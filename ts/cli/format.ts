@@ -59,7 +59,8 @@ const list = (xs: readonly unknown[]): string => `[${xs.map((x) => escapeControl
 export function describe(s: NodeSummary): string {
   const tail = s.attributes ? `, ${s.attributes} attribute${s.attributes === 1 ? "" : "s"}` : "";
   if (s.kind === "group") return `(group, v${s.zarr_format}${tail})`;
-  const chunks = s.chunks === null ? "" : s.shards ? ` chunks ${list(s.chunks)} in shards ${list(s.shards)}` : ` chunks ${list(s.chunks)}`;
+  const grid = s.grid === "regular" ? "" : ` (${escapeControls(s.grid)} grid)`;
+  const chunks = s.chunks === null ? grid : s.shards ? ` chunks ${list(s.chunks)} in shards ${list(s.shards)}` : ` chunks ${list(s.chunks)}${grid}`;
   return `(array, v${s.zarr_format}) shape ${list(s.shape)} ${escapeControls(s.data_type)}${chunks} codecs: ${escapeControls(s.codecs)}${tail}`;
 }
 

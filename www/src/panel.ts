@@ -80,6 +80,7 @@ export function renderPanel(hier: Hierarchy, node: TreeNode, worker: ZomWorker, 
       facts.push(["shape", shapeText(s.shape)], ["data type", s.data_type]);
       if (s.chunks !== null) facts.push(["chunks", shapeText(s.chunks)]);
       if (s.shards !== null) facts.push(["shards", shapeText(s.shards)]);
+      if (s.grid !== "regular") facts.push(["chunk grid", s.grid]);
       facts.push(["codecs", s.codecs]);
     } else {
       facts.push(["members", String(node.children.length)]);
