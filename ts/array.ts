@@ -72,6 +72,13 @@ export interface GetOptions {
    * read are kept.
    */
   cache?: ChunkCache | null;
+  /**
+   * For the zarr-extensions registry's small types (int2/int4, bfloat16, the float8, float6
+   * and float4 families and their complex forms): the stored bits as a Uint8Array (a
+   * Uint16Array for bfloat16 and its complex form) rather than the values widened to
+   * Int8Array/Uint8Array or Float32Array. Other types are unaffected.
+   */
+  storedBits?: boolean;
 }
 
 /** Options of {@link ZarrArray.getChunk}. */
@@ -88,6 +95,8 @@ export interface GetChunkOptions {
   sharedOutput?: boolean;
   /** A cache of decoded chunks, as {@link GetOptions.cache}. */
   cache?: ChunkCache | null;
+  /** The stored bits of the registry's small types, as {@link GetOptions.storedBits}. */
+  storedBits?: boolean;
 }
 
 /** One tile of {@link ZarrArray.getChunks}: its chunk coordinates, and a signal that cancels it alone. */
@@ -345,7 +354,7 @@ export class ZarrArray<D extends ChunkData = ChunkData> {
     }
     // A missing chunk (its fill value) needs the output made now. A widened type's values
     // (int4, the small floats) are the core's conversion of that output, not the output.
-    const widened = typeof this.dtype === "string" && NUMERIC_TYPES[this.dtype]?.widened === true;
+    const widened = typeof this.dtype === "string" && NUMERIC_TYPES[this.dtype]?.widened === true && options.storedBits !== true;
     if (!widened && (out !== undefined || unmade !== undefined) && "bytes" in result) result.bytes = new Uint8Array(made());
     return finish(result, options) as Chunk<D>;
   }

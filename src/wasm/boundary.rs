@@ -171,6 +171,12 @@ pub const DECODE_HOOK: Field = opt(
     "RawDecodeHook",
     "Decodes chunks of fixed-size values elsewhere (the worker pool, src/wasm/pool.rs).",
 );
+/// The stored bits of a widened type.
+pub const STORED_BITS: Field = opt(
+    "storedBits",
+    "boolean",
+    "For the registry's small types (int4, bfloat16, the float8 family…): their stored bits as Uint8Array (Uint16Array for bfloat16) rather than values widened to Int8Array or Float32Array.",
+);
 /// The number of a chunk cache.
 pub const CACHE_ID: Field = opt(
     "cacheId",
@@ -197,6 +203,7 @@ pub const READ_OPTIONS: Shape = Shape {
         DECODE_HOOK,
         CACHE_ID,
         DECODE_EXTERNAL,
+        STORED_BITS,
     ],
 };
 

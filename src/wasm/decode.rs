@@ -72,7 +72,7 @@ impl ChunkDecoder {
             .reader
             .decode_chunk(&coords, bytes.as_deref())
             .map_err(fail)?;
-        values::chunk_to_js(self.reader.data_type(), chunk, out.as_ref()).map_err(fail)
+        values::chunk_to_js(self.reader.data_type(), chunk, out.as_ref(), false).map_err(fail)
     }
 
     /// The store key of the chunk at `coords`, relative to the store root.

@@ -284,7 +284,8 @@ impl ArrayHandle {
             if let Some(hook) = &hook {
                 hook.values(reader.data_type(), &mut values).map_err(fail)?;
             }
-            chunk_to_js(reader.data_type(), values, None).map_err(fail)
+            let stored_bits = options.stored_bits;
+            chunk_to_js(reader.data_type(), values, None, stored_bits).map_err(fail)
         }))
     }
 }

@@ -31,6 +31,7 @@ names!(
     LIMITS,
     EXTENSIONS,
     CODECS,
+    STORED_BITS,
     KIND,
     FORMAT,
     DEPTH,
@@ -308,6 +309,8 @@ pub(super) struct ReadOptions {
     pub decode_hook: Option<DecodeHookFns>,
     pub cache_id: Option<u64>,
     pub decode_external: Option<Function>,
+    /// The stored bits of a widened type rather than its widened values.
+    pub stored_bits: bool,
 }
 
 impl ReadOptions {
@@ -324,6 +327,7 @@ impl ReadOptions {
             limits,
             decode_hook: DecodeHookFns::of(&get(options, DECODE_HOOK)),
             decode_external: function(options, DECODE_EXTERNAL),
+            stored_bits: flag(options, STORED_BITS),
         })
     }
 }

@@ -34,11 +34,13 @@ fn shape_to_js(shape: &[u64]) -> Array {
 
 /// `{shape, kind, bytes}` for numeric data, `{shape, kind: "values", values}` otherwise.
 /// Numeric values of `target`'s exact length are copied straight from WebAssembly memory into
-/// `target` (one copy, no new buffer), which becomes `bytes`.
+/// `target` (one copy, no new buffer), which becomes `bytes`. With `stored_bits`, a widened
+/// type's bytes as stored, viewed as unsigned integers of its (part's) size.
 pub fn chunk_to_js(
     data_type: &DataType,
     chunk: ChunkValues,
     target: Option<&Uint8Array>,
+    stored_bits: bool,
 ) -> Result<JsValue> {
     let out = Object::new();
     set_own(&out, "shape", &shape_to_js(&chunk.shape));
@@ -59,7 +61,18 @@ pub fn chunk_to_js(
             // A registry type no TypedArray holds: widened (int4 to Int8Array, the small
             // floats to Float32Array…).
             let numeric = data_type.numeric();
-            let widened = numeric.and_then(|n| Some((n.js_view().kind, n.widen(&bytes)?)));
+            let widened = match numeric {
+                Some(n) if stored_bits => {
+                    let kind = if n.size / n.components() as u64 == 2 {
+                        "uint16"
+                    } else {
+                        "uint8"
+                    };
+                    Some((kind, bytes))
+                }
+                Some(n) => n.widen(&bytes).map(|b| (n.js_view().kind, b)),
+                None => None,
+            };
             let (kind, bytes) = widened.ok_or_else(|| {
                 ZomError::new(ErrorCode::CodecError, "no JS view of this data type")
             })?;

@@ -176,6 +176,8 @@ export interface RawReadOptions {
   cacheId?: number | null;
   /** Applies the caller's registered codecs to a chunk's stored bytes. */
   decodeExternal?: (steps: RawCodecStep[], bytes: Uint8Array, key: string) => Uint8Array | Promise<Uint8Array>;
+  /** For the registry's small types (int4, bfloat16, the float8 family…): their stored bits as Uint8Array (Uint16Array for bfloat16) rather than values widened to Int8Array or Float32Array. */
+  storedBits?: boolean;
 }
 
 /** Options of new ChunkDecoder (src/wasm/decode.rs). */
