@@ -34,6 +34,42 @@ pub struct FloatFormat {
 }
 
 impl FloatFormat {
+    /// IEEE 754 binary16 (`float16`).
+    pub const BINARY16: FloatFormat = FloatFormat::ieee(5, 10, 15, 0x7e00);
+    /// IEEE 754 binary32 (`float32`).
+    pub const BINARY32: FloatFormat = FloatFormat::ieee(8, 23, 127, 0x7fc0_0000);
+    /// IEEE 754 binary64 (`float64`).
+    pub const BINARY64: FloatFormat = FloatFormat::ieee(11, 52, 1023, 0x7ff8_0000_0000_0000);
+    /// `bfloat16`: binary32's top half.
+    pub const BFLOAT16: FloatFormat = FloatFormat::ieee(8, 7, 127, 0x7fc0);
+    /// `float8_e3m4`.
+    pub const E3M4: FloatFormat = FloatFormat::ieee(3, 4, 3, 0x78);
+    /// `float8_e4m3`.
+    pub const E4M3: FloatFormat = FloatFormat::ieee(4, 3, 7, 0x7c);
+    /// `float8_e5m2`.
+    pub const E5M2: FloatFormat = FloatFormat::ieee(5, 2, 15, 0x7e);
+    /// `float8_e4m3b11fnuz`.
+    pub const E4M3B11FNUZ: FloatFormat = FloatFormat::fnuz(4, 3, 11);
+    /// `float8_e4m3fnuz`.
+    pub const E4M3FNUZ: FloatFormat = FloatFormat::fnuz(4, 3, 8);
+    /// `float8_e5m2fnuz`.
+    pub const E5M2FNUZ: FloatFormat = FloatFormat::fnuz(5, 2, 16);
+    /// `float8_e8m0fnu`: an unsigned exponent alone.
+    pub const E8M0FNU: FloatFormat = FloatFormat {
+        exponent_bits: 8,
+        mantissa_bits: 0,
+        bias: 127,
+        signed: false,
+        specials: Specials::ExponentOnly,
+        nan: Some(0xff),
+    };
+    /// `float6_e2m3fn`.
+    pub const E2M3FN: FloatFormat = FloatFormat::finite(2, 3, 1);
+    /// `float6_e3m2fn`.
+    pub const E3M2FN: FloatFormat = FloatFormat::finite(3, 2, 3);
+    /// `float4_e2m1fn`.
+    pub const E2M1FN: FloatFormat = FloatFormat::finite(2, 1, 1);
+
     /// An IEEE 754-style format with infinities and NaNs.
     pub const fn ieee(exponent_bits: u32, mantissa_bits: u32, bias: i32, nan: u64) -> Self {
         FloatFormat {
@@ -194,47 +230,37 @@ impl FloatFormat {
 mod tests {
     use super::*;
 
-    const BF16: FloatFormat = FloatFormat::ieee(8, 7, 127, 0x7fc0);
-    const E4M3: FloatFormat = FloatFormat::ieee(4, 3, 7, 0x7c);
-    const E4M3FNUZ: FloatFormat = FloatFormat::fnuz(4, 3, 8);
-    const E2M1: FloatFormat = FloatFormat::finite(2, 1, 1);
-    const E8M0: FloatFormat = FloatFormat {
-        exponent_bits: 8,
-        mantissa_bits: 0,
-        bias: 127,
-        signed: false,
-        specials: Specials::ExponentOnly,
-        nan: Some(0xff),
-    };
-    const F16: FloatFormat = FloatFormat::ieee(5, 10, 15, 0x7e00);
-
     #[test]
     fn decodes_the_formats_as_their_specs_define_them() {
         // bfloat16 is binary32's top half.
         for x in [1.5f32, -3.25e-20, 6.0e30, f32::MIN_POSITIVE] {
             let bits = u64::from(x.to_bits() >> 16);
             assert_eq!(
-                BF16.to_f64(bits),
+                FloatFormat::BFLOAT16.to_f64(bits),
                 f64::from(f32::from_bits((bits as u32) << 16))
             );
         }
-        assert_eq!(E4M3.to_f64(0x77), 240.0);
-        assert!(E4M3.to_f64(0x7b).is_nan());
-        assert_eq!(E4M3.to_f64(0x78), f64::INFINITY);
-        assert!(E4M3.to_f64(0x7c).is_nan());
-        assert_eq!(E4M3.to_f64(0x01), 2f64.powi(-9));
-        assert_eq!(E4M3FNUZ.to_f64(0x7f), 240.0);
-        assert!(E4M3FNUZ.to_f64(0x80).is_nan());
-        assert_eq!(E2M1.to_f64(0b0111), 6.0);
-        assert_eq!(E2M1.to_f64(0b1001), -0.5);
-        assert_eq!(E2M1.to_f64(0b1111_0001), 0.5, "upper bits are ignored");
-        assert_eq!(E8M0.to_f64(127), 1.0);
-        assert_eq!(E8M0.to_f64(0), 2f64.powi(-127));
-        assert!(E8M0.to_f64(255).is_nan());
+        assert_eq!(FloatFormat::E4M3.to_f64(0x77), 240.0);
+        assert!(FloatFormat::E4M3.to_f64(0x7b).is_nan());
+        assert_eq!(FloatFormat::E4M3.to_f64(0x78), f64::INFINITY);
+        assert!(FloatFormat::E4M3.to_f64(0x7c).is_nan());
+        assert_eq!(FloatFormat::E4M3.to_f64(0x01), 2f64.powi(-9));
+        assert_eq!(FloatFormat::E4M3FNUZ.to_f64(0x7f), 240.0);
+        assert!(FloatFormat::E4M3FNUZ.to_f64(0x80).is_nan());
+        assert_eq!(FloatFormat::E2M1FN.to_f64(0b0111), 6.0);
+        assert_eq!(FloatFormat::E2M1FN.to_f64(0b1001), -0.5);
+        assert_eq!(
+            FloatFormat::E2M1FN.to_f64(0b1111_0001),
+            0.5,
+            "upper bits are ignored"
+        );
+        assert_eq!(FloatFormat::E8M0FNU.to_f64(127), 1.0);
+        assert_eq!(FloatFormat::E8M0FNU.to_f64(0), 2f64.powi(-127));
+        assert!(FloatFormat::E8M0FNU.to_f64(255).is_nan());
         // The generic path agrees with half's binary16 everywhere.
         for bits in 0..=0xffffu64 {
             let want = half::f16::from_bits(bits as u16).to_f64();
-            let got = F16.to_f64(bits);
+            let got = FloatFormat::BINARY16.to_f64(bits);
             assert!(got == want || (got.is_nan() && want.is_nan()), "{bits:#x}");
         }
     }
@@ -246,22 +272,34 @@ mod tests {
             if x.is_nan() {
                 continue;
             }
-            assert_eq!(F16.from_f64(x.to_f64()), Some(bits), "{bits:#x}");
+            assert_eq!(
+                FloatFormat::BINARY16.from_f64(x.to_f64()),
+                Some(bits),
+                "{bits:#x}"
+            );
         }
         for x in [0.1f64, 1e-7, -65519.0, 65520.0, 3.0e-8, 1e6] {
             let want = half::f16::from_f64(x).to_bits();
-            assert_eq!(F16.from_f64(x), Some(u64::from(want)), "{x}");
+            assert_eq!(
+                FloatFormat::BINARY16.from_f64(x),
+                Some(u64::from(want)),
+                "{x}"
+            );
         }
-        assert_eq!(E4M3.from_f64(f64::NAN), Some(0x7c));
-        assert_eq!(E4M3FNUZ.from_f64(f64::NAN), Some(0x80));
-        assert_eq!(E4M3FNUZ.from_f64(-0.0), Some(0));
-        assert_eq!(E4M3FNUZ.from_f64(f64::INFINITY), None);
-        assert_eq!(E2M1.from_f64(f64::NAN), None);
-        assert_eq!(E2M1.from_f64(-6.0), Some(0b1111));
-        assert_eq!(E2M1.from_f64(100.0), None);
-        assert_eq!(E2M1.from_f64(2.5), Some(0b0100), "2.5 ties to even 2");
-        assert_eq!(E8M0.from_f64(0.25), Some(125));
-        assert_eq!(E8M0.from_f64(-1.0), None);
-        assert_eq!(E8M0.from_f64(0.0), None);
+        assert_eq!(FloatFormat::E4M3.from_f64(f64::NAN), Some(0x7c));
+        assert_eq!(FloatFormat::E4M3FNUZ.from_f64(f64::NAN), Some(0x80));
+        assert_eq!(FloatFormat::E4M3FNUZ.from_f64(-0.0), Some(0));
+        assert_eq!(FloatFormat::E4M3FNUZ.from_f64(f64::INFINITY), None);
+        assert_eq!(FloatFormat::E2M1FN.from_f64(f64::NAN), None);
+        assert_eq!(FloatFormat::E2M1FN.from_f64(-6.0), Some(0b1111));
+        assert_eq!(FloatFormat::E2M1FN.from_f64(100.0), None);
+        assert_eq!(
+            FloatFormat::E2M1FN.from_f64(2.5),
+            Some(0b0100),
+            "2.5 ties to even 2"
+        );
+        assert_eq!(FloatFormat::E8M0FNU.from_f64(0.25), Some(125));
+        assert_eq!(FloatFormat::E8M0FNU.from_f64(-1.0), None);
+        assert_eq!(FloatFormat::E8M0FNU.from_f64(0.0), None);
     }
 }

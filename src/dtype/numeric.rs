@@ -5,7 +5,7 @@
 //! zarr-extensions registry type (int4, bfloat16, the float8 family…) is one entry only
 //! ([`DataType::Registry`] names it).
 
-use super::float_format::{FloatFormat, Specials};
+use super::float_format::FloatFormat;
 use super::DataType;
 
 /// What a numeric type's elements are, as numpy's typestring letter says.
@@ -316,27 +316,20 @@ const fn registry_complex(name: &'static str, format: FloatFormat) -> Numeric {
     )
 }
 
-const F16: FloatFormat = FloatFormat::ieee(5, 10, 15, 0x7e00);
-const F32: FloatFormat = FloatFormat::ieee(8, 23, 127, 0x7fc0_0000);
-const F64: FloatFormat = FloatFormat::ieee(11, 52, 1023, 0x7ff8_0000_0000_0000);
-const BF16: FloatFormat = FloatFormat::ieee(8, 7, 127, 0x7fc0);
-const E3M4: FloatFormat = FloatFormat::ieee(3, 4, 3, 0x78);
-const E4M3: FloatFormat = FloatFormat::ieee(4, 3, 7, 0x7c);
-const E5M2: FloatFormat = FloatFormat::ieee(5, 2, 15, 0x7e);
-const E4M3B11FNUZ: FloatFormat = FloatFormat::fnuz(4, 3, 11);
-const E4M3FNUZ: FloatFormat = FloatFormat::fnuz(4, 3, 8);
-const E5M2FNUZ: FloatFormat = FloatFormat::fnuz(5, 2, 16);
-const E8M0FNU: FloatFormat = FloatFormat {
-    exponent_bits: 8,
-    mantissa_bits: 0,
-    bias: 127,
-    signed: false,
-    specials: Specials::ExponentOnly,
-    nan: Some(0xff),
-};
-const E2M3FN: FloatFormat = FloatFormat::finite(2, 3, 1);
-const E3M2FN: FloatFormat = FloatFormat::finite(3, 2, 3);
-const E2M1FN: FloatFormat = FloatFormat::finite(2, 1, 1);
+const F16: FloatFormat = FloatFormat::BINARY16;
+const F32: FloatFormat = FloatFormat::BINARY32;
+const F64: FloatFormat = FloatFormat::BINARY64;
+const BF16: FloatFormat = FloatFormat::BFLOAT16;
+const E3M4: FloatFormat = FloatFormat::E3M4;
+const E4M3: FloatFormat = FloatFormat::E4M3;
+const E5M2: FloatFormat = FloatFormat::E5M2;
+const E4M3B11FNUZ: FloatFormat = FloatFormat::E4M3B11FNUZ;
+const E4M3FNUZ: FloatFormat = FloatFormat::E4M3FNUZ;
+const E5M2FNUZ: FloatFormat = FloatFormat::E5M2FNUZ;
+const E8M0FNU: FloatFormat = FloatFormat::E8M0FNU;
+const E2M3FN: FloatFormat = FloatFormat::E2M3FN;
+const E3M2FN: FloatFormat = FloatFormat::E3M2FN;
+const E2M1FN: FloatFormat = FloatFormat::E2M1FN;
 
 /// Every numeric data type zom reads: the core spec's, then the zarr-extensions registry's.
 pub const NUMERIC: &[Numeric] = &[
