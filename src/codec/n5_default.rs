@@ -244,7 +244,6 @@ impl ArrayToBytesCodec for N5DefaultCodec {
 
 #[cfg(test)]
 mod tests {
-    use crate::chunk::{AxisSelection, ChunkRead, ResolvedSelection};
     use crate::codec::{CodecPipeline, DecodedChunk};
     use crate::document::named::NamedConfig;
     use crate::dtype::{DataType, FillValue};
