@@ -89,6 +89,7 @@ impl BytesToBytesCodec for CompressorCodec {
         decoded.compressed()
     }
 
+    #[cfg(feature = "decode")]
     fn parts(&self, out: &mut Vec<&'static str>) {
         out.extend(self.lazy().map(|lazy| lazy.part));
     }

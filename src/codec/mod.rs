@@ -310,6 +310,7 @@ pub trait ArrayToBytesCodec: Send + Sync {
     fn set_limits(&mut self, _limits: Limits) {}
     /// Adds the parts of the JS package whose decoders it calls (see [`lazy`]), its nested
     /// pipelines' included.
+    #[cfg(feature = "decode")]
     fn parts(&self, _out: &mut Vec<&'static str>) {}
     /// Decodes fixed-size elements straight into `out` (exactly the chunk's byte length).
     fn decode_into(
@@ -356,6 +357,7 @@ pub trait BytesToBytesCodec: Send + Sync {
     /// Decodes `input`; the output must fit `bound` (the codec refuses to produce more).
     fn decode(&self, input: &[u8], bound: SizeBound) -> Result<Vec<u8>>;
     /// Adds the part of the JS package whose decoder it calls, if any (see [`lazy`]).
+    #[cfg(feature = "decode")]
     fn parts(&self, _out: &mut Vec<&'static str>) {}
     /// Encodes `input` (feature `encode`).
     #[cfg(feature = "encode")]

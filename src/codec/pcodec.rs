@@ -55,6 +55,7 @@ impl ArrayToBytesCodec for PcodecCodec {
         self
     }
 
+    #[cfg(feature = "decode")]
     fn parts(&self, out: &mut Vec<&'static str>) {
         out.push(PART_PCODEC);
     }

@@ -103,6 +103,7 @@ impl CodecPipeline {
     /// pcodec: see ARCHITECTURE.md, "Parts"), nested pipelines' included, sorted, each once:
     /// what must be loaded on a thread before it decodes a chunk of the array. Native builds
     /// link those decoders and never call a part.
+    #[cfg(feature = "decode")]
     pub fn parts(&self) -> Vec<&'static str> {
         let mut out = Vec::new();
         self.collect_parts(&mut out);
@@ -112,6 +113,7 @@ impl CodecPipeline {
     }
 
     /// Adds the parts this pipeline's codecs call to `out`.
+    #[cfg(feature = "decode")]
     pub(crate) fn collect_parts(&self, out: &mut Vec<&'static str>) {
         self.a2b.parts(out);
         for codec in &self.b2b {

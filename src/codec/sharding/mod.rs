@@ -369,6 +369,7 @@ impl ArrayToBytesCodec for ShardingCodec {
         Ok(SizeBound::AtMost(limits.max_chunk_bytes))
     }
 
+    #[cfg(feature = "decode")]
     fn parts(&self, out: &mut Vec<&'static str>) {
         self.inner.collect_parts(out);
         self.index.collect_parts(out);
