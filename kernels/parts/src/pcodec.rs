@@ -89,3 +89,30 @@ mod tests {
         assert!(decode("float64", b"", 80).is_err());
     }
 }
+
+#[cfg(test)]
+mod hostile {
+    use super::*;
+    use pco::standalone::simple_compress;
+    use pco::ChunkConfig;
+
+    /// Every byte of a valid stream flipped in turn, and every truncation of it: errors or
+    /// values, never a panic, never more than the bound.
+    #[test]
+    fn mutated_and_truncated_streams_never_panic() {
+        let values: Vec<f64> = (0..1000).map(|i| (i as f64 * 0.37).sin() * 1e3).collect();
+        let config = ChunkConfig::default().with_paging_spec(pco::PagingSpec::EqualPagesUpTo(300));
+        let encoded = simple_compress(&values, &config).unwrap();
+        let max = values.len() * 8;
+        for i in 0..encoded.len() {
+            for bit in [0x01u8, 0x80] {
+                let mut bad = encoded.clone();
+                bad[i] ^= bit;
+                if let Ok(out) = decode("float64", &bad, max) {
+                    assert!(out.len() <= max);
+                }
+            }
+            let _ = decode("float64", &encoded[..i], max);
+        }
+    }
+}
