@@ -1,5 +1,6 @@
-//! numcodecs `pcodec` (`numcodecs.pcodec` in v3, where it is the array → bytes codec): a chunk
-//! of numbers in pco's standalone format, decoded by `kernels/parts` (see `super::lazy`). The
+//! numcodecs `pcodec` (`numcodecs.pcodec` in v3, where it is the array → bytes codec; in v2 the
+//! compressor, which then stands for the `bytes` step): a chunk of numbers in pco's standalone
+//! format, decoded by `kernels/parts` (see `super::lazy`). The
 //! configuration holds only the encoder's settings; the format records what decoding needs.
 
 use super::config::{Config, Need};
@@ -109,6 +110,12 @@ fn nc_pcodec(cfg: &mut Config, stage: &mut Stage) -> Option<Built> {
         cfg.refuse(ProblemKind::InvalidValue, message, Need::Spec);
     }
     cfg.uint("equal_pages_up_to", 1, Need::Spec);
+    if stage.big {
+        // numcodecs hands pco the chunk's numbers; pco encodes only native (little-endian) ones.
+        let message = "pcodec does not encode big-endian values".to_string();
+        cfg.refuse(ProblemKind::InvalidValue, message, Need::Decode);
+        return None;
+    }
     if let Some(dtype) = &stage.dtype {
         if pco_type(dtype).is_none() {
             let message = format!(
@@ -122,4 +129,80 @@ fn nc_pcodec(cfg: &mut Config, stage: &mut Stage) -> Option<Built> {
     Some(Built::ArrayToBytes(Box::new(PcodecCodec {
         name: cfg.name.to_string(),
     })))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::codec::CodecPipeline;
+    use crate::document::named::NamedConfig;
+    use crate::document::v2::ArrayMetadataV2;
+    use crate::dtype::{DataType, FillValue};
+    use crate::error::ErrorCode;
+    use serde_json::{json, Value};
+
+    fn v2(dtype: &str, filters: Value) -> crate::error::Result<CodecPipeline> {
+        let meta = json!({"zarr_format": 2, "shape": [8], "chunks": [4], "dtype": dtype,
+            "fill_value": 0, "order": "C", "filters": filters,
+            "compressor": {"id": "pcodec", "level": 8, "mode_spec": "auto", "delta_spec": "auto",
+                "paging_spec": "equal_pages_up_to", "delta_encoding_order": null,
+                "equal_pages_up_to": 262144}});
+        CodecPipeline::from_v2_metadata(&ArrayMetadataV2::from_value(&meta).unwrap())
+    }
+
+    fn v3(codecs: Value, dtype: &str) -> crate::error::Result<CodecPipeline> {
+        let codecs: Vec<NamedConfig> = codecs
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| NamedConfig::from_value(c).unwrap())
+            .collect();
+        let dtype = DataType::from_v3(&NamedConfig::short(dtype)).unwrap();
+        CodecPipeline::from_v3(&codecs, &dtype, &[4], &FillValue::Int(0))
+    }
+
+    #[test]
+    fn a_v2_compressor_is_the_array_to_bytes_step_and_names_its_part() {
+        assert_eq!(v2("<f4", Value::Null).unwrap().parts(), ["pcodec"]);
+        let e = v2("<f4", json!([{"id": "delta", "dtype": "<f4"}])).unwrap_err();
+        assert_eq!(e.code, ErrorCode::UnknownCodec, "{}", e.message);
+        assert!(e.message.contains("filters before it"), "{}", e.message);
+        let e = v2(">f4", Value::Null).unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidMetadata, "{}", e.message);
+        assert!(e.message.contains("big-endian"), "{}", e.message);
+    }
+
+    #[test]
+    fn v3_pcodec_takes_numbers_only_and_its_settings_do_not_stop_decoding() {
+        let pco = |config: Value| json!([{"name": "numcodecs.pcodec", "configuration": config}]);
+        assert_eq!(
+            v3(pco(json!({"level": 8})), "int16").unwrap().parts(),
+            ["pcodec"]
+        );
+        // An encoder setting out of range breaks the spec, not the decoding.
+        assert!(v3(pco(json!({"level": 99, "mode_spec": "fancy"})), "float64").is_ok());
+        let e = v3(pco(json!({})), "bool").unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidMetadata, "{}", e.message);
+        let e = v3(pco(json!({"level": 8})), "complex64").unwrap_err();
+        assert!(e.message.contains("does not encode"), "{}", e.message);
+    }
+
+    #[test]
+    fn pipelines_list_the_parts_of_their_codecs_nested_ones_too() {
+        let bytes = json!({"name": "bytes", "configuration": {"endian": "little"}});
+        let lzma = json!({"name": "numcodecs.lzma", "configuration": {"format": 1}});
+        let bz2 = json!({"name": "numcodecs.bz2", "configuration": {"level": 9}});
+        let gzip = json!({"name": "gzip", "configuration": {"level": 1}});
+        assert!(v3(json!([bytes, gzip]), "int16")
+            .unwrap()
+            .parts()
+            .is_empty());
+        assert_eq!(
+            v3(json!([bytes, lzma, bz2]), "int16").unwrap().parts(),
+            ["bzip2", "lzma"]
+        );
+        let sharded = json!([{"name": "sharding_indexed", "configuration": {
+            "chunk_shape": [2], "codecs": [bytes, lzma],
+            "index_codecs": [bytes, {"name": "crc32c"}], "index_location": "end"}}]);
+        assert_eq!(v3(sharded, "int16").unwrap().parts(), ["lzma"]);
+    }
 }
