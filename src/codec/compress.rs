@@ -56,6 +56,14 @@ impl CompressorCodec {
         self.kind
     }
 
+    /// Decodes with the part that holds its decoder (bounded, checked).
+    fn decode_lazy(&self, input: &[u8], bound: SizeBound) -> Result<Vec<u8>> {
+        match self.lazy() {
+            Some(lazy) => lazy.decode(input, bound, &self.name),
+            None => Err(codec_error(format!("{}: not in a codec part", self.name))),
+        }
+    }
+
     /// The part that decodes it, for the compressors little data uses.
     fn lazy(&self) -> Option<LazyCodec> {
         let (part, codec, variant) = match self.kind {
@@ -96,8 +104,8 @@ impl BytesToBytesCodec for CompressorCodec {
 
     fn decode(&self, input: &[u8], bound: SizeBound) -> Result<Vec<u8>> {
         decoding_built!();
-        if let Some(lazy) = self.lazy() {
-            return lazy.decode(input, bound, &self.name);
+        if self.lazy().is_some() {
+            return self.decode_lazy(input, bound);
         }
         if let SizeBound::Exact(n) = bound {
             let mut out = vec![0u8; to_usize(n, "a decoded chunk")?];
@@ -120,7 +128,7 @@ impl BytesToBytesCodec for CompressorCodec {
                 Ok(out)
             }
             Compressor::Bz2 | Compressor::Xz | Compressor::LzmaAlone | Compressor::LzmaAuto => {
-                Err(codec_error(format!("{who}: no decoder")))
+                self.decode_lazy(input, bound)
             }
         }
     }
@@ -143,8 +151,7 @@ impl BytesToBytesCodec for CompressorCodec {
                 lz4_block(block, out, who)
             }
             Compressor::Bz2 | Compressor::Xz | Compressor::LzmaAlone | Compressor::LzmaAuto => {
-                let lazy = self.lazy().ok_or_else(|| codec_error(who))?;
-                let bytes = lazy.decode(input, SizeBound::Exact(out.len() as u64), who)?;
+                let bytes = self.decode_lazy(input, SizeBound::Exact(out.len() as u64))?;
                 out.copy_from_slice(&bytes);
                 Ok(())
             }
