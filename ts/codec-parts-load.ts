@@ -53,12 +53,17 @@ function load(name: string): Promise<WebAssembly.Module> {
 }
 
 /**
- * Loads the codec parts named (default: all of them) on this thread, once: what an array
- * whose codecs are in a part needs before a {@link ChunkDecoder} or `decodeChunk` decodes
- * its chunks (`open` and `openArray` load them before an array's first read). Rejects with a
- * ZomError "CodecError" naming the part when one cannot be loaded.
+ * Loads the codec parts named ("lzma", "bzip2", "pcodec"; default: all of them) on this
+ * thread, once: what an array whose codecs are in a part needs before a `ChunkDecoder` or
+ * `decodeChunk` decodes its chunks (`open` and `openArray` load them before an array's first
+ * read). Rejects with a ZomError "CodecError" naming the part when one cannot be loaded.
  */
-export async function loadCodecParts(names: readonly string[] = CODEC_PART_NAMES, path: string | null = null): Promise<void> {
+export function loadCodecParts(names: readonly string[] = CODEC_PART_NAMES): Promise<void> {
+  return loadParts(names, null);
+}
+
+/** {@link loadCodecParts} for the array at `path` (named in the error). @internal */
+export async function loadParts(names: readonly string[], path: string | null): Promise<void> {
   await Promise.all(
     names.map((name) =>
       load(name).catch((e: unknown) => {
