@@ -44,7 +44,7 @@ CODECS = [
     "v2 fletcher32", "v2 categorize", "v2 astype", "v2 quantize", "v2 order F zlib",
     "v2 bitround", "v3 crc32c", "v3 transpose", "v3 bytes", "v3 packbits", "v3 vlen-utf8",
     "v3 vlen-bytes", "v3 gzip", "v3 zstd", "v3 blosc", "v3 numcodecs delta zlib",
-    "v3 numcodecs shuffle lz4",
+    "v3 numcodecs shuffle lz4", "v3 numcodecs pcodec",
 ]
 SIZE_TO_V2 = {1: 0, 2: 2, 3: 19, 4: 7, 8: 12}
 

@@ -8,7 +8,7 @@ import { spawn } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import { build } from "./build.mjs";
-import { PARTS, root, seconds, StepError } from "./lib.mjs";
+import { CODEC_PARTS, PARTS, root, seconds, StepError } from "./lib.mjs";
 import { CHROMEDRIVER, PYTHON, setup } from "./setup.mjs";
 import { startServer } from "../tests/server/server.mjs";
 
@@ -107,6 +107,10 @@ const steps = [
     async () => {
       for (const part of PARTS) {
         await runTests("cargo", ["clippy", "--target", "wasm32-unknown-unknown", "--lib", "--no-default-features", "--features", part.features.join(","), "--", "-D", "warnings"]);
+      }
+      // The codec parts: kernels/parts with each part's features and its exports.
+      for (const part of CODEC_PARTS) {
+        await runTests("cargo", ["clippy", "-p", "zom-parts", "--target", "wasm32-unknown-unknown", "--lib", "--no-default-features", "--features", ["export", ...part.features].join(","), "--", "-D", "warnings"]);
       }
     },
   ],

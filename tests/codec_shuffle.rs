@@ -101,7 +101,7 @@ fn blosc_frame(data: &[u8], typesize: usize, blocksize: usize, flags: u8, versio
         } else if flags & DOBITSHUFFLE != 0 && block.len() >= typesize {
             let count = block.len() / typesize;
             let shuffled = match version {
-                ..=2 if count % 8 != 0 => 0,
+                ..=2 if !count.is_multiple_of(8) => 0,
                 ..=2 => count,
                 _ => count - count % 8,
             };

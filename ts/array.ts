@@ -15,6 +15,7 @@ import { anySignal, raceAbort } from "./store/signal.js";
 import { applySteps, hasLocalCodecs, registeredCodecs } from "./codecs.js";
 import type { CodecStep } from "./codecs.js";
 import { cacheId } from "./cache.js";
+import { loadParts } from "./codec-parts-load.js";
 import type { ChunkCache } from "./cache.js";
 import { wasmBytes } from "./pool/memory.js";
 import { isWhole, output, place } from "./pool/place.js";
@@ -173,6 +174,7 @@ export class ZarrArray<D extends ChunkData = ChunkData> {
       path: handle.path,
       meta: () => (meta ??= handle.metadataJson),
       limits: () => handle.limits,
+      parts: handle.parts,
     };
     this.path = handle.path;
     this.shape = handle.shape as number[];
@@ -345,6 +347,9 @@ export class ZarrArray<D extends ChunkData = ChunkData> {
       hooked = { ...hooked, decodeExternal };
     }
     let result: RawChunk;
+    // The codec parts the array's decoding calls, loaded on this thread (and sent to the
+    // workers with the array) before its first read.
+    if (this.#pool.parts.length > 0) await loadParts(this.#pool.parts, this.path);
     try {
       // An abort rejects at once, not after the request the read is waiting for.
       const aborted = () => new ZomError("Aborted", `reading ${this.path === "" ? "the root array" : this.path} was aborted`, { path: this.path, cause: options.signal?.reason });

@@ -12,6 +12,7 @@ import type { WorkerSource } from "./runtime.js";
 import { PartLoader } from "./loader.js";
 import type { InitSource } from "./loader.js";
 import { addHome, partStarted } from "./parts.js";
+import { partCaller } from "./codec-parts.js";
 
 export type { InitSource } from "./loader.js";
 
@@ -32,6 +33,7 @@ const reader = new PartLoader({
   entry: "zom",
   start(module) {
     glue.initSync({ module });
+    glue.setPartCaller(partCaller);
     partStarted(glue);
   },
   sources() {

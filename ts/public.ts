@@ -11,6 +11,7 @@ export type { WorkerLike, WorkerSource } from "./runtime.js";
 export { registerCodec, unregisterCodec } from "./codecs.js";
 export type { CodecModule, CodecRegistration, CodecStep } from "./codecs.js";
 export { ChunkDecoder, decodeChunk } from "./decode.js";
+export { loadCodecParts } from "./codec-parts-load.js";
 export type { ArrayMetadata, Chunk, ChunkData, DecodeOptions, DecoderOptions, EncodedChunk } from "./decode.js";
 export { open, openArray, openGroup, ZarrGroup } from "./hierarchy.js";
 export type { OpenOptions } from "./hierarchy.js";

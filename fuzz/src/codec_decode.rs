@@ -55,6 +55,7 @@ pub const CODECS: &[&str] = &[
     "v3 reshape",
     "v3 conditional",
     "v3 n5_default",
+    "v3 numcodecs pcodec",
 ];
 
 /// v2 dtypes the data type byte chooses from.
@@ -202,6 +203,9 @@ fn pipeline(name: &str, dtype: u8, shape: &[u64], p: [u8; 4]) -> zom::Result<Cod
                 le,
                 json!({"name": "numcodecs.zlib", "configuration": {"level": 1}}),
             ],
+            "numcodecs pcodec" => {
+                vec![json!({"name": "numcodecs.pcodec", "configuration": {"level": p[1] % 13}})]
+            }
             _ => vec![
                 le,
                 json!({"name": "numcodecs.shuffle", "configuration": {"elementsize": p[1] % 9}}),

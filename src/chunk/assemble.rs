@@ -328,7 +328,7 @@ fn out_elements(bytes: usize, item_size: u64) -> Result<usize> {
         return Err(ZomError::invalid_argument("element size must be positive"));
     }
     let isz = usize::try_from(item_size).map_err(|_| overflow())?;
-    if bytes % isz != 0 {
+    if !bytes.is_multiple_of(isz) {
         return Err(ZomError::invalid_argument(format!(
             "the output buffer has {bytes} bytes, not a multiple of the element size {item_size}"
         )));

@@ -37,7 +37,7 @@ impl SwapPlan {
         if self.units.is_empty() {
             return Ok(());
         }
-        if self.element == 0 || buf.len() % self.element != 0 {
+        if self.element == 0 || !buf.len().is_multiple_of(self.element) {
             return Err(codec_error("the buffer is not a whole number of elements"));
         }
         // Fast path: the element is a run of equal pieces (numbers, complex, UTF-32).

@@ -1,14 +1,15 @@
 //! Compressors: gzip, zlib, zstd, numcodecs lz4, bz2, lzma. Every decoder is bounded: it
-//! refuses to produce more than the metadata allows, and never allocates more than that.
+//! refuses to produce more than the metadata allows, and never allocates more than that. bz2
+//! and lzma are decoded by `kernels/parts` (see `super::lazy`).
 
 use super::config::{Config, Need};
+use super::lazy::{LazyCodec, PART_BZIP2, PART_LZMA};
 use super::registry::{Built, CodecSpec, Kind, Stage, V3Form};
 use super::{codec_error, to_usize, BytesToBytesCodec, Limits, SizeBound};
 use crate::document::named::NamedConfig;
 use crate::error::Result;
 use flate2::{Decompress, FlushDecompress, Status};
 use serde_json::{Map, Value};
-use zom_lzma::{lzma_decode, LzmaContainer, LzmaFailure};
 
 /// Which compressor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,6 +55,32 @@ impl CompressorCodec {
     pub(crate) fn kind(&self) -> Compressor {
         self.kind
     }
+
+    /// Decodes with the part that holds its decoder (bounded, checked).
+    fn decode_lazy(&self, input: &[u8], bound: SizeBound) -> Result<Vec<u8>> {
+        match self.lazy() {
+            Some(lazy) => lazy.decode(input, bound, &self.name),
+            None => Err(codec_error(format!("{}: not in a codec part", self.name))),
+        }
+    }
+
+    /// The part that decodes it, for the compressors little data uses.
+    fn lazy(&self) -> Option<LazyCodec> {
+        let (part, codec, variant) = match self.kind {
+            Compressor::Bz2 => (PART_BZIP2, "bz2", ""),
+            Compressor::Xz => (PART_LZMA, "lzma", "xz"),
+            Compressor::LzmaAlone => (PART_LZMA, "lzma", "alone"),
+            Compressor::LzmaAuto => (PART_LZMA, "lzma", "auto"),
+            Compressor::Gzip | Compressor::Zlib | Compressor::Zstd | Compressor::Lz4 => {
+                return None
+            }
+        };
+        Some(LazyCodec {
+            part,
+            codec,
+            variant: variant.into(),
+        })
+    }
 }
 
 impl BytesToBytesCodec for CompressorCodec {
@@ -70,8 +97,16 @@ impl BytesToBytesCodec for CompressorCodec {
         decoded.compressed()
     }
 
+    #[cfg(feature = "decode")]
+    fn parts(&self, out: &mut Vec<&'static str>) {
+        out.extend(self.lazy().map(|lazy| lazy.part));
+    }
+
     fn decode(&self, input: &[u8], bound: SizeBound) -> Result<Vec<u8>> {
         decoding_built!();
+        if self.lazy().is_some() {
+            return self.decode_lazy(input, bound);
+        }
         if let SizeBound::Exact(n) = bound {
             let mut out = vec![0u8; to_usize(n, "a decoded chunk")?];
             self.decode_into(input, &mut out)?;
@@ -92,9 +127,8 @@ impl BytesToBytesCodec for CompressorCodec {
                 lz4_block(block, &mut out, who)?;
                 Ok(out)
             }
-            Compressor::Bz2 => bzip2(input, max, who),
-            Compressor::Xz | Compressor::LzmaAlone | Compressor::LzmaAuto => {
-                lzma(input, self.kind, max, who)
+            Compressor::Bz2 | Compressor::Xz | Compressor::LzmaAlone | Compressor::LzmaAuto => {
+                self.decode_lazy(input, bound)
             }
         }
     }
@@ -116,15 +150,8 @@ impl BytesToBytesCodec for CompressorCodec {
                 }
                 lz4_block(block, out, who)
             }
-            Compressor::Bz2 => {
-                let bytes = bzip2(input, out.len(), who)?;
-                SizeBound::Exact(out.len() as u64).check(bytes.len(), who)?;
-                out.copy_from_slice(&bytes);
-                Ok(())
-            }
-            Compressor::Xz | Compressor::LzmaAlone | Compressor::LzmaAuto => {
-                let bytes = lzma(input, self.kind, out.len(), who)?;
-                SizeBound::Exact(out.len() as u64).check(bytes.len(), who)?;
+            Compressor::Bz2 | Compressor::Xz | Compressor::LzmaAlone | Compressor::LzmaAuto => {
+                let bytes = self.decode_lazy(input, SizeBound::Exact(out.len() as u64))?;
                 out.copy_from_slice(&bytes);
                 Ok(())
             }
@@ -372,29 +399,6 @@ fn zstd_error(who: &str, result: usize) -> crate::error::ZomError {
         _ => return codec_error(format!("{who}: zstd error {code}")),
     };
     codec_error(format!("{who}: {why}"))
-}
-
-fn bzip2(input: &[u8], max: usize, who: &str) -> Result<Vec<u8>> {
-    zom_kernels::bzip2_decode(input, max).map_err(|e| match e {
-        zom_kernels::Bzip2Error::TooBig => too_big(who, max as u64 + 1, max),
-        zom_kernels::Bzip2Error::Corrupt(why) => codec_error(format!("{who}: {why}")),
-    })
-}
-
-fn lzma(input: &[u8], kind: Compressor, max: usize, who: &str) -> Result<Vec<u8>> {
-    const XZ_MAGIC: &[u8] = &[0xfd, b'7', b'z', b'X', b'Z', 0];
-    let container = match kind {
-        Compressor::Xz => LzmaContainer::Xz,
-        Compressor::LzmaAuto if input.starts_with(XZ_MAGIC) => LzmaContainer::Xz,
-        _ => LzmaContainer::Alone,
-    };
-    match lzma_decode(input, container, max) {
-        Ok(out) => Ok(out),
-        Err(LzmaFailure { error, decoded }) if decoded >= max => Err(codec_error(format!(
-            "{who}: the data decodes to more than the {max} bytes the chunk allows ({error:?})"
-        ))),
-        Err(LzmaFailure { error, .. }) => Err(codec_error(format!("{who}: {error:?}"))),
-    }
 }
 
 fn compressor(cfg: &Config, kind: Compressor) -> Option<Built> {

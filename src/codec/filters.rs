@@ -80,7 +80,7 @@ impl NumFilter {
     /// The decoded byte length for `encoded_len` encoded bytes.
     fn decoded_len(&self, encoded_len: usize) -> Result<usize> {
         let esize = self.encoded.kind.size();
-        if encoded_len % esize != 0 {
+        if !encoded_len.is_multiple_of(esize) {
             return Err(codec_error(format!(
                 "{}: {encoded_len} bytes is not a whole number of {esize}-byte values",
                 self.name

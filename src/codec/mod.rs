@@ -41,10 +41,12 @@ pub(crate) mod config;
 mod encode;
 pub(crate) mod external;
 mod filters;
+pub(crate) mod lazy;
 mod n5_default;
 mod numeric;
 mod object;
 mod packbits;
+mod pcodec;
 mod pipeline;
 pub(crate) mod registry;
 mod reshape;
@@ -309,6 +311,10 @@ pub trait ArrayToBytesCodec: Send + Sync {
     }
     /// Passes the pipeline's limits on to pipelines nested in the codec (sharding's).
     fn set_limits(&mut self, _limits: Limits) {}
+    /// Adds the parts of the JS package whose decoders it calls (see [`lazy`]), its nested
+    /// pipelines' included.
+    #[cfg(feature = "decode")]
+    fn parts(&self, _out: &mut Vec<&'static str>) {}
     /// Decodes fixed-size elements straight into `out` (exactly the chunk's byte length).
     fn decode_into(
         &self,
@@ -353,6 +359,9 @@ pub trait BytesToBytesCodec: Send + Sync {
     fn encoded_bound(&self, decoded: SizeBound, limits: &Limits) -> SizeBound;
     /// Decodes `input`; the output must fit `bound` (the codec refuses to produce more).
     fn decode(&self, input: &[u8], bound: SizeBound) -> Result<Vec<u8>>;
+    /// Adds the part of the JS package whose decoder it calls, if any (see [`lazy`]).
+    #[cfg(feature = "decode")]
+    fn parts(&self, _out: &mut Vec<&'static str>) {}
     /// Encodes `input` (feature `encode`).
     #[cfg(feature = "encode")]
     fn encode(&self, _input: &[u8]) -> Result<Vec<u8>> {

@@ -99,6 +99,28 @@ impl CodecPipeline {
         &self.fill
     }
 
+    /// The parts of the JS package whose decoders this pipeline calls (LZMA/xz, bzip2,
+    /// pcodec: see ARCHITECTURE.md, "Parts"), nested pipelines' included, sorted, each once:
+    /// what must be loaded on a thread before it decodes a chunk of the array. Native builds
+    /// link those decoders and never call a part.
+    #[cfg(feature = "decode")]
+    pub fn parts(&self) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        self.collect_parts(&mut out);
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// Adds the parts this pipeline's codecs call to `out`.
+    #[cfg(feature = "decode")]
+    pub(crate) fn collect_parts(&self, out: &mut Vec<&'static str>) {
+        self.a2b.parts(out);
+        for codec in &self.b2b {
+            codec.parts(out);
+        }
+    }
+
     /// The array → bytes codec, e.g. to reach a sharding codec's partial-read API.
     pub fn array_to_bytes(&self) -> &dyn ArrayToBytesCodec {
         self.a2b.as_ref()

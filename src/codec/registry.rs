@@ -221,7 +221,6 @@ const PICKLE: CodecSpec = CodecSpec {
     ..CodecSpec::numcodecs("pickle", Kind::ArrayToBytes, pickle)
 };
 const ZFPY: CodecSpec = CodecSpec::numcodecs("zfpy", Kind::ArrayToBytes, not_decoded);
-const PCODEC: CodecSpec = CodecSpec::numcodecs("pcodec", Kind::ArrayToBytes, not_decoded);
 const BASE64: CodecSpec = CodecSpec::numcodecs("base64", Kind::BytesToBytes, not_decoded);
 
 fn pickle(cfg: &mut Config, stage: &mut Stage) -> Option<Built> {
@@ -276,7 +275,7 @@ static ALL: &[&CodecSpec] = &[
     &PICKLE,
     &super::filters::NC_CATEGORIZE,
     &ZFPY,
-    &PCODEC,
+    &super::pcodec::NC_PCODEC,
     &BASE64,
 ];
 

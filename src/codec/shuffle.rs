@@ -44,7 +44,7 @@ impl BytesToBytesCodec for ShuffleCodec {
     fn decode_into(&self, input: &[u8], out: &mut [u8]) -> Result<()> {
         decoding_built!();
         SizeBound::Exact(out.len() as u64).check(input.len(), &self.name)?;
-        if self.element_size > 1 && input.len() % self.element_size != 0 {
+        if self.element_size > 1 && !input.len().is_multiple_of(self.element_size) {
             return Err(codec_error(format!(
                 "{}: {} bytes is not a whole number of {}-byte elements",
                 self.name,

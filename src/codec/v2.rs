@@ -101,10 +101,20 @@ pub(crate) fn from_v2(meta: &ArrayMetadataV2) -> Result<CodecPipeline> {
         Some(c) if !c.is_null() => Some(codec_id(c)?),
         _ => None,
     };
-    for (id, config) in ids.into_iter().chain(compressor) {
+    let filter_count = ids.len();
+    for (i, (id, config)) in ids.into_iter().chain(compressor).enumerate() {
         b2b.push(match build(id, config, &mut stage)? {
             Built::BytesToBytes(codec) => codec,
             Built::Filter(filter) => filter.into_bytes_codec(),
+            // A compressor that encodes the numbers themselves (numcodecs `pcodec`): it is
+            // the array → bytes step, which bytes filters cannot follow when decoding.
+            Built::ArrayToBytes(codec) if i == filter_count && a2b.is_none() => {
+                if filter_count > 0 {
+                    return Err(unknown_codec(id, "filters before it are not supported"));
+                }
+                a2b = Some(codec);
+                continue;
+            }
             Built::ArrayToArray(_) | Built::ArrayToBytes(_) => {
                 return Err(unknown_codec(id, "cannot be a filter or compressor here"))
             }

@@ -53,7 +53,7 @@ impl VlenCodec {
         item_size: usize,
         swap_unit: Option<usize>,
     ) -> Result<Vec<u8>> {
-        if item_size == 0 || bytes.len() % item_size != 0 {
+        if item_size == 0 || !bytes.len().is_multiple_of(item_size) {
             return Err(codec_error(format!(
                 "{}: item {i} has {} bytes, not a whole number of {item_size}-byte values",
                 self.name,

@@ -446,6 +446,21 @@ impl ArrayHandle {
         crate::json::to_compact(&Node::Array(self.inner.array.clone()).to_value())
     }
 
+    /// The codec parts a read of the array calls (ts/codec-parts.ts loads them first), by
+    /// name; none when the array cannot be read.
+    #[wasm_bindgen(getter)]
+    pub fn parts(&self) -> Vec<String> {
+        match &self.inner.reader {
+            Ok(reader) => reader
+                .pipeline()
+                .parts()
+                .into_iter()
+                .map(String::from)
+                .collect(),
+            Err(_) => Vec::new(),
+        }
+    }
+
     /// Why the array cannot be read (an error object), or `null`.
     #[wasm_bindgen(getter, js_name = readError)]
     pub fn read_error(&self) -> JsValue {

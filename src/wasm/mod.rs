@@ -4,7 +4,7 @@
 //! One file per domain: `runtime` (panic hook, promises, errors), `options` (every options
 //! object, read through the fields `boundary` declares for both sides), `specs`, `validate`,
 //! `model` (documents, flat forms, comparison), `json_text`, `decode` (`ChunkDecoder`),
-//! `hierarchy` (open, `ArrayHandle`), `walk`, `cache`, `pool`, `limits`, `codecs`, `http`,
+//! `hierarchy` (open, `ArrayHandle`), `walk`, `cache`, `pool`, `parts`, `limits`, `codecs`, `http`,
 //! `zip`, `reference`, and the conversions (`convert`, `plain`, `values`) and the JS store
 //! adapter (`store`) they share.
 
@@ -31,6 +31,8 @@ mod json_text;
 mod limits;
 mod model;
 mod options;
+#[cfg(feature = "bind-read")]
+mod parts;
 mod plain;
 #[cfg(feature = "bind-read")]
 mod pool;
@@ -54,6 +56,8 @@ pub use json_text::{parse_json, stringify};
 #[cfg(feature = "bind-tools")]
 pub use model::{diff, flatten, from_documents, like, to_v3, unflatten};
 pub use model::{summarize_tree, to_documents};
+#[cfg(feature = "bind-read")]
+pub use parts::set_part_caller;
 pub use runtime::{start, version};
 #[cfg(feature = "bind-tools")]
 pub use specs::detect_conventions;

@@ -4,7 +4,8 @@
 // node_modules, `npm install --no-save`: the committed package.json and lock stay as they are),
 // builds one minimal app per setup for production, serves it with tests/fixtures at /data/
 // and checks, in headless Chromium or in Node, that it reads zarr-python's values of the
-// sample hierarchy with the decode pool's workers, printing no warning or error. Each build's
+// sample hierarchy with the decode pool's workers, and arrays whose decoders are codec parts
+// (loaded on first use from files the bundler split off), printing no warning or error. Each build's
 // output is read too: a bundler warning that concerns zom fails the app; the others are
 // printed for a human to judge. Ends with a table (also written to test-output/apps.json):
 // setup, whether it built, the configuration it needed, values, read time, pool, shipped size.
@@ -53,7 +54,7 @@ const APPS = [
   { name: "vite", browser: { root: "dist", page: "/" }, output: "dist", config: "none (no vite.config)", ssr: true, dev: true },
   { name: "webpack", browser: { root: ".", page: "/" }, output: "dist", config: "none (no webpack.config)" },
   { name: "esbuild", browser: { root: ".", page: "/" }, output: "dist", config: "none (CLI defaults: iife)" },
-  { name: "rollup", browser: { root: ".", page: "/" }, output: "dist", config: "rollup.config.mjs: node-resolve {browser} + terser" },
+  { name: "rollup", browser: { root: ".", page: "/" }, output: "dist", config: "rollup.config.mjs: node-resolve {browser} + terser, output.dir (the codec parts are chunks)" },
   { name: "parcel", browser: { root: "dist", page: "/" }, output: "dist", config: "none (no .parcelrc)" },
   { name: "importmap", browser: { root: "../..", page: "/apps/importmap/dist/" }, output: null, config: "import map (from package.json exports)" },
   { name: "node-esm", node: "script.mjs", config: "none" },
@@ -560,7 +561,9 @@ async function runApp(app) {
 
 before(async () => {
   const t0 = performance.now();
-  expected = readJson("expected", "sample.values.json");
+  // The sample's arrays, and those of tests/fixtures/current/v3 the apps read through codec parts.
+  const current = Object.entries(readJson("current", "v3.values.json")).map(([name, entry]) => [`current/v3/${name}`, entry]);
+  expected = { ...readJson("expected", "sample.values.json"), ...Object.fromEntries(current) };
   console.log(await installBundlers());
   tarball = await packZom();
   zomVersion = await installZom(tarball);

@@ -1,6 +1,6 @@
 // Compile-time test (tsc --strict --noEmit -p tests/js/tsconfig.json; never run): the published
 // declarations of "zom" and "zom/manual" type the uses a TypeScript caller writes.
-import { isZomError, version, ZomError, type ArrayZomV3, type Difference, type GroupZomV2, type GroupZomV3, type Problem, type ProblemKind, type Report, type Zom } from "zom";
+import { isZomError, loadCodecParts, version, ZomError, type ArrayZomV3, type Difference, type GroupZomV2, type GroupZomV3, type Problem, type ProblemKind, type Report, type Zom } from "zom";
 import { diff, flatten, fromDocuments, jsonSchema, like, parseJson, stringify, toDocuments, toV3, unflatten, validateDocument, validateHierarchy } from "zom/validate";
 import { init, type InitSource } from "zom/manual";
 
@@ -8,6 +8,9 @@ export async function typedUses(bytes: Uint8Array): Promise<string[]> {
   const source: InitSource = bytes;
   await init(source);
   await init(new URL("https://example.invalid/zom_wasm_bg.wasm"));
+  await loadCodecParts(["lzma", "pcodec"]);
+  const all: Promise<void> = loadCodecParts();
+  await all;
 
   const zom: Zom = fromDocuments(new Map([["zarr.json", bytes]]));
   const viaObject: Zom = fromDocuments({ "zarr.json": '{"zarr_format": 3, "node_type": "group"}' });

@@ -1,11 +1,12 @@
 // Chunk decoding through the built package: every chunk of every fixture array decodes (edge
 // chunks cut, missing ones filled) to the values zarr-python reads, as the JS values docs/js-api.md's
-// table lists; corrupt chunks throw ZomErrors and leave the instance working.
+// table lists; corrupt chunks throw ZomErrors and leave the instance working. The codec parts
+// (lzma, bz2, pcodec) are loaded first, as a ChunkDecoder's caller must.
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { ChunkDecoder, decodeChunk, isZomError } from "zom";
+import { ChunkDecoder, decodeChunk, isZomError, loadCodecParts } from "zom";
 import { fromDocuments } from "zom/validate";
 import { elements, sameValues } from "./hierarchy-common.mjs";
 import { fixtures, readDocuments, readJson } from "./helpers.mjs";
@@ -57,7 +58,8 @@ function readArray(dir, zom, path) {
 
 // [fixture directory, its values file]: zarr2 and zarr2-nested were written by zarr-python 2.18.
 for (const [name, values] of [["v3", "v3"], ["v2", "v2"], ["v2-numcodecs", "v2-numcodecs"], ["sample", "sample"], ["zarr2", "zarr2"], ["zarr2-nested", "zarr2"]]) {
-  test(`every ${name} fixture array decodes to its writer's values`, () => {
+  test(`every ${name} fixture array decodes to its writer's values`, async () => {
+    await loadCodecParts();
     const zom = fromDocuments(readDocuments(name));
     const expected = readJson("expected", `${values}.values.json`);
     const paths = Object.keys(expected);

@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 import { join, relative } from "node:path";
 import { test } from "node:test";
 import { gzipSync } from "node:zlib";
-import { gzipSize, PARTS } from "../../scripts/lib.mjs";
+import { CODEC_PARTS, gzipSize, PARTS } from "../../scripts/lib.mjs";
 import { repoRoot } from "./helpers.mjs";
 
 for (const part of PARTS) {
@@ -27,6 +27,38 @@ for (const part of PARTS) {
     );
   });
 }
+
+for (const part of CODEC_PARTS) {
+  const wasm = join(repoRoot, "pkg", `${part.out}.wasm`);
+  test(`codec part ${part.name} (${part.codecs.join(", ")}): pkg/${part.out}.wasm compressed by gzip -9 is at most ${part.budget} bytes`, () => {
+    const name = relative(repoRoot, wasm);
+    if (!existsSync(wasm)) assert.fail(`${name} is missing: build it first with \`npm run build\` (node scripts/build.mjs)`);
+    const bytes = readFileSync(wasm);
+    assert.ok(WebAssembly.validate(bytes), `${name} is not a valid WebAssembly module`);
+    const gzipped = gzipSize(wasm);
+    assert.ok(gzipped <= part.budget, `${name} is ${gzipped} bytes gzipped (${bytes.length} raw), ${gzipped - part.budget} over the ${part.budget}-byte budget`);
+    // What ts/codec-parts.ts calls, and nothing it must supply.
+    const module = new WebAssembly.Module(bytes);
+    assert.deepEqual(WebAssembly.Module.imports(module), [], `${name} imports something`);
+    const exports = WebAssembly.Module.exports(module).map((e) => e.name);
+    for (const name of ["memory", "zom_text", "zom_input", "zom_decode", "zom_output", "zom_output_len"]) assert.ok(exports.includes(name), `${part.out} lacks ${name}`);
+  });
+}
+
+test("the reader holds no decoder that a codec part holds, and each part only its own", () => {
+  // A message of each decoder, in the data of the module it is linked into.
+  const markers = { lzma: "the lzma data is truncated", bzip2: "the bzip2 data is truncated", pcodec: "magic header does not match" };
+  const read = readFileSync(join(repoRoot, "pkg", `${PARTS[0].out}_bg.wasm`));
+  for (const part of CODEC_PARTS) {
+    const marker = markers[part.name];
+    assert.ok(marker !== undefined, `no marker for the codec part ${part.name}`);
+    assert.ok(!read.includes(marker), `the reader holds the ${part.name} decoder`);
+    for (const other of CODEC_PARTS) {
+      const bytes = readFileSync(join(repoRoot, "pkg", `${other.out}.wasm`));
+      assert.equal(bytes.includes(marker), other === part, `${other.out} and the ${part.name} decoder`);
+    }
+  }
+});
 
 /** The functions and classes a part's glue exports: the JS API the part has. */
 function glueExports(part) {
@@ -71,10 +103,15 @@ const PAGES = [
   { job: "a validator (walk, validate)", source: 'import { FetchStore, walk, validateHierarchy } from "zom/validate"; export const f = async (u) => validateHierarchy(await walk(new FetchStore(u)));', part: "tools", budget: 343_000 },
 ];
 
+/**
+ * The page's first file (what it loads before it reads anything) and the files split off it:
+ * the codec parts are dynamic imports, which esbuild splits into files of their own.
+ */
 function bundle(source) {
   const { buildSync } = createRequire(import.meta.url)("esbuild");
-  const out = buildSync({ stdin: { contents: source, resolveDir: repoRoot, loader: "js" }, bundle: true, format: "esm", platform: "browser", minify: true, write: false, logLevel: "error" });
-  return out.outputFiles[0].contents;
+  const out = buildSync({ stdin: { contents: source, resolveDir: repoRoot, loader: "js" }, bundle: true, splitting: true, outdir: "out", format: "esm", platform: "browser", minify: true, write: false, logLevel: "error" });
+  const first = out.outputFiles.find((f) => f.path.endsWith("stdin.js"));
+  return { first: first.contents, split: out.outputFiles.filter((f) => f !== first).map((f) => f.contents) };
 }
 
 /** A part's carried bytes (pkg/<out>_inline.js's base64 text): in a bundle when the part is. */
@@ -82,12 +119,20 @@ const carriedText = (part) => readFileSync(join(repoRoot, "pkg", `${part.out}_in
 
 for (const page of PAGES) {
   test(`${page.job}: its page's JS, with the part it carries, is at most ${page.budget} bytes by gzip -9, and carries no other part`, () => {
-    const js = bundle(page.source);
+    const { first: js, split } = bundle(page.source);
     const gz = gzipSync(js, { level: 9 }).length;
     assert.ok(gz <= page.budget, `${page.job}: ${gz} bytes gzipped (${js.length} raw), ${gz - page.budget} over the ${page.budget}-byte budget`);
     const text = Buffer.from(js).toString("latin1");
     for (const part of PARTS) {
       assert.equal(text.includes(carriedText(part)), part.name === page.part, `${page.job}: the ${part.name} part is ${part.name === page.part ? "missing" : "in the bundle"}`);
+    }
+    // The codec parts are split off a reader's page (loaded when an array needs one), and
+    // not reachable from a validator's.
+    const splitText = split.map((f) => Buffer.from(f).toString("latin1")).join("\n");
+    for (const part of CODEC_PARTS) {
+      const carried = readFileSync(join(repoRoot, "pkg", `${part.out}.js`), "utf8").match(/WASM = "([^"]{64})/)[1];
+      assert.ok(!text.includes(carried), `${page.job}: the codec part ${part.name} is in the page's first file`);
+      assert.equal(splitText.includes(carried), page.part === "read", `${page.job}: the codec part ${part.name} ${page.part === "read" ? "is not split off" : "is reachable"}`);
     }
   });
 }

@@ -25,6 +25,7 @@ import { place } from "./place.js";
 import { onAbort } from "../store/signal.js";
 import type { FromWorker, ToWorker, WireError } from "./protocol.js";
 import { workerSettings } from "./settings.js";
+import { partModules } from "../codec-parts-load.js";
 
 /** An array as the pool knows it: an id, and its metadata for the workers' decoders. */
 export interface PoolArray {
@@ -36,6 +37,8 @@ export interface PoolArray {
   meta(): string;
   /** The limits the array was opened with, for the workers' decoders. */
   limits(): unknown;
+  /** The codec parts its decoding calls (loaded before its first read). */
+  readonly parts: readonly string[];
 }
 
 /**
@@ -367,6 +370,7 @@ export class WorkerPool {
       message.path = array.path;
       message.limits = array.limits();
       message.codecs = registeredNames();
+      if (array.parts.length > 0) message.parts = partModules(array.parts);
       slot.known.add(array.id);
       if (slot.known.size > MAX_KNOWN) {
         const oldest = slot.known.values().next().value as number;

@@ -33,6 +33,8 @@ export type ToWorker =
       limits?: unknown;
       /** The registered codec names (ts/codecs.ts), with `meta`. */
       codecs?: string[];
+      /** The codec parts the array's decoding calls (ts/codec-parts.ts), compiled, with `meta`. */
+      parts?: [string, WebAssembly.Module][];
       inner: boolean;
       /** The chunk's shape, for an array whose chunks differ in shape (a rectilinear grid). */
       shape?: Float64Array;

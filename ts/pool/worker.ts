@@ -9,7 +9,8 @@
  * ts/pool/protocol.ts for the messages.
  * @module
  */
-import { initSync, PoolDecoder } from "../zom_wasm.js";
+import { initSync, PoolDecoder, setPartCaller } from "../zom_wasm.js";
+import { partCaller, startPart } from "../codec-parts.js";
 import { wasmBytes } from "./memory.js";
 import { applySteps } from "../codecs.js";
 import { place } from "./place.js";
@@ -58,6 +59,7 @@ function handle(message: ToWorker, post: Post): void {
     case "init":
       try {
         initSync({ module: message.module });
+        setPartCaller(partCaller);
         post({ t: "ready" });
       } catch (e) {
         post({ t: "failed", error: describe(e) });
@@ -80,6 +82,8 @@ function handle(message: ToWorker, post: Post): void {
         let decoder = decoders.get(message.a);
         if (decoder === undefined) {
           if (message.meta === undefined) throw new Error("the worker was not sent this array's metadata");
+          // The codec parts the array's decoding calls, compiled by the main thread.
+          for (const [name, module] of message.parts ?? []) startPart(name, module);
           // Registered codecs are split off the array's pipeline as on the calling thread.
           decoder = new PoolDecoder(message.meta, message.path ?? "", message.limits, message.codecs ?? []);
           decoders.set(message.a, decoder);

@@ -369,6 +369,12 @@ impl ArrayToBytesCodec for ShardingCodec {
         Ok(SizeBound::AtMost(limits.max_chunk_bytes))
     }
 
+    #[cfg(feature = "decode")]
+    fn parts(&self, out: &mut Vec<&'static str>) {
+        self.inner.collect_parts(out);
+        self.index.collect_parts(out);
+    }
+
     fn set_limits(&mut self, limits: Limits) {
         self.inner.set_limits(limits);
         self.index.set_limits(limits);

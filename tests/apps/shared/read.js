@@ -1,5 +1,6 @@
 // What every app does with zom: opens the sample hierarchy over HTTP and reads five arrays
-// whole, timing the reads with performance.now(), and notes the decode pool's counters
+// whole, then two arrays whose decoders are codec parts loaded on first use (PART_ARRAYS),
+// timing the sample's reads with performance.now(), and notes the decode pool's counters
 // (workerStats) before and after each read. The zom functions come in as arguments: each
 // app's own entry imports them from "zom" by name, so bundlers tree-shake as they would in a
 // real app. The result is plain JSON (tests/browser/plain.mjs) that apps.test.mjs compares
@@ -14,6 +15,13 @@ export const ARRAYS = [
   "measurements/labels",
   "measurements/2024/run1/records",
 ];
+
+/**
+ * Arrays of tests/fixtures/current/v3 (beside the sample) whose codecs are codec parts (lzma,
+ * pcodec, inside shards): the bundle must load each part's own file on first use, with no
+ * configuration. Their results are named "current/v3/<name>".
+ */
+export const PART_ARRAYS = ["lzma_sharded", "pcodec_sharded_u16"];
 
 /** A thrown value as text: its stack when it has one (or its message), with zom's code. */
 export function describe(e) {
@@ -51,6 +59,18 @@ export async function readSample(zom, url) {
       reads.push({ path, shape, chunks: plain(arr.chunks), dtype: plain(arr.dtype), data: plain(data), pool: { before, after: stats(workerStats) } });
     } catch (e) {
       ms += performance.now() - t0;
+      reads.push({ path, error: describe(e), pool: { before, after: stats(workerStats) } });
+    }
+  }
+  const current = new FetchStore(new URL("../current/v3/", url).href);
+  for (const name of PART_ARRAYS) {
+    const path = `current/v3/${name}`;
+    const before = stats(workerStats);
+    try {
+      const arr = await openArray(current, name);
+      const { data, shape } = await arr.get();
+      reads.push({ path, shape, chunks: plain(arr.chunks), dtype: plain(arr.dtype), data: plain(data), pool: { before, after: stats(workerStats) } });
+    } catch (e) {
       reads.push({ path, error: describe(e), pool: { before, after: stats(workerStats) } });
     }
   }

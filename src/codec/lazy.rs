@@ -1,0 +1,100 @@
+//! Codecs whose decoders live outside the reader: LZMA/xz, bzip2 and pcodec, the codecs little
+//! data uses, decoded by `kernels/parts` (ARCHITECTURE.md, "Parts"). Natively that crate is
+//! linked and called directly. In the JS reader (feature `lazy-parts`) it is not: each codec
+//! names the WebAssembly part that holds its decoder ([`LazyCodec::part`]), a pipeline lists
+//! the parts its array needs ([`super::CodecPipeline::parts`]), the TypeScript wrapper loads
+//! them before the array's first read on every thread that decodes, and the codec calls its
+//! part synchronously through the host function the binding registers ([`set_host`]). Either
+//! way the call happens inside the pipeline, so these codecs work anywhere in it, inside
+//! shards too, and the output is bounded by what the metadata allows before it is allocated.
+
+use super::{codec_error, to_usize, SizeBound};
+use crate::error::Result;
+
+/// The part of the JS package that holds the LZMA/xz decoder.
+pub(crate) const PART_LZMA: &str = "lzma";
+/// The part of the JS package that holds the bzip2 decoder.
+pub(crate) const PART_BZIP2: &str = "bzip2";
+/// The part of the JS package that holds the pcodec decoder.
+pub(crate) const PART_PCODEC: &str = "pcodec";
+
+/// A codec decoded by a part: which part, and what the part's `decode` is told.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct LazyCodec {
+    /// The part that holds the decoder ([`PART_LZMA`], …).
+    pub(crate) part: &'static str,
+    /// The codec as the part names it (`"lzma"`, `"bz2"`, `"pcodec"`).
+    pub(crate) codec: &'static str,
+    /// What the part needs beside the bytes (an lzma container, a data type name).
+    pub(crate) variant: String,
+}
+
+impl LazyCodec {
+    /// Decodes `input` into at most `bound.max()` bytes (exactly `bound`, checked), with the
+    /// part's decoder; errors are `CodecError`s that start with `who`.
+    pub(crate) fn decode(&self, input: &[u8], bound: SizeBound, who: &str) -> Result<Vec<u8>> {
+        let max = to_usize(bound.max(), "a decoded chunk")?;
+        let out = call(self, input, max).map_err(|why| codec_error(format!("{who}: {why}")))?;
+        bound.check(out.len(), who)?;
+        Ok(out)
+    }
+}
+
+/// What the host calls a part with: part, codec, variant, encoded bytes and the most bytes
+/// the output may have; the decoded bytes, or why not.
+#[cfg_attr(
+    not(all(target_arch = "wasm32", feature = "bind-read")),
+    allow(dead_code)
+)]
+pub(crate) type Host = fn(&str, &str, &str, &[u8], usize) -> std::result::Result<Vec<u8>, String>;
+
+#[cfg(feature = "lazy-parts")]
+static HOST: std::sync::OnceLock<Host> = std::sync::OnceLock::new();
+
+/// Registers the function that calls the parts (the binding, once per instance). Without one,
+/// every lazy codec fails with a `CodecError` saying so.
+#[cfg_attr(
+    not(all(target_arch = "wasm32", feature = "bind-read")),
+    allow(dead_code)
+)]
+pub(crate) fn set_host(host: Host) {
+    #[cfg(feature = "lazy-parts")]
+    let _ = HOST.set(host);
+    #[cfg(not(feature = "lazy-parts"))]
+    let _ = host;
+}
+
+#[cfg(feature = "lazy-parts")]
+fn call(codec: &LazyCodec, input: &[u8], max: usize) -> std::result::Result<Vec<u8>, String> {
+    let host = HOST.get().ok_or_else(|| {
+        format!(
+            "its decoder is zom's part \"{}\", which this build cannot load",
+            codec.part
+        )
+    })?;
+    host(codec.part, codec.codec, &codec.variant, input, max)
+}
+
+#[cfg(not(feature = "lazy-parts"))]
+fn call(codec: &LazyCodec, input: &[u8], max: usize) -> std::result::Result<Vec<u8>, String> {
+    zom_parts::decode(codec.codec, &codec.variant, input, max)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_part_decodes_bounded_and_names_the_codec_in_errors() {
+        let codec = LazyCodec {
+            part: PART_LZMA,
+            codec: "lzma",
+            variant: "xz".into(),
+        };
+        let e = codec
+            .decode(b"not xz", SizeBound::Exact(4), "numcodecs.lzma")
+            .unwrap_err();
+        assert_eq!(e.code, crate::error::ErrorCode::CodecError);
+        assert!(e.message.starts_with("numcodecs.lzma: "), "{}", e.message);
+    }
+}
