@@ -2,12 +2,14 @@
 // JS has (Int8Array/Uint8Array for int2/int4, Float32Array for bfloat16 and the float8, float6
 // and float4 families, interleaved Float32Array for their complex forms), the same on the
 // calling thread, in the decode workers and from the chunk cache, missing chunks as the fill
-// value, and the stored bits on request (`storedBits`).
+// value, and the stored bits on request (`storedBits`); through zom/zarrita too (zarrita 0.7.5
+// reads none of them).
 //
 //   node --test tests/js/registry-dtypes.test.mjs
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { ChunkCache, openArray } from "zom";
+import * as zz from "zom/zarrita";
 
 const encoder = new TextEncoder();
 
@@ -75,4 +77,18 @@ test("complex forms are interleaved Float32Arrays; storedBits gives the bits as 
   // Core types are unaffected.
   const f32 = await openArray(store("float32", 0, new Uint8Array(new Float32Array([1, 2, 3, 4]).buffer)));
   assert.ok((await f32.get(undefined, { storedBits: true })).data instanceof Float32Array);
+});
+
+test("through zom/zarrita: the same widened values, get and getChunk", async () => {
+  for (const [dataType, fill, bytes, want, View, fillWant] of CASES) {
+    const map = new Map([...store(dataType, fill, bytes)].map(([k, v]) => [`/${k}`, v]));
+    const arr = await zz.open(map, { kind: "array" });
+    assert.equal(arr.dtype, dataType);
+    const all = await zz.get(arr);
+    assert.ok(all.data instanceof View, `${dataType}: ${all.data.constructor.name}`);
+    assert.deepEqual(Array.from(all.data), want, `${dataType} get`);
+    assert.deepEqual(Array.from((await arr.getChunk([0])).data), want, `${dataType} getChunk`);
+    const empty = await zz.open(new Map([...store(dataType, fill, null)].map(([k, v]) => [`/${k}`, v])), { kind: "array" });
+    assert.deepEqual(Array.from((await zz.get(empty)).data), Array(4).fill(fillWant), `${dataType} fill`);
+  }
 });
