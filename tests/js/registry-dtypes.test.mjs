@@ -8,8 +8,10 @@
 //   node --test tests/js/registry-dtypes.test.mjs
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { ChunkCache, openArray } from "zom";
+import { ChunkCache, FetchStore, openArray } from "zom";
 import * as zz from "zom/zarrita";
+import { withServer } from "../server/testing.mjs";
+import { readJson } from "./helpers.mjs";
 
 const encoder = new TextEncoder();
 
@@ -92,3 +94,21 @@ test("through zom/zarrita: the same widened values, get and getChunk", async () 
     assert.deepEqual(Array.from((await zz.get(empty)).data), Array(4).fill(fillWant), `${dataType} fill`);
   }
 });
+
+test("arrays zarrs wrote (tests/fixtures/registry) over HTTP: values and stored bits, on the calling thread and in workers", () =>
+  withServer({}, async (server) => {
+    const expected = readJson("registry", "v3.values.json");
+    const decode = (v) => (v === "NaN" ? NaN : v === "Infinity" ? Infinity : v === "-Infinity" ? -Infinity : v);
+    for (const [name, entry] of Object.entries(expected)) {
+      const arr = await openArray(new FetchStore(`${server.url}/registry/v3`), name);
+      const want = entry.values.flat().map(decode);
+      for (const workers of [0, 2]) {
+        const { data, shape } = await arr.get(undefined, { workers });
+        assert.deepEqual(shape, entry.shape, name);
+        assert.deepEqual(Array.from(data), want, `${name} (workers ${workers})`);
+        const bits = await arr.get(undefined, { workers, storedBits: true });
+        assert.deepEqual(Array.from(bits.data), entry.bits.flat(), `${name} stored bits (workers ${workers})`);
+      }
+      arr.free();
+    }
+  }));
