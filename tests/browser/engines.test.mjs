@@ -72,7 +72,9 @@ async function timed(engine, journey, fn) {
 async function explorerJourney(e) {
   const stateIs = () => document.body.dataset.state;
   await e.open(explorer.url);
-  await e.waitFor(() => ["ready", "failed"].includes(document.body.dataset.state), null, { what: "the sample to open" });
+  // A cold browser, started while the other browser test files start theirs, can take most of
+  // the default 30 s to run the page's first module: the first wait is longer.
+  await e.waitFor(() => ["ready", "failed"].includes(document.body.dataset.state), null, { what: "the sample to open", timeout: 60_000 });
   assert.equal(await e.evaluate(stateIs), "ready", await e.evaluate(() => document.body.innerText));
 
   // The walk: every node of the sample in the tree.
