@@ -5,12 +5,11 @@
 
 mod common;
 
-use common::store::{block_on, store_from_dir};
+use common::store::{read_whole, store_from_dir};
 use common::values::encode_all;
 use common::{fixtures, read_documents, read_json};
 use serde_json::{json, Value};
-use zom::chunk::Selection;
-use zom::hierarchy::{read, ArrayReader, ReadOptions};
+use zom::hierarchy::ArrayReader;
 use zom::model::{self, Node};
 use zom::validate::{validate_document_bytes, validate_hierarchy, Severity, ValidateOptions};
 
@@ -28,14 +27,7 @@ fn check(name: &str, at_least: usize) {
         let at = format!("{COPY}/{name}/{path}");
         let reader = ArrayReader::open_in(&root, path).unwrap_or_else(|e| panic!("{at}: {e}"));
         assert_eq!(json!(reader.shape()), entry["shape"], "{at} shape");
-        let got = block_on(read(
-            &store,
-            &reader,
-            &Selection::all(),
-            &ReadOptions::default(),
-            &mut |_| {},
-        ))
-        .unwrap_or_else(|e| panic!("{at}: {e}"));
+        let got = read_whole(&store, &reader);
         assert_eq!(json!(got.shape), entry["shape"], "{at} read shape");
         let got = Value::Array(encode_all(reader.data_type(), &got.data));
         let diffs = common::json_differences(&got, &entry["values"]);

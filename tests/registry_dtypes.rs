@@ -201,10 +201,8 @@ fn values_reach_js_widened() {
 /// and packbits: zom's values and stored bits equal them.
 #[test]
 fn arrays_zarrs_wrote_read_as_their_bits_define_them() {
-    use common::store::{block_on, open_array, store_from_dir};
-    use zom::chunk::Selection;
+    use common::store::{open_array, read_whole, store_from_dir};
     use zom::codec::DecodedChunk;
-    use zom::hierarchy::{read, ReadOptions};
     let dir = common::fixtures().join("registry/v3");
     let store = store_from_dir(&dir);
     let expected = common::read_json(&common::fixtures().join("registry/v3.values.json"));
@@ -212,14 +210,7 @@ fn arrays_zarrs_wrote_read_as_their_bits_define_them() {
     for (path, entry) in expected.as_object().unwrap() {
         let reader = open_array(&store, path);
         assert_eq!(json!(reader.shape()), entry["shape"], "{path}");
-        let got = block_on(read(
-            &store,
-            &reader,
-            &Selection::all(),
-            &ReadOptions::default(),
-            &mut |_| {},
-        ))
-        .unwrap_or_else(|e| panic!("{path}: {e}"));
+        let got = read_whole(&store, &reader);
         let values = Value::Array(encode_all(reader.data_type(), &got.data));
         let diffs = common::json_differences(&values, &entry["values"]);
         assert!(diffs.is_empty(), "{path}:\n{}", diffs.join("\n"));

@@ -118,6 +118,21 @@ pub fn open_array<S: Store>(store: &S, path: &str) -> ArrayReader {
     ArrayReader::open(&array, path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
+/// The whole array, read through `store` with the default options (panics, naming the path,
+/// on an error).
+#[allow(dead_code)]
+pub fn read_whole<S: Store>(store: &S, reader: &ArrayReader) -> zom::hierarchy::ChunkValues {
+    let options = zom::hierarchy::ReadOptions::default();
+    block_on(zom::hierarchy::read(
+        store,
+        reader,
+        &Selection::all(),
+        &options,
+        &mut |_| {},
+    ))
+    .unwrap_or_else(|e| panic!("{}: {e}", reader.layout().path))
+}
+
 /// The selection of the half-open ranges `a..b`, one per dimension.
 #[allow(dead_code)]
 pub fn slices(ranges: &[(i64, i64)]) -> Selection {
