@@ -59,7 +59,7 @@ pub(crate) fn decode_zfpy(dtype: &str, input: &[u8], max: usize) -> Result<Vec<u
             type_name(meta.scalar_type)
         ));
     }
-    decode_field(&mut bs, &config, ty, meta.dims, max)
+    decode_field(&mut bs, input.len(), &config, ty, meta.dims, max)
 }
 
 /// Decodes a headerless zarr-extensions `zfp` stream as `variant` says into at most `max` bytes.
@@ -83,7 +83,14 @@ pub(crate) fn decode_zfp(variant: &str, input: &[u8], max: usize) -> Result<Vec<
     }
     let config = mode_config(mode, ty).ok_or_else(bad)??;
     let mut bs = ZfpBitStream::from_bytes(input).map_err(|e| e.to_string())?;
-    let values = decode_field(&mut bs, &config, ty, field, max_values(dtype, ty, max))?;
+    let values = decode_field(
+        &mut bs,
+        input.len(),
+        &config,
+        ty,
+        field,
+        max_values(dtype, ty, max),
+    )?;
     Ok(demote(dtype, values))
 }
 
@@ -134,10 +141,12 @@ fn mode_config(mode: &str, ty: ZfpScalarType) -> Option<Result<ZfpConfig, String
     })
 }
 
-/// Decodes the field `dims` (`[nx, ny, nz, nw]`) of `ty` scalars from `bs`, refusing a field
+/// Decodes the field `dims` (`[nx, ny, nz, nw]`) of `ty` scalars from `bs` (a stream of
+/// `len` bytes), refusing a field
 /// of more than `max` bytes before allocating it; the scalars' little-endian bytes.
 fn decode_field(
     bs: &mut ZfpBitStream,
+    len: usize,
     config: &ZfpConfig,
     ty: ZfpScalarType,
     dims: [usize; 4],
@@ -152,25 +161,34 @@ fn decode_field(
         return Err(super::too_big(max, &format!("a field of {n} values")));
     }
     match ty {
-        ZfpScalarType::I32 => scalars::<i32>(bs, config, dims, n),
-        ZfpScalarType::I64 => scalars::<i64>(bs, config, dims, n),
-        ZfpScalarType::F32 => scalars::<f32>(bs, config, dims, n),
-        ZfpScalarType::F64 => scalars::<f64>(bs, config, dims, n),
+        ZfpScalarType::I32 => scalars::<i32>(bs, len, config, dims, n),
+        ZfpScalarType::I64 => scalars::<i64>(bs, len, config, dims, n),
+        ZfpScalarType::F32 => scalars::<f32>(bs, len, config, dims, n),
+        ZfpScalarType::F64 => scalars::<f64>(bs, len, config, dims, n),
     }
 }
 
-/// Decodes `n` scalars of type `T` into their little-endian bytes (zfp-rs, like zfp's
+/// Decodes `n` scalars of type `T` from `bs` (`len` bytes) into their little-endian bytes (zfp-rs, like zfp's
 /// stream, is for little-endian hosts: wasm32 and the platforms zom is tested on).
 fn scalars<T: ZfpScalar>(
     bs: &mut ZfpBitStream,
+    len: usize,
     config: &ZfpConfig,
     dims: [usize; 4],
     n: usize,
 ) -> Result<Vec<u8>, String> {
     let mut values = vec![T::default(); n];
     let mut field = ZfpFieldMut::new(&mut values, dims).map_err(|e| e.to_string())?;
-    bs.decompress(config, &mut field)
+    let used = bs
+        .decompress(config, &mut field)
         .map_err(|e| e.to_string())?;
+    // zfp-rs reads a trailing partial word as if zero-padded; zfp's writers flush whole
+    // words, so a stream read past its last byte is a truncated one.
+    if used > len {
+        return Err(format!(
+            "the stream is truncated: decoding read {used} of its {len} bytes"
+        ));
+    }
     Ok(bytemuck::cast_slice::<T, u8>(&values).to_vec())
 }
 
