@@ -76,6 +76,7 @@ export const CODEC_PARTS = [
   { name: "lzma", out: "zom_part_lzma", features: ["lzma"], codecs: ["numcodecs.lzma"], budget: 14_000 },
   { name: "bzip2", out: "zom_part_bzip2", features: ["bzip2"], codecs: ["numcodecs.bz2"], budget: 11_000 },
   { name: "pcodec", out: "zom_part_pcodec", features: ["pcodec"], codecs: ["numcodecs.pcodec"], budget: 45_000 },
+  { name: "zfp", out: "zom_part_zfp", features: ["zfp"], codecs: ["numcodecs.zfpy", "zfp"], budget: 99_000 },
 ];
 
 /**

@@ -34,7 +34,9 @@ fn dtypes(spec: &CodecSpec) -> (Value, Value) {
         "json2" | "msgpack2" | "pickle" | "vlen-array" => (json!("string"), json!("|O")),
         "packbits" if spec.numcodecs => (json!("bool"), json!("|b1")),
         "categorize" => (json!("string"), json!("<U3")),
-        "bitround" | "quantize" | "fixedscaleoffset" => (json!("float32"), json!("<f4")),
+        "bitround" | "quantize" | "fixedscaleoffset" | "zfp" | "zfpy" => {
+            (json!("float32"), json!("<f4"))
+        }
         _ => (json!("int16"), json!("<i2")),
     }
 }
@@ -66,6 +68,8 @@ fn v3_doc(spec: &CodecSpec, codec: Value) -> Value {
 fn v2_doc(spec: &CodecSpec, codec: Value) -> Value {
     let (filters, compressor) = match spec.kind {
         Kind::BytesToBytes => (Value::Null, codec),
+        // zfpy encodes the numbers: the compressor, the v2 pipeline's array → bytes step.
+        _ if spec.name == "zfpy" => (Value::Null, codec),
         _ => (json!([codec]), Value::Null),
     };
     let dtype = dtypes(spec).1;
