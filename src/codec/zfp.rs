@@ -257,19 +257,19 @@ fn zfp(cfg: &mut Config, stage: &mut Stage) -> Option<Built> {
                     cfg.refuse(ProblemKind::InvalidValue, message, Need::Decode);
                 }
             }
-            tolerance.map(|t| format!("accuracy:{t}"))
+            tolerance.map(|t| format!("accuracy:{}", t.to_bits()))
         }
         Some("fixed_rate") => {
             let rate = cfg.number("rate", Need::Decode);
-            if let Some(r) = rate.filter(|r| !(r.is_finite() && *r >= 0.0)) {
-                let message = format!("zfp 'rate' must be a non-negative number, not {r}");
+            if rate.is_some_and(|r| !(r.is_finite() && r >= 0.0)) {
+                let message = "zfp 'rate' must be a finite number, at least 0".to_string();
                 cfg.problem(
                     key_loc("rate"),
                     (ProblemKind::InvalidValue, message),
                     Need::Decode,
                 );
             }
-            rate.map(|r| format!("rate:{r}"))
+            rate.map(|r| format!("rate:{}", r.to_bits()))
         }
         Some("fixed_precision") => cfg
             .uint("precision", 0, Need::Decode)

@@ -35,7 +35,9 @@ fn zfp_type(dtype: &str) -> Option<ZfpScalarType> {
 }
 
 /// Builds the variant of the zarr-extensions `zfp` codec: `mode` is `reversible`,
-/// `rate:<r>`, `precision:<p>`, `accuracy:<t>` or `expert:<minbits>,<maxbits>,<maxprec>,<minexp>`;
+/// `rate:<r>`, `precision:<p>`, `accuracy:<t>` or `expert:<minbits>,<maxbits>,<maxprec>,<minexp>`,
+/// where a rate or tolerance is its `f64`'s bits (`f64::to_bits`, as an integer: exact, and
+/// no float formatting in the reader);
 /// `dims` the zfp field, `[nx, ny, nz, nw]` (unused ones 0).
 pub fn variant(dtype: &str, mode: &str, dims: [u64; 4]) -> String {
     let [x, y, z, w] = dims;
@@ -107,16 +109,17 @@ fn mode_config(mode: &str, ty: ZfpScalarType) -> Option<Result<ZfpConfig, String
         "reversible" if args.is_empty() => Ok(ZfpConfig::reversible()),
         "precision" => Ok(ZfpConfig::fixed_precision(args.parse().ok()?)),
         "accuracy" => {
+            let tolerance = f64::from_bits(args.parse().ok()?);
             if matches!(ty, ZfpScalarType::I32 | ZfpScalarType::I64) {
                 return Some(Err(
                     "fixed_accuracy mode is for floating-point values".into()
                 ));
             }
-            Ok(ZfpConfig::fixed_accuracy(args.parse().ok()?))
+            Ok(ZfpConfig::fixed_accuracy(tolerance))
         }
         // zarrs, the codec's writer, sets the rate for 3-D blocks whatever the chunk's rank.
         "rate" => ZfpConfig::fixed_rate(
-            args.parse().ok()?,
+            f64::from_bits(args.parse().ok()?),
             ty,
             ZfpDimensionality::D3,
             ZfpStreamAlignment::Unaligned,
@@ -299,12 +302,14 @@ mod tests {
     #[test]
     fn headerless_streams_decode_in_every_mode_and_rank() {
         let values: Vec<f32> = (0..96).map(|i| i as f32 * 0.5 - 3.0).collect();
+        let accuracy = format!("accuracy:{}", 0.05f64.to_bits());
+        let rate = format!("rate:{}", 10.5f64.to_bits());
         let cases: [(&str, ZfpConfig); 5] = [
             ("reversible", ZfpConfig::reversible()),
             ("precision:19", ZfpConfig::fixed_precision(19)),
-            ("accuracy:0.05", ZfpConfig::fixed_accuracy(0.05)),
+            (&accuracy, ZfpConfig::fixed_accuracy(0.05)),
             (
-                "rate:10.5",
+                &rate,
                 ZfpConfig::fixed_rate(
                     10.5,
                     ZfpScalarType::F32,
@@ -348,7 +353,11 @@ mod tests {
         let e = decode_zfp(&v, &stream, 126).unwrap_err();
         assert!(e.contains("more than"), "{e}");
         let e = decode_zfp(
-            &variant("int32", "accuracy:0.5", [8, 8, 0, 0]),
+            &variant(
+                "int32",
+                &format!("accuracy:{}", 0.5f64.to_bits()),
+                [8, 8, 0, 0],
+            ),
             &stream,
             256,
         );
