@@ -6,8 +6,9 @@
 //!   configuration (`mode`, `tolerance`, `rate`, `precision`) holds only the encoder's settings.
 //! - the zarr-extensions `zfp` codec: no header; decoding takes the mode from the
 //!   configuration and the zfp field from the chunk shape (`[nw, nz, ny, nx]`, a 0-d chunk as
-//!   `nx = 1`, more than 4 dimensions refused), and 8- and 16-bit integers are stored promoted
-//!   to 32 bits.
+//!   `nx = 1`, more than 4 dimensions refused), 8- and 16-bit integers are stored promoted
+//!   to 32 bits, and a fixed rate is set for 3-D blocks whatever the chunk's rank: as zarrs,
+//!   the codec's writer, sets it.
 
 use super::config::{key_loc, Config, Need};
 use super::lazy::{LazyCodec, PART_ZFP};
@@ -273,7 +274,8 @@ fn zfp(cfg: &mut Config, stage: &mut Stage) -> Option<Built> {
         }
         Some("fixed_precision") => cfg
             .uint("precision", 0, Need::Decode)
-            .map(|p| format!("precision:{p}")),
+            // zfp takes at most 64 bits of precision, and clamps larger ones.
+            .map(|p| format!("precision:{}", p.min(64))),
         _ => None,
     };
     if let Some(shape) = &stage.shape {
@@ -292,89 +294,4 @@ fn zfp(cfg: &mut Config, stage: &mut Stage) -> Option<Built> {
         name: cfg.name.to_string(),
         mode: Some(part_mode?),
     })))
-}
-
-#[cfg(test)]
-mod tests {
-    use crate::problem::{LocStep, Severity};
-    use crate::validate::{validate_document, ValidateOptions};
-    use serde_json::{json, Value};
-
-    /// The errors the validator finds in a v3 array of `dtype` and `chunk` with `codec`:
-    /// (location inside the codec's configuration, message).
-    fn errors(dtype: &str, chunk: &[u64], codec: Value) -> Vec<(Vec<LocStep>, String)> {
-        let doc = json!({"zarr_format": 3, "node_type": "array", "shape": chunk,
-            "data_type": dtype, "fill_value": 0, "attributes": {},
-            "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": chunk}},
-            "chunk_key_encoding": {"name": "default", "configuration": {"separator": "/"}},
-            "codecs": [codec]});
-        let report = validate_document(&doc, &ValidateOptions::default());
-        report
-            .problems
-            .into_iter()
-            .filter(|p| p.severity == Severity::Error)
-            .map(|p| (p.loc.into_iter().skip(3).collect(), p.message))
-            .collect()
-    }
-
-    fn key(k: &str) -> Vec<LocStep> {
-        vec![LocStep::Key(k.into())]
-    }
-
-    #[test]
-    fn zfp_problems_are_located_at_their_member() {
-        let zfp = |config: Value| json!({"name": "zfp", "configuration": config});
-        assert!(errors("float32", &[4, 4], zfp(json!({"mode": "reversible"}))).is_empty());
-        let found = errors("float32", &[4], zfp(json!({"mode": "fixed_rate"})));
-        assert_eq!(found.len(), 1, "{found:?}");
-        assert_eq!(found[0].0, key("rate"));
-        let found = errors(
-            "float32",
-            &[4],
-            zfp(json!({"mode": "fixed_rate", "rate": 8, "precision": 3})),
-        );
-        assert_eq!(
-            found.iter().map(|f| f.0.clone()).collect::<Vec<_>>(),
-            [key("precision")]
-        );
-        let found = errors("float32", &[4], zfp(json!({"mode": "fast"})));
-        assert_eq!(found[0].0, key("mode"), "{found:?}");
-        let bad =
-            json!({"mode": "expert", "minbits": 9, "maxbits": 8, "maxprec": 99, "minexp": -2});
-        let found = errors("float64", &[4], zfp(bad));
-        let locs: Vec<_> = found.iter().map(|f| f.0.clone()).collect();
-        assert!(
-            locs.contains(&key("maxprec")) && locs.contains(&key("minbits")),
-            "{found:?}"
-        );
-        let found = errors(
-            "float32",
-            &[1, 1, 1, 1, 2],
-            zfp(json!({"mode": "reversible"})),
-        );
-        assert!(found[0].1.contains("1 to 4 dimensions"), "{found:?}");
-        let found = errors(
-            "int32",
-            &[4],
-            zfp(json!({"mode": "fixed_accuracy", "tolerance": 1})),
-        );
-        assert!(found[0].1.contains("floating-point"), "{found:?}");
-    }
-
-    #[test]
-    fn zfpy_settings_are_checked_but_decoding_needs_none_of_them() {
-        let zfpy = |config: Value| json!({"name": "numcodecs.zfpy", "configuration": config});
-        let ok = json!({"mode": 4, "tolerance": 1e-6});
-        assert!(errors("float64", &[4], zfpy(ok)).is_empty());
-        let found = errors("float64", &[4], zfpy(json!({"mode": 9, "rate": "fast"})));
-        let locs: Vec<_> = found.iter().map(|f| f.0.clone()).collect();
-        assert_eq!(locs, [key("mode"), key("rate")], "{found:?}");
-        let found = errors("uint16", &[4], zfpy(json!({"mode": 4, "tolerance": 0.1})));
-        assert!(
-            found[0]
-                .1
-                .contains("does not encode the data type 'uint16'"),
-            "{found:?}"
-        );
-    }
 }

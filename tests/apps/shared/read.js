@@ -1,5 +1,5 @@
 // What every app does with zom: opens the sample hierarchy over HTTP and reads five arrays
-// whole, then two arrays whose decoders are codec parts loaded on first use (PART_ARRAYS),
+// whole, then the arrays whose decoders are codec parts loaded on first use (PART_ARRAYS),
 // timing the sample's reads with performance.now(), and notes the decode pool's counters
 // (workerStats) before and after each read. The zom functions come in as arguments: each
 // app's own entry imports them from "zom" by name, so bundlers tree-shake as they would in a
