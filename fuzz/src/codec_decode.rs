@@ -56,6 +56,8 @@ pub const CODECS: &[&str] = &[
     "v3 conditional",
     "v3 n5_default",
     "v3 numcodecs pcodec",
+    "v3 numcodecs zfpy",
+    "v3 zfp",
 ];
 
 /// v2 dtypes the data type byte chooses from.
@@ -206,6 +208,17 @@ fn pipeline(name: &str, dtype: u8, shape: &[u64], p: [u8; 4]) -> zom::Result<Cod
             "numcodecs pcodec" => {
                 vec![json!({"name": "numcodecs.pcodec", "configuration": {"level": p[1] % 13}})]
             }
+            "numcodecs zfpy" => {
+                vec![json!({"name": "numcodecs.zfpy", "configuration": {"mode": 2 + p[1] % 4}})]
+            }
+            "zfp" => vec![json!({"name": "zfp", "configuration": match p[1] % 5 {
+                0 => json!({"mode": "reversible"}),
+                1 => json!({"mode": "fixed_rate", "rate": f64::from(p[2]) / 8.0}),
+                2 => json!({"mode": "fixed_precision", "precision": p[2] % 65}),
+                3 => json!({"mode": "fixed_accuracy", "tolerance": f64::from(p[2]) / 64.0}),
+                _ => json!({"mode": "expert", "minbits": p[2], "maxbits": u32::from(p[2]) * 8,
+                    "maxprec": 1 + p[3] % 64, "minexp": i32::from(p[3]) - 128}),
+            }})],
             _ => vec![
                 le,
                 json!({"name": "numcodecs.shuffle", "configuration": {"elementsize": p[1] % 9}}),

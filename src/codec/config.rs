@@ -317,6 +317,7 @@ fn key_step(key: &str) -> LocStep {
     LocStep::Key(key.to_string())
 }
 
-fn key_loc(key: &str) -> Vec<LocStep> {
+/// The location of the member `key` (relative to the configuration).
+pub(crate) fn key_loc(key: &str) -> Vec<LocStep> {
     vec![key_step(key)]
 }

@@ -1,4 +1,4 @@
-//! Codecs whose decoders live outside the reader: LZMA/xz, bzip2 and pcodec, the codecs little
+//! Codecs whose decoders live outside the reader: LZMA/xz, bzip2, pcodec and zfp, the codecs little
 //! data uses, decoded by `kernels/parts` (ARCHITECTURE.md, "Parts"). Natively that crate is
 //! linked and called directly. In the JS reader (feature `lazy-parts`) it is not: each codec
 //! names the WebAssembly part that holds its decoder ([`LazyCodec::part`]), a pipeline lists
@@ -17,13 +17,16 @@ pub(crate) const PART_LZMA: &str = "lzma";
 pub(crate) const PART_BZIP2: &str = "bzip2";
 /// The part of the JS package that holds the pcodec decoder.
 pub(crate) const PART_PCODEC: &str = "pcodec";
+/// The part of the JS package that holds the zfp decoder (numcodecs `zfpy`, zarr-extensions
+/// `zfp`).
+pub(crate) const PART_ZFP: &str = "zfp";
 
 /// A codec decoded by a part: which part, and what the part's `decode` is told.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct LazyCodec {
     /// The part that holds the decoder ([`PART_LZMA`], …).
     pub(crate) part: &'static str,
-    /// The codec as the part names it (`"lzma"`, `"bz2"`, `"pcodec"`).
+    /// The codec as the part names it (`"lzma"`, `"bz2"`, `"pcodec"`, `"zfpy"`, `"zfp"`).
     pub(crate) codec: &'static str,
     /// What the part needs beside the bytes (an lzma container, a data type name).
     pub(crate) variant: String,

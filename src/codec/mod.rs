@@ -57,6 +57,7 @@ mod transpose;
 mod v2;
 mod v3;
 mod vlen;
+mod zfp;
 
 pub use crate::limits::Limits;
 pub use external::ExternalStep;

@@ -220,7 +220,6 @@ const PICKLE: CodecSpec = CodecSpec {
     v3_form: V3Form::None,
     ..CodecSpec::numcodecs("pickle", Kind::ArrayToBytes, pickle)
 };
-const ZFPY: CodecSpec = CodecSpec::numcodecs("zfpy", Kind::ArrayToBytes, not_decoded);
 const BASE64: CodecSpec = CodecSpec::numcodecs("base64", Kind::BytesToBytes, not_decoded);
 
 fn pickle(cfg: &mut Config, stage: &mut Stage) -> Option<Built> {
@@ -243,6 +242,7 @@ static ALL: &[&CodecSpec] = &[
     &super::vlen::VLEN_BYTES,
     &super::packbits::PACKBITS,
     &super::n5_default::N5_DEFAULT,
+    &super::zfp::ZFP,
     &super::filters::BITROUND,
     &super::scale_offset::SCALE_OFFSET,
     &super::cast_value::CAST_VALUE,
@@ -274,7 +274,7 @@ static ALL: &[&CodecSpec] = &[
     &super::object::NC_MSGPACK2,
     &PICKLE,
     &super::filters::NC_CATEGORIZE,
-    &ZFPY,
+    &super::zfp::NC_ZFPY,
     &super::pcodec::NC_PCODEC,
     &BASE64,
 ];

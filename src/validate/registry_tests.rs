@@ -34,7 +34,9 @@ fn dtypes(spec: &CodecSpec) -> (Value, Value) {
         "json2" | "msgpack2" | "pickle" | "vlen-array" => (json!("string"), json!("|O")),
         "packbits" if spec.numcodecs => (json!("bool"), json!("|b1")),
         "categorize" => (json!("string"), json!("<U3")),
-        "bitround" | "quantize" | "fixedscaleoffset" => (json!("float32"), json!("<f4")),
+        "bitround" | "quantize" | "fixedscaleoffset" | "zfp" | "zfpy" => {
+            (json!("float32"), json!("<f4"))
+        }
         _ => (json!("int16"), json!("<i2")),
     }
 }
@@ -66,6 +68,8 @@ fn v3_doc(spec: &CodecSpec, codec: Value) -> Value {
 fn v2_doc(spec: &CodecSpec, codec: Value) -> Value {
     let (filters, compressor) = match spec.kind {
         Kind::BytesToBytes => (Value::Null, codec),
+        // zfpy encodes the numbers: the compressor, the v2 pipeline's array → bytes step.
+        _ if spec.name == "zfpy" => (Value::Null, codec),
         _ => (json!([codec]), Value::Null),
     };
     let dtype = dtypes(spec).1;
@@ -182,4 +186,89 @@ fn every_codec_is_found_by_its_names() {
     assert!(
         ids.contains(&"numcodecs.zlib") || crate::codec::registry::v3("numcodecs.zlib").is_some()
     );
+}
+
+/// The zfp and zfpy configuration readers' problems, located (src/codec/zfp.rs).
+mod zfp {
+    use crate::problem::{LocStep, Severity};
+    use crate::validate::{validate_document, ValidateOptions};
+    use serde_json::{json, Value};
+
+    /// The errors the validator finds in a v3 array of `dtype` and `chunk` with `codec`:
+    /// (location inside the codec's configuration, message).
+    fn errors(dtype: &str, chunk: &[u64], codec: Value) -> Vec<(Vec<LocStep>, String)> {
+        let doc = json!({"zarr_format": 3, "node_type": "array", "shape": chunk,
+            "data_type": dtype, "fill_value": 0, "attributes": {},
+            "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": chunk}},
+            "chunk_key_encoding": {"name": "default", "configuration": {"separator": "/"}},
+            "codecs": [codec]});
+        let report = validate_document(&doc, &ValidateOptions::default());
+        report
+            .problems
+            .into_iter()
+            .filter(|p| p.severity == Severity::Error)
+            .map(|p| (p.loc.into_iter().skip(3).collect(), p.message))
+            .collect()
+    }
+
+    fn key(k: &str) -> Vec<LocStep> {
+        vec![LocStep::Key(k.into())]
+    }
+
+    #[test]
+    fn zfp_problems_are_located_at_their_member() {
+        let zfp = |config: Value| json!({"name": "zfp", "configuration": config});
+        assert!(errors("float32", &[4, 4], zfp(json!({"mode": "reversible"}))).is_empty());
+        let found = errors("float32", &[4], zfp(json!({"mode": "fixed_rate"})));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].0, key("rate"));
+        let found = errors(
+            "float32",
+            &[4],
+            zfp(json!({"mode": "fixed_rate", "rate": 8, "precision": 3})),
+        );
+        assert_eq!(
+            found.iter().map(|f| f.0.clone()).collect::<Vec<_>>(),
+            [key("precision")]
+        );
+        let found = errors("float32", &[4], zfp(json!({"mode": "fast"})));
+        assert_eq!(found[0].0, key("mode"), "{found:?}");
+        let bad =
+            json!({"mode": "expert", "minbits": 9, "maxbits": 8, "maxprec": 99, "minexp": -2});
+        let found = errors("float64", &[4], zfp(bad));
+        let locs: Vec<_> = found.iter().map(|f| f.0.clone()).collect();
+        assert!(
+            locs.contains(&key("maxprec")) && locs.contains(&key("minbits")),
+            "{found:?}"
+        );
+        let found = errors(
+            "float32",
+            &[1, 1, 1, 1, 2],
+            zfp(json!({"mode": "reversible"})),
+        );
+        assert!(found[0].1.contains("1 to 4 dimensions"), "{found:?}");
+        let found = errors(
+            "int32",
+            &[4],
+            zfp(json!({"mode": "fixed_accuracy", "tolerance": 1})),
+        );
+        assert!(found[0].1.contains("floating-point"), "{found:?}");
+    }
+
+    #[test]
+    fn zfpy_settings_are_checked_but_decoding_needs_none_of_them() {
+        let zfpy = |config: Value| json!({"name": "numcodecs.zfpy", "configuration": config});
+        let ok = json!({"mode": 4, "tolerance": 1e-6});
+        assert!(errors("float64", &[4], zfpy(ok)).is_empty());
+        let found = errors("float64", &[4], zfpy(json!({"mode": 9, "rate": "fast"})));
+        let locs: Vec<_> = found.iter().map(|f| f.0.clone()).collect();
+        assert_eq!(locs, [key("mode"), key("rate")], "{found:?}");
+        let found = errors("uint16", &[4], zfpy(json!({"mode": 4, "tolerance": 0.1})));
+        assert!(
+            found[0]
+                .1
+                .contains("does not encode the data type 'uint16'"),
+            "{found:?}"
+        );
+    }
 }

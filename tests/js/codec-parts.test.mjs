@@ -1,4 +1,4 @@
-// The codec parts (ARCHITECTURE.md, "Parts"): numcodecs lzma, bz2 and pcodec decode in small
+// The codec parts (ARCHITECTURE.md, "Parts"): numcodecs lzma, bz2, pcodec and zfpy decode in small
 // WebAssembly parts loaded the first time an array needs one, on the calling thread and in
 // the decode workers, inside shards too, with zarr-python's values (tests/fixtures/current);
 // a bad chunk is a CodecError with its path and key wherever it decodes; the synchronous
@@ -16,7 +16,7 @@ import { elements, reference, sameValues } from "./hierarchy-common.mjs";
 import { fixtures, readJson } from "./helpers.mjs";
 
 const current = join(fixtures, "current", "v3");
-const ARRAYS = ["lzma_sharded", "bz2_sharded", "pcodec_f64", "pcodec_i32_2d", "pcodec_sharded_u16"];
+const ARRAYS = ["lzma_sharded", "bz2_sharded", "pcodec_f64", "pcodec_i32_2d", "pcodec_sharded_u16", "zfpy_f32_rate_2d", "zfpy_f64_precision_3d", "zfpy_f32_4d", "zfpy_sharded_f32"];
 
 test("a ChunkDecoder of a part not loaded says how to load it; loaded, it decodes", async () => {
   const meta = readFileSync(join(current, "pcodec_f64", "zarr.json"), "utf8");
@@ -29,10 +29,10 @@ test("a ChunkDecoder of a part not loaded says how to load it; loaded, it decode
   await loadCodecParts(["pcodec"]);
   const want = readJson("current", "v3.values.json").pcodec_f64.values.slice(0, 8);
   sameValues(Array.from(decodeChunk(meta, chunk, [0]).data), want, "pcodec_f64 chunk 0");
-  await assert.rejects(loadCodecParts(["zfp"]), (e) => e.code === "UnknownCodec" && /no codec part named "zfp"/.test(e.message));
+  await assert.rejects(loadCodecParts(["zstd"]), (e) => e.code === "UnknownCodec" && /no codec part named "zstd"/.test(e.message));
 });
 
-test("lzma, bz2 and pcodec arrays (in shards too) read over HTTP on the calling thread and in the workers", () =>
+test("lzma, bz2, pcodec and zfpy arrays (in shards too) read over HTTP on the calling thread and in the workers", () =>
   withServer({}, async (server) => {
     const expected = readJson("current", "v3.values.json");
     const pool = poolOf(2);
@@ -59,7 +59,7 @@ test("lzma, bz2 and pcodec arrays (in shards too) read over HTTP on the calling 
 test("a corrupt chunk of a part's codec is a CodecError with its path and key, in the workers and here", async () => {
   const dir = mkdtempSync(join(tmpdir(), "zom-parts-"));
   try {
-    for (const name of ["lzma_sharded", "pcodec_f64"]) cpSync(join(current, name), join(dir, name), { recursive: true });
+    for (const name of ["lzma_sharded", "pcodec_f64", "zfpy_f64_accuracy"]) cpSync(join(current, name), join(dir, name), { recursive: true });
     writeFileSync(join(dir, "zarr.json"), readFileSync(join(current, "..", "v3", "zarr.json")));
     const corrupt = (file, at) => {
       const bytes = readFileSync(file);
@@ -68,9 +68,10 @@ test("a corrupt chunk of a part's codec is a CodecError with its path and key, i
     };
     corrupt(join(dir, "lzma_sharded", "c", "0"), 20);
     corrupt(join(dir, "pcodec_f64", "c", "1"), 12);
+    corrupt(join(dir, "zfpy_f64_accuracy", "c", "1"), 0);
     await withServer({ root: dir }, async (server) => {
       const store = new FetchStore(server.url);
-      for (const [path, key, codec] of [["lzma_sharded", "lzma_sharded/c/0", /numcodecs\.lzma: /], ["pcodec_f64", "pcodec_f64/c/1", /numcodecs\.pcodec: /]]) {
+      for (const [path, key, codec] of [["lzma_sharded", "lzma_sharded/c/0", /numcodecs\.lzma: /], ["pcodec_f64", "pcodec_f64/c/1", /numcodecs\.pcodec: /], ["zfpy_f64_accuracy", "zfpy_f64_accuracy/c/1", /numcodecs\.zfpy: .*magic/]]) {
         for (const workers of [2, 0]) {
           const arr = await openArray(store, path, { workers });
           await assert.rejects(arr.get(), (e) => {

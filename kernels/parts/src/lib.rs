@@ -1,5 +1,5 @@
 //! The decoders of the codecs that little data uses, each behind a cargo feature: numcodecs
-//! `lzma` (xz and LZMA alone), `bz2` and `pcodec`. Native builds of zom link this crate and
+//! `lzma` (xz and LZMA alone), `bz2`, `pcodec` and `zfpy`, and the zarr-extensions `zfp` codec. Native builds of zom link this crate and
 //! call [`decode`]; the JS package builds it alone, with the feature `export`, into small
 //! WebAssembly parts that TypeScript loads the first time an array needs one and that zom's
 //! reader calls synchronously through the host (ARCHITECTURE.md, "Parts"). One function and one
@@ -15,11 +15,16 @@
 mod export;
 #[cfg(feature = "pcodec")]
 mod pcodec;
+#[cfg(feature = "zfp")]
+mod zfp;
+#[cfg(feature = "zfp")]
+pub use zfp::variant as zfp_variant;
 
-/// Decodes `input` with the codec `codec` (`"lzma"`, `"bz2"`, `"pcodec"`) in its `variant`,
-/// producing at most `max` bytes: for `lzma` the container (`"xz"`, `"alone"`, or `"auto"`
-/// for whichever the data is), for `bz2` nothing (`""`), for `pcodec` the element type
-/// (`"uint8"` … `"float64"`, v3 names), whose little-endian values it produces. The error is
+/// Decodes `input` with the codec `codec` (`"lzma"`, `"bz2"`, `"pcodec"`, `"zfpy"`, `"zfp"`)
+/// in its `variant`, producing at most `max` bytes: for `lzma` the container (`"xz"`,
+/// `"alone"`, or `"auto"` for whichever the data is), for `bz2` nothing (`""`), for `pcodec`
+/// and `zfpy` the element type (`"uint8"` … `"float64"`, v3 names), whose little-endian values
+/// it produces, for `zfp` what [`zfp_variant`] builds. The error is
 /// a message without the codec's name, which the caller adds.
 pub fn decode(codec: &str, variant: &str, input: &[u8], max: usize) -> Result<Vec<u8>, String> {
     match codec {
@@ -29,6 +34,10 @@ pub fn decode(codec: &str, variant: &str, input: &[u8], max: usize) -> Result<Ve
         "bz2" => bzip2(input, max),
         #[cfg(feature = "pcodec")]
         "pcodec" => pcodec::decode(variant, input, max),
+        #[cfg(feature = "zfp")]
+        "zfpy" => zfp::decode_zfpy(variant, input, max),
+        #[cfg(feature = "zfp")]
+        "zfp" => zfp::decode_zfp(variant, input, max),
         _ => Err(format!(
             "this part of zom has no decoder for {codec} ({variant})"
         )),
@@ -75,8 +84,8 @@ mod tests {
 
     #[test]
     fn an_unknown_codec_is_an_error_not_a_panic() {
-        let e = decode("zfpy", "", b"", 10).unwrap_err();
-        assert!(e.contains("no decoder for zfpy"), "{e}");
+        let e = decode("blosc", "", b"", 10).unwrap_err();
+        assert!(e.contains("no decoder for blosc"), "{e}");
     }
 
     #[cfg(feature = "lzma")]

@@ -1,5 +1,5 @@
 // What every app does with zom: opens the sample hierarchy over HTTP and reads five arrays
-// whole, then two arrays whose decoders are codec parts loaded on first use (PART_ARRAYS),
+// whole, then the arrays whose decoders are codec parts loaded on first use (PART_ARRAYS),
 // timing the sample's reads with performance.now(), and notes the decode pool's counters
 // (workerStats) before and after each read. The zom functions come in as arguments: each
 // app's own entry imports them from "zom" by name, so bundlers tree-shake as they would in a
@@ -18,10 +18,10 @@ export const ARRAYS = [
 
 /**
  * Arrays of tests/fixtures/current/v3 (beside the sample) whose codecs are codec parts (lzma,
- * pcodec, inside shards): the bundle must load each part's own file on first use, with no
+ * pcodec, zfpy, inside shards): the bundle must load each part's own file on first use, with no
  * configuration. Their results are named "current/v3/<name>".
  */
-export const PART_ARRAYS = ["lzma_sharded", "pcodec_sharded_u16"];
+export const PART_ARRAYS = ["lzma_sharded", "pcodec_sharded_u16", "zfpy_sharded_f32"];
 
 /** A thrown value as text: its stack when it has one (or its message), with zom's code. */
 export function describe(e) {
