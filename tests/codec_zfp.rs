@@ -6,8 +6,8 @@
 
 use serde_json::{json, Value};
 use zfp_rs::{
-    ZfpBitStream, ZfpConfig, ZfpDimensionality, ZfpField, ZfpFieldMut, ZfpHeaderMask, ZfpScalar,
-    ZfpScalarType, ZfpStreamAlignment,
+    ZfpBitStream, ZfpConfig, ZfpDimensionality, ZfpFieldMut, ZfpScalar, ZfpScalarType,
+    ZfpStreamAlignment,
 };
 use zom::codec::{CodecPipeline, DecodedChunk};
 use zom::model::v2::ArrayMetadataV2;
@@ -42,22 +42,9 @@ fn field(shape: &[u64]) -> [usize; 4] {
     dims
 }
 
-fn compress<T: ZfpScalar>(
-    values: &[T],
-    dims: [usize; 4],
-    config: &ZfpConfig,
-    header: bool,
-) -> Vec<u8> {
-    let field = ZfpField::new(values, dims).unwrap();
-    let ty = field.scalar_type();
-    let mut bs = ZfpBitStream::new(config.maximum_size(ty, dims).unwrap() + 64).unwrap();
-    if header {
-        bs.write_header(config, &field.metadata(), ZfpHeaderMask::FULL)
-            .unwrap();
-    }
-    bs.compress(config, &field).unwrap();
-    bs.into_bytes().unwrap()
-}
+#[path = "../kernels/parts/zfp_streams.rs"]
+mod streams;
+use streams::compress;
 
 fn decompress<T: ZfpScalar>(
     stream: &[u8],

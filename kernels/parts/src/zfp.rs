@@ -260,27 +260,14 @@ fn demote(dtype: &str, scalars: Vec<u8>) -> Vec<u8> {
 }
 
 #[cfg(test)]
+#[path = "../zfp_streams.rs"]
+mod streams;
+
+#[cfg(test)]
 mod tests {
     use super::*;
-    use zfp_rs::ZfpField;
 
-    /// A zfp stream of `values` in the field `dims`, with zfp's full header when `header`.
-    pub(super) fn encode<T: ZfpScalar>(
-        values: &[T],
-        dims: [usize; 4],
-        config: &ZfpConfig,
-        header: bool,
-    ) -> Vec<u8> {
-        let field = ZfpField::new(values, dims).unwrap();
-        let ty = field.scalar_type();
-        let mut bs = ZfpBitStream::new(config.maximum_size(ty, dims).unwrap() + 64).unwrap();
-        if header {
-            bs.write_header(config, &field.metadata(), ZfpHeaderMask::FULL)
-                .unwrap();
-        }
-        bs.compress(config, &field).unwrap();
-        bs.into_bytes().unwrap()
-    }
+    use super::streams::compress as encode;
 
     fn le<T: bytemuck::Pod>(values: &[T]) -> Vec<u8> {
         bytemuck::cast_slice(values).to_vec()
@@ -374,7 +361,7 @@ mod tests {
 
 #[cfg(test)]
 mod hostile {
-    use super::tests::encode;
+    use super::streams::compress as encode;
     use super::*;
 
     /// Every bit of a valid stream flipped in turn, and every
