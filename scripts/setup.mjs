@@ -20,9 +20,11 @@
 //   node scripts/setup.mjs --python-current    # .venv-current: zarr-python 3.4, numcodecs 0.17, cast-value-rs
 //                                              # (Python 3.12), for tests/fixtures/current/generate.py
 //                                              # and tests/fixtures/generate.py --copy
+//   node scripts/setup.mjs --python-anndata    # .venv-anndata: anndata 0.13, zarr-python 3.4 (Python 3.12),
+//                                              # for tests/fixtures/anndata/generate.py
 //   node scripts/setup.mjs --twiggy            # twiggy, the code size profiler bench/size.mjs runs
 //   node scripts/setup.mjs --suites            # tests/zarrita-suite's packages: vitest, zarrita, @vivjs/loaders,
-//                                              # and apps on @fideus-labs/ngff-zarr and ome-zarr.js
+//                                              # and apps on @fideus-labs/ngff-zarr, ome-zarr.js and @vitessce/zarr
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
@@ -92,6 +94,10 @@ export const PYTHON_OME = join(VENV_OME, "bin", "python");
 export const VENV_CURRENT = join(root, ".venv-current");
 /** Its interpreter: pythonCurrent() makes it. */
 export const PYTHON_CURRENT = join(VENV_CURRENT, "bin", "python");
+/** anndata's environment, for tests/fixtures/anndata/generate.py only; Python as its requirements file's header names. */
+export const VENV_ANNDATA = join(root, ".venv-anndata");
+/** Its interpreter: pythonAnndata() makes it. */
+export const PYTHON_ANNDATA = join(VENV_ANNDATA, "bin", "python");
 /** sha256 of the requirements file the venv was last installed from. */
 const PYTHON_STAMP = join(VENV, "zom-requirements.sha256");
 /** zarr 3.1.6 (and numpy 2.4) need Python 3.11 or later. */
@@ -368,6 +374,15 @@ export function pythonCurrent() {
   return pinnedVenv(VENV_CURRENT, PYTHON_CURRENT, join(root, "scripts", "python-requirements-current.txt"));
 }
 
+/**
+ * The AnnData writer's environment .venv-anndata (scripts/python-requirements-anndata.txt), the
+ * same way: only tests/fixtures/anndata/generate.py needs it (the tests read its committed output).
+ * @returns {string} the interpreter (PYTHON_ANNDATA)
+ */
+export function pythonAnndata() {
+  return pinnedVenv(VENV_ANNDATA, PYTHON_ANNDATA, join(root, "scripts", "python-requirements-anndata.txt"));
+}
+
 /** A venv of `requirementsFile` from a Python of the minor version its `# python: 3.N` header names. */
 function pinnedVenv(venv, interpreter, requirementsFile) {
   const pin = readFileSync(requirementsFile, "utf8").match(/^# python: 3\.(\d+)$/m);
@@ -461,7 +476,7 @@ function pythonVenv(venv, interpreter, requirementsFile, { base: basePy = basePy
 
 /**
  * Installs whatever is missing.
- * @param {{ browser?: boolean, python?: boolean, pythonZarr2?: boolean, pythonConventions?: boolean, pythonReferences?: boolean, pythonOme?: boolean, pythonCurrent?: boolean, twiggy?: boolean }} [opts]
+ * @param {{ browser?: boolean, python?: boolean, pythonZarr2?: boolean, pythonConventions?: boolean, pythonReferences?: boolean, pythonOme?: boolean, pythonCurrent?: boolean, pythonAnndata?: boolean, twiggy?: boolean, suites?: boolean }} [opts]
  *   browser: also Chromium and chromedriver, Firefox ESR, WebKitWebDriver with MiniBrowser and
  *   xvfb-run (the browser tests); python: also .venv (the tests
  *   that run zarr-python); pythonZarr2: also .venv-zarr2 (the zarr-python 2 fixture generator);
@@ -469,6 +484,7 @@ function pythonVenv(venv, interpreter, requirementsFile, { base: basePy = basePy
  *   pythonReferences: also .venv-references (the kerchunk reference fixture generator);
  *   pythonOme: also .venv-ome (the OME-Zarr walk fixtures' and bench plates' generators);
  *   pythonCurrent: also .venv-current (tests/fixtures/current/generate.py's writers);
+ *   pythonAnndata: also .venv-anndata (tests/fixtures/anndata/generate.py's writer);
  *   twiggy: also twiggy (the size bench's byte attribution)
  */
 export function setup(opts = {}) {
@@ -479,10 +495,11 @@ export function setup(opts = {}) {
   // zarrita's own tests and viv's loader (tests/js/zarrita-suite.test.mjs, viv-loaders.test.mjs).
   if (opts.suites) {
     npmPackages(join(root, "tests", "zarrita-suite"));
-    // Apps on @fideus-labs/ngff-zarr and on ome-zarr.js, each with the zarrita it depends on
-    // (tests/js/ngff-zarr.test.mjs, ome-zarr-js.test.mjs).
+    // Apps on @fideus-labs/ngff-zarr, on ome-zarr.js and on @vitessce/zarr, each with the zarrita
+    // it depends on (tests/js/ngff-zarr.test.mjs, ome-zarr-js.test.mjs, vitessce.test.mjs).
     npmPackages(join(root, "tests", "zarrita-suite", "ngff-zarr"));
     npmPackages(join(root, "tests", "zarrita-suite", "ome-zarr-js"));
+    npmPackages(join(root, "tests", "zarrita-suite", "vitessce"));
   }
   if (opts.python) python();
   if (opts.pythonZarr2) pythonZarr2();
@@ -490,6 +507,7 @@ export function setup(opts = {}) {
   if (opts.pythonReferences) pythonReferences();
   if (opts.pythonOme) pythonOme();
   if (opts.pythonCurrent) pythonCurrent();
+  if (opts.pythonAnndata) pythonAnndata();
   if (opts.browser) {
     chromium();
     chromedriver();
@@ -510,6 +528,7 @@ if (isMain(import.meta.url)) {
       pythonReferences: flag("--python-references"),
       pythonOme: flag("--python-ome"),
       pythonCurrent: flag("--python-current"),
+      pythonAnndata: flag("--python-anndata"),
       twiggy: flag("--twiggy"),
       suites: flag("--suites"),
     }),
