@@ -45,10 +45,14 @@ export function defineStoreExtension<S extends object, Opts = void>(
 /** Wraps arrays: `factory(array, opts)` returns (or resolves to) the keys to answer (`getChunk`, new ones). */
 export const defineArrayExtension = defineStoreExtension;
 
-/** Applies extensions in order, each to the previous one's result. */
-export async function extendStore<S extends object>(store: S, ...extensions: ((s: S) => S | Promise<S>)[]): Promise<S> {
-  let out = store;
-  for (const extend of extensions) out = await extend(out);
+/**
+ * Applies extensions in order, each to the previous one's result: the extended value itself
+ * while every extension answers at once, a Promise from the first that answers with one on, as
+ * zarrita does (callers pass a synchronous result straight to `root` without awaiting it).
+ */
+export function extendStore<S extends object>(store: S, ...extensions: ((s: S) => S | Promise<S>)[]): S | Promise<S> {
+  let out: S | Promise<S> = store;
+  for (const extend of extensions) out = out instanceof Promise ? out.then(extend) : extend(out);
   return out;
 }
 
