@@ -476,3 +476,15 @@ test("useSharedArrayBuffer and write stubs", async () => {
   const e = await zz.set(ours, null, 1).then(() => null, (x) => x);
   assert.ok(zz.isZarritaError(e, "UnsupportedError"));
 });
+
+test("extendStore gives the store itself while every extension answers at once, a Promise once one answers with one (as zarrita 0.7.5)", async () => {
+  const map = new Map([["/zarr.json", new TextEncoder().encode('{"zarr_format":3,"node_type":"group","attributes":{}}')]]);
+  const same = zz.defineStoreExtension(() => ({}));
+  const later = zz.defineStoreExtension(async () => ({ marked: true }));
+  const now = zz.extendStore(map, same, same);
+  assert.ok(!(now instanceof Promise));
+  assert.equal((await zz.open(zz.root(now))).kind, "group");
+  const pending = zz.extendStore(map, same, later, same);
+  assert.ok(pending instanceof Promise);
+  assert.equal((await pending).marked, true);
+});
