@@ -115,14 +115,6 @@ impl GridAxis {
         }
     }
 
-    /// The regular chunk length, or `None` for explicit edges.
-    pub fn regular(&self) -> Option<u64> {
-        match self {
-            GridAxis::Regular(len) => Some(*len),
-            GridAxis::Edges(_) => None,
-        }
-    }
-
     fn run_of_chunk(e: &EdgeAxis, chunk: u64) -> Result<&EdgeRun> {
         let at = e.runs.partition_point(|r| r.first + r.count <= chunk);
         e.runs.get(at).ok_or_else(overflow)

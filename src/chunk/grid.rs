@@ -162,11 +162,6 @@ impl ChunkGrid {
             .collect()
     }
 
-    /// The largest chunk length of each dimension (the chunk shape, for a regular grid).
-    pub fn largest_chunk_shape(&self) -> Vec<u64> {
-        self.axes.iter().map(GridAxis::max_len).collect()
-    }
-
     /// The shape of the first chunk as written: the chunk shape of a regular grid; the first
     /// edges of a rectilinear one.
     pub fn first_chunk_shape(&self) -> Vec<u64> {

@@ -146,18 +146,21 @@ impl AxisPlan {
         })
     }
 
-    /// The `j`-th touched chunk (`j < chunks`): its index and the chunk-local selection, or
-    /// `None` for a chunk the step passes over.
-    fn get(&self, j: u64) -> Result<Option<(u64, AxisSelection)>> {
+    /// The `j`-th touched chunk (`j < chunks`): its index, its (full) length and the
+    /// chunk-local selection, or `None` for a chunk the step passes over.
+    fn get(&self, j: u64) -> Result<Option<(u64, u64, AxisSelection)>> {
         let s = &self.sel;
-        // k_first..=k_last: the progression terms that fall in this chunk.
-        let (c, k_first, k_count) = if self.per_element {
-            let index = s.index(j).ok_or_else(overflow)?;
-            (self.axis.chunk_of(index)?, j, 1)
+        let c = if self.per_element {
+            self.axis.chunk_of(s.index(j).ok_or_else(overflow)?)?
         } else {
-            let c = self.first.checked_add(j).ok_or_else(overflow)?;
-            let lo = self.axis.start(c)?;
-            let hi_incl = lo.saturating_add(self.axis.len(c)?.saturating_sub(1));
+            self.first.checked_add(j).ok_or_else(overflow)?
+        };
+        let (lo, len) = (self.axis.start(c)?, self.axis.len(c)?);
+        // k_first..=k_last: the progression terms that fall in this chunk.
+        let (k_first, k_count) = if self.per_element {
+            (j, 1)
+        } else {
+            let hi_incl = lo.saturating_add(len.saturating_sub(1));
             let k_first = match lo.checked_sub(s.start) {
                 Some(d) if d > 0 => d.div_ceil(s.step),
                 _ => 0,
@@ -170,9 +173,8 @@ impl AxisPlan {
             if k_last < k_first {
                 return Ok(None);
             }
-            (c, k_first, k_last - k_first + 1)
+            (k_first, k_last - k_first + 1)
         };
-        let lo = self.axis.start(c)?;
         let first_index = s.index(k_first).ok_or_else(overflow)?;
         let local = AxisSelection {
             start: first_index.checked_sub(lo).ok_or_else(overflow)?,
@@ -182,7 +184,7 @@ impl AxisPlan {
             reversed: s.reversed && k_count > 1,
             dropped: s.dropped,
         };
-        Ok(Some((c, local)))
+        Ok(Some((c, len, local)))
     }
 }
 
@@ -286,10 +288,10 @@ impl ReadPlan {
         let mut chunk_shape = Vec::with_capacity(self.axes.len());
         let mut axes = Vec::with_capacity(self.axes.len());
         for (axis, &j) in self.axes.iter().zip(position) {
-            let Some((c, local)) = axis.get(j)? else {
+            let Some((c, len, local)) = axis.get(j)? else {
                 return Ok(None);
             };
-            chunk_shape.push(axis.axis.len(c)?);
+            chunk_shape.push(len);
             coords.push(c);
             axes.push(local);
         }
