@@ -8,8 +8,12 @@
 //! way the call happens inside the pipeline, so these codecs work anywhere in it, inside
 //! shards too, and the output is bounded by what the metadata allows before it is allocated.
 
-use super::{codec_error, to_usize, SizeBound};
+use super::config::{Config, Need};
+use super::registry::Stage;
+use super::{codec_error, to_usize, ChunkRepr, DecodedChunk, SizeBound};
+use crate::dtype::DataType;
 use crate::error::Result;
+use crate::problem::ProblemKind;
 
 /// The part of the JS package that holds the LZMA/xz decoder.
 pub(crate) const PART_LZMA: &str = "lzma";
@@ -41,6 +45,57 @@ impl LazyCodec {
         bound.check(out.len(), who)?;
         Ok(out)
     }
+
+    /// Decodes `input` into a whole chunk of `decoded`'s fixed-size values (exactly their
+    /// bytes), as [`LazyCodec::decode`].
+    pub(crate) fn decode_chunk(
+        &self,
+        input: &[u8],
+        decoded: &ChunkRepr,
+        who: &str,
+    ) -> Result<DecodedChunk> {
+        let len = decoded
+            .fixed_byte_len()?
+            .ok_or_else(|| codec_error(format!("{who}: values of variable length")))?;
+        Ok(DecodedChunk::Fixed(self.decode(
+            input,
+            SizeBound::Exact(len),
+            who,
+        )?))
+    }
+}
+
+/// The v3 name of `dtype` when it is one of `types` (the data types a part's codec encodes).
+pub(crate) fn type_in(dtype: &DataType, types: &[&'static str]) -> Option<&'static str> {
+    let name = dtype.to_v3().name;
+    types.iter().copied().find(|&n| n == name)
+}
+
+/// Refuses, as a problem of decoding (no stream of it can exist), a v2 big-endian array or a
+/// data type outside `types` for the numcodecs codec `who`: numcodecs hands these codecs the
+/// chunk's numbers, and they encode only native (little-endian) ones of their types.
+pub(crate) fn check_dtype(
+    cfg: &mut Config,
+    stage: &Stage,
+    types: &[&'static str],
+    who: &str,
+) -> bool {
+    if stage.big {
+        let message = format!("{who} does not encode big-endian values");
+        cfg.refuse(ProblemKind::InvalidValue, message, Need::Decode);
+        return false;
+    }
+    if let Some(dtype) = &stage.dtype {
+        if type_in(dtype, types).is_none() {
+            let message = format!(
+                "{who} does not encode the data type '{}'",
+                dtype.to_v3().name
+            );
+            cfg.refuse(ProblemKind::InvalidValue, message, Need::Decode);
+            return false;
+        }
+    }
+    true
 }
 
 /// What the host calls a part with: part, codec, variant, encoded bytes and the most bytes

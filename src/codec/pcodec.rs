@@ -4,7 +4,7 @@
 //! configuration holds only the encoder's settings; the format records what decoding needs.
 
 use super::config::{Config, Need};
-use super::lazy::{LazyCodec, PART_PCODEC};
+use super::lazy::{check_dtype, type_in, LazyCodec, PART_PCODEC};
 use super::registry::{Built, CodecSpec, Kind, Stage};
 use super::{codec_error, ArrayToBytesCodec, ChunkRepr, DecodedChunk, Limits, SizeBound};
 use crate::dtype::DataType;
@@ -17,12 +17,6 @@ const NUMBERS: &[&str] = &[
     "float64",
 ];
 
-/// The v3 name of `dtype` when pco encodes it.
-fn pco_type(dtype: &DataType) -> Option<&'static str> {
-    let name = dtype.to_v3().name;
-    NUMBERS.iter().copied().find(|&n| n == name)
-}
-
 /// The `pcodec` codec.
 #[derive(Clone, Debug)]
 pub(crate) struct PcodecCodec {
@@ -32,7 +26,7 @@ pub(crate) struct PcodecCodec {
 impl PcodecCodec {
     /// The part call for chunks of `dtype`.
     fn lazy(&self, dtype: &DataType) -> Result<LazyCodec> {
-        let variant = pco_type(dtype).ok_or_else(|| {
+        let variant = type_in(dtype, NUMBERS).ok_or_else(|| {
             codec_error(format!(
                 "{}: pcodec does not encode {} values",
                 self.name,
@@ -72,12 +66,8 @@ impl ArrayToBytesCodec for PcodecCodec {
 
     fn decode(&self, input: &[u8], decoded: &ChunkRepr, _limits: &Limits) -> Result<DecodedChunk> {
         decoding_built!();
-        let lazy = self.lazy(&decoded.data_type)?;
-        let len = decoded
-            .fixed_byte_len()?
-            .ok_or_else(|| codec_error(format!("{}: values of variable length", self.name)))?;
-        let bytes = lazy.decode(input, SizeBound::Exact(len), &self.name)?;
-        Ok(DecodedChunk::Fixed(bytes))
+        self.lazy(&decoded.data_type)?
+            .decode_chunk(input, decoded, &self.name)
     }
 }
 
@@ -110,21 +100,8 @@ fn nc_pcodec(cfg: &mut Config, stage: &mut Stage) -> Option<Built> {
         cfg.refuse(ProblemKind::InvalidValue, message, Need::Spec);
     }
     cfg.uint("equal_pages_up_to", 1, Need::Spec);
-    if stage.big {
-        // numcodecs hands pco the chunk's numbers; pco encodes only native (little-endian) ones.
-        let message = "pcodec does not encode big-endian values".to_string();
-        cfg.refuse(ProblemKind::InvalidValue, message, Need::Decode);
+    if !check_dtype(cfg, stage, NUMBERS, "pcodec") {
         return None;
-    }
-    if let Some(dtype) = &stage.dtype {
-        if pco_type(dtype).is_none() {
-            let message = format!(
-                "pcodec does not encode the data type '{}'",
-                dtype.to_v3().name
-            );
-            cfg.refuse(ProblemKind::InvalidValue, message, Need::Decode);
-            return None;
-        }
     }
     Some(Built::ArrayToBytes(Box::new(PcodecCodec {
         name: cfg.name.to_string(),

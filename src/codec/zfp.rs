@@ -11,10 +11,9 @@
 //!   the codec's writer, sets it.
 
 use super::config::{key_loc, Config, Need};
-use super::lazy::{LazyCodec, PART_ZFP};
+use super::lazy::{check_dtype, type_in, LazyCodec, PART_ZFP};
 use super::registry::{Built, CodecSpec, Kind, Stage};
 use super::{codec_error, ArrayToBytesCodec, ChunkRepr, DecodedChunk, Limits, SizeBound};
-use crate::dtype::DataType;
 use crate::error::Result;
 use crate::problem::ProblemKind;
 
@@ -25,12 +24,6 @@ const ZFPY_TYPES: &[&str] = &["int32", "int64", "float32", "float64"];
 const ZFP_TYPES: &[&str] = &[
     "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "float32", "float64",
 ];
-
-/// The v3 name of `dtype` when it is one of `types`.
-fn type_in(dtype: &DataType, types: &[&'static str]) -> Option<&'static str> {
-    let name = dtype.to_v3().name;
-    types.iter().copied().find(|&n| n == name)
-}
 
 /// A `zfpy` or `zfp` codec.
 #[derive(Clone, Debug)]
@@ -113,34 +106,8 @@ impl ArrayToBytesCodec for ZfpCodec {
 
     fn decode(&self, input: &[u8], decoded: &ChunkRepr, _limits: &Limits) -> Result<DecodedChunk> {
         decoding_built!();
-        let lazy = self.lazy(decoded)?;
-        let len = decoded
-            .fixed_byte_len()?
-            .ok_or_else(|| codec_error(format!("{}: values of variable length", self.name)))?;
-        let bytes = lazy.decode(input, SizeBound::Exact(len), &self.name)?;
-        Ok(DecodedChunk::Fixed(bytes))
+        self.lazy(decoded)?.decode_chunk(input, decoded, &self.name)
     }
-}
-
-/// Refuses a data type outside `types` (a problem of decoding: no stream of it can exist).
-fn check_dtype(cfg: &mut Config, stage: &Stage, types: &[&'static str], who: &str) -> bool {
-    if stage.big {
-        // numcodecs hands zfpy the chunk's numbers; zfp encodes only native (little-endian) ones.
-        let message = format!("{who} does not encode big-endian values");
-        cfg.refuse(ProblemKind::InvalidValue, message, Need::Decode);
-        return false;
-    }
-    if let Some(dtype) = &stage.dtype {
-        if type_in(dtype, types).is_none() {
-            let message = format!(
-                "{who} does not encode the data type '{}'",
-                dtype.to_v3().name
-            );
-            cfg.refuse(ProblemKind::InvalidValue, message, Need::Decode);
-            return false;
-        }
-    }
-    true
 }
 
 /// numcodecs `zfpy`: its configuration as numcodecs 0.17 writes it (`mode` 2 fixed rate, 3
