@@ -5,7 +5,78 @@ use super::axis::GridAxis;
 use super::Rectilinear;
 use crate::document::named::NamedConfig;
 use crate::error::{ErrorCode, Result, ZomError};
-use serde_json::Value;
+use crate::problem::config::Need;
+use crate::problem::config::{decoder_result, key_loc, read_extension, Config, ConfigProblem};
+use crate::problem::ProblemKind;
+use serde_json::{Map, Value};
+
+/// A chunk grid zom reads: its name and the reader of its configuration, one for the decoder
+/// and the validator. See ARCHITECTURE.md, "Adding a chunk grid or key encoding".
+pub(crate) struct GridSpec {
+    /// The v3 `chunk_grid` name.
+    pub(crate) name: &'static str,
+    /// The configuration key that holds one chunk shape, for the validator's strict remarks.
+    pub(crate) chunk_shape_key: Option<&'static str>,
+    /// Reads the configuration for an array of `shape` (when known).
+    read: fn(&mut Config, Option<&[u64]>) -> Option<ChunkGrid>,
+}
+
+impl GridSpec {
+    /// Reads `config` for an array of `shape` (when known): the problems found, and the grid
+    /// when there is no problem that stops decoding and the shape is known.
+    pub(crate) fn read(
+        &self,
+        config: Option<&Map<String, Value>>,
+        shape: Option<&[u64]>,
+    ) -> (Vec<ConfigProblem>, Option<ChunkGrid>) {
+        read_extension(self.name, "chunk grid", config, |cfg| {
+            (self.read)(cfg, shape)
+        })
+    }
+}
+
+const REGULAR: GridSpec = GridSpec {
+    name: "regular",
+    chunk_shape_key: Some("chunk_shape"),
+    read: read_regular,
+};
+
+const RECTILINEAR: GridSpec = GridSpec {
+    name: "rectilinear",
+    chunk_shape_key: None,
+    read: read_rectilinear,
+};
+
+/// Every chunk grid zom reads.
+static GRIDS: &[&GridSpec] = &[&REGULAR, &RECTILINEAR];
+
+/// The chunk grid of this name.
+pub(crate) fn grid_spec(name: &str) -> Option<&'static GridSpec> {
+    GRIDS.iter().copied().find(|g| g.name == name)
+}
+
+fn read_regular(cfg: &mut Config, shape: Option<&[u64]>) -> Option<ChunkGrid> {
+    cfg.allow(&["chunk_shape"]);
+    cfg.required("chunk_shape", Need::Decode);
+    let chunks = cfg.uint_list("chunk_shape", 1, Need::Decode)?;
+    let shape = shape?;
+    if chunks.len() != shape.len() {
+        let message = format!(
+            "chunk_shape {chunks:?} has {} dimensions; shape {shape:?} has {}",
+            chunks.len(),
+            shape.len()
+        );
+        let bad = (ProblemKind::InvalidValue, message);
+        cfg.problem(key_loc("chunk_shape"), bad, Need::Decode);
+        return None;
+    }
+    cfg.built(ChunkGrid::new(shape, &chunks))
+}
+
+fn read_rectilinear(cfg: &mut Config, shape: Option<&[u64]>) -> Option<ChunkGrid> {
+    let grid = Rectilinear::read(cfg, shape)?;
+    cfg.built(ChunkGrid::rectilinear(shape?, &grid))
+}
 
 /// A chunk grid: an array shape cut into chunks, of one shape (regular) or, along a
 /// rectilinear grid's dimensions with explicit edges, of lengths that vary. Chunks at the high
@@ -100,40 +171,19 @@ impl ChunkGrid {
     /// Reads a v3 `chunk_grid` for an array of `shape`: `regular` (the core spec's) or
     /// `rectilinear` (zarr-extensions).
     pub fn from_v3(chunk_grid: &NamedConfig, shape: &[u64]) -> Result<Self> {
-        if chunk_grid.name == "rectilinear" {
-            let config = chunk_grid
-                .configuration
-                .as_ref()
-                .map(|c| Value::Object(c.clone()));
-            let grid =
-                super::Rectilinear::read(config.as_ref(), Some(shape)).map_err(|problems| {
-                    let first = problems
-                        .into_iter()
-                        .next()
-                        .map_or_else(String::new, |p| p.message);
-                    grid_error(first)
-                })?;
-            return Self::rectilinear(shape, &grid);
-        }
-        if chunk_grid.name != "regular" {
+        let Some(spec) = grid_spec(&chunk_grid.name) else {
+            let known: Vec<String> = GRIDS.iter().map(|g| format!("'{}'", g.name)).collect();
             return Err(ZomError::new(
                 ErrorCode::UnsupportedExtension,
                 format!(
-                    "chunk grid '{}' is not supported (zom reads 'regular' and 'rectilinear')",
-                    chunk_grid.name
+                    "chunk grid '{}' is not supported (zom reads {})",
+                    chunk_grid.name,
+                    known.join(" and ")
                 ),
             ));
-        }
-        let list = chunk_grid.get("chunk_shape").ok_or_else(|| {
-            grid_error("the regular chunk grid has no configuration.chunk_shape".into())
-        })?;
-        let chunk_shape = uint_list(list).ok_or_else(|| {
-            grid_error(format!(
-                "chunk_shape must be a list of non-negative integers, not {}",
-                crate::json::to_compact(list)
-            ))
-        })?;
-        Self::new(shape, &chunk_shape)
+        };
+        let read = spec.read(chunk_grid.configuration.as_ref(), Some(shape));
+        decoder_result(read, spec.name, "chunk grid")
     }
 
     /// A v2 grid from `.zarray` `shape` and `chunks`.
@@ -275,8 +325,4 @@ impl ChunkGrid {
 
 fn overflow() -> ZomError {
     ZomError::new(ErrorCode::LimitExceeded, "chunk grid arithmetic overflowed")
-}
-
-fn uint_list(value: &Value) -> Option<Vec<u64>> {
-    value.as_array()?.iter().map(Value::as_u64).collect()
 }

@@ -2,8 +2,63 @@
 
 use crate::document::named::NamedConfig;
 use crate::error::{ErrorCode, Result, ZomError};
-use serde_json::Value;
+use crate::problem::config::{decoder_result, read_extension, Config, ConfigProblem, Need};
+use serde_json::{Map, Value};
 use std::fmt::Write as _;
+
+/// A chunk key encoding zom reads: its name and the reader of its configuration, one for the
+/// decoder and the validator.
+pub(crate) struct KeyEncodingSpec {
+    /// The v3 `chunk_key_encoding` name.
+    pub(crate) name: &'static str,
+    /// The separator when the configuration gives none.
+    default_separator: char,
+    /// Makes the encoding from its separator.
+    make: fn(char) -> ChunkKeyEncoding,
+}
+
+impl KeyEncodingSpec {
+    /// Reads `config`: the problems found, and the encoding when it can be used.
+    pub(crate) fn read(
+        &self,
+        config: Option<&Map<String, Value>>,
+    ) -> (Vec<ConfigProblem>, Option<ChunkKeyEncoding>) {
+        read_extension(self.name, "chunk key encoding", config, |cfg| {
+            self.read_config(cfg)
+        })
+    }
+
+    fn read_config(&self, cfg: &mut Config) -> Option<ChunkKeyEncoding> {
+        cfg.allow(&["separator"]);
+        let separator = match cfg.get("separator") {
+            None => self.default_separator,
+            Some(_) => match cfg.one_of("separator", &["/", "."], Need::Decode)? {
+                "/" => '/',
+                _ => '.',
+            },
+        };
+        Some((self.make)(separator))
+    }
+}
+
+/// Every chunk key encoding zom reads.
+static ENCODINGS: &[KeyEncodingSpec] = &[
+    KeyEncodingSpec {
+        name: "default",
+        default_separator: '/',
+        make: |separator| ChunkKeyEncoding::Default { separator },
+    },
+    KeyEncodingSpec {
+        name: "v2",
+        default_separator: '.',
+        make: |separator| ChunkKeyEncoding::V2 { separator },
+    },
+];
+
+/// The chunk key encoding of this name.
+pub(crate) fn key_encoding_spec(name: &str) -> Option<&'static KeyEncodingSpec> {
+    ENCODINGS.iter().find(|e| e.name == name)
+}
 
 /// How chunk coordinates become store keys (relative to the array's path).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,44 +77,28 @@ pub enum ChunkKeyEncoding {
     },
 }
 
-fn separator(value: Option<&Value>, default: char, what: &str) -> Result<char> {
-    match value {
-        None => Ok(default),
-        Some(Value::String(s)) if s == "/" => Ok('/'),
-        Some(Value::String(s)) if s == "." => Ok('.'),
-        Some(other) => Err(ZomError::invalid_metadata(format!(
-            "{what} separator must be \"/\" or \".\", not {}",
-            crate::json::to_compact(other)
-        ))),
-    }
-}
-
 impl ChunkKeyEncoding {
     /// Reads a v3 `chunk_key_encoding`.
     ///
     /// Unknown names are [`ErrorCode::UnsupportedExtension`]; a separator other than `"/"` or
     /// `"."` is [`ErrorCode::InvalidMetadata`].
     pub fn from_v3(encoding: &NamedConfig) -> Result<Self> {
-        match encoding.name.as_str() {
-            "default" => Ok(ChunkKeyEncoding::Default {
-                separator: separator(
-                    encoding.get("separator"),
-                    '/',
-                    "the 'default' chunk key encoding",
-                )?,
-            }),
-            "v2" => Ok(ChunkKeyEncoding::V2 {
-                separator: separator(
-                    encoding.get("separator"),
-                    '.',
-                    "the 'v2' chunk key encoding",
-                )?,
-            }),
-            other => Err(ZomError::new(
+        let Some(spec) = key_encoding_spec(&encoding.name) else {
+            let known: Vec<String> = ENCODINGS.iter().map(|e| format!("'{}'", e.name)).collect();
+            return Err(ZomError::new(
                 ErrorCode::UnsupportedExtension,
-                format!("chunk key encoding '{other}' is not supported (only 'default' and 'v2')"),
-            )),
-        }
+                format!(
+                    "chunk key encoding '{}' is not supported (only {})",
+                    encoding.name,
+                    known.join(" and ")
+                ),
+            ));
+        };
+        decoder_result(
+            spec.read(encoding.configuration.as_ref()),
+            spec.name,
+            "chunk key encoding",
+        )
     }
 
     /// The encoding of a v2 array from its `dimension_separator` (absent means `"."`).

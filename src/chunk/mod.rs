@@ -43,7 +43,10 @@ pub use grid::{ChunkGrid, ChunkRegion};
 pub use key::ChunkKeyEncoding;
 pub use layout::{ArrayLayout, PlannedChunk};
 pub use plan::{ChunkIter, ChunkRead, ReadPlan};
-pub use rectilinear::{GridProblem, Rectilinear, RectilinearAxis};
+pub use rectilinear::{Rectilinear, RectilinearAxis};
+
+pub(crate) use grid::grid_spec;
+pub(crate) use key::key_encoding_spec;
 pub use selection::{slice_indices, AxisSelection, DimSelection, ResolvedSelection, Selection};
 
 use crate::error::{ErrorCode, Result, ZomError};

@@ -4,6 +4,7 @@
 //! may reach past the array. One reader for the decoder ([`super::ChunkGrid::from_v3`]) and
 //! the validator, with every problem located; runs stay runs, so a count of 2^53 costs nothing.
 
+use crate::problem::config::{key_loc, Config, Need};
 use crate::problem::{check_uint, show, LocStep, ProblemKind};
 use serde_json::Value;
 
@@ -23,86 +24,17 @@ pub struct Rectilinear {
     pub axes: Vec<RectilinearAxis>,
 }
 
-/// A problem in a rectilinear grid's configuration, located relative to `configuration`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct GridProblem {
-    /// Where, below `configuration`.
-    pub loc: Vec<LocStep>,
-    /// The validator's vocabulary.
-    pub kind: ProblemKind,
-    /// What is wrong.
-    pub message: String,
-}
-
-fn problem(loc: Vec<LocStep>, kind: ProblemKind, message: String) -> GridProblem {
-    GridProblem { loc, kind, message }
-}
-
-fn key(k: &str) -> LocStep {
-    LocStep::Key(k.to_string())
-}
-
 impl Rectilinear {
-    /// Reads a rectilinear grid's `configuration` for an array of `shape` (when known): the
-    /// grid, or every problem found.
-    pub fn read(
-        config: Option<&Value>,
-        shape: Option<&[u64]>,
-    ) -> Result<Rectilinear, Vec<GridProblem>> {
-        let mut problems = Vec::new();
-        let Some(config) = config else {
-            let message =
-                "the rectilinear chunk grid needs a 'configuration' with 'kind' and 'chunk_shapes'";
-            return Err(vec![problem(
-                Vec::new(),
-                ProblemKind::MissingKey,
-                message.into(),
-            )]);
-        };
-        let Some(obj) = config.as_object() else {
-            let message = format!(
-                "the rectilinear chunk grid's configuration must be an object, not {}",
-                show(config)
-            );
-            return Err(vec![problem(Vec::new(), ProblemKind::InvalidType, message)]);
-        };
-        for k in obj
-            .keys()
-            .filter(|k| !matches!(k.as_str(), "kind" | "chunk_shapes"))
-        {
-            let message =
-                format!("the rectilinear chunk grid configuration has an unknown member '{k}'");
-            problems.push(problem(vec![key(k)], ProblemKind::UnknownKey, message));
-        }
-        match obj.get("kind") {
-            None => problems.push(problem(
-                vec![key("kind")],
-                ProblemKind::MissingKey,
-                "the rectilinear chunk grid configuration has no 'kind' (\"inline\")".into(),
-            )),
-            Some(Value::String(k)) if k == "inline" => {}
-            Some(other) => problems.push(problem(
-                vec![key("kind")],
-                ProblemKind::InvalidValue,
-                format!("rectilinear 'kind' must be \"inline\", not {}", show(other)),
-            )),
-        }
-        let axes = match obj.get("chunk_shapes") {
-            None => {
-                let message = "the rectilinear chunk grid configuration has no 'chunk_shapes'";
-                problems.push(problem(
-                    vec![key("chunk_shapes")],
-                    ProblemKind::MissingKey,
-                    message.into(),
-                ));
-                None
-            }
-            Some(list) => read_axes(list, shape, &mut problems),
-        };
-        match axes {
-            Some(axes) if problems.is_empty() => Ok(Rectilinear { axes }),
-            _ => Err(problems),
-        }
+    /// Reads a rectilinear grid's configuration for an array of `shape` (when known); every
+    /// problem is recorded in `cfg`.
+    pub(crate) fn read(cfg: &mut Config, shape: Option<&[u64]>) -> Option<Rectilinear> {
+        cfg.allow(&["kind", "chunk_shapes"]);
+        cfg.required("kind", Need::Decode);
+        cfg.one_of("kind", &["inline"], Need::Decode);
+        cfg.required("chunk_shapes", Need::Decode);
+        let list = cfg.get("chunk_shapes")?;
+        let axes = read_axes(cfg, list, shape)?;
+        (!cfg.failed()).then_some(Rectilinear { axes })
     }
 
     /// The chunk shape when every dimension repeats one length: the grid is a regular one.
@@ -117,25 +49,27 @@ impl Rectilinear {
     }
 }
 
+fn at(rest: &[LocStep]) -> Vec<LocStep> {
+    let mut loc = key_loc("chunk_shapes");
+    loc.extend_from_slice(rest);
+    loc
+}
+
 /// `chunk_shapes`: one entry per dimension.
 fn read_axes(
+    cfg: &mut Config,
     list: &Value,
     shape: Option<&[u64]>,
-    problems: &mut Vec<GridProblem>,
 ) -> Option<Vec<RectilinearAxis>> {
-    let at = |rest: &[LocStep]| {
-        let mut loc = vec![key("chunk_shapes")];
-        loc.extend_from_slice(rest);
-        loc
-    };
     let Some(items) = list.as_array() else {
         let message = format!(
             "rectilinear 'chunk_shapes' must be a list, one entry per dimension, not {}",
             show(list)
         );
-        problems.push(problem(at(&[]), ProblemKind::InvalidType, message));
+        cfg.problem(at(&[]), (ProblemKind::InvalidType, message), Need::Decode);
         return None;
     };
+    let mut ok = true;
     if let Some(shape) = shape {
         if items.len() != shape.len() {
             let message = format!(
@@ -143,21 +77,19 @@ fn read_axes(
                 items.len(),
                 shape.len()
             );
-            problems.push(problem(at(&[]), ProblemKind::InvalidValue, message));
+            cfg.problem(at(&[]), (ProblemKind::InvalidValue, message), Need::Decode);
+            ok = false;
         }
     }
-    let before = problems.len();
     let mut axes = Vec::with_capacity(items.len());
     for (dim, item) in items.iter().enumerate() {
         let here = at(&[LocStep::Index(dim)]);
         let axis = match item {
-            Value::Array(edges) => {
-                read_edges(edges, dim, &here, problems).map(RectilinearAxis::Edges)
-            }
+            Value::Array(edges) => read_edges(cfg, edges, dim, &here).map(RectilinearAxis::Edges),
             other => match check_uint(other, &format!("chunk_shapes[{dim}]"), 1) {
                 Ok(n) => Some(RectilinearAxis::Repeat(n)),
-                Err((kind, message)) => {
-                    problems.push(problem(here.clone(), kind, message));
+                Err(bad) => {
+                    cfg.problem(here.clone(), bad, Need::Decode);
                     None
                 }
             },
@@ -178,24 +110,36 @@ fn read_axes(
                 let message = format!(
                     "the chunk edges of dimension {dim} reach {total}, short of the array's length {extent}"
                 );
-                problems.push(problem(here.clone(), ProblemKind::InvalidValue, message));
+                cfg.problem(
+                    here.clone(),
+                    (ProblemKind::InvalidValue, message),
+                    Need::Decode,
+                );
+                ok = false;
             }
         }
-        axes.extend(axis);
+        match axis {
+            Some(axis) => axes.push(axis),
+            None => ok = false,
+        }
     }
-    (problems.len() == before && axes.len() == items.len()).then_some(axes)
+    ok.then_some(axes)
 }
 
 /// One dimension's edges: lengths and `[length, count]` runs, at least one.
 fn read_edges(
+    cfg: &mut Config,
     edges: &[Value],
     dim: usize,
     here: &[LocStep],
-    problems: &mut Vec<GridProblem>,
 ) -> Option<Vec<(u64, u64)>> {
     if edges.is_empty() {
         let message = format!("chunk_shapes[{dim}] lists no chunk edges");
-        problems.push(problem(here.to_vec(), ProblemKind::InvalidValue, message));
+        cfg.problem(
+            here.to_vec(),
+            (ProblemKind::InvalidValue, message),
+            Need::Decode,
+        );
         return None;
     }
     let mut runs = Vec::with_capacity(edges.len());
@@ -220,8 +164,8 @@ fn read_edges(
         };
         match run {
             Ok(run) => runs.push(run),
-            Err((kind, message)) => {
-                problems.push(problem(loc, kind, message));
+            Err(bad) => {
+                cfg.problem(loc, bad, Need::Decode);
                 ok = false;
             }
         }
@@ -232,12 +176,21 @@ fn read_edges(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::problem::config::{read_extension, ConfigProblem};
     use serde_json::json;
+
+    fn read(config: &Value, shape: &[u64]) -> Result<Rectilinear, Vec<ConfigProblem>> {
+        let (problems, grid) =
+            read_extension("rectilinear", "chunk grid", config.as_object(), |cfg| {
+                Rectilinear::read(cfg, Some(shape))
+            });
+        grid.ok_or(problems)
+    }
 
     #[test]
     fn reads_lengths_runs_and_repeats_without_expanding_them() {
         let config = json!({"kind": "inline", "chunk_shapes": [[[10, 2], 5], 4, [[1, 9007199254740992u64]]]});
-        let grid = Rectilinear::read(Some(&config), Some(&[25, 7, 30])).unwrap();
+        let grid = read(&config, &[25, 7, 30]).unwrap();
         assert_eq!(
             grid.axes,
             vec![
@@ -249,9 +202,7 @@ mod tests {
         assert_eq!(grid.as_regular(), None);
         let regular = json!({"kind": "inline", "chunk_shapes": [3, 4]});
         assert_eq!(
-            Rectilinear::read(Some(&regular), Some(&[9, 9]))
-                .unwrap()
-                .as_regular(),
+            read(&regular, &[9, 9]).unwrap().as_regular(),
             Some(vec![3, 4])
         );
     }
@@ -260,7 +211,7 @@ mod tests {
     fn locates_every_problem() {
         let config =
             json!({"kind": "outline", "chunk_shapes": [[[10, 0], 5], 0, [], [[3, 1, 1]]], "x": 1});
-        let problems = Rectilinear::read(Some(&config), Some(&[20, 4, 4])).unwrap_err();
+        let problems = read(&config, &[20, 4, 4]).unwrap_err();
         let locs: Vec<Value> = problems
             .iter()
             .map(|p| serde_json::to_value(&p.loc).unwrap())
@@ -278,7 +229,7 @@ mod tests {
             ]
         );
         let short = json!({"kind": "inline", "chunk_shapes": [[[10, 2]]]});
-        let problems = Rectilinear::read(Some(&short), Some(&[21])).unwrap_err();
+        let problems = read(&short, &[21]).unwrap_err();
         assert!(
             problems[0]
                 .message

@@ -3,11 +3,11 @@
 //! Snappy, zlib or zstd, then byte- or bit-unshuffled.
 
 use super::compress::{inflate_into, lz4_block, Wrapper};
-use super::config::{Config, Need};
 use super::registry::{Built, CodecSpec, Kind, Stage, V3Form};
 use super::{codec_error, to_usize, BytesToBytesCodec, Limits, SizeBound};
 use crate::document::named::NamedConfig;
 use crate::error::Result;
+use crate::problem::config::{Config, Need};
 use crate::problem::{LocStep, ProblemKind};
 use serde_json::{Map, Value};
 use zom_kernels::{bitunshuffle, blosclz_decompress, unshuffle};

@@ -1,11 +1,11 @@
 //! The `bytes` array → bytes codec (fixed-size elements in a given byte order) and the byte
 //! swapping every data type needs.
 
-use super::config::{Config, Need};
 use super::registry::{Built, CodecSpec, Kind, Stage};
 use super::{codec_error, to_usize, ArrayToBytesCodec, ChunkRepr, DecodedChunk, Limits, SizeBound};
 use crate::dtype::{DataType, Endianness, StructField};
 use crate::error::Result;
+use crate::problem::config::{Config, Need};
 use crate::problem::{LocStep, ProblemKind};
 use zom_kernels::{swap_all, swap_units};
 

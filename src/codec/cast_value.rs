@@ -6,7 +6,6 @@
 //! float target takes IEEE rounding of every value, overflow included (±∞, not an
 //! out-of-range error); only integer targets have out-of-range handling.
 
-use super::config::{Config, Need};
 use super::numeric::{
     fill_of, number_kind, number_text, scalar_of, stage_number_kind, NumKind, NumType, Scalar,
 };
@@ -15,6 +14,7 @@ use super::{codec_error, ArrayToArrayCodec, ChunkRepr, DecodedChunk};
 use crate::document::named::NamedConfig;
 use crate::dtype::{DataType, FillValue};
 use crate::error::Result;
+use crate::problem::config::{Config, Need};
 use crate::problem::{show, LocStep, ProblemKind};
 use half::f16;
 use serde_json::Value;

@@ -3,10 +3,10 @@
 //! Decoding verifies the stored checksum and strips it; a mismatch is
 //! [`ErrorCode::ChecksumMismatch`].
 
-use super::config::{Config, Need};
 use super::registry::{Built, CodecSpec, Kind, Stage};
 use super::{codec_error, BytesToBytesCodec, Limits, SizeBound};
 use crate::error::{ErrorCode, Result, ZomError};
+use crate::problem::config::{Config, Need};
 
 /// The checksum algorithm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -2,12 +2,12 @@
 //! refuses to produce more than the metadata allows, and never allocates more than that. bz2
 //! and lzma are decoded by `kernels/parts` (see `super::lazy`).
 
-use super::config::{Config, Need};
 use super::lazy::{LazyCodec, PART_BZIP2, PART_LZMA};
 use super::registry::{Built, CodecSpec, Kind, Stage, V3Form};
 use super::{codec_error, to_usize, BytesToBytesCodec, Limits, SizeBound};
 use crate::document::named::NamedConfig;
 use crate::error::Result;
+use crate::problem::config::{Config, Need};
 use flate2::{Decompress, FlushDecompress, Status};
 use serde_json::{Map, Value};
 

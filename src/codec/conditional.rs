@@ -2,12 +2,12 @@
 //! each applied to a chunk or not as the chunk's header says (bit `i` of its first
 //! `header_bits / 8` bytes, little-endian bit order: codec `i` was applied).
 
-use super::config::{Config, ConfigProblem, Effect, Need};
 use super::registry::{self, Built, CodecSpec, Kind, Stage};
 use super::{codec_error, BytesToBytesCodec, SizeBound};
 use crate::document::named::NamedConfig;
 use crate::error::Result;
 use crate::limits::Limits;
+use crate::problem::config::{Config, ConfigProblem, Effect, Need};
 use crate::problem::{show, LocStep, ProblemKind};
 
 /// `conditional`.

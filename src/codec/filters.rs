@@ -2,7 +2,6 @@
 //! categorize. In v2 they work on bytes in the byte orders their configurations name; in v3
 //! (`numcodecs.<id>`) they are array → array codecs on little-endian values.
 
-use super::config::{Config, Need};
 use super::numeric::{as_f64, NumKind, NumType, Scalar};
 use super::registry::{Built, CodecSpec, Filter, Kind, Stage, V3Form};
 use super::{
@@ -11,6 +10,7 @@ use super::{
 };
 use crate::dtype::DataType;
 use crate::error::Result;
+use crate::problem::config::{Config, Need};
 use crate::problem::ProblemKind;
 
 /// What a numeric filter does on decode.
@@ -331,7 +331,7 @@ pub(crate) fn utf32_length(data_type: &DataType) -> Option<usize> {
 /// not one the filters support (and without one when absent with no default: the member's
 /// `required` check reports that).
 fn num_type(cfg: &mut Config, key: &str, default: Option<NumType>) -> Option<NumType> {
-    match cfg.dtype(key, Need::Decode) {
+    match super::typestring_member(cfg, key, Need::Decode) {
         Some(s) => {
             let parsed = NumType::parse(s);
             if parsed.is_none() {
@@ -479,7 +479,7 @@ fn categorize(cfg: &mut Config, stage: &mut Stage) -> Option<Built> {
     // The `dtype` is the array's (`<U3`, or `|O` for object arrays): not a numeric type.
     if let Some(v) = cfg.required("dtype", Need::Spec) {
         if !matches!(v.as_str(), Some("|O" | "O")) {
-            cfg.dtype("dtype", Need::Spec);
+            super::typestring_member(cfg, "dtype", Need::Spec);
         }
     }
     cfg.required("labels", Need::Decode);

@@ -8,11 +8,11 @@
 //! way the call happens inside the pipeline, so these codecs work anywhere in it, inside
 //! shards too, and the output is bounded by what the metadata allows before it is allocated.
 
-use super::config::{Config, Need};
 use super::registry::Stage;
 use super::{codec_error, to_usize, ChunkRepr, DecodedChunk, SizeBound};
 use crate::dtype::DataType;
 use crate::error::Result;
+use crate::problem::config::{Config, Need};
 use crate::problem::ProblemKind;
 
 /// The part of the JS package that holds the LZMA/xz decoder.

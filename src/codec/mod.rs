@@ -36,7 +36,6 @@ mod cast_value;
 mod checksum;
 pub(crate) mod compress;
 mod conditional;
-pub(crate) mod config;
 #[cfg(feature = "encode")]
 mod encode;
 pub(crate) mod external;
@@ -82,6 +81,29 @@ pub(crate) fn unknown_codec(name: &str, why: impl Into<String>) -> ZomError {
         format!("codec '{name}': {why}")
     };
     ZomError::new(ErrorCode::UnknownCodec, message)
+}
+
+/// A NumPy typestring member of a codec configuration (`"<f8"`), checked with the dtype API.
+pub(crate) fn typestring_member<'a>(
+    cfg: &mut crate::problem::config::Config<'a>,
+    key: &str,
+    need: crate::problem::config::Need,
+) -> Option<&'a str> {
+    let s = cfg.str(key, need)?;
+    let value = cfg.get(key)?;
+    match crate::dtype::DataType::from_v2(value, None) {
+        Ok(_) => Some(s),
+        Err(why) => {
+            let message = format!(
+                "{} {} is not a data type: {why}",
+                cfg.label(key),
+                crate::problem::show(value)
+            );
+            let bad = (crate::problem::ProblemKind::InvalidValue, message);
+            cfg.problem(crate::problem::config::key_loc(key), bad, need);
+            None
+        }
+    }
 }
 
 /// An [`ErrorCode::InvalidMetadata`] error about a codec's configuration.

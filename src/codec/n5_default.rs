@@ -5,7 +5,6 @@
 //! decode in the block's own shape. A block smaller or larger than the chunk (N5 writers
 //! truncate edge blocks, or pad them) is cut or padded with the fill value to the chunk.
 
-use super::config::{Config, Need};
 use super::registry::{Built, CodecSpec, Kind, Stage};
 use super::{
     bad_config, codec_error, v3, ArrayToBytesCodec, ChunkRepr, CodecPipeline, DecodedChunk, Limits,
@@ -15,6 +14,7 @@ use crate::chunk::{AxisSelection, ChunkRead, ResolvedSelection};
 use crate::document::named::NamedConfig;
 use crate::dtype::FillValue;
 use crate::error::Result;
+use crate::problem::config::{Config, Need};
 use crate::problem::{LocStep, ProblemKind};
 
 /// `n5_default`.

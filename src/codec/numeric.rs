@@ -1,9 +1,9 @@
 //! Numeric element types as numcodecs filters name them (`"<i4"`, `"float32"`), with NumPy's
 //! casting rules for reading and writing single values.
 
-use super::config::{Config, Need};
 use super::registry::Stage;
 use crate::dtype::{numeric, DataType, FillValue};
+use crate::problem::config::{Config, Need};
 use crate::problem::ProblemKind;
 use half::f16;
 use serde_json::Value;

@@ -4,12 +4,12 @@
 //! one level per dimension beyond the first), then the dtype string and the shape. Decoding
 //! takes the items, flattened in C order as far as the shape says, and checks their count.
 
-use super::config::Config;
 use super::registry::{Built, CodecSpec, Kind, Stage, V3Form};
 use super::{codec_error, ArrayToBytesCodec, ChunkRepr, DecodedChunk, Limits, SizeBound};
 use crate::dtype::ObjectFormat;
 use crate::error::Result;
 use crate::limits::MAX_JSON_DEPTH;
+use crate::problem::config::Config;
 use serde_json::Value;
 
 /// A `json2` or `msgpack2` codec.

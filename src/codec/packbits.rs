@@ -2,7 +2,6 @@
 //! byte counting the padding bits) and the zarr-extensions `packbits` array → bytes codec
 //! (any number of low bits of each element, least significant bit first).
 
-use super::config::{Config, Need};
 use super::registry::{Built, CodecSpec, Filter, Kind, Stage};
 use super::{
     codec_error, to_usize, ArrayToArrayCodec, ArrayToBytesCodec, BytesToBytesCodec, ChunkRepr,
@@ -10,6 +9,7 @@ use super::{
 };
 use crate::dtype::DataType;
 use crate::error::Result;
+use crate::problem::config::{Config, Need};
 use crate::problem::{LocStep, ProblemKind};
 
 /// numcodecs' `packbits`.

@@ -3,12 +3,12 @@
 //! format, decoded by `kernels/parts` (see `super::lazy`). The
 //! configuration holds only the encoder's settings; the format records what decoding needs.
 
-use super::config::{Config, Need};
 use super::lazy::{check_dtype, type_in, LazyCodec, PART_PCODEC};
 use super::registry::{Built, CodecSpec, Kind, Stage};
 use super::{codec_error, ArrayToBytesCodec, ChunkRepr, DecodedChunk, Limits, SizeBound};
 use crate::dtype::DataType;
 use crate::error::Result;
+use crate::problem::config::{Config, Need};
 use crate::problem::ProblemKind;
 
 /// The data types pco encodes, as v3 names.

@@ -10,12 +10,12 @@
 //! entries, because its configurations differ (v3 `blosc` spells `shuffle` as a word, numcodecs
 //! as a number).
 
-use super::config::{Config, ConfigProblem, Effect};
 use super::numeric::{NumKind, NumType};
 use super::{bad_config, unknown_codec};
 use super::{ArrayToArrayCodec, ArrayToBytesCodec, BytesToBytesCodec};
 use crate::dtype::{DataType, FillValue};
 use crate::error::Result;
+use crate::problem::config::{Config, ConfigProblem, Effect};
 use serde_json::{Map, Value};
 
 /// Where a codec sits in a pipeline, in the v3 spec's terms.
@@ -168,8 +168,7 @@ impl CodecSpec {
         config: Option<&Map<String, Value>>,
         stage: &mut Stage,
     ) -> (Vec<ConfigProblem>, Option<Built>) {
-        static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
-        let map = config.unwrap_or_else(|| EMPTY.get_or_init(Map::new));
+        let map = config.unwrap_or_else(|| crate::problem::config::empty_map());
         let mut cfg = Config::new(map, written, self.name, self.numcodecs);
         if written.starts_with("numcodecs.") {
             if let Some(message) = self.deprecated_in_v3 {
@@ -224,7 +223,7 @@ const BASE64: CodecSpec = CodecSpec::numcodecs("base64", Kind::BytesToBytes, not
 
 fn pickle(cfg: &mut Config, stage: &mut Stage) -> Option<Built> {
     cfg.allow(&["protocol"]);
-    cfg.int("protocol", -1, 5, super::config::Need::Spec);
+    cfg.int("protocol", -1, 5, crate::problem::config::Need::Spec);
     not_decoded(cfg, stage)
 }
 

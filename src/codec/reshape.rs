@@ -2,10 +2,10 @@
 //! order under another shape, each output dimension a size, a product of input dimensions, or
 //! `-1` (what the others leave). Decoding moves no byte.
 
-use super::config::{Config, Need};
 use super::registry::{Built, CodecSpec, Kind, Stage};
 use super::{bad_config, ArrayToArrayCodec, ChunkRepr, DecodedChunk};
 use crate::error::Result;
+use crate::problem::config::{Config, Need};
 use crate::problem::{show, LocStep, ProblemKind};
 use serde_json::Value;
 

@@ -3,7 +3,6 @@
 //! array's own data type. Integers must divide exactly and stay in range; floats round as
 //! NumPy rounds them (float16 through float32, one rounding per operation).
 
-use super::config::{Config, Need};
 use super::numeric::{
     as_f64, fill_of, number_kind, number_text, scalar_of, stage_number_kind, NumKind, NumType,
     Scalar,
@@ -12,6 +11,7 @@ use super::registry::{Built, CodecSpec, Kind, Stage};
 use super::{codec_error, ArrayToArrayCodec, ChunkRepr, DecodedChunk};
 use crate::dtype::{DataType, FillValue};
 use crate::error::Result;
+use crate::problem::config::{Config, Need};
 use crate::problem::{show, LocStep, ProblemKind};
 use half::f16;
 

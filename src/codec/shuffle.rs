@@ -1,9 +1,9 @@
 //! The numcodecs `shuffle` bytes → bytes codec (the unshuffle itself is in zom-kernels).
 
-use super::config::{Config, Need};
 use super::registry::{Built, CodecSpec, Kind, Stage};
 use super::{codec_error, BytesToBytesCodec, Limits, SizeBound};
 use crate::error::Result;
+use crate::problem::config::{Config, Need};
 use crate::problem::ProblemKind;
 use zom_kernels::unshuffle;
 

@@ -1,10 +1,10 @@
 //! The `transpose` array → array codec, also used for v2 `order: "F"`.
 
-use super::config::{Config, Need};
 use super::registry::{Built, CodecSpec, Kind, Stage};
 use super::{bad_config, codec_error, ArrayToArrayCodec, ChunkRepr, DecodedChunk};
 use crate::error::Result;
 use crate::problem::check_array;
+use crate::problem::config::{Config, Need};
 use crate::problem::{LocStep, ProblemKind};
 use serde_json::Value;
 

@@ -3,11 +3,11 @@
 //! is a 1-D array of numbers in the codec's `dtype` byte order; it decodes to its
 //! little-endian element bytes.
 
-use super::config::{Config, Need};
 use super::registry::{Built, CodecSpec, Kind, Stage, V3Form};
 use super::{codec_error, ArrayToBytesCodec, ChunkRepr, DecodedChunk, Limits, SizeBound};
 use crate::dtype::DataType;
 use crate::error::Result;
+use crate::problem::config::{Config, Need};
 use crate::problem::ProblemKind;
 
 /// Which kind of values a vlen codec holds.
@@ -267,7 +267,7 @@ fn vlen(cfg: &mut Config, stage: &Stage, kind: VlenKind) -> Option<Built> {
 fn array(cfg: &mut Config, stage: &mut Stage) -> Option<Built> {
     cfg.allow(&["dtype"]);
     cfg.required("dtype", Need::Spec);
-    let written = cfg.dtype("dtype", Need::Spec);
+    let written = super::typestring_member(cfg, "dtype", Need::Spec);
     let item = match &stage.dtype {
         Some(DataType::VlenArray { item }) => item,
         None => return None,

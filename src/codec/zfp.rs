@@ -10,11 +10,11 @@
 //!   to 32 bits, and a fixed rate is set for 3-D blocks whatever the chunk's rank: as zarrs,
 //!   the codec's writer, sets it.
 
-use super::config::{key_loc, Config, Need};
 use super::lazy::{check_dtype, type_in, LazyCodec, PART_ZFP};
 use super::registry::{Built, CodecSpec, Kind, Stage};
 use super::{codec_error, ArrayToBytesCodec, ChunkRepr, DecodedChunk, Limits, SizeBound};
 use crate::error::Result;
+use crate::problem::config::{key_loc, Config, Need};
 use crate::problem::ProblemKind;
 
 /// The data types zfpy encodes, as v3 names.

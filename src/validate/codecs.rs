@@ -4,9 +4,9 @@
 use super::extensions::{parse_named, unknown_extension};
 use super::util::{expect_array, name_of, Ctx, LocExt, MAX_NESTING};
 use super::{LocStep, ProblemKind};
-use crate::codec::config::{ConfigProblem, Effect};
 use crate::codec::registry::{self, Kind, Nested, Stage};
 use crate::dtype::DataType;
+use crate::problem::config::{ConfigProblem, Effect};
 use serde_json::{Map, Value};
 
 /// Where a codec sits in a pipeline.

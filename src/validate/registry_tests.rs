@@ -128,7 +128,7 @@ fn every_codec_is_validated_by_the_configuration_reader_that_decodes_it() {
                 .collect();
             let context = format!(
                 "{} {}",
-                crate::codec::config::what(spec.name, spec.numcodecs),
+                crate::problem::config::what(spec.name, spec.numcodecs),
                 Value::Object(config.clone())
             );
             match decode(spec, &doc) {
@@ -151,7 +151,7 @@ fn every_codec_is_validated_by_the_configuration_reader_that_decodes_it() {
             assert!(
                 flagged.contains(spec.name),
                 "{}: no bad value was reported",
-                crate::codec::config::what(spec.name, spec.numcodecs)
+                crate::problem::config::what(spec.name, spec.numcodecs)
             );
         }
     }

@@ -1,6 +1,6 @@
 //! v3 `zarr.json`: arrays, groups, and zarr-python's inline consolidated metadata.
 
-use super::codecs::check_pipeline;
+use super::codecs::{check_pipeline, report};
 use super::extensions::{
     check_extensions_list, parse_named, unknown_extension, unknown_top_level_key,
 };
@@ -10,7 +10,7 @@ use super::util::{
     show, tname, unknown_keys, Ctx, LocExt, MAX_NESTING, MAX_SAFE_INTEGER,
 };
 use super::{LocStep, ProblemKind};
-use crate::chunk::Rectilinear;
+use crate::chunk::{grid_spec, key_encoding_spec};
 use crate::codec::registry::Stage;
 use crate::dtype::{DataType, FillValue};
 use crate::model::named::NamedConfig;
@@ -236,7 +236,7 @@ fn check_data_type(cx: &mut Ctx, v: &Value, loc: &[LocStep]) -> Option<DataType>
     }
 }
 
-/// Returns the regular grid's chunk shape when it is usable (right rank).
+/// Returns the chunk shape when the grid is usable and regular.
 fn check_chunk_grid(
     cx: &mut Ctx,
     v: &Value,
@@ -244,67 +244,17 @@ fn check_chunk_grid(
     shape: Option<&[u64]>,
 ) -> Option<Vec<u64>> {
     let named = parse_named(cx, v, loc, "chunk grid")?;
-    if named.name == "rectilinear" {
-        cx.run_handler(named.name, v, loc);
-        let cloc = loc.key("configuration");
-        return match Rectilinear::read(v.get("configuration"), shape) {
-            Ok(grid) => grid.as_regular(),
-            Err(problems) => {
-                for p in problems {
-                    let mut at = cloc.clone();
-                    at.extend(p.loc);
-                    cx.error(&at, p.kind, p.message);
-                }
-                None
-            }
-        };
-    }
-    if named.name != "regular" {
+    let Some(spec) = grid_spec(named.name) else {
         unknown_extension(cx, &named, v, loc, "chunk grid");
         return None;
-    }
-    cx.run_handler(named.name, v, loc);
-    let cloc = loc.key("configuration");
-    let Some(conf) = named.config else {
-        if v.get("configuration").is_none() {
-            cx.error(
-                &cloc,
-                ProblemKind::MissingKey,
-                "the regular chunk grid needs a 'configuration' with 'chunk_shape'",
-            );
-        }
-        return None;
     };
-    unknown_keys(
-        cx,
-        conf,
-        &cloc,
-        &["chunk_shape"],
-        "the regular chunk grid configuration",
-    );
-    let sloc = cloc.key("chunk_shape");
-    let chunks = required(
-        cx,
-        conf,
-        &cloc,
-        "chunk_shape",
-        "the regular chunk grid configuration",
-    )
-    .and_then(|v| expect_uint_list(cx, v, &sloc, "'chunk_shape'", 1))?;
-    let shape = shape?;
-    if chunks.len() != shape.len() {
-        cx.error(
-            &sloc,
-            ProblemKind::InvalidValue,
-            format!(
-                "chunk_shape has {} dimensions; shape {shape:?} has {}",
-                chunks.len(),
-                shape.len()
-            ),
-        );
-        return None;
+    cx.run_handler(named.name, v, loc);
+    let (problems, grid) = spec.read(named.config, shape);
+    report(cx, loc, &problems);
+    let chunks = grid?.regular_chunk_shape()?.to_vec();
+    if let (Some(key), Some(shape)) = (spec.chunk_shape_key, shape) {
+        warn_chunk_larger(cx, &chunks, shape, &loc.key("configuration").key(key));
     }
-    warn_chunk_larger(cx, &chunks, shape, &sloc);
     Some(chunks)
 }
 
@@ -312,20 +262,13 @@ fn check_key_encoding(cx: &mut Ctx, v: &Value, loc: &[LocStep]) {
     let Some(named) = parse_named(cx, v, loc, "chunk key encoding") else {
         return;
     };
-    if !matches!(named.name, "default" | "v2") {
+    let Some(spec) = key_encoding_spec(named.name) else {
         unknown_extension(cx, &named, v, loc, "chunk key encoding");
         return;
-    }
-    cx.run_handler(named.name, v, loc);
-    let cloc = loc.key("configuration");
-    let Some(conf) = named.config else {
-        return;
     };
-    let what = format!("the '{}' chunk key encoding configuration", named.name);
-    unknown_keys(cx, conf, &cloc, &["separator"], &what);
-    if let Some(sep) = conf.get("separator") {
-        expect_one_of(cx, sep, &cloc.key("separator"), "'separator'", &["/", "."]);
-    }
+    cx.run_handler(named.name, v, loc);
+    let (problems, _) = spec.read(named.config);
+    report(cx, loc, &problems);
 }
 
 fn check_dimension_names(cx: &mut Ctx, v: &Value, loc: &[LocStep], rank: Option<usize>) {

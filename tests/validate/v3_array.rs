@@ -94,7 +94,7 @@ fn v3_chunk_grid() {
     only(
         &r,
         "",
-        json!(["chunk_grid", "configuration"]),
+        json!(["chunk_grid", "configuration", "chunk_shape"]),
         "missing_key",
     );
     let r = v3(&set(arr(), "/chunk_grid/configuration/extra", json!(1)));

@@ -6,7 +6,6 @@ mod index;
 
 pub use index::{ChunkLocation, IndexRange, PlannedChunk, ReadPlan, ShardIndex};
 
-use super::config::{Config, Need};
 use super::pipeline::fill_chunk;
 use super::registry::{Built, CodecSpec, Kind, Nested, Stage};
 use super::{
@@ -17,6 +16,7 @@ use crate::document::named::NamedConfig;
 use crate::dtype::{DataType, FillValue};
 use crate::error::Result;
 use crate::limits::Limit;
+use crate::problem::config::{Config, Need};
 use crate::problem::{LocStep, ProblemKind};
 use serde_json::Value;
 

@@ -1,14 +1,15 @@
-//! Reading a codec's configuration: the one reader both the decoder and the validator use.
+//! Reading an extension's configuration (a codec's, a chunk grid's, a chunk key encoding's):
+//! the one reader both the decoder and the validator use.
 //!
-//! A codec's `configure` function (see [`super::registry`]) reads its keys through a
-//! [`Config`]. Every problem is recorded with its location and wording; whether it stops
+//! A codec's `configure` function (see `crate::codec::registry`), and the readers of the chunk
+//! grids and key encodings (`crate::chunk`), read their keys through a [`Config`]. Every problem is recorded with its location and wording; whether it stops
 //! decoding is the codec's call ([`Need`]): a value the decoder uses must be right
 //! ([`Need::Decode`]), a value only the spec constrains ([`Need::Spec`]) is reported by the
 //! validator and ignored by the decoder (gzip's `level`, say, which decoding does not use).
 
 use crate::problem::{
     check_array, check_bool, check_int_range, check_number, check_one_of, check_str, check_uint,
-    show, Bad,
+    Bad,
 };
 use crate::problem::{LocStep, ProblemKind};
 use serde_json::{Map, Value};
@@ -57,6 +58,8 @@ pub(crate) struct Config<'a> {
     codec: &'static str,
     /// Whether the configuration is a numcodecs object, where `id` is a member.
     numcodecs: bool,
+    /// The extension point when this is not a codec (`"chunk grid"`).
+    point: Option<&'static str>,
     /// The members the codec defines, as its `allow` call listed them.
     allowed: &'static [&'static str],
     problems: Vec<ConfigProblem>,
@@ -76,8 +79,22 @@ impl<'a> Config<'a> {
             name,
             codec,
             numcodecs,
+            point: None,
             allowed: &[],
             problems: Vec::new(),
+        }
+    }
+
+    /// A reader over `map`, the configuration of the `name` extension at extension `point`
+    /// (`"chunk grid"`, `"chunk key encoding"`).
+    pub(crate) fn extension(
+        map: &'a Map<String, Value>,
+        name: &'static str,
+        point: &'static str,
+    ) -> Self {
+        Config {
+            point: Some(point),
+            ..Config::new(map, name, name, false)
         }
     }
 
@@ -172,9 +189,11 @@ impl<'a> Config<'a> {
         }
     }
 
-    /// A member's value; `null` counts as absent (numcodecs writes `null` for "default").
+    /// A member's value; in a codec's configuration `null` counts as absent (numcodecs writes
+    /// `null` for "default").
     pub(crate) fn get(&self, key: &str) -> Option<&'a Value> {
-        self.map.get(key).filter(|v| !v.is_null())
+        let codec = self.point.is_none();
+        self.map.get(key).filter(|v| !(codec && v.is_null()))
     }
 
     /// A member the spec requires: reports `missing_key` when absent.
@@ -204,9 +223,13 @@ impl<'a> Config<'a> {
         }
     }
 
-    /// How messages name the codec: `"codec 'gzip'"`, `"numcodecs 'zlib'"`.
+    /// How messages name the codec or extension: `"codec 'gzip'"`, `"numcodecs 'zlib'"`,
+    /// `"the 'regular' chunk grid configuration"`.
     pub(crate) fn what(&self) -> String {
-        what(self.codec, self.numcodecs)
+        match self.point {
+            Some(point) => format!("the '{}' {point} configuration", self.codec),
+            None => what(self.codec, self.numcodecs),
+        }
     }
 
     /// How messages name a member: `"gzip 'level'"`.
@@ -284,23 +307,45 @@ impl<'a> Config<'a> {
         }
         Some(out)
     }
+}
 
-    /// A NumPy typestring member (`"<f8"`), checked with the dtype API.
-    pub(crate) fn dtype(&mut self, key: &str, need: Need) -> Option<&'a str> {
-        let s = self.str(key, need)?;
-        let value = self.get(key)?;
-        match crate::dtype::DataType::from_v2(value, None) {
-            Ok(_) => Some(s),
-            Err(why) => {
-                let message = format!(
-                    "{} {} is not a data type: {why}",
-                    self.label(key),
-                    show(value)
-                );
-                self.problem(key_loc(key), (ProblemKind::InvalidValue, message), need);
-                None
-            }
-        }
+/// An empty configuration, read when a document gives none.
+pub(crate) fn empty_map() -> &'static Map<String, Value> {
+    static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
+    EMPTY.get_or_init(Map::new)
+}
+
+/// Reads `config` (`None`: the document gives none) of the `name` extension at `point` with
+/// `read`: the problems found, and what `read` made of it.
+pub(crate) fn read_extension<T>(
+    name: &'static str,
+    point: &'static str,
+    config: Option<&Map<String, Value>>,
+    read: impl FnOnce(&mut Config) -> Option<T>,
+) -> (Vec<ConfigProblem>, Option<T>) {
+    let mut cfg = Config::extension(config.unwrap_or_else(|| empty_map()), name, point);
+    let made = read(&mut cfg);
+    (cfg.into_problems(), made)
+}
+
+/// The decoder's verdict on what [`read_extension`] found: what was made, or the first problem
+/// that stops decoding as an [`ErrorCode::InvalidMetadata`] error.
+///
+/// [`ErrorCode::InvalidMetadata`]: crate::error::ErrorCode::InvalidMetadata
+pub(crate) fn decoder_result<T>(
+    (problems, made): (Vec<ConfigProblem>, Option<T>),
+    name: &str,
+    point: &str,
+) -> crate::error::Result<T> {
+    let fatal = problems
+        .into_iter()
+        .find(|p| matches!(p.effect, Effect::Fatal | Effect::Unsupported));
+    match (made, fatal) {
+        (Some(made), None) => Ok(made),
+        (_, Some(problem)) => Err(crate::error::ZomError::invalid_metadata(problem.message)),
+        (None, None) => Err(crate::error::ZomError::invalid_metadata(format!(
+            "the {point} '{name}' could not be read"
+        ))),
     }
 }
 

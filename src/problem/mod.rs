@@ -1,9 +1,12 @@
 //! The crate's problem vocabulary: what validation, codec configuration reading, conversion
 //! and reference parsing report ([`Problem`], its [`ProblemKind`], [`Severity`] and [`LocStep`]
 //! location), and the helpers that word problems the same everywhere ([`show`], the `check_*`
-//! value checks, path joining). A leaf module: it knows JSON and nothing of Zarr, so that any
-//! module may report a problem without importing the validator. `crate::validate` re-exports
+//! value checks, path joining), and [`config`], the one reader of an extension's configuration
+//! that the decoder and the validator share. A leaf module: it knows JSON and nothing of Zarr,
+//! so that any module may report a problem without importing the validator. `crate::validate` re-exports
 //! the public types at their old paths.
+
+pub(crate) mod config;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -223,7 +226,7 @@ pub(crate) fn tname(value: &Value) -> &'static str {
 
 /// What is wrong with one value: its problem kind and message. The `check_*` functions return
 /// it and the `expect_*` ones report it; the codec configuration reader
-/// (`crate::codec::config`) reports it too, so one value check has one wording everywhere.
+/// (`crate::problem::config`) reports it too, so one value check has one wording everywhere.
 pub(crate) type Bad = (ProblemKind, String);
 
 fn wrong_type(what: &str, want: &str, value: &Value) -> Bad {
