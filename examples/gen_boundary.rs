@@ -131,6 +131,41 @@ pub fn typescript() -> String {
     }
     out.push_str("};\n\n");
 
+    doc(
+        &mut out,
+        "",
+        "The names of a node's metadata documents (src/model/documents.rs `METADATA_DOCUMENTS`); every other key is a chunk.",
+    );
+    let names: Vec<String> = zom::model::documents::METADATA_DOCUMENTS
+        .iter()
+        .map(|n| format!("\"{n}\""))
+        .collect();
+    let _ = writeln!(
+        out,
+        "export const METADATA_DOCUMENTS: readonly string[] = [{}];\n",
+        names.join(", ")
+    );
+    doc(
+        &mut out,
+        "",
+        "How a v3 pipeline names a numcodecs codec: this prefix and the codec's `id` (src/document/named.rs).",
+    );
+    let _ = writeln!(
+        out,
+        "export const NUMCODECS_PREFIX = \"{}\";\n",
+        zom::codec::NUMCODECS_PREFIX
+    );
+    doc(
+        &mut out,
+        "",
+        "Every codec name a v3 pipeline may use that zom knows (src/codec/registry.rs `ALL`): v3 names and aliases, then `numcodecs.<id>`.",
+    );
+    out.push_str("export const CODEC_NAMES: readonly string[] = [\n");
+    for name in zom::codec::codec_names() {
+        let _ = writeln!(out, "  \"{name}\",");
+    }
+    out.push_str("];\n\n");
+
     doc(&mut out, "", "The name of one of the {@link Limits}.");
     let names: Vec<String> = Limit::ALL
         .iter()

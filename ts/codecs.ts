@@ -10,6 +10,7 @@
  * @module
  */
 import { ZomError } from "./errors.js";
+import { NUMCODECS_PREFIX } from "./generated/boundary.js";
 
 /** What a codec module exports. */
 export interface CodecModule {
@@ -139,7 +140,7 @@ export function importCodec(url: string): Promise<CodecModule> {
 
 /** The module URL of a step's codec (a numcodecs id also matches `numcodecs.<id>`). */
 export function moduleOf(table: Record<string, string>, name: string): string | undefined {
-  return table[name] ?? (name.startsWith("numcodecs.") ? table[name.slice("numcodecs.".length)] : undefined);
+  return table[name] ?? (name.startsWith(NUMCODECS_PREFIX) ? table[name.slice(NUMCODECS_PREFIX.length)] : undefined);
 }
 
 /**

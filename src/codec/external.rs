@@ -18,9 +18,12 @@ use crate::error::{ErrorCode, Result, ZomError};
 use serde_json::{Map, Value};
 
 fn is_registered(registered: &[String], name: &str) -> bool {
-    registered
-        .iter()
-        .any(|r| r == name || name.strip_prefix("numcodecs.").is_some_and(|id| r == id))
+    registered.iter().any(|r| {
+        r == name
+            || name
+                .strip_prefix(crate::codec::NUMCODECS_PREFIX)
+                .is_some_and(|id| r == id)
+    })
 }
 
 /// One codec the caller applies to a chunk's stored bytes.

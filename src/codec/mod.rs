@@ -58,10 +58,12 @@ mod v3;
 mod vlen;
 mod zfp;
 
+pub use crate::document::named::NUMCODECS_PREFIX;
 pub use crate::limits::Limits;
 pub use external::ExternalStep;
 pub(crate) use pipeline::object_fill;
 pub use pipeline::CodecPipeline;
+pub use registry::v3_names as codec_names;
 
 use crate::dtype::{DataType, FillValue};
 use crate::error::{ErrorCode, Result, ZomError};

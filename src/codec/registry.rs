@@ -13,6 +13,7 @@
 use super::numeric::{NumKind, NumType};
 use super::{bad_config, unknown_codec};
 use super::{ArrayToArrayCodec, ArrayToBytesCodec, BytesToBytesCodec};
+use crate::document::named::NUMCODECS_PREFIX;
 use crate::dtype::{DataType, FillValue};
 use crate::error::Result;
 use crate::problem::config::{Config, ConfigProblem, Effect};
@@ -170,7 +171,7 @@ impl CodecSpec {
     ) -> (Vec<ConfigProblem>, Option<Built>) {
         let map = config.unwrap_or_else(|| crate::problem::config::empty_map());
         let mut cfg = Config::new(map, written, self.name, self.numcodecs);
-        if written.starts_with("numcodecs.") {
+        if written.starts_with(NUMCODECS_PREFIX) {
             if let Some(message) = self.deprecated_in_v3 {
                 cfg.warn(message.to_string());
             }
@@ -288,7 +289,19 @@ pub(crate) fn v3(name: &str) -> Option<&'static CodecSpec> {
     ALL.iter()
         .copied()
         .find(|s| !s.numcodecs && (s.name == name || s.aliases.contains(&name)))
-        .or_else(|| numcodecs(name.strip_prefix("numcodecs.")?))
+        .or_else(|| numcodecs(name.strip_prefix(NUMCODECS_PREFIX)?))
+}
+
+/// Every name a v3 `codecs` entry may give a codec zom knows: the v3 names and aliases, then
+/// each numcodecs codec as `numcodecs.<id>`.
+pub fn v3_names() -> Vec<String> {
+    let v3 = ALL.iter().filter(|s| !s.numcodecs);
+    let names = v3.flat_map(|s| std::iter::once(s.name).chain(s.aliases.iter().copied()));
+    let numcodecs = ALL.iter().filter(|s| s.numcodecs);
+    names
+        .map(str::to_string)
+        .chain(numcodecs.map(|s| format!("{NUMCODECS_PREFIX}{}", s.name)))
+        .collect()
 }
 
 /// The numcodecs codec with this `id`.

@@ -5,6 +5,10 @@ use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
+/// How a v3 document names a numcodecs codec (and zom a v2 object data type): this prefix and
+/// the numcodecs `id` (`numcodecs.zlib`).
+pub const NUMCODECS_PREFIX: &str = "numcodecs.";
+
 /// A v3 extension point: a bare name (`"bytes"`) or an object
 /// `{"name": …, "configuration": {…}, "must_understand": …}`.
 /// Other keys and the written form are kept so that serialising gives back the same JSON.

@@ -358,7 +358,11 @@ pub(super) fn to_v3(data_type: &DataType) -> NamedConfig {
             "numcodecs.vlen-array",
             vec![("data_type", to_v3(item).to_value())],
         ),
-        DataType::Object(format) => NamedConfig::short(format!("numcodecs.{}", format.id())),
+        DataType::Object(format) => NamedConfig::short(format!(
+            "{}{}",
+            crate::document::named::NUMCODECS_PREFIX,
+            format.id()
+        )),
         // The simple types were handled above.
         _ => NamedConfig::short("unknown"),
     }

@@ -2,7 +2,7 @@
 //! cases it refuses but v3 can express (object arrays with `vlen-*`, xarray's
 //! `_ARRAY_DIMENSIONS`). Everything that cannot convert is reported as a problem.
 
-use super::named::NamedConfig;
+use super::named::{NamedConfig, NUMCODECS_PREFIX};
 use super::node::{join_path, Array, ArrayV2, Group, Node, ZarrFormat};
 use super::v3::ArrayMetadataV3;
 use crate::codec::registry::{self, Kind, V3Form};
@@ -88,7 +88,7 @@ fn numcodecs_codec(codec: &Value) -> Option<NamedConfig> {
     let mut configuration = codec.as_object().cloned().unwrap_or_default();
     configuration.shift_remove("id");
     Some(NamedConfig::new(
-        format!("numcodecs.{id}"),
+        format!("{NUMCODECS_PREFIX}{id}"),
         Some(configuration),
     ))
 }
@@ -217,7 +217,7 @@ fn convert_codecs(
                 path,
                 loc.clone(),
                 Severity::Warning,
-                format!("codec '{id}' is unknown; written as numcodecs.{id}, assumed bytes→bytes"),
+                format!("codec '{id}' is unknown; written as {NUMCODECS_PREFIX}{id}, assumed bytes→bytes"),
             ));
             bytes_to_bytes.extend(numcodecs_codec(codec));
             continue;

@@ -68,13 +68,15 @@ pub fn from_document_bytes<K: AsRef<str>, B: AsRef<[u8]>>(
     from_documents(parsed)
 }
 
-/// Whether a store key names a metadata document.
+/// The names of the metadata documents a node may have: v3's `zarr.json`, v2's `.zarray`,
+/// `.zgroup` and `.zattrs`, and v2's consolidated `.zmetadata`. Every other key is a chunk.
+pub const METADATA_DOCUMENTS: [&str; 5] =
+    ["zarr.json", ".zarray", ".zgroup", ".zattrs", ".zmetadata"];
+
+/// Whether a store key names a metadata document ([`METADATA_DOCUMENTS`]).
 pub fn is_metadata_key(key: &str) -> bool {
     let name = key.rsplit('/').next().unwrap_or(key);
-    matches!(
-        name,
-        "zarr.json" | ".zarray" | ".zgroup" | ".zattrs" | ".zmetadata"
-    )
+    METADATA_DOCUMENTS.contains(&name)
 }
 
 /// The node path of a metadata key ("a/b/zarr.json" → "a/b").

@@ -154,16 +154,16 @@ fn check_codec(
 ) -> Option<Role> {
     let Some(spec) = registry::v3(name) else {
         // A codec the caller implements (JS `registerCodec`), as a name or numcodecs id.
-        let id = name.strip_prefix("numcodecs.");
+        let id = name.strip_prefix(crate::codec::NUMCODECS_PREFIX);
         if cx.run_handler(name, value, loc) || id.is_some_and(|id| cx.run_handler(id, value, loc)) {
             current.dtype = None;
             return Some(Role::Unknown);
         }
-        if let Some(id) = id {
+        if id.is_some() {
             cx.warn(
                 loc,
                 ProblemKind::InvalidValue,
-                format!("numcodecs codec 'numcodecs.{id}' is not one zom knows"),
+                format!("numcodecs codec '{name}' is not one zom knows"),
             );
             current.dtype = None;
             return Some(Role::Flexible);

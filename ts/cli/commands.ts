@@ -33,6 +33,7 @@ import {
 } from "./format.js";
 import { Progress } from "./progress.js";
 import type { ProgressSink } from "./progress.js";
+import { METADATA_DOCUMENTS } from "../generated/boundary.js";
 import { showBytes } from "../units.js";
 import { parseSelection, SelectionSyntaxError, toSelection } from "./selection.js";
 
@@ -430,7 +431,7 @@ complex numbers as [re, im], byte strings as base64, datetimes as integer counts
 };
 
 /** The metadata documents of a node, which are not chunks. */
-const METADATA = new Set(["zarr.json", ".zarray", ".zattrs", ".zgroup", ".zmetadata"]);
+const METADATA = new Set(METADATA_DOCUMENTS);
 /** info counts stored chunk files only up to this many (beyond, it says so). */
 const COUNT_LIMIT = 100_000;
 

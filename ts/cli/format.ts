@@ -5,6 +5,7 @@
  * @module
  */
 import { stringify } from "../api.js";
+import { NUMERIC_TYPES } from "../generated/boundary.js";
 import { summarize } from "../documents.js";
 import type { ChunkData } from "../decode.js";
 import type { ZomError } from "../errors.js";
@@ -224,11 +225,13 @@ const EDGE = 3;
 
 /**
  * Values of a region as NumPy prints them: nested brackets, one row per line, and beyond 1000
- * elements only the first and last three along each dimension (`...` between). float32 and
- * complex64 values are written with the fewest digits that identify them as float32.
+ * elements only the first and last three along each dimension (`...` between). Floats of 32 bits
+ * or fewer (float32, complex64, float16, the registry's small floats) are written with the
+ * fewest digits that identify them as float32.
  */
 export function textValues(values: Values, shape: number[], dataType: JsonValue): string {
-  const float32 = dataType === "float32" || dataType === "complex64";
+  const type = typeof dataType === "string" ? NUMERIC_TYPES[dataType] : undefined;
+  const float32 = type !== undefined && (type.kind === "float" || type.kind === "complex") && type.bits <= 32;
   const show = (i: number): string => textValue(i < values.length ? values.at(i) : null, float32);
   if (shape.length === 0) return show(0);
   const summarise = values.length > THRESHOLD;

@@ -86,6 +86,65 @@ export const NUMERIC_TYPES: Readonly<Record<string, NumericType>> = {
   complex_float4_e2m1fn: { kind: "complex", size: 2, bits: 4, view: "complex64", widened: true },
 };
 
+/** The names of a node's metadata documents (src/model/documents.rs `METADATA_DOCUMENTS`); every other key is a chunk. */
+export const METADATA_DOCUMENTS: readonly string[] = ["zarr.json", ".zarray", ".zgroup", ".zattrs", ".zmetadata"];
+
+/** How a v3 pipeline names a numcodecs codec: this prefix and the codec's `id` (src/document/named.rs). */
+export const NUMCODECS_PREFIX = "numcodecs.";
+
+/** Every codec name a v3 pipeline may use that zom knows (src/codec/registry.rs `ALL`): v3 names and aliases, then `numcodecs.<id>`. */
+export const CODEC_NAMES: readonly string[] = [
+  "bytes",
+  "endian",
+  "transpose",
+  "reshape",
+  "gzip",
+  "zstd",
+  "blosc",
+  "crc32c",
+  "conditional",
+  "vlen-utf8",
+  "numcodecs.vlen-utf8",
+  "vlen-bytes",
+  "numcodecs.vlen-bytes",
+  "packbits",
+  "n5_default",
+  "zfp",
+  "bitround",
+  "scale_offset",
+  "cast_value",
+  "sharding_indexed",
+  "numcodecs.gzip",
+  "numcodecs.zlib",
+  "numcodecs.bz2",
+  "numcodecs.zstd",
+  "numcodecs.lz4",
+  "numcodecs.lzma",
+  "numcodecs.blosc",
+  "numcodecs.crc32",
+  "numcodecs.crc32c",
+  "numcodecs.adler32",
+  "numcodecs.fletcher32",
+  "numcodecs.jenkins_lookup3",
+  "numcodecs.shuffle",
+  "numcodecs.delta",
+  "numcodecs.fixedscaleoffset",
+  "numcodecs.quantize",
+  "numcodecs.astype",
+  "numcodecs.bitround",
+  "numcodecs.packbits",
+  "numcodecs.vlen-utf8",
+  "numcodecs.vlen-bytes",
+  "numcodecs.vlen-array",
+  "numcodecs.json2",
+  "numcodecs.msgpack2",
+  "numcodecs.pickle",
+  "numcodecs.categorize",
+  "numcodecs.zfpy",
+  "numcodecs.pcodec",
+  "numcodecs.base64",
+];
+
 /** The name of one of the {@link Limits}. */
 export type LimitName = "maxChunkBytes" | "maxBytes" | "maxChunks" | "maxDocumentBytes" | "maxJsonDepth" | "maxNodes" | "maxShardIndexBytes";
 

@@ -7,6 +7,7 @@ import { Coalescer, MAX_MERGED_BYTES } from "./coalesce.js";
 import type { RangeReader } from "./coalesce.js";
 import type { HttpAnswer, HttpContext } from "./http.js";
 import { httpError, overLimit, send } from "./http.js";
+import { METADATA_DOCUMENTS } from "../generated/boundary.js";
 import { Limiter } from "./limit.js";
 import { listS3, listHtml } from "./list.js";
 import type { S3Root } from "./list.js";
@@ -16,11 +17,11 @@ import { parseContentLength, parseContentRange } from "./wire.js";
 import { Joint, raceAbort, throwIfAborted } from "./signal.js";
 import type { ByteRange, FetchStoreListing, FetchStoreOptions, FetchStoreStats, StoreCallOptions, StoreListing } from "./types.js";
 
-const METADATA = /(^|\/)(zarr\.json|\.zarray|\.zgroup|\.zattrs|\.zmetadata)$/;
+const METADATA = new Set(METADATA_DOCUMENTS);
 
 /** True for the keys of metadata documents, which {@link FetchStore} keeps in memory. */
 export function isMetadataKey(key: string): boolean {
-  return METADATA.test(key);
+  return METADATA.has(key.slice(key.lastIndexOf("/") + 1));
 }
 
 interface CacheEntry {

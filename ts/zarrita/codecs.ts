@@ -11,6 +11,7 @@ import * as raw from "../zom_wasm.js";
 import { registerLocalCodec, unregisterCodec } from "../codecs.js";
 import type { CodecStep } from "../codecs.js";
 import { ChunkDecoder } from "../decode.js";
+import { CODEC_NAMES, NUMCODECS_PREFIX } from "../generated/boundary.js";
 import { requireInit } from "../load.js";
 import { shapeOf, zarrJsonOf } from "./dtype.js";
 import { toZarritaError, UnsupportedError } from "./errors.js";
@@ -33,11 +34,6 @@ export interface CodecEntry {
 
 type Loader = () => Promise<CodecEntry> | CodecEntry;
 
-const BUILT_IN = [
-  "blosc", "lz4", "zstd", "gzip", "zlib", "transpose", "bytes", "crc32c", "vlen-utf8", "json2", "bitround", "cast_value", "scale_offset",
-  "numcodecs.blosc", "numcodecs.lz4", "numcodecs.zstd", "numcodecs.gzip", "numcodecs.zlib", "numcodecs.vlen-utf8", "numcodecs.shuffle",
-  "numcodecs.delta", "numcodecs.bitround", "numcodecs.json2",
-];
 
 /**
  * What pipeline builders hand a codec class besides its configuration: the chunk's data type,
@@ -161,14 +157,14 @@ function register(name: string, load: Loader): void {
   };
   registerLocalCodec(name, Promise.resolve(module));
   // A v2 array names numcodecs by id; "numcodecs.<id>" registers that too.
-  if (name.startsWith("numcodecs.")) registerLocalCodec(name.slice("numcodecs.".length), Promise.resolve(module));
+  if (name.startsWith(NUMCODECS_PREFIX)) registerLocalCodec(name.slice(NUMCODECS_PREFIX.length), Promise.resolve(module));
 }
 
 /** zarrita's codec registry: `registry.set(name, () => import("…").then((m) => m.default))`. */
 class CodecRegistry extends Map<string, Loader> {
   constructor() {
     super();
-    for (const name of BUILT_IN) super.set(name, builtIn(name));
+    for (const name of CODEC_NAMES) super.set(name, builtIn(name));
   }
   override set(name: string, load: Loader): this {
     if (typeof load !== "function") throw new TypeError(`registry.set('${name}', …) takes a function returning the codec class`);
@@ -177,7 +173,7 @@ class CodecRegistry extends Map<string, Loader> {
   }
   override delete(name: string): boolean {
     unregisterCodec(name);
-    if (name.startsWith("numcodecs.")) unregisterCodec(name.slice("numcodecs.".length));
+    if (name.startsWith(NUMCODECS_PREFIX)) unregisterCodec(name.slice(NUMCODECS_PREFIX.length));
     return super.delete(name);
   }
 }

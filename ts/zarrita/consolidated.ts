@@ -6,6 +6,7 @@
  */
 import { summarize, toDocuments } from "../documents.js";
 import { isZomError } from "../errors.js";
+import { isMetadataKey } from "../store/fetch.js";
 import { open as zomOpen } from "../hierarchy.js";
 import type { StoreInput } from "../hierarchy.js";
 import type { Zom } from "../types.js";
@@ -29,7 +30,6 @@ export type Listable<Store extends Readable> = Store & {
   contents(): { path: AbsolutePath; kind: "array" | "group" }[];
 };
 
-const METADATA = /(^|\/)(zarr\.json|\.zarray|\.zgroup|\.zattrs)$/;
 
 /** The consolidated tree at the root of `store` in `format`, or why there is none. */
 async function consolidatedTree(store: Readable, format: ConsolidatedFormat): Promise<Zom> {
@@ -67,7 +67,7 @@ export async function withConsolidatedMetadata<Store extends Readable>(store: St
       continue;
     }
     const known = new Map<string, Uint8Array>();
-    for (const [key, bytes] of toDocuments(tree)) if (METADATA.test(key)) known.set(`/${key}`, bytes);
+    for (const [key, bytes] of toDocuments(tree)) if (isMetadataKey(key)) known.set(`/${key}`, bytes);
     return consolidatedStore(store, known, tree, format === "v2" ? 2 : 3);
   }
   throw last;

@@ -4,6 +4,8 @@
  * @module
  */
 
+import { NUMERIC_TYPES } from "../../ts/generated/boundary.js";
+
 /** A data type's name: "int32", "numpy.datetime64", "structured", a v2 typestring. */
 export function nameOf(dtype: unknown): string {
   if (typeof dtype === "string") return dtype;
@@ -11,9 +13,9 @@ export function nameOf(dtype: unknown): string {
   return typeof name === "string" ? name : "?";
 }
 
-/** complex64 / complex128: values come as (re, im) pairs. */
+/** The complex types (complex64, complex128, the registry's complex_*): values come as (re, im) pairs. */
 export function isComplex(name: string): boolean {
-  return name.startsWith("complex");
+  return NUMERIC_TYPES[name]?.kind === "complex";
 }
 
 /** numpy.datetime64 / numpy.timedelta64: int64 counts of a unit. */
@@ -76,7 +78,10 @@ function bytesText(b: Uint8Array): string {
 
 function number(x: number, name: string): string {
   if (Number.isNaN(x)) return "NaN";
-  if (name === "float32" || name === "float16" || name === "complex64") return String(Number.parseFloat(x.toPrecision(name === "float16" ? 4 : 7)));
+  const type = NUMERIC_TYPES[name];
+  if (type !== undefined && (type.kind === "float" || type.kind === "complex") && type.bits <= 32) {
+    return String(Number.parseFloat(x.toPrecision(type.bits <= 16 ? 4 : 7)));
+  }
   return String(x);
 }
 
