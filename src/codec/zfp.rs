@@ -20,9 +20,22 @@ use crate::problem::ProblemKind;
 /// The data types zfpy encodes, as v3 names.
 const ZFPY_TYPES: &[&str] = &["int32", "int64", "float32", "float64"];
 
-/// The data types the zarr-extensions `zfp` codec encodes (its own and those zarrs promotes).
+/// The data types the zarr-extensions `zfp` codec encodes: its own, those zarrs promotes, and
+/// numpy's datetime64 and timedelta64, which zarrs stores as `int64` (the spec allows types
+/// "interpreted as" its own).
 const ZFP_TYPES: &[&str] = &[
-    "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "float32", "float64",
+    "int8",
+    "uint8",
+    "int16",
+    "uint16",
+    "int32",
+    "uint32",
+    "int64",
+    "uint64",
+    "float32",
+    "float64",
+    "numpy.datetime64",
+    "numpy.timedelta64",
 ];
 
 /// A `zfpy` or `zfp` codec.

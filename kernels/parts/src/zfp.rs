@@ -25,11 +25,12 @@ fn zfpy_type(dtype: &str) -> Option<ZfpScalarType> {
     })
 }
 
-/// The zfp scalar type the zarr-extensions codec stores `dtype` as.
+/// The zfp scalar type the zarr-extensions codec stores `dtype` as (numpy's datetime64 and
+/// timedelta64 as their `int64` counts, as zarrs writes them).
 fn zfp_type(dtype: &str) -> Option<ZfpScalarType> {
     Some(match dtype {
         "int8" | "uint8" | "int16" | "uint16" | "uint32" => ZfpScalarType::I32,
-        "uint64" => ZfpScalarType::I64,
+        "uint64" | "numpy.datetime64" | "numpy.timedelta64" => ZfpScalarType::I64,
         _ => return zfpy_type(dtype),
     })
 }
@@ -339,6 +340,17 @@ mod tests {
         assert_eq!(decode_zfp(&v, &stream, 128).unwrap(), le(&u16s));
         let e = decode_zfp(&v, &stream, 126).unwrap_err();
         assert!(e.contains("more than"), "{e}");
+        // numpy's datetime64 and timedelta64 are their int64 counts.
+        let seconds: Vec<i64> = (0..16).map(|i| 1_700_000_000 + i * 3_600).collect();
+        let stream = encode(&seconds, [16, 0, 0, 0], &ZfpConfig::reversible(), false);
+        for dtype in ["numpy.datetime64", "numpy.timedelta64"] {
+            let v = variant(dtype, "reversible", [16, 0, 0, 0]);
+            assert_eq!(
+                decode_zfp(&v, &stream, 128).unwrap(),
+                le(&seconds),
+                "{dtype}"
+            );
+        }
         let e = decode_zfp(
             &variant(
                 "int32",
