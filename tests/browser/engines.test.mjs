@@ -74,7 +74,14 @@ async function explorerJourney(e) {
   await e.open(explorer.url);
   // A cold browser, started while the other browser test files start theirs, can take most of
   // the default 30 s to run the page's first module: the first wait is longer.
-  await e.waitFor(() => ["ready", "failed"].includes(document.body.dataset.state), null, { what: "the sample to open", timeout: 60_000 });
+  try {
+    await e.waitFor(() => ["ready", "failed"].includes(document.body.dataset.state), null, { what: "the sample to open", timeout: 60_000 });
+  } catch (error) {
+    // What the page shows and logged, so that a page that never opens says where it stopped.
+    const state = await e.evaluate(() => `state ${document.body.dataset.state}; ${document.body.innerText.slice(0, 300)}`).catch((x) => String(x));
+    const logged = await e.consoleLines().catch((x) => [String(x)]);
+    throw new Error(`${error.message}\npage: ${state}\nconsole:\n${logged.join("\n")}`);
+  }
   assert.equal(await e.evaluate(stateIs), "ready", await e.evaluate(() => document.body.innerText));
 
   // The walk: every node of the sample in the tree.

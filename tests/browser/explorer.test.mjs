@@ -115,7 +115,7 @@ test("the deliberate problem is listed with its location, at the root and at the
   await selectNode("");
   const rows = await page.$$eval("#validation table.problems tbody tr", (trs) => trs.map((tr) => tr.innerText));
   assert.equal(rows.length, 1, rows.join("\n"));
-  assert.match(rows[0], /error\s+\/broken\/bad_chunk_rank\s+chunk_grid\.configuration\.chunk_shape\s+invalid_value\s+chunk_shape has 1 dimensions; shape \[16, 16\] has 2/i);
+  assert.match(rows[0], /error\s+\/broken\/bad_chunk_rank\s+chunk_grid\.configuration\.chunk_shape\s+invalid_value\s+chunk_shape \[8\] has 1 dimensions; shape \[16, 16\] has 2/i);
   assert.match(await page.innerText("#summary"), /1 error/);
   // The tree marks the node and its group.
   assert.equal(await page.innerText('button.node[data-path="broken/bad_chunk_rank"] .badge-problem'), "1");
@@ -362,7 +362,7 @@ test("a large hierarchy: only the rows in view are in the DOM; #/path scrolls to
     assert.ok(drawn > 20 && drawn < 150, `${drawn} rows in the DOM`);
     await page.waitForSelector('article.panel[data-path="g17/a42"]');
     assert.deepEqual(await page.evaluate(rowState, "g17/a42"), { selected: true, ariaSelected: "true", inView: true });
-    assert.match(await page.innerText("#validation"), /chunk_shape has 1 dimensions; shape \[16, 16\] has 2/);
+    assert.match(await page.innerText("#validation"), /chunk_shape \[8\] has 1 dimensions; shape \[16, 16\] has 2/);
     // Problem counts: the node's own (its group's and the root's below, further down).
     assert.equal(await page.innerText('#tree button.node[data-path="g17/a42"] .badge-problem'), "1");
     assert.equal(await page.$('#tree button.node[data-path="g17/a41"] .badge'), null);
