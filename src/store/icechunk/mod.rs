@@ -1,12 +1,12 @@
 //! Icechunk repositories (read-only): spec version 2 (Icechunk 2.x, the `repo` file) and
-//! spec version 1 (the `refs/` layout).
+//! spec version 1 (the `refs/` layout), read as Zarr stores.
 //!
 //! Sans-I/O first: every file is parsed from bytes the caller fetched: [`FileHeader`] (magic,
 //! spec version, file type, compression), [`RepoInfo`] (branches, tags, snapshots and their
 //! parents), [`Snapshot`] (the node tree, each node's `zarr.json`, each array's manifests),
 //! [`Manifest`] (chunk references: inline, native, virtual), [`parse_v1_ref`] (a spec
 //! version 1 ref file). [`Repository`] resolves refs and ancestry through a [`Store`]
-//! holding the repository's files.
+//! holding the repository's files, and [`IcechunkStore`] serves one snapshot as a Zarr store.
 //!
 //! Everything read is hostile: payloads decompress to at most
 //! [`Limits::max_document_bytes`](crate::Limits::max_document_bytes), a snapshot has at most
@@ -25,6 +25,7 @@ mod manifest;
 mod repo_info;
 mod repository;
 mod snapshot;
+mod store;
 #[cfg(test)]
 mod tests;
 
@@ -39,6 +40,7 @@ pub use repository::{
     v1_tag_tombstone_key, RefSpec, Repository, REPO_KEY,
 };
 pub use snapshot::{is_node_path, ManifestFileInfo, ManifestRef, NodeKind, NodeView, Snapshot};
+pub use store::{ChunkLocation, IcechunkStore};
 
 use crate::error::{Result, ZomError};
 
