@@ -93,11 +93,16 @@ type Manifests<'a> = &'a [(u8, &'a [(u32, u32)])];
 
 /// A snapshot payload: nodes (path, manifests of an array or `None` for a group).
 fn snapshot(nodes: &[(&str, Option<Manifests<'_>>)]) -> Vec<u8> {
+    snapshot_of(9, None, nodes)
+}
+
+/// A snapshot payload of id 12 × `id`, with a parent id (spec version 1) when given.
+fn snapshot_of(id: u8, parent: Option<u8>, nodes: &[(&str, Option<Manifests<'_>>)]) -> Vec<u8> {
     use Field::*;
     let mut b = Builder::new();
     let fields = [
-        Inline(sid(9).to_vec()),
-        Absent,
+        Inline(sid(id).to_vec()),
+        parent.map_or(Absent, |p| Inline(sid(p).to_vec())),
         Offset,
         U64(1),
         Offset,
@@ -440,4 +445,56 @@ fn truncated_and_altered_files_never_panic() {
             exercise(kind, changed);
         }
     }
+}
+
+fn block_on<F: std::future::Future>(future: F) -> F::Output {
+    let mut future = std::pin::pin!(future);
+    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    loop {
+        if let std::task::Poll::Ready(v) = future.as_mut().poll(&mut cx) {
+            return v;
+        }
+    }
+}
+
+/// Spec version 1 keeps parents in the snapshots: a chain that comes back to a snapshot
+/// already seen is refused, naming the snapshot file.
+#[test]
+fn a_looping_spec_version_1_ancestry_is_refused() {
+    let limits = Limits::default();
+    let mut store = crate::store::MemoryStore::new();
+    for (id, parent) in [
+        (1, Some(2)),
+        (2, Some(3)),
+        (3, Some(1)),
+        (4, None),
+        (5, Some(4)),
+    ] {
+        let key = snapshot_key(&SnapshotId::from_slice(&sid(id)).unwrap());
+        store.insert(&key, file(1, 1, &snapshot_of(id, parent, &[("/", None)])));
+    }
+    store.insert(
+        "refs/branch.main/ref.json",
+        format!("{{\"snapshot\":\"{}\"}}", ObjectId(sid(1))).into_bytes(),
+    );
+    let repo = block_on(Repository::open(&store, &limits)).unwrap();
+    assert_eq!(repo.spec_version(), 1);
+    let tip = block_on(repo.resolve(&store, &RefSpec::default())).unwrap();
+    let err = block_on(repo.ancestry(&store, &tip)).unwrap_err();
+    assert_eq!(err.code, ErrorCode::InvalidMetadata);
+    assert!(err.message.contains("loops"), "{err}");
+    assert!(
+        err.key
+            .as_deref()
+            .is_some_and(|k| k.starts_with("snapshots/")),
+        "{err:?}"
+    );
+    let five = SnapshotId::from_slice(&sid(5)).unwrap();
+    let chain = block_on(repo.ancestry(&store, &five)).unwrap();
+    assert_eq!(chain.iter().map(|id| id.0[0]).collect::<Vec<_>>(), [5, 4]);
+    // A snapshot file holding another snapshot than its name says.
+    let six = SnapshotId::from_slice(&sid(6)).unwrap();
+    store.insert(&snapshot_key(&six), file(1, 1, &snapshot_of(4, None, &[])));
+    let err = block_on(repo.snapshot(&store, &six)).unwrap_err();
+    assert!(err.message.contains("holds snapshot"), "{err}");
 }
