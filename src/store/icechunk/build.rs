@@ -7,6 +7,7 @@ use super::header::MAGIC;
 /// point forward), so a table or vector is written first and its offsets are set with
 /// [`Builder::patch`] once what they point at is written.
 pub struct Builder {
+    /// The bytes written so far.
     pub buf: Vec<u8>,
 }
 
