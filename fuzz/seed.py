@@ -17,6 +17,8 @@ Each seed is laid out as the target's harness reads it (fuzz/src/<target>.rs):
   fixture (tests/fixtures/conventions, valid and mutated);
 - zip_archive: flag + a zipped sample hierarchy (tests/fixtures/zip: stored, Zip64, deflated
   in a subfolder), and small zips of a few members written here with zipfile.
+- icechunk_files: flag + an Icechunk metadata file of tests/fixtures/icechunk (repo info,
+  snapshots, manifests) whole, and its decompressed flatbuffers payload (numcodecs' zstd).
 
 zarr-python (3.1.6) writes the shards; everything else is read from the fixture files.
 """
@@ -355,6 +357,23 @@ def zip_archive():
         write("zip_archive", bytes([method & 1]) + buf.getvalue())
 
 
+def icechunk_files():
+    from numcodecs import Zstd
+
+    kinds = {"repo": 0, "snapshots": 1, "manifests": 2}
+    header_len = 39
+    for repo in ("v2", "v1"):
+        folder = FIXTURES / "icechunk" / repo
+        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+            kind = kinds.get(path.relative_to(folder).parts[0])
+            if kind is None:
+                continue
+            data = path.read_bytes()
+            write("icechunk_files", bytes([4 | kind]) + data)
+            write("icechunk_files", bytes([7]) + data)
+            write("icechunk_files", bytes([kind]) + bytes(Zstd().decode(data[header_len:])))
+
+
 def main():
     targets = {
         "metadata_document": metadata_document,
@@ -365,6 +384,7 @@ def main():
         "array_read": array_read,
         "hierarchy_spec": hierarchy_spec,
         "zip_archive": zip_archive,
+        "icechunk_files": icechunk_files,
     }
     chosen = sys.argv[1:] or list(targets)
     for name in chosen:

@@ -22,6 +22,8 @@
 //                                              # and tests/fixtures/generate.py --copy
 //   node scripts/setup.mjs --python-anndata    # .venv-anndata: anndata 0.13, zarr-python 3.4 (Python 3.12),
 //                                              # for tests/fixtures/anndata/generate.py
+//   node scripts/setup.mjs --python-icechunk   # .venv-icechunk: icechunk 2.3, zarr-python 3.4 (Python 3.12),
+//                                              # for tests/fixtures/icechunk/generate.py
 //   node scripts/setup.mjs --twiggy            # twiggy, the code size profiler bench/size.mjs runs
 //   node scripts/setup.mjs --suites            # tests/zarrita-suite's packages: vitest, zarrita, @vivjs/loaders,
 //                                              # and apps on @fideus-labs/ngff-zarr, ome-zarr.js and @vitessce/zarr
@@ -98,6 +100,10 @@ export const PYTHON_CURRENT = join(VENV_CURRENT, "bin", "python");
 export const VENV_ANNDATA = join(root, ".venv-anndata");
 /** Its interpreter: pythonAnndata() makes it. */
 export const PYTHON_ANNDATA = join(VENV_ANNDATA, "bin", "python");
+/** icechunk's environment, for tests/fixtures/icechunk/generate.py only; Python as its requirements file's header names. */
+export const VENV_ICECHUNK = join(root, ".venv-icechunk");
+/** Its interpreter: pythonIcechunk() makes it. */
+export const PYTHON_ICECHUNK = join(VENV_ICECHUNK, "bin", "python");
 /** sha256 of the requirements file the venv was last installed from. */
 const PYTHON_STAMP = join(VENV, "zom-requirements.sha256");
 /** zarr 3.1.6 (and numpy 2.4) need Python 3.11 or later. */
@@ -383,6 +389,16 @@ export function pythonAnndata() {
   return pinnedVenv(VENV_ANNDATA, PYTHON_ANNDATA, join(root, "scripts", "python-requirements-anndata.txt"));
 }
 
+/**
+ * The Icechunk writer's environment .venv-icechunk (scripts/python-requirements-icechunk.txt),
+ * the same way: only tests/fixtures/icechunk/generate.py needs it (the tests read its committed
+ * output).
+ * @returns {string} the interpreter (PYTHON_ICECHUNK)
+ */
+export function pythonIcechunk() {
+  return pinnedVenv(VENV_ICECHUNK, PYTHON_ICECHUNK, join(root, "scripts", "python-requirements-icechunk.txt"));
+}
+
 /** A venv of `requirementsFile` from a Python of the minor version its `# python: 3.N` header names. */
 function pinnedVenv(venv, interpreter, requirementsFile) {
   const pin = readFileSync(requirementsFile, "utf8").match(/^# python: 3\.(\d+)$/m);
@@ -476,7 +492,7 @@ function pythonVenv(venv, interpreter, requirementsFile, { base: basePy = basePy
 
 /**
  * Installs whatever is missing.
- * @param {{ browser?: boolean, python?: boolean, pythonZarr2?: boolean, pythonConventions?: boolean, pythonReferences?: boolean, pythonOme?: boolean, pythonCurrent?: boolean, pythonAnndata?: boolean, twiggy?: boolean, suites?: boolean }} [opts]
+ * @param {{ browser?: boolean, python?: boolean, pythonZarr2?: boolean, pythonConventions?: boolean, pythonReferences?: boolean, pythonOme?: boolean, pythonCurrent?: boolean, pythonAnndata?: boolean, pythonIcechunk?: boolean, twiggy?: boolean, suites?: boolean }} [opts]
  *   browser: also Chromium and chromedriver, Firefox ESR, WebKitWebDriver with MiniBrowser and
  *   xvfb-run (the browser tests); python: also .venv (the tests
  *   that run zarr-python); pythonZarr2: also .venv-zarr2 (the zarr-python 2 fixture generator);
@@ -485,6 +501,7 @@ function pythonVenv(venv, interpreter, requirementsFile, { base: basePy = basePy
  *   pythonOme: also .venv-ome (the OME-Zarr walk fixtures' and bench plates' generators);
  *   pythonCurrent: also .venv-current (tests/fixtures/current/generate.py's writers);
  *   pythonAnndata: also .venv-anndata (tests/fixtures/anndata/generate.py's writer);
+ *   pythonIcechunk: also .venv-icechunk (tests/fixtures/icechunk/generate.py's writer);
  *   twiggy: also twiggy (the size bench's byte attribution)
  */
 export function setup(opts = {}) {
@@ -508,6 +525,7 @@ export function setup(opts = {}) {
   if (opts.pythonOme) pythonOme();
   if (opts.pythonCurrent) pythonCurrent();
   if (opts.pythonAnndata) pythonAnndata();
+  if (opts.pythonIcechunk) pythonIcechunk();
   if (opts.browser) {
     chromium();
     chromedriver();
@@ -529,6 +547,7 @@ if (isMain(import.meta.url)) {
       pythonOme: flag("--python-ome"),
       pythonCurrent: flag("--python-current"),
       pythonAnndata: flag("--python-anndata"),
+      pythonIcechunk: flag("--python-icechunk"),
       twiggy: flag("--twiggy"),
       suites: flag("--suites"),
     }),

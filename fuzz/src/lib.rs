@@ -9,6 +9,7 @@
 pub mod array_read;
 pub mod codec_decode;
 pub mod hierarchy_spec;
+pub mod icechunk_files;
 pub mod input;
 pub mod metadata_document;
 pub mod outcome;
@@ -29,4 +30,5 @@ pub const TARGETS: &[(&str, fn(&[u8]) -> Outcome)] = &[
     ("array_read", array_read::run),
     ("hierarchy_spec", hierarchy_spec::run),
     ("zip_archive", zip_archive::run),
+    ("icechunk_files", icechunk_files::run),
 ];

@@ -4,6 +4,7 @@
 
 #[cfg(target_arch = "wasm32")]
 mod http;
+pub mod icechunk;
 mod memory;
 pub mod reference;
 pub mod wire;

@@ -1,0 +1,136 @@
+//! Target `icechunk_files`: Icechunk metadata files ([`zom::store::icechunk`]) on hostile
+//! bytes: the header, the bounded zstd payload, the flatbuffers reader and the repo info,
+//! snapshot and manifest readers, then every accessor of what parsed.
+//!
+//! Input: a flag byte (bits 0–1: 0 repo info, 1 snapshot, 2 manifest, 3 whichever the header
+//! names; bit 2: the bytes are a whole file, header and compressed payload, rather than a
+//! decompressed flatbuffers payload), then the bytes; the first eight bytes after a payload's
+//! root are also the coordinates looked up in a manifest.
+//!
+//! Checks: a repo info's ancestry starts at the snapshot asked for and ends at one without a
+//! parent; a snapshot's node paths are node paths, strictly increasing; no virtual location is
+//! longer than the payload or `MAX_LOCATION_BYTES`.
+
+use super::input::Input;
+use super::outcome::Outcome;
+use zom::store::icechunk::{
+    is_node_path, ChunkRef, FileHeader, FileType, Manifest, RepoInfo, Snapshot, MAX_LOCATION_BYTES,
+};
+use zom::Limits;
+
+/// Runs the harness on one input.
+pub fn run(data: &[u8]) -> Outcome {
+    let mut input = Input::new(data);
+    let flags = input.u8();
+    let bytes = data.get(1..).unwrap_or_default();
+    let limits = Limits {
+        max_document_bytes: 1 << 24,
+        max_nodes: 1 << 16,
+        ..Limits::default()
+    };
+    let mut outcome = Outcome::default();
+    let kind = match flags & 3 {
+        0 => FileType::RepoInfo,
+        1 => FileType::Snapshot,
+        2 => FileType::Manifest,
+        _ => match outcome.step("header", FileHeader::parse(bytes)) {
+            Some(header) => header.file_type,
+            None => return outcome,
+        },
+    };
+    let whole = flags & 4 != 0;
+    let coords: Vec<u32> = (0..2).map(|_| input.u32() % 8).collect();
+    match kind {
+        FileType::RepoInfo => {
+            let parsed = if whole {
+                RepoInfo::parse(bytes, &limits)
+            } else {
+                RepoInfo::from_payload(bytes.to_vec(), 2)
+            };
+            if let Some(info) = outcome.step("repo_info", parsed) {
+                repo_info(&info, &mut outcome);
+            }
+        }
+        FileType::Snapshot => {
+            let parsed = if whole {
+                Snapshot::parse(bytes, &limits)
+            } else {
+                Snapshot::from_payload(bytes.to_vec(), 2, &limits)
+            };
+            if let Some(snapshot) = outcome.step("snapshot", parsed) {
+                self::snapshot(&snapshot, &mut outcome);
+            }
+        }
+        FileType::Manifest => {
+            let parsed = if whole {
+                Manifest::parse(bytes, &limits)
+            } else {
+                Manifest::from_payload(bytes.to_vec())
+            };
+            if let Some(manifest) = outcome.step("manifest", parsed) {
+                let bound = MAX_LOCATION_BYTES.max(limits.max_document_bytes);
+                self::manifest(&manifest, &coords, bound, &mut outcome);
+            }
+        }
+        FileType::TransactionLog => {}
+    }
+    outcome
+}
+
+fn repo_info(info: &RepoInfo, outcome: &mut Outcome) {
+    let _ = (
+        info.branches(),
+        info.tags(),
+        info.deleted_tags(),
+        info.spec_version(),
+    );
+    let ids: Vec<_> = info.snapshots().take(64).map(|s| s.id).collect();
+    for id in ids {
+        if let Some(chain) = outcome.step("ancestry", info.ancestry(&id)) {
+            assert_eq!(
+                chain.first().map(|s| s.id),
+                Some(id),
+                "the ancestry starts at its snapshot"
+            );
+            assert!(
+                chain.last().is_some_and(|s| s.parent.is_none()),
+                "and ends at the first one"
+            );
+        }
+    }
+}
+
+fn snapshot(snapshot: &Snapshot, outcome: &mut Outcome) {
+    let _ = (
+        snapshot.id(),
+        snapshot.parent_id(),
+        snapshot.message(),
+        snapshot.manifest_files(),
+    );
+    let mut last: Option<&str> = None;
+    for node in snapshot.nodes().take(256) {
+        assert!(is_node_path(node.path), "{:?} is a node path", node.path);
+        assert!(
+            last.is_none_or(|l| l.as_bytes() < node.path.as_bytes()),
+            "sorted paths"
+        );
+        last = Some(node.path);
+        outcome.step("manifest_refs", snapshot.manifest_refs(node.path));
+    }
+}
+
+/// Looks up the chunks at the prefixes of `coords`; no location is longer than `bound` (a
+/// compressed one decompresses within [`MAX_LOCATION_BYTES`], a plain one is in the payload).
+fn manifest(manifest: &Manifest, coords: &[u32], bound: u64, outcome: &mut Outcome) {
+    let nodes: Vec<_> = manifest.arrays().take(64).collect();
+    for node in nodes {
+        let _ = manifest.len(&node);
+        for n in 0..=coords.len() {
+            if let Some(Some(ChunkRef::Virtual { location, .. })) =
+                outcome.step("lookup", manifest.lookup(&node, &coords[..n]))
+            {
+                assert!(location.len() as u64 <= bound, "a bounded location");
+            }
+        }
+    }
+}
