@@ -335,12 +335,40 @@ fn initial_capacity(input_len: usize, max: usize) -> usize {
 }
 
 /// Decodes zstd frames (one or more) into a vector that grows with the output, up to `max`
-/// bytes. zstd-safe's streaming call directly: the zstd crate's `Read` adapter costs more
-/// WebAssembly than this loop.
+/// bytes.
 fn zstd_growing(input: &[u8], max: usize, who: &str) -> Result<Vec<u8>> {
-    use zstd::zstd_safe::{DCtx, InBuffer, OutBuffer};
-    let mut dctx = DCtx::create();
-    let mut out: Vec<u8> = Vec::with_capacity(initial_capacity(input.len(), max));
+    let mut dctx = zstd::zstd_safe::DCtx::create();
+    let first = initial_capacity(input.len(), max);
+    zstd_stream(&mut dctx, input, first, max).map_err(|failure| match failure {
+        ZstdFailure::TooBig(got) => too_big(who, got, max),
+        ZstdFailure::Zstd(code) => zstd_error(who, code),
+        ZstdFailure::Truncated => codec_error(format!("{who}: the data is truncated")),
+    })
+}
+
+/// Why [`zstd_stream`] stopped.
+#[derive(Debug)]
+pub(crate) enum ZstdFailure {
+    /// The output reached this many bytes, past the bound.
+    TooBig(u64),
+    /// zstd's result code.
+    Zstd(usize),
+    /// The input ended inside a frame.
+    Truncated,
+}
+
+/// Decodes zstd frames (one or more) with `dctx` (a dictionary loaded or not) into a vector
+/// that starts at `first` bytes of capacity and grows with the output, up to `max` bytes.
+/// zstd-safe's streaming call directly: the zstd crate's `Read` adapter costs more
+/// WebAssembly than this loop.
+pub(crate) fn zstd_stream(
+    dctx: &mut zstd::zstd_safe::DCtx<'_>,
+    input: &[u8],
+    first: usize,
+    max: usize,
+) -> std::result::Result<Vec<u8>, ZstdFailure> {
+    use zstd::zstd_safe::{InBuffer, OutBuffer};
+    let mut out: Vec<u8> = Vec::with_capacity(first.min(max.saturating_add(1)));
     let mut src = InBuffer::around(input);
     // What the last call returned: 0 once a frame is complete.
     let mut pending = 0usize;
@@ -348,18 +376,18 @@ fn zstd_growing(input: &[u8], max: usize, who: &str) -> Result<Vec<u8>> {
         if out.len() == out.capacity() {
             let room = max.saturating_add(1).saturating_sub(out.len());
             if room == 0 {
-                return Err(too_big(who, out.len() as u64, max));
+                return Err(ZstdFailure::TooBig(out.len() as u64));
             }
             out.reserve(out.capacity().max(4096).min(room));
         }
         let (in0, out0) = (src.pos(), out.len());
         let result = dctx.decompress_stream(&mut OutBuffer::around_pos(&mut out, out0), &mut src);
-        pending = result.map_err(|code| zstd_error(who, code))?;
+        pending = result.map_err(ZstdFailure::Zstd)?;
         if out.len() > max {
-            return Err(too_big(who, out.len() as u64, max));
+            return Err(ZstdFailure::TooBig(out.len() as u64));
         }
         if src.pos() == in0 && out.len() == out0 && out.len() < out.capacity() {
-            return Err(codec_error(format!("{who}: the data is truncated")));
+            return Err(ZstdFailure::Truncated);
         }
     }
     Ok(out)

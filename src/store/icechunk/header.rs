@@ -156,49 +156,31 @@ fn too_big(max: u64, at_least: u64) -> ZomError {
 /// frame declares is checked before anything is allocated; without one the output grows in
 /// steps and stops at the bound.
 pub(crate) fn zstd_bounded(input: &[u8], max: u64, dictionary: Option<&[u8]>) -> Result<Vec<u8>> {
-    use zstd::zstd_safe::{get_frame_content_size, DCtx, InBuffer, OutBuffer};
-    let declared = get_frame_content_size(input)
+    use crate::codec::compress::{zstd_stream, ZstdFailure};
+    let declared = zstd::zstd_safe::get_frame_content_size(input)
         .map_err(|_| corrupt("the zstd payload has no valid frame header"))?;
     if let Some(size) = declared {
         if size > max {
             return Err(too_big(max, size));
         }
     }
-    let max = usize::try_from(max).unwrap_or(usize::MAX);
-    let mut dctx = DCtx::create();
+    let limit = usize::try_from(max).unwrap_or(usize::MAX);
+    let mut dctx = zstd::zstd_safe::DCtx::create();
     if let Some(dictionary) = dictionary {
         dctx.load_dictionary(dictionary)
             .map_err(|_| corrupt("the zstd dictionary does not load"))?;
     }
     let first = declared.map_or(input.len().saturating_mul(4), |d| d as usize);
-    let mut out: Vec<u8> = Vec::with_capacity(first.clamp(64, 1 << 20).min(max.saturating_add(1)));
-    let mut src = InBuffer::around(input);
-    let mut pending = 0usize;
-    while src.pos() < input.len() || pending != 0 {
-        if out.len() == out.capacity() {
-            let room = max.saturating_add(1).saturating_sub(out.len());
-            if room == 0 {
-                return Err(too_big(max as u64, out.len() as u64));
-            }
-            out.reserve(out.capacity().max(4096).min(room));
-        }
-        let (in0, out0) = (src.pos(), out.len());
-        pending = dctx
-            .decompress_stream(&mut OutBuffer::around_pos(&mut out, out0), &mut src)
-            .map_err(|code| {
-                corrupt(format!(
-                    "the zstd payload does not decode (zstd error {})",
-                    code.wrapping_neg()
-                ))
-            })?;
-        if out.len() > max {
-            return Err(too_big(max as u64, out.len() as u64));
-        }
-        if src.pos() == in0 && out.len() == out0 && out.len() < out.capacity() {
-            return Err(corrupt("the zstd payload is truncated"));
-        }
-    }
-    Ok(out)
+    zstd_stream(&mut dctx, input, first.clamp(64, 1 << 20), limit).map_err(
+        |failure| match failure {
+            ZstdFailure::TooBig(got) => too_big(max, got),
+            ZstdFailure::Zstd(code) => corrupt(format!(
+                "the zstd payload does not decode (zstd error {})",
+                code.wrapping_neg()
+            )),
+            ZstdFailure::Truncated => corrupt("the zstd payload is truncated"),
+        },
+    )
 }
 
 #[cfg(test)]
