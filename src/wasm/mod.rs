@@ -26,9 +26,13 @@ mod convert;
 mod decode;
 #[cfg(feature = "bind-read")]
 mod hierarchy;
+#[cfg(any(feature = "bind-read", feature = "bind-tools"))]
 mod http;
+#[cfg(feature = "bind-icechunk")]
+mod icechunk;
 mod json_text;
 mod limits;
+#[cfg(any(feature = "bind-read", feature = "bind-tools"))]
 mod model;
 mod options;
 #[cfg(feature = "bind-read")]
@@ -36,17 +40,20 @@ mod parts;
 mod plain;
 #[cfg(feature = "bind-read")]
 mod pool;
+#[cfg(any(feature = "bind-read", feature = "bind-tools"))]
 mod reference;
 mod runtime;
 mod specs;
 mod store;
 #[cfg(feature = "bind-tools")]
 mod validate;
+#[cfg(any(feature = "bind-read", feature = "bind-tools"))]
 mod values;
 #[cfg(feature = "bind-tools")]
 mod walk;
 #[cfg(feature = "bind-read")]
 mod zarrita;
+#[cfg(any(feature = "bind-read", feature = "bind-tools"))]
 mod zip;
 
 #[cfg(feature = "bind-read")]
@@ -55,6 +62,7 @@ pub use decode::{float16_to_float32, ChunkDecoder};
 pub use json_text::{parse_json, stringify};
 #[cfg(feature = "bind-tools")]
 pub use model::{diff, flatten, from_documents, like, to_v3, unflatten};
+#[cfg(any(feature = "bind-read", feature = "bind-tools"))]
 pub use model::{summarize_tree, to_documents};
 #[cfg(feature = "bind-read")]
 pub use parts::set_part_caller;

@@ -137,6 +137,19 @@ for (const page of PAGES) {
   });
 }
 
+test("an Icechunk page: the Icechunk part is split off the page's first file (loaded when a repository is opened), and holds only its job", () => {
+  const icechunk = PARTS.find((p) => p.name === "icechunk");
+  const { first, split } = bundle('import { IcechunkStore, openArray } from "zom"; export const f = async (u) => (await openArray(await IcechunkStore.open(u), "a")).get();');
+  const carried = carriedText(icechunk);
+  assert.ok(!Buffer.from(first).toString("latin1").includes(carried), "the Icechunk part is in the page's first file");
+  assert.ok(split.some((f) => Buffer.from(f).toString("latin1").includes(carried)), "the Icechunk part is not split off");
+  const exports = glueExports(icechunk);
+  for (const name of ["IcechunkRepo", "IcechunkCheckout"]) assert.ok(exports.has(name), `the Icechunk part lacks ${name}`);
+  for (const name of ["openNode", "ArrayHandle", "ChunkDecoder", "walkHierarchy", "validateHierarchy", "ZipArchive", "toDocuments"]) {
+    assert.ok(!exports.has(name), `the Icechunk part has ${name}`);
+  }
+});
+
 test("the decode worker's code (started from a blob: URL, or served as zom/worker) is at most 7,000 bytes by gzip -9", () => {
   const code = readFileSync(join(repoRoot, "pkg", "zom_worker.js"));
   const gz = gzipSync(code, { level: 9 }).length;

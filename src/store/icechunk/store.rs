@@ -255,7 +255,15 @@ impl<S: Store, V: Store> IcechunkStore<S, V> {
         };
         let want = ByteRange::Bounded(offset + from..offset + to);
         let read = if is_virtual {
-            self.virtual_store.get_range(&store_key, want).await
+            let Some(url) = crate::store::wire::url::public_object_url(&store_key) else {
+                let message = format!(
+                    "icechunk: the chunk of '{key}' is in '{store_key}', whose scheme zom cannot fetch (http, https, s3, gs)"
+                );
+                return Err(
+                    ZomError::new(ErrorCode::UnsupportedExtension, message).at_key(&store_key)
+                );
+            };
+            self.virtual_store.get_range(&url, want).await
         } else {
             self.inner.get_range(&store_key, want).await
         };

@@ -223,9 +223,66 @@ pub fn join(base: &str, href: &str) -> Option<String> {
     Some(format!("{}://{host}{port}{path}{query}", base.scheme))
 }
 
+/// The URL an object at `url` is fetched from over HTTP: http(s) URLs as they are; an S3
+/// object (`s3://bucket/key`) at its bucket's public endpoint (`https://bucket.s3.amazonaws.com/key`,
+/// or `https://s3.amazonaws.com/bucket/key` for a bucket name with dots, which virtual-hosted
+/// TLS cannot serve); a Google Cloud Storage object (`gs://bucket/key`, `gcs://`) at
+/// `https://storage.googleapis.com/bucket/key`. `None` for other schemes.
+pub fn public_object_url(url: &str) -> Option<String> {
+    let (scheme, rest) = scheme_of(url)?;
+    match scheme.as_str() {
+        "http" | "https" => Some(url.to_string()),
+        "s3" | "s3a" => {
+            let (bucket, key) = rest.strip_prefix("//")?.split_once('/')?;
+            if bucket.is_empty() {
+                return None;
+            }
+            Some(if bucket.contains('.') {
+                format!("https://s3.amazonaws.com/{bucket}/{key}")
+            } else {
+                format!("https://{bucket}.s3.amazonaws.com/{key}")
+            })
+        }
+        "gs" | "gcs" => {
+            let (bucket, key) = rest.strip_prefix("//")?.split_once('/')?;
+            (!bucket.is_empty()).then(|| format!("https://storage.googleapis.com/{bucket}/{key}"))
+        }
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::join;
+    use super::{join, public_object_url};
+
+    #[test]
+    fn object_urls_at_their_public_endpoints() {
+        for (url, want) in [
+            ("https://h/x.nc", Some("https://h/x.nc")),
+            (
+                "s3://bucket/a/b.nc",
+                Some("https://bucket.s3.amazonaws.com/a/b.nc"),
+            ),
+            (
+                "s3://my.bucket/b.nc",
+                Some("https://s3.amazonaws.com/my.bucket/b.nc"),
+            ),
+            (
+                "gs://bucket/a b.nc",
+                Some("https://storage.googleapis.com/bucket/a b.nc"),
+            ),
+            (
+                "gcs://bucket/k",
+                Some("https://storage.googleapis.com/bucket/k"),
+            ),
+            ("s3://bucket", None),
+            ("s3:///k", None),
+            ("file:///tmp/x", None),
+            ("az://c/k", None),
+        ] {
+            assert_eq!(public_object_url(url).as_deref(), want, "{url}");
+        }
+    }
 
     #[test]
     fn joins_like_a_browser() {

@@ -1,0 +1,231 @@
+//! Icechunk repositories for the TypeScript `IcechunkStore` (`ts/store/icechunk.ts`), in a
+//! part of their own (Cargo.toml's `bind-icechunk`): [`IcechunkRepo`] is the core's
+//! [`Repository`] over the JS store holding the repository's files, and
+//! [`IcechunkCheckout`] one snapshot of it as a store ([`IcechunkStore`]), its virtual chunks
+//! read through a second JS store keyed by absolute URL. Every read goes through the JS store
+//! bridge (`store.rs`): the TypeScript side does the I/O.
+
+use super::options::LimitsSet;
+use super::store::{absolute_listing, JsStore};
+use super::{fail, promise};
+use crate::limits::Limits;
+use crate::store::icechunk::{IcechunkStore, RefSpec, Repository, SnapshotId};
+use crate::store::wire::MAX_SAFE;
+use crate::store::{ByteRange, Store};
+use crate::ZomError;
+use js_sys::{Array, Object, Promise, Reflect, Uint8Array};
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+
+/// An Icechunk repository held by a JS store: its refs and history, and its snapshots.
+#[wasm_bindgen]
+pub struct IcechunkRepo {
+    shared: Rc<Repo>,
+}
+
+struct Repo {
+    repository: Repository,
+    /// The JS store holding the repository's files.
+    source: JsValue,
+    limits: Limits,
+}
+
+/// One snapshot of a repository, read as a store.
+#[wasm_bindgen]
+pub struct IcechunkCheckout {
+    store: Rc<IcechunkStore<JsStore, JsStore>>,
+}
+
+/// A byte count from JS: a non-negative safe integer (anything else: the largest).
+fn count(x: f64) -> u64 {
+    if x.is_finite() && x >= 0.0 && x <= MAX_SAFE as f64 {
+        x as u64
+    } else {
+        MAX_SAFE
+    }
+}
+
+fn set(target: &Object, key: &str, value: &JsValue) {
+    // Setting a field of a plain object cannot fail.
+    let _ = Reflect::set(target, &JsValue::from_str(key), value);
+}
+
+/// `[{name, snapshot}, …]`.
+fn named_ids(refs: &[(String, SnapshotId)]) -> JsValue {
+    let out = Array::new();
+    for (name, id) in refs {
+        let entry = Object::new();
+        set(&entry, "name", &JsValue::from_str(name));
+        set(&entry, "snapshot", &JsValue::from_str(&id.to_string()));
+        out.push(&entry);
+    }
+    out.into()
+}
+
+impl Repo {
+    fn store(&self) -> Result<JsStore, JsValue> {
+        JsStore::new(&self.source, JsValue::UNDEFINED).map_err(fail)
+    }
+}
+
+/// Which snapshot `kind` ("branch", "tag", "snapshot") and `name` name.
+fn ref_spec(kind: &str, name: String) -> crate::Result<RefSpec> {
+    Ok(match kind {
+        "branch" => RefSpec::Branch(name),
+        "tag" => RefSpec::Tag(name),
+        "snapshot" => RefSpec::Snapshot(SnapshotId::parse(&name)?),
+        other => {
+            return Err(ZomError::invalid_argument(format!(
+                "a ref is a branch, a tag or a snapshot, not '{other}'"
+            )))
+        }
+    })
+}
+
+#[wasm_bindgen]
+impl IcechunkRepo {
+    /// Opens the repository whose files `source` holds (a JS store; keys `repo`,
+    /// `snapshots/…`): a Promise of an IcechunkRepo. `limits`: the limits in force.
+    pub fn open(source: JsValue, limits: JsValue) -> Promise {
+        promise(Box::pin(async move {
+            let limits = LimitsSet::of(&limits).map_err(fail)?.over(Limits::DEFAULT);
+            let store = JsStore::new(&source, JsValue::UNDEFINED).map_err(fail)?;
+            let repository = Repository::open(&store, &limits).await.map_err(fail)?;
+            let shared = Rc::new(Repo {
+                repository,
+                source,
+                limits,
+            });
+            Ok(IcechunkRepo { shared }.into())
+        }))
+    }
+
+    /// The spec version of the repository's layout: 2 (a `repo` file) or 1 (`refs/`).
+    #[wasm_bindgen(getter, js_name = specVersion)]
+    pub fn spec_version(&self) -> u8 {
+        self.shared.repository.spec_version()
+    }
+
+    /// A Promise of the id of the snapshot that `kind` ("branch", "tag", "snapshot") and
+    /// `name` name.
+    pub fn resolve(&self, kind: String, name: String) -> Promise {
+        let shared = self.shared.clone();
+        promise(Box::pin(async move {
+            let spec = ref_spec(&kind, name).map_err(fail)?;
+            let store = shared.store()?;
+            let id = shared.repository.resolve(&store, &spec).await;
+            Ok(JsValue::from_str(&id.map_err(fail)?.to_string()))
+        }))
+    }
+
+    /// A Promise of `{branches, tags}`, each `[{name, snapshot}]` sorted by name.
+    pub fn refs(&self) -> Promise {
+        let shared = self.shared.clone();
+        promise(Box::pin(async move {
+            let store = shared.store()?;
+            let branches = shared.repository.branches(&store).await.map_err(fail)?;
+            let tags = shared.repository.tags(&store).await.map_err(fail)?;
+            let out = Object::new();
+            set(&out, "branches", &named_ids(&branches));
+            set(&out, "tags", &named_ids(&tags));
+            Ok(out.into())
+        }))
+    }
+
+    /// A Promise of the ancestry of snapshot `id`, newest first: `[{id, message, time}]`
+    /// (`message` and `time`, milliseconds since the epoch, where the repository records
+    /// them in its repo info; `null` otherwise).
+    pub fn ancestry(&self, id: String) -> Promise {
+        let shared = self.shared.clone();
+        promise(Box::pin(async move {
+            let id = SnapshotId::parse(&id).map_err(fail)?;
+            let store = shared.store()?;
+            let ids = shared
+                .repository
+                .ancestry(&store, &id)
+                .await
+                .map_err(fail)?;
+            let info = shared.repository.repo_info();
+            let out = Array::new();
+            for id in ids {
+                let entry = Object::new();
+                set(&entry, "id", &JsValue::from_str(&id.to_string()));
+                let summary = info.and_then(|info| info.snapshot(&id));
+                let (message, time) = match summary {
+                    Some(s) => (
+                        JsValue::from_str(s.message),
+                        JsValue::from_f64((s.flushed_at / 1000) as f64),
+                    ),
+                    None => (JsValue::NULL, JsValue::NULL),
+                };
+                set(&entry, "message", &message);
+                set(&entry, "time", &time);
+                out.push(&entry);
+            }
+            Ok(out.into())
+        }))
+    }
+
+    /// A Promise of snapshot `id` as a store, its virtual chunks read through `virtual_source`
+    /// (a JS store whose keys are absolute URLs).
+    pub fn checkout(&self, id: String, virtual_source: JsValue) -> Promise {
+        let shared = self.shared.clone();
+        promise(Box::pin(async move {
+            let id = SnapshotId::parse(&id).map_err(fail)?;
+            let store = shared.store()?;
+            let snapshot = shared
+                .repository
+                .snapshot(&store, &id)
+                .await
+                .map_err(fail)?;
+            let virtual_store = JsStore::new(&virtual_source, JsValue::UNDEFINED)
+                .map_err(fail)?
+                .verbatim();
+            let store = IcechunkStore::new(store, virtual_store, snapshot, &shared.limits);
+            Ok(IcechunkCheckout {
+                store: Rc::new(store),
+            }
+            .into())
+        }))
+    }
+}
+
+#[wasm_bindgen]
+impl IcechunkCheckout {
+    /// The snapshot's id.
+    #[wasm_bindgen(getter)]
+    pub fn id(&self) -> String {
+        self.store.snapshot().id().to_string()
+    }
+
+    /// A Promise of the value at `key` (undefined: none): `mode` 0 all of it (over `a` bytes
+    /// rejects with LimitExceeded), 1 `b` bytes from `a`, 2 its last `a` bytes.
+    pub fn read(&self, key: String, mode: u8, a: f64, b: f64) -> Promise {
+        let store = self.store.clone();
+        promise(Box::pin(async move {
+            let (a, b) = (count(a), count(b));
+            let read = match mode {
+                0 => store.get_within(&key, a).await,
+                1 => {
+                    let range = ByteRange::Bounded(a..a.saturating_add(b));
+                    store.get_range(&key, range).await
+                }
+                _ => store.get_range(&key, ByteRange::Suffix(a)).await,
+            };
+            Ok(match read.map_err(fail)? {
+                Some(bytes) => Uint8Array::from(bytes.as_slice()).into(),
+                None => JsValue::UNDEFINED,
+            })
+        }))
+    }
+
+    /// A Promise of what is directly below `prefix` (a node path): `{keys, prefixes}`,
+    /// absolute ("/a/zarr.json", "/a/b/").
+    pub fn list(&self, prefix: String) -> Promise {
+        let store = self.store.clone();
+        promise(Box::pin(async move {
+            let listing = store.list_dir(&prefix).await.map_err(fail)?;
+            Ok(listing.map_or(JsValue::UNDEFINED, |l| absolute_listing(&l)))
+        }))
+    }
+}

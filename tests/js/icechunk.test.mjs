@@ -1,0 +1,140 @@
+// Icechunk repositories written by icechunk-python 2.3.0 (tests/fixtures/icechunk: the same
+// history in spec version 2 and 1; native, inline, sharded, missing, split-manifest and
+// virtual chunks), served over HTTP by the test server (Range requests, no listing), read
+// with IcechunkStore at every ref icechunk lists: the snapshot id, the history, the refs,
+// every node's zarr.json as icechunk serves it, and every array's values as zarr-python reads
+// them through icechunk (expected.json) — on the calling thread and in 2 decode workers, and
+// through zom/zarrita. The virtual chunks' server is the test server: `virtualChunks` maps the
+// URL the repository recorded to it.
+//
+//   node --test tests/js/icechunk.test.mjs
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { FetchStore, IcechunkStore, open, openArray } from "zom";
+import * as zarr from "zom/zarrita";
+import { withServer } from "../server/testing.mjs";
+import { elements, sameValues } from "./hierarchy-common.mjs";
+import { readJson } from "./helpers.mjs";
+
+const expected = readJson("icechunk", "expected.json");
+const REPOS = Object.keys(expected.repositories);
+
+/** `{branch}`, `{tag}` or `{snapshot}` of a ref of expected.json ("branch:main"). */
+function refOption(ref) {
+  const [kind, name] = [ref.slice(0, ref.indexOf(":")), ref.slice(ref.indexOf(":") + 1)];
+  return { [kind]: name };
+}
+
+/** Opens `repo` at `ref` from `server`, virtual chunks from the same server. */
+function openRepo(server, repo, ref, options = {}) {
+  return IcechunkStore.open(`${server.url}/icechunk/${repo}/`, {
+    ...refOption(ref),
+    virtualChunks: (url) => (url.startsWith(expected.virtual_prefix) ? `${server.url}/icechunk/raw/${url.slice(expected.virtual_prefix.length)}` : null),
+    ...options,
+  });
+}
+
+const decoder = new TextDecoder();
+
+test("the fixtures cover both spec versions, several refs and every kind of chunk reference", () => {
+  assert.deepEqual(REPOS.sort(), ["v1", "v2"]);
+  for (const repo of REPOS) {
+    const refs = Object.keys(expected.repositories[repo].refs);
+    for (const kind of ["branch:", "tag:", "snapshot:"]) assert.ok(refs.some((r) => r.startsWith(kind)), `${repo}: a ${kind} ref`);
+  }
+});
+
+for (const repo of REPOS) {
+  const want = expected.repositories[repo];
+  test(`${repo}: every ref's snapshot, history and refs`, { timeout: 60_000 }, () =>
+    withServer({}, async (server) => {
+      for (const [ref, at] of Object.entries(want.refs)) {
+        const store = await openRepo(server, repo, ref);
+        try {
+          assert.equal(store.specVersion, Number(repo.slice(1)), `${repo} ${ref}`);
+          assert.equal(store.snapshot, at.snapshot, `${repo} ${ref}`);
+          const history = await store.ancestry();
+          assert.deepEqual(history.map((h) => h.id), at.ancestry, `${repo} ${ref} ancestry`);
+          if (repo === "v2") assert.deepEqual(history.map((h) => h.message), at.messages, `${repo} ${ref} messages`);
+        } finally {
+          store.free();
+        }
+      }
+      if (repo === "v2") {
+        // Spec version 1 lists refs/ (a store that can list); the test server lists nothing.
+        const store = await openRepo(server, repo, "branch:main");
+        const refs = await store.refs();
+        assert.deepEqual(Object.fromEntries(refs.branches.map((b) => [b.name, b.snapshot])), want.branches);
+        assert.deepEqual(Object.fromEntries(refs.tags.map((t) => [t.name, t.snapshot])), want.tags);
+        store.free();
+      }
+    }),
+  );
+
+  test(`${repo}: every node and array of every ref equals what icechunk and zarr-python read, in 0 and 2 workers`, { timeout: 120_000 }, () =>
+    withServer({}, async (server) => {
+      let arrays = 0;
+      for (const [ref, at] of Object.entries(want.refs)) {
+        const store = await openRepo(server, repo, ref);
+        try {
+          for (const [path, node] of Object.entries(at.nodes)) {
+            const key = path === "/" ? "/zarr.json" : `${path}/zarr.json`;
+            const doc = JSON.parse(decoder.decode(await store.get(key)));
+            assert.deepEqual(doc, node.zarr_json, `${repo} ${ref} ${key}`);
+            const opened = await open(store, path.slice(1));
+            assert.equal(opened.kind ?? (opened.shape ? "array" : "group"), node.kind, `${repo} ${ref} ${path}`);
+            if (node.kind !== "array") continue;
+            for (const workers of [0, 2]) {
+              const arr = await openArray(store, path.slice(1), { workers });
+              try {
+                const { data, shape } = await arr.get(undefined, { workers });
+                assert.deepEqual(shape, node.shape, `${repo} ${ref} ${path}`);
+                sameValues(elements(data, arr.dtype), node.values, `${repo} ${ref} ${path} (workers ${workers})`);
+              } finally {
+                arr.free();
+              }
+            }
+            arrays += 1;
+          }
+        } finally {
+          store.free();
+        }
+      }
+      assert.ok(arrays > 20, `${arrays} arrays read`);
+    }),
+  );
+}
+
+test("zom/zarrita reads an Icechunk snapshot as zarrita reads any store", { timeout: 60_000 }, () =>
+  withServer({}, async (server) => {
+    const at = expected.repositories.v2.refs["tag:v1.0"];
+    const store = await openRepo(server, "v2", "tag:v1.0");
+    for (const [path, node] of Object.entries(at.nodes)) {
+      if (node.kind !== "array") continue;
+      const arr = await zarr.open(zarr.root(store).resolve(path), { kind: "array" });
+      const chunk = await zarr.get(arr);
+      assert.deepEqual(chunk.shape, node.shape, path);
+      // zarrita's BoolArray gives booleans.
+      const values = arr.dtype === "bool" ? Array.from(chunk.data, Boolean) : elements(chunk.data, node.zarr_json.data_type);
+      sameValues(values, node.values, `zarrita ${path}`);
+    }
+    store.free();
+  }),
+);
+
+test("refused: no ref of that name, two refs at once, a virtual URL the caller refuses, a folder that is no repository", { timeout: 60_000 }, () =>
+  withServer({}, async (server) => {
+    await assert.rejects(openRepo(server, "v2", "branch:nope"), (e) => e.code === "NotFound" && /nope/.test(e.message));
+    await assert.rejects(openRepo(server, "v2", "tag:gone"), (e) => e.code === "NotFound");
+    await assert.rejects(IcechunkStore.open(`${server.url}/icechunk/v2/`, { branch: "main", tag: "v1.0" }), (e) => e.code === "InvalidArgument");
+    await assert.rejects(openRepo(server, "v2", "snapshot:not-an-id"), (e) => e.code === "InvalidArgument" || e.code === "InvalidMetadata");
+    const refusing = await openRepo(server, "v2", "branch:main", { virtualChunks: () => null });
+    const virtual = Object.entries(expected.repositories.v2.refs["branch:main"].nodes).find(([p]) => p.includes("virtual"));
+    assert.ok(virtual, "the fixture has a virtual array");
+    const arr = await openArray(refusing, virtual[0].slice(1));
+    await assert.rejects(arr.get(), (e) => /virtualChunks refused it|not read/.test(e.message));
+    arr.free();
+    refusing.free();
+    await assert.rejects(IcechunkStore.open(new FetchStore(`${server.url}/v3`)), (e) => e.code === "NotFound");
+  }),
+);
