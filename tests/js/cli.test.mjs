@@ -688,3 +688,43 @@ test("validate over a host without listing follows the plate's metadata; the con
     assert.ok(claims.includes("claim ome-zarr-0.4 well at /A/1"), verbose.stdout);
     assert.ok(claims.includes("claim ome-zarr-0.4 image at /A/1/0/labels/cells"), verbose.stdout);
   }));
+
+test("an Icechunk repository: found without --ref (the tip of main), any ref with --ref, over HTTP too; a bad --ref is a usage error", async () => {
+  const ice = readJson("icechunk", "expected.json").repositories;
+  const paths = (stdout) => stdout.trimEnd().split("\n").map((l) => l.replace(/^[│├└─\s]+/, "").replace(/ \(.*$/, ""));
+  for (const repo of ["v2", "v1"]) {
+    const main = await zom("tree", dir(`icechunk/${repo}`), "--json");
+    exits(main, 0, `${repo} tree`);
+    const nodes = Object.keys(ice[repo].refs["branch:main"].nodes).filter((p) => p !== "/").map((p) => p.slice(1)).sort();
+    assert.deepEqual(Object.keys(flatten(parseJsonExact(main.stdout))).sort(), nodes, `${repo} main`);
+    const tagged = await zom("tree", dir(`icechunk/${repo}`), "--ref", "tag:v1.0");
+    exits(tagged, 0, `${repo} tag`);
+    assert.ok(paths(tagged.stdout).includes("flags"), `${repo}: tag v1.0 still has flags`);
+    const tip = Object.keys(flatten(parseJsonExact(main.stdout)));
+    assert.ok(tip.includes("late") && !tip.includes("flags"), `${repo}: main's tip has late, not flags`);
+    const want = ice[repo].refs["branch:dev"].nodes["/small_u8"];
+    const got = await zom("get", dir(`icechunk/${repo}`), "small_u8", "--ref", "dev", "--json");
+    exits(got, 0, `${repo} get`);
+    assert.deepEqual(parseJsonExact(got.stdout).values ?? parseJsonExact(got.stdout), want.values, `${repo} dev small_u8`);
+  }
+  await withServer({}, async (server) => {
+    const r = await zom("info", `${server.url}/icechunk/v2/`, "group/float64", "--ref", "tag:v1.0");
+    exits(r, 0, "info over HTTP");
+    assert.match(r.stdout, /^shape:\s+\[10, 7\]$/m);
+  });
+  const bad = await zom("tree", dir("icechunk/v2"), "--ref", "nope:x");
+  exits(bad, 2, "bad --ref");
+  assert.match(bad.stderr, /--ref takes a branch/);
+  const missing = await zom("tree", dir("icechunk/v2"), "--ref", "branch:nope");
+  exits(missing, 2, "no such branch");
+  assert.match(missing.stderr, /NotFound.*nope/);
+});
+
+/** The node paths of a ZOM (pydantic-zarr's form), below the root. */
+function flatten(zom, prefix = "", out = {}) {
+  for (const [name, member] of Object.entries(zom.members ?? {})) {
+    out[prefix + name] = member;
+    flatten(member, `${prefix}${name}/`, out);
+  }
+  return out;
+}

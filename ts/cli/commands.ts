@@ -8,7 +8,8 @@
 import { readFile, readdir, stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ChunkDecoder, FetchStore, open, openArray, isReferenceName, isZipName, storeFromUrl, ZomError, isZomError } from "../node.js";
+import { ChunkDecoder, FetchStore, IcechunkStore, open, openArray, isReferenceName, isZipName, ReferenceStore, storeFromUrl, ZipStore, ZomError, isZomError } from "../node.js";
+import type { IcechunkRef, Readable } from "../node.js";
 import type { StoreInput, ZarrArray } from "../node.js";
 import { detectConventions, diff, jsonSchema, parseJson, stringify, summarize, validateAttributes, validateHierarchy, walk } from "../validate.js";
 import type { WalkResult } from "../validate.js";
@@ -97,11 +98,11 @@ function concurrencyOf(ctx: Context): { concurrency?: number } {
 }
 
 /**
- * Opens TARGET: an http(s) URL through FetchStore, a directory or file: URL through FsStore,
+ * TARGET's store: an http(s) URL through FetchStore, a directory or file: URL through FsStore,
  * a .zip or .ozx (URL or path) through ZipStore, kerchunk references (a .json URL or path)
  * through ReferenceStore.
  */
-async function target(ctx: Context, text: string): Promise<Target> {
+async function plainTarget(ctx: Context, text: string): Promise<Target> {
   if (/^https?:\/\//i.test(text)) {
     const store = await storeFromUrl(text, concurrencyOf(ctx));
     return { store, fetch: store, fs: null };
@@ -127,6 +128,42 @@ async function target(ctx: Context, text: string): Promise<Target> {
   }
   const fs = new FsStore(dir);
   return { store: fs, fetch: null, fs };
+}
+
+/** `--ref`: `main` or `branch:main`, `tag:v1`, `snapshot:ID`. */
+function refOf(text: string): IcechunkRef {
+  const colon = text.indexOf(":");
+  const [kind, name] = colon < 0 ? ["branch", text] : [text.slice(0, colon), text.slice(colon + 1)];
+  if (name === "" || !["branch", "tag", "snapshot"].includes(kind)) {
+    throw new UsageError(`--ref takes a branch (main, branch:dev), a tag (tag:v1) or a snapshot id (snapshot:ID), not '${text}'`);
+  }
+  return { [kind]: name } as IcechunkRef;
+}
+
+/**
+ * Opens TARGET (see {@link plainTarget}); an Icechunk repository at the snapshot `--ref` names
+ * when `--ref` is given, or when the root has no zarr.json and the Icechunk part reads a
+ * repository there (the tip of main).
+ */
+async function target(ctx: Context, text: string): Promise<Target> {
+  const plain = await plainTarget(ctx, text);
+  const ref = ctx.options.get("ref");
+  if (ref === true) throw new UsageError("--ref needs a value");
+  const isStore = typeof plain.store === "object" && plain.store !== null && "get" in plain.store;
+  if (!isStore || plain.store instanceof ZipStore || plain.store instanceof ReferenceStore) {
+    if (ref !== undefined) throw new UsageError("--ref reads an Icechunk repository: a directory or an http(s) URL");
+    return plain;
+  }
+  const store = plain.store as Readable;
+  if (ref === undefined && (await store.get("/zarr.json")) !== undefined) return plain;
+  try {
+    const icechunk = await IcechunkStore.open(store, ref === undefined ? {} : refOf(ref));
+    return { store: icechunk, fetch: plain.fetch, fs: null };
+  } catch (e) {
+    // No repository there either: the hierarchy's own open says what is missing.
+    if (ref === undefined && isZomError(e) && e.code === "NotFound") return plain;
+    throw e;
+  }
 }
 
 /** Requests and bytes so far, for an HTTP target. */
@@ -171,7 +208,7 @@ function warnUnread(ctx: Context, tree: WalkResult): void {
 const tree: Command = {
   name: "tree",
   arity: [1, 1],
-  options: ["json", "depth", "progress", "no-progress", "concurrency"],
+  options: ["json", "depth", "progress", "no-progress", "concurrency", "ref"],
   help: `Usage: zom tree TARGET [--json] [--depth N] [--progress]
 
 Walks the hierarchy (consolidated metadata when present, else the store's listing) and prints
@@ -230,7 +267,7 @@ function compareOptions(ctx: Context): CompareOptions {
 const validate: Command = {
   name: "validate",
   arity: [1, 1],
-  options: ["json", "spec", "include", "exclude", "strict", "verdict", "verbose", "attributes", "progress", "no-progress", "concurrency"],
+  options: ["json", "spec", "include", "exclude", "strict", "verdict", "verbose", "attributes", "progress", "no-progress", "concurrency", "ref"],
   help: `Usage: zom validate TARGET [--spec ome-zarr|xarray|auto|FILE [--include F,…] [--exclude F,…]]
                            [--strict] [--json] [--verdict] [--verbose]
        zom validate --attributes FILE [--spec NAME|FILE] [--strict] [--json] [--verdict]
@@ -382,7 +419,7 @@ function rootUnreadable(ctx: Context, e: ZomError): number {
 const get: Command = {
   name: "get",
   arity: [2, 3],
-  options: ["json", "progress", "no-progress", "concurrency"],
+  options: ["json", "progress", "no-progress", "concurrency", "ref"],
   help: `Usage: zom get TARGET PATH [SELECTION] [--json] [--progress]
 
 Reads the array at PATH, or the part SELECTION names, written like NumPy's indexing: entries
@@ -495,7 +532,7 @@ const block = (v: unknown): string => stringify(v, 2).split("\n").map((line) => 
 const info: Command = {
   name: "info",
   arity: [1, 2],
-  options: ["json"],
+  options: ["json", "ref"],
   help: `Usage: zom info TARGET [PATH] [--json]
 
 Describes the node at PATH (default: the root). An array: shape, data type, chunk shape, shard

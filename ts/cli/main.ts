@@ -16,7 +16,7 @@ import type { Command, Context } from "./commands.js";
 import { escapeControls, showError } from "./format.js";
 
 /** Options that take a value. */
-const VALUED = new Set(["spec", "include", "exclude", "depth", "concurrency"]);
+const VALUED = new Set(["spec", "include", "exclude", "depth", "concurrency", "ref"]);
 /** Options every command accepts. */
 const GLOBAL = new Set(["help", "version"]);
 
@@ -75,11 +75,14 @@ Usage:
   zom help [COMMAND]                            this text, or one command's
 
 TARGET is a directory, a file: URL or an http(s) URL of a hierarchy's root, a .zip/.ozx
-archive of one, or kerchunk references (.json; path or URL); PATH a node path inside it ("image/gradient"). Options:
+archive of one, kerchunk references (.json; path or URL), or an Icechunk repository (found
+where the root has no zarr.json); PATH a node path inside it ("image/gradient"). Options:
   --json            machine-readable output (JSON; 64-bit integers exact)
   --progress        progress on stderr even when stderr is not a terminal
   --no-progress     no progress, even on a terminal
   --concurrency N   most store requests in flight (default: walks 16, reads no limit)
+  --ref REF         an Icechunk repository's snapshot: a branch (main, branch:dev), a tag
+                    (tag:v1) or a snapshot id (snapshot:ID); default the tip of main
   -h, --help        help;  -V, --version  the version
 
 Exit codes: 0 fine; 1 problems found (validate: errors, unreadable nodes, differences from
