@@ -12,6 +12,8 @@
 //             a SharedArrayBuffer, where it is not (WebKitGTK, which does not isolate) the
 //             chunks are transferred back — the path without SharedArrayBuffer, with the same
 //             values
+//   icechunk  on a page without cross-origin isolation, every ref of the Icechunk fixtures
+//             (spec 2 and 1), every array read with 2 decode workers, virtual chunks included
 // An engine whose browser is not installed is skipped with the reason (scripts/setup.mjs
 // --browser installs all three). The last test prints the engine × journey matrix (pass or
 // fail, seconds) as diagnostics and writes it to test-output/engines/matrix.json, next to a
@@ -280,12 +282,51 @@ async function zarritaJourney(e) {
   return `${reads} numeric arrays through zarrita's open and get (${page.isolated ? "isolated" : "not isolated"} page)`;
 }
 
+/**
+ * Icechunk repositories in a page without cross-origin isolation (what `@earthmover/icechunk`'s
+ * WebAssembly build needs): every ref of the spec version 2 and 1 fixtures, every array read
+ * whole with 2 decode workers, equal to what icechunk and zarr-python read; virtual chunks
+ * included (their file served by the data server).
+ */
+async function icechunkJourney(e) {
+  const page = await openPoolPage(e, `${site.url}/tests/browser/pool.html`);
+  assert.equal(page.isolated, false, "the page is not cross-origin isolated");
+  const expected = readJson("icechunk", "expected.json");
+  const failures = [];
+  let reads = 0;
+  for (const [repo, want] of Object.entries(expected.repositories)) {
+    for (const [ref, at] of Object.entries(want.refs)) {
+      const [kind, name] = [ref.slice(0, ref.indexOf(":")), ref.slice(ref.indexOf(":") + 1)];
+      const paths = Object.entries(at.nodes).filter(([, n]) => n.kind === "array").map(([p]) => p.slice(1));
+      const args = [`${data.url}/icechunk/${repo}/`, { [kind]: name }, expected.virtual_prefix, `${data.url}/icechunk/raw/`, paths, 2];
+      const got = JSON.parse(await e.evaluate(async (a) => JSON.stringify(await window.zomPool.readIcechunk(...a)), args));
+      if (got.snapshot !== at.snapshot) failures.push(`${repo} ${ref}: snapshot ${got.snapshot}, not ${at.snapshot}`);
+      for (const read of got.arrays) {
+        const node = at.nodes[`/${read.path}`];
+        try {
+          assert.ok(!read.error, JSON.stringify(read.error));
+          assert.deepEqual(read.shape, node.shape);
+          sameValues(elements(unplain(read.data), node.zarr_json.data_type), node.values, `${repo} ${ref} ${read.path}`);
+        } catch (err) {
+          failures.push(`${repo} ${ref} ${read.path}: ${err.message.split("\n")[0]}`);
+        }
+        reads++;
+      }
+    }
+  }
+  assert.deepEqual(failures, [], failures.join("\n"));
+  assert.ok(reads > 40, `${reads} arrays`);
+  assert.deepEqual((await e.consoleLines()).filter((l) => /^pageerror/.test(l)), []);
+  return `${reads} arrays of every ref of 2 repositories (not isolated page)`;
+}
+
 for (const name of ENGINES) {
   const skip = missing(name);
   const titles = {
     explorer: `the explorer journey in ${name}: open, walk, preview a sharded array, a convention badge`,
     pool: `the decode worker pool in ${name}: every v3, v2 and sample array equals zarr-python's values`,
     zarrita: `zom/zarrita in ${name}: zarrita's open and get read zarr-python's values`,
+    icechunk: `Icechunk in ${name}: every ref of icechunk 2.3's repositories, not cross-origin isolated`,
   };
   describe(name, () => {
     if (skip) {
@@ -317,11 +358,12 @@ for (const name of ENGINES) {
     test(titles.explorer, { timeout: 120_000 }, () => timed(name, "explorer", () => explorerJourney(launched())));
     test(titles.pool, { timeout: 180_000 }, () => timed(name, "pool", () => poolJourney(launched())));
     test(titles.zarrita, { timeout: 120_000 }, () => timed(name, "zarrita", () => zarritaJourney(launched())));
+    test(titles.icechunk, { timeout: 120_000 }, () => timed(name, "icechunk", () => icechunkJourney(launched())));
   });
 }
 
 test("the engine × journey matrix", (t) => {
-  const journeys = ["launch", "explorer", "pool", "zarrita"];
+  const journeys = ["launch", "explorer", "pool", "zarrita", "icechunk"];
   const cell = (c) => (c ? `${c.status} ${c.seconds.toFixed(1)} s` : "not run");
   const rows = [["engine", ...journeys], ...ENGINES.map((e) => [e, ...journeys.map((j) => (matrix[e].skipped ? "skipped" : cell(matrix[e][j])))])];
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));

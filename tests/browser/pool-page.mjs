@@ -47,6 +47,31 @@ try {
         }),
       );
     },
+    /**
+     * Opens the Icechunk repository at `url` at `ref` ({branch}, {tag} or {snapshot}), its
+     * virtual chunks recorded under `virtualPrefix` read from `virtualBase`, and reads every
+     * array `paths` whole with `workers`: the snapshot id and each array's values.
+     */
+    async readIcechunk(url, ref, virtualPrefix, virtualBase, paths, workers) {
+      const virtualChunks = (u) => (u.startsWith(virtualPrefix) ? virtualBase + u.slice(virtualPrefix.length) : null);
+      const store = await zom.IcechunkStore.open(url, { ...ref, virtualChunks });
+      try {
+        const arrays = await Promise.all(
+          paths.map(async (path) => {
+            try {
+              const arr = await zom.openArray(store, path, { workers });
+              const { data, shape } = await arr.get();
+              return { path, shape, dtype: plain(arr.dtype), data: Array.from(data, plain) };
+            } catch (e) {
+              return { path, error: describe(e) };
+            }
+          }),
+        );
+        return { snapshot: store.snapshot, specVersion: store.specVersion, arrays };
+      } finally {
+        store.free();
+      }
+    },
     /** The pool of `workers`: whether it failed and how many chunks its workers decoded. */
     pool(workers) {
       const pool = poolOf(workers);
