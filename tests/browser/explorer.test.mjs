@@ -603,3 +603,35 @@ test("the whole ZOM downloads as JSON equal to the walked hierarchy", async () =
   assert.deepEqual(zom.members.image.members.gradient_circles.shape, [256, 256]);
   assert.deepEqual(consoleLines.filter((l) => l.startsWith("pageerror")), []);
 });
+
+test("an Icechunk repository opens like any other; the picker lists its branches, tags and snapshots and opens the one chosen, with its history", async () => {
+  const ice = readJson("icechunk", "expected.json").repositories.v2;
+  const url = `${server.url}data/icechunk/v2/`;
+  const treePaths = async () => (await page.evaluate(treeRows)).map((r) => r.path).filter((p) => p !== "").sort();
+  const nodesOf = (ref) => Object.keys(ice.refs[ref].nodes).filter((p) => p !== "/").map((p) => p.slice(1)).sort();
+  await openUrl(url);
+  assert.equal(await page.evaluate(() => document.body.dataset.state), "ready", await page.innerText("body"));
+  assert.deepEqual(await treePaths(), nodesOf("branch:main"));
+  assert.equal(await page.isVisible("#icechunk"), true);
+  assert.equal(await page.inputValue("#icechunk-ref"), "branch:main");
+  const options = await page.$$eval("#icechunk-ref option", (os) => os.map((o) => o.value));
+  for (const name of Object.keys(ice.branches)) assert.ok(options.includes(`branch:${name}`), `branch ${name} in ${options}`);
+  for (const name of Object.keys(ice.tags)) assert.ok(options.includes(`tag:${name}`), `tag ${name} in ${options}`);
+  assert.ok(!options.includes("tag:gone"), "a deleted tag is not offered");
+  const history = () => page.$$eval(".icechunk-history li", (lis) => lis.map((li) => li.dataset.snapshot));
+  assert.deepEqual(await history(), ice.refs["branch:main"].ancestry);
+
+  await page.selectOption("#icechunk-ref", "tag:v1.0");
+  await page.waitForFunction(() => document.body.dataset.state === "ready" && new URLSearchParams(location.search).get("ref") === "tag:v1.0", null, { timeout: 30_000 });
+  assert.deepEqual(await treePaths(), nodesOf("tag:v1.0"));
+  assert.deepEqual(await history(), ice.refs["tag:v1.0"].ancestry);
+  // A 2-D array of that snapshot previews from its chunks.
+  await selectNode("group/float64");
+  await previewDone();
+  assert.equal(await page.isVisible(".preview-output canvas"), true);
+  await shot("14-icechunk");
+
+  // A plain hierarchy shows no picker.
+  await openUrl(server.sampleUrl);
+  assert.equal(await page.isVisible("#icechunk"), false);
+});

@@ -11,7 +11,7 @@ import { failureBox } from "./failure.js";
 import type { Convention, Hierarchy } from "./model.js";
 import { addSummaries, addValidation, hierarchy } from "./model.js";
 import { renderPanel } from "./panel.js";
-import type { Failure, Response, Source } from "./protocol.js";
+import type { Failure, IcechunkInfo, IcechunkRef, Response, Source } from "./protocol.js";
 import { renderSpec } from "./spec.js";
 import { TreeView } from "./tree.js";
 
@@ -39,6 +39,7 @@ const els = {
   progress: byId<HTMLProgressElement>("walk-progress"),
   walkStatus: byId("walk-status"),
   summary: byId("summary"),
+  icechunk: byId("icechunk"),
   tree: byId("tree"),
   nodeView: byId("node-view"),
   specView: byId("spec-view"),
@@ -84,6 +85,58 @@ window.addEventListener("unhandledrejection", (e) => banner({ code: "Error", mes
 function requestedUrl(): string {
   const asked = new URLSearchParams(location.search).get("url");
   return new URL(asked !== null && asked.trim() !== "" ? asked.trim() : SAMPLE, location.href).href;
+}
+
+/** The Icechunk ref the page's address names (`?ref=tag:v1`), if any. */
+function requestedRef(): IcechunkRef | undefined {
+  const asked = new URLSearchParams(location.search).get("ref");
+  return asked === null || asked.trim() === "" ? undefined : parseRef(asked.trim());
+}
+
+/** "tag:v1" as a ref ("main" is a branch). */
+function parseRef(text: string): IcechunkRef {
+  const colon = text.indexOf(":");
+  const [kind, name] = colon < 0 ? ["branch", text] : [text.slice(0, colon), text.slice(colon + 1)];
+  if (kind === "tag") return { tag: name };
+  if (kind === "snapshot") return { snapshot: name };
+  return { branch: name };
+}
+
+/** A ref as the picker and the address write it ("branch:main"). */
+function refText(ref: IcechunkRef | undefined): string {
+  if (ref === undefined) return "branch:main";
+  if ("tag" in ref) return `tag:${ref.tag}`;
+  if ("snapshot" in ref) return `snapshot:${ref.snapshot}`;
+  return `branch:${ref.branch}`;
+}
+
+/** The picker of an Icechunk repository's branches, tags and snapshots, and the history of the one shown. */
+function showIcechunk(url: string, ref: IcechunkRef | undefined, info: IcechunkInfo): void {
+  const current = refText(ref);
+  const option = (value: string, label: string) => h("option", { value }, label);
+  const picker = h(
+    "select",
+    { id: "icechunk-ref", "aria-label": "Icechunk ref" },
+    h("optgroup", { label: "Branches" }, info.branches.map((b) => option(`branch:${b.name}`, b.name))),
+    h("optgroup", { label: "Tags" }, info.tags.map((t) => option(`tag:${t.name}`, t.name))),
+    h("optgroup", { label: "Snapshots" }, info.history.map((s) => option(`snapshot:${s.id}`, `${s.id.slice(0, 8)}… ${s.message ?? ""}`.trim()))),
+  );
+  if (![...picker.querySelectorAll("option")].some((o) => o.value === current)) picker.prepend(option(current, current));
+  picker.value = current;
+  picker.addEventListener("change", () => {
+    const next = parseRef(picker.value);
+    history.pushState(null, "", `${location.pathname}?url=${encodeURIComponent(url)}&ref=${encodeURIComponent(refText(next))}`);
+    void load({ kind: "url", url, ref: next });
+  });
+  const when = (t: number | null) => (t === null ? "" : new Date(t).toISOString().replace("T", " ").slice(0, 19));
+  replace(
+    els.icechunk,
+    h("div.icechunk-head", null, h("b", null, "Icechunk"), ` repository (spec ${info.specVersion}) at `, picker),
+    info.refsError === null ? null : h("p.muted", null, `Refs not listed: ${info.refsError}`),
+    h("details.icechunk-history", null, h("summary", null, `History: ${info.history.length} snapshot${info.history.length === 1 ? "" : "s"}`),
+      h("ol", null, info.history.map((s) => h("li", { dataset: { snapshot: s.id } }, h("code", null, s.id), " ", s.message ?? "", " ", h("span.muted", null, when(s.time)))))),
+  );
+  els.icechunk.hidden = false;
 }
 
 function pathFromHash(): string {
@@ -221,6 +274,8 @@ async function load(source: Source): Promise<void> {
   els.walkStatus.textContent = "opening…";
   replace(els.summary);
   replace(els.tree);
+  replace(els.icechunk);
+  els.icechunk.hidden = true;
   replace(els.nodeView, h("p.muted", null, "Opening ", h("code.url", null, url), "…"));
   // The nodes found so far: until the walk ends, the tree shows them as they arrive.
   const arriving: string[] = [];
@@ -236,6 +291,8 @@ async function load(source: Source): Promise<void> {
           tree.show(hierarchy({ url, paths: arriving, errors: [], unlisted: [], consolidated: false }));
           document.body.dataset.arrived = String(arriving.length);
         }
+      } else if (p.type === "icechunk") {
+        if (source.kind === "url") showIcechunk(source.url, source.ref, p.info);
       } else if (p.type === "tree") {
         showTree(p);
       } else if (p.type === "summaries") {
@@ -283,7 +340,7 @@ els.form.addEventListener("submit", (e) => {
   history.pushState(null, "", `${location.pathname}?url=${encodeURIComponent(url)}`);
   void load({ kind: "url", url });
 });
-window.addEventListener("popstate", () => void load({ kind: "url", url: requestedUrl() }));
+window.addEventListener("popstate", () => void load({ kind: "url", url: requestedUrl(), ref: requestedRef() }));
 
 // Local data: a folder (File System Access API where the browser has it, else an
 // <input webkitdirectory>), a .zip or .ozx (a file input), or either dropped on the page.
@@ -357,4 +414,4 @@ els.banner.addEventListener("click", () => {
 });
 
 renderSpec(els.specView, worker, select);
-void load({ kind: "url", url: requestedUrl() });
+void load({ kind: "url", url: requestedUrl(), ref: requestedRef() });

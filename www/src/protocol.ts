@@ -49,7 +49,8 @@ export interface Difference {
  * handle (File System Access API). Files and handles cross to the worker by structured clone.
  */
 export type Source =
-  | { kind: "url"; url: string }
+  /** `ref`: an Icechunk repository's snapshot (a branch, a tag or a snapshot id). */
+  | { kind: "url"; url: string; ref?: IcechunkRef }
   | { kind: "zip"; file: File }
   | { kind: "files"; files: File[] }
   | { kind: "directory"; handle: FileSystemDirectoryHandle };
@@ -116,9 +117,26 @@ export interface TableResult {
   total: number;
 }
 
+/** Which snapshot of an Icechunk repository: a branch's tip, a tag, a snapshot id. */
+export type IcechunkRef = { branch: string } | { tag: string } | { snapshot: string };
+
+/** An Icechunk repository opened at a snapshot: its refs and the snapshot's history. */
+export interface IcechunkInfo {
+  snapshot: string;
+  specVersion: number;
+  branches: { name: string; snapshot: string }[];
+  tags: { name: string; snapshot: string }[];
+  /** Newest first; `message` and `time` (ms since the epoch) where the repository records them. */
+  history: { id: string; message: string | null; time: number | null }[];
+  /** Why the refs could not be listed (a spec version 1 repository over plain HTTP), or null. */
+  refsError: string | null;
+}
+
 /** Answers and notices from the worker. */
 export type Response =
   | { id: number; type: "error"; error: Failure }
+  /** The source is an Icechunk repository: sent before the walk's first notice. */
+  | { id: number; type: "icechunk"; info: IcechunkInfo }
   | { id: number; type: "progress"; nodes: number; pending: number; errors: number; found: string[] }
   /**
    * The walk's tree, sent as soon as the walk ends: the node paths (the ZOM stays in the worker;

@@ -7,13 +7,13 @@
  * one node's ZOM (or a subtree's JSON text) when it shows that node.
  * @module
  */
-import { ChunkCache, DirectoryHandleStore, FileStore, init, open, slice, storeFromUrl, version, workerStats, ZipStore } from "zom/manual";
+import { ChunkCache, DirectoryHandleStore, FetchStore, FileStore, IcechunkStore, init, isZomError, open, slice, storeFromUrl, version, workerStats, ZipStore } from "zom/manual";
 import { builtinSpec, detectConventions, diff, parseJson, stringify, summarize, validateHierarchy, walk } from "zom/validate";
 import type { DirectoryHandle, StoreInput, ZarrArray, Zom, Selection } from "zom/manual";
 import { formatValue, isComplex, isTemporal, nameOf } from "./values.js";
 import { colourise } from "./colour.js";
 import { jsonText } from "./json.js";
-import type { ArrayInfo, Failure, ImageResult, Request, Response, Source, TableResult } from "./protocol.js";
+import type { ArrayInfo, Failure, IcechunkInfo, IcechunkRef, ImageResult, Request, Response, Source, TableResult } from "./protocol.js";
 
 /** The worker's global scope, typed without the WebWorker lib (it clashes with DOM's). */
 const scope = self as unknown as {
@@ -73,10 +73,37 @@ function postStats(): void {
 setInterval(postStats, 150);
 
 /** The store of a source, the HTTP store under it (null for local data), and its label. */
-async function storeOf(source: Source, signal: AbortSignal): Promise<{ store: StoreInput; http: Counted | null; url: string }> {
+/**
+ * The Icechunk repository at `fetch`'s root at `ref` (default the tip of main), with its refs
+ * and history: when `ref` is given, or when the root has no zarr.json and a repository is
+ * there; null otherwise.
+ */
+async function icechunkAt(fetch: FetchStore, ref: IcechunkRef | undefined): Promise<{ store: IcechunkStore; info: IcechunkInfo } | null> {
+  if (ref === undefined && (await fetch.get("/zarr.json")) !== undefined) return null;
+  let store: IcechunkStore;
+  try {
+    store = await IcechunkStore.open(fetch, ref ?? {});
+  } catch (e) {
+    if (ref === undefined && isZomError(e) && e.code === "NotFound") return null;
+    throw e;
+  }
+  const history = await store.ancestry();
+  let refs: { branches: IcechunkInfo["branches"]; tags: IcechunkInfo["tags"] } = { branches: [], tags: [] };
+  let refsError: string | null = null;
+  try {
+    refs = await store.refs();
+  } catch (e) {
+    refsError = e instanceof Error ? e.message : String(e);
+  }
+  return { store, info: { snapshot: store.snapshot, specVersion: store.specVersion, ...refs, history, refsError } };
+}
+
+async function storeOf(source: Source, signal: AbortSignal): Promise<{ store: StoreInput; http: Counted | null; url: string; icechunk?: IcechunkInfo }> {
   switch (source.kind) {
     case "url": {
       const opened = await storeFromUrl(source.url, { concurrency: 16, signal });
+      const repository = opened instanceof FetchStore ? await icechunkAt(opened, source.ref) : null;
+      if (repository !== null) return { store: repository.store, http: opened, url: source.url, icechunk: repository.info };
       return { store: opened, http: opened, url: source.url };
     }
     case "zip":
@@ -112,6 +139,7 @@ async function doWalk(id: number, source: Source): Promise<void> {
   const opened = await storeOf(source, mine.signal);
   if (controller !== mine) return;
   ({ store, http } = opened);
+  if (opened.icechunk !== undefined) post({ id, type: "icechunk", info: opened.icechunk });
   const url = opened.url;
   postStats();
   // Progress at most every PROGRESS_MS: a listed walk reports every node, and each notice is
