@@ -8,21 +8,8 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { ChunkDecoder, decodeChunk, isZomError, loadCodecParts } from "zom";
 import { fromDocuments } from "zom/validate";
-import { elements, sameValues } from "./hierarchy-common.mjs";
+import { elements, gridCoords, sameValues } from "./hierarchy-common.mjs";
 import { fixtures, readDocuments, readJson } from "./helpers.mjs";
-
-function* gridCoords(gridShape) {
-  const n = gridShape.reduce((a, b) => a * b, 1);
-  for (let k = 0; k < n; k++) {
-    const coords = [];
-    let rem = k;
-    for (let d = gridShape.length - 1; d >= 0; d--) {
-      coords[d] = rem % gridShape[d];
-      rem = Math.floor(rem / gridShape[d]);
-    }
-    yield coords;
-  }
-}
 
 const nodeAt = (zom, path) => path.split("/").reduce((node, name) => node.members[name], zom);
 

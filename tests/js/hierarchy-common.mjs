@@ -75,6 +75,20 @@ function encodeValue(value, dataType) {
   return Object.fromEntries(fields.map(([field, type]) => [field, encodeValue(value[field], type)]));
 }
 
+/** Every chunk index of a grid of `gridShape` chunks, in C order. */
+export function* gridCoords(gridShape) {
+  const n = gridShape.reduce((a, b) => a * b, 1);
+  for (let k = 0; k < n; k++) {
+    const coords = [];
+    let rem = k;
+    for (let d = gridShape.length - 1; d >= 0; d--) {
+      coords[d] = rem % gridShape[d];
+      rem = Math.floor(rem / gridShape[d]);
+    }
+    yield coords;
+  }
+}
+
 /** The values of a read, one encoded value per element. */
 export function elements(data, dataType) {
   const name = typeof dataType === "string" ? dataType : dataType.name;

@@ -14,26 +14,12 @@ import { test } from "node:test";
 import { decodeChunk, FetchStore, loadCodecParts, openArray, slice } from "zom";
 import { poolOf } from "../../pkg/pool/pool.js";
 import { withServer } from "../server/testing.mjs";
-import { elements, reference, sameValues } from "./hierarchy-common.mjs";
+import { elements, gridCoords, reference, sameValues } from "./hierarchy-common.mjs";
 import { fixtures, readJson } from "./helpers.mjs";
 
 const dir = join(fixtures, "registry", "codecs");
 const expected = readJson("registry", "codecs.values.json");
 const NAMES = Object.keys(expected);
-
-/** Every index of a grid of `grid` chunks, in C order. */
-function* indices(grid) {
-  const total = grid.reduce((a, b) => a * b, 1);
-  for (let i = 0; i < total; i++) {
-    const idx = [];
-    let rest = i;
-    for (let d = grid.length - 1; d >= 0; d--) {
-      idx[d] = rest % grid[d];
-      rest = Math.floor(rest / grid[d]);
-    }
-    yield idx;
-  }
-}
 
 /** The expected values of the chunk of `chunkShape` at `coords`, cut to the array. */
 function chunkValues(entry, chunkShape, coords) {
@@ -55,7 +41,7 @@ test("zfp is loaded on first use: before, the synchronous decoder names the part
     const entry = expected[name];
     const text = readFileSync(join(dir, name, "zarr.json"), "utf8");
     const grid = entry.shape.map((s, d) => Math.ceil(s / entry.chunks[d]));
-    for (const coords of indices(grid)) {
+    for (const coords of gridCoords(grid)) {
       const file = join(dir, name, "c", ...coords.map(String));
       const unwritten = coords.every((c, d) => c === entry.unwritten_chunk[d]);
       assert.equal(existsSync(file), !unwritten, `${name} ${coords} stored`);
@@ -84,7 +70,7 @@ test("every array over HTTP, whole and chunk by chunk, on the calling thread and
           // The read grid: inner chunks of a sharded array.
           const sizes = arr.chunkSizes();
           const chunkShape = arr.chunks;
-          for (const coords of indices(sizes.map((s) => s.length))) {
+          for (const coords of gridCoords(sizes.map((s) => s.length))) {
             const tile = await arr.getChunk(coords, { workers });
             const want = chunkValues(entry, chunkShape, coords);
             assert.deepEqual(tile.shape, want.shape, `${name} ${coords}`);
