@@ -155,7 +155,13 @@ async function target(ctx: Context, text: string): Promise<Target> {
     return plain;
   }
   const store = plain.store as Readable;
-  if (ref === undefined && (await store.get("/zarr.json")) !== undefined) return plain;
+  if (ref === undefined) {
+    // A root that answers with a zarr.json, or not at all (the open says why, located), is no repository.
+    const root = await Promise.resolve()
+      .then(() => store.get?.("/zarr.json"))
+      .catch(() => null);
+    if (root !== undefined) return plain;
+  }
   try {
     const icechunk = await IcechunkStore.open(store, ref === undefined ? {} : refOf(ref));
     return { store: icechunk, fetch: plain.fetch, fs: null };

@@ -79,7 +79,11 @@ setInterval(postStats, 150);
  * there; null otherwise.
  */
 async function icechunkAt(fetch: FetchStore, ref: IcechunkRef | undefined): Promise<{ store: IcechunkStore; info: IcechunkInfo } | null> {
-  if (ref === undefined && (await fetch.get("/zarr.json")) !== undefined) return null;
+  if (ref === undefined) {
+    // A root that answers with a zarr.json, or not at all (the walk says why, located), is no repository.
+    const root = await fetch.get("/zarr.json").catch(() => null);
+    if (root !== undefined) return null;
+  }
   let store: IcechunkStore;
   try {
     store = await IcechunkStore.open(fetch, ref ?? {});
