@@ -4,11 +4,14 @@
 
 use super::flexbuffers;
 use super::yaml::{self, Node, Yaml};
-use crate::error::{Result, ZomError};
+use crate::error::{ErrorCode, Result, ZomError};
 use crate::limits::{Limit, Limits, MAX_JSON_DEPTH};
 
 /// The key of a spec version 1 repository's configuration.
 pub const CONFIG_KEY: &str = "config.yaml";
+
+/// The start of a virtual chunk location relative to a named container (`vcc://NAME/…`).
+pub(crate) const RELATIVE_SCHEME: &str = "vcc://";
 
 /// The configuration's entry holding the containers.
 const ENTRY: &str = "virtual_chunk_containers";
@@ -385,4 +388,43 @@ pub fn containers_of_config_yaml(
         ));
     }
     Ok(finish(found))
+}
+
+/// The error of a virtual chunk at `url` that no container admits.
+pub(crate) fn outside(url: &str, containers: &[VirtualChunkContainer]) -> ZomError {
+    if let Some(rest) = url.strip_prefix(RELATIVE_SCHEME) {
+        let name = rest.split('/').next().unwrap_or_default();
+        return ZomError::new(
+            ErrorCode::InvalidMetadata,
+            format!("icechunk: a virtual chunk at '{url}', relative to a container named '{name}', which is not known (a store made without the repository's containers, or a repository that declares none of that name)"),
+        );
+    }
+    let declared = match containers.len() {
+        0 => "no virtual chunk container is declared".to_string(),
+        n => {
+            let list: Vec<&str> = containers.iter().take(4).map(|c| c.url_prefix()).collect();
+            let more = if n > 4 { ", …" } else { "" };
+            format!("the containers are {}{more}", list.join(", "))
+        }
+    };
+    ZomError::new(
+        ErrorCode::InvalidMetadata,
+        format!("icechunk: a virtual chunk at '{url}', outside every virtual chunk container ({declared})"),
+    )
+}
+
+/// The container holding `url`: the one of the longest prefix (every prefix ends in `/`, so
+/// the candidates are the URL up to each of its slashes).
+pub(crate) fn container_of<'c>(
+    url: &str,
+    containers: &'c [VirtualChunkContainer],
+) -> Option<&'c VirtualChunkContainer> {
+    url.rmatch_indices('/').find_map(|(slash, _)| {
+        let end = slash + 1;
+        let candidate = &url[..end];
+        let at = containers
+            .binary_search_by(|c| c.url_prefix.as_str().cmp(candidate))
+            .ok()?;
+        Some(&containers[at]).filter(|c| c.contains(url))
+    })
 }

@@ -3,7 +3,7 @@
 //! panic, and counts and sizes are refused before what they count is copied.
 
 use super::build::{file, Builder, Field, Flex, FlexBuilder};
-use super::config::sort_containers;
+use super::config::{container_of, sort_containers};
 use super::yaml::{self, Node, Yaml};
 use super::*;
 use crate::error::ErrorCode;
@@ -458,14 +458,22 @@ fn a_url_is_in_a_container_only_as_written() {
 }
 
 #[test]
-fn a_prefix_given_twice_is_the_last() {
+fn the_longest_prefix_holds_a_url_and_a_prefix_given_twice_is_the_last() {
     let make = |p: &str, s: ContainerStore| VirtualChunkContainer::new(p, s).unwrap();
     let mut list = vec![
         make("s3://b/", ContainerStore::S3),
+        make("s3://b/deep/er/", ContainerStore::S3Compatible),
         make("s3://b/deep/", ContainerStore::Tigris),
         make("s3://b/", ContainerStore::Tigris),
     ];
     sort_containers(&mut list);
-    assert_eq!(list.len(), 2);
+    assert_eq!(list.len(), 3);
     assert_eq!(list[0].store(), &ContainerStore::Tigris);
+    let of = |url: &str| container_of(url, &list).map(|c| c.url_prefix().to_string());
+    assert_eq!(of("s3://b/deep/er/x").as_deref(), Some("s3://b/deep/er/"));
+    assert_eq!(of("s3://b/deep/x").as_deref(), Some("s3://b/deep/"));
+    assert_eq!(of("s3://b/x").as_deref(), Some("s3://b/"));
+    assert_eq!(of("s3://b/deep/../x"), None);
+    assert_eq!(of("s3://c/x"), None);
+    assert_eq!(of("s3://b"), None);
 }

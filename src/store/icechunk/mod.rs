@@ -9,7 +9,7 @@
 //! virtual chunk containers a configuration declares: spec version 2 keeps it in the repo info
 //! file, FlexBuffers; spec version 1 in `config.yaml`). [`Repository`] resolves refs and
 //! ancestry through a [`Store`] holding the repository's files, and [`IcechunkStore`] serves
-//! one snapshot as a Zarr store.
+//! one snapshot as a Zarr store, reading a virtual chunk only inside a known container.
 //!
 //! Everything read is hostile: payloads decompress to at most
 //! [`Limits::max_document_bytes`](crate::Limits::max_document_bytes), a snapshot has at most
