@@ -2,7 +2,8 @@
 //! writes them (tests/fixtures/icechunk: generate.py's repositories, and containers.py's,
 //! whose configurations declare containers of every kind): the containers zom reads are those
 //! icechunk reads, in both spec versions; a virtual chunk outside them is refused before it is
-//! requested; the caller can replace or add containers; a hostile configuration is an error.
+//! requested; the caller can replace or add containers; a hostile configuration is an error;
+//! checksums reach a conditional reader.
 
 mod common;
 
@@ -10,8 +11,9 @@ use common::store::{block_on, open_array, read_whole, store_from_dir};
 use common::values::encode_all;
 use common::{fixtures, read_json};
 use serde_json::{json, Value};
+use std::cell::RefCell;
 use zom::store::icechunk::{
-    Checksum, ChunkLocation, ContainerStore, IcechunkStore, RefSpec, Repository,
+    Checksum, ChunkLocation, ConditionalRead, ContainerStore, IcechunkStore, RefSpec, Repository,
     VirtualChunkContainer, CONFIG_KEY, HEADER_LEN, REPO_KEY,
 };
 use zom::store::{ByteRange, Listing, MemoryStore, Store};
@@ -276,5 +278,78 @@ fn a_hostile_config_yaml_is_an_error_never_a_panic() {
             &limits,
         ));
         assert_eq!(opened.err().map(|e| e.code), Some(code));
+    }
+}
+
+/// A conditional reader over a store, recording what it was asked.
+struct Conditional<'a> {
+    store: &'a MemoryStore,
+    asked: RefCell<Vec<(String, Checksum)>>,
+    changed: bool,
+}
+
+impl ConditionalRead for Conditional<'_> {
+    async fn get_range_if(
+        &self,
+        url: &str,
+        range: ByteRange,
+        checksum: &Checksum,
+    ) -> Result<Option<Vec<u8>>> {
+        self.asked
+            .borrow_mut()
+            .push((url.to_string(), checksum.clone()));
+        if self.changed {
+            let (header, value) = checksum.http_precondition();
+            let message = format!("412 to {header}: {value}");
+            return Err(ZomError::new(ErrorCode::ChecksumMismatch, message));
+        }
+        self.store.get_range(url, range).await
+    }
+}
+
+#[test]
+fn checksums_reach_the_conditional_reader() {
+    let virtuals = virtual_store();
+    let limits = Limits::default();
+    for (repo, path, want) in [
+        ("v2", "virtual", Checksum::LastModified(4_102_444_800)),
+        ("v1", "virtual", Checksum::LastModified(4_102_444_800)),
+        ("containers/v2", "rel", Checksum::ETag("abc".into())),
+    ] {
+        let files = store_from_dir(&dir().join(repo));
+        for changed in [false, true] {
+            let conditional = Conditional {
+                store: &virtuals,
+                asked: RefCell::new(Vec::new()),
+                changed,
+            };
+            let store = block_on(IcechunkStore::open(
+                Shared(&files),
+                Shared(&virtuals),
+                &RefSpec::default(),
+                &limits,
+            ))
+            .unwrap()
+            .with_conditional_reads(&conditional);
+            // Chunk 0 records no checksum: read from the virtual store.
+            assert!(block_on(store.get(&format!("{path}/c/0")))
+                .unwrap()
+                .is_some());
+            assert!(conditional.asked.borrow().is_empty(), "{repo}");
+            let got = block_on(store.get(&format!("{path}/c/1")));
+            assert_eq!(
+                *conditional.asked.borrow(),
+                [(DATA.to_string(), want.clone())],
+                "{repo}"
+            );
+            match got {
+                Ok(bytes) => assert_eq!(bytes, Some(raw()[16..32].to_vec()), "{repo}"),
+                Err(err) => {
+                    assert!(changed, "{repo}: {err}");
+                    assert_eq!(err.code, ErrorCode::ChecksumMismatch, "{repo}");
+                    assert_eq!(err.key.as_deref(), Some(DATA), "{repo}: {err}");
+                }
+            }
+        }
     }
 }

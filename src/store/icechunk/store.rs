@@ -1,6 +1,7 @@
 //! One snapshot of a repository as a Zarr store: `zarr.json` keys answer with the nodes'
 //! metadata, chunk keys with the bytes the manifests point at.
 
+use super::conditional::{ConditionalRead, NoConditionalReads};
 use super::config::{self, VirtualChunkContainer};
 use super::id::NodeId;
 use super::manifest::{Checksum, ChunkRef, Manifest};
@@ -51,14 +52,16 @@ const MANIFESTS_KEPT: usize = 8;
 /// repository's, from [`IcechunkStore::open`], or the caller's): any other is refused before
 /// it is requested. Keys: `zarr.json` and `a/b/zarr.json` (each node's metadata), and chunk
 /// keys as each array's chunk key encoding makes them (`a/b/c/0/1`). Chunks no manifest holds
-/// are absent (they read as the fill value).
-pub struct IcechunkStore<S, V> {
+/// are absent (they read as the fill value). `C` makes the reads of virtual chunks that record
+/// a checksum conditional ([`IcechunkStore::with_conditional_reads`]).
+pub struct IcechunkStore<S, V, C = NoConditionalReads> {
     inner: S,
     virtual_store: V,
     snapshot: Snapshot,
     limits: Limits,
     /// The containers virtual chunks may be read from, sorted by prefix; `None`: any URL.
     containers: Option<Vec<VirtualChunkContainer>>,
+    conditional: Option<C>,
     /// The manifests last read, newest last.
     manifests: RefCell<Vec<Rc<Manifest>>>,
     /// Per array path, how its chunk keys are written.
@@ -84,6 +87,7 @@ impl<S: Store, V: Store> IcechunkStore<S, V> {
             snapshot,
             limits: *limits,
             containers: None,
+            conditional: None,
             manifests: RefCell::new(Vec::new()),
             encodings: RefCell::new(BTreeMap::new()),
         }
@@ -101,7 +105,7 @@ impl<S: Store, V: Store> IcechunkStore<S, V> {
     }
 }
 
-impl<S: Store, V: Store> IcechunkStore<S, V> {
+impl<S: Store, V: Store, C: ConditionalRead> IcechunkStore<S, V, C> {
     /// The same store, reading virtual chunks only inside `containers` (in place of those it
     /// knew; a prefix given twice is the last one given).
     pub fn with_virtual_chunk_containers(
@@ -126,6 +130,21 @@ impl<S: Store, V: Store> IcechunkStore<S, V> {
     /// when the store knows none (every URL is read).
     pub fn virtual_chunk_containers(&self) -> Option<&[VirtualChunkContainer]> {
         self.containers.as_deref()
+    }
+
+    /// The same store, reading the virtual chunks that record a checksum through `reader`,
+    /// which fails a read when the object changed (without one, checksums are not verified).
+    pub fn with_conditional_reads<R: ConditionalRead>(self, reader: R) -> IcechunkStore<S, V, R> {
+        IcechunkStore {
+            inner: self.inner,
+            virtual_store: self.virtual_store,
+            snapshot: self.snapshot,
+            limits: self.limits,
+            containers: self.containers,
+            conditional: Some(reader),
+            manifests: self.manifests,
+            encodings: self.encodings,
+        }
     }
 
     /// The snapshot read.
@@ -292,7 +311,7 @@ impl<S: Store, V: Store> IcechunkStore<S, V> {
         let Some(location) = self.chunk_location(path, coords).await? else {
             return Ok(None);
         };
-        let (store_key, offset, length, is_virtual) = match location {
+        let (store_key, offset, length, checksum, is_virtual) = match location {
             ChunkLocation::Inline(bytes) => {
                 let len = bytes.len() as u64;
                 let Some(r) = range else {
@@ -306,15 +325,15 @@ impl<S: Store, V: Store> IcechunkStore<S, V> {
                 key,
                 offset,
                 length,
-            } => (key, offset, length, false),
+            } => (key, offset, length, None, false),
             ChunkLocation::Virtual {
                 url,
                 offset,
                 length,
-                ..
+                checksum,
             } => {
                 self.admit(&url).map_err(|e| e.at_path(path).at_key(key))?;
-                (url, offset, length, true)
+                (url, offset, length, checksum, true)
             }
         };
         let (from, to) = match &range {
@@ -334,7 +353,10 @@ impl<S: Store, V: Store> IcechunkStore<S, V> {
                     ZomError::new(ErrorCode::UnsupportedExtension, message).at_key(&store_key)
                 );
             };
-            self.virtual_store.get_range(&url, want).await
+            match (&self.conditional, &checksum) {
+                (Some(reader), Some(checksum)) => reader.get_range_if(&url, want, checksum).await,
+                _ => self.virtual_store.get_range(&url, want).await,
+            }
         } else {
             self.inner.get_range(&store_key, want).await
         };
@@ -472,7 +494,7 @@ impl KeyEncoding {
     }
 }
 
-impl<S: Store, V: Store> Store for IcechunkStore<S, V> {
+impl<S: Store, V: Store, C: ConditionalRead> Store for IcechunkStore<S, V, C> {
     async fn get(&self, key: &str) -> Result<Option<Vec<u8>>> {
         self.read(key, None, u64::MAX).await
     }
