@@ -18,7 +18,8 @@ Each seed is laid out as the target's harness reads it (fuzz/src/<target>.rs):
 - zip_archive: flag + a zipped sample hierarchy (tests/fixtures/zip: stored, Zip64, deflated
   in a subfolder), and small zips of a few members written here with zipfile.
 - icechunk_files: flag + an Icechunk metadata file of tests/fixtures/icechunk (repo info,
-  snapshots, manifests) whole, and its decompressed flatbuffers payload (numcodecs' zstd).
+  snapshots, manifests) whole, and its decompressed flatbuffers payload (numcodecs' zstd);
+  each repository's configuration: config.yaml, and the repo info's `config` (FlexBuffers).
 
 zarr-python (3.1.6) writes the shards; everything else is read from the fixture files.
 """
@@ -357,13 +358,36 @@ def zip_archive():
         write("zip_archive", bytes([method & 1]) + buf.getvalue())
 
 
+def repo_config(payload):
+    """The `config` field (slot 9) of a repo info flatbuffers payload, or None."""
+    u32 = lambda at: struct.unpack_from("<I", payload, at)[0]
+    table = u32(0)
+    vtable = table - struct.unpack_from("<i", payload, table)[0]
+    vsize = struct.unpack_from("<H", payload, vtable)[0]
+    slot = 4 + 2 * 9
+    if slot + 2 > vsize:
+        return None
+    field = struct.unpack_from("<H", payload, vtable + slot)[0]
+    if field == 0:
+        return None
+    vector = table + field + u32(table + field)
+    return payload[vector + 4 : vector + 4 + u32(vector)]
+
+
 def icechunk_files():
     from numcodecs import Zstd
 
     kinds = {"repo": 0, "snapshots": 1, "manifests": 2}
     header_len = 39
-    for repo in ("v2", "v1"):
+    for repo in ("v2", "v1", "containers/v2", "containers/v1"):
         folder = FIXTURES / "icechunk" / repo
+        yaml = folder / "config.yaml"
+        if yaml.exists():
+            write("icechunk_files", bytes([9]) + yaml.read_bytes())
+        if (folder / "repo").exists():
+            config = repo_config(bytes(Zstd().decode((folder / "repo").read_bytes()[header_len:])))
+            if config:
+                write("icechunk_files", bytes([8]) + config)
         for path in sorted(p for p in folder.rglob("*") if p.is_file()):
             kind = kinds.get(path.relative_to(folder).parts[0])
             if kind is None:

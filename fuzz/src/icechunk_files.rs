@@ -1,20 +1,27 @@
 //! Target `icechunk_files`: Icechunk metadata files ([`zom::store::icechunk`]) on hostile
 //! bytes: the header, the bounded zstd payload, the flatbuffers reader and the repo info,
-//! snapshot and manifest readers, then every accessor of what parsed.
+//! snapshot and manifest readers, then every accessor of what parsed; and the repository
+//! configuration readers (FlexBuffers, the repo info's `config`; YAML, `config.yaml`).
 //!
-//! Input: a flag byte (bits 0–1: 0 repo info, 1 snapshot, 2 manifest, 3 whichever the header
-//! names; bit 2: the bytes are a whole file, header and compressed payload, rather than a
-//! decompressed flatbuffers payload), then the bytes; the first eight bytes after a payload's
-//! root are also the coordinates looked up in a manifest.
+//! Input: a flag byte (bit 3 clear: bits 0–1: 0 repo info, 1 snapshot, 2 manifest, 3
+//! whichever the header names; bit 2: the bytes are a whole file, header and compressed
+//! payload, rather than a decompressed flatbuffers payload; bit 3 set: the bytes are a
+//! configuration, bit 0 YAML or else FlexBuffers), then the bytes; the first eight bytes
+//! after a payload's root are also the coordinates looked up in a manifest.
 //!
 //! Checks: a repo info's ancestry starts at the snapshot asked for and ends at one without a
 //! parent; a snapshot's node paths are node paths, strictly increasing; no virtual location is
-//! longer than the payload or `MAX_LOCATION_BYTES`.
+//! longer than the payload or `MAX_LOCATION_BYTES`; the containers of a configuration (the
+//! repo info's too) are sorted by prefix, each once, each prefix ending in `/` and holding a
+//! URL below it, and their prefixes and names together within twice `max_document_bytes`
+//! (FlexBuffers' are counted against it; YAML's are the text's, an escape at most half as
+//! long again as what it writes).
 
 use super::input::Input;
 use super::outcome::Outcome;
 use zom::store::icechunk::{
-    is_node_path, ChunkRef, FileHeader, FileType, Manifest, RepoInfo, Snapshot, MAX_LOCATION_BYTES,
+    containers_of_config_yaml, containers_of_repo_config, is_node_path, ChunkRef, FileHeader,
+    FileType, Manifest, RepoInfo, Snapshot, VirtualChunkContainer, MAX_LOCATION_BYTES,
 };
 use zom::Limits;
 
@@ -29,6 +36,17 @@ pub fn run(data: &[u8]) -> Outcome {
         ..Limits::default()
     };
     let mut outcome = Outcome::default();
+    if flags & 8 != 0 {
+        let parsed = if flags & 1 != 0 {
+            containers_of_config_yaml(bytes, &limits)
+        } else {
+            containers_of_repo_config(bytes, &limits)
+        };
+        if let Some(found) = outcome.step("config", parsed) {
+            containers(&found, limits.max_document_bytes);
+        }
+        return outcome;
+    }
     let kind = match flags & 3 {
         0 => FileType::RepoInfo,
         1 => FileType::Snapshot,
@@ -77,7 +95,35 @@ pub fn run(data: &[u8]) -> Outcome {
     outcome
 }
 
+/// The containers a configuration declares, read within `max_document_bytes`.
+fn containers(found: &[VirtualChunkContainer], max_document_bytes: u64) {
+    let mut text = 0;
+    for (i, c) in found.iter().enumerate() {
+        let prefix = c.url_prefix();
+        assert!(prefix.ends_with('/'), "{prefix:?} ends in '/'");
+        assert!(
+            c.contains(&format!("{prefix}x")),
+            "{prefix:?} holds a URL below it"
+        );
+        if i > 0 {
+            assert!(found[i - 1].url_prefix() < prefix, "sorted, each once");
+        }
+        let _ = c.store().name();
+        text += prefix.len() + c.name().map_or(0, str::len);
+    }
+    // A `/` may be added to each prefix.
+    let bound = 2 * max_document_bytes + found.len() as u64;
+    assert!(text as u64 <= bound, "bounded text");
+}
+
 fn repo_info(info: &RepoInfo, outcome: &mut Outcome) {
+    if let Some(config) = info.config() {
+        let limits = Limits::default();
+        let parsed = containers_of_repo_config(config, &limits);
+        if let Some(found) = outcome.step("repo_config", parsed) {
+            containers(&found, limits.max_document_bytes);
+        }
+    }
     let _ = (
         info.branches(),
         info.tags(),

@@ -129,3 +129,106 @@ pub fn file(spec_version: u8, file_type: u8, payload: &[u8]) -> Vec<u8> {
     file.extend(zstd::bulk::compress(payload, 3).expect("zstd"));
     file
 }
+
+/// A value of a FlexBuffers buffer under construction: null, or where a string or map is.
+#[derive(Clone, Copy)]
+pub enum Flex {
+    Null,
+    String(usize),
+    Map(usize),
+}
+
+/// A FlexBuffers buffer under construction, every slot 4 bytes wide: what a value points at
+/// is written before it, as FlexBuffers offsets point backwards.
+pub struct FlexBuilder {
+    /// The bytes written so far.
+    pub buf: Vec<u8>,
+}
+
+impl FlexBuilder {
+    pub fn new() -> FlexBuilder {
+        FlexBuilder { buf: Vec::new() }
+    }
+
+    fn align(&mut self) {
+        while !self.buf.len().is_multiple_of(4) {
+            self.buf.push(0);
+        }
+    }
+
+    fn u32(&mut self, v: usize) {
+        self.buf.extend_from_slice(&(v as u32).to_le_bytes());
+    }
+
+    /// An offset from here back to `target`.
+    fn offset_to(&mut self, target: usize) {
+        let here = self.buf.len();
+        self.u32(here - target);
+    }
+
+    pub fn string(&mut self, s: &str) -> Flex {
+        self.align();
+        self.u32(s.len());
+        let at = self.buf.len();
+        self.buf.extend_from_slice(s.as_bytes());
+        self.buf.push(0);
+        Flex::String(at)
+    }
+
+    /// A map of `entries` (sorted here by key, as FlexBuffers requires).
+    pub fn map(&mut self, entries: &[(&str, Flex)]) -> Flex {
+        let mut entries = entries.to_vec();
+        entries.sort_by(|a, b| a.0.cmp(b.0));
+        let keys: Vec<usize> = entries
+            .iter()
+            .map(|(k, _)| {
+                let at = self.buf.len();
+                self.buf.extend_from_slice(k.as_bytes());
+                self.buf.push(0);
+                at
+            })
+            .collect();
+        self.align();
+        self.u32(keys.len());
+        let keys_at = self.buf.len();
+        for k in keys {
+            self.offset_to(k);
+        }
+        self.offset_to(keys_at);
+        self.u32(4);
+        self.u32(entries.len());
+        let at = self.buf.len();
+        for (_, v) in &entries {
+            self.slot(*v);
+        }
+        for (_, v) in &entries {
+            self.buf.push(Self::packed(*v));
+        }
+        Flex::Map(at)
+    }
+
+    fn slot(&mut self, v: Flex) {
+        match v {
+            Flex::Null => self.u32(0),
+            Flex::String(at) | Flex::Map(at) => self.offset_to(at),
+        }
+    }
+
+    fn packed(v: Flex) -> u8 {
+        let kind = match v {
+            Flex::Null => 0,
+            Flex::String(_) => 5,
+            Flex::Map(_) => 9,
+        };
+        (kind << 2) | 2
+    }
+
+    /// The buffer, `root` its root value.
+    pub fn finish(mut self, root: Flex) -> Vec<u8> {
+        self.align();
+        self.slot(root);
+        self.buf.push(Self::packed(root));
+        self.buf.push(4);
+        self.buf
+    }
+}

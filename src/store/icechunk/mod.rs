@@ -5,20 +5,31 @@
 //! spec version, file type, compression), [`RepoInfo`] (branches, tags, snapshots and their
 //! parents), [`Snapshot`] (the node tree, each node's `zarr.json`, each array's manifests),
 //! [`Manifest`] (chunk references: inline, native, virtual), [`parse_v1_ref`] (a spec
-//! version 1 ref file). [`Repository`] resolves refs and ancestry through a [`Store`]
-//! holding the repository's files, and [`IcechunkStore`] serves one snapshot as a Zarr store.
+//! version 1 ref file), [`containers_of_repo_config`] and [`containers_of_config_yaml`] (the
+//! virtual chunk containers a configuration declares: spec version 2 keeps it in the repo info
+//! file, FlexBuffers; spec version 1 in `config.yaml`). [`Repository`] resolves refs and
+//! ancestry through a [`Store`] holding the repository's files, and [`IcechunkStore`] serves
+//! one snapshot as a Zarr store, reading a virtual chunk only inside a known container.
 //!
 //! Everything read is hostile: payloads decompress to at most
 //! [`Limits::max_document_bytes`](crate::Limits::max_document_bytes), a snapshot has at most
 //! [`Limits::max_nodes`](crate::Limits::max_nodes) nodes, every flatbuffers offset and vector
 //! length is checked against the file before it is followed, node paths must be strictly
-//! sorted (so no node is there twice) and a parent chain that loops is refused.
+//! sorted (so no node is there twice) and a parent chain that loops is refused; a
+//! configuration's containers are at most [`Limits::max_nodes`](crate::Limits::max_nodes),
+//! their text within [`Limits::max_document_bytes`](crate::Limits::max_document_bytes), and
+//! `config.yaml` nests at most [`Limits::max_json_depth`](crate::Limits::max_json_depth) deep.
 //!
 //! [`Store`]: crate::store::Store
 
 #[cfg(test)]
 mod build;
+mod conditional;
+mod config;
+#[cfg(test)]
+mod config_tests;
 pub mod flatbuffers;
+mod flexbuffers;
 mod header;
 mod id;
 mod manifest;
@@ -28,7 +39,13 @@ mod snapshot;
 mod store;
 #[cfg(test)]
 mod tests;
+mod yaml;
 
+pub use conditional::{ConditionalRead, NoConditionalReads};
+pub use config::{
+    containers_of_config_yaml, containers_of_repo_config, ContainerStore, VirtualChunkContainer,
+    CONFIG_KEY,
+};
 pub use header::{
     read_file, Compression, FileHeader, FileType, HEADER_LEN, MAGIC, MAX_SPEC_VERSION,
 };

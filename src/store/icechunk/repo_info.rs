@@ -40,6 +40,7 @@ pub struct RepoInfo {
     branches: Vec<(Span, u32)>,
     tags: Vec<(Span, u32)>,
     deleted_tags: Vec<Span>,
+    config: Option<Span>,
 }
 
 // Slots of the schema's tables (repo.fbs), in declaration order.
@@ -48,6 +49,7 @@ const REPO_TAGS: usize = 1;
 const REPO_BRANCHES: usize = 2;
 const REPO_DELETED_TAGS: usize = 3;
 const REPO_SNAPSHOTS: usize = 4;
+const REPO_CONFIG: usize = 9;
 const REF_NAME: usize = 0;
 const REF_SNAPSHOT_INDEX: usize = 1;
 const INFO_ID: usize = 0;
@@ -129,6 +131,7 @@ impl RepoInfo {
         let deleted_tags = (0..deleted.len())
             .map(|i| deleted.string_span(i))
             .collect::<Result<_>>()?;
+        let config = root.bytes_span(REPO_CONFIG)?;
         Ok(RepoInfo {
             bytes,
             spec_version,
@@ -136,12 +139,19 @@ impl RepoInfo {
             branches,
             tags,
             deleted_tags,
+            config,
         })
     }
 
     /// The repository's spec version, as the repo info states it.
     pub fn spec_version(&self) -> u8 {
         self.spec_version
+    }
+
+    /// The repository's configuration as the file keeps it (FlexBuffers), when it has one:
+    /// read with [`containers_of_repo_config`](super::containers_of_repo_config).
+    pub fn config(&self) -> Option<&[u8]> {
+        self.config.map(|span| span.of(&self.bytes))
     }
 
     fn text(&self, span: Span) -> &str {

@@ -1,6 +1,8 @@
 //! One snapshot of a repository as a Zarr store: `zarr.json` keys answer with the nodes'
 //! metadata, chunk keys with the bytes the manifests point at.
 
+use super::conditional::{ConditionalRead, NoConditionalReads};
+use super::config::{self, VirtualChunkContainer};
 use super::id::NodeId;
 use super::manifest::{Checksum, ChunkRef, Manifest};
 use super::repository::{chunk_key, fetch, manifest_key, RefSpec, Repository};
@@ -28,7 +30,8 @@ pub enum ChunkLocation {
     },
     /// `length` bytes at `offset` of the object at `url`, outside the repository.
     Virtual {
-        /// The object's absolute URL.
+        /// The object's absolute URL (a location relative to a named container,
+        /// `vcc://NAME/…`, is resolved against the container's prefix when the store knows it).
         url: String,
         /// The first byte.
         offset: u64,
@@ -44,15 +47,21 @@ const MANIFESTS_KEPT: usize = 8;
 
 /// One snapshot of an Icechunk repository read as a Zarr store. `inner` holds the
 /// repository's files (`repo`, `snapshots/…`, `manifests/…`, `chunks/…`); virtual chunks are
-/// read from `virtual_store`, keyed by their absolute URL (the caller decides which URLs it
-/// can fetch). Keys: `zarr.json` and `a/b/zarr.json` (each node's metadata), and chunk keys as
-/// each array's chunk key encoding makes them (`a/b/c/0/1`). Chunks no manifest holds are
-/// absent (they read as the fill value).
-pub struct IcechunkStore<S, V> {
+/// read from `virtual_store`, keyed by their absolute URL (`s3://` and `gs://` as their public
+/// HTTPS URL), only those inside the virtual chunk containers the store knows (the
+/// repository's, from [`IcechunkStore::open`], or the caller's): any other is refused before
+/// it is requested. Keys: `zarr.json` and `a/b/zarr.json` (each node's metadata), and chunk
+/// keys as each array's chunk key encoding makes them (`a/b/c/0/1`). Chunks no manifest holds
+/// are absent (they read as the fill value). `C` makes the reads of virtual chunks that record
+/// a checksum conditional ([`IcechunkStore::with_conditional_reads`]).
+pub struct IcechunkStore<S, V, C = NoConditionalReads> {
     inner: S,
     virtual_store: V,
     snapshot: Snapshot,
     limits: Limits,
+    /// The containers virtual chunks may be read from, sorted by prefix; `None`: any URL.
+    containers: Option<Vec<VirtualChunkContainer>>,
+    conditional: Option<C>,
     /// The manifests last read, newest last.
     manifests: RefCell<Vec<Rc<Manifest>>>,
     /// Per array path, how its chunk keys are written.
@@ -67,24 +76,75 @@ struct KeyEncoding {
 }
 
 impl<S: Store, V: Store> IcechunkStore<S, V> {
-    /// The store of `snapshot`, read through `inner` and `virtual_store`.
+    /// The store of `snapshot`, read through `inner` and `virtual_store`. It knows no virtual
+    /// chunk container: every virtual chunk URL is read until containers are given
+    /// ([`IcechunkStore::with_virtual_chunk_containers`]); [`IcechunkStore::open`] gives the
+    /// repository's.
     pub fn new(inner: S, virtual_store: V, snapshot: Snapshot, limits: &Limits) -> Self {
         IcechunkStore {
             inner,
             virtual_store,
             snapshot,
             limits: *limits,
+            containers: None,
+            conditional: None,
             manifests: RefCell::new(Vec::new()),
             encodings: RefCell::new(BTreeMap::new()),
         }
     }
 
-    /// Opens the repository in `inner` and the snapshot `spec` names.
+    /// Opens the repository in `inner` and the snapshot `spec` names; virtual chunks are read
+    /// only inside the virtual chunk containers the repository declares.
     pub async fn open(inner: S, virtual_store: V, spec: &RefSpec, limits: &Limits) -> Result<Self> {
         let repository = Repository::open(&inner, limits).await?;
         let id = repository.resolve(&inner, spec).await?;
         let snapshot = repository.snapshot(&inner, &id).await?;
-        Ok(IcechunkStore::new(inner, virtual_store, snapshot, limits))
+        let containers = repository.virtual_chunk_containers().to_vec();
+        Ok(IcechunkStore::new(inner, virtual_store, snapshot, limits)
+            .with_virtual_chunk_containers(containers))
+    }
+}
+
+impl<S: Store, V: Store, C: ConditionalRead> IcechunkStore<S, V, C> {
+    /// The same store, reading virtual chunks only inside `containers` (in place of those it
+    /// knew; a prefix given twice is the last one given).
+    pub fn with_virtual_chunk_containers(
+        mut self,
+        mut containers: Vec<VirtualChunkContainer>,
+    ) -> Self {
+        config::sort_containers(&mut containers);
+        self.containers = Some(containers);
+        self
+    }
+
+    /// Allows virtual chunks inside `container` too (in place of a known container of the
+    /// same prefix). A store that knew no container then knows this one only.
+    pub fn add_virtual_chunk_container(&mut self, container: VirtualChunkContainer) {
+        let mut containers = self.containers.take().unwrap_or_default();
+        containers.push(container);
+        config::sort_containers(&mut containers);
+        self.containers = Some(containers);
+    }
+
+    /// The virtual chunk containers virtual chunks are read from, sorted by prefix; `None`
+    /// when the store knows none (every URL is read).
+    pub fn virtual_chunk_containers(&self) -> Option<&[VirtualChunkContainer]> {
+        self.containers.as_deref()
+    }
+
+    /// The same store, reading the virtual chunks that record a checksum through `reader`,
+    /// which fails a read when the object changed (without one, checksums are not verified).
+    pub fn with_conditional_reads<R: ConditionalRead>(self, reader: R) -> IcechunkStore<S, V, R> {
+        IcechunkStore {
+            inner: self.inner,
+            virtual_store: self.virtual_store,
+            snapshot: self.snapshot,
+            limits: self.limits,
+            containers: self.containers,
+            conditional: Some(reader),
+            manifests: self.manifests,
+            encodings: self.encodings,
+        }
     }
 
     /// The snapshot read.
@@ -161,12 +221,39 @@ impl<S: Store, V: Store> IcechunkStore<S, V> {
                 length,
                 checksum,
             } => ChunkLocation::Virtual {
-                url: location,
+                url: self.resolve_relative(location),
                 offset,
                 length,
                 checksum,
             },
         }))
+    }
+
+    /// `location` with a `vcc://NAME/` start replaced by the prefix of the known container
+    /// named NAME; unchanged when it has no such start or no such container is known.
+    fn resolve_relative(&self, location: String) -> String {
+        let Some((name, path)) = location
+            .strip_prefix(config::RELATIVE_SCHEME)
+            .and_then(|rest| rest.split_once('/'))
+        else {
+            return location;
+        };
+        let containers = self.containers.as_deref().unwrap_or_default();
+        match containers.iter().find(|c| c.name() == Some(name)) {
+            Some(c) => format!("{}{path}", c.url_prefix()),
+            None => location,
+        }
+    }
+
+    /// Refuses a virtual chunk at `url` that no known container holds.
+    fn admit(&self, url: &str) -> Result<()> {
+        match &self.containers {
+            Some(containers) if config::container_of(url, containers).is_none() => {
+                Err(config::outside(url, containers))
+            }
+            None if url.starts_with(config::RELATIVE_SCHEME) => Err(config::outside(url, &[])),
+            _ => Ok(()),
+        }
     }
 
     fn array(&self, node_path: &str) -> Result<NodeId> {
@@ -224,7 +311,7 @@ impl<S: Store, V: Store> IcechunkStore<S, V> {
         let Some(location) = self.chunk_location(path, coords).await? else {
             return Ok(None);
         };
-        let (store_key, offset, length, is_virtual) = match location {
+        let (store_key, offset, length, checksum, is_virtual) = match location {
             ChunkLocation::Inline(bytes) => {
                 let len = bytes.len() as u64;
                 let Some(r) = range else {
@@ -238,13 +325,16 @@ impl<S: Store, V: Store> IcechunkStore<S, V> {
                 key,
                 offset,
                 length,
-            } => (key, offset, length, false),
+            } => (key, offset, length, None, false),
             ChunkLocation::Virtual {
                 url,
                 offset,
                 length,
-                ..
-            } => (url, offset, length, true),
+                checksum,
+            } => {
+                self.admit(&url).map_err(|e| e.at_path(path).at_key(key))?;
+                (url, offset, length, checksum, true)
+            }
         };
         let (from, to) = match &range {
             None => {
@@ -263,7 +353,10 @@ impl<S: Store, V: Store> IcechunkStore<S, V> {
                     ZomError::new(ErrorCode::UnsupportedExtension, message).at_key(&store_key)
                 );
             };
-            self.virtual_store.get_range(&url, want).await
+            match (&self.conditional, &checksum) {
+                (Some(reader), Some(checksum)) => reader.get_range_if(&url, want, checksum).await,
+                _ => self.virtual_store.get_range(&url, want).await,
+            }
         } else {
             self.inner.get_range(&store_key, want).await
         };
@@ -401,7 +494,7 @@ impl KeyEncoding {
     }
 }
 
-impl<S: Store, V: Store> Store for IcechunkStore<S, V> {
+impl<S: Store, V: Store, C: ConditionalRead> Store for IcechunkStore<S, V, C> {
     async fn get(&self, key: &str) -> Result<Option<Vec<u8>>> {
         self.read(key, None, u64::MAX).await
     }
