@@ -178,3 +178,26 @@ export function bundlePage({ entry, source, outdir, logLevel = "warning" }) {
     logLevel,
   });
 }
+
+/** Stamps every request the server logs with its arrival time (the log has none). */
+export function timestamped(server) {
+  server.stats.log.push = function (...entries) {
+    const t = performance.now();
+    for (const e of entries) e.t = t;
+    return Array.prototype.push.apply(this, entries);
+  };
+  return server;
+}
+
+/** The waves in which requests arrived: a request over half a latency after its wave's first starts a new one. */
+export function roundTrips(log, latency) {
+  let waves = 0;
+  let start = -Infinity;
+  for (const t of log.map((e) => e.t).sort((a, b) => a - b)) {
+    if (t - start >= latency / 2) {
+      waves += 1;
+      start = t;
+    }
+  }
+  return waves;
+}

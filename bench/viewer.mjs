@@ -63,7 +63,7 @@ import { defaultWorkers } from "../pkg/pool/pool.js";
 import * as zarr from "zarrita";
 import { CHROMIUM_ARGS, launchChromium, recordConsole } from "../tests/browser/chromium.mjs";
 import { startServer } from "../tests/server/server.mjs";
-import { benchDir, bundlePage, geomean, loopbackThroughput, median, Targets, transferTime } from "./util.mjs";
+import { benchDir, bundlePage, geomean, loopbackThroughput, median, roundTrips, Targets, timestamped, transferTime } from "./util.mjs";
 import { viewerTables } from "./viewer-tables.mjs";
 import { block, checksum, visibleTiles, zarritaReader, zomReader } from "./viewer-tiles.js";
 
@@ -114,29 +114,6 @@ const N = await defaultWorkers();
 
 // ---------------------------------------------------------------------------------------------
 // Requests, as the server saw them.
-
-/** Stamps every request the server logs with its arrival time (the log has none). */
-function timestamped(server) {
-  server.stats.log.push = function (...entries) {
-    const t = performance.now();
-    for (const e of entries) e.t = t;
-    return Array.prototype.push.apply(this, entries);
-  };
-  return server;
-}
-
-/** The waves in which requests arrived: a request over half a latency after its wave's first starts a new one. */
-function roundTrips(log, latency) {
-  let waves = 0;
-  let start = -Infinity;
-  for (const t of log.map((e) => e.t).sort((a, b) => a - b)) {
-    if (t - start >= latency / 2) {
-      waves += 1;
-      start = t;
-    }
-  }
-  return waves;
-}
 
 const METADATA = /(zarr\.json|\.zarray|\.zattrs|\.zgroup|\.zmetadata)$/;
 

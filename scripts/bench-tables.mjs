@@ -13,6 +13,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { parseArgs } from "node:util";
 import { firstSummary, firstTables } from "../bench/first-tables.mjs";
+import { icechunkTables } from "../bench/icechunk-tables.mjs";
 import { geomean, table } from "../bench/util.mjs";
 import { viewerTables } from "../bench/viewer-tables.mjs";
 import { root, runMain, StepError } from "./lib.mjs";
@@ -260,6 +261,7 @@ const BLOCKS = {
   decode: [["results"], "bench/decode.mjs", decode],
   read: [["read"], "bench/read.mjs", (r) => read(r.read)],
   viewer: [["viewer"], "bench/viewer.mjs", (r) => viewerTables(r.viewer)],
+  icechunk: [["icechunk"], "bench/icechunk.mjs", (r) => icechunkTables(r.icechunk)],
   walk: [["walk"], "bench/walk.mjs", (r) => walk(r.walk)],
   walk10k: [["walk10k"], "bench/walk.mjs", (r) => walk(r.walk10k)],
   walk_v2: [["walk_v2"], "bench/walk.mjs", (r) => walk(r.walk_v2)],

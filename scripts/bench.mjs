@@ -28,10 +28,14 @@
 // - viewer: reading as a web viewer does — tiles one by one and at once, whole arrays, zom's
 //   HTTP concurrency, a panning soak's memory (Node and Chromium), time to first tile of an
 //   OME-Zarr pyramid in Chromium — against zarrita, with floors (bench/viewer.mjs,
-//   docs/benchmarks-viewer.md).
+//   docs/benchmarks-viewer.md);
+// - icechunk: an Icechunk repository (icechunk-python 2.3, bench/generate_icechunk.py) over
+//   HTTP at 20 and 50 ms — open + first chunk, a whole array, 16 tiles at once, and open + first
+//   chunk in a new process — zom's IcechunkStore against @earthmover/icechunk's WebAssembly
+//   build with zarrita, with floors; zom alone in Chromium (bench/icechunk.mjs).
 //
 //   npm run bench [-- --runs N] [-- --cases v3_gzip,v3_zstd] [-- --no-native]
-//                 [-- --only decode,read,walk,plate,size,load,first,specs,cache,viewer] [-- --read-runs N]
+//                 [-- --only decode,read,walk,plate,size,load,first,specs,cache,viewer,icechunk] [-- --read-runs N]
 //                 [-- --quick]
 //
 // Steps: build pkg/ (incremental, as `npm run build`), write bench/data/ with
@@ -46,9 +50,14 @@
 // pyramid bench/generate_pyramid.py writes with ome-zarr-py (in .venv-conventions, which setup's
 // pythonConventions() creates) when it is missing or either generator changed, and the native
 // decode speeds of its arrays (examples/bench_decode.rs on bench/data/viewer) for its floors;
-// it writes "viewer".
+// it writes "viewer". The icechunk bench's repository is written by bench/generate_icechunk.py
+// with icechunk-python (in .venv-icechunk, which setup's pythonIcechunk() creates) into
+// bench/data/icechunk when it is missing or either generator changed, with the native decode
+// speeds of its arrays (examples/bench_decode.rs on bench/data/icechunk/plain) for its floors;
+// it writes "icechunk".
 // --runs and --cases apply to the decode bench, --read-runs (default 5) to read, walk, specs,
-// cache, viewer and first; --quick makes the viewer bench short (3 runs, fewer latencies and rounds).
+// cache, viewer, icechunk and first; --quick makes the viewer and icechunk benches short (3 runs,
+// fewer latencies and rounds).
 // `node scripts/bench-tables.mjs --write` then refreshes the benchmark tables of README.md and
 // docs/*.md from the results (`--check` tells whether they match).
 import { spawnSync } from "node:child_process";
@@ -59,7 +68,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { build } from "./build.mjs";
 import { root, run, runMain, seconds, StepError } from "./lib.mjs";
-import { python, pythonConventions, pythonOme, setup, twiggy } from "./setup.mjs";
+import { python, pythonConventions, pythonIcechunk, pythonOme, setup, twiggy } from "./setup.mjs";
 
 const benchDir = join(root, "bench");
 const dataDir = join(benchDir, "data");
@@ -68,6 +77,8 @@ const pyramidGenerator = join(benchDir, "generate_pyramid.py");
 const pyramidDir = join(dataDir, "viewer_pyramid");
 const plateGenerator = join(benchDir, "generate_plate.py");
 const platesDir = join(dataDir, "plates");
+const icechunkGenerator = join(benchDir, "generate_icechunk.py");
+const icechunkDir = join(dataDir, "icechunk");
 /** The plates of bench/plate.mjs: name, rows, columns, OME-Zarr version (2 fields, 3 levels). */
 const PLATES = [
   ["plate96-v0.5", 8, 12, "0.5"],
@@ -81,7 +92,7 @@ const { values: args } = parseArgs({
     cases: { type: "string" },
     "no-native": { type: "boolean", default: false },
     "no-build": { type: "boolean", default: false },
-    only: { type: "string", default: "decode,read,walk,plate,size,load,first,specs,cache,viewer" },
+    only: { type: "string", default: "decode,read,walk,plate,size,load,first,specs,cache,viewer,icechunk" },
     "read-runs": { type: "string", default: "5" },
     quick: { type: "boolean", default: false },
   },
@@ -147,6 +158,22 @@ function generatePlates() {
   writeFileSync(stamp, want);
 }
 
+/** The icechunk bench's repository, written by icechunk-python (.venv-icechunk) when missing or either generator changed. */
+function generateIcechunk() {
+  const manifest = join(icechunkDir, "manifest.json");
+  try {
+    const m = JSON.parse(readFileSync(manifest, "utf8"));
+    if (m.generator_sha256 === sha256(icechunkGenerator) && m.image_generator_sha256 === sha256(generator)) {
+      console.log("bench: bench/data/icechunk is up to date");
+      return;
+    }
+  } catch {
+    // missing or unreadable: write it
+  }
+  const py = pythonIcechunk();
+  timed("generate bench/data/icechunk (bench/generate_icechunk.py, icechunk-python)", () => run(py, [icechunkGenerator, icechunkDir]));
+}
+
 function generate() {
   if (dataFresh()) {
     console.log("bench: bench/data is up to date");
@@ -192,7 +219,7 @@ function native(dir = dataDir, cases = args.cases) {
   return file;
 }
 
-const BENCHES = ["decode", "read", "walk", "plate", "size", "load", "first", "specs", "cache", "viewer"];
+const BENCHES = ["decode", "read", "walk", "plate", "size", "load", "first", "specs", "cache", "viewer", "icechunk"];
 
 runMain(() => {
   const t0 = performance.now();
@@ -200,11 +227,11 @@ runMain(() => {
     if (!BENCHES.includes(b)) throw new StepError(`--only: unknown bench '${b}' (${BENCHES.join(", ")})`);
   }
   if (!args["no-build"]) {
-    setup({ browser: benches.has("viewer"), pythonConventions: benches.has("viewer") });
+    setup({ browser: benches.has("viewer") || benches.has("icechunk"), pythonConventions: benches.has("viewer"), pythonIcechunk: benches.has("icechunk") });
     build();
   }
-  // The cache bench reads tests/fixtures only; the first bench, its own data and tests/fixtures.
-  if ([...benches].some((b) => b !== "cache" && b !== "first")) generate();
+  // The cache bench reads tests/fixtures only; the first and icechunk benches, their own data (and tests/fixtures).
+  if ([...benches].some((b) => b !== "cache" && b !== "first" && b !== "icechunk")) generate();
   if (benches.has("decode")) {
     const nativeFile = args["no-native"] ? undefined : native();
     const decodeArgs = ["--expose-gc", join(benchDir, "decode.mjs"), "--runs", args.runs];
@@ -242,6 +269,13 @@ runMain(() => {
     if (!args["no-native"]) viewerArgs.push("--native", native(join(dataDir, "viewer"), undefined));
     if (args.quick) viewerArgs.push("--quick");
     timed("viewer (bench/viewer.mjs, Node and Chromium)", () => run(process.execPath, viewerArgs));
+  }
+  if (benches.has("icechunk")) {
+    generateIcechunk(); // after generate(), which writes bench/data anew
+    const icechunkArgs = ["--expose-gc", join(benchDir, "icechunk.mjs"), "--runs", args["read-runs"]];
+    if (!args["no-native"]) icechunkArgs.push("--native", native(join(icechunkDir, "plain"), undefined));
+    if (args.quick) icechunkArgs.push("--quick");
+    timed("icechunk (bench/icechunk.mjs, Node and Chromium)", () => run(process.execPath, icechunkArgs));
   }
   console.log(`bench: done in ${seconds(performance.now() - t0)}`);
 });
