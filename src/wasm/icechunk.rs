@@ -167,7 +167,8 @@ impl IcechunkRepo {
     }
 
     /// A Promise of snapshot `id` as a store, its virtual chunks read through `virtual_source`
-    /// (a JS store whose keys are absolute URLs).
+    /// (a JS store whose keys are absolute URLs), only those inside the virtual chunk
+    /// containers the repository declares.
     pub fn checkout(&self, id: String, virtual_source: JsValue) -> Promise {
         let shared = self.shared.clone();
         promise(Box::pin(async move {
@@ -181,7 +182,10 @@ impl IcechunkRepo {
             let virtual_store = JsStore::new(&virtual_source, JsValue::UNDEFINED)
                 .map_err(fail)?
                 .verbatim();
-            let store = IcechunkStore::new(store, virtual_store, snapshot, &shared.limits);
+            // Virtual chunks only inside the containers the repository declares.
+            let containers = shared.repository.virtual_chunk_containers().to_vec();
+            let store = IcechunkStore::new(store, virtual_store, snapshot, &shared.limits)
+                .with_virtual_chunk_containers(containers);
             Ok(IcechunkCheckout {
                 store: Rc::new(store),
             }
