@@ -67,8 +67,11 @@ fn every_kind_of_container_reads_as_icechunk_reads_it() {
         let want = &expected["repositories"][name];
         let files = store_from_dir(&dir().join("containers").join(name));
         let repo = block_on(Repository::open(&files, &Limits::default())).unwrap();
-        let containers = block_on(repo.virtual_chunk_containers(&files)).unwrap();
-        assert_eq!(described(&containers), want["containers"], "{name}");
+        assert_eq!(
+            described(repo.virtual_chunk_containers()),
+            want["containers"],
+            "{name}"
+        );
         // `rel`: chunks 0 and 2 at `vcc://raw/data.bin`, chunk 1 by URL with an ETag.
         let store = block_on(IcechunkStore::open(
             Shared(&files),
@@ -101,9 +104,8 @@ fn the_fixture_repositories_declare_their_container() {
     for name in ["v2", "v1"] {
         let files = store_from_dir(&dir().join(name));
         let repo = block_on(Repository::open(&files, &Limits::default())).unwrap();
-        let containers = block_on(repo.virtual_chunk_containers(&files)).unwrap();
         let want = json!([{"url_prefix": PREFIX, "name": null, "store": "http"}]);
-        assert_eq!(described(&containers), want, "{name}");
+        assert_eq!(described(repo.virtual_chunk_containers()), want, "{name}");
     }
 }
 
@@ -232,8 +234,7 @@ fn the_caller_replaces_or_adds_containers() {
     assert_eq!(err.code, ErrorCode::InvalidMetadata, "{err}");
     assert!(err.message.contains("container named 'raw'"), "{err}");
     assert_eq!(virtuals.counts().total(), 0);
-    let containers = block_on(repo.virtual_chunk_containers(&files)).unwrap();
-    let store = store.with_virtual_chunk_containers(containers);
+    let store = store.with_virtual_chunk_containers(repo.virtual_chunk_containers().to_vec());
     assert_eq!(
         block_on(store.get("rel/c/0")).unwrap(),
         Some(raw()[32..48].to_vec())
@@ -267,9 +268,7 @@ fn a_hostile_config_yaml_is_an_error_never_a_panic() {
     ] {
         let mut files = store_from_dir(&dir().join("v1"));
         files.insert(CONFIG_KEY, text.into_bytes());
-        // Opening reads no configuration; asking for the containers does.
-        let repo = block_on(Repository::open(&files, &limits)).unwrap();
-        let err = block_on(repo.virtual_chunk_containers(&files)).unwrap_err();
+        let err = block_on(Repository::open(&files, &limits)).unwrap_err();
         assert_eq!(err.code, code, "{err}");
         assert_eq!(err.key.as_deref(), Some(CONFIG_KEY), "{err}");
         let opened = block_on(IcechunkStore::open(

@@ -98,6 +98,7 @@ enum Layout {
 pub struct Repository {
     layout: Layout,
     limits: Limits,
+    containers: Vec<VirtualChunkContainer>,
 }
 
 fn not_found(what: String, key: &str) -> ZomError {
@@ -127,35 +128,51 @@ pub(crate) async fn fetch<S: Store>(
 }
 
 impl Repository {
-    /// The repository of a parsed repo info file (spec version 2).
-    pub fn from_repo_info(info: RepoInfo, limits: &Limits) -> Repository {
-        Repository {
+    /// The repository of a parsed repo info file (spec version 2), its virtual chunk
+    /// containers read from the configuration the file holds.
+    pub fn from_repo_info(info: RepoInfo, limits: &Limits) -> Result<Repository> {
+        let containers = match info.config() {
+            Some(bytes) => config::containers_of_repo_config(bytes, limits)?,
+            None => Vec::new(),
+        };
+        Ok(Repository {
             layout: Layout::V2(Box::new(info)),
             limits: *limits,
-        }
+            containers,
+        })
     }
 
-    /// A repository of spec version 1, whose refs are read from `refs/` as needed.
-    pub fn v1(limits: &Limits) -> Repository {
-        Repository {
+    /// A repository of spec version 1, whose refs are read from `refs/` as needed, and whose
+    /// virtual chunk containers are those of `config_yaml` (its `config.yaml`, when it has one).
+    pub fn v1(config_yaml: Option<&[u8]>, limits: &Limits) -> Result<Repository> {
+        let containers = match config_yaml {
+            Some(bytes) => config::containers_of_config_yaml(bytes, limits)?,
+            None => Vec::new(),
+        };
+        Ok(Repository {
             layout: Layout::V1,
             limits: *limits,
-        }
+            containers,
+        })
     }
 
     /// Opens the repository whose files `store` holds: the repo info file when there is one
-    /// (spec version 2), else branch `main`'s ref file (spec version 1).
+    /// (spec version 2), else branch `main`'s ref file and `config.yaml` (spec version 1).
     pub async fn open<S: Store>(store: &S, limits: &Limits) -> Result<Repository> {
         if let Some(file) = store
             .get_within(REPO_KEY, limits.max_document_bytes)
             .await?
         {
             let info = RepoInfo::parse(&file, limits).map_err(|e| e.at_key(REPO_KEY))?;
-            return Ok(Repository::from_repo_info(info, limits));
+            return Repository::from_repo_info(info, limits).map_err(|e| e.at_key(REPO_KEY));
         }
         let main = v1_branch_key("main")?;
         if store.get(&main).await?.is_some() {
-            return Ok(Repository::v1(limits));
+            let config = store
+                .get_within(CONFIG_KEY, limits.max_document_bytes)
+                .await
+                .map_err(|e| e.at_key(CONFIG_KEY))?;
+            return Repository::v1(config.as_deref(), limits).map_err(|e| e.at_key(CONFIG_KEY));
         }
         Err(not_found(
             "no Icechunk repository here: neither a repo file (spec version 2) nor refs/branch.main/ref.json (spec version 1)".to_string(),
@@ -164,30 +181,9 @@ impl Repository {
     }
 
     /// The virtual chunk containers the repository's configuration declares, sorted by URL
-    /// prefix (those icechunk itself ignores left out: see [`VirtualChunkContainer::new`]):
-    /// spec version 2 reads the configuration in the repo info file, spec version 1 reads
-    /// `config.yaml` from `store` (none without one).
-    pub async fn virtual_chunk_containers<S: Store>(
-        &self,
-        store: &S,
-    ) -> Result<Vec<VirtualChunkContainer>> {
-        match &self.layout {
-            Layout::V2(info) => match info.config() {
-                Some(bytes) => config::containers_of_repo_config(bytes, &self.limits)
-                    .map_err(|e| e.at_key(REPO_KEY)),
-                None => Ok(Vec::new()),
-            },
-            Layout::V1 => {
-                let max = self.limits.max_document_bytes;
-                let at = |e: ZomError| e.at_key(CONFIG_KEY);
-                match store.get_within(CONFIG_KEY, max).await.map_err(at)? {
-                    Some(bytes) => {
-                        config::containers_of_config_yaml(&bytes, &self.limits).map_err(at)
-                    }
-                    None => Ok(Vec::new()),
-                }
-            }
-        }
+    /// prefix (those icechunk itself ignores left out: see [`VirtualChunkContainer::new`]).
+    pub fn virtual_chunk_containers(&self) -> &[VirtualChunkContainer] {
+        &self.containers
     }
 
     /// The spec version of the repository's layout: 2 with a repo info file, else 1.

@@ -99,7 +99,7 @@ impl<S: Store, V: Store> IcechunkStore<S, V> {
         let repository = Repository::open(&inner, limits).await?;
         let id = repository.resolve(&inner, spec).await?;
         let snapshot = repository.snapshot(&inner, &id).await?;
-        let containers = repository.virtual_chunk_containers(&inner).await?;
+        let containers = repository.virtual_chunk_containers().to_vec();
         Ok(IcechunkStore::new(inner, virtual_store, snapshot, limits)
             .with_virtual_chunk_containers(containers))
     }
