@@ -6,6 +6,7 @@ use super::flexbuffers;
 use super::yaml::{self, Node, Yaml};
 use crate::error::{ErrorCode, Result, ZomError};
 use crate::limits::{Limit, Limits, MAX_JSON_DEPTH};
+use std::collections::BTreeMap;
 
 /// The key of a spec version 1 repository's configuration.
 pub const CONFIG_KEY: &str = "config.yaml";
@@ -112,7 +113,9 @@ impl VirtualChunkContainer {
                 store.name()
             )))
         };
-        let Some((scheme, rest)) = url_prefix.split_once("://") else {
+        let split = url_prefix.find(':').map(|at| url_prefix.split_at(at));
+        let Some((scheme, rest)) = split.and_then(|(s, r)| Some((s, r.strip_prefix("://")?)))
+        else {
             return refuse("not an absolute URL");
         };
         let valid_scheme = scheme.starts_with(|c: char| c.is_ascii_alphabetic())
@@ -211,15 +214,19 @@ fn finish(found: Vec<(String, Option<String>, ContainerStore)>) -> Vec<VirtualCh
     out
 }
 
-/// Sorts `containers` by prefix, keeping the last of each prefix.
+/// Sorts `containers` by prefix, keeping the last of each prefix. Through a map of prefix
+/// to index, the map of `String` to JSON value that the module has anyway (a sort, or a map
+/// of another value type, is more code per element type in the WebAssembly module), so that
+/// a prefix given any number of times costs one map entry.
 pub(crate) fn sort_containers(containers: &mut Vec<VirtualChunkContainer>) {
-    // A stable sort keeps the order written among equal prefixes: the last one is kept.
-    containers.sort_by(|a, b| a.url_prefix.cmp(&b.url_prefix));
-    let mut i = containers.len();
-    while i > 1 {
-        i -= 1;
-        if containers[i - 1].url_prefix == containers[i].url_prefix {
-            containers.remove(i - 1);
+    let mut last: BTreeMap<String, serde_json::Value> = BTreeMap::new();
+    for (i, c) in containers.iter().enumerate() {
+        last.insert(c.url_prefix.clone(), serde_json::Value::from(i as u64));
+    }
+    let mut slots: Vec<Option<VirtualChunkContainer>> = containers.drain(..).map(Some).collect();
+    for i in last.values().filter_map(serde_json::Value::as_u64) {
+        if let Some(c) = slots.get_mut(i as usize).and_then(Option::take) {
+            containers.push(c);
         }
     }
 }

@@ -477,3 +477,19 @@ fn the_longest_prefix_holds_a_url_and_a_prefix_given_twice_is_the_last() {
     assert_eq!(of("s3://c/x"), None);
     assert_eq!(of("s3://b"), None);
 }
+
+#[test]
+fn a_prefix_given_many_times_is_one_container() {
+    // Two hundred thousand entries of one container: kept once, without a pass per copy.
+    let mut b = FlexBuilder::new();
+    let url = b.string("s3://bucket/");
+    let store_options = b.map(&[]);
+    let store = b.map(&[("s3", store_options)]);
+    let container = b.map(&[("url_prefix", url), ("store", store)]);
+    let names: Vec<String> = (0..200_000).map(|i| format!("k{i:06}")).collect();
+    let entries: Vec<(&str, Flex)> = names.iter().map(|n| (n.as_str(), container)).collect();
+    let map = b.map(&entries);
+    let root = b.map(&[("virtual_chunk_containers", map)]);
+    let got = containers_of_repo_config(&b.finish(root), &Limits::default()).unwrap();
+    assert_eq!(prefixes(&got), [("s3://bucket/", None, "s3")]);
+}

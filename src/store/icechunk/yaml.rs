@@ -143,6 +143,14 @@ pub(crate) fn top_level(
     Ok(Some(node))
 }
 
+/// Where a comment (` #`) starts in `text`, or its length.
+fn comment_start(text: &str) -> usize {
+    let bytes = text.as_bytes();
+    (1..bytes.len())
+        .find(|&i| bytes[i] == b'#' && bytes[i - 1] == b' ')
+        .map_or(text.len(), |i| i - 1)
+}
+
 /// Whether `text` starts a sequence item (`-` then a space or nothing).
 fn is_item(text: &str) -> bool {
     text == "-" || text.starts_with("- ")
@@ -374,7 +382,7 @@ impl<'a> Parser<'a> {
             b'&' | b'*' => return Err(error(number, "an anchor or an alias")),
             b'!' => return Err(error(number, "a second tag")),
             _ => {
-                let end = text.find(" #").unwrap_or(text.len());
+                let end = comment_start(text);
                 let value = match text[..end].trim_end() {
                     "null" | "Null" | "NULL" | "~" => Yaml::Null,
                     s => Yaml::Scalar(s.to_string()),
