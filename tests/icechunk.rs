@@ -14,25 +14,8 @@ use serde_json::{json, Value};
 use zom::store::icechunk::{
     ChunkLocation, IcechunkStore, NodeKind, RefSpec, Repository, SnapshotId,
 };
-use zom::store::{ByteRange, Listing, MemoryStore, Store};
-use zom::{ErrorCode, Limits, Result};
-
-/// A store read through a reference, so that one fixture store serves many snapshots.
-struct Shared<'a>(&'a MemoryStore);
-
-impl Store for Shared<'_> {
-    async fn get(&self, key: &str) -> Result<Option<Vec<u8>>> {
-        self.0.get(key).await
-    }
-
-    async fn get_range(&self, key: &str, range: ByteRange) -> Result<Option<Vec<u8>>> {
-        self.0.get_range(key, range).await
-    }
-
-    async fn list_dir(&self, prefix: &str) -> Result<Option<Listing>> {
-        self.0.list_dir(prefix).await
-    }
-}
+use zom::store::{ByteRange, MemoryStore, Store};
+use zom::{ErrorCode, Limits};
 
 fn dir() -> std::path::PathBuf {
     fixtures().join("icechunk")
@@ -115,7 +98,7 @@ fn check_repository(name: &str) -> usize {
             nodes.keys().map(String::as_str).collect::<Vec<_>>(),
             "{at} nodes"
         );
-        let store = IcechunkStore::new(Shared(&files), Shared(&virtuals), snapshot, &limits);
+        let store = IcechunkStore::new(&files, &virtuals, snapshot, &limits);
         for (path, node) in nodes {
             let at = format!("{at} {path}");
             let view = store.snapshot().node(path).unwrap();
@@ -167,8 +150,8 @@ fn the_fixtures_hold_every_kind_of_chunk_reference() {
     for name in ["v2", "v1"] {
         let files = store_from_dir(&dir().join(name));
         let store = block_on(IcechunkStore::open(
-            Shared(&files),
-            Shared(&virtuals),
+            &files,
+            &virtuals,
             &RefSpec::default(),
             &limits,
         ))
@@ -321,8 +304,8 @@ fn missing_or_short_chunk_files_are_errors_with_their_key() {
     let limits = Limits::default();
     let mut files = store_from_dir(&dir().join("v2"));
     let store = block_on(IcechunkStore::open(
-        Shared(&files),
-        Shared(&virtuals),
+        &files,
+        &virtuals,
         &RefSpec::default(),
         &limits,
     ))
@@ -336,7 +319,7 @@ fn missing_or_short_chunk_files_are_errors_with_their_key() {
     let whole = files.remove(&key).unwrap();
     let open = |files| {
         block_on(IcechunkStore::open(
-            Shared(files),
+            files,
             MemoryStore::new(),
             &RefSpec::default(),
             &limits,
@@ -350,7 +333,7 @@ fn missing_or_short_chunk_files_are_errors_with_their_key() {
     drop(store);
     files.insert(&key, whole[..whole.len() - 1].to_vec());
     let store = block_on(IcechunkStore::open(
-        Shared(&files),
+        &files,
         MemoryStore::new(),
         &RefSpec::default(),
         &limits,

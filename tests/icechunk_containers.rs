@@ -16,25 +16,8 @@ use zom::store::icechunk::{
     Checksum, ChunkLocation, ConditionalRead, ContainerStore, IcechunkStore, RefSpec, Repository,
     VirtualChunkContainer, CONFIG_KEY, HEADER_LEN, REPO_KEY,
 };
-use zom::store::{ByteRange, Listing, MemoryStore, Store};
+use zom::store::{ByteRange, MemoryStore, Store};
 use zom::{ErrorCode, Limits, Result, ZomError};
-
-/// A store read through a reference, so that its counts can be read while a store holds it.
-struct Shared<'a>(&'a MemoryStore);
-
-impl Store for Shared<'_> {
-    async fn get(&self, key: &str) -> Result<Option<Vec<u8>>> {
-        self.0.get(key).await
-    }
-
-    async fn get_range(&self, key: &str, range: ByteRange) -> Result<Option<Vec<u8>>> {
-        self.0.get_range(key, range).await
-    }
-
-    async fn list_dir(&self, prefix: &str) -> Result<Option<Listing>> {
-        self.0.list_dir(prefix).await
-    }
-}
 
 const PREFIX: &str = "http://127.0.0.1:18738/";
 const DATA: &str = "http://127.0.0.1:18738/data.bin";
@@ -74,8 +57,8 @@ fn every_kind_of_container_reads_as_icechunk_reads_it() {
         );
         // `rel`: chunks 0 and 2 at `vcc://raw/data.bin`, chunk 1 by URL with an ETag.
         let store = block_on(IcechunkStore::open(
-            Shared(&files),
-            Shared(&virtuals),
+            &files,
+            &virtuals,
             &RefSpec::default(),
             &Limits::default(),
         ))
@@ -158,8 +141,8 @@ fn a_virtual_chunk_outside_the_containers_is_refused_before_any_request() {
     for name in ["v2", "v1"] {
         let files = moved_container(name);
         let store = block_on(IcechunkStore::open(
-            Shared(&files),
-            Shared(&virtuals),
+            &files,
+            &virtuals,
             &RefSpec::default(),
             &Limits::default(),
         ))
@@ -191,8 +174,8 @@ fn the_caller_replaces_or_adds_containers() {
     let files = store_from_dir(&dir().join("v2"));
     let limits = Limits::default();
     let store = block_on(IcechunkStore::open(
-        Shared(&files),
-        Shared(&virtuals),
+        &files,
+        &virtuals,
         &RefSpec::default(),
         &limits,
     ))
@@ -223,7 +206,7 @@ fn the_caller_replaces_or_adds_containers() {
     let repo = block_on(Repository::open(&files, &limits)).unwrap();
     let id = block_on(repo.resolve(&files, &RefSpec::default())).unwrap();
     let snapshot = block_on(repo.snapshot(&files, &id)).unwrap();
-    let store = IcechunkStore::new(Shared(&files), Shared(&virtuals), snapshot, &limits);
+    let store = IcechunkStore::new(&files, &virtuals, snapshot, &limits);
     assert!(store.virtual_chunk_containers().is_none());
     assert_eq!(
         block_on(store.get("rel/c/1")).unwrap(),
@@ -272,7 +255,7 @@ fn a_hostile_config_yaml_is_an_error_never_a_panic() {
         assert_eq!(err.code, code, "{err}");
         assert_eq!(err.key.as_deref(), Some(CONFIG_KEY), "{err}");
         let opened = block_on(IcechunkStore::open(
-            Shared(&files),
+            &files,
             MemoryStore::new(),
             &RefSpec::default(),
             &limits,
@@ -324,8 +307,8 @@ fn checksums_reach_the_conditional_reader() {
                 changed,
             };
             let store = block_on(IcechunkStore::open(
-                Shared(&files),
-                Shared(&virtuals),
+                &files,
+                &virtuals,
                 &RefSpec::default(),
                 &limits,
             ))

@@ -54,6 +54,30 @@ pub trait Store {
     }
 }
 
+/// A store read through a reference is the store itself: one store can serve several readers
+/// (snapshots of one repository, archives in one folder) while its owner keeps it.
+impl<S: Store + ?Sized> Store for &S {
+    async fn get(&self, key: &str) -> Result<Option<Vec<u8>>> {
+        (**self).get(key).await
+    }
+
+    async fn get_within(&self, key: &str, max: u64) -> Result<Option<Vec<u8>>> {
+        (**self).get_within(key, max).await
+    }
+
+    async fn get_range(&self, key: &str, range: ByteRange) -> Result<Option<Vec<u8>>> {
+        (**self).get_range(key, range).await
+    }
+
+    async fn get_suffix(&self, key: &str, length: u64) -> Result<Option<Vec<u8>>> {
+        (**self).get_suffix(key, length).await
+    }
+
+    async fn list_dir(&self, prefix: &str) -> Result<Option<Listing>> {
+        (**self).list_dir(prefix).await
+    }
+}
+
 /// A byte range of a stored value.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ByteRange {

@@ -126,6 +126,7 @@ pub fn file(spec_version: u8, file_type: u8, payload: &[u8]) -> Vec<u8> {
     let mut file = MAGIC.to_vec();
     file.extend_from_slice(format!("{:<24}", "ic-test").as_bytes());
     file.extend_from_slice(&[spec_version, file_type, 1]);
+    // ok: test-only builder (this module is `#[cfg(test)]`); compressing a buffer in memory cannot fail.
     file.extend(zstd::bulk::compress(payload, 3).expect("zstd"));
     file
 }
