@@ -59,7 +59,7 @@ import * as zarr from "zarrita";
 import { launchChromium, recordConsole } from "../tests/browser/chromium.mjs";
 import { startServer } from "../tests/server/server.mjs";
 import { icechunkTables } from "./icechunk-tables.mjs";
-import { benchDir, bundlePage, loopbackThroughput, median, roundTrips, timestamped, transferTime } from "./util.mjs";
+import { alternateRuns, benchDir, bundlePage, loopbackThroughput, median, roundTrips, timestamped, transferTime } from "./util.mjs";
 import { block, zarritaReader, zomReader } from "./viewer-tiles.js";
 
 // Before the package loads: its WebAssembly build, and no native fallback.
@@ -97,7 +97,6 @@ const REPO_PATH = "/icechunk/repo";
 const shardObjects = new Set(repoManifest.arrays.filter((a) => a.shards).flatMap((a) => Object.values(a.chunk_objects).map((c) => c.object)));
 
 const prod = (xs) => xs.reduce((a, b) => a * b, 1);
-const gc = () => globalThis.gc?.();
 const asBytes = (v) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 const packageVersion = (name) => JSON.parse(readFileSync(join(root, "node_modules", ...name.split("/"), "package.json"), "utf8")).version;
 
@@ -163,16 +162,7 @@ function summary(rs) {
 }
 
 /** Runs `measure(lib)` RUNS times for each library, alternating their order run by run. */
-async function alternate(libs, measure) {
-  const runs = Object.fromEntries(libs.map((l) => [l, []]));
-  for (let i = 0; i < RUNS; i++) {
-    for (const lib of i % 2 ? [...libs].reverse() : libs) {
-      gc();
-      runs[lib].push(await measure(lib));
-    }
-  }
-  return runs;
-}
+const alternate = (libs, measure) => alternateRuns(libs, RUNS, measure);
 
 // ---------------------------------------------------------------------------------------------
 // The readers.

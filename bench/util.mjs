@@ -201,3 +201,18 @@ export function roundTrips(log, latency) {
   }
   return waves;
 }
+
+/**
+ * Runs `measure(lib)` `runs` times for each library, alternating their order run by run, with a
+ * garbage collection before each (where Node runs with --expose-gc): the runs of each, by library.
+ */
+export async function alternateRuns(libs, runs, measure) {
+  const out = Object.fromEntries(libs.map((l) => [l, []]));
+  for (let i = 0; i < runs; i++) {
+    for (const lib of i % 2 ? [...libs].reverse() : libs) {
+      globalThis.gc?.();
+      out[lib].push(await measure(lib));
+    }
+  }
+  return out;
+}

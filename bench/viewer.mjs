@@ -63,7 +63,7 @@ import { defaultWorkers } from "../pkg/pool/pool.js";
 import * as zarr from "zarrita";
 import { CHROMIUM_ARGS, launchChromium, recordConsole } from "../tests/browser/chromium.mjs";
 import { startServer } from "../tests/server/server.mjs";
-import { benchDir, bundlePage, geomean, loopbackThroughput, median, roundTrips, Targets, timestamped, transferTime } from "./util.mjs";
+import { alternateRuns, benchDir, bundlePage, geomean, loopbackThroughput, median, roundTrips, Targets, timestamped, transferTime } from "./util.mjs";
 import { viewerTables } from "./viewer-tables.mjs";
 import { block, checksum, visibleTiles, zarritaReader, zomReader } from "./viewer-tiles.js";
 
@@ -162,7 +162,6 @@ async function serverAt(latency) {
   return servers.get(latency);
 }
 
-const gc = () => globalThis.gc?.();
 const asBytes = (v) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 const prod = (xs) => xs.reduce((a, b) => a * b, 1);
 
@@ -183,16 +182,7 @@ function summary(rs) {
 }
 
 /** Runs `measure(lib)` RUNS times for each library, alternating their order run by run. */
-async function alternate(libs, measure) {
-  const runs = Object.fromEntries(libs.map((l) => [l, []]));
-  for (let i = 0; i < RUNS; i++) {
-    for (const lib of i % 2 ? [...libs].reverse() : libs) {
-      gc();
-      runs[lib].push(await measure(lib));
-    }
-  }
-  return runs;
-}
+const alternate = (libs, measure) => alternateRuns(libs, RUNS, measure);
 
 // ---------------------------------------------------------------------------------------------
 // Floors.
