@@ -13,7 +13,7 @@ export { FetchStore } from "./store/fetch.js";
 export type { FetchStoreCoalesce, FetchStoreListing, FetchStoreOptions, FetchStoreStats } from "./store/types.js";
 export { ZipStore } from "./store/zip.js";
 export type { ZipStoreOptions } from "./store/zip.js";
-export { IcechunkStore } from "./store/icechunk.js";
+export { IcechunkStore, icechunkAt } from "./store/icechunk.js";
 export type { IcechunkNamedRef, IcechunkRef, IcechunkSnapshotInfo, IcechunkStoreOptions } from "./store/icechunk.js";
 export { DirectoryHandleStore, FileStore } from "./store/files.js";
 export type { DirectoryHandle } from "./store/files.js";

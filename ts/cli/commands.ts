@@ -8,7 +8,7 @@
 import { readFile, readdir, stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ChunkDecoder, FetchStore, IcechunkStore, open, openArray, isReferenceName, isZipName, ReferenceStore, storeFromUrl, ZipStore, ZomError, isZomError } from "../node.js";
+import { ChunkDecoder, FetchStore, icechunkAt, open, openArray, isReferenceName, isZipName, ReferenceStore, storeFromUrl, ZipStore, ZomError, isZomError } from "../node.js";
 import type { IcechunkRef, Readable } from "../node.js";
 import type { StoreInput, ZarrArray } from "../node.js";
 import { detectConventions, diff, jsonSchema, parseJson, stringify, summarize, validateAttributes, validateHierarchy, walk } from "../validate.js";
@@ -154,22 +154,8 @@ async function target(ctx: Context, text: string): Promise<Target> {
     if (ref !== undefined) throw new UsageError("--ref reads an Icechunk repository: a directory or an http(s) URL");
     return plain;
   }
-  const store = plain.store as Readable;
-  if (ref === undefined) {
-    // A root that answers with a zarr.json, or not at all (the open says why, located), is no repository.
-    const root = await Promise.resolve()
-      .then(() => store.get?.("/zarr.json"))
-      .catch(() => null);
-    if (root !== undefined) return plain;
-  }
-  try {
-    const icechunk = await IcechunkStore.open(store, ref === undefined ? {} : refOf(ref));
-    return { store: icechunk, fetch: plain.fetch, fs: null };
-  } catch (e) {
-    // No repository there either: the hierarchy's own open says what is missing.
-    if (ref === undefined && isZomError(e) && e.code === "NotFound") return plain;
-    throw e;
-  }
+  const icechunk = await icechunkAt(plain.store as Readable, ref === undefined ? undefined : refOf(ref));
+  return icechunk === null ? plain : { store: icechunk, fetch: plain.fetch, fs: null };
 }
 
 /** Requests and bytes so far, for an HTTP target. */

@@ -9,7 +9,7 @@
  * @module
  */
 import { carried } from "../carried.js";
-import { toZomError, ZomError } from "../errors.js";
+import { isZomError, toZomError, ZomError } from "../errors.js";
 import { LIMIT_DEFAULTS } from "../generated/boundary.js";
 import type { LimitName } from "../generated/boundary.js";
 import type { Readable } from "../hierarchy.js";
@@ -207,5 +207,26 @@ export class IcechunkStore {
     } catch (e) {
       throw rethrown(e);
     }
+  }
+}
+
+/**
+ * The Icechunk repository at `store`'s root, at `ref` (default the tip of main), or null where
+ * there is none: a root that answers with a zarr.json (or does not answer: the hierarchy's own
+ * open then says why, located) is a hierarchy; one where no repository is found neither. With
+ * `ref`, the repository must be there. How the CLI and the explorer tell a repository's URL.
+ */
+export async function icechunkAt(store: Readable, ref?: IcechunkRef): Promise<IcechunkStore | null> {
+  if (ref === undefined) {
+    const root = await Promise.resolve()
+      .then(() => store.get("/zarr.json"))
+      .catch(() => null);
+    if (root !== undefined) return null;
+  }
+  try {
+    return await IcechunkStore.open(store, ref ?? {});
+  } catch (e) {
+    if (ref === undefined && isZomError(e) && e.code === "NotFound") return null;
+    throw e;
   }
 }

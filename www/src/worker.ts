@@ -7,7 +7,8 @@
  * one node's ZOM (or a subtree's JSON text) when it shows that node.
  * @module
  */
-import { ChunkCache, DirectoryHandleStore, FetchStore, FileStore, IcechunkStore, init, isZomError, open, slice, storeFromUrl, version, workerStats, ZipStore } from "zom/manual";
+import { ChunkCache, DirectoryHandleStore, FetchStore, FileStore, icechunkAt, init, open, slice, storeFromUrl, version, workerStats, ZipStore } from "zom/manual";
+import type { IcechunkStore } from "zom/manual";
 import { builtinSpec, detectConventions, diff, parseJson, stringify, summarize, validateHierarchy, walk } from "zom/validate";
 import type { DirectoryHandle, StoreInput, ZarrArray, Zom, Selection } from "zom/manual";
 import { formatValue, isComplex, isTemporal, nameOf } from "./values.js";
@@ -78,19 +79,9 @@ setInterval(postStats, 150);
  * and history: when `ref` is given, or when the root has no zarr.json and a repository is
  * there; null otherwise.
  */
-async function icechunkAt(fetch: FetchStore, ref: IcechunkRef | undefined): Promise<{ store: IcechunkStore; info: IcechunkInfo } | null> {
-  if (ref === undefined) {
-    // A root that answers with a zarr.json, or not at all (the walk says why, located), is no repository.
-    const root = await fetch.get("/zarr.json").catch(() => null);
-    if (root !== undefined) return null;
-  }
-  let store: IcechunkStore;
-  try {
-    store = await IcechunkStore.open(fetch, ref ?? {});
-  } catch (e) {
-    if (ref === undefined && isZomError(e) && e.code === "NotFound") return null;
-    throw e;
-  }
+async function repositoryAt(fetch: FetchStore, ref: IcechunkRef | undefined): Promise<{ store: IcechunkStore; info: IcechunkInfo } | null> {
+  const store = await icechunkAt(fetch, ref);
+  if (store === null) return null;
   const history = await store.ancestry();
   let refs: { branches: IcechunkInfo["branches"]; tags: IcechunkInfo["tags"] } = { branches: [], tags: [] };
   let refsError: string | null = null;
@@ -106,7 +97,7 @@ async function storeOf(source: Source, signal: AbortSignal): Promise<{ store: St
   switch (source.kind) {
     case "url": {
       const opened = await storeFromUrl(source.url, { concurrency: 16, signal });
-      const repository = opened instanceof FetchStore ? await icechunkAt(opened, source.ref) : null;
+      const repository = opened instanceof FetchStore ? await repositoryAt(opened, source.ref) : null;
       if (repository !== null) return { store: repository.store, http: opened, url: source.url, icechunk: repository.info };
       return { store: opened, http: opened, url: source.url };
     }
