@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::store::{block_on, open_array, read_whole, store_from_dir};
+use common::store::{block_on, open_array, read_whole, store_from_dir, Slow};
 use common::values::encode_all;
 use common::{fixtures, json_differences, read_json};
 use serde_json::{json, Value};
@@ -196,6 +196,50 @@ fn the_fixtures_hold_every_kind_of_chunk_reference() {
         // Split manifests: the array's chunks are in three manifests.
         let refs = store.snapshot().manifest_refs("/split").unwrap().unwrap();
         assert_eq!(refs.len(), 3, "{name}");
+    }
+}
+
+/// Reads under way together share a manifest's request: a whole read of an array whose
+/// chunks are in three manifests, each chunk's request sent before any manifest came back,
+/// fetches each manifest once; a second read fetches none.
+#[test]
+fn concurrent_reads_fetch_each_manifest_once() {
+    let all = read_json(&dir().join("expected.json"));
+    let virtuals = virtual_store(&all);
+    for name in ["v2", "v1"] {
+        let files = store_from_dir(&dir().join(name));
+        let slow = Slow::new(&files);
+        let store = block_on(IcechunkStore::open(
+            &slow,
+            &virtuals,
+            &RefSpec::default(),
+            &Limits::default(),
+        ))
+        .unwrap();
+        let manifests = store
+            .snapshot()
+            .manifest_refs("/split")
+            .unwrap()
+            .unwrap()
+            .len();
+        assert_eq!(manifests, 3, "{name}");
+        let reader = open_array(&store, "split");
+        files.reset_counts();
+        read_whole(&store, &reader);
+        assert_eq!(slow.max_in_flight.get(), manifests, "{name}: all at once");
+        let fetched: Vec<String> = files
+            .log()
+            .into_iter()
+            .filter(|line| line.contains("manifests/"))
+            .collect();
+        assert_eq!(fetched.len(), manifests, "{name}: {fetched:?}");
+        assert_eq!(store.manifest_loads(), manifests as u64, "{name}");
+        files.reset_counts();
+        read_whole(&store, &reader);
+        assert!(
+            files.log().iter().all(|line| !line.contains("manifests/")),
+            "{name}: kept"
+        );
     }
 }
 

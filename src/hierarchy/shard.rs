@@ -104,7 +104,9 @@ async fn fetch_parts<S: Store>(
         Some(index) => index,
         None => {
             indexes
-                .get_or_load(key, || read_index(store, sharding, key))
+                .get_or_load(key, || async {
+                    Ok(read_index(store, sharding, key).await?.map(Arc::new))
+                })
                 .await?
         }
     };

@@ -5,6 +5,7 @@
 #[cfg(target_arch = "wasm32")]
 mod http;
 pub mod icechunk;
+pub mod loads;
 mod memory;
 pub mod reference;
 pub mod wire;

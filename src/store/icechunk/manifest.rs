@@ -76,6 +76,16 @@ const REF_ETAG: usize = 6;
 const REF_LAST_MODIFIED: usize = 7;
 const REF_COMPRESSED_LOCATION: usize = 8;
 
+impl crate::store::loads::Weigh for std::rc::Rc<Manifest> {
+    fn memory_bytes(&self) -> u64 {
+        let arrays = self
+            .arrays
+            .len()
+            .saturating_mul(std::mem::size_of::<(NodeId, usize)>());
+        u64::try_from(self.bytes.len().saturating_add(arrays)).unwrap_or(u64::MAX)
+    }
+}
+
 impl Manifest {
     /// Reads a manifest file (header and compressed payload), its payload bounded by
     /// [`Limits::max_document_bytes`].

@@ -9,6 +9,7 @@ use super::repository::{chunk_key, fetch, manifest_key, RefSpec, Repository};
 use super::snapshot::{NodeKind, Snapshot};
 use crate::error::{ErrorCode, Result, ZomError};
 use crate::limits::{Limit, Limits};
+use crate::store::loads::LoadCache;
 use crate::store::{list_keys, ByteRange, Listing, Store};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -42,8 +43,8 @@ pub enum ChunkLocation {
     },
 }
 
-/// How many parsed manifests a store keeps.
-const MANIFESTS_KEPT: usize = 8;
+/// How many of the largest manifests ([`Limits::max_document_bytes`] each) a store keeps.
+const MANIFESTS_KEPT: u64 = 4;
 
 /// One snapshot of an Icechunk repository read as a Zarr store. `inner` holds the
 /// repository's files (`repo`, `snapshots/…`, `manifests/…`, `chunks/…`); virtual chunks are
@@ -62,8 +63,8 @@ pub struct IcechunkStore<S, V, C = NoConditionalReads> {
     /// The containers virtual chunks may be read from, sorted by prefix; `None`: any URL.
     containers: Option<Vec<VirtualChunkContainer>>,
     conditional: Option<C>,
-    /// The manifests last read, newest last.
-    manifests: RefCell<Vec<Rc<Manifest>>>,
+    /// The manifests read, the least recently used evicted first.
+    manifests: LoadCache<Rc<Manifest>>,
     /// Per array path, how its chunk keys are written.
     encodings: RefCell<BTreeMap<String, KeyEncoding>>,
 }
@@ -88,7 +89,7 @@ impl<S: Store, V: Store> IcechunkStore<S, V> {
             limits: *limits,
             containers: None,
             conditional: None,
-            manifests: RefCell::new(Vec::new()),
+            manifests: LoadCache::new(limits.max_document_bytes.saturating_mul(MANIFESTS_KEPT)),
             encodings: RefCell::new(BTreeMap::new()),
         }
     }
@@ -157,24 +158,24 @@ impl<S: Store, V: Store, C: ConditionalRead> IcechunkStore<S, V, C> {
         &self.inner
     }
 
+    /// Manifest `id`: kept, or fetched once however many reads ask for it at the same time.
     async fn manifest(&self, id: &super::id::ManifestId) -> Result<Rc<Manifest>> {
-        if let Some(m) = self.manifests.borrow().iter().find(|m| m.id() == *id) {
-            return Ok(Rc::clone(m));
-        }
         let key = manifest_key(id);
-        let file = fetch(&self.inner, &key, &self.limits, &format!("manifest {id}")).await?;
-        let manifest = Manifest::parse(&file, &self.limits).map_err(|e| e.at_key(&key))?;
-        if manifest.id() != *id {
-            let message = format!("the file of manifest {id} holds manifest {}", manifest.id());
-            return Err(super::corrupt(message).at_key(key));
-        }
-        let manifest = Rc::new(manifest);
-        let mut kept = self.manifests.borrow_mut();
-        if kept.len() >= MANIFESTS_KEPT {
-            kept.remove(0);
-        }
-        kept.push(Rc::clone(&manifest));
-        Ok(manifest)
+        let load = || async {
+            let file = fetch(&self.inner, &key, &self.limits, &format!("manifest {id}")).await?;
+            let manifest = Manifest::parse(&file, &self.limits).map_err(|e| e.at_key(&key))?;
+            if manifest.id() != *id {
+                let message = format!("the file of manifest {id} holds manifest {}", manifest.id());
+                return Err(super::corrupt(message).at_key(&key));
+            }
+            Ok(Rc::new(manifest))
+        };
+        self.manifests.get_or_load(&key, load).await
+    }
+
+    /// Manifest files fetched so far.
+    pub fn manifest_loads(&self) -> u64 {
+        self.manifests.loads()
     }
 
     /// Where the chunk at `coords` of the array at `path` (a node path: `""` or `"a/b"`) is;
