@@ -3,7 +3,7 @@
 //! whose configurations declare containers of every kind): the containers zom reads are those
 //! icechunk reads, in both spec versions; a virtual chunk outside them is refused before it is
 //! requested; the caller can replace or add containers; a hostile configuration is an error;
-//! checksums reach a conditional reader.
+//! checksums are verified by a validated reader.
 
 mod common;
 
@@ -13,8 +13,8 @@ use common::{fixtures, read_json};
 use serde_json::{json, Value};
 use std::cell::RefCell;
 use zom::store::icechunk::{
-    Checksum, ChunkLocation, ConditionalRead, ContainerStore, IcechunkStore, RefSpec, Repository,
-    VirtualChunkContainer, CONFIG_KEY, HEADER_LEN, REPO_KEY,
+    Checksum, ChunkLocation, ContainerStore, IcechunkStore, RefSpec, Repository, ValidatedRead,
+    Validators, VirtualChunkContainer, CONFIG_KEY, HEADER_LEN, REPO_KEY,
 };
 use zom::store::{ByteRange, MemoryStore, Store};
 use zom::{ErrorCode, Limits, Result, ZomError};
@@ -264,34 +264,36 @@ fn a_hostile_config_yaml_is_an_error_never_a_panic() {
     }
 }
 
-/// A conditional reader over a store, recording what it was asked.
-struct Conditional<'a> {
+/// A validated reader over a store, recording what it was asked; its answers carry the
+/// validators of an object that did or did not change since the references were written.
+struct Validated<'a> {
     store: &'a MemoryStore,
-    asked: RefCell<Vec<(String, Checksum)>>,
+    asked: RefCell<Vec<String>>,
     changed: bool,
 }
 
-impl ConditionalRead for Conditional<'_> {
-    async fn get_range_if(
+impl ValidatedRead for Validated<'_> {
+    async fn get_range_validated(
         &self,
         url: &str,
         range: ByteRange,
-        checksum: &Checksum,
-    ) -> Result<Option<Vec<u8>>> {
-        self.asked
-            .borrow_mut()
-            .push((url.to_string(), checksum.clone()));
-        if self.changed {
-            let (header, value) = checksum.http_precondition();
-            let message = format!("412 to {header}: {value}");
-            return Err(ZomError::new(ErrorCode::ChecksumMismatch, message));
-        }
-        self.store.get_range(url, range).await
+    ) -> Result<Option<(Vec<u8>, Validators)>> {
+        self.asked.borrow_mut().push(url.to_string());
+        let (etag, last_modified) = if self.changed {
+            ("\"abd\"", "Sat, 01 Jan 2101 00:00:00 GMT")
+        } else {
+            ("\"abc\"", "Fri, 01 Jan 2100 00:00:00 GMT")
+        };
+        let seen = Validators {
+            etag: Some(etag.to_string()),
+            last_modified: Some(last_modified.to_string()),
+        };
+        Ok(self.store.get_range(url, range).await?.map(|b| (b, seen)))
     }
 }
 
 #[test]
-fn checksums_reach_the_conditional_reader() {
+fn checksums_are_verified_by_a_validated_reader() {
     let virtuals = virtual_store();
     let limits = Limits::default();
     for (repo, path, want) in [
@@ -301,7 +303,7 @@ fn checksums_reach_the_conditional_reader() {
     ] {
         let files = store_from_dir(&dir().join(repo));
         for changed in [false, true] {
-            let conditional = Conditional {
+            let validated = Validated {
                 store: &virtuals,
                 asked: RefCell::new(Vec::new()),
                 changed,
@@ -313,20 +315,25 @@ fn checksums_reach_the_conditional_reader() {
                 &limits,
             ))
             .unwrap()
-            .with_conditional_reads(&conditional);
+            .with_validated_reads(&validated);
+            let Some(ChunkLocation::Virtual { checksum, .. }) =
+                block_on(store.chunk_location(path, &[1])).unwrap()
+            else {
+                panic!("{repo}: a virtual chunk")
+            };
+            assert_eq!(checksum, Some(want.clone()), "{repo}");
             // Chunk 0 records no checksum: read from the virtual store.
             assert!(block_on(store.get(&format!("{path}/c/0")))
                 .unwrap()
                 .is_some());
-            assert!(conditional.asked.borrow().is_empty(), "{repo}");
+            assert!(validated.asked.borrow().is_empty(), "{repo}");
             let got = block_on(store.get(&format!("{path}/c/1")));
-            assert_eq!(
-                *conditional.asked.borrow(),
-                [(DATA.to_string(), want.clone())],
-                "{repo}"
-            );
+            assert_eq!(*validated.asked.borrow(), [DATA.to_string()], "{repo}");
             match got {
-                Ok(bytes) => assert_eq!(bytes, Some(raw()[16..32].to_vec()), "{repo}"),
+                Ok(bytes) => {
+                    assert!(!changed, "{repo}");
+                    assert_eq!(bytes, Some(raw()[16..32].to_vec()), "{repo}");
+                }
                 Err(err) => {
                     assert!(changed, "{repo}: {err}");
                     assert_eq!(err.code, ErrorCode::ChecksumMismatch, "{repo}");

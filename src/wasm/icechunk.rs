@@ -9,7 +9,9 @@ use super::options::LimitsSet;
 use super::store::{absolute_listing, JsStore};
 use super::{fail, promise};
 use crate::limits::Limits;
-use crate::store::icechunk::{IcechunkStore, RefSpec, Repository, SnapshotId};
+use crate::store::icechunk::{
+    IcechunkStore, RefSpec, Repository, SnapshotId, ValidatedRead, Validators,
+};
 use crate::store::wire::MAX_SAFE;
 use crate::store::{ByteRange, Store};
 use crate::ZomError;
@@ -33,7 +35,43 @@ struct Repo {
 /// One snapshot of a repository, read as a store.
 #[wasm_bindgen]
 pub struct IcechunkCheckout {
-    store: Rc<IcechunkStore<JsStore, JsStore>>,
+    store: Rc<IcechunkStore<JsStore, JsStore, JsValidated>>,
+}
+
+/// The JS store of virtual chunks, as the reader of the chunks that record a checksum: after
+/// a read, its `validators(url)` (where it has one) gives what the answer said of the object,
+/// `{etag, lastModified}`.
+struct JsValidated {
+    store: JsStore,
+    source: JsValue,
+}
+
+impl ValidatedRead for JsValidated {
+    async fn get_range_validated(
+        &self,
+        url: &str,
+        range: ByteRange,
+    ) -> crate::Result<Option<(Vec<u8>, Validators)>> {
+        let Some(bytes) = self.store.get_range(url, range).await? else {
+            return Ok(None);
+        };
+        let Some(validators) = super::store::function(&self.source, "validators") else {
+            return Ok(Some((bytes, Validators::default())));
+        };
+        let seen = validators
+            .call1(&self.source, &JsValue::from_str(url))
+            .unwrap_or(JsValue::UNDEFINED);
+        let text = |name: &str| {
+            Reflect::get(&seen, &JsValue::from_str(name))
+                .ok()
+                .and_then(|v| v.as_string())
+        };
+        let seen = Validators {
+            etag: text("etag"),
+            last_modified: text("lastModified"),
+        };
+        Ok(Some((bytes, seen)))
+    }
 }
 
 /// A byte count from JS: a non-negative safe integer (anything else: the largest).
@@ -168,7 +206,8 @@ impl IcechunkRepo {
 
     /// A Promise of snapshot `id` as a store, its virtual chunks read through `virtual_source`
     /// (a JS store whose keys are absolute URLs), only those inside the virtual chunk
-    /// containers the repository declares.
+    /// containers the repository declares; those that record a checksum are checked against
+    /// what `virtual_source.validators(url)` says of the answer, where it has that method.
     pub fn checkout(&self, id: String, virtual_source: JsValue) -> Promise {
         let shared = self.shared.clone();
         promise(Box::pin(async move {
@@ -179,13 +218,18 @@ impl IcechunkRepo {
                 .snapshot(&store, &id)
                 .await
                 .map_err(fail)?;
-            let virtual_store = JsStore::new(&virtual_source, JsValue::UNDEFINED)
-                .map_err(fail)?
-                .verbatim();
+            let virtual_store =
+                || JsStore::new(&virtual_source, JsValue::UNDEFINED).map(JsStore::verbatim);
+            let validated = JsValidated {
+                store: virtual_store().map_err(fail)?,
+                source: virtual_source.clone(),
+            };
             // Virtual chunks only inside the containers the repository declares.
             let containers = shared.repository.virtual_chunk_containers().to_vec();
+            let virtual_store = virtual_store().map_err(fail)?;
             let store = IcechunkStore::new(store, virtual_store, snapshot, &shared.limits)
-                .with_virtual_chunk_containers(containers);
+                .with_virtual_chunk_containers(containers)
+                .with_validated_reads(validated);
             Ok(IcechunkCheckout {
                 store: Rc::new(store),
             }

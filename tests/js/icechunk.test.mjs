@@ -12,7 +12,10 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { FetchStore, IcechunkStore, open, openArray } from "zom";
 import * as zarr from "zom/zarrita";
-import { withServer } from "../server/testing.mjs";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, utimesSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fixtures, withServer } from "../server/testing.mjs";
 import { elements, sameValues } from "./hierarchy-common.mjs";
 import { readJson } from "./helpers.mjs";
 
@@ -72,7 +75,7 @@ for (const repo of REPOS) {
   );
 
   test(`${repo}: every node and array of every ref equals what icechunk and zarr-python read, in 0 and 2 workers`, { timeout: 120_000 }, () =>
-    withServer({}, async (server) => {
+    withServer({ validators: true }, async (server) => {
       let arrays = 0;
       for (const [ref, at] of Object.entries(want.refs)) {
         const store = await openRepo(server, repo, ref);
@@ -121,6 +124,58 @@ test("zom/zarrita reads an Icechunk snapshot as zarrita reads any store", { time
     store.free();
   }),
 );
+
+test("checksums: a virtual chunk whose object changed since the reference was written is refused, by its last modification or its ETag", { timeout: 60_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "zom-icechunk-"));
+  const moved = join(dir, "data.bin");
+  copyFileSync(join(fixtures, "icechunk", "raw", "data.bin"), moved);
+  const raw = new Uint8Array(readFileSync(moved));
+  const open = (server, repo) =>
+    IcechunkStore.open(`${server.url}/icechunk/${repo}/`, {
+      virtualChunks: (url) => (url.startsWith(expected.virtual_prefix) ? `${server.url}/moved/${url.slice(expected.virtual_prefix.length)}` : null),
+    });
+  const chunk = async (store, path, i) => {
+    const arr = await openArray(store, path, { workers: 0 });
+    try {
+      return await arr.getChunk([i]);
+    } finally {
+      arr.free();
+    }
+  };
+  // Errors name the chunk's key and the object as the reference records it.
+  const recorded = `${expected.virtual_prefix}data.bin`;
+  const mismatch = (path, i, why) => (e) => e.code === "ChecksumMismatch" && e.key === `${path}/c/${i}` && e.message.includes(recorded) && why.test(e.message);
+  try {
+    // v2's `virtual` chunk 1 records "not modified after 2100-01-01"; containers/v2's `rel` chunk 1 the ETag "abc".
+    await withServer({ validators: true, mounts: { "/moved/": dir } }, async (server) => {
+      const v2 = await open(server, "v2");
+      const containers = await open(server, "containers/v2");
+      try {
+        assert.equal((await chunk(v2, "virtual", 1)).data.byteLength, 16, "modified before 2100: read");
+        await assert.rejects(chunk(containers, "rel", 1), mismatch("rel", 1, /ETag is now "[0-9a-f]+-[0-9a-f]+", not "abc"/));
+        assert.ok(await chunk(containers, "rel", 0), "a chunk without a checksum is read");
+        utimesSync(moved, new Date("2101-01-02T00:00:00Z"), new Date("2101-01-02T00:00:00Z"));
+        await assert.rejects(chunk(v2, "virtual", 1), mismatch("virtual", 1, /modified at Sun, 02 Jan 2101 00:00:00 GMT/));
+        assert.ok(await chunk(v2, "virtual", 0), "a chunk without a checksum is read");
+      } finally {
+        v2.free();
+        containers.free();
+      }
+    });
+    // A host that sends neither header: nothing to check, the chunks are read.
+    await withServer({ mounts: { "/moved/": dir } }, async (server) => {
+      const containers = await open(server, "containers/v2");
+      try {
+        const got = await chunk(containers, "rel", 1);
+        assert.deepEqual(new Uint8Array(got.data.buffer, got.data.byteOffset, got.data.byteLength), raw.subarray(16, 32));
+      } finally {
+        containers.free();
+      }
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
 
 test("refused: no ref of that name, two refs at once, a virtual URL the caller refuses, a folder that is no repository", { timeout: 60_000 }, () =>
   withServer({}, async (server) => {

@@ -64,6 +64,10 @@
 //   compressed as static hosts send assets: brotli when the request's Accept-Encoding names br,
 //   else gzip when it names gzip, with Content-Encoding and `Vary: Accept-Encoding`; each file
 //   is compressed once (brotli quality 11, gzip level 9), as hosts keep compressed copies.
+// - validators: files are answered with `ETag` (nginx's form: `"<mtime hex>-<size hex>"`) and
+//   `Last-Modified` (the file's mtime), as static hosts and object stores send them (off by
+//   default: browsers cache what carries a Last-Modified heuristically, and the benches
+//   measure cold reads).
 // stats: requests (not OPTIONS), bytes (body bytes written), inFlight, maxInFlight, preflights,
 // log ([{ method, url, range, status }]); resetStats() zeroes them.
 import { createServer } from "node:http";
@@ -396,7 +400,7 @@ export async function startServer(options) {
       return; // the rest never comes
     }
     const type = TYPES[extname(file)] ?? (file.endsWith("zarr.json") ? "application/json" : "application/octet-stream");
-    const base = { "content-type": type, "accept-ranges": o.ignoreRange ? "none" : "bytes" };
+    const base = { "content-type": type, "accept-ranges": o.ignoreRange ? "none" : "bytes", ...(o.validators ? validatorsOf(info) : {}) };
     const range = o.ignoreRange ? { kind: "none" } : parseRange(req.headers.range, size);
     const whole = async () => {
       const packed = o.compress && mounts.find(([p]) => path.startsWith(p))[0] === "/" && req.headers.range === undefined
@@ -425,6 +429,12 @@ export async function startServer(options) {
     const shift = o.wrongContentRange ? 1 : 0;
     const contentRange = `bytes ${range.start + shift}-${range.end + shift}/${size}`;
     return send(206, { ...base, "content-range": contentRange }, await readPart(file, range.start, range.end + 1));
+  }
+
+  /** The `ETag` and `Last-Modified` of a file, as nginx makes them. */
+  function validatorsOf(info) {
+    const mtime = Math.floor(info.mtimeMs / 1000);
+    return { etag: `"${mtime.toString(16)}-${info.size.toString(16)}"`, "last-modified": new Date(mtime * 1000).toUTCString() };
   }
 
   /** Writes a route's answer (see `routes`). */

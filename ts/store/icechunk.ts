@@ -19,6 +19,7 @@ import type * as Glue from "../zom_icechunk.js";
 import { FetchStore } from "./fetch.js";
 import { maxBytesOf } from "./range.js";
 import { httpTargets } from "./reference.js";
+import type { ObjectValidators } from "./reference.js";
 import type { ByteRange, FetchStoreOptions, StoreCallOptions, StoreListing } from "./types.js";
 
 /** Which snapshot to read: a branch's tip (default `main`), a tag, or a snapshot by id. */
@@ -35,7 +36,12 @@ export type IcechunkStoreOptions = {
   /**
    * Where virtual chunks are read from, by the URL the manifest records (s3:// and gs:// URLs
    * already turned into their public HTTPS endpoints): a function giving the URL to fetch
-   * (`null`: refuse it), or a store keyed by URL. Default: fetched as they are.
+   * (`null`: refuse it), or a store keyed by URL. Default: fetched as they are. A chunk whose
+   * reference records a checksum (the object's ETag or last modification) is refused with
+   * ZomError "ChecksumMismatch" when the answer shows that its object changed: over HTTP its
+   * `ETag` (where CORS exposes it) and `Last-Modified` headers; a store given here is checked
+   * only if it has a `validators(url)` method giving `{ etag, lastModified }` of its latest
+   * answer for `url`.
    */
   virtualChunks?: ((url: string) => string | null) | Readable;
   /** Limits for this repository over those in force (`maxDocumentBytes` bounds every file). */
@@ -81,8 +87,12 @@ function rethrown(e: unknown): unknown {
   return toZomError(e);
 }
 
-/** The store that reads virtual chunks, by URL. */
-function virtualStore(option: IcechunkStoreOptions["virtualChunks"], http: FetchStoreOptions): Readable {
+/**
+ * The store that reads virtual chunks, by URL. Over HTTP it also tells what the latest answer
+ * for a URL said of its object (`validators`): the part checks the chunks that record a
+ * checksum against it.
+ */
+function virtualStore(option: IcechunkStoreOptions["virtualChunks"], http: FetchStoreOptions): Readable & { validators?(url: string): ObjectValidators | undefined } {
   if (option !== undefined && typeof option !== "function") return option;
   const targets = httpTargets(http);
   const map = option ?? ((url: string) => url);
@@ -97,6 +107,7 @@ function virtualStore(option: IcechunkStoreOptions["virtualChunks"], http: Fetch
       if ("suffixLength" in range) throw new ZomError("InvalidArgument", "virtual chunks are read by offset and length", { key: url });
       return range.length > 0 ? targets.range(where(url), range.offset, range.length, options.signal) : new Uint8Array(0);
     },
+    validators: (url: string) => targets.validators?.(where(url)),
   };
 }
 

@@ -43,7 +43,18 @@ export interface ReferenceTargets {
   whole(url: string, signal: AbortSignal | undefined, maxBytes: number): Promise<Uint8Array | undefined>;
   /** `length` (> 0) bytes from `offset` of the target at `url`, fewer at its end; undefined when it does not exist. */
   range(url: string, offset: number, length: number, signal: AbortSignal | undefined): Promise<Uint8Array | undefined>;
+  /** What the latest answer for `url` said of its object (HTTP `ETag`, `Last-Modified`), where the targets know. */
+  validators?(url: string): ObjectValidators | undefined;
 }
+
+/** What an answer said of the object it came from: its ETag and last modification (an HTTP date), null where it did not say. */
+export interface ObjectValidators {
+  etag: string | null;
+  lastModified: string | null;
+}
+
+/** How many targets' validators {@link HttpTargets} remembers. */
+const VALIDATORS_KEPT = 1024;
 
 /** Targets over HTTP(S): one request per range, ranges of one target asked for in the same tick merged. */
 class HttpTargets implements ReferenceTargets {
@@ -51,6 +62,7 @@ class HttpTargets implements ReferenceTargets {
   private readonly ctx: HttpContext;
   private readonly coalescer: Coalescer | null;
   private readonly anyScheme: boolean;
+  private readonly seen = new Map<string, ObjectValidators>();
 
   constructor(options: FetchStoreOptions, stats: FetchStoreStats = { requests: 0, bytes: 0 }) {
     this.stats = stats;
@@ -63,8 +75,12 @@ class HttpTargets implements ReferenceTargets {
     this.check(url);
     const ans = await send(this.ctx, { url, method: "GET", key: url, signal, maxBytes });
     if (ans.status === 404 || ans.status === 410) return undefined;
-    if (ans.status >= 200 && ans.status <= 299 && ans.status !== 206) return ans.body;
+    if (ans.status >= 200 && ans.status <= 299 && ans.status !== 206) return this.remember(url, ans.headers, ans.body);
     throw httpError({ method: "GET", url: ans.url, key: url }, `HTTP ${ans.status}`);
+  }
+
+  validators(url: string): ObjectValidators | undefined {
+    return this.seen.get(url);
   }
 
   range(url: string, offset: number, length: number, signal: AbortSignal | undefined): Promise<Uint8Array | undefined> {
@@ -76,9 +92,17 @@ class HttpTargets implements ReferenceTargets {
     const range = `bytes=${offset}-${offset + length - 1}`;
     const ans = await send(this.ctx, { url, method: "GET", range, key: url, signal });
     if (ans.status === 404 || ans.status === 410) return undefined;
-    if (ans.status >= 200 && ans.status <= 299) return keepPrefix(ans, url, offset, length);
+    if (ans.status >= 200 && ans.status <= 299) return this.remember(url, ans.headers, keepPrefix(ans, url, offset, length));
     if (ans.status === 416) return new Uint8Array(0);
     throw httpError({ method: "GET", url: ans.url, key: url }, `HTTP ${ans.status} for ${range}`);
+  }
+
+  /** Keeps what the answer for `url` said of its object (the most recent targets' only); returns `value`. */
+  private remember<T>(url: string, headers: Headers, value: T): T {
+    this.seen.delete(url);
+    if (this.seen.size >= VALIDATORS_KEPT) this.seen.delete(this.seen.keys().next().value as string);
+    this.seen.set(url, { etag: headers.get("etag"), lastModified: headers.get("last-modified") });
+    return value;
   }
 
   /** `fetch` reads http(s) (and relative URLs in a page); other schemes need the caller's own `fetch`. */

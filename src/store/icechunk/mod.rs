@@ -24,7 +24,7 @@
 
 #[cfg(test)]
 mod build;
-mod conditional;
+mod checksum;
 mod config;
 #[cfg(test)]
 mod config_tests;
@@ -41,7 +41,7 @@ mod store;
 mod tests;
 mod yaml;
 
-pub use conditional::{ConditionalRead, NoConditionalReads};
+pub use checksum::{NoValidatedReads, ValidatedRead, Validators};
 pub use config::{
     containers_of_config_yaml, containers_of_repo_config, ContainerStore, VirtualChunkContainer,
     CONFIG_KEY,

@@ -1,7 +1,7 @@
 //! One snapshot of a repository as a Zarr store: `zarr.json` keys answer with the nodes'
 //! metadata, chunk keys with the bytes the manifests point at.
 
-use super::conditional::{ConditionalRead, NoConditionalReads};
+use super::checksum::{NoValidatedReads, ValidatedRead};
 use super::config::{self, VirtualChunkContainer};
 use super::id::NodeId;
 use super::manifest::{Checksum, ChunkRef, Manifest};
@@ -53,16 +53,16 @@ const MANIFESTS_KEPT: u64 = 4;
 /// repository's, from [`IcechunkStore::open`], or the caller's): any other is refused before
 /// it is requested. Keys: `zarr.json` and `a/b/zarr.json` (each node's metadata), and chunk
 /// keys as each array's chunk key encoding makes them (`a/b/c/0/1`). Chunks no manifest holds
-/// are absent (they read as the fill value). `C` makes the reads of virtual chunks that record
-/// a checksum conditional ([`IcechunkStore::with_conditional_reads`]).
-pub struct IcechunkStore<S, V, C = NoConditionalReads> {
+/// are absent (they read as the fill value). `C` reads the virtual chunks that record a
+/// checksum, telling whether their object changed ([`IcechunkStore::with_validated_reads`]).
+pub struct IcechunkStore<S, V, C = NoValidatedReads> {
     inner: S,
     virtual_store: V,
     snapshot: Snapshot,
     limits: Limits,
     /// The containers virtual chunks may be read from, sorted by prefix; `None`: any URL.
     containers: Option<Vec<VirtualChunkContainer>>,
-    conditional: Option<C>,
+    validated: Option<C>,
     /// The manifests read, the least recently used evicted first.
     manifests: LoadCache<Rc<Manifest>>,
     /// Per array path, how its chunk keys are written.
@@ -88,7 +88,7 @@ impl<S: Store, V: Store> IcechunkStore<S, V> {
             snapshot,
             limits: *limits,
             containers: None,
-            conditional: None,
+            validated: None,
             manifests: LoadCache::new(limits.max_document_bytes.saturating_mul(MANIFESTS_KEPT)),
             encodings: RefCell::new(BTreeMap::new()),
         }
@@ -106,7 +106,7 @@ impl<S: Store, V: Store> IcechunkStore<S, V> {
     }
 }
 
-impl<S: Store, V: Store, C: ConditionalRead> IcechunkStore<S, V, C> {
+impl<S: Store, V: Store, C: ValidatedRead> IcechunkStore<S, V, C> {
     /// The same store, reading virtual chunks only inside `containers` (in place of those it
     /// knew; a prefix given twice is the last one given).
     pub fn with_virtual_chunk_containers(
@@ -134,15 +134,16 @@ impl<S: Store, V: Store, C: ConditionalRead> IcechunkStore<S, V, C> {
     }
 
     /// The same store, reading the virtual chunks that record a checksum through `reader`,
-    /// which fails a read when the object changed (without one, checksums are not verified).
-    pub fn with_conditional_reads<R: ConditionalRead>(self, reader: R) -> IcechunkStore<S, V, R> {
+    /// whose answers tell whether the object changed (without one, checksums are not
+    /// verified): a changed object is a [`ErrorCode::ChecksumMismatch`] error.
+    pub fn with_validated_reads<R: ValidatedRead>(self, reader: R) -> IcechunkStore<S, V, R> {
         IcechunkStore {
             inner: self.inner,
             virtual_store: self.virtual_store,
             snapshot: self.snapshot,
             limits: self.limits,
             containers: self.containers,
-            conditional: Some(reader),
+            validated: Some(reader),
             manifests: self.manifests,
             encodings: self.encodings,
         }
@@ -354,8 +355,16 @@ impl<S: Store, V: Store, C: ConditionalRead> IcechunkStore<S, V, C> {
                     ZomError::new(ErrorCode::UnsupportedExtension, message).at_key(&store_key)
                 );
             };
-            match (&self.conditional, &checksum) {
-                (Some(reader), Some(checksum)) => reader.get_range_if(&url, want, checksum).await,
+            match (&self.validated, &checksum) {
+                (Some(reader), Some(checksum)) => {
+                    match reader.get_range_validated(&url, want).await {
+                        Ok(Some((bytes, seen))) => {
+                            checksum.verify(&url, &seen).map(|()| Some(bytes))
+                        }
+                        Ok(None) => Ok(None),
+                        Err(e) => Err(e),
+                    }
+                }
                 _ => self.virtual_store.get_range(&url, want).await,
             }
         } else {
@@ -495,7 +504,7 @@ impl KeyEncoding {
     }
 }
 
-impl<S: Store, V: Store, C: ConditionalRead> Store for IcechunkStore<S, V, C> {
+impl<S: Store, V: Store, C: ValidatedRead> Store for IcechunkStore<S, V, C> {
     async fn get(&self, key: &str) -> Result<Option<Vec<u8>>> {
         self.read(key, None, u64::MAX).await
     }
