@@ -247,18 +247,40 @@ impl IcechunkCheckout {
     }
 
     /// A Promise of the value at `key` (undefined: none): `mode` 0 all of it (over `a` bytes
-    /// rejects with LimitExceeded), 1 `b` bytes from `a`, 2 its last `a` bytes.
-    pub fn read(&self, key: String, mode: u8, a: f64, b: f64) -> Promise {
+    /// rejects with LimitExceeded), 1 `b` bytes from `a`, 2 its last `a` bytes. With `locate`,
+    /// bytes that are a range of one of the repository's files (a native chunk) are not read:
+    /// the Promise gives where they are, `{key, offset, length}`, for the caller to fetch
+    /// (and to read again without `locate` when it gets another length, to learn why).
+    pub fn read(&self, key: String, mode: u8, a: f64, b: f64, locate: bool) -> Promise {
         let store = self.store.clone();
         promise(Box::pin(async move {
             let (a, b) = (count(a), count(b));
-            let read = match mode {
-                0 => store.get_within(&key, a).await,
-                1 => {
-                    let range = ByteRange::Bounded(a..a.saturating_add(b));
-                    store.get_range(&key, range).await
+            let (range, max) = match mode {
+                0 => (None, a),
+                1 => (Some(ByteRange::Bounded(a..a.saturating_add(b))), u64::MAX),
+                _ => (Some(ByteRange::Suffix(a)), u64::MAX),
+            };
+            if locate {
+                let at = store.native_range(&key, range.clone(), max).await;
+                // Past 2^53 a JS number is not the offset: such a range is read here.
+                if let Some(at) = at
+                    .map_err(fail)?
+                    .filter(|at| at.offset.saturating_add(at.length) <= MAX_SAFE)
+                {
+                    let out = Object::new();
+                    set(
+                        &out,
+                        "key",
+                        &JsValue::from_str(&super::store::absolute(&at.key)),
+                    );
+                    set(&out, "offset", &JsValue::from_f64(at.offset as f64));
+                    set(&out, "length", &JsValue::from_f64(at.length as f64));
+                    return Ok(out.into());
                 }
-                _ => store.get_range(&key, ByteRange::Suffix(a)).await,
+            }
+            let read = match range {
+                None => store.get_within(&key, max).await,
+                Some(range) => store.get_range(&key, range).await,
             };
             Ok(match read.map_err(fail)? {
                 Some(bytes) => Uint8Array::from(bytes.as_slice()).into(),

@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { FetchStore, IcechunkStore, open, openArray } from "zom";
 import * as zarr from "zom/zarrita";
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, utimesSync } from "node:fs";
+import { copyFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fixtures, withServer } from "../server/testing.mjs";
@@ -170,6 +170,50 @@ test("checksums: a virtual chunk whose object changed since the reference was wr
         assert.deepEqual(new Uint8Array(got.data.buffer, got.data.byteOffset, got.data.byteLength), raw.subarray(16, 32));
       } finally {
         containers.free();
+      }
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("native chunks are fetched straight from the repository's files: the read's signal reaches the request; a short chunk file is an error naming it", { timeout: 60_000 }, async () => {
+  await withServer({ latencyMs: 400 }, async (server) => {
+    const store = await openRepo(server, "v2", "branch:main");
+    const arr = await openArray(store, "group/float64", { workers: 0 });
+    try {
+      await arr.getChunk([0, 0]); // the manifest, once
+      server.resetStats();
+      const controller = new AbortController();
+      const started = performance.now();
+      const read = arr.getChunk([1, 1], { signal: controller.signal });
+      setTimeout(() => controller.abort(), 50);
+      await assert.rejects(read, (e) => e.code === "Aborted");
+      assert.ok(performance.now() - started < 300, `aborted before the chunk's answer (${Math.round(performance.now() - started)} ms)`);
+      // The request itself was cancelled: the server, answering after its latency, sends nothing.
+      await new Promise((done) => setTimeout(done, 600));
+      assert.equal(server.stats.requests, 1);
+      assert.equal(server.stats.bytes, 0, "no chunk bytes sent");
+    } finally {
+      arr.free();
+      store.free();
+    }
+  });
+  const dir = mkdtempSync(join(tmpdir(), "zom-icechunk-"));
+  try {
+    cpSync(join(fixtures, "icechunk", "v2"), join(dir, "v2"), { recursive: true });
+    for (const name of readdirSync(join(dir, "v2", "chunks"))) {
+      const file = join(dir, "v2", "chunks", name);
+      writeFileSync(file, readFileSync(file).subarray(0, 8));
+    }
+    await withServer({ root: dir }, async (server) => {
+      const store = await IcechunkStore.open(`${server.url}/v2/`);
+      const arr = await openArray(store, "group/float64", { workers: 0 });
+      try {
+        await assert.rejects(arr.getChunk([0, 0]), (e) => e.code === "InvalidMetadata" && e.path === "group/float64" && /chunks\/[0-9A-Z]+' holds 8 of the 96 bytes/.test(e.message));
+      } finally {
+        arr.free();
+        store.free();
       }
     });
   } finally {

@@ -189,12 +189,12 @@ export class IcechunkStore {
 
   /** The value at `key`: a node's zarr.json or a chunk; undefined when there is none. */
   get(key: string, options: StoreCallOptions = {}): Promise<Uint8Array | undefined> {
-    return this.#read(key, MODE.whole, maxBytesOf(key, options), 0);
+    return this.#read(key, MODE.whole, maxBytesOf(key, options), 0, options);
   }
 
   /** Bytes of the value at `key`: `length` from `offset` (fewer at its end), or the last `suffixLength`. */
-  getRange(key: string, range: ByteRange, _options: StoreCallOptions = {}): Promise<Uint8Array | undefined> {
-    return "suffixLength" in range ? this.#read(key, MODE.suffix, range.suffixLength, 0) : this.#read(key, MODE.range, range.offset, range.length);
+  getRange(key: string, range: ByteRange, options: StoreCallOptions = {}): Promise<Uint8Array | undefined> {
+    return "suffixLength" in range ? this.#read(key, MODE.suffix, range.suffixLength, 0, options) : this.#read(key, MODE.range, range.offset, range.length, options);
   }
 
   /** The nodes' documents and folders directly below `prefix` (absolute; prefixes end in "/"). */
@@ -212,9 +212,21 @@ export class IcechunkStore {
     this.#repo.free();
   }
 
-  async #read(key: string, mode: number, a: number, b: number): Promise<Uint8Array | undefined> {
+  /**
+   * Reads through the part, which answers a native chunk's bytes with where they are in the
+   * repository's files: those are fetched here, straight from the source (the bytes do not
+   * pass through the part, and the call's signal reaches the request). A range that does not
+   * come back whole is read again through the part, which says what is wrong.
+   */
+  async #read(key: string, mode: number, a: number, b: number, options: StoreCallOptions): Promise<Uint8Array | undefined> {
     try {
-      return (await this.#checkout.read(key, mode, a, b)) as Uint8Array | undefined;
+      const got = (await this.#checkout.read(key, mode, a, b, true)) as Uint8Array | undefined | { key: string; offset: number; length: number };
+      if (got === undefined || got instanceof Uint8Array) return got;
+      const range = { offset: got.offset, length: got.length };
+      const bytes = this.source.getRange ? await this.source.getRange(got.key, range, { signal: options.signal }) : undefined;
+      if (bytes?.byteLength === got.length) return bytes;
+      options.signal?.throwIfAborted();
+      return (await this.#checkout.read(key, mode, a, b, false)) as Uint8Array | undefined;
     } catch (e) {
       throw rethrown(e);
     }

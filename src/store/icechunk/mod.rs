@@ -57,7 +57,7 @@ pub use repository::{
     v1_tag_tombstone_key, RefSpec, Repository, REPO_KEY,
 };
 pub use snapshot::{is_node_path, ManifestFileInfo, ManifestRef, NodeKind, NodeView, Snapshot};
-pub use store::{ChunkLocation, IcechunkStore};
+pub use store::{ChunkLocation, IcechunkStore, ObjectRange};
 
 use crate::error::{Result, ZomError};
 

@@ -43,6 +43,30 @@ pub enum ChunkLocation {
     },
 }
 
+/// A byte range of an object: one of the repository's files (`chunks/{id}`), or a virtual
+/// chunk's object.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ObjectRange {
+    /// The file's key in the repository's store (a virtual chunk's object: its URL).
+    pub key: String,
+    /// The first byte.
+    pub offset: u64,
+    /// How many bytes.
+    pub length: u64,
+}
+
+/// What reading (a range of) a chunk takes.
+enum ChunkRead {
+    /// No manifest holds it.
+    Absent,
+    /// Its bytes, from the manifest.
+    Bytes(Vec<u8>),
+    /// A range of a repository file.
+    Native(ObjectRange),
+    /// A range of a virtual chunk's object, and what the object must still match.
+    Virtual(ObjectRange, Option<Checksum>),
+}
+
 /// How many of the largest manifests ([`Limits::max_document_bytes`] each) a store keeps.
 const MANIFESTS_KEPT: u64 = 4;
 
@@ -302,26 +326,28 @@ impl<S: Store, V: Store, C: ValidatedRead> IcechunkStore<S, V, C> {
         Ok(encoding)
     }
 
-    async fn read_chunk(
+    /// What reading `range` (all: `None`, at most `max` bytes) of the chunk at `coords` of the
+    /// array at `path` takes.
+    async fn plan_chunk(
         &self,
         key: &str,
         path: &str,
         coords: &[u64],
         range: Option<ByteRange>,
         max: u64,
-    ) -> Result<Option<Vec<u8>>> {
+    ) -> Result<ChunkRead> {
         let Some(location) = self.chunk_location(path, coords).await? else {
-            return Ok(None);
+            return Ok(ChunkRead::Absent);
         };
         let (store_key, offset, length, checksum, is_virtual) = match location {
             ChunkLocation::Inline(bytes) => {
                 let len = bytes.len() as u64;
                 let Some(r) = range else {
                     check_size(len, max, key)?;
-                    return Ok(Some(bytes));
+                    return Ok(ChunkRead::Bytes(bytes));
                 };
                 let (from, to) = sub_range(&r, len, key)?;
-                return Ok(Some(bytes[from as usize..to as usize].to_vec()));
+                return Ok(ChunkRead::Bytes(bytes[from as usize..to as usize].to_vec()));
             }
             ChunkLocation::Native {
                 key,
@@ -345,7 +371,39 @@ impl<S: Store, V: Store, C: ValidatedRead> IcechunkStore<S, V, C> {
             }
             Some(r) => sub_range(r, length, key)?,
         };
-        let want = ByteRange::Bounded(offset + from..offset + to);
+        let range = ObjectRange {
+            key: store_key,
+            offset: offset + from,
+            length: to - from,
+        };
+        Ok(if is_virtual {
+            ChunkRead::Virtual(range, checksum)
+        } else {
+            ChunkRead::Native(range)
+        })
+    }
+
+    async fn read_chunk(
+        &self,
+        key: &str,
+        path: &str,
+        coords: &[u64],
+        range: Option<ByteRange>,
+        max: u64,
+    ) -> Result<Option<Vec<u8>>> {
+        let (at, checksum, is_virtual) =
+            match self.plan_chunk(key, path, coords, range, max).await? {
+                ChunkRead::Absent => return Ok(None),
+                ChunkRead::Bytes(bytes) => return Ok(Some(bytes)),
+                ChunkRead::Native(at) => (at, None, false),
+                ChunkRead::Virtual(at, checksum) => (at, checksum, true),
+            };
+        let ObjectRange {
+            key: store_key,
+            offset,
+            length,
+        } = at;
+        let want = ByteRange::Bounded(offset..offset + length);
         let read = if is_virtual {
             let Some(url) = crate::store::wire::url::public_object_url(&store_key) else {
                 let message = format!(
@@ -379,15 +437,41 @@ impl<S: Store, V: Store, C: ValidatedRead> IcechunkStore<S, V, C> {
             )
             .at_key(&store_key)
         })?;
-        if bytes.len() as u64 != to - from {
+        if bytes.len() as u64 != length {
             let message = format!(
                 "icechunk: '{store_key}' holds {} of the {} bytes of chunk '{key}'",
                 bytes.len(),
-                to - from
+                length
             );
             return Err(ZomError::invalid_metadata(message).at_key(store_key));
         }
         Ok(Some(bytes))
+    }
+
+    /// Where the bytes of `range` (all: `None`, at most `max` bytes) of the value at `key`
+    /// are, when they are a range of one of the repository's `chunks/` files (a native chunk),
+    /// for a caller that fetches them itself; `None` for any other key (read it with
+    /// [`Store::get`] and friends, which also say what is wrong with one that cannot be read).
+    /// A caller that gets fewer or more bytes than `length` reads the key through the store
+    /// instead, to be told why.
+    pub async fn native_range(
+        &self,
+        key: &str,
+        range: Option<ByteRange>,
+        max: u64,
+    ) -> Result<Option<ObjectRange>> {
+        let key = key.trim_start_matches('/');
+        if key == "zarr.json" || key.ends_with("/zarr.json") {
+            return Ok(None);
+        }
+        let Some((path, coords)) = self.parse_chunk_key(key)? else {
+            return Ok(None);
+        };
+        match self.plan_chunk(key, &path, &coords, range, max).await {
+            Ok(ChunkRead::Native(at)) => Ok(Some(at)),
+            Ok(_) => Ok(None),
+            Err(e) => Err(e.at_key(key)),
+        }
     }
 
     async fn read(&self, key: &str, range: Option<ByteRange>, max: u64) -> Result<Option<Vec<u8>>> {
