@@ -243,6 +243,62 @@ fn concurrent_reads_fetch_each_manifest_once() {
     }
 }
 
+/// A caller that fetches native chunks itself learns where their bytes are; every other
+/// value is read through the store.
+#[test]
+fn native_ranges_name_the_bytes_of_native_chunks_only() {
+    let all = read_json(&dir().join("expected.json"));
+    let virtuals = virtual_store(&all);
+    let files = store_from_dir(&dir().join("v2"));
+    let store = block_on(IcechunkStore::open(
+        &files,
+        &virtuals,
+        &RefSpec::default(),
+        &Limits::default(),
+    ))
+    .unwrap();
+    let Some(ChunkLocation::Native {
+        key,
+        offset,
+        length,
+    }) = block_on(store.chunk_location("group/float64", &[0, 0])).unwrap()
+    else {
+        panic!("a native chunk")
+    };
+    let whole = block_on(store.native_range("group/float64/c/0/0", None, u64::MAX))
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        (whole.key.as_str(), whole.offset, whole.length),
+        (key.as_str(), offset, length)
+    );
+    let part = ByteRange::Bounded(8..24);
+    let cut = block_on(store.native_range("/group/float64/c/0/0", Some(part), u64::MAX))
+        .unwrap()
+        .unwrap();
+    assert_eq!((cut.offset, cut.length), (offset + 8, 16));
+    let fetched =
+        block_on(files.get_range(&cut.key, ByteRange::Bounded(cut.offset..cut.offset + 16)));
+    let read = block_on(store.get_range("group/float64/c/0/0", ByteRange::Bounded(8..24)));
+    assert_eq!(fetched.unwrap(), read.unwrap());
+    for other in [
+        "zarr.json",
+        "group/float64/zarr.json",
+        "small_u8/c/0",
+        "virtual/c/1",
+        "group/missing/c/0/1",
+        "nowhere/c/0",
+    ] {
+        assert_eq!(
+            block_on(store.native_range(other, None, u64::MAX)).unwrap(),
+            None,
+            "{other}"
+        );
+    }
+    let err = block_on(store.native_range("group/float64/c/0/0", None, 8)).unwrap_err();
+    assert_eq!(err.code, ErrorCode::LimitExceeded, "{err}");
+}
+
 /// Spec version 2 compresses the virtual chunk locations with a dictionary (the generator
 /// asks for it); spec version 1 has no such field.
 #[test]
