@@ -21,6 +21,8 @@ mod problem;
 pub(crate) mod sort;
 pub mod spec;
 pub mod store;
+#[cfg(test)]
+mod testing;
 pub mod validate;
 
 pub use error::{ErrorCode, Result, ZomError};

@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::store::{block_on, open_array, read_whole, store_from_dir, Slow};
+use common::store::{block_on, icechunk_main, open_array, read_whole, store_from_dir, Slow};
 use common::values::encode_all;
 use common::{fixtures, json_differences, read_json};
 use serde_json::{json, Value};
@@ -146,16 +146,9 @@ fn spec_version_1_reads_as_icechunk_reads_it() {
 fn the_fixtures_hold_every_kind_of_chunk_reference() {
     let all = read_json(&dir().join("expected.json"));
     let virtuals = virtual_store(&all);
-    let limits = Limits::default();
     for name in ["v2", "v1"] {
         let files = store_from_dir(&dir().join(name));
-        let store = block_on(IcechunkStore::open(
-            &files,
-            &virtuals,
-            &RefSpec::default(),
-            &limits,
-        ))
-        .unwrap();
+        let store = icechunk_main(&files, &virtuals);
         let location =
             |path: &str, coords: &[u64]| block_on(store.chunk_location(path, coords)).unwrap();
         assert!(
@@ -209,13 +202,7 @@ fn concurrent_reads_fetch_each_manifest_once() {
     for name in ["v2", "v1"] {
         let files = store_from_dir(&dir().join(name));
         let slow = Slow::new(&files);
-        let store = block_on(IcechunkStore::open(
-            &slow,
-            &virtuals,
-            &RefSpec::default(),
-            &Limits::default(),
-        ))
-        .unwrap();
+        let store = icechunk_main(&slow, &virtuals);
         let manifests = store
             .snapshot()
             .manifest_refs("/split")
@@ -250,13 +237,7 @@ fn native_ranges_name_the_bytes_of_native_chunks_only() {
     let all = read_json(&dir().join("expected.json"));
     let virtuals = virtual_store(&all);
     let files = store_from_dir(&dir().join("v2"));
-    let store = block_on(IcechunkStore::open(
-        &files,
-        &virtuals,
-        &RefSpec::default(),
-        &Limits::default(),
-    ))
-    .unwrap();
+    let store = icechunk_main(&files, &virtuals);
     let Some(ChunkLocation::Native {
         key,
         offset,
@@ -401,15 +382,8 @@ fn the_real_files_truncated_or_altered_never_panic() {
 fn missing_or_short_chunk_files_are_errors_with_their_key() {
     let all = read_json(&dir().join("expected.json"));
     let virtuals = virtual_store(&all);
-    let limits = Limits::default();
     let mut files = store_from_dir(&dir().join("v2"));
-    let store = block_on(IcechunkStore::open(
-        &files,
-        &virtuals,
-        &RefSpec::default(),
-        &limits,
-    ))
-    .unwrap();
+    let store = icechunk_main(&files, &virtuals);
     let Some(ChunkLocation::Native { key, .. }) =
         block_on(store.chunk_location("group/float64", &[0, 0])).unwrap()
     else {
@@ -417,28 +391,14 @@ fn missing_or_short_chunk_files_are_errors_with_their_key() {
     };
     drop(store);
     let whole = files.remove(&key).unwrap();
-    let open = |files| {
-        block_on(IcechunkStore::open(
-            files,
-            MemoryStore::new(),
-            &RefSpec::default(),
-            &limits,
-        ))
-        .unwrap()
-    };
+    let open = |files| icechunk_main(files, MemoryStore::new());
     let store = open(&files);
     let err = block_on(store.get("group/float64/c/0/0")).unwrap_err();
     assert_eq!(err.code, ErrorCode::NotFound, "{err}");
     assert_eq!(err.key.as_deref(), Some(key.as_str()), "{err}");
     drop(store);
     files.insert(&key, whole[..whole.len() - 1].to_vec());
-    let store = block_on(IcechunkStore::open(
-        &files,
-        MemoryStore::new(),
-        &RefSpec::default(),
-        &limits,
-    ))
-    .unwrap();
+    let store = icechunk_main(&files, MemoryStore::new());
     let err = block_on(store.get("group/float64/c/0/0")).unwrap_err();
     assert_eq!(err.code, ErrorCode::InvalidMetadata, "{err}");
     // No virtual store holds the target: the URL is the key of the error.

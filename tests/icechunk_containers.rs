@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::store::{block_on, open_array, read_whole, store_from_dir};
+use common::store::{block_on, icechunk_main, open_array, read_whole, store_from_dir};
 use common::values::encode_all;
 use common::{fixtures, read_json};
 use serde_json::{json, Value};
@@ -56,13 +56,7 @@ fn every_kind_of_container_reads_as_icechunk_reads_it() {
             "{name}"
         );
         // `rel`: chunks 0 and 2 at `vcc://raw/data.bin`, chunk 1 by URL with an ETag.
-        let store = block_on(IcechunkStore::open(
-            &files,
-            &virtuals,
-            &RefSpec::default(),
-            &Limits::default(),
-        ))
-        .unwrap();
+        let store = icechunk_main(&files, &virtuals);
         let Some(ChunkLocation::Virtual { url, checksum, .. }) =
             block_on(store.chunk_location("rel", &[0])).unwrap()
         else {
@@ -140,13 +134,7 @@ fn a_virtual_chunk_outside_the_containers_is_refused_before_any_request() {
     let virtuals = virtual_store();
     for name in ["v2", "v1"] {
         let files = moved_container(name);
-        let store = block_on(IcechunkStore::open(
-            &files,
-            &virtuals,
-            &RefSpec::default(),
-            &Limits::default(),
-        ))
-        .unwrap();
+        let store = icechunk_main(&files, &virtuals);
         let declared = described(store.virtual_chunk_containers().unwrap());
         assert_eq!(
             declared[0]["url_prefix"], "http://127.0.0.1:18739/",
@@ -173,13 +161,7 @@ fn the_caller_replaces_or_adds_containers() {
     let virtuals = virtual_store();
     let files = store_from_dir(&dir().join("v2"));
     let limits = Limits::default();
-    let store = block_on(IcechunkStore::open(
-        &files,
-        &virtuals,
-        &RefSpec::default(),
-        &limits,
-    ))
-    .unwrap();
+    let store = icechunk_main(&files, &virtuals);
     let chunk = raw()[32..48].to_vec();
     assert_eq!(
         block_on(store.get("virtual/c/0")).unwrap(),
@@ -295,7 +277,6 @@ impl ValidatedRead for Validated<'_> {
 #[test]
 fn checksums_are_verified_by_a_validated_reader() {
     let virtuals = virtual_store();
-    let limits = Limits::default();
     for (repo, path, want) in [
         ("v2", "virtual", Checksum::LastModified(4_102_444_800)),
         ("v1", "virtual", Checksum::LastModified(4_102_444_800)),
@@ -308,14 +289,7 @@ fn checksums_are_verified_by_a_validated_reader() {
                 asked: RefCell::new(Vec::new()),
                 changed,
             };
-            let store = block_on(IcechunkStore::open(
-                &files,
-                &virtuals,
-                &RefSpec::default(),
-                &limits,
-            ))
-            .unwrap()
-            .with_validated_reads(&validated);
+            let store = icechunk_main(&files, &virtuals).with_validated_reads(&validated);
             let Some(ChunkLocation::Virtual { checksum, .. }) =
                 block_on(store.chunk_location(path, &[1])).unwrap()
             else {

@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 
 /// The top-level modules, bottom to top. A module may use modules of lower layers.
 const LAYERS: &[&[&str]] = &[
-    &["error", "sort"],
+    &["error", "sort", "testing"],
     &["limits"],
     &["json"],
     &["problem", "document"],

@@ -34,24 +34,12 @@ impl Weigh for KnownIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::block_on;
     use std::cell::Cell;
-    use std::future::Future;
-    use std::pin::pin;
-    use std::task::{Context, Poll, Waker};
 
     fn index(n: u64) -> ShardIndex {
         let words: Vec<u64> = (0..n).flat_map(|i| [i * 10, 10]).collect();
         ShardIndex::from_pairs(vec![n], &words).unwrap()
-    }
-
-    fn block_on<F: Future>(f: F) -> F::Output {
-        let mut f = pin!(f);
-        let mut cx = Context::from_waker(Waker::noop());
-        loop {
-            if let Poll::Ready(v) = f.as_mut().poll(&mut cx) {
-                return v;
-            }
-        }
     }
 
     #[test]

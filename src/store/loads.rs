@@ -290,8 +290,8 @@ impl<V: Clone + Weigh> Drop for Loading<'_, V> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::block_on;
     use std::cell::Cell;
-    use std::pin::pin;
     use std::task::Context;
 
     /// A value weighing `.0` bytes.
@@ -301,16 +301,6 @@ mod tests {
     impl Weigh for Blob {
         fn memory_bytes(&self) -> u64 {
             self.0
-        }
-    }
-
-    fn block_on<F: Future>(f: F) -> F::Output {
-        let mut f = pin!(f);
-        let mut cx = Context::from_waker(Waker::noop());
-        loop {
-            if let Poll::Ready(v) = f.as_mut().poll(&mut cx) {
-                return v;
-            }
         }
     }
 

@@ -104,6 +104,23 @@ impl Store for Slow<'_> {
     }
 }
 
+/// The tip of `main` of the Icechunk repository whose files `files` holds, its virtual chunks
+/// read from `virtuals`, with the default limits (panics on an error).
+#[allow(dead_code)]
+pub fn icechunk_main<S: Store, V: Store>(
+    files: S,
+    virtuals: V,
+) -> zom::store::icechunk::IcechunkStore<S, V> {
+    let spec = zom::store::icechunk::RefSpec::default();
+    block_on(zom::store::icechunk::IcechunkStore::open(
+        files,
+        virtuals,
+        &spec,
+        &zom::Limits::default(),
+    ))
+    .unwrap()
+}
+
 /// Opens the array at `path` of `store` (panics, naming the path, when there is none).
 #[allow(dead_code)]
 pub fn open_array<S: Store>(store: &S, path: &str) -> ArrayReader {

@@ -383,21 +383,14 @@ impl<S: Store, V: Store, C: ValidatedRead> IcechunkStore<S, V, C> {
         })
     }
 
-    async fn read_chunk(
-        &self,
-        key: &str,
-        path: &str,
-        coords: &[u64],
-        range: Option<ByteRange>,
-        max: u64,
-    ) -> Result<Option<Vec<u8>>> {
-        let (at, checksum, is_virtual) =
-            match self.plan_chunk(key, path, coords, range, max).await? {
-                ChunkRead::Absent => return Ok(None),
-                ChunkRead::Bytes(bytes) => return Ok(Some(bytes)),
-                ChunkRead::Native(at) => (at, None, false),
-                ChunkRead::Virtual(at, checksum) => (at, checksum, true),
-            };
+    /// Reads what `plan` says, for the value at `key`.
+    async fn read_chunk(&self, key: &str, plan: ChunkRead) -> Result<Option<Vec<u8>>> {
+        let (at, checksum, is_virtual) = match plan {
+            ChunkRead::Absent => return Ok(None),
+            ChunkRead::Bytes(bytes) => return Ok(Some(bytes)),
+            ChunkRead::Native(at) => (at, None, false),
+            ChunkRead::Virtual(at, checksum) => (at, checksum, true),
+        };
         let ObjectRange {
             key: store_key,
             offset,
@@ -497,13 +490,14 @@ impl<S: Store, V: Store, C: ValidatedRead> IcechunkStore<S, V, C> {
                 }
             }));
         }
-        match self.parse_chunk_key(key)? {
-            Some((path, coords)) => self
-                .read_chunk(key, &path, &coords, range, max)
-                .await
-                .map_err(|e| e.at_key(key)),
-            None => Ok(None),
-        }
+        let Some((path, coords)) = self.parse_chunk_key(key)? else {
+            return Ok(None);
+        };
+        let read = async {
+            let plan = self.plan_chunk(key, &path, &coords, range, max).await?;
+            self.read_chunk(key, plan).await
+        };
+        read.await.map_err(|e| e.at_key(key))
     }
 }
 

@@ -5,6 +5,7 @@ use super::build::{file, Builder, Field};
 use super::*;
 use crate::error::ErrorCode;
 use crate::limits::Limits;
+use crate::testing::block_on;
 
 fn sid(n: u8) -> [u8; 12] {
     [n; 12]
@@ -443,16 +444,6 @@ fn truncated_and_altered_files_never_panic() {
             let at = (seed % changed.len() as u64) as usize;
             changed[at] = (seed >> 32) as u8;
             exercise(kind, changed);
-        }
-    }
-}
-
-fn block_on<F: std::future::Future>(future: F) -> F::Output {
-    let mut future = std::pin::pin!(future);
-    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
-    loop {
-        if let std::task::Poll::Ready(v) = future.as_mut().poll(&mut cx) {
-            return v;
         }
     }
 }
