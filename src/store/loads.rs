@@ -345,20 +345,25 @@ mod tests {
         );
     }
 
+    /// Ready once `gate` is set.
+    async fn opened(gate: &Cell<bool>) {
+        poll_fn(|_| {
+            if gate.get() {
+                Poll::Ready(())
+            } else {
+                Poll::Pending
+            }
+        })
+        .await
+    }
+
     #[test]
     fn a_waiting_read_shares_the_load_and_takes_over_a_dropped_one() {
         let cache = LoadCache::new(1 << 20);
         let mut cx = Context::from_waker(Waker::noop());
         let gate = Cell::new(false);
         let pending_load = || async {
-            poll_fn(|_| {
-                if gate.get() {
-                    Poll::Ready(())
-                } else {
-                    Poll::Pending
-                }
-            })
-            .await;
+            opened(&gate).await;
             Ok(Blob(2))
         };
         let mut first = Box::pin(cache.get_or_load("k", pending_load));
@@ -391,14 +396,7 @@ mod tests {
         let calls = Cell::new(0);
         let gated = || async {
             calls.set(calls.get() + 1);
-            poll_fn(|_| {
-                if gate.get() {
-                    Poll::Ready(())
-                } else {
-                    Poll::Pending
-                }
-            })
-            .await;
+            opened(&gate).await;
             Ok(Blob(7))
         };
         let mut first = Box::pin(cache.get_or_load("k", gated));
