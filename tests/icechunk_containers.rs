@@ -76,6 +76,49 @@ fn every_kind_of_container_reads_as_icechunk_reads_it() {
     }
 }
 
+/// Each container's objects are fetched where icechunk reaches them: an S3 container at its
+/// region's endpoint, an S3-compatible one at its own `endpoint_url` (containers.py's
+/// settings), Tigris at its default endpoint; the others at their public HTTPS URLs.
+#[test]
+fn s3_containers_are_reached_at_their_endpoints() {
+    for name in ["v2", "v1"] {
+        let files = store_from_dir(&dir().join("containers").join(name));
+        let repo = block_on(Repository::open(&files, &Limits::default())).unwrap();
+        let containers = repo.virtual_chunk_containers();
+        let fetched = |url: &str| {
+            let container = containers
+                .iter()
+                .find(|c| c.contains(url))
+                .unwrap_or_else(|| panic!("{name}: no container holds {url}"));
+            container.object_url(url)
+        };
+        for (url, want) in [
+            (
+                "s3://my-bucket/data/a/x.nc",
+                Some("https://my-bucket.s3.us-east-1.amazonaws.com/data/a/x.nc"),
+            ),
+            (
+                "s3://compat/a/x.nc",
+                Some("https://compat.minio.example:9000/a/x.nc"),
+            ),
+            ("s3://tig/x.nc", Some("https://tig.t3.storage.dev/x.nc")),
+            ("tigris://tb/x.nc", Some("https://tb.t3.storage.dev/x.nc")),
+            (
+                "gs://gbucket/x.nc",
+                Some("https://storage.googleapis.com/gbucket/x.nc"),
+            ),
+            (
+                "https://example.com/null/x.nc",
+                Some("https://example.com/null/x.nc"),
+            ),
+            ("az://container/x.nc", None),
+            ("file:///tmp/data/x.nc", None),
+        ] {
+            assert_eq!(fetched(url).as_deref(), want, "{name}: {url}");
+        }
+    }
+}
+
 #[test]
 fn the_fixture_repositories_declare_their_container() {
     for name in ["v2", "v1"] {

@@ -35,7 +35,7 @@ export type IcechunkStoreOptions = {
   snapshot?: string;
   /**
    * Where virtual chunks are read from, by the URL the manifest records (s3:// and gs:// URLs
-   * already turned into their public HTTPS endpoints): a function giving the URL to fetch
+   * already turned into HTTPS, at the endpoint their container names): a function giving the URL to fetch
    * (`null`: refuse it), or a store keyed by URL. Default: fetched as they are. A chunk whose
    * reference records a checksum (the object's ETag or last modification) is refused with
    * ZomError "ChecksumMismatch" when the answer shows that its object changed: over HTTP its
@@ -118,7 +118,7 @@ const MODE = { whole: 0, range: 1, suffix: 2 } as const;
  * One snapshot of an Icechunk repository as a store: "/zarr.json" and "/a/b/zarr.json" are the
  * nodes' metadata, chunk keys ("/a/b/c/0/1") the chunks the snapshot's manifests point at —
  * inline in the manifest, a range of one of the repository's `chunks/` files, or a range of a
- * virtual chunk's file (http(s), and s3:// and gs:// at their public endpoints). Chunks no
+ * virtual chunk's file (http(s), and s3:// and gs:// at their containers' endpoints). Chunks no
  * manifest holds are absent (they read as the fill value).
  *
  * Implements zarrita's store shape (`get`, `getRange`, `list`), so zom's `open` and zarrita

@@ -6,6 +6,7 @@ use super::flexbuffers;
 use super::yaml::{self, Node, Yaml};
 use crate::error::{ErrorCode, Result, ZomError};
 use crate::limits::{Limit, Limits, MAX_JSON_DEPTH};
+use crate::store::wire::url::{public_object_url, s3_bucket_key, S3Endpoint};
 use std::collections::BTreeMap;
 
 /// The key of a spec version 1 repository's configuration.
@@ -16,6 +17,12 @@ pub(crate) const RELATIVE_SCHEME: &str = "vcc://";
 
 /// The configuration's entry holding the containers.
 const ENTRY: &str = "virtual_chunk_containers";
+
+/// Where a Tigris container that names no endpoint is reached (icechunk's default).
+const TIGRIS_ENDPOINT: &str = "https://t3.storage.dev";
+
+/// The longest text of a container's S3 options read (a region, an endpoint URL).
+const MAX_OPTION_BYTES: usize = 2048;
 
 /// The longest store kind name read (icechunk's are at most 17 bytes).
 const MAX_KIND_BYTES: usize = 64;
@@ -95,6 +102,7 @@ pub struct VirtualChunkContainer {
     url_prefix: String,
     name: Option<String>,
     store: ContainerStore,
+    endpoint: S3Endpoint,
 }
 
 impl VirtualChunkContainer {
@@ -141,7 +149,42 @@ impl VirtualChunkContainer {
             url_prefix,
             name: None,
             store,
+            endpoint: S3Endpoint::default(),
         })
+    }
+
+    /// The same container, its S3 objects reached at `endpoint` (the region, endpoint URL and
+    /// addressing style of its store's options).
+    pub fn with_endpoint(mut self, endpoint: S3Endpoint) -> VirtualChunkContainer {
+        self.endpoint = endpoint;
+        self
+    }
+
+    /// Where its S3 objects are reached (S3, S3-compatible and Tigris containers).
+    pub fn endpoint(&self) -> &S3Endpoint {
+        &self.endpoint
+    }
+
+    /// The HTTP(S) URL a virtual chunk's object at `url` (in this container) is fetched from,
+    /// as icechunk reaches it: an S3 object at the container's endpoint (its region, its own
+    /// `endpoint_url` — Tigris' when a Tigris container names none —, path style when it asks
+    /// for it); any other as [`public_object_url`] says. `None` when zom cannot fetch it.
+    pub fn object_url(&self, url: &str) -> Option<String> {
+        let s3 = matches!(
+            self.store,
+            ContainerStore::S3 | ContainerStore::S3Compatible | ContainerStore::Tigris
+        );
+        match s3_bucket_key(url).filter(|_| s3) {
+            Some((bucket, key)) if self.store == ContainerStore::Tigris => {
+                let mut endpoint = self.endpoint.clone();
+                endpoint
+                    .endpoint_url
+                    .get_or_insert_with(|| TIGRIS_ENDPOINT.to_string());
+                Some(endpoint.object_url(bucket, key))
+            }
+            Some((bucket, key)) => Some(self.endpoint.object_url(bucket, key)),
+            None => public_object_url(url),
+        }
     }
 
     /// The same container, named (virtual chunk locations `vcc://NAME/…` are relative to it).
@@ -192,15 +235,19 @@ fn is_dot_segment(segment: &str) -> bool {
     matches!(s.as_str(), "." | ".." | "%2e" | ".%2e" | "%2e." | "%2e%2e")
 }
 
+/// A container as a configuration declares it: prefix, name, kind, S3 endpoint.
+type Found = (String, Option<String>, ContainerStore, S3Endpoint);
+
 /// The containers of a parsed configuration, sorted by prefix, each prefix once (the last
 /// of a prefix written twice), those icechunk ignores (see [`VirtualChunkContainer::new`])
 /// left out.
-fn finish(found: Vec<(String, Option<String>, ContainerStore)>) -> Vec<VirtualChunkContainer> {
+fn finish(found: Vec<Found>) -> Vec<VirtualChunkContainer> {
     let mut out: Vec<VirtualChunkContainer> = Vec::new();
-    for (prefix, name, store) in found {
+    for (prefix, name, store, endpoint) in found {
         let Ok(container) = VirtualChunkContainer::new(&prefix, store) else {
             continue;
         };
+        let container = container.with_endpoint(endpoint);
         let container = match name {
             Some(name) => match container.with_name(&name) {
                 Ok(named) => named,
@@ -315,11 +362,15 @@ pub fn containers_of_repo_config(
                 .map(str::to_string)
                 .map_err(|_| config_error("a container's text is not UTF-8"))
         };
+        let mut endpoint = S3Endpoint::default();
         let store = match container.get("store")? {
             Some(store) => match (store.string_bytes()?, store.map()?) {
                 (Some(unit), _) => ContainerStore::from_name(kind_name(unit)),
                 (None, Some(one)) if one.len() == 1 => {
                     let kind = one.short_key(0, MAX_KIND_BYTES)?.unwrap_or(UNREADABLE_KIND);
+                    if let Some(options) = one.value(0)?.map()? {
+                        endpoint = s3_endpoint_of_map(&options)?;
+                    }
                     ContainerStore::from_name(kind)
                 }
                 _ => {
@@ -331,9 +382,48 @@ pub fn containers_of_repo_config(
             },
             None => return Err(config_error("a container has no 'store'")),
         };
-        found.push((utf8(prefix)?, name.map(utf8).transpose()?, store));
+        found.push((utf8(prefix)?, name.map(utf8).transpose()?, store, endpoint));
     }
     Ok(finish(found))
+}
+
+/// The S3 options that say where objects are (`region`, `endpoint_url`, `force_path_style`)
+/// of a store's FlexBuffers options; absent, null or of another type: not set.
+fn s3_endpoint_of_map(options: &flexbuffers::Map<'_>) -> Result<S3Endpoint> {
+    let text = |field: &str| -> Result<Option<String>> {
+        let Some(value) = options.get(field)? else {
+            return Ok(None);
+        };
+        Ok(value
+            .string_bytes()?
+            .filter(|b| b.len() <= MAX_OPTION_BYTES)
+            .and_then(|b| std::str::from_utf8(b).ok())
+            .map(str::to_string))
+    };
+    let force_path_style = match options.get("force_path_style")? {
+        Some(value) => value.boolean()?.unwrap_or(false),
+        None => false,
+    };
+    Ok(S3Endpoint {
+        region: text("region")?,
+        endpoint_url: text("endpoint_url")?,
+        force_path_style,
+    })
+}
+
+/// The same, of a store's YAML options.
+fn s3_endpoint_of_yaml(options: &Node) -> S3Endpoint {
+    let text = |field: &str| match options.get(field).map(|n| &n.value) {
+        Some(Yaml::Scalar(s)) if s.len() <= MAX_OPTION_BYTES && s.as_str() != "null" => {
+            Some(s.to_string())
+        }
+        _ => None,
+    };
+    S3Endpoint {
+        region: text("region"),
+        endpoint_url: text("endpoint_url"),
+        force_path_style: text("force_path_style").as_deref() == Some("true"),
+    }
 }
 
 /// The virtual chunk containers of a spec version 1 repository's `config.yaml`, sorted by
@@ -377,6 +467,10 @@ pub fn containers_of_config_yaml(
                 "the container '{key}' has no 'url_prefix'"
             )))
         })?;
+        let endpoint = container
+            .get("store")
+            .map(s3_endpoint_of_yaml)
+            .unwrap_or_default();
         let store = match container.get("store") {
             Some(Node { tag: Some(tag), .. }) => ContainerStore::from_name(tag),
             Some(Node {
@@ -392,6 +486,7 @@ pub fn containers_of_config_yaml(
             prefix.to_string(),
             field("name")?.map(str::to_string),
             store,
+            endpoint,
         ));
     }
     Ok(finish(found))

@@ -145,6 +145,19 @@ impl<'a> Value<'a> {
             .ok_or_else(|| out_of_range("a string", self.at))
     }
 
+    /// A boolean, `None` for any other type.
+    pub(crate) fn boolean(&self) -> Result<Option<bool>> {
+        if self.kind != BOOL {
+            return Ok(None);
+        }
+        // Stored little-endian in its slot: its first byte says it.
+        let byte = self
+            .buf
+            .get(self.at)
+            .ok_or_else(|| out_of_range("a boolean", self.at))?;
+        Ok(Some(*byte != 0))
+    }
+
     /// A map, `None` for any other type.
     pub(crate) fn map(&self) -> Result<Option<Map<'a>>> {
         if self.kind != MAP {

@@ -271,6 +271,16 @@ impl<S: Store, V: Store, C: ValidatedRead> IcechunkStore<S, V, C> {
         }
     }
 
+    /// The HTTP(S) URL the object of a virtual chunk at `url` is fetched from: as its
+    /// container reaches it (an S3 object at the container's endpoint), or, for a store that
+    /// knows no container, at the object's public endpoint.
+    fn object_url(&self, url: &str) -> Option<String> {
+        match &self.containers {
+            Some(containers) => config::container_of(url, containers)?.object_url(url),
+            None => crate::store::wire::url::public_object_url(url),
+        }
+    }
+
     /// Refuses a virtual chunk at `url` that no known container holds.
     fn admit(&self, url: &str) -> Result<()> {
         match &self.containers {
@@ -398,9 +408,9 @@ impl<S: Store, V: Store, C: ValidatedRead> IcechunkStore<S, V, C> {
         } = at;
         let want = ByteRange::Bounded(offset..offset + length);
         let read = if is_virtual {
-            let Some(url) = crate::store::wire::url::public_object_url(&store_key) else {
+            let Some(url) = self.object_url(&store_key) else {
                 let message = format!(
-                    "icechunk: the chunk of '{key}' is in '{store_key}', whose scheme zom cannot fetch (http, https, s3, gs)"
+                    "icechunk: the chunk of '{key}' is in '{store_key}', whose scheme zom cannot fetch (http, https, s3, gs, tigris)"
                 );
                 return Err(
                     ZomError::new(ErrorCode::UnsupportedExtension, message).at_key(&store_key)

@@ -223,25 +223,69 @@ pub fn join(base: &str, href: &str) -> Option<String> {
     Some(format!("{}://{host}{port}{path}{query}", base.scheme))
 }
 
+/// Where an S3 client reaches a bucket's objects (the S3 options of icechunk, zarr-python's
+/// `s3fs` and the AWS SDKs that say where): the default is Amazon S3's global endpoint.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct S3Endpoint {
+    /// The bucket's region (`us-west-2`): its regional endpoint.
+    pub region: Option<String>,
+    /// The service's own endpoint (`https://minio.example:9000`), for S3-compatible stores.
+    pub endpoint_url: Option<String>,
+    /// Path-style URLs (`endpoint/bucket/key`) rather than virtual-hosted ones
+    /// (`bucket.endpoint/key`).
+    pub force_path_style: bool,
+}
+
+impl S3Endpoint {
+    /// The HTTP(S) URL of object `key` of `bucket`, as the AWS SDKs make it: virtual-hosted
+    /// unless path style is forced or the bucket name cannot be a host name label (dots,
+    /// which TLS certificates of the endpoint do not cover, or other characters).
+    pub fn object_url(&self, bucket: &str, key: &str) -> String {
+        let virtual_hosted = !self.force_path_style
+            && bucket
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+        let (scheme, host) = match (&self.endpoint_url, &self.region) {
+            (Some(endpoint), _) => {
+                let endpoint = endpoint.trim_end_matches('/');
+                match endpoint.split_once("://") {
+                    Some((scheme, host)) => (scheme, host.to_string()),
+                    None => ("https", endpoint.to_string()),
+                }
+            }
+            (None, Some(region)) => ("https", format!("s3.{region}.amazonaws.com")),
+            (None, None) => ("https", "s3.amazonaws.com".to_string()),
+        };
+        if virtual_hosted {
+            format!("{scheme}://{bucket}.{host}/{key}")
+        } else {
+            format!("{scheme}://{host}/{bucket}/{key}")
+        }
+    }
+}
+
+/// The bucket and key of an `s3://bucket/key` (or `s3a://`, `tigris://`) URL.
+pub fn s3_bucket_key(url: &str) -> Option<(&str, &str)> {
+    let (scheme, rest) = scheme_of(url)?;
+    if !matches!(scheme.as_str(), "s3" | "s3a" | "tigris") {
+        return None;
+    }
+    let (bucket, key) = rest.strip_prefix("//")?.split_once('/')?;
+    (!bucket.is_empty()).then_some((bucket, key))
+}
+
 /// The URL an object at `url` is fetched from over HTTP: http(s) URLs as they are; an S3
-/// object (`s3://bucket/key`) at its bucket's public endpoint (`https://bucket.s3.amazonaws.com/key`,
-/// or `https://s3.amazonaws.com/bucket/key` for a bucket name with dots, which virtual-hosted
-/// TLS cannot serve); a Google Cloud Storage object (`gs://bucket/key`, `gcs://`) at
+/// object (`s3://bucket/key`) at Amazon S3's global endpoint ([`S3Endpoint::default`]:
+/// `https://bucket.s3.amazonaws.com/key`, or `https://s3.amazonaws.com/bucket/key` for a
+/// bucket name with dots); a Google Cloud Storage object (`gs://bucket/key`, `gcs://`) at
 /// `https://storage.googleapis.com/bucket/key`. `None` for other schemes.
 pub fn public_object_url(url: &str) -> Option<String> {
     let (scheme, rest) = scheme_of(url)?;
     match scheme.as_str() {
         "http" | "https" => Some(url.to_string()),
         "s3" | "s3a" => {
-            let (bucket, key) = rest.strip_prefix("//")?.split_once('/')?;
-            if bucket.is_empty() {
-                return None;
-            }
-            Some(if bucket.contains('.') {
-                format!("https://s3.amazonaws.com/{bucket}/{key}")
-            } else {
-                format!("https://{bucket}.s3.amazonaws.com/{key}")
-            })
+            let (bucket, key) = s3_bucket_key(url)?;
+            Some(S3Endpoint::default().object_url(bucket, key))
         }
         "gs" | "gcs" => {
             let (bucket, key) = rest.strip_prefix("//")?.split_once('/')?;
@@ -253,7 +297,63 @@ pub fn public_object_url(url: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{join, public_object_url};
+    use super::{join, public_object_url, s3_bucket_key, S3Endpoint};
+
+    #[test]
+    fn s3_objects_where_the_sdks_reach_them() {
+        let at = |region: Option<&str>, endpoint: Option<&str>, path_style: bool| S3Endpoint {
+            region: region.map(str::to_string),
+            endpoint_url: endpoint.map(str::to_string),
+            force_path_style: path_style,
+        };
+        for (endpoint, bucket, want) in [
+            (
+                at(None, None, false),
+                "b-1",
+                "https://b-1.s3.amazonaws.com/k/x.nc",
+            ),
+            (
+                at(Some("eu-west-1"), None, false),
+                "b",
+                "https://b.s3.eu-west-1.amazonaws.com/k/x.nc",
+            ),
+            (
+                at(Some("eu-west-1"), None, true),
+                "b",
+                "https://s3.eu-west-1.amazonaws.com/b/k/x.nc",
+            ),
+            (
+                at(Some("eu-west-1"), None, false),
+                "my.b",
+                "https://s3.eu-west-1.amazonaws.com/my.b/k/x.nc",
+            ),
+            (
+                at(Some("x"), Some("https://minio.example:9000"), false),
+                "b",
+                "https://b.minio.example:9000/k/x.nc",
+            ),
+            (
+                at(None, Some("http://127.0.0.1:9000/"), true),
+                "b",
+                "http://127.0.0.1:9000/b/k/x.nc",
+            ),
+            (
+                at(None, Some("https://h/base"), true),
+                "B_b",
+                "https://h/base/B_b/k/x.nc",
+            ),
+            (
+                at(None, Some("https://h/base"), false),
+                "B_b",
+                "https://h/base/B_b/k/x.nc",
+            ),
+        ] {
+            assert_eq!(endpoint.object_url(bucket, "k/x.nc"), want, "{endpoint:?}");
+        }
+        assert_eq!(s3_bucket_key("tigris://tb/a/b"), Some(("tb", "a/b")));
+        assert_eq!(s3_bucket_key("s3://b"), None);
+        assert_eq!(s3_bucket_key("gs://b/k"), None);
+    }
 
     #[test]
     fn object_urls_at_their_public_endpoints() {
