@@ -6,8 +6,10 @@
 //! Input: a flag byte (bit 3 clear: bits 0–1: 0 repo info, 1 snapshot, 2 manifest, 3
 //! whichever the header names; bit 2: the bytes are a whole file, header and compressed
 //! payload, rather than a decompressed flatbuffers payload; bit 3 set: the bytes are a
-//! configuration, bit 0 YAML or else FlexBuffers), then the bytes; the first eight bytes
-//! after a payload's root are also the coordinates looked up in a manifest.
+//! configuration, bit 0 YAML or else FlexBuffers; bit 4 set: the bytes, as text, are what an
+//! answer said of a virtual chunk's object, its ETag and its Last-Modified, checked against
+//! a recorded checksum), then the bytes; the first eight bytes after a payload's root are
+//! also the coordinates looked up in a manifest.
 //!
 //! Checks: a repo info's ancestry starts at the snapshot asked for and ends at one without a
 //! parent; a snapshot's node paths are node paths, strictly increasing; no virtual location is
@@ -15,15 +17,17 @@
 //! repo info's too) are sorted by prefix, each once, each prefix ending in `/` and holding a
 //! URL below it, and their prefixes and names together within twice `max_document_bytes`
 //! (FlexBuffers' are counted against it; YAML's are the text's, an escape at most half as
-//! long again as what it writes).
+//! long again as what it writes); every container gives an HTTP(S) URL, or none, for an object
+//! below it; a checksum check of hostile validators is an answer, ChecksumMismatch or not.
 
 use super::input::Input;
 use super::outcome::Outcome;
 use zom::store::icechunk::{
-    containers_of_config_yaml, containers_of_repo_config, is_node_path, ChunkRef, FileHeader,
-    FileType, Manifest, RepoInfo, Snapshot, VirtualChunkContainer, MAX_LOCATION_BYTES,
+    containers_of_config_yaml, containers_of_repo_config, is_node_path, Checksum, ChunkRef,
+    FileHeader, FileType, Manifest, RepoInfo, Snapshot, Validators, VirtualChunkContainer,
+    MAX_LOCATION_BYTES,
 };
-use zom::Limits;
+use zom::{ErrorCode, Limits};
 
 /// Runs the harness on one input.
 pub fn run(data: &[u8]) -> Outcome {
@@ -36,6 +40,10 @@ pub fn run(data: &[u8]) -> Outcome {
         ..Limits::default()
     };
     let mut outcome = Outcome::default();
+    if flags & 16 != 0 {
+        validators(bytes, input.u32());
+        return outcome;
+    }
     if flags & 8 != 0 {
         let parsed = if flags & 1 != 0 {
             containers_of_config_yaml(bytes, &limits)
@@ -109,11 +117,30 @@ fn containers(found: &[VirtualChunkContainer], max_document_bytes: u64) {
             assert!(found[i - 1].url_prefix() < prefix, "sorted, each once");
         }
         let _ = c.store().name();
+        if let Some(url) = c.object_url(&format!("{prefix}x/y.nc")) {
+            assert!(url.starts_with("http"), "{url:?} is fetched over HTTP");
+        }
         text += prefix.len() + c.name().map_or(0, str::len);
     }
     // A `/` may be added to each prefix.
     let bound = 2 * max_document_bytes + found.len() as u64;
     assert!(text as u64 <= bound, "bounded text");
+}
+
+/// What an answer says of its object (two lines: ETag, Last-Modified) against a recorded
+/// ETag and a recorded time.
+fn validators(bytes: &[u8], seconds: u32) {
+    let text = String::from_utf8_lossy(bytes);
+    let mut lines = text.splitn(2, '\n');
+    let seen = Validators {
+        etag: lines.next().map(str::to_string),
+        last_modified: lines.next().map(str::to_string),
+    };
+    for checksum in [Checksum::ETag("\"abc\"".into()), Checksum::LastModified(seconds)] {
+        if let Err(e) = checksum.verify("https://h/x", &seen) {
+            assert_eq!(e.code, ErrorCode::ChecksumMismatch, "{e}");
+        }
+    }
 }
 
 fn repo_info(info: &RepoInfo, outcome: &mut Outcome) {
