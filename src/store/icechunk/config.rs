@@ -168,7 +168,8 @@ impl VirtualChunkContainer {
     /// The HTTP(S) URL a virtual chunk's object at `url` (in this container) is fetched from,
     /// as icechunk reaches it: an S3 object at the container's endpoint (its region, its own
     /// `endpoint_url` — Tigris' when a Tigris container names none —, path style when it asks
-    /// for it); any other as [`public_object_url`] says. `None` when zom cannot fetch it.
+    /// for it); any other as [`public_object_url`] says. `None` when zom cannot fetch it (an
+    /// endpoint that is not an http(s) URL included).
     pub fn object_url(&self, url: &str) -> Option<String> {
         let s3 = matches!(
             self.store,
@@ -180,9 +181,9 @@ impl VirtualChunkContainer {
                 endpoint
                     .endpoint_url
                     .get_or_insert_with(|| TIGRIS_ENDPOINT.to_string());
-                Some(endpoint.object_url(bucket, key))
+                endpoint.object_url(bucket, key)
             }
-            Some((bucket, key)) => Some(self.endpoint.object_url(bucket, key)),
+            Some((bucket, key)) => self.endpoint.object_url(bucket, key),
             None => public_object_url(url),
         }
     }

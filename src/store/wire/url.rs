@@ -239,28 +239,30 @@ pub struct S3Endpoint {
 impl S3Endpoint {
     /// The HTTP(S) URL of object `key` of `bucket`, as the AWS SDKs make it: virtual-hosted
     /// unless path style is forced or the bucket name cannot be a host name label (dots,
-    /// which TLS certificates of the endpoint do not cover, or other characters).
-    pub fn object_url(&self, bucket: &str, key: &str) -> String {
+    /// which TLS certificates of the endpoint do not cover, or other characters). `None`
+    /// when the endpoint URL is not an http(s) URL.
+    pub fn object_url(&self, bucket: &str, key: &str) -> Option<String> {
         let virtual_hosted = !self.force_path_style
             && bucket
                 .bytes()
                 .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
         let (scheme, host) = match (&self.endpoint_url, &self.region) {
             (Some(endpoint), _) => {
-                let endpoint = endpoint.trim_end_matches('/');
-                match endpoint.split_once("://") {
-                    Some((scheme, host)) => (scheme, host.to_string()),
-                    None => ("https", endpoint.to_string()),
+                let (scheme, host) = endpoint.trim_end_matches('/').split_once("://")?;
+                let scheme = scheme.to_ascii_lowercase();
+                if !matches!(scheme.as_str(), "http" | "https") || host.is_empty() {
+                    return None;
                 }
+                (scheme, host.to_string())
             }
-            (None, Some(region)) => ("https", format!("s3.{region}.amazonaws.com")),
-            (None, None) => ("https", "s3.amazonaws.com".to_string()),
+            (None, Some(region)) => ("https".to_string(), format!("s3.{region}.amazonaws.com")),
+            (None, None) => ("https".to_string(), "s3.amazonaws.com".to_string()),
         };
-        if virtual_hosted {
+        Some(if virtual_hosted {
             format!("{scheme}://{bucket}.{host}/{key}")
         } else {
             format!("{scheme}://{host}/{bucket}/{key}")
-        }
+        })
     }
 }
 
@@ -285,7 +287,7 @@ pub fn public_object_url(url: &str) -> Option<String> {
         "http" | "https" => Some(url.to_string()),
         "s3" | "s3a" => {
             let (bucket, key) = s3_bucket_key(url)?;
-            Some(S3Endpoint::default().object_url(bucket, key))
+            S3Endpoint::default().object_url(bucket, key)
         }
         "gs" | "gcs" => {
             let (bucket, key) = rest.strip_prefix("//")?.split_once('/')?;
@@ -348,7 +350,21 @@ mod tests {
                 "https://h/base/B_b/k/x.nc",
             ),
         ] {
-            assert_eq!(endpoint.object_url(bucket, "k/x.nc"), want, "{endpoint:?}");
+            assert_eq!(
+                endpoint.object_url(bucket, "k/x.nc").as_deref(),
+                Some(want),
+                "{endpoint:?}"
+            );
+        }
+        for not_http in [
+            "s://h:9000",
+            "minio.example",
+            "file:///x",
+            "https://",
+            "javascript:x",
+        ] {
+            let endpoint = at(None, Some(not_http), false);
+            assert_eq!(endpoint.object_url("b", "k"), None, "{not_http}");
         }
         assert_eq!(s3_bucket_key("tigris://tb/a/b"), Some(("tb", "a/b")));
         assert_eq!(s3_bucket_key("s3://b"), None);
