@@ -136,7 +136,10 @@ fn validators(bytes: &[u8], seconds: u32) {
         etag: lines.next().map(str::to_string),
         last_modified: lines.next().map(str::to_string),
     };
-    for checksum in [Checksum::ETag("\"abc\"".into()), Checksum::LastModified(seconds)] {
+    for checksum in [
+        Checksum::ETag("\"abc\"".into()),
+        Checksum::LastModified(seconds),
+    ] {
         if let Err(e) = checksum.verify("https://h/x", &seen) {
             assert_eq!(e.code, ErrorCode::ChecksumMismatch, "{e}");
         }
