@@ -30,9 +30,11 @@ fn raw() -> Vec<u8> {
     std::fs::read(dir().join("raw/data.bin")).unwrap()
 }
 
-/// raw/data.bin at the URL the virtual chunks name.
+/// raw/data.bin at the URLs the virtual chunks are fetched from (`s3://pathstyle/data.bin`
+/// at the raw server's endpoint, path style).
 fn virtual_store() -> MemoryStore {
-    MemoryStore::from_entries([(DATA, raw())])
+    let path_style = format!("{PREFIX}pathstyle/data.bin");
+    MemoryStore::from_entries([(DATA.to_string(), raw()), (path_style, raw())])
 }
 
 fn described(containers: &[VirtualChunkContainer]) -> Value {
@@ -69,10 +71,19 @@ fn every_kind_of_container_reads_as_icechunk_reads_it() {
             panic!("{name}: a virtual chunk")
         };
         assert_eq!(checksum, Some(Checksum::ETag("abc".into())), "{name}");
-        let reader = open_array(&store, "rel");
-        let got = read_whole(&store, &reader);
-        let values = Value::Array(encode_all(reader.data_type(), &got.data));
-        assert_eq!(values, want["rel"], "{name}");
+        for array in ["rel", "s3"] {
+            let reader = open_array(&store, array);
+            let got = read_whole(&store, &reader);
+            let values = Value::Array(encode_all(reader.data_type(), &got.data));
+            assert_eq!(values, want[array], "{name} {array}");
+        }
+        // `s3`: in the S3-compatible container at the raw server's endpoint, path style.
+        let Some(ChunkLocation::Virtual { url, .. }) =
+            block_on(store.chunk_location("s3", &[0])).unwrap()
+        else {
+            panic!("{name}: a virtual chunk")
+        };
+        assert_eq!(url, "s3://pathstyle/data.bin", "{name}");
     }
 }
 

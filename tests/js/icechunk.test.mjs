@@ -177,6 +177,26 @@ test("checksums: a virtual chunk whose object changed since the reference was wr
   }
 });
 
+test("an S3-compatible container's chunks are fetched at its endpoint, path style, as icechunk reads them", { timeout: 60_000 }, () =>
+  withServer({}, async (server) => {
+    const containers = readJson("icechunk", "containers", "expected.json");
+    for (const repo of ["v2", "v1"]) {
+      const store = await openRepo(server, `containers/${repo}`, "branch:main");
+      const arr = await openArray(store, "s3", { workers: 0 });
+      try {
+        server.resetStats();
+        const { data } = await arr.get();
+        assert.deepEqual(Array.from(data), containers.repositories[repo].s3, repo);
+        // s3://pathstyle/data.bin at http://127.0.0.1:18738 (path style), mapped to the test server.
+        assert.ok(server.stats.log.some((l) => l.url === "/icechunk/raw/pathstyle/data.bin"), JSON.stringify(server.stats.log));
+      } finally {
+        arr.free();
+        store.free();
+      }
+    }
+  }),
+);
+
 test("native chunks are fetched straight from the repository's files: the read's signal reaches the request; a short chunk file is an error naming it", { timeout: 60_000 }, async () => {
   await withServer({ latencyMs: 400 }, async (server) => {
     const store = await openRepo(server, "v2", "branch:main");

@@ -407,6 +407,7 @@ impl<S: Store, V: Store, C: ValidatedRead> IcechunkStore<S, V, C> {
             length,
         } = at;
         let want = ByteRange::Bounded(offset..offset + length);
+        let mut fetched_at = String::new();
         let read = if is_virtual {
             let Some(url) = self.object_url(&store_key) else {
                 let message = format!(
@@ -416,6 +417,9 @@ impl<S: Store, V: Store, C: ValidatedRead> IcechunkStore<S, V, C> {
                     ZomError::new(ErrorCode::UnsupportedExtension, message).at_key(&store_key)
                 );
             };
+            if url != store_key {
+                fetched_at = format!(" (fetched at '{url}')");
+            }
             match (&self.validated, &checksum) {
                 (Some(reader), Some(checksum)) => {
                     match reader.get_range_validated(&url, want).await {
@@ -435,7 +439,7 @@ impl<S: Store, V: Store, C: ValidatedRead> IcechunkStore<S, V, C> {
             ZomError::new(
                 ErrorCode::NotFound,
                 format!(
-                    "icechunk: the chunk of '{key}' points at '{store_key}', which is not there"
+                    "icechunk: the chunk of '{key}' points at '{store_key}'{fetched_at}, which is not there"
                 ),
             )
             .at_key(&store_key)
