@@ -59,7 +59,7 @@ import * as zarr from "zarrita";
 import { launchChromium, recordConsole } from "../tests/browser/chromium.mjs";
 import { startServer } from "../tests/server/server.mjs";
 import { icechunkTables } from "./icechunk-tables.mjs";
-import { alternateRuns, benchDir, bundlePage, loopbackThroughput, median, roundTrips, timestamped, transferTime } from "./util.mjs";
+import { alternateRuns, benchDir, bundlePage, loopbackThroughput, median, nativeSpeeds, nativeSummary, roundTrips, timestamped, transferTime, watchdog } from "./util.mjs";
 import { block, zarritaReader, zomReader } from "./viewer-tiles.js";
 
 // Before the package loads: its WebAssembly build, and no native fallback.
@@ -247,20 +247,6 @@ function compare(kind, name, a, b) {
 // ---------------------------------------------------------------------------------------------
 // Floors.
 
-/** Native decode MB/s by array: --native (bench_decode's JSON lines), else the last run's. */
-function nativeSpeeds(results) {
-  if (opts.native) {
-    const speeds = {};
-    for (const line of readFileSync(opts.native, "utf8").trim().split("\n")) {
-      const n = JSON.parse(line);
-      speeds[n.case] = n.mb_per_s;
-    }
-    return { speeds, source: `examples/bench_decode.rs on bench/data/icechunk/plain, ${new Date().toISOString()}` };
-  }
-  const prev = results.icechunk?.native;
-  if (prev?.speeds) return { ...prev, source: `${prev.source} (kept from results.json)` };
-  return { speeds: {}, source: null };
-}
 
 /** The lower estimate of transferring `requests` ({path below the repository, range?}), one by one or `together`, of `bytes` in all. */
 async function transfer(requests, together, bytes, loopback) {
@@ -571,19 +557,15 @@ async function chromiumPart(nodeRows) {
 // ---------------------------------------------------------------------------------------------
 
 async function main() {
-  const watchdog = setTimeout(() => {
-    console.error(`bench: icechunk: over ${BENCH_TIMEOUT_MS / 60e3} minutes, giving up`);
-    process.exit(1);
-  }, BENCH_TIMEOUT_MS);
-  watchdog.unref();
+  watchdog("icechunk", BENCH_TIMEOUT_MS);
   let results = {};
   if (existsSync(opts.out)) results = JSON.parse(readFileSync(opts.out, "utf8"));
-  const native = nativeSpeeds(results);
+  const native = nativeSpeeds(results, { file: opts.native, data: "bench/data/icechunk/plain", sections: ["icechunk"] });
   const loadBefore = loadavg()[0];
   const t0 = performance.now();
   const loopback = await loopbackThroughput();
   console.log(
-    `bench: icechunk: loopback ${(loopback / 1e3).toFixed(0)} MB/s; native decode ${native.source ? Object.entries(native.speeds).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(", ") + " MB/s" : "unknown (no --native, no earlier run): floors without decode"}; ${CORES} cores; ${RUNS} runs${QUICK ? " (quick)" : ""}`,
+    `bench: icechunk: loopback ${(loopback / 1e3).toFixed(0)} MB/s; native decode ${nativeSummary(native)}; ${CORES} cores; ${RUNS} runs${QUICK ? " (quick)" : ""}`,
   );
   const section = {
     date: new Date().toISOString(),

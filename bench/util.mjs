@@ -1,5 +1,5 @@
 // Helpers the benchmark scripts share.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
@@ -215,4 +215,39 @@ export async function alternateRuns(libs, runs, measure) {
     }
   }
   return out;
+}
+
+/**
+ * Native decode MB/s by case, for a bench's floors: from `file` (examples/bench_decode.rs's
+ * JSON lines, measured on `data`) when given, else from the first of `sections` of `results`
+ * (results.json) that holds them; `{speeds: {}, source: null}` when neither has them.
+ */
+export function nativeSpeeds(results, { file, data, sections }) {
+  if (file) {
+    const speeds = {};
+    for (const line of readFileSync(file, "utf8").trim().split("\n")) {
+      const n = JSON.parse(line);
+      speeds[n.case] = n.mb_per_s;
+    }
+    return { speeds, source: `examples/bench_decode.rs on ${data}, ${new Date().toISOString()}` };
+  }
+  for (const name of sections) {
+    const prev = results[name]?.native;
+    if (prev?.speeds) return { ...prev, source: `${prev.source} (kept from results.json ${name})` };
+  }
+  return { speeds: {}, source: null };
+}
+
+/** `native`'s speeds for a bench's first line ("a 700, b 900 MB/s"), or why there are none. */
+export function nativeSummary(native) {
+  if (!native.source) return "unknown (no --native, no earlier run): floors without decode";
+  return `${Object.entries(native.speeds).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(", ")} MB/s`;
+}
+
+/** Ends the process with a message when bench `name` runs over `ms` milliseconds. */
+export function watchdog(name, ms) {
+  setTimeout(() => {
+    console.error(`bench: ${name}: over ${ms / 60e3} minutes, giving up`);
+    process.exit(1);
+  }, ms).unref();
 }

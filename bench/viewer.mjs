@@ -63,7 +63,7 @@ import { defaultWorkers } from "../pkg/pool/pool.js";
 import * as zarr from "zarrita";
 import { CHROMIUM_ARGS, launchChromium, recordConsole } from "../tests/browser/chromium.mjs";
 import { startServer } from "../tests/server/server.mjs";
-import { alternateRuns, benchDir, bundlePage, geomean, loopbackThroughput, median, roundTrips, Targets, timestamped, transferTime } from "./util.mjs";
+import { alternateRuns, benchDir, bundlePage, geomean, loopbackThroughput, median, nativeSpeeds, nativeSummary, roundTrips, Targets, timestamped, transferTime, watchdog } from "./util.mjs";
 import { viewerTables } from "./viewer-tables.mjs";
 import { block, checksum, visibleTiles, zarritaReader, zomReader } from "./viewer-tiles.js";
 
@@ -187,22 +187,6 @@ const alternate = (libs, measure) => alternateRuns(libs, RUNS, measure);
 // ---------------------------------------------------------------------------------------------
 // Floors.
 
-/** Native decode MB/s by viewer case: --native (bench_decode's JSON lines), else the last run's. */
-function nativeSpeeds(results) {
-  if (opts.native) {
-    const speeds = {};
-    for (const line of readFileSync(opts.native, "utf8").trim().split("\n")) {
-      const n = JSON.parse(line);
-      speeds[n.case] = n.mb_per_s;
-    }
-    return { speeds, source: `examples/bench_decode.rs on bench/data/viewer, ${new Date().toISOString()}` };
-  }
-  for (const name of [opts.section, "viewer", "viewer_before"]) {
-    const prev = results[name]?.native;
-    if (prev?.speeds) return { ...prev, source: `${prev.source} (kept from results.json ${name})` };
-  }
-  return { speeds: {}, source: null };
-}
 
 /**
  * The stored bytes of tiles: each chunk's file, or each inner chunk's length from its shard's
@@ -871,18 +855,14 @@ async function serverCost() {
 // ---------------------------------------------------------------------------------------------
 
 async function main() {
-  const watchdog = setTimeout(() => {
-    console.error(`bench: viewer: over ${BENCH_TIMEOUT_MS / 60e3} minutes, giving up`);
-    process.exit(1);
-  }, BENCH_TIMEOUT_MS);
-  watchdog.unref();
+  watchdog("viewer", BENCH_TIMEOUT_MS);
   let results = {};
   if (existsSync(opts.out)) results = JSON.parse(readFileSync(opts.out, "utf8"));
-  const native = nativeSpeeds(results);
+  const native = nativeSpeeds(results, { file: opts.native, data: "bench/data/viewer", sections: [opts.section, "viewer", "viewer_before"] });
   const loadBefore = loadavg()[0];
   const t0 = performance.now();
   const loopback = await loopbackThroughput();
-  console.log(`bench: viewer: loopback ${(loopback / 1e3).toFixed(0)} MB/s; native decode ${native.source ? Object.entries(native.speeds).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(", ") + " MB/s" : "unknown (no --native, no earlier run): floors without decode"}; ${N} decode workers; ${RUNS} runs${QUICK ? " (quick)" : ""}`);
+  console.log(`bench: viewer: loopback ${(loopback / 1e3).toFixed(0)} MB/s; native decode ${nativeSummary(native)}; ${N} decode workers; ${RUNS} runs${QUICK ? " (quick)" : ""}`);
   const section = {
     date: new Date().toISOString(),
     versions: { zom: zom.version(), zarrita: JSON.parse(readFileSync(join(root, "node_modules", "zarrita", "package.json"), "utf8")).version, node: process.version, ome_zarr_py: pyramid.ome_zarr },
