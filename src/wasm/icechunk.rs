@@ -6,7 +6,7 @@
 //! bridge (`store.rs`): the TypeScript side does the I/O.
 
 use super::options::LimitsSet;
-use super::store::{absolute_listing, JsStore};
+use super::store::{absolute_listing, read_request, JsStore};
 use super::{fail, promise};
 use crate::limits::Limits;
 use crate::store::icechunk::{
@@ -71,15 +71,6 @@ impl ValidatedRead for JsValidated {
             last_modified: text("lastModified"),
         };
         Ok(Some((bytes, seen)))
-    }
-}
-
-/// A byte count from JS: a non-negative safe integer (anything else: the largest).
-fn count(x: f64) -> u64 {
-    if x.is_finite() && x >= 0.0 && x <= MAX_SAFE as f64 {
-        x as u64
-    } else {
-        MAX_SAFE
     }
 }
 
@@ -246,20 +237,15 @@ impl IcechunkCheckout {
         self.store.snapshot().id().to_string()
     }
 
-    /// A Promise of the value at `key` (undefined: none): `mode` 0 all of it (over `a` bytes
-    /// rejects with LimitExceeded), 1 `b` bytes from `a`, 2 its last `a` bytes. With `locate`,
+    /// A Promise of the value at `key` (undefined: none): `mode`, `a`, `b` as [`read_request`]
+    /// reads them (all of it: over `a` bytes rejects with LimitExceeded). With `locate`,
     /// bytes that are a range of one of the repository's files (a native chunk) are not read:
     /// the Promise gives where they are, `{key, offset, length}`, for the caller to fetch
     /// (and to read again without `locate` when it gets another length, to learn why).
     pub fn read(&self, key: String, mode: u8, a: f64, b: f64, locate: bool) -> Promise {
         let store = self.store.clone();
         promise(Box::pin(async move {
-            let (a, b) = (count(a), count(b));
-            let (range, max) = match mode {
-                0 => (None, a),
-                1 => (Some(ByteRange::Bounded(a..a.saturating_add(b))), u64::MAX),
-                _ => (Some(ByteRange::Suffix(a)), u64::MAX),
-            };
+            let (range, max) = read_request(mode, a, b);
             if locate {
                 let at = store.native_range(&key, range.clone(), max).await;
                 // Past 2^53 a JS number is not the offset: such a range is read here.

@@ -147,6 +147,27 @@ pub(super) fn absolute(key: &str) -> String {
     format!("/{}", key.trim_start_matches('/'))
 }
 
+/// A byte count from JS: a non-negative safe integer (anything else: the largest).
+pub(super) fn count(x: f64) -> u64 {
+    if x.is_finite() && x >= 0.0 && x <= crate::store::wire::MAX_SAFE as f64 {
+        x as u64
+    } else {
+        crate::store::wire::MAX_SAFE
+    }
+}
+
+/// The read a TypeScript store over WebAssembly asks for (`readRequest` in
+/// `ts/store/range.ts`): `mode` 0 all of the value (at most `a` bytes), 1 `b` bytes from `a`,
+/// 2 its last `a` bytes. The range (`None`: all) and the most bytes of the value.
+pub(super) fn read_request(mode: u8, a: f64, b: f64) -> (Option<ByteRange>, u64) {
+    let (a, b) = (count(a), count(b));
+    match mode {
+        0 => (None, a),
+        1 => (Some(ByteRange::Bounded(a..a.saturating_add(b))), u64::MAX),
+        _ => (Some(ByteRange::Suffix(a)), u64::MAX),
+    }
+}
+
 /// An Aborted error at `key` when `signal` (an AbortSignal, or undefined) is aborted.
 pub(super) fn check_aborted(signal: &JsValue, key: &str) -> Result<()> {
     if signal.is_object() && prop(signal, "aborted").as_bool() == Some(true) {

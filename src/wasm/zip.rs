@@ -6,11 +6,10 @@
 //!
 //! Few exports on purpose: each costs its own glue in the module.
 
-use super::store::{absolute_listing, JsStore};
+use super::store::{absolute_listing, read_request, JsStore};
 use super::{fail, promise};
-use crate::store::wire::MAX_SAFE;
 use crate::store::zip::Want;
-use crate::store::{ByteRange, ZipReader};
+use crate::store::ZipReader;
 use js_sys::{Promise, Uint8Array};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -27,15 +26,6 @@ struct Archive {
     source: JsValue,
     /// The archive's key in `source`.
     key: String,
-}
-
-/// A byte count from JS: a non-negative safe integer (anything else: the largest).
-fn count(x: f64) -> u64 {
-    if x.is_finite() && x >= 0.0 && x <= MAX_SAFE as f64 {
-        x as u64
-    } else {
-        MAX_SAFE
-    }
 }
 
 #[wasm_bindgen]
@@ -65,16 +55,14 @@ impl ZipArchive {
     }
 
     /// A Promise of the member at `key` (undefined: no such member), checked and inflated:
-    /// `mode` 0 all of it (over `a` bytes rejects with LimitExceeded), 1 `b` bytes from `a`
-    /// (fewer at its end), 2 its last `a` bytes. `signal` aborts the reads.
+    /// `mode`, `a`, `b` as [`read_request`] reads them (all of it: over `a` bytes rejects with
+    /// LimitExceeded; a range: fewer at its end). `signal` aborts the reads.
     pub fn read(&self, key: String, mode: u8, a: f64, b: f64, signal: JsValue) -> Promise {
         let shared = self.shared.clone();
         promise(Box::pin(async move {
-            let (a, b) = (count(a), count(b));
-            let want = match mode {
-                0 => Want::Whole(a),
-                1 => Want::Range(ByteRange::Bounded(a..a.saturating_add(b))),
-                _ => Want::Range(ByteRange::Suffix(a)),
+            let want = match read_request(mode, a, b) {
+                (None, max) => Want::Whole(max),
+                (Some(range), _) => Want::Range(range),
             };
             let store = JsStore::new(&shared.source, signal).map_err(fail)?;
             let read = shared.reader.read(&store, &shared.key, &key, want).await;

@@ -17,7 +17,7 @@ import { limitInForce } from "../parts.js";
 import type { Limits } from "../types.js";
 import type * as Glue from "../zom_icechunk.js";
 import { FetchStore } from "./fetch.js";
-import { maxBytesOf } from "./range.js";
+import { readRequest } from "./range.js";
 import { httpTargets } from "./reference.js";
 import type { ObjectValidators } from "./reference.js";
 import type { ByteRange, FetchStoreOptions, StoreCallOptions, StoreListing } from "./types.js";
@@ -111,9 +111,6 @@ function virtualStore(option: IcechunkStoreOptions["virtualChunks"], http: Fetch
   };
 }
 
-/** The modes of `IcechunkCheckout.read` (`src/wasm/icechunk.rs`). */
-const MODE = { whole: 0, range: 1, suffix: 2 } as const;
-
 /**
  * One snapshot of an Icechunk repository as a store: "/zarr.json" and "/a/b/zarr.json" are the
  * nodes' metadata, chunk keys ("/a/b/c/0/1") the chunks the snapshot's manifests point at —
@@ -189,12 +186,12 @@ export class IcechunkStore {
 
   /** The value at `key`: a node's zarr.json or a chunk; undefined when there is none. */
   get(key: string, options: StoreCallOptions = {}): Promise<Uint8Array | undefined> {
-    return this.#read(key, MODE.whole, maxBytesOf(key, options), 0, options);
+    return this.#read(key, readRequest(key, undefined, options), options);
   }
 
   /** Bytes of the value at `key`: `length` from `offset` (fewer at its end), or the last `suffixLength`. */
   getRange(key: string, range: ByteRange, options: StoreCallOptions = {}): Promise<Uint8Array | undefined> {
-    return "suffixLength" in range ? this.#read(key, MODE.suffix, range.suffixLength, 0, options) : this.#read(key, MODE.range, range.offset, range.length, options);
+    return this.#read(key, readRequest(key, range, options), options);
   }
 
   /** The nodes' documents and folders directly below `prefix` (absolute; prefixes end in "/"). */
@@ -218,7 +215,7 @@ export class IcechunkStore {
    * pass through the part, and the call's signal reaches the request). A range that does not
    * come back whole is read again through the part, which says what is wrong.
    */
-  async #read(key: string, mode: number, a: number, b: number, options: StoreCallOptions): Promise<Uint8Array | undefined> {
+  async #read(key: string, [mode, a, b]: [number, number, number], options: StoreCallOptions): Promise<Uint8Array | undefined> {
     try {
       const got = (await this.#checkout.read(key, mode, a, b, true)) as Uint8Array | undefined | { key: string; offset: number; length: number };
       if (got === undefined || got instanceof Uint8Array) return got;

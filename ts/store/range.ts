@@ -10,6 +10,16 @@ import type { HttpAnswer } from "./http.js";
 import type { ByteRange, StoreCallOptions } from "./types.js";
 import { wire } from "./wire.js";
 
+/**
+ * How a store read through WebAssembly asks for the value at `key` (`read_request` in
+ * `src/wasm/store.rs`): `[mode, a, b]`, mode 0 all of it within the call's `maxBytes` (`a`),
+ * 1 `b` bytes from `a`, 2 the last `a` bytes.
+ */
+export function readRequest(key: string, range: ByteRange | undefined, options: StoreCallOptions): [number, number, number] {
+  if (range === undefined) return [0, maxBytesOf(key, options), 0];
+  return "suffixLength" in range ? [2, range.suffixLength, 0] : [1, range.offset, range.length];
+}
+
 /** The caller's `maxBytes` call option checked: a non-negative number, Infinity when absent. */
 export function maxBytesOf(key: string, options: StoreCallOptions): number {
   const max = options.maxBytes;

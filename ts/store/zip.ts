@@ -11,7 +11,7 @@ import { toZomError, ZomError } from "../errors.js";
 import type { Readable } from "../hierarchy.js";
 import { FetchStore } from "./fetch.js";
 import { FileStore } from "./files.js";
-import { maxBytesOf } from "./range.js";
+import { readRequest } from "./range.js";
 import type { ByteRange, FetchStoreOptions, FetchStoreStats, StoreCallOptions, StoreListing } from "./types.js";
 import { wire } from "./wire.js";
 
@@ -32,9 +32,6 @@ function located(e: unknown, key: string): unknown {
   const z = toZomError(e);
   return z instanceof ZomError && z.key === null ? new ZomError(z.code, z.message, { key, cause: z }) : z;
 }
-
-/** The modes of `ZipArchive.read` (`src/wasm/zip.rs`). */
-const MODE = { whole: 0, range: 1, suffix: 2 } as const;
 
 /**
  * A zip archive read as a store: key "/a/zarr.json" is the member `a/zarr.json` below the
@@ -108,18 +105,16 @@ export class ZipStore {
 
   /** The member at `key`, checked and inflated; undefined when there is none. */
   get(key: string, options: StoreCallOptions = {}): Promise<Uint8Array | undefined> {
-    return this.#member(key, MODE.whole, maxBytesOf(key, options), 0, options);
+    return this.#member(key, readRequest(key, undefined, options), options);
   }
 
   /** Bytes of the member at `key`: `length` from `offset` (fewer at its end), or the last `suffixLength`. */
   getRange(key: string, range: ByteRange, options: StoreCallOptions = {}): Promise<Uint8Array | undefined> {
-    return "suffixLength" in range
-      ? this.#member(key, MODE.suffix, range.suffixLength, 0, options)
-      : this.#member(key, MODE.range, range.offset, range.length, options);
+    return this.#member(key, readRequest(key, range, options), options);
   }
 
-  /** One read of the member at `key` (`mode` and `a`, `b` as `ZipArchive.read` takes them). */
-  async #member(key: string, mode: number, a: number, b: number, options: StoreCallOptions): Promise<Uint8Array | undefined> {
+  /** One read of the member at `key` (`[mode, a, b]` as `ZipArchive.read` takes them). */
+  async #member(key: string, [mode, a, b]: [number, number, number], options: StoreCallOptions): Promise<Uint8Array | undefined> {
     const read = this.#call(key, () => this.#archive.read(key, mode, a, b, options.signal)) as Promise<Uint8Array | undefined>;
     return read.catch((e: unknown) => {
       throw located(e, key);
