@@ -59,7 +59,7 @@ import * as zarr from "zarrita";
 import { launchChromium, recordConsole } from "../tests/browser/chromium.mjs";
 import { startServer } from "../tests/server/server.mjs";
 import { icechunkTables } from "./icechunk-tables.mjs";
-import { alternateRuns, benchDir, bundlePage, loopbackThroughput, median, nativeSpeeds, nativeSummary, roundTrips, timestamped, transferTime, watchdog } from "./util.mjs";
+import { alternateRuns, asBytes, benchDir, bundlePage, loopbackThroughput, median, nativeSpeeds, nativeSummary, prod, roundTrips, runSummary, serversByLatency, timestamped, transferTime, watchdog } from "./util.mjs";
 import { block, zarritaReader, zomReader } from "./viewer-tiles.js";
 
 // Before the package loads: its WebAssembly build, and no native fallback.
@@ -96,8 +96,6 @@ const ARRAYS = new Map(repoManifest.arrays.map((a) => [a.name, a]));
 const REPO_PATH = "/icechunk/repo";
 const shardObjects = new Set(repoManifest.arrays.filter((a) => a.shards).flatMap((a) => Object.values(a.chunk_objects).map((c) => c.object)));
 
-const prod = (xs) => xs.reduce((a, b) => a * b, 1);
-const asBytes = (v) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 const packageVersion = (name) => JSON.parse(readFileSync(join(root, "node_modules", ...name.split("/"), "package.json"), "utf8")).version;
 
 // ---------------------------------------------------------------------------------------------
@@ -140,26 +138,7 @@ function seen(server, latency) {
 }
 
 /** The servers of the Node part, one per latency, serving --data (the repository at /icechunk/repo/). */
-const servers = new Map();
-async function serverAt(latency) {
-  if (!servers.has(latency)) servers.set(latency, timestamped(await startServer({ root: opts.data, latencyMs: latency })));
-  return servers.get(latency);
-}
-
-/** The summary of one library's runs of a case. */
-function summary(rs) {
-  return {
-    ms: median(rs.map((r) => r.ms)),
-    runs_ms: rs.map((r) => Math.round(r.ms * 10) / 10),
-    requests: median(rs.map((r) => r.requests)),
-    runs_requests: rs.map((r) => r.requests),
-    requests_by_kind: rs[0].kinds,
-    bytes: median(rs.map((r) => r.bytes)),
-    max_in_flight: Math.max(...rs.map((r) => r.maxInFlight)),
-    round_trips: median(rs.map((r) => r.roundTrips)),
-    runs_round_trips: rs.map((r) => r.roundTrips),
-  };
-}
+const servers = serversByLatency(opts.data);
 
 /** Runs `measure(lib)` RUNS times for each library, alternating their order run by run. */
 const alternate = (libs, measure) => alternateRuns(libs, RUNS, measure);
@@ -250,7 +229,7 @@ function compare(kind, name, a, b) {
 
 /** The lower estimate of transferring `requests` ({path below the repository, range?}), one by one or `together`, of `bytes` in all. */
 async function transfer(requests, together, bytes, loopback) {
-  const server = await serverAt(0);
+  const server = await servers.at(0);
   const measured = await transferTime(
     requests.map(({ path, range }) => ({ url: `${server.url}${REPO_PATH}/${path}`, range })),
     { together },
@@ -363,7 +342,7 @@ const KINDS = {
 
 async function nodePart(loopback, native) {
   // Warm-up: every library, case and array once (modules, threads, JIT), values compared.
-  const warm = await serverAt(LATENCIES[0]);
+  const warm = await servers.at(LATENCIES[0]);
   let batch = false;
   for (const kind of Object.keys(KINDS)) {
     for (const name of ARRAYS.keys()) {
@@ -375,7 +354,7 @@ async function nodePart(loopback, native) {
   }
   const rows = [];
   for (const latency of LATENCIES) {
-    const server = await serverAt(latency);
+    const server = await servers.at(latency);
     for (const kind of Object.keys(KINDS)) {
       for (const [name, a] of ARRAYS) {
         const runs = await alternate(LIBS, async (lib) => {
@@ -390,8 +369,8 @@ async function nodePart(loopback, native) {
           latency_ms: latency,
           description: `${a.description}: ${KINDS[kind]}, ${latency} ms`,
           zom_call: kind === "tiles" ? (batch ? "getChunks (batch)" : "getChunk × 16, Promise.all") : kind === "whole" ? "arr.get()" : "getChunk([0, 0])",
-          zom: summary(runs.zom),
-          icechunk_js: summary(runs["icechunk-js"]),
+          zom: runSummary(runs.zom),
+          icechunk_js: runSummary(runs["icechunk-js"]),
           floor: await floorOf(kind, a, latency, loopback, native),
         };
         row.icechunk_js_over_zom = row.icechunk_js.ms / row.zom.ms;
@@ -439,7 +418,7 @@ async function coldPart(loopback, native) {
   const a = ARRAYS.get(name);
   const rows = [];
   for (const latency of LATENCIES) {
-    const server = await serverAt(latency);
+    const server = await servers.at(latency);
     const runs = await alternate(LIBS, async (lib) => {
       server.resetStats();
       const r = await coldChild(lib, repoUrl(server), name);
@@ -451,8 +430,8 @@ async function coldPart(loopback, native) {
       kind: "cold",
       latency_ms: latency,
       description: `${a.description}: open + first chunk in a new process (import and WebAssembly start included), ${latency} ms`,
-      zom: { ...summary(runs.zom), import_ms: median(runs.zom.map((r) => r.import_ms)) },
-      icechunk_js: { ...summary(runs["icechunk-js"]), import_ms: median(runs["icechunk-js"].map((r) => r.import_ms)) },
+      zom: { ...runSummary(runs.zom), import_ms: median(runs.zom.map((r) => r.import_ms)) },
+      icechunk_js: { ...runSummary(runs["icechunk-js"]), import_ms: median(runs["icechunk-js"].map((r) => r.import_ms)) },
       floor: await floorOf("open_first", a, latency, loopback, native),
     };
     row.icechunk_js_over_zom = row.icechunk_js.ms / row.zom.ms;
@@ -536,7 +515,7 @@ async function chromiumPart(nodeRows) {
           kind,
           latency_ms: latency,
           description: `${ARRAYS.get(name).description}: ${kind === "cold" ? "open + first chunk, first use in the tab" : KINDS[kind]}, ${latency} ms`,
-          zom: summary(rs),
+          zom: runSummary(rs),
           node_zom_ms: node?.zom.ms ?? null,
           floor_ms: node?.floor.ms ?? null,
         };
@@ -606,8 +585,7 @@ async function main() {
     }
     if (PARTS.has("cold")) section.cold = await coldPart(loopback, native);
   } finally {
-    for (const s of servers.values()) await s.close();
-    servers.clear();
+    await servers.closeAll();
   }
   if (PARTS.has("chromium")) section.chromium = await chromiumPart(section.rows ?? results.icechunk?.rows);
   section.machine.load_average_1min.after = loadavg()[0];

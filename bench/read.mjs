@@ -46,7 +46,7 @@ import * as zom from "zom";
 import { defaultWorkers } from "../pkg/pool/pool.js";
 import * as zarr from "zarrita";
 import { startServer } from "../tests/server/server.mjs";
-import { benchDir, geomean, loopbackThroughput, median, serverBenchArgs, table, Targets, transferTime } from "./util.mjs";
+import { asBytes, benchDir, geomean, loopbackThroughput, median, serverBenchArgs, table, Targets, transferTime } from "./util.mjs";
 
 const here = benchDir;
 const args = serverBenchArgs();
@@ -76,7 +76,6 @@ function breakdown(log) {
   return { metadata: meta, head, data: log.length - meta - head };
 }
 
-const asBytes = (v) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 
 const N = await defaultWorkers();
 

@@ -251,3 +251,43 @@ export function watchdog(name, ms) {
     process.exit(1);
   }, ms).unref();
 }
+
+/** A typed array's bytes as a Buffer (no copy), to compare two libraries' values. */
+export const asBytes = (v) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+
+/** The product of `xs`. */
+export const prod = (xs) => xs.reduce((a, b) => a * b, 1);
+
+/**
+ * Test servers of `root`, one per latency, each started on first use and timestamped
+ * ({@link timestamped}): `at(latency)` gives it, `closeAll()` closes them all.
+ */
+export function serversByLatency(root) {
+  const servers = new Map();
+  return {
+    async at(latency) {
+      if (!servers.has(latency)) servers.set(latency, timestamped(await startServer({ root, latencyMs: latency })));
+      return servers.get(latency);
+    },
+    async closeAll() {
+      for (const s of servers.values()) await s.close();
+      servers.clear();
+    },
+  };
+}
+
+/** The summary of one library's runs of a case (each run `{ms, requests, kinds, bytes, maxInFlight, roundTrips}`): medians and each run's figures. */
+export function runSummary(rs) {
+  return {
+    ms: median(rs.map((r) => r.ms)),
+    runs_ms: rs.map((r) => Math.round(r.ms * 10) / 10),
+    requests: median(rs.map((r) => r.requests)),
+    runs_requests: rs.map((r) => r.requests),
+    requests_by_kind: rs[0].kinds,
+    bytes: median(rs.map((r) => r.bytes)),
+    max_in_flight: Math.max(...rs.map((r) => r.maxInFlight)),
+    runs_max_in_flight: rs.map((r) => r.maxInFlight),
+    round_trips: median(rs.map((r) => r.roundTrips)),
+    runs_round_trips: rs.map((r) => r.roundTrips),
+  };
+}

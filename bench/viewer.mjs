@@ -63,7 +63,7 @@ import { defaultWorkers } from "../pkg/pool/pool.js";
 import * as zarr from "zarrita";
 import { CHROMIUM_ARGS, launchChromium, recordConsole } from "../tests/browser/chromium.mjs";
 import { startServer } from "../tests/server/server.mjs";
-import { alternateRuns, benchDir, bundlePage, geomean, loopbackThroughput, median, nativeSpeeds, nativeSummary, roundTrips, Targets, timestamped, transferTime, watchdog } from "./util.mjs";
+import { alternateRuns, asBytes, benchDir, bundlePage, geomean, loopbackThroughput, median, nativeSpeeds, nativeSummary, prod, roundTrips, runSummary, serversByLatency, Targets, timestamped, transferTime, watchdog } from "./util.mjs";
 import { viewerTables } from "./viewer-tables.mjs";
 import { block, checksum, visibleTiles, zarritaReader, zomReader } from "./viewer-tiles.js";
 
@@ -156,30 +156,8 @@ function seen(server, latency, fileOf) {
 const viewerFile = (path) => join(viewerDir, path.replace(/^\/(viewer\/)?/, ""));
 
 /** The servers of the Node parts, one per latency, serving bench/data/viewer at /viewer/. */
-const servers = new Map();
-async function serverAt(latency) {
-  if (!servers.has(latency)) servers.set(latency, timestamped(await startServer({ root: opts.data, latencyMs: latency })));
-  return servers.get(latency);
-}
+const servers = serversByLatency(opts.data);
 
-const asBytes = (v) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
-const prod = (xs) => xs.reduce((a, b) => a * b, 1);
-
-/** The summary of one library's runs of a case. */
-function summary(rs) {
-  return {
-    ms: median(rs.map((r) => r.ms)),
-    runs_ms: rs.map((r) => Math.round(r.ms * 10) / 10),
-    requests: median(rs.map((r) => r.requests)),
-    runs_requests: rs.map((r) => r.requests),
-    requests_by_kind: rs[0].kinds,
-    bytes: median(rs.map((r) => r.bytes)),
-    max_in_flight: Math.max(...rs.map((r) => r.maxInFlight)),
-    runs_max_in_flight: rs.map((r) => r.maxInFlight),
-    round_trips: median(rs.map((r) => r.roundTrips)),
-    runs_round_trips: rs.map((r) => r.roundTrips),
-  };
-}
 
 /** Runs `measure(lib)` RUNS times for each library, alternating their order run by run. */
 const alternate = (libs, measure) => alternateRuns(libs, RUNS, measure);
@@ -227,7 +205,7 @@ function storedTiles(name, coords) {
  * server and the client here).
  */
 async function transferOf(requests, together) {
-  const server = await serverAt(0);
+  const server = await servers.at(0);
   return transferTime(requests.map(({ path, range }) => ({ url: `${server.url}/viewer/${path}`, range })), { together });
 }
 
@@ -303,7 +281,7 @@ async function tileRun(server, latency, lib, c, mode) {
 
 async function tiles(loopback, native) {
   // Warm-up: every library, case and mode once (modules, pools, JIT), values compared.
-  const warm = await serverAt(TILE_LATENCIES[0]);
+  const warm = await servers.at(TILE_LATENCIES[0]);
   let batch = false;
   for (const c of TILE_CASES) {
     for (const mode of Object.keys(MODES)) {
@@ -319,7 +297,7 @@ async function tiles(loopback, native) {
   }
   const rows = [];
   for (const latency of TILE_LATENCIES) {
-    const server = await serverAt(latency);
+    const server = await servers.at(latency);
     for (const c of TILE_CASES) {
       for (const mode of Object.keys(MODES)) {
         const runs = await alternate(["zom", "zarrita"], (lib) => tileRun(server, latency, lib, c, mode));
@@ -331,8 +309,8 @@ async function tiles(loopback, native) {
           latency_ms: latency,
           tiles: c.coords.length,
           zom_call: mode === "sequential" ? "getChunk, each awaited" : batch ? "getChunks (batch)" : "getChunk × 16, Promise.all",
-          zom: summary(runs.zom),
-          zarrita: summary(runs.zarrita),
+          zom: runSummary(runs.zom),
+          zarrita: runSummary(runs.zarrita),
           floor: await tileFloor(c.name, c.coords, mode, latency, loopback, native),
         };
         row.zarrita_over_zom = row.zarrita.ms / row.zom.ms;
@@ -348,7 +326,7 @@ async function tiles(loopback, native) {
 /** Requests of a tile of a shard whose index the array has read (after another tile of that shard). */
 async function indexReuse() {
   const latency = TILE_LATENCIES[0];
-  const server = await serverAt(latency);
+  const server = await servers.at(latency);
   const out = {};
   for (const lib of ["zom", "zarrita"]) {
     const runs = [];
@@ -364,7 +342,7 @@ async function indexReuse() {
       runs.push({ ms, ...seen(server, latency, viewerFile) });
       reader.close(arr);
     }
-    out[lib] = summary(runs);
+    out[lib] = runSummary(runs);
   }
   return { latency_ms: latency, ...out };
 }
@@ -399,7 +377,7 @@ async function wholeRun(server, latency, lib, name, { store, getOptions } = {}) 
 }
 
 async function whole(loopback, native) {
-  const warm = await serverAt(WHOLE_LATENCIES[0]);
+  const warm = await servers.at(WHOLE_LATENCIES[0]);
   for (const c of WHOLE_CASES) {
     const z = await wholeRun(warm, WHOLE_LATENCIES[0], "zom", c.name);
     const r = await wholeRun(warm, WHOLE_LATENCIES[0], "zarrita", c.name);
@@ -407,7 +385,7 @@ async function whole(loopback, native) {
   }
   const rows = [];
   for (const latency of WHOLE_LATENCIES) {
-    const server = await serverAt(latency);
+    const server = await servers.at(latency);
     for (const c of WHOLE_CASES) {
       const runs = await alternate(["zom", "zarrita"], async (lib) => {
         const r = await wholeRun(server, latency, lib, c.name);
@@ -420,8 +398,8 @@ async function whole(loopback, native) {
         description: `${c.label}, whole, ${latency} ms`,
         latency_ms: latency,
         stored_bytes: manifest.get(c.name).stored_bytes,
-        zom: summary(runs.zom),
-        zarrita: summary(runs.zarrita),
+        zom: runSummary(runs.zom),
+        zarrita: runSummary(runs.zarrita),
         floor: await wholeFloor(c.name, latency, loopback, native),
       };
       row.zarrita_over_zom = row.zarrita.ms / row.zom.ms;
@@ -437,7 +415,7 @@ const limitName = (n) => (Number.isFinite(n) ? String(n) : "unlimited");
 
 async function concurrencyNode() {
   const latency = CONCURRENCY_LATENCY;
-  const server = await serverAt(latency);
+  const server = await servers.at(latency);
   const name = "chunked_blosc_zstd";
   const names = CONCURRENCIES.map(limitName);
   const getOptions = getHasConcurrency ? { concurrency: 1e9 } : undefined;
@@ -446,7 +424,7 @@ async function concurrencyNode() {
     delete r.data;
     return r;
   });
-  const rows = names.map((n) => ({ concurrency: n, ...summary(runs[n]) }));
+  const rows = names.map((n) => ({ concurrency: n, ...runSummary(runs[n]) }));
   for (const r of rows) console.log(`bench: viewer concurrency ${r.concurrency.padEnd(9)} (Node) ${r.ms.toFixed(0).padStart(5)} ms, max in flight ${r.max_in_flight}, round trips ${r.round_trips}`);
   return { array: name, latency_ms: latency, get_concurrency: getOptions ? "get({concurrency: 1e9}) so that the store's limit is the one measured" : "get has no concurrency option (the store's is the only one)", rows };
 }
@@ -501,7 +479,7 @@ const SOAK_VARIANTS = {
 };
 
 async function soaks() {
-  const server = await serverAt(SOAK_LATENCY);
+  const server = await servers.at(SOAK_LATENCY);
   const name = "chunked_zstd";
   const url = `${server.url}/viewer/${name}`;
   const reference = await soakReference(url);
@@ -727,7 +705,7 @@ async function chromiumPart(loopback, native) {
         samples[n].push({ cold: { ms: result.cold.ms, ...marks.cold }, warm: { ms: result.warm.ms, ...marks.warm }, batch: result.cold.batch, problems });
       }
     }
-    const passSummary = (rs) => summary(rs);
+    const passSummary = (rs) => runSummary(rs);
     out.ttft = {
       latency_ms: TTFT_LATENCY,
       level: reference.level,
@@ -775,7 +753,7 @@ async function chromiumPart(loopback, native) {
       latency_ms: CONCURRENCY_LATENCY,
       runs: CHROMIUM_CONCURRENCY_RUNS,
       get_concurrency: getHasConcurrency ? "get({concurrency: 1e9})" : "get has no concurrency option",
-      rows: cnames.map((n) => ({ concurrency: n, ...summary(cruns[n]) })),
+      rows: cnames.map((n) => ({ concurrency: n, ...runSummary(cruns[n]) })),
     };
     for (const r of out.concurrency.rows) console.log(`bench: viewer concurrency ${r.concurrency.padEnd(9)} (Chromium) ${r.ms.toFixed(0).padStart(5)} ms, max in flight ${r.max_in_flight}, round trips ${r.round_trips}`);
     await server.close();
@@ -893,14 +871,12 @@ async function main() {
     if (PARTS.has("whole")) section.whole = await whole(loopback, native);
     if (PARTS.has("concurrency")) section.concurrency = { node: await concurrencyNode() };
   } finally {
-    for (const s of servers.values()) await s.close();
-    servers.clear();
+    await servers.closeAll();
   }
   try {
     if (PARTS.has("soak")) section.soak = await soaks();
   } finally {
-    for (const s of servers.values()) await s.close();
-    servers.clear();
+    await servers.closeAll();
   }
   if (PARTS.has("chromium")) {
     section.chromium = await chromiumPart(loopback, native);
