@@ -24,6 +24,7 @@ pub mod store;
 #[cfg(test)]
 mod testing;
 pub mod validate;
+pub mod view;
 
 pub use error::{ErrorCode, Result, ZomError};
 pub use limits::Limits;

@@ -32,6 +32,7 @@ const LAYERS: &[&[&str]] = &[
     &["store"],
     &["model"],
     &["spec"],
+    &["view"],
     &["validate"],
     &["hierarchy"],
     &["wasm"],

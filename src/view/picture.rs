@@ -1,0 +1,2 @@
+//! Pixels: an image's channels composited in their colours and windows, label overlays, a
+//! variable's plane coloured.
