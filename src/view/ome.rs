@@ -5,8 +5,11 @@
 //! spec only shows in an example or says "usually" is a warning, since a picture can still be
 //! drawn (strict mode reports it).
 
+mod channels;
+mod labels;
+
 use super::{Described, Node};
-use crate::problem::{join_path, show, LocExt, LocStep, Problem, ProblemKind, Severity};
+use crate::problem::{join_path, LocExt, LocStep, Problem, ProblemKind, Severity};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -226,7 +229,7 @@ fn read_image(node: &Node, with_labels: bool, problems: &mut Vec<Problem>) -> Op
     let channel_count = roles
         .channel
         .and_then(|c| levels.first()?.shape.as_ref()?.get(c).copied());
-    let channels = read_channels(
+    let channels = channels::read_channels(
         node,
         omero,
         &base.key("omero"),
@@ -248,13 +251,15 @@ fn read_image(node: &Node, with_labels: bool, problems: &mut Vec<Problem>) -> Op
         levels,
         channels,
         labels: Vec::new(),
-        label: ome.get("image-label").map(|l| read_label_info(node, l)),
+        label: ome
+            .get("image-label")
+            .map(|l| labels::read_label_info(node, l)),
         default_z: rdef("defaultZ"),
         default_t: rdef("defaultT"),
     };
     if with_labels {
-        view.labels = read_labels(node);
-        check_labels(node, &view, problems);
+        view.labels = labels::read_labels(node);
+        labels::check_labels(node, &view, problems);
     }
     Some(view)
 }
@@ -535,281 +540,4 @@ fn check_levels(
 fn axis_name(axes: &[Axis], i: usize) -> String {
     axes.get(i)
         .map_or_else(|| i.to_string(), |a| a.name.clone())
-}
-
-/// The channels to draw: `omero.channels` where given, defaults elsewhere; as many as the
-/// channel axis is long when that is known.
-///
-/// Checks: "Each channel MUST contain `color` — a string of 6 hex digits (RGB)" (0.5.1 and
-/// later; 0.4's example shows the same form): error. The channel list is the "Array matching
-/// the c dimension size" (a comment in the spec's example, not a MUST): another count is a
-/// warning. A window whose start is after its end has no MUST against it but cannot be drawn
-/// as written: a warning.
-fn read_channels(
-    node: &Node,
-    omero: Option<&Map<String, Value>>,
-    loc: &[LocStep],
-    has_channel_axis: bool,
-    axis_len: Option<u64>,
-    out: &mut Vec<Problem>,
-) -> Vec<Channel> {
-    let listed = omero
-        .and_then(|o| o.get("channels"))
-        .and_then(Value::as_array);
-    let listed_len = listed.map(Vec::len);
-    if let (Some(n), Some(c)) = (listed_len, axis_len) {
-        if u64::try_from(n).ok() != Some(c) {
-            let message = format!("omero lists {n} channels; the channel axis of level 0 has {c}");
-            out.push(problem(
-                node,
-                loc.key("channels"),
-                Severity::Warning,
-                message,
-            ));
-        }
-    }
-    let count = match (axis_len, listed_len) {
-        (Some(c), _) => usize::try_from(c).unwrap_or(MAX_CHANNELS),
-        (None, Some(n)) => n,
-        (None, None) if has_channel_axis => 0,
-        (None, None) => 1,
-    }
-    .min(MAX_CHANNELS);
-    let entries = listed.map(Vec::as_slice).unwrap_or_default();
-    (0..count)
-        .map(|i| {
-            let entry = entries.get(i);
-            let at = loc.key("channels").idx(i);
-            read_channel(node, i, count, entry, omero.is_some(), &at, out)
-        })
-        .collect()
-}
-
-fn read_channel(
-    node: &Node,
-    index: usize,
-    count: usize,
-    entry: Option<&Value>,
-    has_omero: bool,
-    loc: &[LocStep],
-    out: &mut Vec<Problem>,
-) -> Channel {
-    let get = |k: &str| entry.and_then(|e| e.get(k));
-    let color = match get("color") {
-        Some(Value::String(c)) if is_hex6(c) => Some(c.to_ascii_uppercase()),
-        Some(Value::String(c)) => {
-            let message = format!(
-                "channel {index}'s color {} is not 6 hex digits (RRGGBB)",
-                show(&Value::String(c.clone()))
-            );
-            out.push(problem(node, loc.key("color"), Severity::Error, message));
-            None
-        }
-        _ => None,
-    };
-    let window = get("window").and_then(|w| {
-        let n = |k: &str| w.get(k).and_then(Value::as_f64);
-        Some(Window {
-            start: n("start")?,
-            end: n("end")?,
-            min: n("min"),
-            max: n("max"),
-        })
-    });
-    if let Some(w) = &window {
-        if w.start > w.end {
-            let message = format!(
-                "channel {index}'s window starts at {} after its end {}",
-                w.start, w.end
-            );
-            out.push(problem(node, loc.key("window"), Severity::Warning, message));
-        }
-    }
-    let flag = |k: &str, default: bool| get(k).and_then(Value::as_bool).unwrap_or(default);
-    Channel {
-        index,
-        label: get("label")
-            .and_then(Value::as_str)
-            .map_or_else(|| format!("Channel {index}"), str::to_string),
-        color: color.unwrap_or_else(|| default_color(index, count).to_string()),
-        window,
-        active: flag("active", has_omero || index < 6),
-        inverted: flag("inverted", false),
-        coefficient: get("coefficient").and_then(Value::as_f64).unwrap_or(1.0),
-        family: get("family")
-            .and_then(Value::as_str)
-            .unwrap_or("linear")
-            .to_string(),
-    }
-}
-
-fn is_hex6(s: &str) -> bool {
-    s.len() == 6 && s.bytes().all(|b| b.is_ascii_hexdigit())
-}
-
-/// The colour viewers give channel `index` of `count` when metadata names none.
-fn default_color(index: usize, count: usize) -> &'static str {
-    match (count, index) {
-        (1, _) => "FFFFFF",
-        (2, 0) => "FF00FF",
-        (2, _) => "00FF00",
-        (3, 0) => "FF0000",
-        (3, 1) => "00FF00",
-        (3, _) => "0000FF",
-        _ => CYCLE[index % CYCLE.len()],
-    }
-}
-
-/// The label images the `labels` child group lists (0.4: its attributes' `labels`; 0.5 and
-/// later: under `ome`).
-fn read_labels(node: &Node) -> Vec<LabelRef> {
-    let Some(group) = node.child("labels") else {
-        return Vec::new();
-    };
-    let Some((meta, _)) = ome_metadata(&group, "labels") else {
-        return Vec::new();
-    };
-    let Some(list) = meta.get("labels").and_then(Value::as_array) else {
-        return Vec::new();
-    };
-    list.iter()
-        .take(MAX_LABELS)
-        .filter_map(Value::as_str)
-        .filter(|name| !name.is_empty())
-        .map(|name| LabelRef {
-            name: name.to_string(),
-            node: join_path(&group.path, name),
-            present: group.child(name).is_some(),
-        })
-        .collect()
-}
-
-/// A label image's `image-label` metadata, resolved.
-fn read_label_info(node: &Node, label: &Value) -> LabelInfo {
-    let list = |k: &str| {
-        label
-            .get(k)
-            .and_then(Value::as_array)
-            .map(Vec::as_slice)
-            .unwrap_or_default()
-    };
-    let colors = list("colors")
-        .iter()
-        .take(MAX_LABELS)
-        .filter_map(|c| {
-            let label_value = c.get("label-value")?.as_f64()?;
-            let rgba = c.get("rgba")?.as_array()?;
-            let mut out = [0u8; 4];
-            if rgba.len() != 4 {
-                return None;
-            }
-            for (slot, v) in out.iter_mut().zip(rgba) {
-                *slot = u8::try_from(v.as_u64()?).ok()?;
-            }
-            Some(LabelColor {
-                label_value,
-                rgba: out,
-            })
-        })
-        .collect();
-    let properties = list("properties")
-        .iter()
-        .take(MAX_LABELS)
-        .filter(|p| p.get("label-value").is_some())
-        .cloned()
-        .collect();
-    let source_image = label
-        .get("source")
-        .and_then(|s| s.get("image"))
-        .and_then(Value::as_str)
-        .and_then(|s| resolve(&node.path, s));
-    LabelInfo {
-        colors,
-        properties,
-        source_image,
-    }
-}
-
-/// A relative path (`../../`) from node `from`, as a node path; `None` when it is absolute, a
-/// URL, or climbs out of the hierarchy.
-pub(crate) fn resolve(from: &str, relative: &str) -> Option<String> {
-    if relative.starts_with('/') || relative.contains("://") {
-        return None;
-    }
-    let mut parts: Vec<&str> = from.split('/').filter(|p| !p.is_empty()).collect();
-    for step in relative.split('/') {
-        match step {
-            "" | "." => {}
-            ".." => {
-                parts.pop()?;
-            }
-            name => parts.push(name),
-        }
-    }
-    Some(parts.join("/"))
-}
-
-/// Checks that each listed label image fits the image, located at the label image.
-///
-/// The spec: a label image is "in the same coordinate system as a corresponding multiscale
-/// image (usually having the same dimensions and coordinate transformations)". "Usually" is
-/// no MUST, so a level 0 that differs from the image's on a space axis, in size or in scale,
-/// is a warning: an overlay drawn over the image would not fit it.
-fn check_labels(node: &Node, image: &ImageView, out: &mut Vec<Problem>) {
-    let Some(base) = image.levels.first() else {
-        return;
-    };
-    let roles = Roles::of(&image.axes);
-    for label in &image.labels {
-        let Some(at) = node.child(&format!("labels/{}", label.name)) else {
-            continue;
-        };
-        let mut ignored = Vec::new();
-        let Some(view) = read_image(&at, false, &mut ignored) else {
-            continue;
-        };
-        let Some(level) = view.levels.first() else {
-            continue;
-        };
-        let Some((_, lbase)) = ome_metadata(&at, "multiscales") else {
-            continue;
-        };
-        let loc = lbase.key("multiscales").idx(0).key("datasets").idx(0);
-        for &a in &roles.space {
-            let name = &image.axes[a].name;
-            let Some(b) = view.axes.iter().position(|x| &x.name == name) else {
-                continue;
-            };
-            let (mine, theirs) = (base.shape.as_ref(), level.shape.as_ref());
-            if let (Some(&s), Some(&l)) =
-                (mine.and_then(|m| m.get(a)), theirs.and_then(|t| t.get(b)))
-            {
-                if s != l {
-                    let message = format!(
-                        "label image {} is {l} long on axis {name}; its image {} is {s}",
-                        label.node, node.path
-                    );
-                    out.push(problem(&at, loc.clone(), Severity::Warning, message));
-                }
-            }
-            if let (Some(&s), Some(&l)) = (base.scale.get(a), level.scale.get(b)) {
-                if !close(s, l) {
-                    let message = format!(
-                        "label image {}'s level 0 scale on axis {name} is {l}; its image's is {s}",
-                        label.node
-                    );
-                    out.push(problem(
-                        &at,
-                        loc.key("coordinateTransformations"),
-                        Severity::Warning,
-                        message,
-                    ));
-                }
-            }
-        }
-    }
-}
-
-fn close(a: f64, b: f64) -> bool {
-    (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0)
 }
