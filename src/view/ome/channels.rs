@@ -127,3 +127,32 @@ fn default_color(index: usize, count: usize) -> &'static str {
         _ => CYCLE[index % CYCLE.len()],
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{default_color, is_hex6};
+
+    #[test]
+    fn default_colours_are_the_viewers() {
+        assert_eq!(default_color(0, 1), "FFFFFF");
+        assert_eq!(
+            [default_color(0, 2), default_color(1, 2)],
+            ["FF00FF", "00FF00"]
+        );
+        let three: Vec<_> = (0..3).map(|i| default_color(i, 3)).collect();
+        assert_eq!(three, ["FF0000", "00FF00", "0000FF"]);
+        let seven: Vec<_> = (0..7).map(|i| default_color(i, 7)).collect();
+        assert_eq!(
+            seven,
+            ["00FFFF", "FFFF00", "FF00FF", "FF0000", "00FF00", "0000FF", "00FFFF"]
+        );
+    }
+
+    #[test]
+    fn colours_are_six_hex_digits() {
+        assert!(is_hex6("00ff0A"));
+        assert!(!is_hex6("0xff00"));
+        assert!(!is_hex6("FFFFFFFF"));
+        assert!(!is_hex6("ééé"));
+    }
+}

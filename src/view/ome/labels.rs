@@ -160,3 +160,21 @@ pub(super) fn check_labels(node: &Node, image: &ImageView, out: &mut Vec<Problem
 fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::resolve;
+
+    #[test]
+    fn relative_sources_resolve_inside_the_hierarchy_only() {
+        assert_eq!(resolve("labels/cells", "../../").as_deref(), Some(""));
+        assert_eq!(resolve("a/labels/cells", "../..").as_deref(), Some("a"));
+        assert_eq!(
+            resolve("labels/cells", "./../x").as_deref(),
+            Some("labels/x")
+        );
+        assert_eq!(resolve("labels/cells", "../../../"), None);
+        assert_eq!(resolve("labels/cells", "/abs"), None);
+        assert_eq!(resolve("labels/cells", "s3://bucket/x"), None);
+    }
+}
