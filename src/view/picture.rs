@@ -5,7 +5,9 @@
 //!
 //! The composite is the additive blend OME-Zarr viewers draw (vizarr, ome-ngff-validator):
 //! each active channel's samples are windowed, `v = clamp((s − start) / (end − start), 0, 1)`
-//! (`1 − v` when inverted), and `v × colour` is added to each of R, G and B, saturating at 255.
+//! (`1 − v` when inverted; a window of no width gives 1 from its end up), and `v × colour` is
+//! added to each of R, G and B, saturating at 255. `tests/fixtures/views/reference.py` computes
+//! the same rule with zarr-python and numpy: the browser tests compare the two.
 
 use crate::error::{Result, ZomError};
 
@@ -184,7 +186,7 @@ pub fn composite(
             }
             let mut v = if span > 0.0 {
                 ((s - start) / span).clamp(0.0, 1.0)
-            } else if s > start {
+            } else if s >= end {
                 1.0
             } else {
                 0.0
@@ -216,27 +218,13 @@ pub struct LabelColor {
     pub rgba: [u8; 4],
 }
 
-/// The colour of a label value that `image-label` gives none: a fixed hue per value, so that
-/// neighbouring labels differ and a label keeps its colour from picture to picture.
+/// The colour of a label value that `image-label` gives none: fixed per value, so that a label
+/// keeps its colour from picture to picture, and neighbouring values differ:
+/// `((L × 67) mod 256, (L × 157) mod 256, (L × 223) mod 256)` for the integer part `L`.
 pub fn default_label_color(value: f64) -> [u8; 4] {
-    // Golden-angle hues at full saturation and value.
-    let n = if value.is_finite() {
-        value.abs().floor()
-    } else {
-        0.0
-    };
-    let hue = (n * 137.507_764_050_037_85) % 360.0;
-    let x = 1.0 - ((hue / 60.0) % 2.0 - 1.0).abs();
-    let (r, g, b) = match (hue / 60.0) as u32 {
-        0 => (1.0, x, 0.0),
-        1 => (x, 1.0, 0.0),
-        2 => (0.0, 1.0, x),
-        3 => (0.0, x, 1.0),
-        4 => (x, 0.0, 1.0),
-        _ => (1.0, 0.0, x),
-    };
-    let byte = |v: f64| (v * 255.0).round() as u8;
-    [byte(r), byte(g), byte(b), 255]
+    let n = if value.is_finite() { value.abs().floor() % 256.0 } else { 0.0 } as u32;
+    let byte = |k: u32| ((n * k) % 256) as u8;
+    [byte(67), byte(157), byte(223), 255]
 }
 
 /// Lays the label image `labels` over `rgba` (a picture of as many pixels): each pixel whose
