@@ -160,9 +160,9 @@ impl CfDate {
         );
         let ns = self.nanosecond;
         if ns != 0 {
-            if ns % 1_000_000 == 0 {
+            if ns.is_multiple_of(1_000_000) {
                 out.push_str(&format!(".{:03}", ns / 1_000_000));
-            } else if ns % 1_000 == 0 {
+            } else if ns.is_multiple_of(1_000) {
                 out.push_str(&format!(".{:06}", ns / 1_000));
             } else {
                 out.push_str(&format!(".{ns:09}"));
@@ -213,8 +213,12 @@ pub fn parse_units(units: &str) -> Result<TimeUnits, String> {
             shown(unit_word)
         )
     })?;
-    let (epoch, utc_offset_minutes) = parse_date(rest)
-        .map_err(|why| format!("cannot read the date {} of the time units: {why}", shown(rest)))?;
+    let (epoch, utc_offset_minutes) = parse_date(rest).map_err(|why| {
+        format!(
+            "cannot read the date {} of the time units: {why}",
+            shown(rest)
+        )
+    })?;
     Ok(TimeUnits {
         unit,
         epoch,
@@ -382,11 +386,7 @@ fn fixed_year(z: i64, length: i64, cumulative: &[i64; 12]) -> (i64, u32, u32) {
     let y = z.div_euclid(length);
     let doy = z.rem_euclid(length);
     let month = cumulative.iter().rposition(|&c| c <= doy).unwrap_or(0);
-    (
-        y,
-        (month + 1) as u32,
-        (doy - cumulative[month] + 1) as u32,
-    )
+    (y, (month + 1) as u32, (doy - cumulative[month] + 1) as u32)
 }
 
 /// Day of a March-based year (March 1 is 0) for month `m` and day `d`.
@@ -515,10 +515,7 @@ fn parse_date(text: &str) -> Result<(CfDate, i32), String> {
         c.eat('+');
         false
     };
-    let year: i64 = c
-        .digits(12)
-        .and_then(|d| d.parse().ok())
-        .ok_or("no year")?;
+    let year: i64 = c.digits(12).and_then(|d| d.parse().ok()).ok_or("no year")?;
     if year > MAX_YEAR {
         return Err(format!("year {year} is out of range"));
     }
@@ -601,7 +598,7 @@ fn parse_zone(c: &mut Cursor) -> Result<i32, String> {
     };
     let hours = c.number(2, "zone hour")?;
     let colon = c.eat(':');
-    let minutes = match c.digits(2) {
+    let minutes: u32 = match c.digits(2) {
         Some(m) => m.parse().map_err(|_| "no zone minute".to_string())?,
         None if colon => return Err("no zone minute".to_string()),
         None => 0,
@@ -610,7 +607,7 @@ fn parse_zone(c: &mut Cursor) -> Result<i32, String> {
         return Err(format!("zone {hours:02}:{minutes:02} is out of range"));
     }
     // Both at most two digits: no overflow.
-    Ok(sign * (hours as i32 * 60 + minutes as i32))
+    Ok(sign * (hours * 60 + minutes) as i32)
 }
 
 #[cfg(test)]
@@ -632,11 +629,22 @@ mod tests {
     #[test]
     fn day_numbers_round_trip_in_every_calendar() {
         use Calendar::*;
-        for cal in [Standard, ProlepticGregorian, NoLeap, AllLeap, Day360, Julian] {
+        for cal in [
+            Standard,
+            ProlepticGregorian,
+            NoLeap,
+            AllLeap,
+            Day360,
+            Julian,
+        ] {
             let mut previous = None;
             for z in -800_000..800_000i64 {
                 let (y, m, d) = civil(z, cal);
-                let year = if cal.has_year_zero() || y > 0 { y } else { y - 1 };
+                let year = if cal.has_year_zero() || y > 0 {
+                    y
+                } else {
+                    y - 1
+                };
                 assert_eq!(day_number(year, m, d, cal), Ok(z), "{cal:?} {z}");
                 if let Some(p) = previous {
                     assert!((y, m, d) > p, "{cal:?} {z}");
