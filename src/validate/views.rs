@@ -21,10 +21,20 @@ fn chosen(choices: &[SpecChoice], convention: &str) -> bool {
 }
 
 /// The view problems of every node of `zom` that claims a convention of `choices`, less those
-/// at a node and location where `found` (the specs' own problems) already has one: a level
-/// larger than its predecessor is both a spec rule's and the view's finding.
-pub(crate) fn view_problems(zom: &Value, choices: &[SpecChoice], found: &[Problem]) -> Vec<Problem> {
-    let reported: BTreeSet<(&str, String)> = found.iter().map(|p| (p.path.as_str(), loc_key(p))).collect();
+/// where `found` (the specs' own problems) already has one at the same node and at, inside or
+/// around the same location: a level larger than its predecessor is both a spec rule's finding
+/// (at the level's `path`) and the view's (at the level).
+pub(crate) fn view_problems(
+    zom: &Value,
+    choices: &[SpecChoice],
+    found: &[Problem],
+) -> Vec<Problem> {
+    let overlaps = |p: &Problem| {
+        found.iter().any(|f| {
+            let n = f.loc.len().min(p.loc.len());
+            f.path == p.path && f.loc[..n] == p.loc[..n]
+        })
+    };
     let mut described = BTreeSet::new();
     let mut out = Vec::new();
     for claim in spec::detect_conventions(zom) {
@@ -32,7 +42,7 @@ pub(crate) fn view_problems(zom: &Value, choices: &[SpecChoice], found: &[Proble
             continue;
         }
         for mut problem in crate::view::describe(zom, &claim.path).problems {
-            if reported.contains(&(problem.path.as_str(), loc_key(&problem))) {
+            if overlaps(&problem) {
                 continue;
             }
             problem.spec = Some(claim.spec.clone());
@@ -41,9 +51,4 @@ pub(crate) fn view_problems(zom: &Value, choices: &[SpecChoice], found: &[Proble
         }
     }
     out
-}
-
-/// A problem's location as one comparable text.
-fn loc_key(problem: &Problem) -> String {
-    serde_json::to_string(&problem.loc).unwrap_or_default()
 }

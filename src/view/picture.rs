@@ -222,7 +222,11 @@ pub struct LabelColor {
 /// keeps its colour from picture to picture, and neighbouring values differ:
 /// `((L × 67) mod 256, (L × 157) mod 256, (L × 223) mod 256)` for the integer part `L`.
 pub fn default_label_color(value: f64) -> [u8; 4] {
-    let n = if value.is_finite() { value.abs().floor() % 256.0 } else { 0.0 } as u32;
+    let n = if value.is_finite() {
+        value.abs().floor() % 256.0
+    } else {
+        0.0
+    } as u32;
     let byte = |k: u32| ((n * k) % 256) as u8;
     [byte(67), byte(157), byte(223), 255]
 }
@@ -313,7 +317,7 @@ fn pixel_count(width: usize, height: usize) -> Result<usize> {
 }
 
 fn check_plane(plane: &Plane, pixels: usize, what: &str) -> Result<()> {
-    if plane.bytes.len() % plane.kind.size() != 0 || plane.len() != pixels {
+    if !plane.bytes.len().is_multiple_of(plane.kind.size()) || plane.len() != pixels {
         return Err(invalid(format!(
             "{what} holds {} bytes of {:?} samples, not the {pixels} samples of the picture",
             plane.bytes.len(),

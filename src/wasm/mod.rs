@@ -5,7 +5,7 @@
 //! object, read through the fields `boundary` declares for both sides), `specs`, `validate`,
 //! `model` (documents, flat forms, comparison), `json_text`, `decode` (`ChunkDecoder`),
 //! `hierarchy` (open, `ArrayHandle`), `walk`, `cache`, `pool`, `parts`, `limits`, `codecs`, `http`,
-//! `zip`, `reference`, and the conversions (`convert`, `plain`, `values`) and the JS store
+//! `zip`, `reference`, `views`, and the conversions (`convert`, `plain`, `values`) and the JS store
 //! adapter (`store`) they share.
 
 // Each part of the JS package is this crate built with the bindings of its job (Cargo.toml's
@@ -49,6 +49,8 @@ mod store;
 mod validate;
 #[cfg(any(feature = "bind-read", feature = "bind-tools"))]
 mod values;
+#[cfg(feature = "bind-views")]
+mod views;
 #[cfg(feature = "bind-tools")]
 mod walk;
 #[cfg(feature = "bind-read")]
