@@ -188,9 +188,10 @@ pub fn dataset(node: &Node) -> Option<Described<DatasetView>> {
     coordinates.extend(auxiliaries);
 
     let mut dimensions: Vec<Dimension> = Vec::new();
+    let mut seen: BTreeSet<&str> = BTreeSet::new();
     for v in coordinates.iter().chain(&data_variables) {
         for (name, size) in v.dims.iter().zip(&v.shape) {
-            if !dimensions.iter().any(|d| d.name == *name) {
+            if seen.insert(name) {
                 dimensions.push(Dimension {
                     name: name.clone(),
                     size: *size,
