@@ -588,6 +588,11 @@ const CFTIME: &[(&str, &str, f64, Ymdhmsu)] = &[
     ("days since 1582-10-15", "standard", -1.0, (1582, 10, 4, 0, 0, 0, 0)),
     ("days since 1582-10-15", "standard", -10.0, (1582, 9, 25, 0, 0, 0, 0)),
     ("days since 1582-10-15", "standard", 0.0, (1582, 10, 15, 0, 0, 0, 0)),
+    ("seconds since 1992-10-8 15:15:42.5 -0600", "standard", 0.0, (1992, 10, 8, 21, 15, 42, 500000)),
+    ("seconds since 1992-10-8 15:15 +0545", "standard", 0.0, (1992, 10, 8, 9, 30, 0, 0)),
+    ("hours since 2000-01-01 -05", "standard", 0.0, (2000, 1, 1, 5, 0, 0, 0)),
+    // Not cftime's: it ignores a one-digit zone hour ("-6:00"), which UDUNITS reads as -6 h.
+    ("seconds since 1992-10-8 15:15:42.5 -6:00", "standard", 0.0, (1992, 10, 8, 21, 15, 42, 500000)),
 ];
 
 #[test]
@@ -730,6 +735,10 @@ fn parse_units_reads_what_cftime_reads() {
         ("minutes since 2000-01-01 00:00:00 +05:30", TimeUnit::Minutes, "2000-01-01T00:00:00", 330),
         ("min since 2000-01-01T00:00-0500", TimeUnit::Minutes, "2000-01-01T00:00:00", -300),
         ("mins since 2000-01-01 -05", TimeUnit::Minutes, "2000-01-01T00:00:00", -300),
+        // UDUNITS' own example, and its colon-less zones of three and four digits.
+        ("seconds since 1992-10-8 15:15:42.5 -6:00", TimeUnit::Seconds, "1992-10-08T15:15:42.500", -360),
+        ("seconds since 1992-10-8 15:15:42.5 -600", TimeUnit::Seconds, "1992-10-08T15:15:42.500", -360),
+        ("seconds since 1992-10-8 15:15 +0545", TimeUnit::Seconds, "1992-10-08T15:15:00", 345),
         ("sec since 2000-01-01 00:00:00.5", TimeUnit::Seconds, "2000-01-01T00:00:00.500", 0),
         ("s since 2000-01-01 00:00:00.123456789123", TimeUnit::Seconds, "2000-01-01T00:00:00.123456789", 0),
         ("milliseconds since 2000-01-01", TimeUnit::Milliseconds, "2000-01-01T00:00:00", 0),
@@ -768,6 +777,8 @@ fn parse_units_reads_what_cftime_reads() {
         "days since 2000-01-01 12",
         "days since 2000-01-01 00:00:00 +25:00",
         "days since 2000-01-01 00:00:00 +05:",
+        "days since 2000-01-01 00:00:00 +05:3",
+        "days since 2000-01-01 00:00:00 +05000",
         "days since 2000-01-01garbage",
         "days since 99999999999-01-01",
         "days since 2000-01-01 00:00:00 UTC UTC",
