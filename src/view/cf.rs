@@ -13,7 +13,7 @@ use crate::dtype::DataType;
 use crate::problem::{name_of, show, tname, LocStep, Problem, ProblemKind, Severity};
 use serde::Serialize;
 use serde_json::{Map, Value};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 /// The longest `_FillValue` string decoded as base64 (8 bytes take 12 characters).
 const MAX_FILL_TEXT: usize = 64;
@@ -188,9 +188,10 @@ pub fn dataset(node: &Node) -> Option<Described<DatasetView>> {
     coordinates.extend(auxiliaries);
 
     let mut dimensions: Vec<Dimension> = Vec::new();
+    let mut seen: BTreeSet<&str> = BTreeSet::new();
     for v in coordinates.iter().chain(&data_variables) {
         for (name, size) in v.dims.iter().zip(&v.shape) {
-            if !dimensions.iter().any(|d| d.name == *name) {
+            if seen.insert(name) {
                 dimensions.push(Dimension {
                     name: name.clone(),
                     size: *size,
@@ -241,8 +242,12 @@ fn variable(name: &str, node: &Node, dims: &[String], problems: &mut Vec<Problem
         .map(|s| s.iter().map(|n| n.as_u64().unwrap_or(0)).collect())
         .unwrap_or_default();
     let data_type = data_type_of(node);
-    let packing = packing_of(node, &data_type, problems);
-    let time = time_of(node, problems);
+    let mut report = Report {
+        path: &node.path,
+        problems,
+    };
+    let packing = packing_of(node, &data_type, &mut report);
+    let time = time_of(attrs, &mut report);
     Variable {
         name: name.to_string(),
         node: node.path.clone(),
@@ -286,15 +291,27 @@ fn data_type_of(node: &Node) -> String {
         .unwrap_or_else(|| dtype.as_str().map_or_else(|| show(dtype), str::to_string))
 }
 
-fn key_loc(key: &str) -> Vec<LocStep> {
-    vec![
-        LocStep::Key("attributes".to_string()),
-        LocStep::Key(key.to_string()),
-    ]
+/// Reports problems at a variable's attributes.
+struct Report<'p> {
+    path: &'p str,
+    problems: &'p mut Vec<Problem>,
 }
 
-fn problem(node: &Node, loc: Vec<LocStep>, kind: ProblemKind, message: String) -> Problem {
-    Problem::error(&node.path, &loc, kind, message)
+impl Report<'_> {
+    /// A problem at `["attributes", key]`.
+    fn at(&mut self, key: &str, kind: ProblemKind, message: String) -> &mut Problem {
+        let loc = [LocStep::Key("attributes".into()), LocStep::Key(key.into())];
+        self.problems
+            .push(Problem::error(self.path, &loc, kind, message));
+        let last = self.problems.len() - 1;
+        &mut self.problems[last]
+    }
+
+    /// An `invalid_type` problem: `key` must be `want`, not `value`.
+    fn wrong_type(&mut self, key: &str, want: &str, value: &Value) {
+        let message = format!("{key} must be {want}, not {} {}", tname(value), show(value));
+        self.at(key, ProblemKind::InvalidType, message);
+    }
 }
 
 /// A number, or a list of one number (netCDF attributes are lists); the JSON strings `NaN`,
@@ -318,107 +335,67 @@ fn special(text: &str) -> Option<f64> {
 }
 
 /// A numeric attribute (`scale_factor`, `valid_min`, …); a problem when it is not a number.
-fn numeric_attr(node: &Node, key: &str, problems: &mut Vec<Problem>) -> Option<f64> {
-    let value = node.attributes().get(key)?;
+fn numeric_attr(attrs: &Map<String, Value>, key: &str, report: &mut Report) -> Option<f64> {
+    let value = attrs.get(key)?;
     let n = number(value);
     if n.is_none() {
-        problems.push(problem(
-            node,
-            key_loc(key),
-            ProblemKind::InvalidType,
-            format!(
-                "{key} must be a number, not {} {}",
-                tname(value),
-                show(value)
-            ),
-        ));
+        report.wrong_type(key, "a number", value);
     }
     n
 }
 
-fn packing_of(node: &Node, data_type: &str, problems: &mut Vec<Problem>) -> Packing {
+fn packing_of(node: &Node, data_type: &str, report: &mut Report) -> Packing {
     let attrs = node.attributes();
     let mut packing = Packing {
-        scale_factor: numeric_attr(node, "scale_factor", problems),
-        add_offset: numeric_attr(node, "add_offset", problems),
+        scale_factor: numeric_attr(attrs, "scale_factor", report),
+        add_offset: numeric_attr(attrs, "add_offset", report),
         ..Packing::default()
     };
-    if let Some(fill) = fill_value(node, data_type, problems) {
-        packing.fill_values.push(fill);
-    }
+    packing
+        .fill_values
+        .extend(fill_value(node, data_type, report));
     if let Some(missing) = attrs.get("missing_value") {
         let listed: Option<Vec<f64>> = match missing {
             Value::Array(items) if items.len() <= MAX_MISSING => items.iter().map(number).collect(),
             other => number(other).map(|n| vec![n]),
         };
-        match listed {
-            Some(values) => {
-                for v in values {
-                    if !packing.fill_values.iter().any(|f| same(*f, v)) {
-                        packing.fill_values.push(v);
-                    }
-                }
+        if listed.is_none() {
+            report.wrong_type("missing_value", "a number or a list of numbers", missing);
+        }
+        for v in listed.into_iter().flatten() {
+            if !packing.fill_values.iter().any(|f| same(*f, v)) {
+                packing.fill_values.push(v);
             }
-            None => problems.push(problem(
-                node,
-                key_loc("missing_value"),
-                ProblemKind::InvalidType,
-                format!(
-                    "missing_value must be a number or a list of numbers, not {} {}",
-                    tname(missing),
-                    show(missing)
-                ),
-            )),
         }
     }
     if let Some(range) = attrs.get("valid_range") {
-        match range
-            .as_array()
-            .map(|r| r.iter().map(number).collect::<Vec<_>>())
-        {
-            Some(pair) if pair.iter().any(Option::is_none) => problems.push(problem(
-                node,
-                key_loc("valid_range"),
-                ProblemKind::InvalidType,
-                format!("valid_range must be two numbers, not {}", show(range)),
-            )),
-            Some(pair) => match pair[..] {
-                [Some(lo), Some(hi)] if lo <= hi => {
-                    packing.valid_min = Some(lo);
-                    packing.valid_max = Some(hi);
-                }
-                [Some(_), Some(_)] => problems.push(problem(
-                    node,
-                    key_loc("valid_range"),
-                    ProblemKind::InvalidValue,
-                    format!("valid_range's minimum exceeds its maximum: {}", show(range)),
-                )),
-                _ => problems.push(problem(
-                    node,
-                    key_loc("valid_range"),
-                    ProblemKind::InvalidValue,
-                    format!(
-                        "valid_range must be a pair (minimum, maximum), not {} values",
-                        pair.len()
-                    ),
-                )),
-            },
-            None => problems.push(problem(
-                node,
-                key_loc("valid_range"),
-                ProblemKind::InvalidType,
-                format!(
-                    "valid_range must be a list of two numbers, not {} {}",
-                    tname(range),
-                    show(range)
-                ),
-            )),
+        let pair: Option<Option<Vec<f64>>> =
+            range.as_array().map(|r| r.iter().map(number).collect());
+        let (kind, why) = match pair.as_ref().map(|p| p.as_deref()) {
+            None | Some(None) => (ProblemKind::InvalidType, "must be a list of two numbers"),
+            Some(Some(&[lo, hi])) if lo <= hi => {
+                packing.valid_min = Some(lo);
+                packing.valid_max = Some(hi);
+                (ProblemKind::InvalidValue, "")
+            }
+            Some(Some(&[_, _])) => (
+                ProblemKind::InvalidValue,
+                "has its minimum above its maximum",
+            ),
+            Some(Some(_)) => (
+                ProblemKind::InvalidValue,
+                "must be a pair (minimum, maximum)",
+            ),
+        };
+        if !why.is_empty() {
+            let message = format!("valid_range {why}, not {} {}", tname(range), show(range));
+            report.at("valid_range", kind, message);
         }
     }
-    if let Some(lo) = numeric_attr(node, "valid_min", problems) {
+    if let Some(lo) = numeric_attr(attrs, "valid_min", report) {
         packing.valid_min = Some(lo);
     }
-    if let Some(hi) = numeric_attr(node, "valid_max", problems) {
+    if let Some(hi) = numeric_attr(attrs, "valid_max", report) {
         packing.valid_max = Some(hi);
     }
     packing
@@ -431,7 +408,7 @@ fn same(a: f64, b: f64) -> bool {
 
 /// The `_FillValue` xarray decodes with: v2 the array's `fill_value` (else a numeric
 /// `_FillValue` attribute), v3 the `_FillValue` attribute.
-fn fill_value(node: &Node, data_type: &str, problems: &mut Vec<Problem>) -> Option<f64> {
+fn fill_value(node: &Node, data_type: &str, report: &mut Report) -> Option<f64> {
     if node.format() == 2 {
         match node.value.get("fill_value") {
             Some(Value::Null) | None => {}
@@ -449,23 +426,16 @@ fn fill_value(node: &Node, data_type: &str, problems: &mut Vec<Problem>) -> Opti
         Value::Array(items) if items.len() == 1 => number(&items[0]),
         _ => None,
     };
-    if decoded.is_none() {
-        let want = if float {
-            "a number or the base64 of a little-endian float64"
-        } else {
-            "a number"
-        };
-        let kind = if value.is_string() && float {
-            ProblemKind::InvalidValue
-        } else {
-            ProblemKind::InvalidType
-        };
-        problems.push(problem(
-            node,
-            key_loc("_FillValue"),
-            kind,
-            format!("_FillValue must be {want}, not {}", show(value)),
-        ));
+    match (decoded, value.is_string() && float) {
+        (Some(_), _) => {}
+        (None, true) => {
+            let message = format!(
+                "_FillValue of a float must be the base64 of a little-endian float64, not {}",
+                show(value)
+            );
+            report.at("_FillValue", ProblemKind::InvalidValue, message);
+        }
+        (None, false) => report.wrong_type("_FillValue", "a number", value),
     }
     decoded
 }
@@ -481,71 +451,61 @@ fn base64_float(text: &str) -> Option<f64> {
 }
 
 /// The time encoding of a variable whose units are `"<unit> since <date>"`.
-fn time_of(node: &Node, problems: &mut Vec<Problem>) -> Option<TimeEncoding> {
-    let attrs = node.attributes();
+fn time_of(attrs: &Map<String, Value>, report: &mut Report) -> Option<TimeEncoding> {
     let units = attrs.get("units").and_then(Value::as_str)?;
     let mut words = units.split_whitespace();
-    let first = words.next()?;
+    let first = words.next()?.to_ascii_lowercase();
     if !words.next()?.eq_ignore_ascii_case("since") {
         return None;
     }
-    let calendar_value = attrs.get("calendar");
-    let calendar_name = match calendar_value {
+    let calendar_name = match attrs.get("calendar") {
         None => "standard".to_string(),
         Some(Value::String(s)) => s.trim().to_ascii_lowercase(),
         Some(other) => {
-            problems.push(problem(
-                node,
-                key_loc("calendar"),
-                ProblemKind::InvalidType,
-                format!("calendar must be a string, not {}", show(other)),
-            ));
+            report.wrong_type("calendar", "a string", other);
             return None;
         }
     };
     let parsed = match cf_time::parse_units(units) {
         Ok(parsed) => parsed,
         Err(why) => {
-            // CF allows months and years (UDUNITS), not recommended: cftime decodes them in
-            // few calendars, xarray in none.
-            let calendar_month = matches!(
-                first.to_ascii_lowercase().as_str(),
-                "month" | "months" | "year" | "years" | "common_year" | "common_years"
-            );
-            let mut p = problem(node, key_loc("units"), ProblemKind::InvalidValue, why);
-            if calendar_month {
+            let p = report.at("units", ProblemKind::InvalidValue, why);
+            // CF allows months and years (UDUNITS) but advises against them: cftime decodes
+            // them in few calendars, xarray in none.
+            let discouraged = [
+                "month",
+                "months",
+                "year",
+                "years",
+                "common_year",
+                "common_years",
+            ];
+            if discouraged.contains(&first.as_str()) {
                 p.severity = Severity::Warning;
             }
-            problems.push(p);
             return None;
         }
     };
     let Some(calendar) = Calendar::parse(&calendar_name) else {
         // "none" (CF 1.8 and before) and CF 1.11's "utc" and "tai": valid, not decodable.
         if !matches!(calendar_name.as_str(), "none" | "utc" | "tai") {
-            problems.push(problem(
-                node,
-                key_loc("calendar"),
-                ProblemKind::InvalidValue,
-                format!(
-                    "unknown calendar {} (standard, gregorian, proleptic_gregorian, noleap, 365_day, all_leap, 366_day, 360_day, julian)",
-                    calendar_value.map_or_else(String::new, show)
-                ),
-            ));
+            let message = format!(
+                "unknown calendar {} (standard, gregorian, proleptic_gregorian, noleap, \
+                 365_day, all_leap, 366_day, 360_day, julian)",
+                show(&Value::String(calendar_name))
+            );
+            report.at("calendar", ProblemKind::InvalidValue, message);
         }
         return None;
     };
     let epoch = match parsed.epoch_in(calendar) {
         Ok(epoch) => epoch,
         Err(why) => {
-            problems.push(problem(
-                node,
-                key_loc("units"),
-                ProblemKind::InvalidValue,
-                format!(
-                    "the epoch of time units \"{units}\" in the {calendar_name} calendar: {why}"
-                ),
-            ));
+            let message = format!(
+                "the epoch of {} in the {calendar_name} calendar: {why}",
+                show(&Value::String(units.to_string()))
+            );
+            report.at("units", ProblemKind::InvalidValue, message);
             return None;
         }
     };
@@ -623,37 +583,22 @@ fn axis_of(name: &str, attrs: &Map<String, Value>) -> Option<String> {
 }
 
 /// CF's latitude units (section 4.1).
-const LATITUDE_UNITS: [&str; 6] = [
-    "degrees_north",
-    "degree_north",
-    "degree_N",
-    "degrees_N",
-    "degreeN",
-    "degreesN",
-];
+#[rustfmt::skip]
+const LATITUDE_UNITS: [&str; 6] =
+    ["degrees_north", "degree_north", "degree_N", "degrees_N", "degreeN", "degreesN"];
 /// CF's longitude units (section 4.2).
-const LONGITUDE_UNITS: [&str; 6] = [
-    "degrees_east",
-    "degree_east",
-    "degree_E",
-    "degrees_E",
-    "degreeE",
-    "degreesE",
-];
+#[rustfmt::skip]
+const LONGITUDE_UNITS: [&str; 6] =
+    ["degrees_east", "degree_east", "degree_E", "degrees_E", "degreeE", "degreesE"];
 /// Units of pressure, which make a coordinate vertical (CF section 4.3).
-const PRESSURE_UNITS: [&str; 10] = [
-    "Pa", "hPa", "kPa", "mbar", "millibar", "bar", "decibar", "dbar", "atm", "mb",
-];
+#[rustfmt::skip]
+const PRESSURE_UNITS: [&str; 10] =
+    ["Pa", "hPa", "kPa", "mbar", "millibar", "bar", "decibar", "dbar", "atm", "mb"];
 /// Standard names of vertical coordinates.
+#[rustfmt::skip]
 const VERTICAL_STANDARD_NAMES: [&str; 8] = [
-    "air_pressure",
-    "altitude",
-    "depth",
-    "height",
-    "height_above_geopotential_datum",
-    "model_level_number",
-    "geopotential_height",
-    "depth_below_geoid",
+    "air_pressure", "altitude", "depth", "height", "height_above_geopotential_datum",
+    "model_level_number", "geopotential_height", "depth_below_geoid",
 ];
 
 /// A data variable's coordinates: the dimension coordinates of its dimensions, then the
@@ -666,7 +611,7 @@ fn coordinates_of(
     present: &BTreeSet<&str>,
 ) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    let mut seen: BTreeMap<&str, ()> = BTreeMap::new();
+    let mut seen: BTreeSet<&str> = BTreeSet::new();
     let listed = node
         .attributes()
         .get("coordinates")
@@ -678,7 +623,7 @@ fn coordinates_of(
         .filter(|d| dimension_coordinates.contains(d))
         .chain(listed.split_whitespace().filter(|c| present.contains(c)));
     for c in candidates {
-        if c != name && seen.insert(c, ()).is_none() {
+        if c != name && seen.insert(c) {
             out.push(c.to_string());
         }
     }

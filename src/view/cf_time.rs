@@ -596,12 +596,27 @@ fn parse_zone(c: &mut Cursor) -> Result<i32, String> {
     } else {
         return Ok(0);
     };
-    let hours = c.number(2, "zone hour")?;
-    let colon = c.eat(':');
-    let minutes: u32 = match c.digits(2) {
-        Some(m) => m.parse().map_err(|_| "no zone minute".to_string())?,
-        None if colon => return Err("no zone minute".to_string()),
-        None => 0,
+    // UDUNITS: hours in one or two digits, then `:mm`, or hours and minutes in three or four
+    // digits without a colon (`-6:00`, `-6`, `-600`, `-0600`).
+    let digits = c.digits(4).ok_or("no zone hour")?;
+    let (hours, minutes): (u32, u32) = match digits.len() {
+        1 | 2 => {
+            let hours = digits.parse().map_err(|_| "no zone hour")?;
+            let minutes = if c.eat(':') {
+                c.digits(2)
+                    .filter(|m| m.len() == 2)
+                    .and_then(|m| m.parse().ok())
+                    .ok_or("no zone minute")?
+            } else {
+                0
+            };
+            (hours, minutes)
+        }
+        n => {
+            let (h, m) = digits.split_at(n - 2);
+            let hours = h.parse().map_err(|_| "no zone hour")?;
+            (hours, m.parse().map_err(|_| "no zone minute")?)
+        }
     };
     if hours > 23 || minutes > 59 {
         return Err(format!("zone {hours:02}:{minutes:02} is out of range"));
