@@ -77,7 +77,8 @@ fn expected_xarray() -> Value {
         v
     };
     json!({
-        "dimensions": [{"name": "lat", "size": 4}, {"name": "lon", "size": 5}, {"name": "time", "size": 3}],
+        // As xarray's open_zarr orders them: {'time': 3, 'lat': 4, 'lon': 5}.
+        "dimensions": [{"name": "time", "size": 3}, {"name": "lat", "size": 4}, {"name": "lon", "size": 5}],
         "coordinates": [
             var("lat", &["lat"], &[4], "float64", Some("degrees_north"), Some("latitude"), &[], &nan),
             var("lon", &["lon"], &[5], "float64", Some("degrees_east"), Some("longitude"), &[], &nan),
@@ -107,7 +108,8 @@ fn expected_xarray_cf() -> Value {
     let mut tas = var("tas", &["lat", "lon"], &[4, 5], "float32", Some("K"), None, &["lat", "lon"], &nan);
     tas["grid_mapping"] = json!("crs");
     json!({
-        "dimensions": [{"name": "lat", "size": 4}, {"name": "lon", "size": 5}, {"name": "bnds", "size": 2}],
+        // As xarray's open_zarr orders them: {'lat': 4, 'bnds': 2, 'lon': 5}.
+        "dimensions": [{"name": "lat", "size": 4}, {"name": "bnds", "size": 2}, {"name": "lon", "size": 5}],
         "coordinates": [lat, lon],
         "data_variables": [
             var("crs", &[], &[], "int32", None, None, &[], &[]),

@@ -1,24 +1,26 @@
-//! The views' problems in a hierarchy's validation: credited to the convention the node claims
-//! (rule "view"), checked only for the conventions asked for, and not repeated where a spec
-//! rule already found the same problem at the same place.
+//! The views' problems as a validation adds them (`view::check::check`): credited to the
+//! convention the node claims (rule "view"), only at claimed nodes, and not repeated where a
+//! spec rule already found the same problem at the same place.
 
 mod common;
 mod view_ome_common;
 
 use serde_json::json;
 use view_ome_common::*;
-use zom::spec::SpecChoice;
-use zom::validate::{validate_hierarchy, ValidateOptions};
+use zom::spec::{detect_conventions, SpecChoice};
+use zom::validate::{validate_hierarchy, Problem, ValidateOptions};
+use zom::view::check::{check, Claim};
 
-fn validated(zom: &serde_json::Value, specs: &[&str]) -> Vec<zom::validate::Problem> {
+/// The validation with `specs: "auto"` and the view problems added.
+fn validated(zom: &serde_json::Value) -> Vec<Problem> {
     let options = ValidateOptions {
-        specs: specs
-            .iter()
-            .map(|s| SpecChoice::named(s).unwrap())
-            .collect(),
+        specs: vec![SpecChoice::named("auto").unwrap()],
         ..ValidateOptions::default()
     };
-    validate_hierarchy(zom, &options).problems
+    let mut problems = validate_hierarchy(zom, &options).problems;
+    let claims: Vec<Claim> = detect_conventions(zom).iter().map(Claim::from).collect();
+    problems.extend(check(zom, &claims, &problems));
+    problems
 }
 
 #[test]
@@ -28,43 +30,31 @@ fn an_omero_count_mismatch_is_credited_to_the_claimed_spec() {
         json!({"color": "FF0000", "window": {"start": 0, "end": 10, "min": 0, "max": 100}});
     node_mut(&mut zom, "")["attributes"]["ome"]["omero"] =
         json!({"channels": [channel, channel, channel]});
-    for specs in [&["auto"][..], &["ome-zarr"][..]] {
-        let problems = validated(&zom, specs);
-        let view: Vec<_> = problems
-            .iter()
-            .filter(|p| p.rule.as_deref() == Some("view"))
-            .collect();
-        assert_eq!(view.len(), 1, "{specs:?}: {problems:#?}");
-        assert_eq!(view[0].spec.as_deref(), Some("ome-zarr-0.5"));
-        assert_eq!(view[0].path, "");
-    }
-    // Not asked for: no view problem, and none without specs.
-    assert!(validated(&zom, &["xarray"])
+    let problems = validated(&zom);
+    let view: Vec<_> = problems
         .iter()
-        .all(|p| p.rule.as_deref() != Some("view")));
-    assert!(validated(&zom, &[])
-        .iter()
-        .all(|p| p.rule.as_deref() != Some("view")));
+        .filter(|p| p.rule.as_deref() == Some("view"))
+        .collect();
+    assert_eq!(view.len(), 1, "{problems:#?}");
+    assert_eq!(view[0].spec.as_deref(), Some("ome-zarr-0.5"));
+    assert_eq!(view[0].path, "");
+    // At a node that claims nothing, nothing.
+    assert!(check(&zom, &[], &[]).is_empty());
 }
 
 #[test]
 fn a_level_the_specs_find_too_large_is_reported_once() {
     let mut zom = zom_of("conventions/ome-0.5-image");
     node_mut(&mut zom, "s1")["shape"] = json!([2, 80, 32]);
-    let problems = validated(&zom, &["auto"]);
+    let problems = validated(&zom);
     let at_datasets: Vec<_> = problems
         .iter()
         .filter(|p| p.path.is_empty() && format!("{:?}", p.loc).contains("datasets"))
         .collect();
-    assert!(!at_datasets.is_empty(), "{problems:#?}");
-    let view = at_datasets
-        .iter()
-        .filter(|p| p.rule.as_deref() == Some("view"))
-        .count();
-    let spec = at_datasets.len() - view;
-    assert!(
-        spec == 0 || view == 0,
-        "reported by a spec rule and by the view: {at_datasets:#?}"
+    assert_eq!(at_datasets.len(), 1, "{at_datasets:#?}");
+    assert_eq!(
+        at_datasets[0].rule.as_deref(),
+        Some("levels-shapes-largest-first")
     );
 }
 
@@ -78,10 +68,7 @@ fn valid_hierarchies_gain_no_problem() {
         "views/xarray-tas",
         "views/xarray-noleap",
     ] {
-        let problems = validated(&zom_of(dir), &["auto"]);
-        assert!(
-            problems.iter().all(|p| p.rule.as_deref() != Some("view")),
-            "{dir}: {problems:#?}"
-        );
+        let problems = validated(&zom_of(dir));
+        assert!(problems.is_empty(), "{dir}: {problems:#?}");
     }
 }

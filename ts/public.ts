@@ -23,3 +23,5 @@ export { closeWorkers, workerStats } from "./pool/pool.js";
 export type { WorkerStats } from "./pool/pool.js";
 export { slice } from "./slice.js";
 export type { DimSelection, Selection, Slice } from "./slice.js";
+export { imagePicture, openImage, variablePlane } from "./picture.js";
+export type { ImagePicture, ImagePictureOptions, PlaneAxis, VariablePlane } from "./picture.js";

@@ -1,6 +1,6 @@
 /**
  * What both "zom" (the reader) and "zom/validate" (the validator) export: the stores, errors,
- * limits, extension registration and the types. Store code runs in whichever part is loaded.
+ * limits, extension registration, the views part's loader and the types. Store code runs in whichever part is loaded.
  * @module
  */
 export { registerExtension, unregisterExtension } from "./extensions.js";
@@ -20,3 +20,26 @@ export type { DirectoryHandle } from "./store/files.js";
 export { ReferenceStore, checkReferences, httpTargets } from "./store/reference.js";
 export type { ReferenceStoreOptions, ReferenceTargets } from "./store/reference.js";
 export { isReferenceName, isZipName, storeFromUrl } from "./store/url.js";
+export { loadViews } from "./views.js";
+export type {
+  ChannelStyle,
+  ChannelWindow,
+  DatasetVariable,
+  DatasetView,
+  Description,
+  ImageChannel,
+  ImageLevel,
+  ImageView,
+  LabelInfo,
+  Packing,
+  PlateView,
+  Samples,
+  SceneView,
+  SeriesView,
+  TimeEncoding,
+  View,
+  ViewAxis,
+  ViewLabelColor,
+  Views,
+  WellView,
+} from "./views.js";

@@ -38,7 +38,6 @@ mod names;
 pub(crate) mod util;
 mod v2;
 mod v3;
-mod views;
 
 // The codec registry and the validator judge configurations alike (a test of both, so it
 // lives above both).
@@ -129,8 +128,6 @@ pub fn validate_hierarchy(zom: &Value, options: &ValidateOptions) -> Report {
             options.strict,
             &options.unsettled,
         ));
-        let seen = views::view_problems(zom, &options.specs, &report.problems);
-        report.problems.extend(seen);
         report = Report::from_problems(report.problems);
     }
     report

@@ -25,7 +25,8 @@ const NOT_DATASET: [&str; 5] = ["ome", "multiscales", "plate", "well", "labels"]
 /// An xarray / CF dataset.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct DatasetView {
-    /// The dimensions, in first-seen order over the coordinates, then the data variables.
+    /// The dimensions, in first-seen order over the data variables, then the coordinates (the
+    /// order xarray's `open_zarr` gives them).
     pub dimensions: Vec<Dimension>,
     /// Dimension coordinates (1-D arrays named like their dimension) by name, then auxiliary
     /// coordinates (named by a `coordinates` attribute) by name.
@@ -189,7 +190,8 @@ pub fn dataset(node: &Node) -> Option<Described<DatasetView>> {
 
     let mut dimensions: Vec<Dimension> = Vec::new();
     let mut seen: BTreeSet<&str> = BTreeSet::new();
-    for v in coordinates.iter().chain(&data_variables) {
+    // xarray's order: first seen over the data variables (by name), then the coordinates.
+    for v in data_variables.iter().chain(&coordinates) {
         for (name, size) in v.dims.iter().zip(&v.shape) {
             if seen.insert(name) {
                 dimensions.push(Dimension {

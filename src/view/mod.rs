@@ -15,6 +15,7 @@
 
 pub mod cf;
 pub mod cf_time;
+pub mod check;
 pub mod collection;
 pub mod ome;
 pub mod picture;
@@ -99,8 +100,9 @@ pub fn describe(zom: &Value, path: &str) -> Description {
     }
 }
 
-/// The problems every view of the hierarchy depends on, node by node, parents first: what
-/// validation adds to the specs' checks for the conventions a hierarchy claims.
+/// The problems every view of the hierarchy depends on, node by node, parents first
+/// ([`check::check`] gives them for the nodes that claim a convention, as a validation adds
+/// them).
 pub fn problems(zom: &Value) -> Vec<Problem> {
     let mut out = Vec::new();
     for path in node_paths(zom) {

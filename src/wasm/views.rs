@@ -5,8 +5,10 @@
 //! the validator do not carry it.
 
 use super::convert::{from_js, to_js};
+use super::plain;
 use super::{fail, JsResult};
-use crate::view::{self, cf, cf_time, ome, picture};
+use crate::problem::{LocStep, Problem, ProblemKind};
+use crate::view::{self, cf, cf_time, check, ome, picture};
 use crate::ZomError;
 use js_sys::{Array, Uint8Array};
 use serde_json::Value;
@@ -17,6 +19,37 @@ use wasm_bindgen::prelude::*;
 pub fn describe(zom: JsValue, path: &str) -> JsResult {
     let zom = from_js(&zom).map_err(fail)?;
     serialized(&view::describe(&zom, path))
+}
+
+/// The problems the pictures of the claimed nodes depend on, as a validation adds them
+/// ([`check::check`]): `claims` as `detectConventions` gives them (`{path, spec}`), `found` the
+/// validation's problems (`{path, loc}`), where a problem at the same place is not repeated.
+#[wasm_bindgen]
+pub fn check(zom: JsValue, claims: JsValue, found: JsValue) -> JsResult {
+    let zom = from_js(&zom).map_err(fail)?;
+    let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).unwrap_or_default().to_string();
+    let claims: Vec<check::Claim> = list(&from_js(&claims).map_err(fail)?)
+        .iter()
+        .map(|c| check::Claim { path: text(c, "path"), spec: text(c, "spec") })
+        .collect();
+    let found: Vec<Problem> = list(&from_js(&found).map_err(fail)?)
+        .iter()
+        .map(|p| {
+            let loc: Vec<LocStep> = list(p.get("loc").unwrap_or(&Value::Null))
+                .iter()
+                .filter_map(|step| match step {
+                    Value::String(key) => Some(LocStep::Key(key.clone())),
+                    n => n.as_u64().map(|i| LocStep::Index(i as usize)),
+                })
+                .collect();
+            Problem::error(&text(p, "path"), &loc, ProblemKind::InvalidValue, String::new())
+        })
+        .collect();
+    Ok(plain::problems(&check::check(&zom, &claims, &found)))
+}
+
+fn list(value: &Value) -> &[Value] {
+    value.as_array().map(Vec::as_slice).unwrap_or_default()
 }
 
 /// The level of the image at `path` of a ZOM to read for a picture of `width` × `height`

@@ -150,6 +150,19 @@ test("an Icechunk page: the Icechunk part is split off the page's first file (lo
   }
 });
 
+test("a viewer's page: the views part is split off its first file (loaded when the page first describes or draws), and holds only its job", () => {
+  const views = PARTS.find((p) => p.name === "views");
+  const { first, split } = bundle('import { loadViews } from "zom"; export const f = async (zom) => (await loadViews()).describe(zom);');
+  const carried = carriedText(views);
+  assert.ok(!Buffer.from(first).toString("latin1").includes(carried), "the views part is in the page's first file");
+  assert.ok(split.some((f) => Buffer.from(f).toString("latin1").includes(carried)), "the views part is not split off");
+  const exports = glueExports(views);
+  for (const name of ["describe", "levelFor", "decodeTimes", "unpack", "composite", "overlayLabels"]) assert.ok(exports.has(name), `the views part lacks ${name}`);
+  for (const name of ["openNode", "ArrayHandle", "ChunkDecoder", "walkHierarchy", "validateHierarchy", "ZipArchive", "IcechunkRepo"]) {
+    assert.ok(!exports.has(name), `the views part has ${name}`);
+  }
+});
+
 test("the decode worker's code (started from a blob: URL, or served as zom/worker) is at most 7,000 bytes by gzip -9", () => {
   const code = readFileSync(join(repoRoot, "pkg", "zom_worker.js"));
   const gz = gzipSync(code, { level: 9 }).length;

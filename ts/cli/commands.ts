@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { ChunkDecoder, FetchStore, icechunkAt, open, openArray, isReferenceName, isZipName, ReferenceStore, storeFromUrl, ZipStore, ZomError, isZomError } from "../node.js";
 import type { IcechunkRef, Readable } from "../node.js";
 import type { StoreInput, ZarrArray } from "../node.js";
+import { loadViews } from "../views.js";
 import { detectConventions, diff, jsonSchema, parseJson, stringify, summarize, validateAttributes, validateHierarchy, walk } from "../validate.js";
 import type { WalkResult } from "../validate.js";
 import { specNames } from "../api.js";
@@ -323,6 +324,8 @@ object, else as Zarr 2.
     const specs = spec?.kind === "specs" ? spec.specs : undefined;
     const report = validateHierarchy(result, { strict, ...(specs === undefined ? {} : { specs }) });
     const claims: DetectedConvention[] | null = specs === undefined ? null : detectConventions(result, specs);
+    // What the conventions' pictures depend on: the views part's checks.
+    if (claims !== null && claims.length > 0) report.problems.push(...(await loadViews()).check(result, claims, report.problems));
     const differences: Difference[] | null = spec?.kind === "zom" ? diff(spec.zom, result, selectors) : null;
     const errors = report.problems.filter((p) => p.severity === "error").length;
     const warnings = report.problems.length - errors;
