@@ -45,7 +45,7 @@ export class ZomWorker {
     if (p === undefined) return;
     // Notices on the way to the answer: a walk's progress, then its tree and the nodes'
     // summaries before its validation.
-    if (r.type === "progress" || r.type === "icechunk" || r.type === "tree" || r.type === "summaries") return p.progress?.(r);
+    if (r.type === "progress" || r.type === "opened" || r.type === "icechunk" || r.type === "tree" || r.type === "summaries") return p.progress?.(r);
     this.#pending.delete(r.id);
     if (r.type === "error") p.reject(new WorkerFailure(r.error));
     else p.resolve(r);

@@ -14,6 +14,9 @@ import { renderPanel } from "./panel.js";
 import type { Failure, IcechunkInfo, IcechunkRef, Response, Source } from "./protocol.js";
 import { renderSpec } from "./spec.js";
 import { TreeView } from "./tree.js";
+import { fillView, forgetViews, refreshVerdicts } from "./view.js";
+import type { ViewContext } from "./view.js";
+import type { Verdict } from "./view-plate.js";
 
 /** The hierarchy `npm start` serves beside the page. */
 const SAMPLE = "data/sample/";
@@ -154,14 +157,50 @@ function showTab(tab: "node" | "spec"): void {
   els.tabSpec.setAttribute("aria-selected", String(tab === "spec"));
 }
 
+/** A node's errors and warnings, at it and below it; null until the validation has come. */
+const verdict: Verdict = (path) => {
+  if (hier === null || hier.problems === null) return null;
+  let errors = 0;
+  let warnings = 0;
+  for (const p of hier.problems) {
+    if (p.path !== path && !p.path.startsWith(path === "" ? "" : `${path}/`)) continue;
+    if (p.severity === "error") errors++;
+    else warnings++;
+  }
+  return { errors, warnings };
+};
+
+/** What the View cards of the hierarchy shown need. */
+function viewContext(): ViewContext {
+  const url = shown?.source.kind === "url" ? shown.source.url : null;
+  return { worker, url, v3: hier?.root.summary?.zarr_format !== 2, select, verdict };
+}
+
+/**
+ * Before the walk ends: the panel of the node the address names, with its View card alone
+ * (an image's picture, a plate's wells), opened on its own.
+ */
+function showFirstView(path: string): void {
+  const slot = h("div.view-slot");
+  replace(els.nodeView, h("article.panel", { dataset: { path, early: "true" } }, h("header.panel-head", null, h("h2", { id: "node-title" }, path === "" ? "/" : `/${path}`), h("span.pill.pill-warn", null, "walking…")), h("div.panel-body", null, slot)));
+  fillView(slot, path, viewContext());
+}
+
 /** Selects a node: its row (scrolled into view unless `reveal` is false) and its panel. */
 function select(path: string, reveal = true): void {
-  if (hier === null) return;
+  if (hier === null) {
+    // Before the walk ends: the node's View alone (a plate's well clicked, say).
+    if (document.body.dataset.state === "walking") {
+      history.replaceState(null, "", `${location.pathname}${location.search}#/${path}`);
+      showFirstView(path);
+    }
+    return;
+  }
   const node = hier.byPath.get(path) ?? hier.root;
   selected = node.path;
   if (pathFromHash() !== selected) history.replaceState(null, "", `${location.pathname}${location.search}#/${selected}`);
   tree.select(node, reveal);
-  replace(els.nodeView, renderPanel(hier, node, worker, select));
+  replace(els.nodeView, renderPanel(hier, node, worker, select, viewContext()));
   showTab("node");
 }
 
@@ -266,6 +305,7 @@ async function load(source: Source): Promise<void> {
   const url = labelOf(source);
   shown = { source, label: url };
   hier = null;
+  forgetViews();
   els.url.value = url;
   els.download.disabled = true;
   document.body.dataset.state = "walking";
@@ -291,6 +331,8 @@ async function load(source: Source): Promise<void> {
           tree.show(hierarchy({ url, paths: arriving, errors: [], unlisted: [], consolidated: false }));
           document.body.dataset.arrived = String(arriving.length);
         }
+      } else if (p.type === "opened") {
+        showFirstView(pathFromHash());
       } else if (p.type === "icechunk") {
         if (source.kind === "url") showIcechunk(source.url, source.ref, p.info);
       } else if (p.type === "tree") {
@@ -302,6 +344,7 @@ async function load(source: Source): Promise<void> {
     if (mine !== loading || hier === null) return;
     markSteps(walked.timings);
     addValidation(hier, walked);
+    refreshVerdicts(verdict);
     els.progress.hidden = true;
     els.walkStatus.textContent = "";
     replace(els.summary, summary(hier));

@@ -1,5 +1,6 @@
 /**
- * The node panel: what the node is (kind, shape, data type, chunks, codecs), why it failed,
+ * The node panel: what the node is (kind, shape, data type, chunks, codecs), what it means
+ * under its convention (the View card: an image, a plate, a dataset), why it failed,
  * the validation problems of the node and its subtree with their locations, the array
  * preview, the attributes and metadata as readable JSON, and the node's ZOM (the worker sends
  * a node's ZOM when its panel shows, a subtree's when its section is opened).
@@ -15,6 +16,8 @@ import type { Hierarchy, TreeNode, ZomNode } from "./model.js";
 import { shapeText, within } from "./model.js";
 import { renderPreview } from "./preview.js";
 import type { Problem } from "./protocol.js";
+import { fillView } from "./view.js";
+import type { ViewContext } from "./view.js";
 
 function section(title: string, id: string, ...content: (Node | null | false)[]): HTMLElement {
   return h("section.card", { id }, h("h3", null, title), ...content.filter((c): c is Node => c !== null && c !== false));
@@ -68,7 +71,7 @@ const ZOM_TEXT_LIMIT = 250_000;
  * filled in when the worker sends it; the ZOM of a subtree is asked for when its section is
  * opened.
  */
-export function renderPanel(hier: Hierarchy, node: TreeNode, worker: ZomWorker, select: (path: string) => void): HTMLElement {
+export function renderPanel(hier: Hierarchy, node: TreeNode, worker: ZomWorker, select: (path: string) => void, views: ViewContext): HTMLElement {
   const title = node.path === "" ? "/" : `/${node.path}`;
   const s = node.summary;
   /** The walk read it: the worker has its ZOM. */
@@ -105,6 +108,7 @@ export function renderPanel(hier: Hierarchy, node: TreeNode, worker: ZomWorker, 
   );
 
   const preview = h("div.preview");
+  const viewSlot = h("div.view-slot");
   const attributes = h("div.json-slot", null, h("p.muted", null, "loading…"));
   const metadata = h("div.json-slot", null, h("p.muted", null, "loading…"));
   const zomSlot = h("div.json-slot", null, h("p.muted", null, "loading…"));
@@ -113,6 +117,7 @@ export function renderPanel(hier: Hierarchy, node: TreeNode, worker: ZomWorker, 
     "div.panel-body",
     null,
     facts.length > 0 && factList,
+    read && viewSlot,
     failures.length > 0 &&
       section(
         `Read failures (${failures.length})`,
@@ -136,6 +141,7 @@ export function renderPanel(hier: Hierarchy, node: TreeNode, worker: ZomWorker, 
   );
   const panel = h("article.panel", { dataset: { path: node.path } }, head, body);
   if (!read) return panel;
+  fillView(viewSlot, node.path, views);
 
   const failed = (slot: HTMLElement, rest: HTMLElement[] = []) => (e: unknown) => {
     const f = e instanceof WorkerFailure ? e.failure : { code: "Error", message: String(e), path: node.path, key: null };

@@ -4,7 +4,7 @@
  * only draws. Values cross by structured clone (BigInts included).
  * @module
  */
-import type { DetectedConvention, NodeSummary } from "zom/manual";
+import type { DatasetVariable, Description, DetectedConvention, ImageChannel, ImageView, NodeSummary } from "zom/manual";
 
 /** A failure, as the page shows it: zom's error code, node path and store key when known. */
 export interface Failure {
@@ -65,7 +65,71 @@ export type Request =
   /** One node's ZOM without its members: what its panel shows. */
   | { id: number; type: "node"; path: string }
   /** The JSON text of a node's ZOM with its subtree, cut after `limit` characters. */
-  | { id: number; type: "zomText"; path: string; limit: number };
+  | { id: number; type: "zomText"; path: string; limit: number }
+  /** What a node means under its convention (before the walk ends too: the node is then opened alone). */
+  | { id: number; type: "describe"; path: string }
+  | ({ id: number; type: "picture" } & PictureRequest)
+  /** A 2-D plane of the variable `name` of the dataset at `path`, leading dimensions at `indices`. */
+  | { id: number; type: "plane"; path: string; name: string; indices: number[] };
+
+/** The picture of an image, or of a well's first field, or a collection's first image. */
+export interface PictureRequest {
+  path: string;
+  /** The least size wanted: the lowest level at least this large is read. */
+  width: number;
+  height: number;
+  level?: number | null;
+  /** Settings in place of the metadata's, by channel index. */
+  channels?: (Partial<Pick<ImageChannel, "active" | "color" | "window" | "inverted">> | undefined)[] | null;
+  labels?: string | null;
+  t?: number | null;
+  z?: number | null;
+}
+
+/** A picture: RGBA of the level read, with the image's view and the channels drawn. */
+export interface PictureResult {
+  /** The node asked for. */
+  path: string;
+  /** The image drawn (a well's first field, for a well). */
+  image: string;
+  rgba: Uint8ClampedArray;
+  width: number;
+  height: number;
+  level: number;
+  view: ImageView;
+  channels: ImageChannel[];
+}
+
+/** One edge of a plane: its dimension and coordinate values in the picture's order. */
+export interface PlaneAxisResult {
+  name: string;
+  units: string | null;
+  axis: string | null;
+  values: number[] | null;
+  flipped: boolean;
+}
+
+/** A variable's plane, decoded (CF) and oriented north up, coloured in viridis. */
+export interface PlaneResult {
+  path: string;
+  name: string;
+  indices: number[];
+  width: number;
+  height: number;
+  rgba: Uint8ClampedArray;
+  /** Decoded values, the picture's order. */
+  values: Float64Array;
+  /** The stored values, the same order. */
+  stored: Float64Array;
+  min: number | null;
+  max: number | null;
+  nonFinite: number;
+  variable: DatasetVariable;
+  x: PlaneAxisResult;
+  y: PlaneAxisResult;
+  /** The dimensions before the plane's two: their coordinates' labels (dates for a CF time). */
+  leading: { name: string; size: number; units: string | null; labels: string[] | null; axis: string | null }[];
+}
 
 /** How an array's values are shown. */
 export interface ArrayInfo {
@@ -135,6 +199,8 @@ export interface IcechunkInfo {
 /** Answers and notices from the worker. */
 export type Response =
   | { id: number; type: "error"; error: Failure }
+  /** The store is open: the page asks for the first view now; the walk starts when its pictures are fetched. */
+  | { id: number; type: "opened"; url: string }
   /** The source is an Icechunk repository: sent before the walk's first notice. */
   | { id: number; type: "icechunk"; info: IcechunkInfo }
   | { id: number; type: "progress"; nodes: number; pending: number; errors: number; found: string[] }
@@ -185,6 +251,9 @@ export type Response =
   | { id: number; type: "read"; result: ImageResult | TableResult }
   | { id: number; type: "diff"; differences: Difference[] }
   | { id: number; type: "stringify"; text: string }
+  | { id: number; type: "describe"; description: Description }
+  | { id: number; type: "picture"; result: PictureResult }
+  | { id: number; type: "plane"; result: PlaneResult }
   /** The store's HTTP counters, and the decoded-chunk cache's hits and misses. */
   | { id: 0; type: "stats"; requests: number; bytes: number; cacheHits: number; cacheMisses: number; decodeWorkers: number }
   | { id: 0; type: "fatal"; error: Failure };

@@ -7,7 +7,7 @@
  * one node's ZOM (or a subtree's JSON text) when it shows that node.
  * @module
  */
-import { ChunkCache, DirectoryHandleStore, FetchStore, FileStore, icechunkAt, init, open, slice, storeFromUrl, version, workerStats, ZipStore } from "zom/manual";
+import { ChunkCache, DirectoryHandleStore, FetchStore, FileStore, icechunkAt, init, loadViews, open, slice, storeFromUrl, version, workerStats, ZipStore } from "zom/manual";
 import type { IcechunkStore } from "zom/manual";
 import { builtinSpec, detectConventions, diff, parseJson, stringify, summarize, validateHierarchy, walk } from "zom/validate";
 import type { DirectoryHandle, StoreInput, ZarrArray, Zom, Selection } from "zom/manual";
@@ -15,6 +15,8 @@ import { formatValue, isComplex, isTemporal, nameOf } from "./values.js";
 import { colourise } from "./colour.js";
 import { jsonText } from "./json.js";
 import type { ArrayInfo, Failure, IcechunkInfo, IcechunkRef, ImageResult, Request, Response, Source, TableResult } from "./protocol.js";
+import { describe, forget, picture, plane } from "./worker-views.js";
+import type { Shown } from "./worker-views.js";
 
 /** The worker's global scope, typed without the WebWorker lib (it clashes with DOM's). */
 const scope = self as unknown as {
@@ -124,6 +126,7 @@ async function doWalk(id: number, source: Source): Promise<void> {
   const mine = new AbortController();
   controller = mine;
   arrays.clear();
+  forget();
   current = null;
   store = null;
   http = null;
@@ -137,6 +140,13 @@ async function doWalk(id: number, source: Source): Promise<void> {
   if (opened.icechunk !== undefined) post({ id, type: "icechunk", info: opened.icechunk });
   const url = opened.url;
   postStats();
+  // The page asks for the view and the pictures of the node it shows first; the walk waits
+  // until they are fetched, so that over HTTP/1.1 (6 connections a host) it does not hold
+  // the connections the pictures on screen need.
+  post({ id, type: "opened", url });
+  await firstPictures(mine.signal);
+  if (controller !== mine) return;
+  timings["walk-started"] = now();
   // Progress at most every PROGRESS_MS: a listed walk reports every node, and each notice is
   // work for the page.
   let lastProgress = 0;
@@ -179,9 +189,47 @@ async function doWalk(id: number, source: Source): Promise<void> {
   // The Zarr spec, and every convention a node claims (OME-Zarr, xarray).
   const report = validateHierarchy(tree, { specs: "auto" });
   const claims = detectConventions(tree);
+  // And what the conventions' pictures depend on (the views part's checks).
+  report.problems.push(...(await loadViews()).check(tree, claims, report.problems));
   const specTitles: { [spec: string]: string } = {};
   for (const c of claims) specTitles[c.spec] ??= titleOf(c.spec);
   post({ id, type: "walked", problems: report.problems, claims, specTitles, timings: { validated: now() } });
+}
+
+/** Views and pictures being made, and the walk waiting for them. */
+let viewsPending = 0;
+let viewsSettled: (() => void)[] = [];
+/** How long the walk waits for the page's first view requests, and for them at the most. */
+const FIRST_VIEW_MS = 100;
+const FIRST_PICTURES_MS = 5000;
+
+/** Counts a view or picture request while it runs. */
+async function viewWork<T>(work: () => Promise<T>): Promise<T> {
+  viewsPending++;
+  try {
+    return await work();
+  } finally {
+    viewsPending--;
+    if (viewsPending === 0) for (const settle of viewsSettled.splice(0)) settle();
+  }
+}
+
+/** Resolves when the page's first view requests are done (or after FIRST_PICTURES_MS). */
+async function firstPictures(signal: AbortSignal): Promise<void> {
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const deadline = performance.now() + FIRST_PICTURES_MS;
+  await sleep(FIRST_VIEW_MS);
+  while (viewsPending > 0 && !signal.aborted && performance.now() < deadline) {
+    await Promise.race([new Promise<void>((resolve) => viewsSettled.push(resolve)), sleep(deadline - performance.now())]);
+    // A picture's answer often makes the page ask for the next ones.
+    await sleep(FIRST_VIEW_MS);
+  }
+}
+
+/** What the views read: the store, the chunk cache and (once walked) the ZOM. */
+function shown(): Shown {
+  if (store === null) throw new Error("no hierarchy is open");
+  return { store, cache, zom: current?.zom ?? null };
 }
 
 /** The paths of a ZOM's nodes ("" for the root). */
@@ -408,6 +456,20 @@ async function handle(request: Request): Promise<void> {
       case "node": {
         const { members: _members, ...own } = nodeAt(request.path) as unknown as { [key: string]: unknown };
         post({ id, type: "node", zom: own });
+        break;
+      }
+      case "describe":
+        post({ id, type: "describe", description: await viewWork(() => describe(shown(), request.path)) });
+        break;
+      case "picture": {
+        const { id: _id, type: _type, ...asked } = request;
+        const result = await viewWork(() => picture(shown(), asked));
+        post({ id, type: "picture", result }, [result.rgba.buffer]);
+        break;
+      }
+      case "plane": {
+        const result = await viewWork(() => plane(shown(), request.path, request.name, request.indices));
+        post({ id, type: "plane", result }, [result.rgba.buffer, result.values.buffer, result.stored.buffer]);
         break;
       }
       case "zomText": {
