@@ -27,10 +27,18 @@ pub fn describe(zom: JsValue, path: &str) -> JsResult {
 #[wasm_bindgen]
 pub fn check(zom: JsValue, claims: JsValue, found: JsValue) -> JsResult {
     let zom = from_js(&zom).map_err(fail)?;
-    let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).unwrap_or_default().to_string();
+    let text = |v: &Value, key: &str| {
+        v.get(key)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string()
+    };
     let claims: Vec<check::Claim> = list(&from_js(&claims).map_err(fail)?)
         .iter()
-        .map(|c| check::Claim { path: text(c, "path"), spec: text(c, "spec") })
+        .map(|c| check::Claim {
+            path: text(c, "path"),
+            spec: text(c, "spec"),
+        })
         .collect();
     let found: Vec<Problem> = list(&from_js(&found).map_err(fail)?)
         .iter()
@@ -42,7 +50,12 @@ pub fn check(zom: JsValue, claims: JsValue, found: JsValue) -> JsResult {
                     n => n.as_u64().map(|i| LocStep::Index(i as usize)),
                 })
                 .collect();
-            Problem::error(&text(p, "path"), &loc, ProblemKind::InvalidValue, String::new())
+            Problem::error(
+                &text(p, "path"),
+                &loc,
+                ProblemKind::InvalidValue,
+                String::new(),
+            )
         })
         .collect();
     Ok(plain::problems(&check::check(&zom, &claims, &found)))
