@@ -5,7 +5,8 @@
 //!
 //! The composite is the additive blend OME-Zarr viewers draw (vizarr, ome-ngff-validator):
 //! each active channel's samples are windowed, `v = clamp((s − start) / (end − start), 0, 1)`
-//! (`1 − v` when inverted; a window of no width gives 1 from its end up), and `v × colour` is
+//! (`1 − v` when inverted; a window of no width gives 1 from its end up, a plane of one value
+//! windowed from its own data 0), and `v × colour` is
 //! added to each of R, G and B, saturating at 255. `tests/fixtures/views/reference.py` computes
 //! the same rule with zarr-python and numpy: the browser tests compare the two.
 
@@ -186,6 +187,9 @@ pub fn composite(
             }
             let mut v = if span > 0.0 {
                 ((s - start) / span).clamp(0.0, 1.0)
+            } else if style.window.is_none() {
+                // A plane of one value, windowed from itself: nothing to tell apart.
+                0.0
             } else if s >= end {
                 1.0
             } else {

@@ -41,7 +41,7 @@ before(async () => {
   mkdirSync(docs, { recursive: true });
   explorer = await serveExplorer({ port: 0 });
   // Another origin, as a user's data host: no listing, no consolidated metadata but what the writers wrote.
-  data = await startServer({ root: views });
+  data = await startServer({ root: join(repoRoot, "tests", "fixtures") });
 });
 
 after(async () => {
@@ -132,9 +132,28 @@ async function canvasPixels(e, selector) {
   return { ...got, rgba: Buffer.from(got.rgba, "base64") };
 }
 
-/** Opens the explorer on a hierarchy of the data host, at a node path. */
+/** Opens the explorer on a hierarchy of tests/fixtures/views/ on the data host, at a node path. */
 async function openHierarchy(e, name, path = "") {
-  await e.open(`${explorer.url}?url=${encodeURIComponent(`${data.url}/${name}/`)}#/${path}`);
+  await openFixture(e, `views/${name}`, path);
+}
+
+/** Opens the explorer on a hierarchy of tests/fixtures/ on the data host, at a node path. */
+async function openFixture(e, dir, path = "") {
+  await e.open(`${explorer.url}?url=${encodeURIComponent(`${data.url}/${dir}/`)}#/${path}`);
+}
+
+/** Waits for the View card's `count` pictured images (at least one), all drawn; gives their nodes. */
+async function cardsDrawn(e, what, count = null) {
+  await waitForView(e, ".cards", what);
+  await e.waitFor(
+    (n) => {
+      const slots = [...document.querySelectorAll("#view .card-image .thumb-slot")];
+      return slots.length > 0 && (n === null || slots.length === n) && slots.every((s) => s.dataset.state === "drawn");
+    },
+    count,
+    { what: `${what}: every picture drawn` },
+  );
+  return e.evaluate(() => [...document.querySelectorAll("#view .card-image")].map((c) => c.dataset.node));
 }
 
 /** Waits for `selector` in the View card; fails at once, with what the card says, when it shows a failure instead. */
@@ -208,12 +227,21 @@ async function pickVariable(e, name) {
     pick.value = n;
     pick.dispatchEvent(new Event("change"));
   }, name);
-  await e.waitFor((was) => (document.querySelector("#view .view-body")?.dataset.drawn ?? null) !== was, before, { what: `${name} drawn` });
+  await e.waitFor(
+    ([was, n]) => {
+      const body = document.querySelector("#view .view-body");
+      return body !== null && body.dataset.variable === n && body.dataset.drawn !== was;
+    },
+    [before, name],
+    { what: `${name} drawn` },
+  );
 }
 
 async function datasetJourney(e) {
   await openHierarchy(e, "xarray-tas");
   await waitForView(e, "#plane-canvas", "the first variable drawn");
+  // The panel is drawn again as the walk's tree, summaries and verdict arrive: then it stays.
+  await e.waitFor(() => document.body.dataset.state === "ready", null, { what: "the walk" });
   await pickVariable(e, "tas");
   const times = dates("xarray-tas", "time");
   const page = await e.evaluate(() => ({
@@ -246,6 +274,7 @@ async function datasetJourney(e) {
 
   await openHierarchy(e, "xarray-noleap");
   await waitForView(e, "#plane-canvas", "the first variable drawn");
+  await e.waitFor(() => document.body.dataset.state === "ready", null, { what: "the walk" });
   await pickVariable(e, "tos");
   assertSamePicture(await canvasPixels(e, "#plane-canvas"), mapReference("xarray-noleap", "tos", { flipRows: false }), "tos, as stored (north first)");
   const y = await e.evaluate(() => [...document.querySelectorAll(".axis-y span")].map((s) => s.textContent));
@@ -260,6 +289,17 @@ async function datasetJourney(e) {
     input.dispatchEvent(new Event("input"));
   });
   await e.waitFor((want) => document.querySelector('output.slider-value[data-dim="time360"]')?.textContent === want, dates("xarray-noleap", "time360")[1], { what: "the 360_day date 2026-02-30" });
+}
+
+async function collectionsJourney(e) {
+  // A well opened from the address before the walk ends: its two fields, pictured.
+  await openHierarchy(e, "ome-0.5-plate", "B/2");
+  assert.deepEqual(await cardsDrawn(e, "well B/2's fields", 2), ["B/2/0", "B/2/1"]);
+  // bioformats2raw's series (metadata only: the pictures are of the fill value) and a 0.6 scene's images.
+  await openFixture(e, "conventions/ome-0.5-bioformats2raw");
+  assert.deepEqual(await cardsDrawn(e, "the bioformats2raw series", 2), ["0", "1"]);
+  await openFixture(e, "conventions-0.6/ome-0.6-scene");
+  assert.ok((await cardsDrawn(e, "the scene's images")).length >= 1);
 }
 
 for (const engine of ENGINES) {
@@ -286,6 +326,13 @@ for (const engine of ENGINES) {
     test("a plate as a grid of wells, each its first field", async () => {
       await plateJourney(e);
       await shot("plate");
+    });
+    test("a well's fields, bioformats2raw's series and a 0.6 scene's images, pictured", async () => {
+      await collectionsJourney(e);
+      await openHierarchy(e, "ome-0.5-plate", "A/3");
+      await cardsDrawn(e, "well A/3's fields", 2);
+      await e.waitFor(() => document.body.dataset.state === "ready", null, { what: "the plate's walk" });
+      await shot("well");
     });
     test("xarray datasets as maps, north up, with dates", async () => {
       await datasetJourney(e);

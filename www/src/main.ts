@@ -173,7 +173,7 @@ const verdict: Verdict = (path) => {
 /** What the View cards of the hierarchy shown need. */
 function viewContext(): ViewContext {
   const url = shown?.source.kind === "url" ? shown.source.url : null;
-  return { worker, url, v3: hier?.root.summary?.zarr_format !== 2, select, verdict };
+  return { worker, url, v3: hier?.root.summary?.zarr_format !== 2, select, verdict, walked: hier !== null };
 }
 
 /**

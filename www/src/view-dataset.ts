@@ -125,6 +125,7 @@ export function renderDatasetView(root: HTMLElement, path: string, view: Dataset
       drawPlane(result);
       status.textContent = `${result.variable.name}: ${result.height} × ${result.width}, read and decoded in the worker in ${Math.round(performance.now() - t0)} ms${result.y.flipped ? "; rows reversed to put north up" : ""}${result.x.flipped ? "; columns reversed to put east right" : ""}`;
       root.dataset.drawn = String(generation);
+      root.dataset.variable = result.name;
     } catch (e) {
       if (mine !== generation) return;
       status.classList.remove("busy");

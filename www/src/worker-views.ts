@@ -61,8 +61,14 @@ function opened(shown: Shown, path: string, labels: boolean): Promise<object> {
       const node = await open(shown.store, path, { cache: shown.cache });
       const zom = node instanceof ZarrGroup ? node.zom : node.zom;
       const views = await loadViews();
-      if (views.describe(zom, "").view?.kind !== "image") return rootedAt(path, zom);
-      return rootedAt(path, await openImage(shown.store, path, { labels, open: { cache: shown.cache } }));
+      const kind = views.describe(zom, "").view?.kind;
+      if (kind === "image") return rootedAt(path, await openImage(shown.store, path, { labels, open: { cache: shown.cache } }));
+      if (kind === "series") {
+        // bioformats2raw lists its series in the OME group's attributes.
+        const ome = await open(shown.store, path === "" ? "OME" : `${path}/OME`, { cache: shown.cache, kind: "group" }).catch(() => null);
+        if (ome instanceof ZarrGroup) return rootedAt(path, { ...(zom as object), members: { ...((zom as { members?: object }).members ?? {}), OME: ome.zom } });
+      }
+      return rootedAt(path, zom);
     })();
     got.catch(() => looked.delete(key));
     looked.set(key, got);
