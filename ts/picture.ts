@@ -15,6 +15,7 @@ import { slice } from "./slice.js";
 import type { DimSelection } from "./slice.js";
 import { loadViews } from "./views.js";
 import type { ChannelStyle, DatasetVariable, DatasetView, ImageChannel, ImageView, Samples, Views } from "./views.js";
+import type { Zom } from "./types.js";
 
 /** What {@link imagePicture} draws. */
 export interface ImagePictureOptions {
@@ -57,13 +58,18 @@ const join = (...parts: string[]): string => parts.filter((p) => p !== "").join(
  * The ZOM of the OME-Zarr image group at `path` with what its views need: its levels' arrays
  * (their shapes pick the level a picture reads) and, with `labels`, its `labels` group (an
  * image need not have one, and no metadata says: finding out is a request). The group is
- * opened with `open`'s options; NotFound / InvalidMetadata when it is no image.
+ * opened with `open`'s options, or given as `group` (its ZOM, opened already); NotFound /
+ * InvalidMetadata when it is no image.
  */
-export async function openImage(store: StoreInput, path: string, options: { labels?: boolean; open?: OpenOptions } = {}): Promise<object> {
+export async function openImage(store: StoreInput, path: string, options: { labels?: boolean; open?: OpenOptions; group?: object } = {}): Promise<object> {
   const views = await loadViews();
-  const group = await open(store, path, { ...options.open, kind: "group" });
-  if (!(group instanceof ZarrGroup)) throw new ZomError("NotFound", `no group at /${path}`, { path });
-  const zom = { ...(group.zom as object), members: { ...((group.zom as { members?: object }).members ?? {}) } as { [name: string]: unknown } };
+  let opened = options.group;
+  if (opened === undefined) {
+    const group = await open(store, path, { ...options.open, kind: "group" });
+    if (!(group instanceof ZarrGroup)) throw new ZomError("NotFound", `no group at /${path}`, { path });
+    opened = group.zom as object;
+  }
+  const zom = { ...opened, members: { ...((opened as { members?: object }).members ?? {}) } as { [name: string]: unknown } };
   const view = views.describe(zom, "").view;
   if (view?.kind !== "image") throw new ZomError("InvalidMetadata", `/${path} is no OME-Zarr image`, { path });
   const [arrays, labels] = await Promise.all([
@@ -82,6 +88,20 @@ async function imageZom(store: StoreInput, path: string, views: Views, options: 
     if (view?.kind === "image" && view.levels.every((l) => l.shape !== null)) return { zom: options.zom, at: path };
   }
   return { zom: await openImage(store, path, { labels: Boolean(options.labels), open: options.open }), at: "" };
+}
+
+/**
+ * The level array `level` of the image at `path`, whose node is at `at` of `zom`: from the ZOM
+ * when it holds the array (no request), else opened.
+ */
+async function levelArray(store: StoreInput, path: string, zom: object, at: string, level: string, options?: OpenOptions): Promise<ZarrArray> {
+  let node: unknown = zom;
+  for (const name of at.split("/").filter((n) => n !== "")) node = (node as { members?: { [name: string]: unknown } })?.members?.[name];
+  if (node !== null && typeof node === "object") {
+    const opened = await new ZarrGroup(store, path, node as Zom, true).open(level, options);
+    if (opened instanceof ZarrArray) return opened;
+  }
+  return openArray(store, join(path, level), options);
 }
 
 /** Puts `node` at `relative` below `zom`, making the groups between. */
@@ -115,7 +135,7 @@ export async function imagePicture(store: StoreInput, path: string, options: Ima
   const level = options.level ?? views.levelFor(zom, at, options.width ?? 512, options.height ?? 512) ?? 0;
   const info = view.levels[level];
   if (info === undefined) throw new ZomError("InvalidArgument", `the image at /${path} has no level ${level}`, { path });
-  const arr = await openArray(store, join(path, info.path), options.open);
+  const arr = await levelArray(store, path, zom, at, info.path, options.open);
   const fixed = new Map<number, number>();
   if (view.time_axis !== null) fixed.set(view.time_axis, options.t ?? view.default_t ?? 0);
   if (view.z_axis !== null) fixed.set(view.z_axis, options.z ?? view.default_z ?? Math.floor((arr.shape[view.z_axis] ?? 1) / 2));
@@ -147,7 +167,7 @@ async function overlay(store: StoreInput, path: string, at: string, views: Views
   if (view?.kind !== "image" || view.label === null) throw new ZomError("InvalidMetadata", `/${relative} is no label image`, { path: relative });
   const level = view.levels.findIndex((l) => l.shape !== null && view.y_axis !== null && view.x_axis !== null && l.shape[view.y_axis] === picture.height && l.shape[view.x_axis] === picture.width);
   if (level < 0) throw new ZomError("InvalidMetadata", `the label image /${relative} has no level of ${picture.width} × ${picture.height}`, { path: relative });
-  const arr: ZarrArray = await openArray(store, join(relative, view.levels[level]!.path), options.open);
+  const arr = await levelArray(store, relative, labelPicture.zom, labelPicture.at, view.levels[level]!.path, options.open);
   const fixed = new Map<number, number>();
   if (view.time_axis !== null && image.time_axis !== null) fixed.set(view.time_axis, picture.fixed.get(image.time_axis) ?? 0);
   if (view.z_axis !== null && image.z_axis !== null) fixed.set(view.z_axis, picture.fixed.get(image.z_axis) ?? 0);

@@ -51,6 +51,11 @@ export class ZomWorker {
     else p.resolve(r);
   }
 
+  /** Sends a notice that has no answer. */
+  notify(notice: Extract<Request, { id: 0 }>): void {
+    this.#worker.postMessage(notice);
+  }
+
   /** Sends a request; resolves with the answer, rejects with a {@link WorkerFailure}. */
   call<T extends Response["type"]>(request: WithoutId<Request>, progress?: (r: Response) => void): Promise<Extract<Response, { type: T }>> {
     const id = this.#next++;

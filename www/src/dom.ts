@@ -56,3 +56,13 @@ export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
   if (el === null) throw new Error(`index.html has no #${id}`);
   return el as T;
 }
+
+/** The event a View card's element gets once the pictures it first showed are drawn. */
+export const SETTLED = "zom:settled";
+
+/** Marks `el` settled (its first pictures drawn, or failed) and tells its listeners, once. */
+export function settle(el: HTMLElement): void {
+  if (el.dataset.settled === "true") return;
+  el.dataset.settled = "true";
+  el.dispatchEvent(new Event(SETTLED, { bubbles: true }));
+}

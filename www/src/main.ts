@@ -6,7 +6,7 @@
  */
 import { WorkerFailure, ZomWorker } from "./client.js";
 import { showBytes } from "../../ts/units.js";
-import { byId, h, replace } from "./dom.js";
+import { byId, h, replace, SETTLED } from "./dom.js";
 import { failureBox } from "./failure.js";
 import type { Convention, Hierarchy } from "./model.js";
 import { addSummaries, addValidation, hierarchy } from "./model.js";
@@ -14,7 +14,7 @@ import { renderPanel } from "./panel.js";
 import type { Failure, IcechunkInfo, IcechunkRef, Response, Source } from "./protocol.js";
 import { renderSpec } from "./spec.js";
 import { TreeView } from "./tree.js";
-import { fillView, forgetViews, refreshVerdicts } from "./view.js";
+import { fillView, forgetViews, refreshVerdicts, viewCard } from "./view.js";
 import type { ViewContext } from "./view.js";
 import type { Verdict } from "./view-plate.js";
 
@@ -184,6 +184,12 @@ function showFirstView(path: string): void {
   const slot = h("div.view-slot");
   replace(els.nodeView, h("article.panel", { dataset: { path, early: "true" } }, h("header.panel-head", null, h("h2", { id: "node-title" }, path === "" ? "/" : `/${path}`), h("span.pill.pill-warn", null, "walking…")), h("div.panel-body", null, slot)));
   fillView(slot, path, viewContext());
+  // The walk waits for this: the pictures in view come first.
+  void viewCard(path, viewContext()).then((card) => {
+    const go = () => worker.notify({ id: 0, type: "viewed" });
+    if (card === null || card.querySelector("[data-settled=true]") !== null) go();
+    else card.addEventListener(SETTLED, go, { once: true });
+  });
 }
 
 /** Selects a node: its row (scrolled into view unless `reveal` is false) and its panel. */

@@ -66,6 +66,8 @@ export type Request =
   | { id: number; type: "node"; path: string }
   /** The JSON text of a node's ZOM with its subtree, cut after `limit` characters. */
   | { id: number; type: "zomText"; path: string; limit: number }
+  /** The first view's pictures in view are drawn (or it has none): the walk may start. No answer. */
+  | { id: 0; type: "viewed" }
   /** What a node means under its convention (before the walk ends too: the node is then opened alone). */
   | { id: number; type: "describe"; path: string }
   | ({ id: number; type: "picture" } & PictureRequest)
@@ -199,7 +201,7 @@ export interface IcechunkInfo {
 /** Answers and notices from the worker. */
 export type Response =
   | { id: number; type: "error"; error: Failure }
-  /** The store is open: the page asks for the first view now; the walk starts when its pictures are fetched. */
+  /** The store is open: the page asks for the first view now; the walk starts when the page says it is drawn ("viewed"). */
   | { id: number; type: "opened"; url: string }
   /** The source is an Icechunk repository: sent before the walk's first notice. */
   | { id: number; type: "icechunk"; info: IcechunkInfo }

@@ -10,7 +10,7 @@ import type { DatasetVariable, DatasetView } from "zom/manual";
 import type { ZomWorker } from "./client.js";
 import { WorkerFailure } from "./client.js";
 import { gradientCss } from "./colour.js";
-import { h, replace } from "./dom.js";
+import { h, replace, settle } from "./dom.js";
 import { failureBox } from "./failure.js";
 import type { PlaneAxisResult, PlaneResult } from "./protocol.js";
 
@@ -86,7 +86,10 @@ export function renderDatasetView(root: HTMLElement, path: string, view: Dataset
     status,
     output,
   );
-  if (name === null) return;
+  if (name === null) {
+    settle(root);
+    return;
+  }
 
   function buildSliders(r: PlaneResult): void {
     if (sliders.childElementCount > 0) return;
@@ -110,7 +113,10 @@ export function renderDatasetView(root: HTMLElement, path: string, view: Dataset
   }
 
   async function draw(): Promise<void> {
-    if (name === null) return;
+    if (name === null) {
+    settle(root);
+    return;
+  }
     const mine = ++generation;
     status.textContent = "reading…";
     status.classList.add("busy");
@@ -133,6 +139,7 @@ export function renderDatasetView(root: HTMLElement, path: string, view: Dataset
       const f = e instanceof WorkerFailure ? e.failure : { code: "Error", message: String(e), path, key: null };
       replace(output, failureBox(f, "Could not draw the variable"));
     }
+    settle(root);
   }
 
   function drawPlane(r: PlaneResult): void {

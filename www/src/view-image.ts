@@ -8,7 +8,7 @@
 import type { ImageChannel, ImageView } from "zom/manual";
 import type { ZomWorker } from "./client.js";
 import { WorkerFailure } from "./client.js";
-import { h, replace } from "./dom.js";
+import { h, replace, settle } from "./dom.js";
 import { failureBox } from "./failure.js";
 import { shapeText } from "./model.js";
 import type { PictureRequest, PictureResult } from "./protocol.js";
@@ -176,6 +176,7 @@ export function renderImageView(root: HTMLElement, path: string, view: ImageView
       const f = e instanceof WorkerFailure ? e.failure : { code: "Error", message: String(e), path, key: null };
       replace(output, failureBox(f, "Could not draw the image"));
     }
+    settle(root);
   }
 
   function drawPicture(r: PictureResult, ms: number): void {

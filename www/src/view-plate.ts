@@ -8,7 +8,7 @@
 import type { PlateView, SceneView, SeriesView, WellView } from "zom/manual";
 import type { ZomWorker } from "./client.js";
 import { WorkerFailure } from "./client.js";
-import { h, replace } from "./dom.js";
+import { h, replace, settle } from "./dom.js";
 import { pictureCanvas } from "./view-image.js";
 
 /** A thumbnail's size in CSS pixels, and the least picture size asked for. */
@@ -18,12 +18,15 @@ const CARD = { width: 128, height: 128 };
 /** A node's verdict as the page knows it: its problems and those below it (null while validating). */
 export type Verdict = (path: string) => { errors: number; warnings: number } | null;
 
+/** A slot that draws its picture when asked. */
+type Slot = HTMLElement & { draw?: () => Promise<void> };
+
 /**
- * Pictures `slot` with the picture of the node at `path` when it first comes into view (an
- * IntersectionObserver; at once where there is none), at least `size` large.
+ * Pictures `slot` with the picture of the node at `path` when it first comes into view (the
+ * card's {@link Pictures}), at least `size` large.
  */
-function lazyPicture(slot: HTMLElement, path: string, worker: ZomWorker, size: { width: number; height: number }, observer: IntersectionObserver | null): void {
-  const draw = async (): Promise<void> => {
+function lazyPicture(slot: Slot, path: string, worker: ZomWorker, size: { width: number; height: number }, pictures: Pictures): void {
+  slot.draw = async (): Promise<void> => {
     slot.dataset.state = "reading";
     try {
       const { result } = await worker.call<"picture">({ type: "picture", path, width: size.width, height: size.height });
@@ -37,27 +40,47 @@ function lazyPicture(slot: HTMLElement, path: string, worker: ZomWorker, size: {
       slot.dataset.state = "failed";
     }
   };
-  if (observer === null) void draw();
-  else {
-    (slot as HTMLElement & { draw?: () => Promise<void> }).draw = draw;
-    observer.observe(slot);
-  }
+  pictures.add(slot);
 }
 
-/** An observer that pictures each slot once it is within a screen of the view. */
-function pictureObserver(): IntersectionObserver | null {
-  if (typeof IntersectionObserver !== "function") return null;
-  const observer = new IntersectionObserver(
-    (entries) => {
-      for (const entry of entries) {
-        if (!entry.isIntersecting) continue;
-        observer.unobserve(entry.target);
-        void (entry.target as HTMLElement & { draw?: () => Promise<void> }).draw?.();
-      }
-    },
-    { rootMargin: "200px" },
-  );
-  return observer;
+/**
+ * The pictures of one card: each slot drawn once it is within a screen of the view (an
+ * IntersectionObserver; all at once where there is none). When the slots in view at first
+ * are drawn, the card is settled ({@link settle}): the page's walk may start.
+ */
+class Pictures {
+  readonly #root: HTMLElement;
+  readonly #observer: IntersectionObserver | null;
+  readonly #slots: Slot[] = [];
+  #first = true;
+
+  constructor(root: HTMLElement) {
+    this.#root = root;
+    this.#observer =
+      typeof IntersectionObserver !== "function"
+        ? null
+        : new IntersectionObserver((entries) => this.#seen(entries.filter((e) => e.isIntersecting).map((e) => e.target as Slot)), { rootMargin: "200px" });
+  }
+
+  /** A slot to draw when it comes into view. */
+  add(slot: Slot): void {
+    this.#slots.push(slot);
+    this.#observer?.observe(slot);
+  }
+
+  /** Starts drawing: without an observer every slot at once; a card with no slot is settled. */
+  start(): void {
+    if (this.#observer === null) this.#seen(this.#slots);
+    else if (this.#slots.length === 0) settle(this.#root);
+  }
+
+  #seen(slots: Slot[]): void {
+    for (const slot of slots) this.#observer?.unobserve(slot);
+    const drawing = slots.map((slot) => slot.draw?.());
+    if (!this.#first) return;
+    this.#first = false;
+    void Promise.allSettled(drawing).then(() => settle(this.#root));
+  }
 }
 
 /** A node's verdict mark, kept up to date by {@link updateMarks}. */
@@ -91,7 +114,7 @@ export function updateMarks(root: ParentNode, verdict: Verdict): void {
 
 /** The plate's grid: a header row of columns, a header column of rows, a cell per well. */
 export function renderPlateView(root: HTMLElement, view: PlateView, worker: ZomWorker, select: (path: string) => void, verdict: Verdict): void {
-  const observer = pictureObserver();
+  const pictures = new Pictures(root);
   const byCell = new Map(view.wells.map((w) => [`${w.row}/${w.column}`, w]));
   const grid = h("div.plate-grid", { id: "plate-grid", style: `grid-template-columns: auto repeat(${view.columns.length}, ${THUMB.width + 8}px)`, dataset: { rows: view.rows.length, columns: view.columns.length } });
   grid.append(h("span.plate-corner"), ...view.columns.map((c) => h("span.plate-col", null, c)));
@@ -106,7 +129,7 @@ export function renderPlateView(root: HTMLElement, view: PlateView, worker: ZomW
       const slot = h("span.thumb-slot", { style: `width: ${THUMB.width}px; height: ${THUMB.height}px` });
       const cell = h("button.well", { type: "button", title: `well ${well.path}`, dataset: { well: well.path }, onclick: () => select(well.node) }, slot, h("span.well-name", null, well.path), verdictMark(verdict, well.node));
       grid.append(cell);
-      lazyPicture(slot, well.node, worker, THUMB, observer);
+      lazyPicture(slot, well.node, worker, THUMB, pictures);
     });
   });
   const facts = [
@@ -115,21 +138,23 @@ export function renderPlateView(root: HTMLElement, view: PlateView, worker: ZomW
     view.acquisitions.length > 0 ? `${view.acquisitions.length} acquisition${view.acquisitions.length === 1 ? "" : "s"}` : null,
   ].filter((f) => f !== null);
   replace(root, h("p.view-facts", null, facts.join(" · ")), h("div.plate-wrap", null, grid));
+  pictures.start();
 }
 
 /** A row of pictured cards, one per image node; a click opens it. */
 function cards(root: HTMLElement, items: { node: string; title: string }[], worker: ZomWorker, select: (path: string) => void, verdict: Verdict, facts: string): void {
-  const observer = pictureObserver();
+  const pictures = new Pictures(root);
   const row = h(
     "div.cards",
     null,
     items.map((item) => {
       const slot = h("span.thumb-slot", { style: `width: ${CARD.width}px; height: ${CARD.height}px` });
-      lazyPicture(slot, item.node, worker, CARD, observer);
+      lazyPicture(slot, item.node, worker, CARD, pictures);
       return h("button.card-image", { type: "button", dataset: { node: item.node }, onclick: () => select(item.node) }, slot, h("span.card-title", null, item.title, " ", verdictMark(verdict, item.node)));
     }),
   );
   replace(root, h("p.view-facts", null, facts), row);
+  pictures.start();
 }
 
 /** A well's fields. */

@@ -62,7 +62,7 @@ function opened(shown: Shown, path: string, labels: boolean): Promise<object> {
       const zom = node instanceof ZarrGroup ? node.zom : node.zom;
       const views = await loadViews();
       const kind = views.describe(zom, "").view?.kind;
-      if (kind === "image") return rootedAt(path, await openImage(shown.store, path, { labels, open: { cache: shown.cache } }));
+      if (kind === "image") return rootedAt(path, await openImage(shown.store, path, { labels, open: { cache: shown.cache }, group: zom }));
       if (kind === "series") {
         // bioformats2raw lists its series in the OME group's attributes.
         const ome = await open(shown.store, path === "" ? "OME" : `${path}/OME`, { cache: shown.cache, kind: "group" }).catch(() => null);

@@ -141,8 +141,8 @@ async function doWalk(id: number, source: Source): Promise<void> {
   const url = opened.url;
   postStats();
   // The page asks for the view and the pictures of the node it shows first; the walk waits
-  // until they are fetched, so that over HTTP/1.1 (6 connections a host) it does not hold
-  // the connections the pictures on screen need.
+  // until the page says they are drawn, so that over HTTP/1.1 (6 connections a host) it does
+  // not hold the connections the pictures on screen need.
   post({ id, type: "opened", url });
   await firstPictures(mine.signal);
   if (controller !== mine) return;
@@ -196,34 +196,24 @@ async function doWalk(id: number, source: Source): Promise<void> {
   post({ id, type: "walked", problems: report.problems, claims, specTitles, timings: { validated: now() } });
 }
 
-/** Views and pictures being made, and the walk waiting for them. */
-let viewsPending = 0;
-let viewsSettled: (() => void)[] = [];
-/** How long the walk waits for the page's first view requests, and for them at the most. */
-const FIRST_VIEW_MS = 100;
-const FIRST_PICTURES_MS = 5000;
+/** The walk's wait for the page's first view: resolved by its "viewed" notice. */
+let viewed: (() => void) | null = null;
+/** The longest the walk waits for the first view's pictures. */
+const FIRST_PICTURES_MS = 15_000;
 
-/** Counts a view or picture request while it runs. */
-async function viewWork<T>(work: () => Promise<T>): Promise<T> {
-  viewsPending++;
-  try {
-    return await work();
-  } finally {
-    viewsPending--;
-    if (viewsPending === 0) for (const settle of viewsSettled.splice(0)) settle();
-  }
-}
-
-/** Resolves when the page's first view requests are done (or after FIRST_PICTURES_MS). */
-async function firstPictures(signal: AbortSignal): Promise<void> {
-  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-  const deadline = performance.now() + FIRST_PICTURES_MS;
-  await sleep(FIRST_VIEW_MS);
-  while (viewsPending > 0 && !signal.aborted && performance.now() < deadline) {
-    await Promise.race([new Promise<void>((resolve) => viewsSettled.push(resolve)), sleep(deadline - performance.now())]);
-    // A picture's answer often makes the page ask for the next ones.
-    await sleep(FIRST_VIEW_MS);
-  }
+/** Resolves when the page says its first view is drawn, after FIRST_PICTURES_MS, or on abort. */
+function firstPictures(signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      viewed = null;
+      resolve();
+    };
+    const timer = setTimeout(done, FIRST_PICTURES_MS);
+    signal.addEventListener("abort", done);
+    viewed = done;
+  });
 }
 
 /** What the views read: the store, the chunk cache and (once walked) the ZOM. */
@@ -458,17 +448,20 @@ async function handle(request: Request): Promise<void> {
         post({ id, type: "node", zom: own });
         break;
       }
+      case "viewed":
+        viewed?.();
+        return;
       case "describe":
-        post({ id, type: "describe", description: await viewWork(() => describe(shown(), request.path)) });
+        post({ id, type: "describe", description: await describe(shown(), request.path) });
         break;
       case "picture": {
         const { id: _id, type: _type, ...asked } = request;
-        const result = await viewWork(() => picture(shown(), asked));
+        const result = await picture(shown(), asked);
         post({ id, type: "picture", result }, [result.rgba.buffer]);
         break;
       }
       case "plane": {
-        const result = await viewWork(() => plane(shown(), request.path, request.name, request.indices));
+        const result = await plane(shown(), request.path, request.name, request.indices);
         post({ id, type: "plane", result }, [result.rgba.buffer, result.values.buffer, result.stored.buffer]);
         break;
       }
