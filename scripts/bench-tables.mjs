@@ -117,6 +117,31 @@ function plate(s) {
   return parts.join("\n\n");
 }
 
+function platePictures(s) {
+  const head = [`plate, ${s.latency_ms} ms a request, Chromium`, "wells in view", "pictures ms", "floor ms", "× floor", "requests by then", "floor requests", "first data request ms", "walk started ms", "walk end ms", "requests at walk end"];
+  const rows = s.plates.map((p) => [
+    `${p.wells} wells (level ${p.level}, ${p.level_shape.join(" × ")})`,
+    String(p.in_view),
+    fixed(p.ms),
+    fixed(p.floor_ms),
+    times(p.vs_floor),
+    String(p.requests),
+    String(p.floor_requests),
+    fixed(p.first_data_request_ms),
+    fixed(p.walk_started_ms),
+    fixed(p.ready_ms),
+    String(p.requests_walk_end),
+  ]);
+  const kinds = table(
+    ["requests of the wells in view by then", "well documents", "field documents", "level documents", "labels probes", "chunks", "floor: round trips (plate, wells, fields, levels, chunks)"],
+    s.plates.map((p) => {
+      const k = p.requests_in_view;
+      return [`${p.wells} wells (${p.in_view} in view)`, String(k.well), String(k.field), String(k.level), String(k.labels ?? 0), String(k.chunk), p.floor_steps.map((f) => f.round_trips).join(" + ")];
+    }),
+  );
+  return `${table(head, rows)}\n\n${kinds}`;
+}
+
 function explorerLarge(s) {
   return table(
     ["explorer, 10,000-node consolidated hierarchy", "ms", "× CLI"],
@@ -266,6 +291,7 @@ const BLOCKS = {
   walk10k: [["walk10k"], "bench/walk.mjs", (r) => walk(r.walk10k)],
   walk_v2: [["walk_v2"], "bench/walk.mjs", (r) => walk(r.walk_v2)],
   plate: [["plate"], "bench/plate.mjs", (r) => plate(r.plate)],
+  plate_pictures: [["plate_pictures"], "bench/plate-pictures.mjs", (r) => platePictures(r.plate_pictures)],
   size: [["size"], "bench/size.mjs", (r) => size(r.size)],
   attribution: [["size"], "bench/attribution.mjs", (r) => attribution(r.size.attribution)],
   load: [["load"], "bench/load.mjs", (r) => load(r.load)],

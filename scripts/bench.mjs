@@ -25,6 +25,10 @@
 //   their metadata names, from a host without listing and behind an HTML index, at 20 and 50
 //   ms, against zarrita as a viewer uses it, with the floor; the walk's concurrency in Chromium
 //   (bench/plate.mjs);
+// - plate-pictures: the explorer's plate grid in Chromium, 96 and 384 wells with pixels
+//   (bench/generate_plate.py --keep-chunks) from another origin at 50 ms: the time to the
+//   pictures of the wells in view, the requests by then and the levels drawn, against the
+//   floor of their requests through 6 connections; the walk's end (bench/plate-pictures.mjs);
 // - viewer: reading as a web viewer does — tiles one by one and at once, whole arrays, zom's
 //   HTTP concurrency, a panning soak's memory (Node and Chromium), time to first tile of an
 //   OME-Zarr pyramid in Chromium — against zarrita, with floors (bench/viewer.mjs,
@@ -35,7 +39,7 @@
 //   build with zarrita, with floors; zom alone in Chromium (bench/icechunk.mjs).
 //
 //   npm run bench [-- --runs N] [-- --cases v3_gzip,v3_zstd] [-- --no-native]
-//                 [-- --only decode,read,walk,plate,size,load,first,specs,cache,viewer,icechunk] [-- --read-runs N]
+//                 [-- --only decode,read,walk,plate,plate-pictures,size,load,first,specs,cache,viewer,icechunk] [-- --read-runs N]
 //                 [-- --quick]
 //
 // Steps: build pkg/ (incremental, as `npm run build`), write bench/data/ with
@@ -54,7 +58,9 @@
 // with icechunk-python (in .venv-icechunk, which setup's pythonIcechunk() creates) into
 // bench/data/icechunk when it is missing or either generator changed, with the native decode
 // speeds of its arrays (examples/bench_decode.rs on bench/data/icechunk/plain) for its floors;
-// it writes "icechunk".
+// it writes "icechunk". The plate-pictures bench's plates are written by bench/generate_plate.py
+// --keep-chunks (with ome-zarr-py in .venv-ome) into bench/data/plates-pictures when missing or
+// the generator changed; it writes "plate_pictures".
 // --runs and --cases apply to the decode bench, --read-runs (default 5) to read, walk, specs,
 // cache, viewer, icechunk and first; --quick makes the viewer and icechunk benches short (3 runs,
 // fewer latencies and rounds).
@@ -77,6 +83,7 @@ const pyramidGenerator = join(benchDir, "generate_pyramid.py");
 const pyramidDir = join(dataDir, "viewer_pyramid");
 const plateGenerator = join(benchDir, "generate_plate.py");
 const platesDir = join(dataDir, "plates");
+const platePicturesDir = join(dataDir, "plates-pictures");
 const icechunkGenerator = join(benchDir, "generate_icechunk.py");
 const icechunkDir = join(dataDir, "icechunk");
 /** The plates of bench/plate.mjs: name, rows, columns, OME-Zarr version (2 fields, 3 levels). */
@@ -85,6 +92,11 @@ const PLATES = [
   ["plate96-v0.4", 8, 12, "0.4"],
   ["plate384-v0.5", 16, 24, "0.5"],
 ];
+/** The plates of bench/plate-pictures.mjs (OME-Zarr 0.5, 2 fields of 2 × 512 × 512 uint16 in 3 levels, chunks 256²). */
+const PICTURE_PLATES = [
+  ["plate96-v0.5", 8, 12],
+  ["plate384-v0.5", 16, 24],
+];
 
 const { values: args } = parseArgs({
   options: {
@@ -92,7 +104,7 @@ const { values: args } = parseArgs({
     cases: { type: "string" },
     "no-native": { type: "boolean", default: false },
     "no-build": { type: "boolean", default: false },
-    only: { type: "string", default: "decode,read,walk,plate,size,load,first,specs,cache,viewer,icechunk" },
+    only: { type: "string", default: "decode,read,walk,plate,plate-pictures,size,load,first,specs,cache,viewer,icechunk" },
     "read-runs": { type: "string", default: "5" },
     quick: { type: "boolean", default: false },
   },
@@ -158,6 +170,22 @@ function generatePlates() {
   writeFileSync(stamp, want);
 }
 
+/** The plate pictures bench's plates, with their chunks (.venv-ome), when missing or the generator changed. */
+function generatePlatePictures() {
+  const stamp = join(platePicturesDir, "generator.sha256");
+  const want = sha256(plateGenerator);
+  if (existsSync(stamp) && readFileSync(stamp, "utf8") === want && PICTURE_PLATES.every(([name]) => existsSync(join(platePicturesDir, name)))) {
+    console.log("bench: bench/data/plates-pictures is up to date");
+    return;
+  }
+  const py = pythonOme();
+  for (const [name, rows, cols] of PICTURE_PLATES) {
+    const args = [plateGenerator, "--rows", String(rows), "--cols", String(cols), "--fields", "2", "--levels", "3", "--format", "0.5", "--keep-chunks", "--channels", "2", "--size", "512", "--chunk", "256", join(platePicturesDir, name)];
+    timed(`generate bench/data/plates-pictures/${name} (bench/generate_plate.py --keep-chunks, ome-zarr-py)`, () => run(py, args));
+  }
+  writeFileSync(stamp, want);
+}
+
 /** The icechunk bench's repository, written by icechunk-python (.venv-icechunk) when missing or either generator changed. */
 function generateIcechunk() {
   const manifest = join(icechunkDir, "manifest.json");
@@ -219,7 +247,7 @@ function native(dir = dataDir, cases = args.cases) {
   return file;
 }
 
-const BENCHES = ["decode", "read", "walk", "plate", "size", "load", "first", "specs", "cache", "viewer", "icechunk"];
+const BENCHES = ["decode", "read", "walk", "plate", "plate-pictures", "size", "load", "first", "specs", "cache", "viewer", "icechunk"];
 
 runMain(() => {
   const t0 = performance.now();
@@ -262,6 +290,11 @@ runMain(() => {
     setup({ browser: true });
     generatePlates();
     timed("plate (bench/plate.mjs)", () => run(process.execPath, ["--expose-gc", join(benchDir, "plate.mjs"), "--runs", args["read-runs"]]));
+  }
+  if (benches.has("plate-pictures")) {
+    setup({ browser: true });
+    generatePlatePictures();
+    timed("plate pictures (bench/plate-pictures.mjs, Chromium)", () => run(process.execPath, [join(benchDir, "plate-pictures.mjs"), "--runs", args["read-runs"]]));
   }
   if (benches.has("viewer")) {
     generatePyramid();
