@@ -10,6 +10,9 @@ mod eval;
 mod follow;
 mod format;
 mod items;
+
+/// The path a relative path (`../..`) leads to from a node path: the one rule specs and views resolve by.
+pub(crate) use items::relative_path;
 mod pattern;
 mod pointer;
 pub(crate) mod schema;

@@ -42,7 +42,7 @@ function summary(view: DatasetView): HTMLElement {
     h("p", null, h("b", null, "Dimensions: "), `(${dims})`),
     table("Coordinates", view.coordinates, true),
     table("Data variables", view.data_variables, false),
-    attrs.length > 0 && h("details", null, h("summary", null, `Attributes (${attrs.length})`), h("dl.facts", null, attrs.flatMap(([k, v]) => [h("dt", null, k), h("dd", null, typeof v === "string" ? v : JSON.stringify(v))]))),
+    attrs.length > 0 && h("details", null, h("summary", null, `Attributes (${attrs.length})`), h("dl.facts", null, attrs.flatMap(([k, v]) => [h("dt", null, k), h("dd", null, typeof v === "string" ? v : JSON.stringify(v, (_, x: unknown) => (typeof x === "bigint" ? x.toString() : x)))]))),
   );
 }
 

@@ -166,12 +166,11 @@ function drawCard(path: string, description: Description, context: ViewContext):
  */
 export function fillView(slot: HTMLElement, path: string, context: ViewContext): void {
   const now = settled.get(path);
-  if (now !== undefined && (now.walked || !context.walked)) {
-    if (now.card !== null) replace(slot, now.card);
-    return;
-  }
+  // The card made before stays in the page while the walked hierarchy is asked whether it says more.
+  if (now !== undefined && now.card !== null) replace(slot, now.card);
+  if (now !== undefined && (now.walked || !context.walked)) return;
   void viewCard(path, context).then((card) => {
     if (card === null) replace(slot);
-    else replace(slot, card);
+    else if (card.parentNode !== slot) replace(slot, card);
   });
 }

@@ -83,17 +83,7 @@ fn resolve(from: &str, relative: &str) -> Option<String> {
     if relative.starts_with('/') || relative.contains("://") {
         return None;
     }
-    let mut parts: Vec<&str> = from.split('/').filter(|p| !p.is_empty()).collect();
-    for step in relative.split('/') {
-        match step {
-            "" | "." => {}
-            ".." => {
-                parts.pop()?;
-            }
-            name => parts.push(name),
-        }
-    }
-    Some(parts.join("/"))
+    crate::spec::relative_path(from, relative)
 }
 
 /// Checks that each listed label image fits the image, located at the label image.
