@@ -4,7 +4,7 @@
  * only draws. Values cross by structured clone (BigInts included).
  * @module
  */
-import type { DatasetVariable, Description, DetectedConvention, ImageChannel, ImageView, NodeSummary } from "zom/manual";
+import type { DatasetVariable, Description, DetectedConvention, ImageChannel, ImagePictureOptions, ImageView, NodeSummary } from "zom/manual";
 
 /** A failure, as the page shows it: zom's error code, node path and store key when known. */
 export interface Failure {
@@ -82,7 +82,7 @@ export interface PictureRequest {
   height: number;
   level?: number | null;
   /** Settings in place of the metadata's, by channel index. */
-  channels?: (Partial<Pick<ImageChannel, "active" | "color" | "window" | "inverted">> | undefined)[] | null;
+  channels?: ImagePictureOptions["channels"] | null;
   labels?: string | null;
   t?: number | null;
   z?: number | null;

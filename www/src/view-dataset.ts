@@ -13,6 +13,7 @@ import { gradientCss } from "./colour.js";
 import { h, replace, settle } from "./dom.js";
 import { failureBox } from "./failure.js";
 import type { PlaneAxisResult, PlaneResult } from "./protocol.js";
+import { fitScale, pictureCanvas } from "./view-image.js";
 
 const BOX = { width: 640, height: 400 };
 
@@ -143,12 +144,9 @@ export function renderDatasetView(root: HTMLElement, path: string, view: Dataset
   }
 
   function drawPlane(r: PlaneResult): void {
-    const canvas = h("canvas.image", { id: "plane-canvas", width: r.width, height: r.height });
-    const ctx = canvas.getContext("2d");
-    if (ctx !== null && r.width > 0 && r.height > 0) ctx.putImageData(new ImageData(new Uint8ClampedArray(r.rgba), r.width, r.height), 0, 0);
-    const scale = Math.min(BOX.width / r.width, BOX.height / r.height, 16);
-    canvas.style.width = `${Math.round(r.width * scale)}px`;
-    canvas.style.height = `${Math.round(r.height * scale)}px`;
+    const canvas = pictureCanvas(r.rgba, r.width, r.height, BOX);
+    canvas.id = "plane-canvas";
+    const scale = fitScale(r.width, r.height, BOX);
     const units = r.variable.units === null ? "" : ` ${r.variable.units}`;
     const readout = h("div.readout", { id: "plane-readout" }, "point at the map for values");
     canvas.addEventListener("pointermove", (e) => {

@@ -16,12 +16,17 @@ import type { PictureRequest, PictureResult } from "./protocol.js";
 /** The largest size a picture is drawn at, in CSS pixels. */
 const BOX = { width: 640, height: 480 };
 
+/** The CSS pixels per picture pixel that show a `width` × `height` picture at most `box` large (small pictures enlarged up to 16×). */
+export function fitScale(width: number, height: number, box: { width: number; height: number }): number {
+  return Math.min(box.width / width, box.height / height, 16);
+}
+
 /** Draws RGBA into a new canvas at its own size, shown at most `box` large (small pictures enlarged). */
 export function pictureCanvas(rgba: Uint8ClampedArray, width: number, height: number, box: { width: number; height: number }, cls = "canvas.image"): HTMLCanvasElement {
   const canvas = h(cls as "canvas.image", { width, height });
   const ctx = canvas.getContext("2d");
   if (ctx !== null && width > 0 && height > 0) ctx.putImageData(new ImageData(new Uint8ClampedArray(rgba), width, height), 0, 0);
-  const scale = Math.min(box.width / width, box.height / height, 16);
+  const scale = fitScale(width, height, box);
   canvas.style.width = `${Math.max(1, Math.round(width * scale))}px`;
   canvas.style.height = `${Math.max(1, Math.round(height * scale))}px`;
   return canvas;
