@@ -201,6 +201,28 @@ pub fn level_for(view: &ImageView, width: u64, height: u64) -> usize {
     chosen
 }
 
+/// The level whose shape must be known before [`level_for`] can answer for a picture `width`
+/// × `height` pixels: going from the smallest level up, the first whose shape is unknown before
+/// one is found that is large enough. None when the known shapes settle the answer. A reader
+/// opens that level's array, puts it in the ZOM and asks again; for a thumbnail of a pyramid it
+/// reads one level's metadata, not every level's.
+pub fn level_to_open(view: &ImageView, width: u64, height: u64) -> Option<usize> {
+    let (Some(x), Some(y)) = (view.x_axis, view.y_axis) else {
+        return None;
+    };
+    for (i, level) in view.levels.iter().enumerate().rev() {
+        let Some(shape) = &level.shape else {
+            return Some(i);
+        };
+        if let (Some(&w), Some(&h)) = (shape.get(x), shape.get(y)) {
+            if w >= width && h >= height {
+                return None;
+            }
+        }
+    }
+    None
+}
+
 /// Reads the image at `node`; `with_labels` also reads (and checks) its label images.
 fn read_image(node: &Node, with_labels: bool, problems: &mut Vec<Problem>) -> Option<ImageView> {
     let (ome, base) = ome_metadata(node, "multiscales")?;
