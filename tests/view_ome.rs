@@ -405,6 +405,59 @@ fn level_for_picks_the_smallest_level_that_covers_the_picture() {
 }
 
 #[test]
+fn level_to_open_asks_for_the_levels_a_picture_depends_on_from_the_smallest_up() {
+    let v = image(&zom_of("conventions/ome-0.5-image"), "");
+    let mut unknown = v.clone();
+    for l in &mut unknown.levels {
+        l.shape = None;
+    }
+    // Known shapes settle it.
+    assert_eq!(ome::level_to_open(&v, 64, 64), None);
+    // Nothing known: the smallest level first.
+    assert_eq!(ome::level_to_open(&unknown, 16, 16), Some(2));
+    // The smallest is large enough: no other level's shape matters.
+    let mut smallest = unknown.clone();
+    smallest.levels[2].shape = v.levels[2].shape.clone();
+    assert_eq!(ome::level_to_open(&smallest, 16, 16), None);
+    assert_eq!(ome::level_for(&smallest, 16, 16), 2);
+    // Too small: the next one up, and so on to level 0.
+    assert_eq!(ome::level_to_open(&smallest, 32, 32), Some(1));
+    let mut two = smallest.clone();
+    two.levels[1].shape = v.levels[1].shape.clone();
+    assert_eq!(ome::level_to_open(&two, 32, 32), None);
+    assert_eq!(ome::level_for(&two, 32, 32), 1);
+    assert_eq!(ome::level_to_open(&two, 64, 64), Some(0));
+    // Each answer, once its levels are opened, is level_for's with every shape known.
+    for size in [0, 1, 16, 17, 32, 33, 64, 100] {
+        let mut known = unknown.clone();
+        while let Some(i) = ome::level_to_open(&known, size, size) {
+            known.levels[i].shape = v.levels[i].shape.clone();
+        }
+        assert_eq!(
+            ome::level_for(&known, size, size),
+            ome::level_for(&v, size, size),
+            "{size}"
+        );
+    }
+    let mut no_axes = unknown;
+    no_axes.x_axis = None;
+    assert_eq!(ome::level_to_open(&no_axes, 1, 1), None);
+}
+
+#[test]
+fn channels_without_omero_are_counted_from_any_level_known() {
+    // A picture that opened only the level it draws: no omero, level 0's array unknown.
+    let mut zom = zom_of("conventions/ome-0.4-image");
+    let members = zom["members"].as_object_mut().unwrap();
+    members.remove("s0");
+    members.remove("s1");
+    let v = image_of(&zom, "").0;
+    assert_eq!(v.levels[0].shape, None);
+    let colors: Vec<_> = v.channels.iter().map(|c| c.color.as_str()).collect();
+    assert_eq!(colors, ["FF00FF", "00FF00"], "the c axis's length, from s2");
+}
+
+#[test]
 fn old_string_axes_are_read() {
     let zom = json!({
         "zarr_format": 2, "attributes": {"multiscales": [{"version": "0.3", "axes": ["t", "c", "z", "y", "x"],

@@ -61,7 +61,7 @@ const join = (...parts: string[]): string => parts.filter((p) => p !== "").join(
  * opened with `open`'s options, or given as `group` (its ZOM, opened already); NotFound /
  * InvalidMetadata when it is no image.
  */
-export async function openImage(store: StoreInput, path: string, options: { labels?: boolean; open?: OpenOptions; group?: object } = {}): Promise<object> {
+export async function openImage(store: StoreInput, path: string, options: { labels?: boolean; levels?: boolean; open?: OpenOptions; group?: object } = {}): Promise<object> {
   const views = await loadViews();
   let opened = options.group;
   if (opened === undefined) {
@@ -73,21 +73,43 @@ export async function openImage(store: StoreInput, path: string, options: { labe
   const view = views.describe(zom, "").view;
   if (view?.kind !== "image") throw new ZomError("InvalidMetadata", `/${path} is no OME-Zarr image`, { path });
   const [arrays, labels] = await Promise.all([
-    Promise.all(view.levels.map((l) => openArray(store, join(path, l.path), options.open))),
+    Promise.all(options.levels === false ? [] : view.levels.map((l) => openArray(store, join(path, l.path), options.open))),
     options.labels ? open(store, join(path, "labels"), { ...options.open, kind: "group" }).catch(() => null) : null,
   ]);
-  view.levels.forEach((l, i) => place(zom, l.path, arrays[i]!.zom));
+  arrays.forEach((a, i) => place(zom, view.levels[i]!.path, a.zom));
   if (labels instanceof ZarrGroup) place(zom, "labels", { ...(labels.zom as object), members: {} });
   return zom;
 }
 
-/** The image's node with its levels: from `options.zom` when it holds them, else opened. */
-async function imageZom(store: StoreInput, path: string, views: Views, options: ImagePictureOptions): Promise<{ zom: object; at: string }> {
+/**
+ * The image's node with its levels: from `options.zom` when it holds them, else opened. With
+ * `size`, only the levels a picture of that size depends on (the views part says which, from
+ * the smallest up): a thumbnail of a pyramid reads one level's metadata, not every level's.
+ */
+async function imageZom(store: StoreInput, path: string, views: Views, options: ImagePictureOptions, size?: readonly [number, number]): Promise<{ zom: object; at: string }> {
+  let zom: object | undefined;
   if (options.zom !== undefined) {
     const view = views.describe(options.zom, path).view;
     if (view?.kind === "image" && view.levels.every((l) => l.shape !== null)) return { zom: options.zom, at: path };
+    const node = view?.kind === "image" && size !== undefined ? nodeAt(options.zom, path) : null;
+    if (node !== null) zom = { ...node, members: { ...((node as { members?: object }).members ?? {}) } };
   }
-  return { zom: await openImage(store, path, { labels: Boolean(options.labels), open: options.open }), at: "" };
+  zom ??= await openImage(store, path, { labels: Boolean(options.labels), levels: size === undefined, open: options.open });
+  if (size === undefined) return { zom, at: "" };
+  const asked = new Set<number>();
+  for (let i = views.levelToOpen(zom, "", size[0], size[1]); i !== null && !asked.has(i); i = views.levelToOpen(zom, "", size[0], size[1])) {
+    asked.add(i);
+    const level = (views.describe(zom, "").view as ImageView).levels[i]!.path;
+    place(zom, level, (await openArray(store, join(path, level), options.open)).zom);
+  }
+  return { zom, at: "" };
+}
+
+/** The node at `path` of `zom`, or null. */
+function nodeAt(zom: object, path: string): object | null {
+  let node: unknown = zom;
+  for (const name of path.split("/").filter((n) => n !== "")) node = (node as { members?: { [name: string]: unknown } } | null)?.members?.[name];
+  return node !== null && typeof node === "object" ? node : null;
 }
 
 /**
@@ -95,9 +117,8 @@ async function imageZom(store: StoreInput, path: string, views: Views, options: 
  * when it holds the array (no request), else opened.
  */
 async function levelArray(store: StoreInput, path: string, zom: object, at: string, level: string, options?: OpenOptions): Promise<ZarrArray> {
-  let node: unknown = zom;
-  for (const name of at.split("/").filter((n) => n !== "")) node = (node as { members?: { [name: string]: unknown } })?.members?.[name];
-  if (node !== null && typeof node === "object") {
+  const node = nodeAt(zom, at);
+  if (node !== null) {
     const opened = await new ZarrGroup(store, path, node as Zom, true).open(level, options);
     if (opened instanceof ZarrArray) return opened;
   }
@@ -129,10 +150,11 @@ function planeSelection(view: ImageView, shape: number[], fixed: Map<number, num
  */
 export async function imagePicture(store: StoreInput, path: string, options: ImagePictureOptions = {}): Promise<ImagePicture> {
   const views = await loadViews();
-  const { zom, at } = await imageZom(store, path, views, options);
+  const size = [options.width ?? 512, options.height ?? 512] as const;
+  const { zom, at } = await imageZom(store, path, views, options, options.level === undefined ? size : undefined);
   const view = views.describe(zom, at).view;
   if (view?.kind !== "image") throw new ZomError("InvalidMetadata", `/${path} is no OME-Zarr image`, { path });
-  const level = options.level ?? views.levelFor(zom, at, options.width ?? 512, options.height ?? 512) ?? 0;
+  const level = options.level ?? views.levelFor(zom, at, size[0], size[1]) ?? 0;
   const info = view.levels[level];
   if (info === undefined) throw new ZomError("InvalidArgument", `the image at /${path} has no level ${level}`, { path });
   const arr = await levelArray(store, path, zom, at, info.path, options.open);

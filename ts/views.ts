@@ -209,6 +209,8 @@ export interface Views {
   check(zom: object, claims: readonly { path: string; spec: string }[], found: readonly Pick<Problem, "path" | "loc">[]): Problem[];
   /** The level of the image at `path` to read for a picture of `width` × `height`; null when it is no image. */
   levelFor(zom: object, path: string, width: number, height: number): number | null;
+  /** The level whose array must be opened (put in the ZOM) before `levelFor` can answer, from the smallest up; null when the known shapes settle it. */
+  levelToOpen(zom: object, path: string, width: number, height: number): number | null;
   /** CF time offsets as ISO dates in their calendar (null for a missing value); throws when units or calendar cannot be read. */
   decodeTimes(values: ArrayLike<number | bigint>, units: string, calendar?: string | null): (string | null)[];
   /** Stored values decoded as CF says: masked ones NaN. */
@@ -273,6 +275,7 @@ function bind(glue: typeof Glue): Views {
     describe: guarded((zom: object, path = "") => glue.describe(zom, path) as Description),
     check: guarded((zom: object, claims: readonly { path: string; spec: string }[], found: readonly Pick<Problem, "path" | "loc">[]) => glue.check(zom, claims, found) as Problem[]),
     levelFor: guarded((zom: object, path: string, width: number, height: number) => glue.levelFor(zom, path, width, height) ?? null),
+    levelToOpen: guarded((zom: object, path: string, width: number, height: number) => glue.levelToOpen(zom, path, width, height) ?? null),
     decodeTimes: guarded((values: ArrayLike<number | bigint>, units: string, calendar?: string | null) => glue.decodeTimes(numbers(values), units, calendar ?? "standard") as (string | null)[]),
     unpack: guarded((packing: Packing, stored: ArrayLike<number | bigint>) => glue.unpack(packing, numbers(stored))),
     ascending: guarded((values: ArrayLike<number | bigint>) => glue.ascending(numbers(values)) ?? null),

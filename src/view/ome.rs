@@ -248,9 +248,13 @@ fn read_image(node: &Node, with_labels: bool, problems: &mut Vec<Problem>) -> Op
         .unwrap_or_default();
     check_levels(node, &levels, &axes, &roles, &ms_loc, problems);
     let omero = ome.get("omero").and_then(Value::as_object);
-    let channel_count = roles
-        .channel
-        .and_then(|c| levels.first()?.shape.as_ref()?.get(c).copied());
+    // Levels downsample space, not channels: any level whose array is known tells the count
+    // (a picture may have opened only the level it draws).
+    let channel_count = roles.channel.and_then(|c| {
+        levels
+            .iter()
+            .find_map(|l| l.shape.as_ref().and_then(|s| s.get(c).copied()))
+    });
     let channels = channels::read_channels(
         node,
         omero,

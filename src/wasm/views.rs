@@ -83,6 +83,25 @@ pub fn level_for(
     })
 }
 
+/// The level of the image at `path` whose array must be opened (its shape put in the ZOM)
+/// before `levelFor` can answer for a picture of `width` × `height`; undefined when the shapes
+/// known settle it or the node is no image.
+#[wasm_bindgen(js_name = levelToOpen)]
+pub fn level_to_open(
+    zom: JsValue,
+    path: &str,
+    width: f64,
+    height: f64,
+) -> Result<Option<usize>, JsValue> {
+    let zom = from_js(&zom).map_err(fail)?;
+    Ok(match view::describe(&zom, path).view {
+        Some(view::View::Image(image)) => {
+            ome::level_to_open(&image, dimension(width), dimension(height))
+        }
+        _ => None,
+    })
+}
+
 /// Time offsets decoded as CF dates in `calendar` (`units` "days since 2026-01-01"): ISO
 /// texts, null for a missing value. Throws `InvalidMetadata` when the units or the calendar
 /// cannot be read.

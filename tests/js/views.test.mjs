@@ -58,6 +58,27 @@ test("imagePicture: the active channels in their omero colours at the lowest lev
   assert.equal(field.channels[0].color, "FF00FF");
 });
 
+test("imagePicture opened alone reads the metadata of the levels its size depends on, from the smallest up", async () => {
+  // Levels 256², 128², 64²: a 60² picture needs s2's shape only, 100² s2's and s1's, 200² all three.
+  // ome-0.4-image is zarr v2 (.zarray, chunks "0.0.0").
+  for (const [hierarchy, size, level, read] of [
+    ["ome-0.5-image", 60, 2, ["s2"]],
+    ["ome-0.5-image", 100, 1, ["s1", "s2"]],
+    ["ome-0.5-image", 200, 0, ["s0", "s1", "s2"]],
+    ["ome-0.4-image", 60, 2, ["s2"]],
+  ]) {
+    server.resetStats();
+    const pic = await imagePicture(store(hierarchy), "", { width: size, height: size });
+    assert.equal(pic.level, level, `${size}²`);
+    const paths = server.stats.log.map((e) => decodeURIComponent(new URL(e.url, "http://x").pathname).replace(`/${hierarchy}/`, ""));
+    const levelDocs = [...new Set(paths.filter((p) => /^s\d\/(zarr\.json|\.zarray|\.zattrs)$/.test(p)).map((p) => p.split("/")[0]))];
+    assert.deepEqual(levelDocs.sort(), read, `${hierarchy} ${size}²: the level documents read`);
+    assert.ok(paths.every((p) => /^(zarr\.json|\.zgroup|\.zattrs|\.zmetadata)$/.test(p) || /^s\d\//.test(p)), `${hierarchy} ${size}²: nothing but the image's and its levels' keys: ${paths}`);
+    assert.ok(paths.some((p) => /^s\d\/(c\/)?\d/.test(p) && p.startsWith(`s${level}/`)), `${hierarchy} ${size}²: chunks of s${level} read`);
+    assertSame(pic, reference(hierarchy, "", `s${level}`), `${hierarchy} ${size}² at s${level}`);
+  }
+});
+
 test("openImage holds the levels' arrays, and the labels group when asked", async () => {
   const zom = await openImage(store("ome-0.5-image"), "", { labels: true });
   assert.deepEqual(Object.keys(zom.members).sort(), ["labels", "s0", "s1", "s2"]);

@@ -93,6 +93,16 @@ export async function describe(shown: Shown, path: string): Promise<Description>
   return views.describe(await zomFor(shown, path), path);
 }
 
+/**
+ * The ZOM a picture of the image at `path` reads its levels from: the walked one, or the
+ * image as a panel opened it; else none, and the picture opens the image with only the levels
+ * it depends on (a well's thumbnail reads one level's metadata, not the pyramid's).
+ */
+function pictureZom(shown: Shown, path: string, labels: boolean): Promise<object> | undefined {
+  if (shown.zom !== null) return zomFor(shown, path, labels);
+  return looked.get(`+${path}`) ?? (labels ? undefined : looked.get(`-${path}`));
+}
+
 /** The image a picture of `path` shows: the node itself, a well's first field, a collection's first image. */
 async function imageOf(shown: Shown, views: Views, path: string): Promise<string> {
   const view = views.describe(await zomFor(shown, path, false), path).view;
@@ -113,8 +123,7 @@ export async function picture(shown: Shown, request: PictureRequest): Promise<Pi
     labels: request.labels ?? null,
     t: request.t ?? undefined,
     z: request.z ?? undefined,
-    // The walked ZOM holds every level's shape; before the walk the image is opened alone.
-    zom: await zomFor(shown, image, Boolean(request.labels)),
+    zom: await pictureZom(shown, image, Boolean(request.labels)),
     open: { cache: shown.cache },
   });
   return { path: request.path, image, rgba: drawn.rgba, width: drawn.width, height: drawn.height, level: drawn.level, view: drawn.view, channels: drawn.channels };
