@@ -109,14 +109,32 @@ impl<'a> Plane<'a> {
         }
     }
 
-    /// Every sample as a number, in order.
+    /// Every sample as a number, in order (as [`Plane::get`] gives them, one kind's loop).
     pub fn values(&self) -> Vec<f64> {
-        (0..self.len()).map(|i| self.get(i)).collect()
+        fn each<const N: usize>(bytes: &[u8], f: impl Fn([u8; N]) -> f64) -> Vec<f64> {
+            bytes
+                .chunks_exact(N)
+                .map(|b| f(b.try_into().unwrap_or([0; N])))
+                .collect()
+        }
+        let b = self.bytes;
+        match self.kind {
+            SampleKind::Int8 => each::<1>(b, |w| w[0] as i8 as f64),
+            SampleKind::Uint8 => each::<1>(b, |w| w[0] as f64),
+            SampleKind::Int16 => each::<2>(b, |w| i16::from_le_bytes(w) as f64),
+            SampleKind::Uint16 => each::<2>(b, |w| u16::from_le_bytes(w) as f64),
+            SampleKind::Int32 => each::<4>(b, |w| i32::from_le_bytes(w) as f64),
+            SampleKind::Uint32 => each::<4>(b, |w| u32::from_le_bytes(w) as f64),
+            SampleKind::Float32 => each::<4>(b, |w| f32::from_le_bytes(w) as f64),
+            SampleKind::Int64 => each::<8>(b, |w| i64::from_le_bytes(w) as f64),
+            SampleKind::Uint64 => each::<8>(b, |w| u64::from_le_bytes(w) as f64),
+            SampleKind::Float64 => each::<8>(b, f64::from_le_bytes),
+        }
     }
 
     /// The least and greatest finite sample, or `None` when there is none.
     pub fn range(&self) -> Option<(f64, f64)> {
-        finite_range((0..self.len()).map(|i| self.get(i)))
+        finite_range(self.values().into_iter())
     }
 }
 
@@ -174,14 +192,14 @@ pub fn composite(
     }
     let mut sums = vec![[0f64; 3]; pixels];
     for (plane, style) in planes.iter().zip(styles) {
+        let samples = plane.values();
         let (start, end) = match style.window {
             Some(w) => w,
-            None => plane.range().unwrap_or((0.0, 0.0)),
+            None => finite_range(samples.iter().copied()).unwrap_or((0.0, 0.0)),
         };
         let span = end - start;
         let colour = style.color.map(f64::from);
-        for (i, sum) in sums.iter_mut().enumerate() {
-            let s = plane.get(i);
+        for (sum, &s) in sums.iter_mut().zip(&samples) {
             if !s.is_finite() {
                 continue;
             }
@@ -206,7 +224,9 @@ pub fn composite(
     let mut rgba = Vec::with_capacity(pixels * 4);
     for sum in sums {
         for c in sum {
-            rgba.push(c.round().clamp(0.0, 255.0) as u8);
+            // Sums are never negative: adding a half and truncating is `round`, without
+            // the libm call wasm32 makes for it.
+            rgba.push((c.min(255.0) + 0.5) as u8);
         }
         rgba.push(255);
     }
