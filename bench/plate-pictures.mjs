@@ -8,24 +8,27 @@
 // plate-pictures); alone, after `npm run build` and the plates (scripts/bench.mjs writes them
 // into bench/data/plates-pictures):
 //
-//   node bench/plate-pictures.mjs [--runs N] [--latency MS] [--plates 96,384] [--data DIR] [--out results.json]
+//   node bench/plate-pictures.mjs [--runs N] [--latency MS] [--plates 96,384] [--viewports 1400x900,960x600] [--data DIR] [--out results.json]
 //
 // Per plate (96 wells, 8 × 12, and 384 wells, 16 × 24; OME-Zarr 0.5), N runs, each a new
-// headless Chromium with a new profile (no HTTP cache, compiled code or process shared) and a
-// 1400 × 900 viewport, opening the explorer (www/dist, scripts/start.mjs serveExplorer, no
+// headless Chromium with a new profile (no HTTP cache, compiled code or process shared) and
+// each viewport (1400 × 900, a desktop window: about 66 wells in view; 960 × 600, a laptop's
+// half screen: the 24 wells in view of the issue's target), opening the explorer (www/dist, scripts/start.mjs serveExplorer, no
 // latency) at `?url=<plate>`. In ms from the navigation's start (the page's timeOrigin):
 // - pictures: when the last well in view got its picture (its `.thumb-slot` turned
 //   data-state="drawn": a MutationObserver the bench adds to the page), and the next frame;
 //   in view: the slots whose rect, clipped by their scrolling ancestors (the grid's box scrolls),
 //   meets the viewport at that moment;
-// - the levels drawn: every in-view slot's data-level must be the smallest level of its field
+// - the pictures drawn: every in-view slot's canvas must have lit pixels (the plates have
+//   signal everywhere: a black picture was drawn from no data), and its data-level must be the smallest level of its field
 //   still at least 72 pixels high and wide (the thumbnail's size), and the server must have
 //   answered no chunk of any other level (no level read larger than its picture needs);
 // - requests: those the data server received by then (its request log, stamped on arrival),
 //   and of them those of the wells in view, by kind (well, field, level documents; chunks);
 // - the floor: what no reader could beat, the chain of requests a well's picture depends on —
-//   the plate's document, then the well's, then its field's, then its levels' documents, then
-//   the chunks of the level drawn — each step one round trip for every 6 of its requests (the
+//   the plate's document, then the well's, then its field's, then the document of the level
+//   drawn (its shape and codecs; a reader that knows the levels run from largest to smallest,
+//   as OME-Zarr says they do, needs no other level's), then the chunks of the level drawn — each step one round trip for every 6 of its requests (the
 //   connections of one HTTP/1.1 host) over the wells in view: Σ ceil(n_step / 6) × latency.
 //   The page's own start (HTML, scripts and the .wasm from loopback, compiling them) is not in
 //   it: it shows as "first data request", and the downloads in it as the module's download;
@@ -50,6 +53,7 @@ const { values } = parseArgs({
     data: { type: "string", default: join(benchDir, "data", "plates-pictures") },
     out: { type: "string", default: join(benchDir, "results.json") },
     plates: { type: "string", default: "96,384" },
+    viewports: { type: "string", default: "1400x900,960x600" },
   },
 });
 const RUNS = Math.max(1, Number(values.runs));
@@ -59,13 +63,18 @@ const PLATES = [
   ["plate96-v0.5", 96],
   ["plate384-v0.5", 384],
 ].filter(([, wells]) => values.plates.split(",").includes(String(wells)));
-const VIEWPORT = { width: 1400, height: 900 };
+const VIEWPORTS = values.viewports.split(",").map((v) => {
+  const [width, height] = v.split("x").map(Number);
+  return { width, height };
+});
 /** Connections Chromium keeps to one HTTP/1.1 host. */
 const CONNECTIONS = 6;
 /** The explorer's thumbnail size (www/src/view-plate.ts THUMB). */
 const THUMB = 72;
 /** The target: the wells in view with pictures within this many ms of opening. */
 const TARGET_MS = 3000;
+/** …for this many wells in view (a desktop window shows more: they are measured beside, not held to it). */
+const TARGET_WELLS = 24;
 const PICTURES_TIMEOUT_MS = 60_000;
 const READY_TIMEOUT_MS = 240_000;
 
@@ -98,7 +107,7 @@ function floorSteps(facts, inView) {
     ["plate document", 1],
     ["well documents", inView],
     ["field documents", inView],
-    ["level documents", inView * facts.levels.length],
+    [`level ${facts.level} documents`, inView],
     [`chunks of level ${facts.level}`, inView * facts.chunks],
   ];
 }
@@ -127,21 +136,34 @@ function watchPlate() {
   };
   /** When each slot turned drawn (the mutation's callback: a microtask after the change). */
   const drawnAt = new Map();
-  /** Once a frame: are the slots in view all drawn (or failed)? */
+  const settled = (s) => s.dataset.state === "drawn" || s.dataset.state === "failed";
+  /** The slots last seen in view: the layout is read again only once they are all settled. */
+  let candidates = [];
+  /**
+   * Once a frame: are the slots in view all drawn (or failed)? Reading rects forces a layout,
+   * which the page would not otherwise do each frame: it is read only when the slots last seen
+   * in view have all settled, to find out whether others are in view now.
+   */
   const check = () => {
     if (out.done) return;
-    const slots = [...document.querySelectorAll("#plate-grid .well[data-well] .thumb-slot")];
-    const inView = slots.filter(visible);
-    if (inView.length === 0 || inView.some((s) => s.dataset.state !== "drawn" && s.dataset.state !== "failed")) {
+    if (candidates.length === 0 || candidates.every(settled)) candidates = [...document.querySelectorAll("#plate-grid .well[data-well] .thumb-slot")].filter(visible);
+    if (candidates.length === 0 || !candidates.every(settled)) {
       requestAnimationFrame(check);
       return;
     }
+    const slots = [...document.querySelectorAll("#plate-grid .well[data-well] .thumb-slot")];
+    const inView = candidates;
     out.done = true;
     out.drawnMs = Math.max(...inView.map((s) => drawnAt.get(s) ?? performance.now()));
     out.slots = slots.length;
     out.inView = inView.map((s) => {
       const well = s.closest(".well");
-      return { well: well.dataset.well, state: s.dataset.state, level: s.dataset.level ?? null, image: s.dataset.image ?? null, title: well.querySelector(".thumb-failed")?.title ?? null };
+      // A picture with no lit pixel is a picture of nothing (the bench's plates have signal everywhere).
+      const canvas = s.querySelector("canvas");
+      const pixels = canvas?.getContext("2d")?.getImageData(0, 0, canvas.width, canvas.height).data;
+      let lit = 0;
+      for (let i = 0; pixels !== undefined && i < pixels.length; i += 4) if (pixels[i] + pixels[i + 1] + pixels[i + 2] > 0) lit += 1;
+      return { well: well.dataset.well, state: s.dataset.state, level: s.dataset.level ?? null, image: s.dataset.image ?? null, lit, title: well.querySelector(".thumb-failed")?.title ?? null };
     });
     out.drawnAll = slots.filter((s) => s.dataset.state === "drawn").length;
     out.askedAll = slots.filter((s) => s.dataset.state !== undefined).length;
@@ -178,8 +200,8 @@ function classify(path, facts) {
 }
 
 /** One run: a new Chromium opening the explorer at the plate. */
-async function once(explorer, data, plate, facts) {
-  const { browser, profile } = await launchChromium("zom-bench-plate-pictures-", { viewport: VIEWPORT });
+async function once(explorer, data, plate, facts, viewport) {
+  const { browser, profile } = await launchChromium("zom-bench-plate-pictures-", { viewport });
   try {
     const page = browser.pages()[0] ?? (await browser.newPage());
     const problems = [];
@@ -251,8 +273,10 @@ async function once(explorer, data, plate, facts) {
   }
 }
 
-/** Checks a run's levels: every in-view picture from the level its thumbnail needs, no chunk of another level read. */
+/** Checks a run's pictures: every one in view lit and from the level its thumbnail needs, no chunk of another level read. */
 function checkLevels(plate, facts, run) {
+  const dark = run.in_view.filter((s) => s.lit === 0);
+  if (dark.length) throw new Error(`${plate}: wells in view pictured without a lit pixel: ${dark.map((s) => s.well).join(", ")}`);
   const wrong = run.in_view.filter((s) => s.state !== "drawn" || s.level !== String(facts.level));
   if (wrong.length) throw new Error(`${plate}: wells in view not drawn from level ${facts.level}: ${JSON.stringify(wrong.slice(0, 4))}`);
   const other = Object.keys(run.chunk_levels).filter((l) => l !== facts.levelPath);
@@ -278,57 +302,60 @@ async function main() {
     for (const [plate, wells] of PLATES) {
       const facts = plateFacts(join(values.data, plate));
       if (facts.wells.length !== wells) throw new Error(`${plate}: ${facts.wells.length} wells, expected ${wells}`);
-      const runs = [];
-      for (let i = 0; i < RUNS; i++) {
-        const r = await once(explorer, data, plate, facts);
-        checkLevels(plate, facts, r);
-        runs.push(r);
-        console.log(
-          `plate-pictures: ${plate} run ${i + 1}: ${r.in_view.length} wells in view drawn at ${r.drawn_ms.toFixed(0)} ms (painted ${r.painted_ms.toFixed(0)}), ` +
-            `${r.requests} requests by then (first at ${r.first_data_request_ms?.toFixed(0)} ms), walk started ${r.walk_started_ms?.toFixed(0)} ms, ended ${r.ready_ms.toFixed(0)} ms, ${r.requests_walk_end} requests`,
-        );
+      for (const viewport of VIEWPORTS) {
+        const runs = [];
+        for (let i = 0; i < RUNS; i++) {
+          const r = await once(explorer, data, plate, facts, viewport);
+          checkLevels(plate, facts, r);
+          runs.push(r);
+          console.log(
+            `plate-pictures: ${plate} ${viewport.width}×${viewport.height} run ${i + 1}: ${r.in_view.length} wells in view drawn at ${r.drawn_ms.toFixed(0)} ms (painted ${r.painted_ms.toFixed(0)}), ` +
+              `${r.requests} requests by then (first at ${r.first_data_request_ms?.toFixed(0)} ms), walk started ${r.walk_started_ms?.toFixed(0)} ms, ended ${r.ready_ms.toFixed(0)} ms, ${r.requests_walk_end} requests`,
+          );
+        }
+        const counts = new Set(runs.map((r) => r.in_view.length));
+        if (counts.size !== 1) console.log(`plate-pictures: ${plate}: wells in view differ between runs: ${[...counts].join(", ")}`);
+        const inView = median(runs.map((r) => r.in_view.length));
+        const steps = floorSteps(facts, inView);
+        const floor = floorMs(steps);
+        const med = (f) => median(runs.map(f));
+        const ms = med((r) => r.drawn_ms);
+        const dl = (k) => med((r) => r.downloads[k]?.ms ?? NaN);
+        rows.push({
+          plate,
+          wells,
+          viewport,
+          latency_ms: LATENCY,
+          in_view: inView,
+          slots: runs[0].slots,
+          level: facts.level,
+          level_shape: facts.levels[facts.level].shape,
+          levels: facts.levels.map((l) => l.shape),
+          chunks_per_picture: facts.chunks,
+          ms,
+          painted_ms: med((r) => r.painted_ms),
+          floor_ms: floor,
+          floor_steps: steps.map(([what, requests]) => ({ what, requests, round_trips: Math.ceil(requests / CONNECTIONS) })),
+          vs_floor: ms / floor,
+          first_data_request_ms: med((r) => r.first_data_request_ms),
+          after_first_request_ms: med((r) => r.drawn_ms - r.first_data_request_ms),
+          requests: med((r) => r.requests),
+          floor_requests: steps.reduce((n, [, k]) => n + k, 0),
+          requests_in_view: Object.fromEntries(Object.keys(runs[0].requests_in_view).map((k) => [k, med((r) => r.requests_in_view[k])])),
+          pictured_by_then: med((r) => r.pictured_by_then),
+          asked_by_then: med((r) => r.asked_by_then),
+          walk_started_ms: med((r) => r.walk_started_ms ?? NaN),
+          ready_ms: med((r) => r.ready_ms),
+          requests_walk_end: med((r) => r.requests_walk_end),
+          max_in_flight: Math.max(...runs.map((r) => r.max_in_flight)),
+          preflights: Math.max(...runs.map((r) => r.preflights)),
+          chunk_levels: runs[0].chunk_levels,
+          module_download_ms: { html: dl("html"), main: dl("main"), worker: dl("worker"), wasm: dl("wasm") },
+          page_bytes: runs[0].page_bytes,
+          runs_ms: runs.map((r) => Math.round(r.drawn_ms)),
+          runs_ready_ms: runs.map((r) => Math.round(r.ready_ms)),
+        });
       }
-      const counts = new Set(runs.map((r) => r.in_view.length));
-      if (counts.size !== 1) console.log(`plate-pictures: ${plate}: wells in view differ between runs: ${[...counts].join(", ")}`);
-      const inView = median(runs.map((r) => r.in_view.length));
-      const steps = floorSteps(facts, inView);
-      const floor = floorMs(steps);
-      const med = (f) => median(runs.map(f));
-      const ms = med((r) => r.drawn_ms);
-      const dl = (k) => med((r) => r.downloads[k]?.ms ?? NaN);
-      rows.push({
-        plate,
-        wells,
-        latency_ms: LATENCY,
-        in_view: inView,
-        slots: runs[0].slots,
-        level: facts.level,
-        level_shape: facts.levels[facts.level].shape,
-        levels: facts.levels.map((l) => l.shape),
-        chunks_per_picture: facts.chunks,
-        ms,
-        painted_ms: med((r) => r.painted_ms),
-        floor_ms: floor,
-        floor_steps: steps.map(([what, requests]) => ({ what, requests, round_trips: Math.ceil(requests / CONNECTIONS) })),
-        vs_floor: ms / floor,
-        first_data_request_ms: med((r) => r.first_data_request_ms),
-        after_first_request_ms: med((r) => r.drawn_ms - r.first_data_request_ms),
-        requests: med((r) => r.requests),
-        floor_requests: steps.reduce((n, [, k]) => n + k, 0),
-        requests_in_view: Object.fromEntries(Object.keys(runs[0].requests_in_view).map((k) => [k, med((r) => r.requests_in_view[k])])),
-        pictured_by_then: med((r) => r.pictured_by_then),
-        asked_by_then: med((r) => r.asked_by_then),
-        walk_started_ms: med((r) => r.walk_started_ms ?? NaN),
-        ready_ms: med((r) => r.ready_ms),
-        requests_walk_end: med((r) => r.requests_walk_end),
-        max_in_flight: Math.max(...runs.map((r) => r.max_in_flight)),
-        preflights: Math.max(...runs.map((r) => r.preflights)),
-        chunk_levels: runs[0].chunk_levels,
-        module_download_ms: { html: dl("html"), main: dl("main"), worker: dl("worker"), wasm: dl("wasm") },
-        page_bytes: runs[0].page_bytes,
-        runs_ms: runs.map((r) => Math.round(r.drawn_ms)),
-        runs_ready_ms: runs.map((r) => Math.round(r.ready_ms)),
-      });
     }
     const probe = await launchChromium("zom-bench-plate-pictures-");
     try {
@@ -344,9 +371,10 @@ async function main() {
   const f0 = (x) => (Number.isFinite(x) ? x.toFixed(0) : "–");
   console.log(
     `\n${table(
-      ["plate, 50 ms a request, Chromium", "wells in view", "pictures ms", "floor ms", "× floor", "requests by then (floor)", "first data request ms", "walk end ms", "requests at walk end"],
+      ["plate, 50 ms a request, Chromium", "viewport", "wells in view", "pictures ms", "floor ms", "× floor", "requests by then (floor)", "first data request ms", "walk end ms", "requests at walk end"],
       rows.map((r) => [
         `${r.wells} wells (level ${r.level}, ${r.level_shape.join(" × ")})`,
+        `${r.viewport.width} × ${r.viewport.height}`,
         String(r.in_view),
         f0(r.ms),
         f0(r.floor_ms),
@@ -361,14 +389,15 @@ async function main() {
   for (const r of rows) {
     const k = r.requests_in_view;
     console.log(
-      `${r.wells} wells: floor ${r.floor_steps.map((s) => `${s.what} ${s.requests} → ${s.round_trips}`).join(", ")} round trips × ${LATENCY} ms; ` +
+      `${r.wells} wells, ${r.viewport.width} × ${r.viewport.height}: floor ${r.floor_steps.map((s) => `${s.what} ${s.requests} → ${s.round_trips}`).join(", ")} round trips × ${LATENCY} ms; ` +
         `by then: ${k.plate} plate, ${k.well} well, ${k.field} field, ${k.level} level documents, ${k.labels} labels probes and ${k.chunk} chunks of the wells in view, ${k.other} others; ` +
         `${r.pictured_by_then} of ${r.slots} wells pictured, ${r.asked_by_then} asked; module download (loopback): main.js ${r.module_download_ms.main.toFixed(1)} ms, worker.js ${r.module_download_ms.worker.toFixed(1)} ms, .wasm ${r.module_download_ms.wasm.toFixed(1)} ms`,
     );
   }
 
   const targets = new Targets("plate_pictures");
-  for (const r of rows) targets.check(`${r.wells}-well plate, ${LATENCY} ms, Chromium: wells in view pictured (ms)`, r.ms, "<=", TARGET_MS, { unit: " ms", digits: 0 });
+  // The issue's target is for the 24 wells in view; with 66 in view the floor alone is 2.8 s.
+  for (const r of rows.filter((r) => r.in_view <= TARGET_WELLS)) targets.check(`${r.wells}-well plate, ${LATENCY} ms, Chromium, ${r.viewport.width} × ${r.viewport.height}: ${r.in_view} wells in view pictured (ms)`, r.ms, "<=", TARGET_MS, { unit: " ms", digits: 0 });
   targets.print();
 
   let results = {};
@@ -379,12 +408,12 @@ async function main() {
     machine: { cpu: cpus()[0]?.model ?? "unknown", cores: availableParallelism(), memory_gib: Math.round(totalmem() / 2 ** 30), load_average_1min: [loadBefore, loadavg()[0]] },
     runs: RUNS,
     latency_ms: LATENCY,
-    viewport: VIEWPORT,
+    viewports: VIEWPORTS,
     connections: CONNECTIONS,
     method:
       "median over runs, each a new Chromium with a new profile opening the explorer (www/dist, serveExplorer, loopback) at ?url= a plate served by tests/server from another origin with latencyMs; " +
       "ms: from the navigation start to the moment the last .thumb-slot in view (rect clipped by scrolling ancestors meets the viewport) turned data-state=drawn; " +
-      "requests: what the data server received by then; floor: Σ over the steps plate → well → field → levels → chunks of ceil(requests of the wells in view / 6) × latency; " +
+      "requests: what the data server received by then; floor: Σ over the steps plate → well → field → the drawn level's document → its chunks of ceil(requests of the wells in view / 6) × latency; " +
       "ready_ms: body data-state=ready (walk and validation done); module_download_ms: the page's requests to the explorer server (loopback), requestStart to responseEnd",
     plates: rows,
   };

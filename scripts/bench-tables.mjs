@@ -118,9 +118,10 @@ function plate(s) {
 }
 
 function platePictures(s) {
-  const head = [`plate, ${s.latency_ms} ms a request, Chromium`, "wells in view", "pictures ms", "floor ms", "× floor", "requests by then", "floor requests", "first data request ms", "walk started ms", "walk end ms", "requests at walk end"];
+  const head = [`plate, ${s.latency_ms} ms a request, Chromium`, "viewport", "wells in view", "pictures ms", "floor ms", "× floor", "requests by then", "floor requests", "first data request ms", "walk started ms", "walk end ms", "requests at walk end"];
   const rows = s.plates.map((p) => [
     `${p.wells} wells (level ${p.level}, ${p.level_shape.join(" × ")})`,
+    p.viewport ? `${p.viewport.width} × ${p.viewport.height}` : "1400 × 900",
     String(p.in_view),
     fixed(p.ms),
     fixed(p.floor_ms),
@@ -136,7 +137,7 @@ function platePictures(s) {
     ["requests of the wells in view by then", "well documents", "field documents", "level documents", "labels probes", "chunks", "floor: round trips (plate, wells, fields, levels, chunks)"],
     s.plates.map((p) => {
       const k = p.requests_in_view;
-      return [`${p.wells} wells (${p.in_view} in view)`, String(k.well), String(k.field), String(k.level), String(k.labels ?? 0), String(k.chunk), p.floor_steps.map((f) => f.round_trips).join(" + ")];
+      return [`${p.wells} wells (${p.in_view} in view${p.viewport ? `, ${p.viewport.width} × ${p.viewport.height}` : ""})`, String(k.well), String(k.field), String(k.level), String(k.labels ?? 0), String(k.chunk), p.floor_steps.map((f) => f.round_trips).join(" + ")];
     }),
   );
   return `${table(head, rows)}\n\n${kinds}`;

@@ -164,9 +164,10 @@ fn base64_float(text: &str) -> Option<f64> {
     Some(f64::from_le_bytes(bytes))
 }
 
-/// Stored values → physical values, as xarray's `decode_cf` (`mask_and_scale`) does: a value
-/// equal to a fill value (NaN matches NaN) or outside the valid minimum and maximum becomes
-/// NaN, any other `value * scale_factor + add_offset`.
+/// Stored values → physical values: a value equal to a fill value (NaN matches NaN) becomes
+/// NaN, as xarray's `decode_cf` (`mask_and_scale`) makes it; so does one outside the valid
+/// minimum and maximum, as CF 2.5.1 asks of generic applications and netCDF4-python does (xarray
+/// leaves those, pydata/xarray#8359); any other becomes `value * scale_factor + add_offset`.
 pub fn unpack(packing: &Packing, stored: &[f64]) -> Vec<f64> {
     stored
         .iter()
