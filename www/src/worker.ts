@@ -479,8 +479,14 @@ async function handle(request: Request): Promise<void> {
   }
 }
 
+/**
+ * Firefox (153 ESR) at times freezes a module worker for good in `new Worker()` of its second
+ * nested worker, so the page waits forever at "Opening…": there, this worker decodes itself.
+ */
+const NESTED_WORKERS_FREEZE = /\bFirefox\//.test(navigator.userAgent);
+
 // The .wasm beside this bundle (www/build.mjs copies it) compiles while it downloads.
-const ready = init({ wasm: new URL("./zom_wasm_bg.wasm", import.meta.url) }).then(
+const ready = init({ wasm: new URL("./zom_wasm_bg.wasm", import.meta.url), ...(NESTED_WORKERS_FREEZE ? { workers: 0 } : {}) }).then(
   () => {
     readyAt = now();
     return true;
