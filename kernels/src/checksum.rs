@@ -4,10 +4,20 @@ use std::sync::OnceLock;
 
 /// CRC-32C (Castagnoli) of `data`, as the v3 `crc32c` codec and numcodecs compute it.
 pub fn crc32c(data: &[u8]) -> u32 {
-    // Slicing by 8 bytes. The tables (8 KiB) are computed on first use rather than stored in
-    // the module: they are incompressible data, and take microseconds to compute.
     static TABLES: OnceLock<[[u32; 256]; 8]> = OnceLock::new();
-    let t = TABLES.get_or_init(crc32c_tables);
+    crc_sliced(TABLES.get_or_init(|| crc_tables(0x82F6_3B78)), data)
+}
+
+/// CRC-32 (ISO-HDLC, zlib's and zip's) of `data`, as numcodecs `crc32` computes it.
+pub fn crc32(data: &[u8]) -> u32 {
+    static TABLES: OnceLock<[[u32; 256]; 8]> = OnceLock::new();
+    crc_sliced(TABLES.get_or_init(|| crc_tables(0xEDB8_8320)), data)
+}
+
+/// A reflected CRC of `data` with the slicing-by-8 tables `t`. The tables (8 KiB each) are
+/// computed on first use rather than stored in the module: they are incompressible data, and
+/// take microseconds to compute.
+fn crc_sliced(t: &[[u32; 256]; 8], data: &[u8]) -> u32 {
     let mut crc = !0u32;
     let mut words = data.chunks_exact(8);
     for w in &mut words {
@@ -27,10 +37,11 @@ pub fn crc32c(data: &[u8]) -> u32 {
     !crc
 }
 
-fn crc32c_tables() -> [[u32; 256]; 8] {
-    // Reflected. Opaque to the optimiser, which would otherwise compute the tables at compile
-    // time and store their 8 KiB in the module after all.
-    let poly = std::hint::black_box(0x82F6_3B78u32);
+/// The slicing-by-8 tables of the reflected polynomial `poly`.
+fn crc_tables(poly: u32) -> [[u32; 256]; 8] {
+    // Opaque to the optimiser, which would otherwise compute the tables at compile time and
+    // store their 8 KiB in the module after all.
+    let poly = std::hint::black_box(poly);
     let mut t = [[0u32; 256]; 8];
     for (n, slot) in t[0].iter_mut().enumerate() {
         let mut c = n as u32;
@@ -188,6 +199,18 @@ mod tests {
                 assert_eq!(crc32c(&data[start..end]), bitwise(&data[start..end]));
             }
         }
+    }
+
+    #[test]
+    fn crc32_known_answers() {
+        // The check value of CRC-32/ISO-HDLC, and zlib's crc32 of the others.
+        assert_eq!(crc32(b""), 0);
+        assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
+        assert_eq!(
+            crc32(b"The quick brown fox jumps over the lazy dog"),
+            0x414F_A339
+        );
+        assert_eq!(crc32(&[0u8; 32]), 0x190A_55AD);
     }
 
     #[test]

@@ -20,7 +20,7 @@ mod swap;
 pub use alloc::try_zeroed;
 pub use blosclz::blosclz_decompress;
 pub use bzip2::{bzip2_decode, Bzip2Error};
-pub use checksum::{adler32, crc32c, fletcher32, jenkins_lookup3};
+pub use checksum::{adler32, crc32, crc32c, fletcher32, jenkins_lookup3};
 pub use copy::copy_strided;
 pub use gather::gather;
 pub use lz4_flex::block::DecompressError as Lz4Error;
