@@ -18,6 +18,7 @@ interface PartModule {
 
 /** Each part's module, by name: literal specifiers, for the bundlers. */
 const IMPORTS: Record<string, () => Promise<PartModule>> = {
+  deflate: () => import("./zom_part_deflate.js"),
   lzma: () => import("./zom_part_lzma.js"),
   bzip2: () => import("./zom_part_bzip2.js"),
   pcodec: () => import("./zom_part_pcodec.js"),
@@ -25,7 +26,7 @@ const IMPORTS: Record<string, () => Promise<PartModule>> = {
 };
 
 /** The codecs whose decoders each part holds, for messages. */
-const CODECS: Record<string, string> = { lzma: "numcodecs lzma", bzip2: "numcodecs bz2", pcodec: "pcodec", zfp: "zfp and zfpy" };
+const CODECS: Record<string, string> = { deflate: "gzip and zlib", lzma: "numcodecs lzma", bzip2: "numcodecs bz2", pcodec: "pcodec", zfp: "zfp and zfpy" };
 
 /** Each part's load, once it began: its compiled module (a failed load is forgotten, to retry). */
 const loads = new Map<string, Promise<WebAssembly.Module>>();
@@ -54,7 +55,7 @@ function load(name: string): Promise<WebAssembly.Module> {
 }
 
 /**
- * Loads the codec parts named ("lzma", "bzip2", "pcodec", "zfp"; default: all of them) on this
+ * Loads the codec parts named ("deflate", "lzma", "bzip2", "pcodec", "zfp"; default: all of them) on this
  * thread, once: what an array whose codecs are in a part needs before a `ChunkDecoder` or
  * `decodeChunk` decodes its chunks (`open` and `openArray` load them before an array's first
  * read). Rejects with a ZomError "CodecError" naming the part when one cannot be loaded.

@@ -1,6 +1,6 @@
 /**
  * The codec parts started on this thread (ARCHITECTURE.md, "Parts"): small WebAssembly modules
- * holding the decoders of codecs little data uses (LZMA/xz, bzip2, pcodec, zfp), which the reader's
+ * holding the decoders a first tile rarely needs (DEFLATE, LZMA/xz, bzip2, pcodec, zfp), which the reader's
  * core calls synchronously, in the middle of a chunk's decoding (src/codec/lazy.rs), through
  * {@link partCaller}. The main thread loads them (ts/codec-parts-load.ts) before an array's
  * first read and sends the compiled modules to each decode worker with the array

@@ -54,6 +54,25 @@ export function addHome(part: PartLoaderLike): void {
   if (!homes.includes(part)) homes.push(part);
 }
 
+/** How the reader loads codec parts on this thread (ts/codec-parts-load.ts `loadParts`), once its entry is imported. */
+let codecPartsLoader: ((names: readonly string[], path: string | null) => Promise<void>) | null = null;
+
+/** Sets how store code loads the codec parts a store needs (the reader's entry does). */
+export function setCodecPartsLoader(load: (names: readonly string[], path: string | null) => Promise<void>): void {
+  codecPartsLoader = load;
+}
+
+/**
+ * Loads the codec parts a store's reads need on this thread (a zip archive's deflated
+ * members, read by the reader: `ZipArchive.parts`). Only the reader names any, and its entry
+ * sets the loader.
+ */
+export async function loadStoreParts(names: readonly string[]): Promise<void> {
+  if (names.length === 0) return;
+  if (codecPartsLoader === null) throw new Error(`zom's codec parts ${names.join(", ")} are needed, and no entry that loads them is imported: import "zom"`);
+  await codecPartsLoader(names, null);
+}
+
 /** Called by a part once instantiated: it gets the limits set so far. */
 export function partStarted(glue: SharedGlue): void {
   for (const limits of limitCalls) glue.defaultLimits(limits);

@@ -2,7 +2,7 @@
 //! offsets, blocks split into per-byte streams, each stream compressed with BloscLZ, LZ4,
 //! Snappy, zlib or zstd, then byte- or bit-unshuffled.
 
-use super::compress::{inflate_into, lz4_block, Wrapper};
+use super::compress::lz4_block;
 use super::registry::{Built, CodecSpec, Kind, Stage, V3Form};
 use super::{codec_error, to_usize, BytesToBytesCodec, Limits, SizeBound};
 use crate::document::named::NamedConfig;
@@ -24,13 +24,18 @@ const MIN_BUFFERSIZE: usize = 128;
 #[derive(Clone, Debug)]
 pub(crate) struct BloscCodec {
     name: String,
+    /// Whether the configuration names zlib, whose decoder is a part (`super::lazy`).
+    #[cfg_attr(not(feature = "decode"), allow(dead_code))]
+    zlib: bool,
 }
 
 impl BloscCodec {
-    /// A blosc decoder.
-    pub(crate) fn new(name: &str) -> BloscCodec {
+    /// A blosc decoder of the configuration `cfg`.
+    fn new(cfg: &Config) -> BloscCodec {
+        let cname = cfg.get("cname").and_then(Value::as_str);
         BloscCodec {
-            name: name.to_string(),
+            name: cfg.name.to_string(),
+            zlib: cname == Some("zlib"),
         }
     }
 }
@@ -212,7 +217,7 @@ impl BloscCodec {
                         .map_err(|_| codec_error("corrupt snappy stream"))?;
                     SizeBound::Exact(stream.len() as u64).check(n, "snappy")?;
                 }
-                3 => inflate_into(src, Wrapper::Zlib, stream, "zlib")?,
+                3 => super::lazy::inflate_into("zlib", src, stream, "zlib")?,
                 4 => {
                     let dctx = zstd.get_or_insert_with(zstd::zstd_safe::DCtx::create);
                     super::compress::zstd_into(dctx, src, stream, "zstd")?;
@@ -233,6 +238,13 @@ impl BytesToBytesCodec for BloscCodec {
 
     fn encoded_bound(&self, decoded: SizeBound, _limits: &Limits) -> SizeBound {
         decoded.compressed()
+    }
+
+    #[cfg(feature = "decode")]
+    fn parts(&self, out: &mut Vec<&'static str>) {
+        if self.zlib {
+            out.push(super::lazy::PART_DEFLATE);
+        }
     }
 
     fn decode(&self, input: &[u8], bound: SizeBound) -> Result<Vec<u8>> {
@@ -282,7 +294,7 @@ fn blosc(cfg: &mut Config, _: &mut Stage) -> Option<Built> {
     if cfg.required("blocksize", Need::Spec).is_some() {
         cfg.uint("blocksize", 0, Need::Spec);
     }
-    Some(Built::BytesToBytes(Box::new(BloscCodec::new(cfg.name))))
+    Some(Built::BytesToBytes(Box::new(BloscCodec::new(cfg))))
 }
 
 /// numcodecs `blosc` (`shuffle` as a number: -1 auto, 0 none, 1 byte, 2 bit).
@@ -319,5 +331,5 @@ fn nc_blosc(cfg: &mut Config, _: &mut Stage) -> Option<Built> {
     cfg.int("shuffle", -1, 2, Need::Spec);
     cfg.uint("blocksize", 0, Need::Spec);
     cfg.uint("typesize", 1, Need::Spec);
-    Some(Built::BytesToBytes(Box::new(BloscCodec::new(cfg.name))))
+    Some(Built::BytesToBytes(Box::new(BloscCodec::new(cfg))))
 }

@@ -130,11 +130,7 @@ impl BytesToBytesCodec for ChecksumCodec {
 pub(crate) fn checksum(algorithm: Algorithm, data: &[u8]) -> u32 {
     match algorithm {
         Algorithm::Crc32c => zom_kernels::crc32c(data),
-        Algorithm::Crc32 => {
-            let mut crc = flate2::Crc::new();
-            crc.update(data);
-            crc.sum()
-        }
+        Algorithm::Crc32 => zom_kernels::crc32(data),
         Algorithm::Adler32 => zom_kernels::adler32(data),
         Algorithm::Fletcher32 => zom_kernels::fletcher32(data),
         Algorithm::JenkinsLookup3(seed) => zom_kernels::jenkins_lookup3(data, seed),

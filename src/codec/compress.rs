@@ -1,14 +1,13 @@
 //! Compressors: gzip, zlib, zstd, numcodecs lz4, bz2, lzma. Every decoder is bounded: it
-//! refuses to produce more than the metadata allows, and never allocates more than that. bz2
-//! and lzma are decoded by `kernels/parts` (see `super::lazy`).
+//! refuses to produce more than the metadata allows, and never allocates more than that. gzip,
+//! zlib, bz2 and lzma are decoded by `kernels/parts` (see `super::lazy`).
 
-use super::lazy::{LazyCodec, PART_BZIP2, PART_LZMA};
+use super::lazy::{LazyCodec, PART_BZIP2, PART_DEFLATE, PART_LZMA};
 use super::registry::{Built, CodecSpec, Kind, Stage, V3Form};
 use super::{codec_error, to_usize, BytesToBytesCodec, Limits, SizeBound};
 use crate::document::named::NamedConfig;
 use crate::error::Result;
 use crate::problem::config::{Config, Need};
-use flate2::{Decompress, FlushDecompress, Status};
 use serde_json::{Map, Value};
 
 /// Which compressor.
@@ -67,13 +66,13 @@ impl CompressorCodec {
     /// The part that decodes it, for the compressors little data uses.
     fn lazy(&self) -> Option<LazyCodec> {
         let (part, codec, variant) = match self.kind {
+            Compressor::Gzip => (PART_DEFLATE, "deflate", "gzip"),
+            Compressor::Zlib => (PART_DEFLATE, "deflate", "zlib"),
             Compressor::Bz2 => (PART_BZIP2, "bz2", ""),
             Compressor::Xz => (PART_LZMA, "lzma", "xz"),
             Compressor::LzmaAlone => (PART_LZMA, "lzma", "alone"),
             Compressor::LzmaAuto => (PART_LZMA, "lzma", "auto"),
-            Compressor::Gzip | Compressor::Zlib | Compressor::Zstd | Compressor::Lz4 => {
-                return None
-            }
+            Compressor::Zstd | Compressor::Lz4 => return None,
         };
         Some(LazyCodec {
             part,
@@ -115,8 +114,6 @@ impl BytesToBytesCodec for CompressorCodec {
         let max = to_usize(bound.max(), "a decoded chunk")?;
         let who = self.name.as_str();
         match self.kind {
-            Compressor::Gzip => inflate_growing(input, Wrapper::Gzip, max, who),
-            Compressor::Zlib => inflate_growing(input, Wrapper::Zlib, max, who),
             Compressor::Zstd => zstd_growing(input, max, who),
             Compressor::Lz4 => {
                 let (size, block) = lz4_header(input, who)?;
@@ -127,9 +124,12 @@ impl BytesToBytesCodec for CompressorCodec {
                 lz4_block(block, &mut out, who)?;
                 Ok(out)
             }
-            Compressor::Bz2 | Compressor::Xz | Compressor::LzmaAlone | Compressor::LzmaAuto => {
-                self.decode_lazy(input, bound)
-            }
+            Compressor::Gzip
+            | Compressor::Zlib
+            | Compressor::Bz2
+            | Compressor::Xz
+            | Compressor::LzmaAlone
+            | Compressor::LzmaAuto => self.decode_lazy(input, bound),
         }
     }
 
@@ -137,8 +137,6 @@ impl BytesToBytesCodec for CompressorCodec {
         decoding_built!();
         let who = self.name.as_str();
         match self.kind {
-            Compressor::Gzip => inflate_into(input, Wrapper::Gzip, out, who),
-            Compressor::Zlib => inflate_into(input, Wrapper::Zlib, out, who),
             Compressor::Zstd => zstd_into(&mut zstd::zstd_safe::DCtx::create(), input, out, who),
             Compressor::Lz4 => {
                 let (size, block) = lz4_header(input, who)?;
@@ -150,7 +148,12 @@ impl BytesToBytesCodec for CompressorCodec {
                 }
                 lz4_block(block, out, who)
             }
-            Compressor::Bz2 | Compressor::Xz | Compressor::LzmaAlone | Compressor::LzmaAuto => {
+            Compressor::Gzip
+            | Compressor::Zlib
+            | Compressor::Bz2
+            | Compressor::Xz
+            | Compressor::LzmaAlone
+            | Compressor::LzmaAuto => {
                 let bytes = self.decode_lazy(input, SizeBound::Exact(out.len() as u64))?;
                 out.copy_from_slice(&bytes);
                 Ok(())
@@ -182,149 +185,6 @@ fn lz4_header<'a>(input: &'a [u8], who: &str) -> Result<(usize, &'a [u8])> {
 pub(crate) fn lz4_block(block: &[u8], out: &mut [u8], who: &str) -> Result<()> {
     let n = zom_kernels::lz4_block(block, out).map_err(|e| codec_error(format!("{who}: {e}")))?;
     SizeBound::Exact(out.len() as u64).check(n, who)
-}
-
-/// Which deflate container.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Wrapper {
-    /// RFC 1950 zlib.
-    Zlib,
-    /// RFC 1952 gzip (members one after another).
-    Gzip,
-    /// RFC 1951 DEFLATE without a container (zip members).
-    Raw,
-}
-
-fn new_inflater(wrapper: Wrapper) -> Decompress {
-    match wrapper {
-        Wrapper::Zlib => Decompress::new(true),
-        Wrapper::Gzip => Decompress::new_gzip(15),
-        Wrapper::Raw => Decompress::new(false),
-    }
-}
-
-fn inflate_error(who: &str, e: impl std::fmt::Display) -> crate::error::ZomError {
-    codec_error(format!("{who}: {e}"))
-}
-
-/// Whether another gzip member follows a stream that ended before `rest`: anything but zero
-/// padding.
-fn member_follows(wrapper: Wrapper, rest: &[u8]) -> bool {
-    wrapper == Wrapper::Gzip && rest.iter().any(|&b| b != 0)
-}
-
-/// Inflates into exactly `out`; more or less data is an error.
-pub(crate) fn inflate_into(
-    input: &[u8],
-    wrapper: Wrapper,
-    out: &mut [u8],
-    who: &str,
-) -> Result<()> {
-    let mut d = new_inflater(wrapper);
-    let mut pos_in = 0usize;
-    let mut pos_out = 0usize;
-    loop {
-        let rest_in = input.get(pos_in..).unwrap_or_default();
-        let rest_out = out.get_mut(pos_out..).unwrap_or_default();
-        let (in0, out0) = (d.total_in(), d.total_out());
-        let status = d
-            .decompress(rest_in, rest_out, FlushDecompress::Finish)
-            .map_err(|e| inflate_error(who, e))?;
-        let used_in = to_usize(d.total_in().saturating_sub(in0), "input")?;
-        let made = to_usize(d.total_out().saturating_sub(out0), "output")?;
-        pos_in = pos_in.saturating_add(used_in);
-        pos_out = pos_out.saturating_add(made);
-        match status {
-            Status::StreamEnd => {
-                if member_follows(wrapper, input.get(pos_in..).unwrap_or_default()) {
-                    d = new_inflater(wrapper);
-                    continue;
-                }
-                return SizeBound::Exact(out.len() as u64).check(pos_out, who);
-            }
-            Status::Ok | Status::BufError => {
-                if pos_out == out.len() {
-                    // The buffer is full: the stream must end here with nothing more to give.
-                    return finish_probe(
-                        &mut d,
-                        input.get(pos_in..).unwrap_or_default(),
-                        wrapper,
-                        out.len(),
-                        who,
-                    );
-                }
-                if used_in == 0 && made == 0 {
-                    return Err(codec_error(format!("{who}: the stream is truncated")));
-                }
-            }
-        }
-    }
-}
-
-/// Checks that a stream whose output buffer is full ends without producing more.
-fn finish_probe(
-    d: &mut Decompress,
-    rest: &[u8],
-    wrapper: Wrapper,
-    len: usize,
-    who: &str,
-) -> Result<()> {
-    let mut probe = [0u8; 1];
-    let (in0, out0) = (d.total_in(), d.total_out());
-    let status = d
-        .decompress(rest, &mut probe, FlushDecompress::Finish)
-        .map_err(|e| inflate_error(who, e))?;
-    if d.total_out() != out0 {
-        return Err(too_big(who, len as u64 + 1, len));
-    }
-    if status != Status::StreamEnd {
-        return Err(codec_error(format!("{who}: the stream is truncated")));
-    }
-    let used = to_usize(d.total_in().saturating_sub(in0), "input")?;
-    if member_follows(wrapper, rest.get(used..).unwrap_or_default()) {
-        return Err(too_big(who, len as u64 + 1, len));
-    }
-    Ok(())
-}
-
-/// Inflates into a vector that grows with the output, up to `max` bytes.
-fn inflate_growing(input: &[u8], wrapper: Wrapper, max: usize, who: &str) -> Result<Vec<u8>> {
-    let mut d = new_inflater(wrapper);
-    let mut out: Vec<u8> = Vec::with_capacity(initial_capacity(input.len(), max));
-    let mut pos_in = 0usize;
-    loop {
-        if out.len() == out.capacity() {
-            if out.len() > max {
-                return Err(too_big(who, out.len() as u64, max));
-            }
-            let room = max.saturating_add(1).saturating_sub(out.len());
-            out.reserve(out.capacity().max(4096).min(room).max(1));
-        }
-        let rest_in = input.get(pos_in..).unwrap_or_default();
-        let (in0, out0) = (d.total_in(), out.len());
-        let status = d
-            .decompress_vec(rest_in, &mut out, FlushDecompress::Finish)
-            .map_err(|e| inflate_error(who, e))?;
-        let used_in = to_usize(d.total_in().saturating_sub(in0), "input")?;
-        pos_in = pos_in.saturating_add(used_in);
-        if out.len() > max {
-            return Err(too_big(who, out.len() as u64, max));
-        }
-        match status {
-            Status::StreamEnd => {
-                if member_follows(wrapper, input.get(pos_in..).unwrap_or_default()) {
-                    d = new_inflater(wrapper);
-                    continue;
-                }
-                return Ok(out);
-            }
-            Status::Ok | Status::BufError => {
-                if used_in == 0 && out.len() == out0 && out.len() < out.capacity() {
-                    return Err(codec_error(format!("{who}: the stream is truncated")));
-                }
-            }
-        }
-    }
 }
 
 fn initial_capacity(input_len: usize, max: usize) -> usize {

@@ -1,5 +1,6 @@
-//! Codecs whose decoders live outside the reader: LZMA/xz, bzip2, pcodec and zfp, the codecs little
-//! data uses, decoded by `kernels/parts` (ARCHITECTURE.md, "Parts"). Natively that crate is
+//! Codecs whose decoders live outside the reader: DEFLATE (gzip, zlib, blosc's zlib blocks, zip
+//! members), LZMA/xz, bzip2, pcodec and zfp, which a viewer's first tile rarely needs, decoded
+//! by `kernels/parts` (ARCHITECTURE.md, "Parts"). Natively that crate is
 //! linked and called directly. In the JS reader (feature `lazy-parts`) it is not: each codec
 //! names the WebAssembly part that holds its decoder ([`LazyCodec::part`]), a pipeline lists
 //! the parts its array needs ([`super::CodecPipeline::parts`]), the TypeScript wrapper loads
@@ -15,6 +16,8 @@ use crate::error::Result;
 use crate::problem::config::{Config, Need};
 use crate::problem::ProblemKind;
 
+/// The part of the JS package that holds the DEFLATE decoder (gzip, zlib, zip members).
+pub(crate) const PART_DEFLATE: &str = "deflate";
 /// The part of the JS package that holds the LZMA/xz decoder.
 pub(crate) const PART_LZMA: &str = "lzma";
 /// The part of the JS package that holds the bzip2 decoder.
@@ -63,6 +66,29 @@ impl LazyCodec {
             who,
         )?))
     }
+}
+
+/// Inflates a DEFLATE stream in `container` (`"gzip"`, `"zlib"`, `"raw"`) into at most
+/// `bound.max()` bytes (exactly `bound`, checked), with the part's decoder; errors are
+/// `CodecError`s that start with `who`.
+pub(crate) fn inflate(
+    container: &str,
+    input: &[u8],
+    bound: SizeBound,
+    who: &str,
+) -> Result<Vec<u8>> {
+    let max = to_usize(bound.max(), "a decoded chunk")?;
+    let out =
+        call_inflate(container, input, max).map_err(|why| codec_error(format!("{who}: {why}")))?;
+    bound.check(out.len(), who)?;
+    Ok(out)
+}
+
+/// [`inflate`] into exactly `out`.
+pub(crate) fn inflate_into(container: &str, input: &[u8], out: &mut [u8], who: &str) -> Result<()> {
+    let bytes = inflate(container, input, SizeBound::Exact(out.len() as u64), who)?;
+    out.copy_from_slice(&bytes);
+    Ok(())
 }
 
 /// The v3 name of `dtype` when it is one of `types` (the data types a part's codec encodes).
@@ -136,6 +162,23 @@ fn call(codec: &LazyCodec, input: &[u8], max: usize) -> std::result::Result<Vec<
 #[cfg(not(feature = "lazy-parts"))]
 fn call(codec: &LazyCodec, input: &[u8], max: usize) -> std::result::Result<Vec<u8>, String> {
     zom_parts::decode(codec.codec, &codec.variant, input, max)
+}
+
+#[cfg(feature = "lazy-parts")]
+fn call_inflate(container: &str, input: &[u8], max: usize) -> std::result::Result<Vec<u8>, String> {
+    let codec = LazyCodec {
+        part: PART_DEFLATE,
+        codec: "deflate",
+        variant: container.into(),
+    };
+    call(&codec, input, max)
+}
+
+/// Natively, and in the parts that link the inflater (the validator's zip store): that
+/// decoder alone, not every part's.
+#[cfg(not(feature = "lazy-parts"))]
+fn call_inflate(container: &str, input: &[u8], max: usize) -> std::result::Result<Vec<u8>, String> {
+    zom_parts::inflate(container, input, max)
 }
 
 #[cfg(test)]

@@ -169,10 +169,21 @@ mod tests {
         let lzma = json!({"name": "numcodecs.lzma", "configuration": {"format": 1}});
         let bz2 = json!({"name": "numcodecs.bz2", "configuration": {"level": 9}});
         let gzip = json!({"name": "gzip", "configuration": {"level": 1}});
-        assert!(v3(json!([bytes, gzip]), "int16")
+        let zstd = json!({"name": "zstd", "configuration": {"level": 1, "checksum": false}});
+        assert!(v3(json!([bytes, zstd]), "int16")
             .unwrap()
             .parts()
             .is_empty());
+        assert_eq!(
+            v3(json!([bytes, gzip]), "int16").unwrap().parts(),
+            ["deflate"]
+        );
+        let blosc = |cname: &str| {
+            json!([bytes, {"name": "blosc", "configuration": {
+            "cname": cname, "clevel": 5, "shuffle": "shuffle", "typesize": 2, "blocksize": 0}}])
+        };
+        assert_eq!(v3(blosc("zlib"), "int16").unwrap().parts(), ["deflate"]);
+        assert!(v3(blosc("lz4"), "int16").unwrap().parts().is_empty());
         assert_eq!(
             v3(json!([bytes, lzma, bz2]), "int16").unwrap().parts(),
             ["bzip2", "lzma"]

@@ -8,7 +8,7 @@
 
 use super::store::{absolute_listing, read_request, JsStore};
 use super::{fail, promise};
-use crate::store::zip::Want;
+use crate::store::zip::{Method, Want};
 use crate::store::ZipReader;
 use js_sys::{Promise, Uint8Array};
 use std::rc::Rc;
@@ -46,6 +46,19 @@ impl ZipArchive {
             });
             Ok(ZipArchive { shared }.into())
         }))
+    }
+
+    /// The codec parts reading its members needs on this thread (ts/codec-parts-load.ts):
+    /// `["deflate"]` when a member is deflated and this module inflates through the part.
+    #[wasm_bindgen(getter)]
+    pub fn parts(&self) -> Vec<String> {
+        let index = self.shared.reader.index();
+        let deflated = index.entries().iter().any(|e| e.method == Method::Deflated);
+        if cfg!(feature = "lazy-parts") && deflated {
+            vec![crate::codec::lazy::PART_DEFLATE.to_string()]
+        } else {
+            Vec::new()
+        }
     }
 
     /// The hierarchy's folder in the archive ("" or "data.zarr/").

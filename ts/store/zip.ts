@@ -14,6 +14,7 @@ import { FileStore } from "./files.js";
 import { readRequest } from "./range.js";
 import type { ByteRange, FetchStoreOptions, FetchStoreStats, StoreCallOptions, StoreListing } from "./types.js";
 import { wire } from "./wire.js";
+import { loadStoreParts } from "../parts.js";
 
 /** Options of the {@link ZipStore} factories. */
 export interface ZipStoreOptions {
@@ -78,10 +79,13 @@ export class ZipStore {
       if (whole === undefined) throw new ZomError("NotFound", `no zip archive at ${key}`, { key });
       source = new FileStore([[key, new Blob([whole.slice()])]]);
     }
-    const archive = await wire((raw) => raw.ZipArchive.open(source, key, options.root, options.signal)).catch((e: unknown) => {
+    const archive = (await wire((raw) => raw.ZipArchive.open(source, key, options.root, options.signal)).catch((e: unknown) => {
+      throw located(e, key);
+    })) as raw.ZipArchive;
+    await loadStoreParts(archive.parts).catch((e: unknown) => {
       throw located(e, key);
     });
-    return new ZipStore(source, key, archive as raw.ZipArchive);
+    return new ZipStore(source, key, archive);
   }
 
   /** Opens the archive at `url` with a {@link FetchStore} (Range requests; its options apply). */

@@ -1,5 +1,5 @@
-//! The decoders of the codecs that little data uses, each behind a cargo feature: numcodecs
-//! `lzma` (xz and LZMA alone), `bz2`, `pcodec` and `zfpy`, and the zarr-extensions `zfp` codec. Native builds of zom link this crate and
+//! The decoders that a viewer's first tile rarely needs, each behind a cargo feature: DEFLATE
+//! (gzip, zlib, zip members), numcodecs `lzma` (xz and LZMA alone), `bz2`, `pcodec` and `zfpy`, and the zarr-extensions `zfp` codec. Native builds of zom link this crate and
 //! call [`decode`]; the JS package builds it alone, with the feature `export`, into small
 //! WebAssembly parts that TypeScript loads the first time an array needs one and that zom's
 //! reader calls synchronously through the host (ARCHITECTURE.md, "Parts"). One function and one
@@ -11,6 +11,10 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+#[cfg(feature = "deflate")]
+mod deflate;
+#[cfg(feature = "deflate")]
+pub use deflate::inflate;
 #[cfg(feature = "export")]
 mod export;
 #[cfg(feature = "pcodec")]
@@ -20,14 +24,17 @@ mod zfp;
 #[cfg(feature = "zfp")]
 pub use zfp::variant as zfp_variant;
 
-/// Decodes `input` with the codec `codec` (`"lzma"`, `"bz2"`, `"pcodec"`, `"zfpy"`, `"zfp"`)
-/// in its `variant`, producing at most `max` bytes: for `lzma` the container (`"xz"`,
+/// Decodes `input` with the codec `codec` (`"deflate"`, `"lzma"`, `"bz2"`, `"pcodec"`, `"zfpy"`, `"zfp"`)
+/// in its `variant`, producing at most `max` bytes: for `deflate` the container (`"gzip"`,
+/// `"zlib"`, `"raw"`), for `lzma` the container (`"xz"`,
 /// `"alone"`, or `"auto"` for whichever the data is), for `bz2` nothing (`""`), for `pcodec`
 /// and `zfpy` the element type (`"uint8"` … `"float64"`, v3 names), whose little-endian values
 /// it produces, for `zfp` what [`zfp_variant`] builds. The error is
 /// a message without the codec's name, which the caller adds.
 pub fn decode(codec: &str, variant: &str, input: &[u8], max: usize) -> Result<Vec<u8>, String> {
     match codec {
+        #[cfg(feature = "deflate")]
+        "deflate" => deflate::inflate(variant, input, max),
         #[cfg(feature = "lzma")]
         "lzma" => lzma(variant, input, max),
         #[cfg(feature = "bzip2")]

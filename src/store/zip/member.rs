@@ -4,7 +4,7 @@
 
 use super::bytes::{u16_at, u32_at};
 use super::{Method, ZipIndex};
-use crate::codec::compress::{inflate_into, Wrapper};
+use crate::codec::lazy::inflate_into;
 use crate::error::{ErrorCode, Result, ZomError};
 use crate::store::ByteRange;
 use std::ops::Range;
@@ -148,16 +148,13 @@ impl ZipIndex {
             data.to_vec()
         } else {
             let mut out = vec![0u8; len];
-            inflate_into(data, Wrapper::Raw, &mut out, "zip deflate").map_err(|e| e.at_key(key))?;
+            inflate_into("raw", data, &mut out, "zip deflate").map_err(|e| e.at_key(key))?;
             out
         };
-        let mut crc = flate2::Crc::new();
-        crc.update(&value);
-        if crc.sum() != crc32 {
-            let message = format!(
-                "the member's CRC-32 is {:08x}, the directory says {crc32:08x}",
-                crc.sum()
-            );
+        let sum = zom_kernels::crc32(&value);
+        if sum != crc32 {
+            let message =
+                format!("the member's CRC-32 is {sum:08x}, the directory says {crc32:08x}");
             return Err(refuse(ErrorCode::ChecksumMismatch, message, key));
         }
         Ok(Some(value))
