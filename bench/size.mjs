@@ -52,13 +52,23 @@ function measure(files) {
   return { files: files.length, raw, gz };
 }
 
-/** Bundles `source` and measures the output (plus `extra` files the page serves beside it). */
+/**
+ * The files of a bundle that reading the apps' array (zstd) loads: the page's first file, the
+ * chunks it imports statically, and the codec module a zstd read imports (zarrita's `zstd`
+ * chunk). Split files no such read loads (zarrita's other codecs, zom's codec parts, views and
+ * Icechunk parts) are left out: a page downloads them only when it needs them.
+ */
+const LOADED = /^(stdin|chunk-[A-Z0-9]+|zstd-[A-Z0-9]+)\.js$/;
+
+/** Bundles `source` and measures what the page loads (plus `extra` files the page serves beside it), and every file emitted. */
 function bundle(source, extra = []) {
   const dir = mkdtempSync(join(tmpdir(), "zom-size-"));
   try {
     bundlePage({ source, outdir: dir, logLevel: "error" });
-    const out = readdirSync(dir).map((f) => join(dir, f));
-    return { js: measure(out), extra: measure(extra) };
+    const names = readdirSync(dir);
+    const out = names.map((f) => join(dir, f));
+    const loaded = names.filter((f) => LOADED.test(f)).map((f) => join(dir, f));
+    return { js: measure(loaded), extra: measure(extra), emitted: measure(out) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -83,7 +93,7 @@ if (existsSync(args.out)) results = JSON.parse(readFileSync(args.out, "utf8"));
 results.size = {
   date: new Date().toISOString(),
   method:
-    "one app per library opening and reading an array over HTTP, bundled by esbuild (esm, minify, splitting); every output file gzipped on its own at level 9, sizes summed; zom/manual adds the .wasm served beside; zarrita's lazily loaded codec chunks are all counted",
+    "one app per library opening and reading an array over HTTP, bundled by esbuild (esm, minify, splitting); each file gzipped on its own at level 9, sizes summed, of the files a read of the array (zstd) loads: the first file, its static chunks and the lazily imported zstd module (zarrita's zstd chunk); split files such a read does not load (other codecs, zom's codec, views and Icechunk parts) are in 'emitted'; zom/manual adds the .wasm served beside",
   apps,
   zom_total_gz: total(apps.zom),
   zom_manual_total_gz: total(apps["zom/manual + .wasm"]),
