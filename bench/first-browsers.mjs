@@ -24,6 +24,7 @@ import { FIREFOX } from "../scripts/setup.mjs";
 
 /** The network profiles: download (= upload) bits per second and latency per request; null: none. */
 export const PROFILES = [
+  { name: "2 Mbps, 100 ms", mbps: 2, latency_ms: 100 },
   { name: "10 Mbps, 40 ms", mbps: 10, latency_ms: 40 },
   { name: "50 Mbps, 20 ms", mbps: 50, latency_ms: 20 },
   { name: "loopback", mbps: null, latency_ms: 0 },
@@ -65,7 +66,9 @@ export async function launchChromiumBrowser() {
 
 /**
  * One cold run of `url` in a new context of `browser` under `profile`: {ms, summary, requests}
- * (requests: [{url, kind, bytes, status, encoding}]).
+ * (requests: [{url, kind, bytes, status, encoding}]). A profile's `encoding` ("gzip", "br") is
+ * the Accept-Encoding every request sends (the server then compresses the JS that way);
+ * without one, Chromium's own.
  */
 export async function chromiumRun(browser, url, profile, timeout) {
   const context = await browser.newContext();
@@ -99,6 +102,7 @@ export async function chromiumRun(browser, url, profile, timeout) {
     });
     await cdp.send("Network.enable");
     await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
+    if (profile.encoding) await cdp.send("Network.setExtraHTTPHeaders", { headers: { "Accept-Encoding": profile.encoding } });
     if (profile.mbps !== null) {
       const bytesPerSecond = (profile.mbps * 1e6) / 8;
       await cdp.send("Network.emulateNetworkConditions", {

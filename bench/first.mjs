@@ -15,8 +15,9 @@
 // minified) and served by tests/server/server.mjs from 127.0.0.1 with its JS compressed as
 // hosts serve it (`compress`: brotli when the browser accepts it, else gzip; the data is not
 // compressed). Every run is cold: a new browser context with the cache disabled
-// (bench/first-browsers.mjs). Chromium runs each network profile (10 Mbps / 40 ms, 50 Mbps /
-// 20 ms: DevTools throttling over CDP; loopback); Firefox ESR runs loopback alone (WebDriver
+// (bench/first-browsers.mjs). Chromium runs each network profile (2 Mbps / 100 ms, 10 Mbps /
+// 40 ms, 50 Mbps / 20 ms: DevTools throttling over CDP; loopback), with --encodings once per JS
+// encoding (its Accept-Encoding set over CDP); Firefox ESR runs loopback alone (WebDriver
 // BiDi cannot throttle). Per page × library × profile, --runs runs, the cases alternated run
 // by run; medians of the time, the bytes received before the data was in hand (code: HTML, JS
 // and WebAssembly; data) and the requests. Every run's result is checked against what the
@@ -26,7 +27,7 @@
 // (--only first); alone:
 //
 //   node bench/first.mjs [--runs N] [--browsers chromium,firefox] [--pages app,viewer,validator]
-//                        [--out results.json]
+//                        [--encodings gzip,br] [--out results.json]
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -46,8 +47,11 @@ const { values: opts } = parseArgs({
     browsers: { type: "string", default: "chromium,firefox" },
     pages: { type: "string", default: Object.keys(PAGES).join(",") },
     out: { type: "string", default: join(benchDir, "results.json") },
+    // The JS's encodings Chromium runs each profile with ("gzip,br"): default, what it accepts.
+    encodings: { type: "string", default: "" },
   },
 });
+const ENCODINGS = opts.encodings === "" ? [null] : opts.encodings.split(",");
 const RUNS = Math.max(1, Number(opts.runs));
 const BROWSERS = opts.browsers.split(",");
 const PAGE_NAMES = opts.pages.split(",");
@@ -181,7 +185,8 @@ async function main() {
       const chromium = await launchChromiumBrowser();
       versions.chromium = chromium.version;
       try {
-        const chromiumRows = await runAll("Chromium", built, PROFILES, (c, p) => chromiumRun(chromium.browser, url(c), p, RUN_TIMEOUT_MS), check);
+        const profiles = PROFILES.flatMap((p) => ENCODINGS.map((encoding) => (encoding === null ? p : { ...p, name: `${p.name}, ${encoding}`, encoding })));
+        const chromiumRows = await runAll("Chromium", built, profiles, (c, p) => chromiumRun(chromium.browser, url(c), p, RUN_TIMEOUT_MS), check);
         rows.push(...chromiumRows.map((r) => ({ browser: "chromium", ...r })));
       } finally {
         await chromium.close();
@@ -222,7 +227,7 @@ async function main() {
     files[c.page][c.lib] = Object.fromEntries(Object.entries(c.files).map(([f, w]) => [f, { ...w, loaded: loaded.has(f) }]));
   }
   // The requests one by one (a waterfall), kept for Chromium's slowest profile.
-  for (const r of rows) if (r.browser !== "chromium" || r.profile !== PROFILES[0].name) delete r.first_run_requests;
+  for (const r of rows) if (r.browser !== "chromium" || !r.profile.startsWith(PROFILES[0].name)) delete r.first_run_requests;
   const section = {
     date: new Date().toISOString(),
     runs: RUNS,
