@@ -43,10 +43,7 @@ impl LazyCodec {
     /// Decodes `input` into at most `bound.max()` bytes (exactly `bound`, checked), with the
     /// part's decoder; errors are `CodecError`s that start with `who`.
     pub(crate) fn decode(&self, input: &[u8], bound: SizeBound, who: &str) -> Result<Vec<u8>> {
-        let max = to_usize(bound.max(), "a decoded chunk")?;
-        let out = call(self, input, max).map_err(|why| codec_error(format!("{who}: {why}")))?;
-        bound.check(out.len(), who)?;
-        Ok(out)
+        bounded(bound, who, |max| call(self, input, max))
     }
 
     /// Decodes `input` into a whole chunk of `decoded`'s fixed-size values (exactly their
@@ -77,9 +74,19 @@ pub(crate) fn inflate(
     bound: SizeBound,
     who: &str,
 ) -> Result<Vec<u8>> {
+    bounded(bound, who, |max| call_inflate(container, input, max))
+}
+
+/// What a part's `decode` produced within `bound`: `decode` is given the most bytes it may
+/// produce, its refusal becomes a `CodecError` that starts with `who`, and the output's length
+/// is checked against `bound`.
+fn bounded(
+    bound: SizeBound,
+    who: &str,
+    decode: impl FnOnce(usize) -> std::result::Result<Vec<u8>, String>,
+) -> Result<Vec<u8>> {
     let max = to_usize(bound.max(), "a decoded chunk")?;
-    let out =
-        call_inflate(container, input, max).map_err(|why| codec_error(format!("{who}: {why}")))?;
+    let out = decode(max).map_err(|why| codec_error(format!("{who}: {why}")))?;
     bound.check(out.len(), who)?;
     Ok(out)
 }

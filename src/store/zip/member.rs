@@ -4,7 +4,8 @@
 
 use super::bytes::{u16_at, u32_at};
 use super::{Method, ZipIndex};
-use crate::codec::lazy::inflate_into;
+use crate::codec::lazy::inflate;
+use crate::codec::SizeBound;
 use crate::error::{ErrorCode, Result, ZomError};
 use crate::store::ByteRange;
 use std::ops::Range;
@@ -147,9 +148,8 @@ impl ZipIndex {
         let value = if method == Method::Stored {
             data.to_vec()
         } else {
-            let mut out = vec![0u8; len];
-            inflate_into("raw", data, &mut out, "zip deflate").map_err(|e| e.at_key(key))?;
-            out
+            let bound = SizeBound::Exact(len as u64);
+            inflate("raw", data, bound, "zip deflate").map_err(|e| e.at_key(key))?
         };
         let sum = zom_kernels::crc32(&value);
         if sum != crc32 {
