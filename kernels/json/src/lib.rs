@@ -1,10 +1,13 @@
-//! zom's JSON text work: parsing and writing values (`text`), the nesting depth of a document,
+//! zom's JSON text work: parsing (`parse`) and writing values (`text`), the nesting depth of a document,
 //! and where the members of a v3 group's inline consolidated metadata are (see the crate
 //! description for why it is a crate).
 
 mod blocks;
+mod parse;
 mod skim;
 pub mod text;
+
+pub use parse::ParseError;
 
 pub use skim::{skim_consolidated, skim_zmetadata, Skim};
 

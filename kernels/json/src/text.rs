@@ -10,10 +10,11 @@ use std::io::{self, Write};
 /// The largest integer a JS number holds exactly (2^53 − 1).
 const MAX_SAFE_INTEGER: u64 = 9_007_199_254_740_991;
 
-/// Parses JSON text into a value (serde_json's own errors, with line and column).
+/// Parses JSON text into a value, as serde_json's `from_slice` does (its errors, with line and
+/// column).
 #[inline(never)]
-pub fn parse(bytes: &[u8]) -> Result<Value, serde_json::Error> {
-    serde_json::from_slice(bytes)
+pub fn parse(bytes: &[u8]) -> Result<Value, crate::ParseError> {
+    crate::parse::parse(bytes)
 }
 
 /// How [`write`] lays the text out.
