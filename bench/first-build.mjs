@@ -27,6 +27,13 @@ export const LIBRARIES = { zarrita: "zarrita + numcodecs", zom: "zom", "zom/manu
  * zom/zarrita pages are the zarrita pages' code with the specifier replaced.
  */
 export const PAGES = {
+  // The app pages read the array their URL names (bench/first.mjs: /data/tile for this one).
+  tile: {
+    zarrita: ["first-app-zarrita.js", "zarrita", "zarrita"],
+    zom: ["first-app-zom.js", "zom", "zom"],
+    "zom/manual": ["first-app-zom.js", "zom", "zom/manual"],
+    "zom/zarrita": ["first-app-zarrita.js", "zarrita", "zom/zarrita"],
+  },
   app: {
     zarrita: ["first-app-zarrita.js", "zarrita", "zarrita"],
     zom: ["first-app-zom.js", "zom", "zom"],

@@ -48,18 +48,29 @@ export function firstTables(s) {
 }
 
 /**
- * README's lines: the app page in Chromium, each network, zarrita and zom's entries, and beside
- * them the figures of before this bench (zarrita, zom, zom/zarrita).
+ * README's lines: the tile and app pages in Chromium, each network (and encoding), zarrita and
+ * zom's entries; beside the app page's, the figures of before this bench (zarrita, zom,
+ * zom/zarrita).
  */
 export function firstSummary(s) {
-  const libs = Object.keys(LABELS).filter((l) => s.rows.some((r) => r.page === "app" && r.library === l));
-  const at = (profile, lib) => s.rows.find((r) => r.page === "app" && r.browser === "chromium" && r.profile === profile && r.library === lib);
-  const profiles = s.profiles.map((p) => p.name);
+  return ["tile", "app"].filter((page) => s.rows.some((r) => r.page === page)).map((page) => pageSummary(s, page)).join("\n\n");
+}
+
+/** One page's lines for README. */
+function pageSummary(s, page) {
+  const libs = Object.keys(LABELS).filter((l) => s.rows.some((r) => r.page === page && r.library === l));
+  const at = (profile, lib) => s.rows.find((r) => r.page === page && r.browser === "chromium" && r.profile === profile && r.library === lib);
+  // Each network, once per encoding the JS was served with when the run had --encodings.
+  const profiles = [...new Set(s.rows.filter((r) => r.page === page && r.browser === "chromium").map((r) => r.profile))];
+  const base = (p) => s.profiles.find((q) => p === q.name || p.startsWith(`${q.name}, `))?.name ?? p;
   const before = (p) => {
-    const row = s.before.rows.find((r) => r.profile === p);
+    const row = s.before.rows.find((r) => r.profile === base(p));
     return row === undefined ? "–" : row.ms.map((x) => (Array.isArray(x) ? `${x[0]}–${x[1]}` : `${x}`)).join(" / ");
   };
-  const rows = profiles.map((p) => [p, ...libs.map((l) => ms(at(p, l)?.ms)), before(p)]);
-  rows.push(["KiB of code before the data", ...libs.map((l) => kib(at(profiles[0], l)?.code_bytes)), "252 / 449 / 449"]);
-  return table(["open and read a 512² array, cold page, Chromium", ...libs.map((l) => LABELS[l]), `before (${s.before.date}): zarrita / zom / zom/zarrita`], rows);
+  const withBefore = page === s.before.page;
+  const ratio = (p, l) => (l === "zarrita" || !at(p, l) || !at(p, "zarrita") ? "" : ` (${times(at(p, "zarrita").ms / at(p, l).ms)})`);
+  const rows = profiles.map((p) => [p, ...libs.map((l) => `${ms(at(p, l)?.ms)}${ratio(p, l)}`), ...(withBefore ? [before(p)] : [])]);
+  rows.push(["KiB before the data: code + data", ...libs.map((l) => `${kib(at(profiles[0], l)?.code_bytes)} + ${kib(at(profiles[0], l)?.data_bytes)}`), ...(withBefore ? ["252 / 449 / 449 (code)"] : [])]);
+  const what = page === "tile" ? "a small first tile (512², one zstd chunk of 8 KB)" : "a 512² array in 4 zstd chunks (378 KiB)";
+  return table([`${what}, cold page, Chromium (speed-up over zarrita)`, ...libs.map((l) => LABELS[l]), ...(withBefore ? [`before (${s.before.date}): zarrita / zom / zom/zarrita`] : [])], rows);
 }

@@ -7,6 +7,9 @@ missing or names another SHA-256 of this script.)
 
 - OUT_DIR/app: a 512x512 uint16 array, Zarr v3, 256x256 chunks (4 chunks), zstd level 3: what
   the "app" page opens and reads whole.
+- OUT_DIR/tile: a small first tile, as a viewer's first read usually is: a 512x512 uint16
+  array of smooth structures on a gradient in bands (no texture, no noise), one chunk, zstd
+  level 3, about 8 KB stored: what the "tile" page opens and reads whole.
 - OUT_DIR/pyramid: an OME-Zarr 0.5 image laid out as ome-zarr-py 0.18 writes the viewer bench's
   (bench/generate_pyramid.py): axes c, y, x, 4 levels "0".."3" (4096², 2048², 1024², 512², each
   the 2x2 mean of the one above), inner chunks 1x256², shards 1x1024² (the whole level when it
@@ -15,7 +18,7 @@ missing or names another SHA-256 of this script.)
 
 OUT_DIR/manifest.json holds the SHA-256 of this script and what the pages check their reads
 against, in bench/viewer-tiles.js's checksum form ("length:sum:weighted", weighted = sum of
-value * (flat index mod 251), C order): the app array's, and each 256² tile's of the pyramid's
+value * (flat index mod 251), C order): the app and tile arrays', and each 256² tile's of the pyramid's
 lowest level; and the pyramid's levels.
 """
 
@@ -71,6 +74,23 @@ def write_app(out: Path) -> dict:
     }
 
 
+def write_tile(out: Path) -> dict:
+    y, x = np.mgrid[0:APP_SIZE, 0:APP_SIZE].astype(np.float32)
+    smooth = 1500.0 + 600.0 * (x + y) / (2 * APP_SIZE) + 900.0 * np.sin(x / 80.0) * np.cos(y / 70.0)
+    # Quantised into bands 256 levels apart (a label-like or sparse image), so that the chunk
+    # compresses to about 8 KB.
+    values = np.clip(np.rint(smooth / 256.0) * 256.0, 0, 4095).astype(np.uint16)
+    arr = zarr.create_array(store=str(out), shape=values.shape, dtype="uint16", chunks=values.shape, compressors=ZstdCodec(level=3), fill_value=0)
+    arr[...] = values
+    return {
+        "path": "tile",
+        "shape": list(values.shape),
+        "chunks": list(values.shape),
+        "checksum": checksum(values),
+        "stored_bytes": sum(p.stat().st_size for p in out.rglob("*") if p.is_file()),
+    }
+
+
 def write_pyramid(out: Path) -> dict:
     level = image(PYRAMID_SIZE, seed=42)
     group = zarr.open_group(str(out), mode="w", zarr_format=3)
@@ -117,10 +137,11 @@ def main() -> None:
         "generator_sha256": hashlib.sha256(Path(__file__).read_bytes()).hexdigest(),
         "zarr": zarr.__version__,
         "app": write_app(out / "app"),
+        "tile": write_tile(out / "tile"),
         "pyramid": write_pyramid(out / "pyramid"),
     }
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
-    print(f"generate_first: app and pyramid in {time.perf_counter() - t0:.1f}s → {out}")
+    print(f"generate_first: app, tile and pyramid in {time.perf_counter() - t0:.1f}s → {out}")
 
 
 if __name__ == "__main__":

@@ -13,9 +13,10 @@
 //   second read against zarrita (bench/load.mjs); the explorer's time from navigation to its
 //   first tree (bench/first-tree.mjs), and on a 10,000-node hierarchy its rows against the
 //   CLI's time and a click to the next frame (bench/explorer-large.mjs);
-// - first: first impressions, a cold page in Chromium (throttled to 10 Mbps / 40 ms, 50 Mbps /
-//   20 ms, and loopback) and Firefox (loopback): the time to the data and the bytes before it,
-//   zom, zom/zarrita and zarrita, an app, a viewer's first tile and a validator
+// - first: first impressions, a cold page in Chromium (throttled to 2 Mbps / 100 ms, 10 Mbps /
+//   40 ms, 50 Mbps / 20 ms, and loopback; the JS served gzipped and brotli'd) and Firefox
+//   (loopback): the time to the data and the bytes before it, zom, zom/zarrita and zarrita, a
+//   small first tile, an app, a viewer's first tiles and a validator, medians of at least 7
 //   (bench/first.mjs, its own data: bench/generate_first.py);
 // - specs: validating a 10,000-node OME-Zarr plate and xarray dataset against their convention
 //   next to validating them against the Zarr spec alone (bench/specs.mjs);
@@ -279,7 +280,7 @@ runMain(() => {
   }
   if (benches.has("first")) {
     setup({ browser: true, python: true }); // bench/first.mjs writes its data with .venv's zarr-python
-    timed("first impressions (bench/first.mjs, Chromium and Firefox)", () => run(process.execPath, [join(benchDir, "first.mjs"), "--runs", args["read-runs"]]));
+    timed("first impressions (bench/first.mjs, Chromium and Firefox)", () => run(process.execPath, [join(benchDir, "first.mjs"), "--runs", String(Math.max(7, Number(args["read-runs"]))), "--encodings", "gzip,br"]));
   }
   for (const name of ["read", "walk", "specs", "cache"]) {
     if (!benches.has(name)) continue;
