@@ -64,6 +64,44 @@ fn validate_document_lists_the_problems_of_a_broken_array() {
     find(ProblemKind::InvalidType, "shape");
 }
 
+/// Numbers beyond the exact small decimals are converted by the host's `parseFloat` in
+/// WebAssembly: each must be the nearest `f64`, as core's parser (in this test binary) says.
+#[wasm_bindgen_test]
+fn json_numbers_parse_to_the_nearest_f64_through_the_host() {
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let mut texts: Vec<String> = [
+        "0.30000000000000004",
+        "2.2250738585072014e-308",
+        "4.9e-324",
+        "1.7976931348623157e308",
+        "123456789012345678901234567890",
+        "9007199254740993.0",
+        "1e-400",
+        "-0.0",
+        "3.141592653589793238462643383279",
+    ]
+    .map(String::from)
+    .to_vec();
+    for _ in 0..2000 {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let f = f64::from_bits(state);
+        if f.is_finite() {
+            texts.push(format!("{f:?}"));
+            texts.push(format!("{f:e}"));
+        }
+    }
+    let limits = zom::Limits::default();
+    for text in &texts {
+        let parsed = zom::json::parse_document(text.as_bytes(), &limits).unwrap();
+        let want: f64 = text.parse().unwrap();
+        assert_eq!(parsed.as_f64().map(f64::to_bits), Some(want.to_bits()), "{text}");
+    }
+    let e = zom::json::parse_document(b"[1e400]", &limits).unwrap_err();
+    assert!(e.message.contains("number out of range"), "{}", e.message);
+}
+
 #[wasm_bindgen_test]
 fn validate_document_bytes_reports_invalid_json() {
     let report = validate::validate_document_bytes(b"{\"zarr_format\": 3,", &opts("zarr.json"));
