@@ -96,7 +96,11 @@ fn json_numbers_parse_to_the_nearest_f64_through_the_host() {
     for text in &texts {
         let parsed = zom::json::parse_document(text.as_bytes(), &limits).unwrap();
         let want: f64 = text.parse().unwrap();
-        assert_eq!(parsed.as_f64().map(f64::to_bits), Some(want.to_bits()), "{text}");
+        assert_eq!(
+            parsed.as_f64().map(f64::to_bits),
+            Some(want.to_bits()),
+            "{text}"
+        );
     }
     let e = zom::json::parse_document(b"[1e400]", &limits).unwrap_err();
     assert!(e.message.contains("number out of range"), "{}", e.message);

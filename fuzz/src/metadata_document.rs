@@ -57,6 +57,7 @@ pub fn run(data: &[u8]) -> Outcome {
     };
     check_report(&validate_document_bytes(bytes, &unkeyed));
 
+    same_as_serde_json(bytes);
     let Some(doc) = out.step("parse", parse_document(bytes, &Limits::DEFAULT)) else {
         return out;
     };
@@ -80,4 +81,20 @@ pub fn run(data: &[u8]) -> Outcome {
     };
     super::zom_roundtrip::exercise(&mut out, &node);
     out
+}
+
+/// zom's JSON parser gives serde_json's value, or its error at its line and column (where the
+/// document is within the limits zom checks first).
+fn same_as_serde_json(bytes: &[u8]) {
+    let theirs = serde_json::from_slice::<serde_json::Value>(bytes);
+    match (parse_document(bytes, &Limits::DEFAULT), theirs) {
+        (Ok(ours), Ok(theirs)) => assert_eq!(ours, theirs, "the parsers disagree on the value"),
+        (Err(e), _) if e.code == zom::ErrorCode::LimitExceeded => {}
+        (Err(e), Err(theirs)) => assert!(
+            e.message.ends_with(&theirs.to_string()),
+            "{} / {theirs}",
+            e.message
+        ),
+        (ours, theirs) => panic!("the parsers disagree: {ours:?} / {theirs:?}"),
+    }
 }
