@@ -7,7 +7,8 @@
 // own at level 9 (as a server would send it), sizes summed; the package's own files too.
 // Then where the .wasm's bytes go (bench/attribution.mjs): twiggy top on the module built with
 // its function names kept (scripts/build.mjs namedWasm, the shipped bytes plus a name section),
-// rolled up per crate and listed per function, in "size.attribution".
+// rolled up per crate and listed per function, in "size.attribution"; the same for the other
+// parts built with wasm-bindgen (validator, Icechunk, views) in "size.parts_attribution".
 // scripts/bench.mjs runs it (after setup's twiggy()); alone, after `node scripts/setup.mjs
 // --twiggy` and `npm run build`: node bench/size.mjs [--out results.json] [--top N]
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -16,6 +17,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
 import { namedWasm } from "../scripts/build.mjs";
+import { PARTS } from "../scripts/lib.mjs";
 import { TWIGGY_VERSION } from "../scripts/setup.mjs";
 import { attribute, twiggyVersion } from "./attribution.mjs";
 import { benchDir, bundlePage, table } from "./util.mjs";
@@ -87,6 +89,14 @@ const total = (a) => a.js.gz + a.extra.gz;
 const twiggy = twiggyVersion();
 if (twiggy !== TWIGGY_VERSION) throw new Error(`bench/size.mjs needs twiggy ${TWIGGY_VERSION} (found ${twiggy ?? "none"}): node scripts/setup.mjs --twiggy`);
 const attribution = attribute({ namedFile: namedWasm(), shippedFile: wasm, top: Number(args.top) });
+// The other WebAssembly parts with wasm-bindgen glue (validator, Icechunk, views), the same way,
+// their 10 largest items each.
+const parts = Object.fromEntries(
+  PARTS.filter((p) => p.name !== "read").map((p) => {
+    const at = attribute({ namedFile: namedWasm(p.name), shippedFile: join(root, "pkg", `${p.out}_bg.wasm`), top: 10 });
+    return [p.name, { entry: p.entry, file: `pkg/${p.out}_bg.wasm`, shipped_bytes: at.shipped_bytes, groups: at.groups, zom_modules: at.zom_modules.slice(0, 10), top: at.top }];
+  }),
+);
 
 let results = {};
 if (existsSync(args.out)) results = JSON.parse(readFileSync(args.out, "utf8"));
@@ -107,6 +117,7 @@ results.size = {
     twiggy,
     ...attribution,
   },
+  parts_attribution: parts,
 };
 writeFileSync(args.out, `${JSON.stringify(results, null, 2)}\n`);
 const kb = (n) => `${(n / 1024).toFixed(1)} KiB`;

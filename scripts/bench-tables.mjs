@@ -173,6 +173,23 @@ function attribution(at) {
   );
 }
 
+/** Each other part's bytes by crate (groups under 1% summed as one row) and its largest items. */
+function partsAttribution(parts) {
+  const out = [];
+  for (const [name, at] of Object.entries(parts)) {
+    const big = at.groups.filter((g) => g.percent >= 1);
+    const rest = at.groups.filter((g) => g.percent < 1);
+    const rows = big.map((g) => [g.group, String(g.bytes), `${g.percent.toFixed(1)}%`]);
+    if (rest.length > 0) {
+      const bytes = rest.reduce((n, g) => n + g.bytes, 0);
+      rows.push([`${rest.length} others`, String(bytes), `${((100 * bytes) / at.shipped_bytes).toFixed(1)}%`]);
+    }
+    out.push(table([`${name} (${at.entry}), \`${at.file}\` by crate (${at.shipped_bytes} bytes)`, "bytes", "share"], rows));
+    out.push(table([`${name}: largest ${at.top.length} items`, "bytes", "group"], at.top.map((t) => [`\`${t.name.length > 90 ? `${t.name.slice(0, 89)}…` : t.name}\``, String(t.bytes), t.group])));
+  }
+  return out.join("\n\n");
+}
+
 function load(s) {
   const ms = (x) => fixed(x, 1);
   const parts = [table(["", "ms"], Object.entries(s.load_ms).map(([k, v]) => [k, ms(v.total)]))];
@@ -295,6 +312,7 @@ const BLOCKS = {
   plate_pictures: [["plate_pictures"], "bench/plate-pictures.mjs", (r) => platePictures(r.plate_pictures)],
   size: [["size"], "bench/size.mjs", (r) => size(r.size)],
   attribution: [["size"], "bench/attribution.mjs", (r) => attribution(r.size.attribution)],
+  parts_attribution: [["size"], "bench/attribution.mjs", (r) => partsAttribution(r.size.parts_attribution)],
   load: [["load"], "bench/load.mjs", (r) => load(r.load)],
   bytes: [["load"], "bench/load.mjs", (r) => bytes(r.load.bytes)],
   first_tree: [["first_tree"], "bench/first-tree.mjs", (r) => firstTree(r.first_tree)],
