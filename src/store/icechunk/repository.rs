@@ -56,13 +56,16 @@ pub fn v1_tag_tombstone_key(name: &str) -> Result<String> {
 
 /// Reads a spec version 1 ref file: `{"snapshot": "<id>"}`.
 pub fn parse_v1_ref(bytes: &[u8]) -> Result<SnapshotId> {
-    #[derive(serde::Deserialize)]
-    struct RefFile {
-        snapshot: String,
-    }
-    let file: RefFile = serde_json::from_slice(bytes)
-        .map_err(|e| super::corrupt(format!("a ref file is not {{\"snapshot\": id}}: {e}")))?;
-    SnapshotId::parse(&file.snapshot).map_err(|e| super::corrupt(e.message))
+    let not_a_ref =
+        |why: &str| super::corrupt(format!("a ref file is not {{\"snapshot\": id}}: {why}"));
+    let file = crate::json::parse_text(bytes).map_err(|e| not_a_ref(&e.message))?;
+    let snapshot = match file.get("snapshot") {
+        Some(serde_json::Value::String(id)) => id,
+        Some(_) => return Err(not_a_ref("its snapshot is not a string")),
+        None if file.is_object() => return Err(not_a_ref("it has no snapshot")),
+        None => return Err(not_a_ref("it is not an object")),
+    };
+    SnapshotId::parse(snapshot).map_err(|e| super::corrupt(e.message))
 }
 
 /// Which version of a repository to read.

@@ -489,3 +489,23 @@ fn a_looping_spec_version_1_ancestry_is_refused() {
     let err = block_on(repo.snapshot(&store, &six)).unwrap_err();
     assert!(err.message.contains("holds snapshot"), "{err}");
 }
+
+#[test]
+fn v1_ref_files_give_their_snapshot_or_say_what_is_wrong() {
+    let id = SnapshotId::from_slice(&sid(7)).unwrap();
+    let text = format!(r#"{{"snapshot": "{id}"}}"#);
+    assert_eq!(parse_v1_ref(text.as_bytes()).unwrap(), id);
+    for (bytes, why) in [
+        (&b"{\"snapshot\": 5}"[..], "its snapshot is not a string"),
+        (b"{\"id\": \"x\"}", "it has no snapshot"),
+        (b"[1]", "it is not an object"),
+        (b"{\"snapshot\": ", "invalid JSON at line 1, column 13"),
+    ] {
+        let e = parse_v1_ref(bytes).unwrap_err();
+        assert!(
+            e.message.contains("a ref file is not {\"snapshot\": id}") && e.message.contains(why),
+            "{}",
+            e.message
+        );
+    }
+}
