@@ -71,6 +71,8 @@ function pageSummary(s, page) {
   const ratio = (p, l) => (l === "zarrita" || !at(p, l) || !at(p, "zarrita") ? "" : ` (${times(at(p, "zarrita").ms / at(p, l).ms)})`);
   const rows = profiles.map((p) => [p, ...libs.map((l) => `${ms(at(p, l)?.ms)}${ratio(p, l)}`), ...(withBefore ? [before(p)] : [])]);
   rows.push(["KiB before the data: code + data", ...libs.map((l) => `${kib(at(profiles[0], l)?.code_bytes)} + ${kib(at(profiles[0], l)?.data_bytes)}`), ...(withBefore ? ["252 / 449 / 449 (code)"] : [])]);
-  const what = page === "tile" ? "a small first tile (512², one zstd chunk of 8 KB)" : "a 512² array in 4 zstd chunks (378 KiB)";
+  const d = s.data[page];
+  const chunks = d.shape.reduce((n, x, i) => n * Math.ceil(x / d.chunks[i]), 1);
+  const what = `${page === "tile" ? "a small first tile" : "an array"} (${d.shape.join("×")}, ${chunks} zstd chunk${chunks === 1 ? "" : "s"}, ${kib(d.stored_bytes)} KiB stored)`;
   return table([`${what}, cold page, Chromium (speed-up over zarrita)`, ...libs.map((l) => LABELS[l]), ...(withBefore ? [`before (${s.before.date}): zarrita / zom / zom/zarrita`] : [])], rows);
 }

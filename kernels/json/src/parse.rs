@@ -28,11 +28,6 @@ impl ParseError {
     pub fn column(&self) -> usize {
         self.column
     }
-
-    /// What was wrong, without the position.
-    pub fn message(&self) -> &'static str {
-        self.message
-    }
 }
 
 impl fmt::Display for ParseError {
