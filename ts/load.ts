@@ -11,9 +11,8 @@ import { entry } from "./runtime.js";
 import type { WorkerSource } from "./runtime.js";
 import { PartLoader } from "./loader.js";
 import type { InitSource } from "./loader.js";
-import { addHome, partStarted, setCodecPartsLoader } from "./parts.js";
+import { addHome, partStarted } from "./parts.js";
 import { partCaller } from "./codec-parts.js";
-import { loadParts } from "./codec-parts-load.js";
 
 export type { InitSource } from "./loader.js";
 
@@ -43,7 +42,6 @@ const reader = new PartLoader({
   },
 });
 addHome(reader);
-setCodecPartsLoader(loadParts);
 
 /** The compiled module once zom is loaded (the decode workers instantiate it). @internal */
 export function wasmModule(): WebAssembly.Module | undefined {

@@ -1,6 +1,6 @@
 /**
- * What every WebAssembly part exports alike (the stores' HTTP and listing rules, the zip and
- * reference stores, the limits, the version), and the parts started so far: store code calls
+ * What every WebAssembly part exports alike (the stores' HTTP and listing rules, the reference
+ * store, the limits, the version), and the parts started so far: store code calls
  * whichever part the page has loaded, so a validator page never loads the reader, nor a viewer
  * the validator (ARCHITECTURE.md, "Parts").
  * @module
@@ -10,7 +10,7 @@ import { LIMIT_DEFAULTS } from "./generated/boundary.js";
 import type { LimitName } from "./generated/boundary.js";
 import type { Limits, LimitsOptions } from "./types.js";
 
-/** The exports both parts have (src/wasm/: http, store, zip, reference, limits, runtime, and
+/** The exports both parts have (src/wasm/: http, store, reference, limits, runtime, and
  * `toDocuments` and `summarizeTree` of model). */
 export type SharedGlue = Pick<
   typeof Glue,
@@ -24,7 +24,6 @@ export type SharedGlue = Pick<
   | "httpHtmlIndex"
   | "httpS3Candidates"
   | "httpEncodeKey"
-  | "ZipArchive"
   | "ReferenceIndex"
   | "checkReferences"
   | "defaultLimits"
@@ -52,25 +51,6 @@ export interface PartLoaderLike {
 /** Adds a part store code may load when none is loaded yet: the first that can load now is. */
 export function addHome(part: PartLoaderLike): void {
   if (!homes.includes(part)) homes.push(part);
-}
-
-/** How the reader loads codec parts on this thread (ts/codec-parts-load.ts `loadParts`), once its entry is imported. */
-let codecPartsLoader: ((names: readonly string[], path: string | null) => Promise<void>) | null = null;
-
-/** Sets how store code loads the codec parts a store needs (the reader's entry does). */
-export function setCodecPartsLoader(load: (names: readonly string[], path: string | null) => Promise<void>): void {
-  codecPartsLoader = load;
-}
-
-/**
- * Loads the codec parts a store's reads need on this thread (a zip archive's deflated
- * members, read by the reader: `ZipArchive.parts`). Only the reader names any, and its entry
- * sets the loader.
- */
-export async function loadStoreParts(names: readonly string[]): Promise<void> {
-  if (names.length === 0) return;
-  if (codecPartsLoader === null) throw new Error(`zom's codec parts ${names.join(", ")} are needed, and no entry that loads them is imported: import "zom"`);
-  await codecPartsLoader(names, null);
 }
 
 /** Called by a part once instantiated: it gets the limits set so far. */

@@ -16,7 +16,7 @@ use crate::error::Result;
 use crate::problem::config::{Config, Need};
 use crate::problem::ProblemKind;
 
-/// The part of the JS package that holds the DEFLATE decoder (gzip, zlib, zip members).
+/// The part of the JS package that holds the DEFLATE decoder (gzip, zlib, blosc's zlib blocks).
 pub(crate) const PART_DEFLATE: &str = "deflate";
 /// The part of the JS package that holds the LZMA/xz decoder.
 pub(crate) const PART_LZMA: &str = "lzma";

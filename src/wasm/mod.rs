@@ -55,7 +55,7 @@ mod views;
 mod walk;
 #[cfg(feature = "bind-read")]
 mod zarrita;
-#[cfg(any(feature = "bind-read", feature = "bind-tools"))]
+#[cfg(feature = "bind-zip")]
 mod zip;
 
 #[cfg(feature = "bind-read")]

@@ -1,14 +1,15 @@
-//! Zip archives for the TypeScript `ZipStore` (`ts/store/zip.ts`): [`ZipArchive`] is the
-//! core's [`ZipReader`] (the central directory, member lookup, local headers, inflating under
-//! the size bound, the members kept whole for ranges) over the JS store holding the archive,
-//! read through the JS store bridge (`store.rs`). The TypeScript side only says where the
-//! archive is.
+//! Zip archives for the TypeScript `ZipStore` (`ts/store/zip.ts`), in a part of their own
+//! (Cargo.toml's `bind-zip`), loaded when an archive is opened: [`ZipArchive`] is the core's
+//! [`ZipReader`] (the central directory, member lookup, local headers, inflating under the size
+//! bound, the members kept whole for ranges) over the JS store holding the archive, read
+//! through the JS store bridge (`store.rs`). The part links its inflater, so deflated members
+//! need no codec part. The TypeScript side only says where the archive is.
 //!
 //! Few exports on purpose: each costs its own glue in the module.
 
 use super::store::{absolute_listing, read_request, JsStore};
 use super::{fail, promise};
-use crate::store::zip::{Method, Want};
+use crate::store::zip::Want;
 use crate::store::ZipReader;
 use js_sys::{Promise, Uint8Array};
 use std::rc::Rc;
@@ -46,19 +47,6 @@ impl ZipArchive {
             });
             Ok(ZipArchive { shared }.into())
         }))
-    }
-
-    /// The codec parts reading its members needs on this thread (ts/codec-parts-load.ts):
-    /// `["deflate"]` when a member is deflated and this module inflates through the part.
-    #[wasm_bindgen(getter)]
-    pub fn parts(&self) -> Vec<String> {
-        let index = self.shared.reader.index();
-        let deflated = index.entries().iter().any(|e| e.method == Method::Deflated);
-        if cfg!(feature = "lazy-parts") && deflated {
-            vec![crate::codec::lazy::PART_DEFLATE.to_string()]
-        } else {
-            Vec::new()
-        }
     }
 
     /// The hierarchy's folder in the archive ("" or "data.zarr/").

@@ -4,6 +4,7 @@
 // values equal the unzipped folder's; request counts equal the folder's plus the one tail read;
 // hostile archives fail with located errors.
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -45,6 +46,21 @@ test("every archive walks and reads as the unzipped folder, over HTTP, from a Bl
       assert.deepEqual(await contents(await openZip(join(fixtures, "zip", name))), want, `${name} from a path`);
     }
   }));
+
+test("a validator page (zom/validate alone, which loads no codec part) walks a deflated archive: the zip part inflates its members", () => {
+  // A process of its own, so that no import of "zom" (the reader, which loads codec parts) is in it.
+  const script = `
+    import { readFileSync } from "node:fs";
+    import { walk, ZipStore } from "zom/validate";
+    const store = await ZipStore.fromBlob(new Blob([readFileSync(process.argv[1])]));
+    const tree = await walk(store);
+    console.log(JSON.stringify({ root: store.root, members: Object.keys(tree.members ?? {}).sort(), image: tree.members.image.members.gradient_circles.shape }));`;
+  const out = execFileSync(process.execPath, ["--input-type=module", "-e", script, join(fixtures, "zip", "sample-folder.zip")], { cwd: fixtures, encoding: "utf8", timeout: 60_000 });
+  const got = JSON.parse(out);
+  assert.equal(got.root, "data/sample.zarr/");
+  assert.deepEqual(got.members, ["broken", "image", "measurements"]);
+  assert.deepEqual(got.image, readJson("expected", "sample.values.json")["image/gradient_circles"].shape);
+});
 
 test("a zipped sharded array reads with the folder's requests plus the tail read", (t) =>
   withServer({}, async (server) => {

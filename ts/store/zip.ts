@@ -1,20 +1,21 @@
 /**
  * `ZipStore`: a zipped hierarchy (zarr-python's `ZipStore`, a folder zipped by any tool, Zip64
  * included) read as a store, from a URL, a `Blob`/`File`, or any other store. The archive is
- * read by the WebAssembly side (`src/store/zip/`: the central directory, where each member's
- * bytes are, local headers, inflating under the size bound, CRC-32 checks, the members kept
- * whole for ranges) through the store holding it; this module only says where that is.
+ * read by zom's zip part (`src/store/zip/`, bound in `src/wasm/zip.rs`: the central directory,
+ * where each member's bytes are, local headers, inflating under the size bound, CRC-32 checks,
+ * the members kept whole for ranges) through the store holding it. The part is a WebAssembly
+ * module of its own, loaded the first time an archive is opened: a page that opens none loads
+ * none of it. This module only says where the archive is.
  * @module
  */
-import type * as raw from "../zom_wasm.js";
+import { carried } from "../carried.js";
 import { toZomError, ZomError } from "../errors.js";
 import type { Readable } from "../hierarchy.js";
 import { FetchStore } from "./fetch.js";
 import { FileStore } from "./files.js";
 import { readRequest } from "./range.js";
 import type { ByteRange, FetchStoreOptions, FetchStoreStats, StoreCallOptions, StoreListing } from "./types.js";
-import { wire } from "./wire.js";
-import { loadStoreParts } from "../parts.js";
+import type * as Glue from "../zom_zip.js";
 
 /** Options of the {@link ZipStore} factories. */
 export interface ZipStoreOptions {
@@ -26,6 +27,21 @@ export interface ZipStoreOptions {
   root?: string;
   /** Aborts the reads that open the archive. */
   signal?: AbortSignal;
+}
+
+/** The part's glue, once loaded. */
+let loading: Promise<typeof Glue> | undefined;
+
+/** Loads the zip part once: its module, inflated and compiled, started on this thread. */
+function part(): Promise<typeof Glue> {
+  loading ??= (async () => {
+    const [glue, { WASM, WASM_BYTES }] = await Promise.all([import("../zom_zip.js"), import("../zom_zip_inline.js")]);
+    const module = await WebAssembly.compile((await carried(WASM, WASM_BYTES).bundledAsync()) as BufferSource);
+    glue.initSync({ module });
+    return glue;
+  })();
+  loading.catch(() => (loading = undefined));
+  return loading;
 }
 
 /** A rethrowable error for what the WebAssembly side threw, located at `key` when it has no key. */
@@ -56,9 +72,9 @@ export class ZipStore {
   readonly key: string;
   /** The hierarchy's folder in the archive ("" or "data/image.zarr/"). */
   readonly root: string;
-  readonly #archive: raw.ZipArchive;
+  readonly #archive: Glue.ZipArchive;
 
-  private constructor(source: Readable, key: string, archive: raw.ZipArchive) {
+  private constructor(source: Readable, key: string, archive: Glue.ZipArchive) {
     this.source = source;
     this.key = key;
     this.#archive = archive;
@@ -79,10 +95,8 @@ export class ZipStore {
       if (whole === undefined) throw new ZomError("NotFound", `no zip archive at ${key}`, { key });
       source = new FileStore([[key, new Blob([whole.slice()])]]);
     }
-    const archive = (await wire((raw) => raw.ZipArchive.open(source, key, options.root, options.signal)).catch((e: unknown) => {
-      throw located(e, key);
-    })) as raw.ZipArchive;
-    await loadStoreParts(archive.parts).catch((e: unknown) => {
+    const opening = (async () => (await part()).ZipArchive.open(source, key, options.root, options.signal) as Promise<Glue.ZipArchive>)();
+    const archive = await opening.catch((e: unknown) => {
       throw located(e, key);
     });
     return new ZipStore(source, key, archive);
@@ -137,7 +151,7 @@ export class ZipStore {
 
   #call<T>(key: string, f: () => T): T {
     try {
-      return wire(f);
+      return f();
     } catch (e) {
       throw located(e, key);
     }
