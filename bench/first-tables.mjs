@@ -28,6 +28,24 @@ export function firstTables(s) {
   for (const [page, what] of Object.entries(s.pages)) {
     parts.push(table([`${page}: ${what}`, "library", "median", "× zarrita", "KiB before the data: code + data", "requests: code + data"], pageRows(s, page)));
   }
+  if ((s.main_thread ?? []).length > 0) {
+    parts.push(
+      table(
+        ["main thread from the JS's arrival to the first chunk request (Chromium, loopback, traced)", "library", "busy, median", "window, median", "busy, each run", "where (self time, medians)"],
+        s.main_thread.map((m) => [
+          m.page,
+          LABELS[m.library] ?? m.library,
+          ms(m.busy_ms),
+          ms(m.window_ms),
+          m.runs_busy_ms.map((x) => x.toFixed(0)).join(", "),
+          Object.entries(m.by_name)
+            .slice(0, 4)
+            .map(([n, x]) => `${n} ${x.toFixed(0)}`)
+            .join(", "),
+        ]),
+      ),
+    );
+  }
   const files = [];
   for (const [name, libs] of Object.entries(s.files)) {
     for (const [lib, byFile] of Object.entries(libs)) {
@@ -70,6 +88,8 @@ function pageSummary(s, page) {
   const withBefore = page === s.before.page;
   const ratio = (p, l) => (l === "zarrita" || !at(p, l) || !at(p, "zarrita") ? "" : ` (${times(at(p, "zarrita").ms / at(p, l).ms)})`);
   const rows = profiles.map((p) => [p, ...libs.map((l) => `${ms(at(p, l)?.ms)}${ratio(p, l)}`), ...(withBefore ? [before(p)] : [])]);
+  const main = (l) => (s.main_thread ?? []).find((m) => m.page === page && m.library === l);
+  if (libs.some(main)) rows.push(["main thread before the first chunk request (loopback, traced)", ...libs.map((l) => ms(main(l)?.busy_ms)), ...(withBefore ? ["–"] : [])]);
   rows.push(["KiB before the data: code + data", ...libs.map((l) => `${kib(at(profiles[0], l)?.code_bytes)} + ${kib(at(profiles[0], l)?.data_bytes)}`), ...(withBefore ? ["252 / 449 / 449 (code)"] : [])]);
   const d = s.data[page];
   const chunks = d.shape.reduce((n, x, i) => n * Math.ceil(x / d.chunks[i]), 1);

@@ -24,7 +24,9 @@
 // BiDi cannot throttle). Per page × library × profile, --runs runs, the cases alternated run
 // by run; medians of the time, the bytes received before the data was in hand (code: HTML, JS
 // and WebAssembly; data) and the requests. Every run's result is checked against what the
-// generator wrote (checksums; for the validator, the nodes of the fixture's manifest).
+// generator wrote (checksums; for the validator, the nodes of the fixture's manifest). Then, for
+// the tile and app pages, --runs traced runs per library in Chromium at loopback: the main
+// thread's work from the JS's arrival to the first chunk request (bench/first-main-thread.mjs).
 //
 // Writes the "first_impressions" section of bench/results.json. scripts/bench.mjs runs it
 // (--only first); alone:
@@ -40,6 +42,7 @@ import { parseArgs } from "node:util";
 import { startServer } from "../tests/server/server.mjs";
 import { buildPages, LIBRARIES, PAGES, VALIDATOR_SPECIFIER } from "./first-build.mjs";
 import { chromiumRun, firefoxRun, firefoxThrottling, launchChromiumBrowser, launchFirefoxBrowser, PROFILES } from "./first-browsers.mjs";
+import { chromiumMainThread } from "./first-main-thread.mjs";
 import { firstSummary, firstTables } from "./first-tables.mjs";
 import { benchDir, median } from "./util.mjs";
 
@@ -150,6 +153,31 @@ function summarize(runs) {
   };
 }
 
+/** The pages whose main-thread work before the first chunk request is traced (the pages a viewer's first tile is). */
+const TRACED = ["tile", "app"];
+
+/**
+ * The main thread's work from the JS's arrival to the first chunk request
+ * (bench/first-main-thread.mjs), RUNS traced runs per traced page × library at loopback, the
+ * cases alternated: medians of the window, the busy time and each kind of work.
+ */
+async function mainThreadRows(browser, built, url) {
+  const cases = built.filter((c) => TRACED.includes(c.page));
+  const samples = new Map(cases.map((c) => [c, []]));
+  for (let i = 0; i < RUNS; i++) {
+    for (const c of i % 2 ? [...cases].reverse() : cases) samples.get(c).push(await chromiumMainThread(browser, url(c), `/${c.dir}/main.js`, RUN_TIMEOUT_MS));
+  }
+  const round = (x) => Math.round(x * 10) / 10;
+  const rows = cases.map((c) => {
+    const runs = samples.get(c);
+    const names = [...new Set(runs.flatMap((r) => Object.keys(r.by_name)))];
+    const byName = Object.fromEntries(names.map((n) => [n, round(median(runs.map((r) => r.by_name[n] ?? 0)))]).filter(([, ms]) => ms >= 0.5).sort((a, b) => b[1] - a[1]));
+    return { page: c.page, library: c.lib, window_ms: round(median(runs.map((r) => r.window_ms))), busy_ms: round(median(runs.map((r) => r.busy_ms))), runs_busy_ms: runs.map((r) => round(r.busy_ms)), by_name: byName, chunk: runs[0].chunk };
+  });
+  console.log("first: Chromium, main-thread traces done");
+  return rows;
+}
+
 /** Runs every case RUNS times under each profile, alternating the cases' order run by run. */
 async function runAll(browser, cases, profiles, runOne, check) {
   const rows = [];
@@ -176,6 +204,7 @@ async function main() {
   const outDir = mkdtempSync(join(tmpdir(), "zom-bench-first-"));
   const loadBefore = loadavg()[0];
   const rows = [];
+  const mainThread = [];
   const versions = {};
   let firefoxCannot = null;
   let firefoxAccept = null;
@@ -192,6 +221,7 @@ async function main() {
         const profiles = PROFILES.flatMap((p) => ENCODINGS.map((encoding) => (encoding === null ? p : { ...p, name: `${p.name}, ${encoding}`, encoding })));
         const chromiumRows = await runAll("Chromium", built, profiles, (c, p) => chromiumRun(chromium.browser, url(c), p, RUN_TIMEOUT_MS), check);
         rows.push(...chromiumRows.map((r) => ({ browser: "chromium", ...r })));
+        mainThread.push(...(await mainThreadRows(chromium.browser, built, url)));
       } finally {
         await chromium.close();
       }
@@ -255,6 +285,9 @@ async function main() {
     firefox_throttling: firefoxCannot === null ? (versions.firefox ? "yes" : null) : `no: ${firefoxCannot}`,
     data: { tile: manifest.tile, app: manifest.app, pyramid: { levels: manifest.pyramid.levels, read: manifest.pyramid.levels.at(-1).path }, validator: `tests/fixtures/walk/${PLATE}` },
     rows,
+    main_thread_method:
+      "Chromium, loopback, cache disabled, a CDP trace (DevTools' timeline categories) per run, apart from the timed runs: the union of the renderer main thread's top-level tasks (RunTask) from the end of the page's first JS file's response to the first chunk request (a data request that is not a metadata document); where: the self time of the events inside them by name; medians over the runs",
+    main_thread: mainThread,
     files,
     before: BEFORE,
   };

@@ -231,14 +231,19 @@ function writeInlineWasm(part) {
 /**
  * Writes pkg/inflate.js: fflate's inflateSync alone (the browser entry inflates the module it
  * carries with it; Node uses node:zlib), so that the package has no runtime dependencies and
- * a page with an import map needs only zom's own files.
+ * a page with an import map needs only zom's own files. fflate builds its tables when its code
+ * is evaluated (a 32,768-entry table among them), which a page would pay on the main thread
+ * before its first request though it rarely inflates synchronously (the module is inflated by
+ * the engine's DecompressionStream): the code is wrapped in a function evaluated on the first
+ * call.
  */
 function writeInflate() {
   const version = JSON.parse(readFileSync(join(root, "node_modules", "fflate", "package.json"), "utf8")).version;
   const out = esbuild().buildSync({
     stdin: { contents: 'export { inflateSync } from "fflate";', resolveDir: root },
     bundle: true,
-    format: "esm",
+    format: "iife",
+    globalName: "fflate",
     platform: "browser",
     target: "es2022",
     minify: true,
@@ -246,8 +251,10 @@ function writeInflate() {
   });
   writePkg(
     "inflate.js",
-    `// fflate ${version} (MIT, https://github.com/101arrowz/fflate): inflateSync only, bundled by scripts/build.mjs.\n` +
-      out.outputFiles[0].text,
+    `// fflate ${version} (MIT, https://github.com/101arrowz/fflate): inflateSync only, bundled by scripts/build.mjs,\n` +
+      "// its code evaluated on the first call.\n" +
+      "let made;\n" +
+      `export function inflateSync(data, opts) {\n  made ??= (() => {\n${out.outputFiles[0].text.trim()}\nreturn fflate.inflateSync;\n  })();\n  return made(data, opts);\n}\n`,
     "/** Inflates raw DEFLATE data (into `out` when given, of the exact size). */\n" +
       "export declare function inflateSync(data: Uint8Array, opts?: { out?: Uint8Array }): Uint8Array;\n",
   );
