@@ -236,6 +236,10 @@ export class WorkerPool {
     try {
       // A pool made before the first call of zom waits for the module like that call.
       await whenInit();
+      // Once the read that made the pool has sent its requests (they are made in this task's
+      // promise jobs): starting workers takes the main thread a few milliseconds, which would
+      // otherwise come before a cold page's first chunk request. Nothing waits for them.
+      await new Promise((resolve) => setTimeout(resolve, 0));
       const module = wasmModule();
       if (module === undefined) throw new Error("the compiled WebAssembly module is not known");
       const n = size ?? defaultWorkers();
