@@ -8,7 +8,7 @@
 // Then where the .wasm's bytes go (bench/attribution.mjs): twiggy top on the module built with
 // its function names kept (scripts/build.mjs namedWasm, the shipped bytes plus a name section),
 // rolled up per crate and listed per function, in "size.attribution"; the same for the other
-// parts built with wasm-bindgen (validator, Icechunk, views, zip) in "size.parts_attribution".
+// parts built with wasm-bindgen (validator, Icechunk, views, zip, references) in "size.parts_attribution".
 // scripts/bench.mjs runs it (after setup's twiggy()); alone, after `node scripts/setup.mjs
 // --twiggy` and `npm run build`: node bench/size.mjs [--out results.json] [--top N]
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -89,7 +89,7 @@ const total = (a) => a.js.gz + a.extra.gz;
 const twiggy = twiggyVersion();
 if (twiggy !== TWIGGY_VERSION) throw new Error(`bench/size.mjs needs twiggy ${TWIGGY_VERSION} (found ${twiggy ?? "none"}): node scripts/setup.mjs --twiggy`);
 const attribution = attribute({ namedFile: namedWasm(), shippedFile: wasm, top: Number(args.top) });
-// The other WebAssembly parts with wasm-bindgen glue (validator, Icechunk, views, zip), the same way,
+// The other WebAssembly parts with wasm-bindgen glue (validator, Icechunk, views, zip, references), the same way,
 // their 10 largest items each.
 const parts = Object.fromEntries(
   PARTS.filter((p) => p.name !== "read").map((p) => {

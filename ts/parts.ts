@@ -1,6 +1,6 @@
 /**
- * What every WebAssembly part exports alike (the stores' HTTP and listing rules, the reference
- * store, the limits, the version), and the parts started so far: store code calls
+ * What every WebAssembly part exports alike (the stores' HTTP and listing rules, the limits,
+ * the version), and the parts started so far: store code calls
  * whichever part the page has loaded, so a validator page never loads the reader, nor a viewer
  * the validator (ARCHITECTURE.md, "Parts").
  * @module
@@ -10,7 +10,7 @@ import { LIMIT_DEFAULTS } from "./generated/boundary.js";
 import type { LimitName } from "./generated/boundary.js";
 import type { Limits, LimitsOptions } from "./types.js";
 
-/** The exports both parts have (src/wasm/: http, store, reference, limits, runtime, and
+/** The exports both parts have (src/wasm/: http, store, limits, runtime, and
  * `toDocuments` and `summarizeTree` of model). */
 export type SharedGlue = Pick<
   typeof Glue,
@@ -24,8 +24,6 @@ export type SharedGlue = Pick<
   | "httpHtmlIndex"
   | "httpS3Candidates"
   | "httpEncodeKey"
-  | "ReferenceIndex"
-  | "checkReferences"
   | "defaultLimits"
   | "version"
   | "toDocuments"
@@ -37,6 +35,8 @@ const started: SharedGlue[] = [];
 const homes: PartLoaderLike[] = [];
 /** The `setLimits` calls since the last reset, replayed on parts that start later. */
 let limitCalls: LimitsOptions[] = [];
+/** Parts loaded on first use that read the default limits (the references part): kept at those in force. */
+const followers: Pick<SharedGlue, "defaultLimits">[] = [];
 
 /** What store code needs of a part's loader to load it when no part is loaded yet. */
 export interface PartLoaderLike {
@@ -64,6 +64,12 @@ function home(): PartLoaderLike {
   const part = homes.find((h) => h.canRequire()) ?? homes[0];
   if (part === undefined) throw new Error('zom was imported through an internal file: import "zom" or "zom/validate"');
   return part;
+}
+
+/** Called by a part loaded on first use that reads the default limits: it gets those set so far, and every later change. */
+export function followLimits(glue: Pick<SharedGlue, "defaultLimits">): void {
+  for (const limits of limitCalls) glue.defaultLimits(limits);
+  followers.push(glue);
 }
 
 /** A started part's shared exports, loading the home part first if none has started. */
@@ -96,7 +102,7 @@ export async function whenShared(): Promise<void> {
 /** Sets the default limits in every started part and remembers them for parts that start later. */
 export function applyLimits(limits: LimitsOptions | null): Limits {
   const inForce = shared().defaultLimits(limits) as Limits;
-  for (const glue of started.slice(1)) glue.defaultLimits(limits);
+  for (const glue of [...started.slice(1), ...followers]) glue.defaultLimits(limits);
   if (limits === null) limitCalls = [];
   else limitCalls.push(limits);
   return inForce;

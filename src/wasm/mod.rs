@@ -40,7 +40,7 @@ mod parts;
 mod plain;
 #[cfg(feature = "bind-read")]
 mod pool;
-#[cfg(any(feature = "bind-read", feature = "bind-tools"))]
+#[cfg(feature = "bind-references")]
 mod reference;
 mod runtime;
 mod specs;

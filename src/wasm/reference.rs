@@ -1,5 +1,6 @@
-//! Kerchunk references for the TypeScript `ReferenceStore` (`ts/store/reference.ts`): the
-//! document is read here once ([`crate::store::reference`]), and each read is the core's
+//! Kerchunk references for the TypeScript `ReferenceStore` (`ts/store/reference.ts`), in a
+//! part of their own (Cargo.toml's `bind-references`), loaded when a store is made or a
+//! document checked: the document is read here once ([`crate::store::reference`]), and each read is the core's
 //! [`References::read`] (the plan of a key's bytes, the limits, the checks of what a target
 //! gave) over the caller's targets (HTTP or local files) as a store keyed by URL, which only
 //! fetches.

@@ -242,7 +242,7 @@ test("today's writers' hierarchies read the same from a zip and through kerchunk
           return [k, doc ? bytes.toString("utf8") : [`${server.url}/current/${name}/${k}`, 0, bytes.length]];
         }),
       );
-      const references = ReferenceStore.fromJson({ version: 1, refs });
+      const references = await ReferenceStore.fromJson({ version: 1, refs });
       const values = readJson("current", `${name}.values.json`);
       for (const [store, how] of [[zip, "zip"], [references, "references"]]) {
         for (const [path, entry] of Object.entries(values)) {

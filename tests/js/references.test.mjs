@@ -4,11 +4,12 @@
 // server's log shows adjacent ranges of a target merged into one request; bad reference files
 // give located ZomErrors; and the Node file variant (zom/fs) reads the same from disk.
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { checkReferences, open, openArray, ReferenceStore } from "zom";
+import { checkReferences, open, openArray, ReferenceStore, setLimits } from "zom";
 import { walk } from "zom/validate";
 import { referenceStoreFromFile } from "zom/fs";
 import { logLines, withServer } from "../server/testing.mjs";
@@ -74,7 +75,7 @@ test("absolute target URLs, fromJson with an object, and getRange cut to the ref
   withServer({}, async (server) => {
     const doc = JSON.parse(readFileSync(join(DIR, "netcdf3.json"), "utf8"));
     doc.templates.nc = `${server.url}/references/data/sample.nc`;
-    const store = ReferenceStore.fromJson(doc, { baseUrl: "http://unused.invalid/x.json" });
+    const store = await ReferenceStore.fromJson(doc, { baseUrl: "http://unused.invalid/x.json" });
     await readsExpected(store, "netcdf3/");
     const whole = await store.get("/time/0");
     assert.equal(whole.length, 16);
@@ -82,7 +83,7 @@ test("absolute target URLs, fromJson with an object, and getRange cut to the ref
     assert.deepEqual(await store.getRange("time/0", { suffixLength: 4 }), whole.slice(12));
     assert.equal(await store.get("/nope"), undefined);
     // Relative targets against baseUrl.
-    const relative = ReferenceStore.fromJson(readFileSync(join(DIR, "gen.json"), "utf8"), { baseUrl: `${server.url}/references/gen.json` });
+    const relative = await ReferenceStore.fromJson(readFileSync(join(DIR, "gen.json"), "utf8"), { baseUrl: `${server.url}/references/gen.json` });
     await readsExpected(relative, "gen/");
     assert.equal(relative.size, 7);
   }));
@@ -90,21 +91,41 @@ test("absolute target URLs, fromJson with an object, and getRange cut to the ref
 test("bad reference files and missing targets give located ZomErrors", () =>
   withServer({}, async (server) => {
     const bad = { version: 1, refs: { "a/.zarray": ["x.bin", -1, 4] } };
-    assert.throws(() => ReferenceStore.fromJson(bad, { baseUrl: "http://h/refs.json" }), zomError("InvalidMetadata", { key: "http://h/refs.json", message: /at \/refs\/a~1\.zarray\/1/ }));
-    const problems = checkReferences({ version: 1, refs: { a: 5, b: "base64:@" }, gen: [{ key: "k{{i}}", url: "u", dimensions: { i: { stop: 1e7 } } }] });
+    await assert.rejects(ReferenceStore.fromJson(bad, { baseUrl: "http://h/refs.json" }), zomError("InvalidMetadata", { key: "http://h/refs.json", message: /at \/refs\/a~1\.zarray\/1/ }));
+    const problems = await checkReferences({ version: 1, refs: { a: 5, b: "base64:@" }, gen: [{ key: "k{{i}}", url: "u", dimensions: { i: { stop: 1e7 } } }] });
     assert.deepEqual(
       problems.map((p) => p.loc),
       [["refs", "a"], ["refs", "b"], ["gen", 0, "dimensions", "i"]],
     );
-    assert.deepEqual(checkReferences(readFileSync(join(DIR, "hdf5.json"))), []);
-    assert.throws(() => ReferenceStore.fromJson("{", {}), zomError("InvalidMetadata", { message: /invalid JSON/ }));
+    assert.deepEqual(await checkReferences(readFileSync(join(DIR, "hdf5.json"))), []);
+    await assert.rejects(ReferenceStore.fromJson("{", {}), zomError("InvalidMetadata", { message: /invalid JSON/ }));
     await assert.rejects(ReferenceStore.fromUrl(`${server.url}/references/nope.json`), zomError("NotFound"));
     await assert.rejects(ReferenceStore.fromUrl(`${server.url}/references/`), zomError("InvalidArgument", { message: /parquet/ }));
-    const missing = ReferenceStore.fromJson({ "a/0": ["gone.bin", 0, 4], "a/1": ["data/raw.bin", 40, 20], s: ["s3://b/x"] }, { baseUrl: `${server.url}/references/r.json` });
+    const missing = await ReferenceStore.fromJson({ "a/0": ["gone.bin", 0, 4], "a/1": ["data/raw.bin", 40, 20], s: ["s3://b/x"] }, { baseUrl: `${server.url}/references/r.json` });
     await assert.rejects(missing.get("/a/0"), zomError("NotFound", { key: "a/0" }));
     await assert.rejects(missing.get("/a/1"), zomError("InvalidMetadata", { key: "a/1", message: /ends before/ }));
     await assert.rejects(missing.get("s"), zomError("InvalidArgument", { key: "s", message: /fetch/ }));
   }));
+
+test("the limits in force bound reference documents, those set before the references part loads included", async () => {
+  const doc = { version: 1, refs: { ".zgroup": '{"zarr_format": 2}', "a/0": ["data/raw.bin", 0, 4] } };
+  const size = JSON.stringify(doc).length;
+  try {
+    setLimits({ maxDocumentBytes: size - 1 });
+    await assert.rejects(ReferenceStore.fromJson(doc, { baseUrl: "http://h/refs.json" }), zomError("LimitExceeded"));
+    setLimits(null);
+    assert.equal((await ReferenceStore.fromJson(doc, { baseUrl: "http://h/refs.json" })).size, 2);
+  } finally {
+    setLimits(null);
+  }
+  // A process of its own, where the part is loaded after the limit was set.
+  const script = `
+    import { ReferenceStore, setLimits } from "zom";
+    setLimits({ maxDocumentBytes: ${size - 1} });
+    const doc = ${JSON.stringify(JSON.stringify(doc))};
+    console.log(await ReferenceStore.fromJson(doc).then(() => "read", (e) => e.code));`;
+  assert.equal(execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: fixtures, encoding: "utf8", timeout: 60_000 }).trim(), "LimitExceeded");
+});
 
 test("a reference file on disk reads local targets with ranged reads (zom/fs)", async () => {
   const store = await referenceStoreFromFile(join(DIR, "hdf5.json"));

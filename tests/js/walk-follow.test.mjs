@@ -93,7 +93,7 @@ test("every OME-Zarr hierarchy walks to its folder's ZOM and verdict over plain 
       assertJsonEqual(fromZip, folder, `${dir} from a zip`);
       assert.deepEqual(verdict(fromZip), expected, `${dir}: the verdict from a zip`);
 
-      const referenced = await walk(ReferenceStore.fromJson(referencesOf(join(fixtures, dir)), { baseUrl: plain.url }));
+      const referenced = await walk(await ReferenceStore.fromJson(referencesOf(join(fixtures, dir)), { baseUrl: plain.url }));
       assertJsonEqual(referenced, folder, `${dir} from references`);
       assert.deepEqual(verdict(referenced), expected, `${dir}: the verdict from references`);
     }

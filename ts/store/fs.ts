@@ -359,5 +359,5 @@ export async function referenceStoreFromFile(path: string | URL, options: Refere
   const text = await readFile(file);
   const root = resolve(options.root === undefined ? dirname(file) : pathOf(options.root));
   // Forward slashes: the core resolves relative targets against a '/'-separated path.
-  return new ReferenceStore(text, file.split(sep).join("/"), new FileTargets(root, options));
+  return ReferenceStore.open(text, file.split(sep).join("/"), new FileTargets(root, options));
 }

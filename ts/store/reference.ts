@@ -1,12 +1,16 @@
 /**
  * `ReferenceStore`: a read-only store over kerchunk references (fsspec's ReferenceFileSystem
- * JSON, versions 0 and 1), for browsers and Node. The WebAssembly module reads the reference
- * document and each value (`src/store/reference/`: which bytes of which target file hold it,
- * the limits, the checks of what a target gave); this module only fetches the targets.
+ * JSON, versions 0 and 1), for browsers and Node. zom's references part reads the reference
+ * document and each value (`src/store/reference/`, bound in `src/wasm/reference.rs`: which
+ * bytes of which target file hold it, the limits, the checks of what a target gave); it is a
+ * WebAssembly module of its own, loaded the first time a store is made or a document checked,
+ * so a page that reads no references loads none of it. This module only fetches the targets.
  * @module
  */
-import type * as raw from "../zom_wasm.js";
+import { carried } from "../carried.js";
 import { getLimits } from "../limits.js";
+import { followLimits } from "../parts.js";
+import type * as Glue from "../zom_references.js";
 import type { Readable } from "../hierarchy.js";
 import { toZomError, ZomError } from "../errors.js";
 import { coalescer, httpContext } from "./fetch.js";
@@ -17,7 +21,6 @@ import { checkRange, keepPrefix, maxBytesOf, tail } from "./range.js";
 import { throwIfAborted } from "./signal.js";
 import type { Problem } from "../types.js";
 import type { ByteRange, FetchStoreOptions, FetchStoreStats, StoreCallOptions, StoreListing } from "./types.js";
-import { wire } from "./wire.js";
 
 /** Options of {@link ReferenceStore.fromUrl} and {@link ReferenceStore.fromJson}: how targets (and the reference file) are fetched. */
 export interface ReferenceStoreOptions extends FetchStoreOptions {
@@ -52,6 +55,34 @@ export interface ObjectValidators {
   etag: string | null;
   lastModified: string | null;
 }
+
+/** The part's glue, once loaded. */
+let loading: Promise<typeof Glue> | undefined;
+
+/** Loads the references part once: its module, inflated and compiled, started on this thread with the limits in force. */
+function part(): Promise<typeof Glue> {
+  loading ??= (async () => {
+    const [glue, { WASM, WASM_BYTES }] = await Promise.all([import("../zom_references.js"), import("../zom_references_inline.js")]);
+    const module = await WebAssembly.compile((await carried(WASM, WASM_BYTES).bundledAsync()) as BufferSource);
+    glue.initSync({ module });
+    followLimits(glue);
+    return glue;
+  })();
+  loading.catch(() => (loading = undefined));
+  return loading;
+}
+
+/** Calls the part, a thrown error object made a ZomError. */
+function calling<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    throw toZomError(e);
+  }
+}
+
+/** The document as the part takes it: text or bytes. */
+const documentText = (json: string | Uint8Array | object): string | Uint8Array => (typeof json === "string" || json instanceof Uint8Array ? json : JSON.stringify(json));
 
 /** How many targets' validators {@link HttpTargets} remembers. */
 const VALIDATORS_KEPT = 1024;
@@ -167,9 +198,11 @@ function targetStore(targets: ReferenceTargets): Readable {
  * - Targets are read with Range requests; ranges of one target asked for in the same tick that
  *   are close are merged into one request (`coalesce`). Every FetchStore option applies:
  *   retries, timeouts, `concurrency`, `maxResponseBytes`, headers.
- * - A reference document with problems throws ZomError "InvalidMetadata" naming the JSON
+ * - A reference document with problems rejects with ZomError "InvalidMetadata" naming the JSON
  *   pointer of the first one (`checkReferences` lists them all); a key whose target is missing
  *   throws "NotFound", a target that ends before the reference's bytes "InvalidMetadata".
+ * - The document is read by zom's references part, loaded the first time (one request), which
+ *   is why every way to make a store is asynchronous.
  *
  * Make one with {@link ReferenceStore.fromUrl} or {@link ReferenceStore.fromJson}; in Node,
  * "zom/fs" has `referenceStoreFromFile` for a reference file on disk with local targets.
@@ -179,20 +212,30 @@ export class ReferenceStore {
   readonly url: string;
   /** How many keys the references hold. */
   readonly size: number;
-  readonly #index: raw.ReferenceIndex;
+  readonly #index: Glue.ReferenceIndex;
   readonly #targets: ReferenceTargets;
+
+  private constructor(index: Glue.ReferenceIndex, base: string, targets: ReferenceTargets) {
+    this.#index = index;
+    this.#targets = targets;
+    this.url = base;
+    this.size = index.size;
+  }
 
   /**
    * A store over the reference document `json` (text, bytes, or the parsed object) whose
-   * targets `targets` reads; `base` is the document's URL or path. Most callers want
-   * {@link ReferenceStore.fromUrl} or {@link ReferenceStore.fromJson}.
+   * targets `targets` reads; `base` is the document's URL or path. Rejects with ZomError
+   * "InvalidMetadata" naming the JSON pointer of the document's first problem. Most callers
+   * want {@link ReferenceStore.fromUrl} or {@link ReferenceStore.fromJson}.
    */
-  constructor(json: string | Uint8Array | object, base: string, targets: ReferenceTargets) {
-    const text = typeof json === "string" || json instanceof Uint8Array ? json : JSON.stringify(json);
-    this.#index = wire((raw) => new raw.ReferenceIndex(text, base, targetStore(targets)));
-    this.#targets = targets;
-    this.url = base;
-    this.size = this.#index.size;
+  static async open(json: string | Uint8Array | object, base: string, targets: ReferenceTargets): Promise<ReferenceStore> {
+    const text = documentText(json);
+    const glue = await part();
+    return new ReferenceStore(
+      calling(() => new glue.ReferenceIndex(text, base, targetStore(targets))),
+      base,
+      targets,
+    );
   }
 
   /**
@@ -207,18 +250,19 @@ export class ReferenceStore {
     }
     const targets = new HttpTargets(options);
     throwIfAborted(base, options.signal);
+    part().catch(() => undefined); // loads while the file is fetched; open() reports a failure
     const text = await targets.whole(base, options.signal, getLimits().maxDocumentBytes);
     if (text === undefined) throw new ZomError("NotFound", `no reference file at ${base}`, { key: base });
-    return new ReferenceStore(text, base, targets);
+    return ReferenceStore.open(text, base, targets);
   }
 
   /**
    * A store over a reference document given as JSON text, bytes or the parsed object; relative
    * targets resolve against `options.baseUrl` (or the page's location).
    */
-  static fromJson(json: string | Uint8Array | object, options: ReferenceStoreOptions = {}): ReferenceStore {
+  static fromJson(json: string | Uint8Array | object, options: ReferenceStoreOptions = {}): Promise<ReferenceStore> {
     const base = options.baseUrl === undefined ? absolute("") : absolute(options.baseUrl);
-    return new ReferenceStore(json, base, new HttpTargets(options));
+    return ReferenceStore.open(json, base, new HttpTargets(options));
   }
 
   /** Live counters of the target reads (and of the reference file's request, with fromUrl). */
@@ -248,7 +292,7 @@ export class ReferenceStore {
 
   /** The keys and prefixes directly below `prefix` ("/" or "/a/"), from the reference keys. */
   async list(prefix: string): Promise<StoreListing> {
-    return wire(() => this.#index.list(bare(prefix))) as StoreListing;
+    return calling(() => this.#index.list(bare(prefix))) as StoreListing;
   }
 
   /** Frees the WebAssembly side now rather than at garbage collection. */
@@ -258,7 +302,7 @@ export class ReferenceStore {
 
   async #read(key: string, offset: number, length: number, signal: AbortSignal | undefined, max: number): Promise<Uint8Array | undefined> {
     throwIfAborted(key, signal);
-    const read = wire(() => this.#index.read(key, offset, length, max, signal)) as Promise<Uint8Array | undefined>;
+    const read = calling(() => this.#index.read(key, offset, length, max, signal)) as Promise<Uint8Array | undefined>;
     return read.catch((e: unknown) => {
       throw toZomError(e);
     });
@@ -269,7 +313,8 @@ export class ReferenceStore {
  * The problems of a kerchunk reference document (JSON text, bytes or the parsed object), each
  * with `loc` (the path of the offending value) and a message; empty when it reads.
  */
-export function checkReferences(json: string | Uint8Array | object): Problem[] {
-  const text = typeof json === "string" || json instanceof Uint8Array ? json : JSON.stringify(json);
-  return wire((raw) => raw.checkReferences(text)) as Problem[];
+export async function checkReferences(json: string | Uint8Array | object): Promise<Problem[]> {
+  const text = documentText(json);
+  const glue = await part();
+  return calling(() => glue.checkReferences(text)) as Problem[];
 }
