@@ -15,14 +15,15 @@ const isChunk = (url) => /^\/(data|fixtures)\//.test(new URL(url).pathname) && !
 
 /** The trace's events, read from the stream Tracing.end leaves. */
 async function readTrace(cdp, stream) {
-  let text = "";
+  const chunks = [];
   for (;;) {
     const { data, eof, base64Encoded } = await cdp.send("IO.read", { handle: stream, size: 1 << 20 });
-    text += base64Encoded ? Buffer.from(data, "base64").toString("utf8") : data;
+    chunks.push(Buffer.from(data, base64Encoded ? "base64" : "utf8"));
     if (eof) break;
   }
   await cdp.send("IO.close", { handle: stream });
-  const parsed = JSON.parse(text);
+  // Decoded once: a chunk may end inside a character.
+  const parsed = JSON.parse(Buffer.concat(chunks).toString("utf8"));
   return Array.isArray(parsed) ? parsed : parsed.traceEvents;
 }
 
@@ -39,9 +40,8 @@ export function mainThreadWork(events, script) {
   const finish = events.find((e) => e.name === "ResourceFinish" && e.args?.data?.requestId === scriptSend.args.data.requestId);
   const chunk = sends.filter((e) => isChunk(e.args.data.url)).sort((a, b) => a.ts - b.ts)[0];
   if (finish === undefined || chunk === undefined) throw new Error(`the trace lacks ${finish ? "a chunk request" : `the end of ${script}`}`);
-  // The renderer's main thread: where the page's script was evaluated.
-  const evaluated = events.find((e) => (e.name === "EvaluateScript" || e.name === "v8.evaluateModule" || e.name === "v8.compileModule") && e.ph === "X");
-  const thread = events.find((e) => e.ph === "M" && e.name === "thread_name" && e.args?.name === "CrRendererMain" && (evaluated === undefined || (e.pid === evaluated.pid && e.tid === evaluated.tid)));
+  // The main thread of the renderer that asked for the page's script.
+  const thread = events.find((e) => e.ph === "M" && e.name === "thread_name" && e.args?.name === "CrRendererMain" && e.pid === scriptSend.pid);
   if (thread === undefined) throw new Error("the trace has no renderer main thread");
   const [from, to] = [finish.ts, chunk.ts];
   const own = events.filter((e) => e.pid === thread.pid && e.tid === thread.tid && e.ph === "X" && typeof e.dur === "number").sort((a, b) => a.ts - b.ts || b.dur - a.dur);
@@ -89,16 +89,19 @@ export async function chromiumMainThread(browser, url, script, timeout) {
     const result = await page.evaluate(() => window.firstResult);
     if (result.error) throw new Error(`${url}: ${result.error}`);
     await sleep(100);
+    let timer;
     const complete = new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error("no Tracing.tracingComplete in 30 s")), 30_000);
-      cdp.once("Tracing.tracingComplete", (e) => {
-        clearTimeout(timer);
-        resolve(e);
-      });
+      timer = setTimeout(() => reject(new Error("no Tracing.tracingComplete in 30 s")), 30_000);
+      cdp.once("Tracing.tracingComplete", resolve);
     });
-    await cdp.send("Tracing.end");
-    const { stream } = await complete;
-    return mainThreadWork(await readTrace(cdp, stream), script);
+    complete.catch(() => undefined); // awaited below, unless Tracing.end throws first
+    try {
+      await cdp.send("Tracing.end");
+      const { stream } = await complete;
+      return mainThreadWork(await readTrace(cdp, stream), script);
+    } finally {
+      clearTimeout(timer);
+    }
   } finally {
     await context.close();
   }

@@ -98,6 +98,7 @@ test("bad reference files and missing targets give located ZomErrors", () =>
       [["refs", "a"], ["refs", "b"], ["gen", 0, "dimensions", "i"]],
     );
     assert.deepEqual(await checkReferences(readFileSync(join(DIR, "hdf5.json"))), []);
+    assert.throws(() => new ReferenceStore("{}", "http://h/refs.json", {}), zomError("InvalidArgument", { message: /ReferenceStore\.open/ }));
     await assert.rejects(ReferenceStore.fromJson("{", {}), zomError("InvalidMetadata", { message: /invalid JSON/ }));
     await assert.rejects(ReferenceStore.fromUrl(`${server.url}/references/nope.json`), zomError("NotFound"));
     await assert.rejects(ReferenceStore.fromUrl(`${server.url}/references/`), zomError("InvalidArgument", { message: /parquet/ }));

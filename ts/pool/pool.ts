@@ -240,6 +240,7 @@ export class WorkerPool {
       // promise jobs): starting workers takes the main thread a few milliseconds, which would
       // otherwise come before a cold page's first chunk request. Nothing waits for them.
       await new Promise((resolve) => setTimeout(resolve, 0));
+      if (this.#closed) return;
       const module = wasmModule();
       if (module === undefined) throw new Error("the compiled WebAssembly module is not known");
       const n = size ?? defaultWorkers();

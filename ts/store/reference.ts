@@ -12,7 +12,7 @@ import { getLimits } from "../limits.js";
 import { followLimits } from "../parts.js";
 import type * as Glue from "../zom_references.js";
 import type { Readable } from "../hierarchy.js";
-import { toZomError, ZomError } from "../errors.js";
+import { converting, toZomError, ZomError } from "../errors.js";
 import { coalescer, httpContext } from "./fetch.js";
 import type { Coalescer } from "./coalesce.js";
 import type { HttpContext } from "./http.js";
@@ -72,17 +72,14 @@ function part(): Promise<typeof Glue> {
   return loading;
 }
 
-/** Calls the part, a thrown error object made a ZomError. */
-function calling<T>(f: () => T): T {
-  try {
-    return f();
-  } catch (e) {
-    throw toZomError(e);
-  }
+/** The document as the part takes it: text or bytes. */
+function documentText(json: string | Uint8Array | ArrayBuffer | object): string | Uint8Array {
+  if (typeof json === "string" || json instanceof Uint8Array) return json;
+  return json instanceof ArrayBuffer ? new Uint8Array(json) : JSON.stringify(json);
 }
 
-/** The document as the part takes it: text or bytes. */
-const documentText = (json: string | Uint8Array | object): string | Uint8Array => (typeof json === "string" || json instanceof Uint8Array ? json : JSON.stringify(json));
+/** What only {@link ReferenceStore.open} passes to the constructor. */
+const MADE_BY_OPEN = Symbol("ReferenceStore.open");
 
 /** How many targets' validators {@link HttpTargets} remembers. */
 const VALIDATORS_KEPT = 1024;
@@ -215,7 +212,9 @@ export class ReferenceStore {
   readonly #index: Glue.ReferenceIndex;
   readonly #targets: ReferenceTargets;
 
-  private constructor(index: Glue.ReferenceIndex, base: string, targets: ReferenceTargets) {
+  private constructor(made: symbol, index: Glue.ReferenceIndex, base: string, targets: ReferenceTargets) {
+    // TypeScript's `private` does not reach JavaScript callers of the old synchronous constructor.
+    if (made !== MADE_BY_OPEN) throw new ZomError("InvalidArgument", "a ReferenceStore is made by `await ReferenceStore.open(json, base, targets)`, fromUrl or fromJson");
     this.#index = index;
     this.#targets = targets;
     this.url = base;
@@ -231,11 +230,8 @@ export class ReferenceStore {
   static async open(json: string | Uint8Array | object, base: string, targets: ReferenceTargets): Promise<ReferenceStore> {
     const text = documentText(json);
     const glue = await part();
-    return new ReferenceStore(
-      calling(() => new glue.ReferenceIndex(text, base, targetStore(targets))),
-      base,
-      targets,
-    );
+    const index = converting<Glue.ReferenceIndex>(() => new glue.ReferenceIndex(text, base, targetStore(targets)));
+    return new ReferenceStore(MADE_BY_OPEN, index, base, targets);
   }
 
   /**
@@ -260,7 +256,7 @@ export class ReferenceStore {
    * A store over a reference document given as JSON text, bytes or the parsed object; relative
    * targets resolve against `options.baseUrl` (or the page's location).
    */
-  static fromJson(json: string | Uint8Array | object, options: ReferenceStoreOptions = {}): Promise<ReferenceStore> {
+  static async fromJson(json: string | Uint8Array | object, options: ReferenceStoreOptions = {}): Promise<ReferenceStore> {
     const base = options.baseUrl === undefined ? absolute("") : absolute(options.baseUrl);
     return ReferenceStore.open(json, base, new HttpTargets(options));
   }
@@ -292,7 +288,7 @@ export class ReferenceStore {
 
   /** The keys and prefixes directly below `prefix` ("/" or "/a/"), from the reference keys. */
   async list(prefix: string): Promise<StoreListing> {
-    return calling(() => this.#index.list(bare(prefix))) as StoreListing;
+    return converting<StoreListing>(() => this.#index.list(bare(prefix)));
   }
 
   /** Frees the WebAssembly side now rather than at garbage collection. */
@@ -302,7 +298,7 @@ export class ReferenceStore {
 
   async #read(key: string, offset: number, length: number, signal: AbortSignal | undefined, max: number): Promise<Uint8Array | undefined> {
     throwIfAborted(key, signal);
-    const read = calling(() => this.#index.read(key, offset, length, max, signal)) as Promise<Uint8Array | undefined>;
+    const read = converting<Promise<Uint8Array | undefined>>(() => this.#index.read(key, offset, length, max, signal));
     return read.catch((e: unknown) => {
       throw toZomError(e);
     });
@@ -316,5 +312,5 @@ export class ReferenceStore {
 export async function checkReferences(json: string | Uint8Array | object): Promise<Problem[]> {
   const text = documentText(json);
   const glue = await part();
-  return calling(() => glue.checkReferences(text)) as Problem[];
+  return converting<Problem[]>(() => glue.checkReferences(text));
 }

@@ -89,6 +89,7 @@ export class ZipStore {
   /** Opens the archive at `key` of `source` (any store with zarrita's shape; `getRange` is needed to read less than all of it). */
   static async open(source: Readable, key: string, options: ZipStoreOptions = {}): Promise<ZipStore> {
     const call = { signal: options.signal };
+    part().catch(() => undefined); // loads while a store without ranges is read whole; reported below
     if (source.getRange === undefined) {
       // A store that cannot read ranges: the archive is read once and held.
       const whole = await source.get(key, call);
