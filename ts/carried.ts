@@ -32,3 +32,35 @@ export function carried(base64: string, size: number): { bundled: () => Uint8Arr
   };
   return { bundled, bundledAsync };
 }
+
+/** A part's wasm-bindgen glue, as far as starting it goes. */
+interface StartableGlue {
+  initSync(module: { module: WebAssembly.Module }): unknown;
+}
+
+/** A carried part's module file (pkg/<out>_inline.js). */
+interface CarriedModule {
+  WASM: string;
+  WASM_BYTES: number;
+}
+
+/**
+ * The loader of a part used on first use (Icechunk, zip, references, views): once, its glue and
+ * carried module imported (`imports`: the caller's literal dynamic `import()`s, which bundlers
+ * split off), the module inflated and compiled off the main thread, started on this thread,
+ * then `started(glue)`. A failed load is tried again by the next call.
+ */
+export function lazyPart<G extends StartableGlue>(imports: () => Promise<[G, CarriedModule]>, started?: (glue: G) => void): () => Promise<G> {
+  let loading: Promise<G> | undefined;
+  return () => {
+    loading ??= (async () => {
+      const [glue, { WASM, WASM_BYTES }] = await imports();
+      const module = await WebAssembly.compile((await carried(WASM, WASM_BYTES).bundledAsync()) as BufferSource);
+      glue.initSync({ module });
+      started?.(glue);
+      return glue;
+    })();
+    loading.catch(() => (loading = undefined));
+    return loading;
+  };
+}

@@ -7,7 +7,7 @@
  * and the validator do not carry it.
  * @module
  */
-import { carried } from "./carried.js";
+import { lazyPart } from "./carried.js";
 import { toZomError } from "./errors.js";
 import type { Problem } from "./types.js";
 import type * as Glue from "./zom_views.js";
@@ -225,21 +225,17 @@ export interface Views {
   overlayLabels(rgba: Uint8ClampedArray, labels: Samples, colors: ViewLabelColor[], opacity: number): void;
 }
 
-let loading: Promise<Views> | undefined;
+/** Loads the views part once. */
+const viewsPart = /* @__PURE__ */ lazyPart(() => Promise.all([import("./zom_views.js"), import("./zom_views_inline.js")]));
+let views: Views | undefined;
 
 /**
  * Loads the views part once (its module inflated and compiled off the main thread, started on
  * this thread) and resolves with its functions.
  */
-export function loadViews(): Promise<Views> {
-  loading ??= (async () => {
-    const [glue, { WASM, WASM_BYTES }] = await Promise.all([import("./zom_views.js"), import("./zom_views_inline.js")]);
-    const module = await WebAssembly.compile((await carried(WASM, WASM_BYTES).bundledAsync()) as BufferSource);
-    glue.initSync({ module });
-    return bind(glue);
-  })();
-  loading.catch(() => (loading = undefined));
-  return loading;
+export async function loadViews(): Promise<Views> {
+  views ??= bind(await viewsPart());
+  return views;
 }
 
 /** The element kind zom names a typed array's samples by. */

@@ -153,32 +153,27 @@ test("an Icechunk page: the Icechunk part is split off the page's first file (lo
   }
 });
 
-for (const entry of ["zom", "zom/validate"]) {
-  test(`a references page (${entry}): the references part is split off the page's first file (loaded when a store is made), and holds only its job`, () => {
-    const references = PARTS.find((p) => p.name === "references");
-    const { first, split } = bundle(`import { ReferenceStore } from "${entry}"; export const f = async (u) => (await ReferenceStore.fromUrl(u)).get("/.zgroup");`);
-    const carried = carriedText(references);
-    assert.ok(!Buffer.from(first).toString("latin1").includes(carried), "the references part is in the page's first file");
-    assert.ok(split.some((f) => Buffer.from(f).toString("latin1").includes(carried)), "the references part is not split off");
-    const exports = glueExports(references);
-    for (const name of ["ReferenceIndex", "checkReferences", "defaultLimits"]) assert.ok(exports.has(name), `the references part lacks ${name}`);
-    for (const name of ["openNode", "ArrayHandle", "ChunkDecoder", "walkHierarchy", "validateHierarchy", "ZipArchive", "IcechunkRepo", "setPartCaller"]) {
-      assert.ok(!exports.has(name), `the references part has ${name}`);
-    }
-  });
+/** The store parts loaded on first use: what a page of each entry does with one, and the bindings it must hold. */
+const STORE_PAGES = [
+  { part: "references", when: "a store is made", use: 'import { ReferenceStore } from "ENTRY"; export const f = async (u) => (await ReferenceStore.fromUrl(u)).get("/.zgroup");', holds: ["ReferenceIndex", "checkReferences", "defaultLimits"] },
+  { part: "zip", when: "an archive is opened", use: 'import { ZipStore } from "ENTRY"; export const f = async (u) => (await ZipStore.fromUrl(u)).get("/zarr.json");', holds: ["ZipArchive"] },
+];
 
-  test(`a zip page (${entry}): the zip part is split off the page's first file (loaded when an archive is opened), and holds only its job`, () => {
-    const zip = PARTS.find((p) => p.name === "zip");
-    const { first, split } = bundle(`import { ZipStore } from "${entry}"; export const f = async (u) => (await ZipStore.fromUrl(u)).get("/zarr.json");`);
-    const carried = carriedText(zip);
-    assert.ok(!Buffer.from(first).toString("latin1").includes(carried), "the zip part is in the page's first file");
-    assert.ok(split.some((f) => Buffer.from(f).toString("latin1").includes(carried)), "the zip part is not split off");
-    const exports = glueExports(zip);
-    assert.ok(exports.has("ZipArchive"), "the zip part lacks ZipArchive");
-    for (const name of ["openNode", "ArrayHandle", "ChunkDecoder", "walkHierarchy", "validateHierarchy", "IcechunkRepo", "setPartCaller"]) {
-      assert.ok(!exports.has(name), `the zip part has ${name}`);
-    }
-  });
+for (const entry of ["zom", "zom/validate"]) {
+  for (const page of STORE_PAGES) {
+    test(`a ${page.part} page (${entry}): the ${page.part} part is split off the page's first file (loaded when ${page.when}), and holds only its job`, () => {
+      const part = PARTS.find((p) => p.name === page.part);
+      const { first, split } = bundle(page.use.replace("ENTRY", entry));
+      const carried = carriedText(part);
+      assert.ok(!Buffer.from(first).toString("latin1").includes(carried), `the ${page.part} part is in the page's first file`);
+      assert.ok(split.some((f) => Buffer.from(f).toString("latin1").includes(carried)), `the ${page.part} part is not split off`);
+      const exports = glueExports(part);
+      for (const name of page.holds) assert.ok(exports.has(name), `the ${page.part} part lacks ${name}`);
+      for (const name of ["openNode", "ArrayHandle", "ChunkDecoder", "walkHierarchy", "validateHierarchy", "ZipArchive", "ReferenceIndex", "IcechunkRepo", "setPartCaller"]) {
+        if (!page.holds.includes(name)) assert.ok(!exports.has(name), `the ${page.part} part has ${name}`);
+      }
+    });
+  }
 }
 
 test("a viewer's page: the views part is split off its first file (loaded when the page first describes or draws), and holds only its job", () => {

@@ -8,7 +8,7 @@
  * what the part asks for.
  * @module
  */
-import { carried } from "../carried.js";
+import { lazyPart } from "../carried.js";
 import { isZomError, toZomError, ZomError } from "../errors.js";
 import { LIMIT_DEFAULTS } from "../generated/boundary.js";
 import type { LimitName } from "../generated/boundary.js";
@@ -61,20 +61,8 @@ export interface IcechunkSnapshotInfo {
   time: number | null;
 }
 
-/** The part's glue, once loaded. */
-let loading: Promise<typeof Glue> | undefined;
-
-/** Loads the Icechunk part once: its module, inflated and compiled, started on this thread. */
-function part(): Promise<typeof Glue> {
-  loading ??= (async () => {
-    const [glue, { WASM, WASM_BYTES }] = await Promise.all([import("../zom_icechunk.js"), import("../zom_icechunk_inline.js")]);
-    const module = await WebAssembly.compile((await carried(WASM, WASM_BYTES).bundledAsync()) as BufferSource);
-    glue.initSync({ module });
-    return glue;
-  })();
-  loading.catch(() => (loading = undefined));
-  return loading;
-}
+/** Loads the Icechunk part once. */
+const part = /* @__PURE__ */ lazyPart(() => Promise.all([import("../zom_icechunk.js"), import("../zom_icechunk_inline.js")]));
 
 /** The limits in force, with `over`'s fields in their place. */
 function limitsOf(over: Partial<Limits> = {}): Limits {

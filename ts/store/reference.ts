@@ -7,7 +7,7 @@
  * so a page that reads no references loads none of it. This module only fetches the targets.
  * @module
  */
-import { carried } from "../carried.js";
+import { lazyPart } from "../carried.js";
 import { getLimits } from "../limits.js";
 import { followLimits } from "../parts.js";
 import type * as Glue from "../zom_references.js";
@@ -56,21 +56,8 @@ export interface ObjectValidators {
   lastModified: string | null;
 }
 
-/** The part's glue, once loaded. */
-let loading: Promise<typeof Glue> | undefined;
-
-/** Loads the references part once: its module, inflated and compiled, started on this thread with the limits in force. */
-function part(): Promise<typeof Glue> {
-  loading ??= (async () => {
-    const [glue, { WASM, WASM_BYTES }] = await Promise.all([import("../zom_references.js"), import("../zom_references_inline.js")]);
-    const module = await WebAssembly.compile((await carried(WASM, WASM_BYTES).bundledAsync()) as BufferSource);
-    glue.initSync({ module });
-    followLimits(glue);
-    return glue;
-  })();
-  loading.catch(() => (loading = undefined));
-  return loading;
-}
+/** Loads the references part once, started with the limits in force. */
+const part = /* @__PURE__ */ lazyPart(() => Promise.all([import("../zom_references.js"), import("../zom_references_inline.js")]), followLimits);
 
 /** The document as the part takes it: text or bytes. */
 function documentText(json: string | Uint8Array | ArrayBuffer | object): string | Uint8Array {

@@ -8,7 +8,7 @@
  * none of it. This module only says where the archive is.
  * @module
  */
-import { carried } from "../carried.js";
+import { lazyPart } from "../carried.js";
 import { toZomError, ZomError } from "../errors.js";
 import type { Readable } from "../hierarchy.js";
 import { FetchStore } from "./fetch.js";
@@ -29,20 +29,8 @@ export interface ZipStoreOptions {
   signal?: AbortSignal;
 }
 
-/** The part's glue, once loaded. */
-let loading: Promise<typeof Glue> | undefined;
-
-/** Loads the zip part once: its module, inflated and compiled, started on this thread. */
-function part(): Promise<typeof Glue> {
-  loading ??= (async () => {
-    const [glue, { WASM, WASM_BYTES }] = await Promise.all([import("../zom_zip.js"), import("../zom_zip_inline.js")]);
-    const module = await WebAssembly.compile((await carried(WASM, WASM_BYTES).bundledAsync()) as BufferSource);
-    glue.initSync({ module });
-    return glue;
-  })();
-  loading.catch(() => (loading = undefined));
-  return loading;
-}
+/** Loads the zip part once. */
+const part = /* @__PURE__ */ lazyPart(() => Promise.all([import("../zom_zip.js"), import("../zom_zip_inline.js")]));
 
 /** A rethrowable error for what the WebAssembly side threw, located at `key` when it has no key. */
 function located(e: unknown, key: string): unknown {
