@@ -32,7 +32,8 @@ export const PROFILES = [
 
 const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 
-const kindOf = (url) => (/^\/(data|fixtures)\//.test(new URL(url).pathname) ? "data" : "code");
+/** A request's kind: "data" under the data mounts, else "code" (the page's HTML, JS and WebAssembly). */
+export const kindOf = (url) => (/^\/(data|fixtures)\//.test(new URL(url).pathname) ? "data" : "code");
 
 /** Waits for the page's window.firstResult, at most `timeout` ms; throws what the page reported. */
 async function pageResult(page, problems, timeout) {

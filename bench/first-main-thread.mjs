@@ -3,15 +3,16 @@
 // the first chunk (a data request that is not a metadata document), the union of the main
 // thread's top-level tasks (DevTools' "RunTask"), from a CDP trace, with what they spent their
 // time on (the self time of the events inside them, by name: script compile and evaluation,
-// function calls, WebAssembly compile and instantiation, garbage collection). A trace costs time itself, so these runs are apart from the timed
-// ones. Unthrottled (loopback): the work does not depend on the network, and the window is then
-// mostly that work.
+// function calls, WebAssembly compile and instantiation, garbage collection). A trace costs
+// time itself, so these runs are apart from the timed ones. Unthrottled (loopback): the work
+// does not depend on the network, and the window is then mostly that work.
 import { setTimeout as sleep } from "node:timers/promises";
+import { kindOf } from "./first-browsers.mjs";
 
 // DevTools' Performance panel's own categories (a trace adds less work to what it measures).
 const CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline", "toplevel", "v8.execute", "blink.user_timing", "loading"];
 const METADATA = /(?:^|\/)(?:zarr\.json|\.zarray|\.zgroup|\.zattrs|\.zmetadata)$/;
-const isChunk = (url) => /^\/(data|fixtures)\//.test(new URL(url).pathname) && !METADATA.test(new URL(url).pathname);
+const isChunk = (url) => kindOf(url) === "data" && !METADATA.test(new URL(url).pathname);
 
 /** The trace's events, read from the stream Tracing.end leaves. */
 async function readTrace(cdp, stream) {

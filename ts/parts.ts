@@ -35,8 +35,8 @@ const started: SharedGlue[] = [];
 const homes: PartLoaderLike[] = [];
 /** The `setLimits` calls since the last reset, replayed on parts that start later. */
 let limitCalls: LimitsOptions[] = [];
-/** Parts loaded on first use that read the default limits (the references part): kept at those in force. */
-const followers: Pick<SharedGlue, "defaultLimits">[] = [];
+/** Every part that reads the default limits (the started ones, and the references part once loaded): kept at those in force. */
+const following: Pick<SharedGlue, "defaultLimits">[] = [];
 
 /** What store code needs of a part's loader to load it when no part is loaded yet. */
 export interface PartLoaderLike {
@@ -53,9 +53,9 @@ export function addHome(part: PartLoaderLike): void {
   if (!homes.includes(part)) homes.push(part);
 }
 
-/** Called by a part once instantiated: it gets the limits set so far. */
+/** Called by a part once instantiated: it gets the limits set so far, and every later change. */
 export function partStarted(glue: SharedGlue): void {
-  for (const limits of limitCalls) glue.defaultLimits(limits);
+  followLimits(glue);
   started.push(glue);
 }
 
@@ -69,7 +69,7 @@ function home(): PartLoaderLike {
 /** Called by a part loaded on first use that reads the default limits: it gets those set so far, and every later change. */
 export function followLimits(glue: Pick<SharedGlue, "defaultLimits">): void {
   for (const limits of limitCalls) glue.defaultLimits(limits);
-  followers.push(glue);
+  following.push(glue);
 }
 
 /** A started part's shared exports, loading the home part first if none has started. */
@@ -101,8 +101,9 @@ export async function whenShared(): Promise<void> {
 
 /** Sets the default limits in every started part and remembers them for parts that start later. */
 export function applyLimits(limits: LimitsOptions | null): Limits {
-  const inForce = shared().defaultLimits(limits) as Limits;
-  for (const glue of [...started.slice(1), ...followers]) glue.defaultLimits(limits);
+  const first = shared();
+  const inForce = first.defaultLimits(limits) as Limits;
+  for (const glue of following) if (glue !== first) glue.defaultLimits(limits);
   if (limits === null) limitCalls = [];
   else limitCalls.push(limits);
   return inForce;

@@ -185,7 +185,7 @@ function targetStore(targets: ReferenceTargets): Readable {
  * - A reference document with problems rejects with ZomError "InvalidMetadata" naming the JSON
  *   pointer of the first one (`checkReferences` lists them all); a key whose target is missing
  *   throws "NotFound", a target that ends before the reference's bytes "InvalidMetadata".
- * - The document is read by zom's references part, loaded the first time (one request), which
+ * - The document is read by zom's references part, loaded the first time (its two files), which
  *   is why every way to make a store is asynchronous.
  *
  * Make one with {@link ReferenceStore.fromUrl} or {@link ReferenceStore.fromJson}; in Node,

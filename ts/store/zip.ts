@@ -84,10 +84,11 @@ export class ZipStore {
       if (whole === undefined) throw new ZomError("NotFound", `no zip archive at ${key}`, { key });
       source = new FileStore([[key, new Blob([whole.slice()])]]);
     }
-    const opening = (async () => (await part()).ZipArchive.open(source, key, options.root, options.signal) as Promise<Glue.ZipArchive>)();
-    const archive = await opening.catch((e: unknown) => {
-      throw located(e, key);
-    });
+    const archive = await part()
+      .then((glue) => glue.ZipArchive.open(source, key, options.root, options.signal) as Promise<Glue.ZipArchive>)
+      .catch((e: unknown) => {
+        throw located(e, key);
+      });
     return new ZipStore(source, key, archive);
   }
 
