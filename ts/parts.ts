@@ -19,10 +19,6 @@ export type SharedGlue = Pick<
   | "httpContentLength"
   | "httpCheckPrefix"
   | "httpCheckSuffix"
-  | "httpS3Page"
-  | "httpS3PageUrl"
-  | "httpHtmlIndex"
-  | "httpS3Candidates"
   | "httpEncodeKey"
   | "defaultLimits"
   | "version"
@@ -76,6 +72,11 @@ export function followLimits(glue: Pick<SharedGlue, "defaultLimits">): void {
 export function shared(): SharedGlue {
   if (started.length === 0) home().require();
   return started[0] as SharedGlue;
+}
+
+/** The first started part that has the export `name` (the validator's listing rules, which the reader leaves to a part of their own). */
+export function startedWith<G extends object>(name: keyof G & string): G | undefined {
+  return started.find((glue) => name in glue) as G | undefined;
 }
 
 /** The default limit `name` in force: the latest `setLimits` value since a reset, else zom's default. */

@@ -5,7 +5,7 @@
 //! object, read through the fields `boundary` declares for both sides), `specs`, `validate`,
 //! `model` (documents, flat forms, comparison), `json_text`, `decode` (`ChunkDecoder`),
 //! `hierarchy` (open, `ArrayHandle`), `walk`, `cache`, `pool`, `parts`, `limits`, `codecs`, `http`,
-//! `zip`, `reference`, `views`, and the conversions (`convert`, `plain`, `values`) and the JS store
+//! `listing`, `zip`, `reference`, `views`, and the conversions (`convert`, `plain`, `values`) and the JS store
 //! adapter (`store`) they share.
 
 // Each part of the JS package is this crate built with the bindings of its job (Cargo.toml's
@@ -32,6 +32,8 @@ mod http;
 mod icechunk;
 mod json_text;
 mod limits;
+#[cfg(any(feature = "bind-tools", feature = "bind-listing"))]
+mod listing;
 #[cfg(any(feature = "bind-read", feature = "bind-tools"))]
 mod model;
 mod options;

@@ -102,7 +102,7 @@ test("the validator's part links no decoder (only the reader decodes chunks)", (
  * package: the JS with the WebAssembly part it carries. Budgets by `gzip -9` (Node's zlib).
  */
 const PAGES = [
-  { job: "a viewer (open an array, read a region)", source: 'import { FetchStore, openArray } from "zom"; export const f = async (u) => (await openArray(new FetchStore(u))).get();', part: "read", budget: 336_000 },
+  { job: "a viewer (open an array, read a region)", source: 'import { FetchStore, openArray } from "zom"; export const f = async (u) => (await openArray(new FetchStore(u))).get();', part: "read", budget: 329_000 },
   { job: "a validator (walk, validate)", source: 'import { FetchStore, walk, validateHierarchy } from "zom/validate"; export const f = async (u) => validateHierarchy(await walk(new FetchStore(u)));', part: "tools", budget: 289_000 },
 ];
 
@@ -157,7 +157,18 @@ test("an Icechunk page: the Icechunk part is split off the page's first file (lo
 const STORE_PAGES = [
   { part: "references", when: "a store is made", use: 'import { ReferenceStore } from "ENTRY"; export const f = async (u) => (await ReferenceStore.fromUrl(u)).get("/.zgroup");', holds: ["ReferenceIndex", "checkReferences", "defaultLimits"] },
   { part: "zip", when: "an archive is opened", use: 'import { ZipStore } from "ENTRY"; export const f = async (u) => (await ZipStore.fromUrl(u)).get("/zarr.json");', holds: ["ZipArchive"] },
+  { part: "listing", when: "an HTTP store is first listed", use: 'import { FetchStore } from "ENTRY"; export const f = (u) => new FetchStore(u).list("/");', holds: ["httpS3Page", "httpS3PageUrl", "httpHtmlIndex", "httpS3Candidates"] },
 ];
+
+test("the reader leaves the listing rules to the listing part; the validator, which walks stores by listing them, has them", () => {
+  const rules = STORE_PAGES.find((p) => p.part === "listing").holds;
+  const reader = glueExports(PARTS.find((p) => p.name === "read"));
+  const validator = glueExports(PARTS.find((p) => p.name === "tools"));
+  for (const name of rules) {
+    assert.ok(!reader.has(name), `the reader has ${name}`);
+    assert.ok(validator.has(name), `the validator lacks ${name}`);
+  }
+});
 
 for (const entry of ["zom", "zom/validate"]) {
   for (const page of STORE_PAGES) {

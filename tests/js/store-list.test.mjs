@@ -76,37 +76,37 @@ test("S3 listing wins over an HTML index when both exist; 403-for-missing server
     assert.equal(server.stats.requests, 1);
   }));
 
-test("parseHtmlIndex: python http.server, nginx autoindex, Apache, absolute and foreign links", () => {
+test("parseHtmlIndex: python http.server, nginx autoindex, Apache, absolute and foreign links", async () => {
   const python = `<ul><li><a href="a%20b/">a b/</a></li><li><a href=".zarray">.zarray</a></li><li><a href="zarr.json">zarr.json</a></li></ul>`;
-  assert.deepEqual(parseHtmlIndex(python, "http://h/data/x/"), { files: [".zarray", "zarr.json"], dirs: ["a b/"] });
+  assert.deepEqual(await parseHtmlIndex(python, "http://h/data/x/"), { files: [".zarray", "zarr.json"], dirs: ["a b/"] });
   const nginx = `<html><head><title>Index of /x/</title></head><body><h1>Index of /x/</h1><hr><pre><a href="../">../</a>
 <a href="c/">c/</a>                                                 21-Nov-2026 10:05       -
 <a href="zarr.json">zarr.json</a>                                          21-Nov-2026 10:05     851
 </pre><hr></body></html>`;
-  assert.deepEqual(parseHtmlIndex(nginx, "http://h/x/"), { files: ["zarr.json"], dirs: ["c/"] });
+  assert.deepEqual(await parseHtmlIndex(nginx, "http://h/x/"), { files: ["zarr.json"], dirs: ["c/"] });
   const apache = `<table><tr><th><a href="?C=N;O=D">Name</a></th></tr>
 <tr><td><a href="/x/">Parent Directory</a></td></tr><tr><td><a href='0.0'>0.0</a></td></tr>
 <tr><td><a HREF=sub/>sub/</a></td></tr><tr><td><a href="#top">top</a></td></tr></table>`;
-  assert.deepEqual(parseHtmlIndex(apache, "http://h/x/y/"), { files: ["0.0"], dirs: ["sub/"] });
+  assert.deepEqual(await parseHtmlIndex(apache, "http://h/x/y/"), { files: ["0.0"], dirs: ["sub/"] });
   const links = `<a href="/x/abs.json">abs</a><a href="http://other/x/evil">evil</a><a href="deep/er/file">deep</a>
 <a href="http://h/x/full">full</a><a href="q?x=1">q</a><a href="a&amp;b">amp</a><a href="./dot">dot</a><a href="%zz">bad</a>`;
-  assert.deepEqual(parseHtmlIndex(links, "http://h/x/"), { files: ["a&b", "abs.json", "dot", "full"], dirs: [] });
+  assert.deepEqual(await parseHtmlIndex(links, "http://h/x/"), { files: ["a&b", "abs.json", "dot", "full"], dirs: [] });
   // The directory URL without its trailing "/" (before a redirect) lists the same.
-  assert.deepEqual(parseHtmlIndex(python, "http://h/data/x"), parseHtmlIndex(python, "http://h/data/x/"));
+  assert.deepEqual(await parseHtmlIndex(python, "http://h/data/x"), await parseHtmlIndex(python, "http://h/data/x/"));
 });
 
-test("parseS3Listing: entities, missing parts, not a listing", () => {
+test("parseS3Listing: entities, missing parts, not a listing", async () => {
   const xml = `<?xml version="1.0"?><ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><IsTruncated>true</IsTruncated>
 <Contents><Key>a/b&amp;c.json</Key><Size>3</Size></Contents><CommonPrefixes><Prefix>a/&lt;d&gt;/</Prefix></CommonPrefixes>
 <NextContinuationToken>t&#x2B;1</NextContinuationToken></ListBucketResult>`;
-  assert.deepEqual(parseS3Listing(xml), { keys: ["a/b&c.json"], prefixes: ["a/<d>/"], truncated: true, next: "t+1" });
-  assert.deepEqual(parseS3Listing("<ListBucketResult></ListBucketResult>"), { keys: [], prefixes: [], truncated: false, next: null });
-  assert.equal(parseS3Listing("<Error><Code>AccessDenied</Code></Error>"), null);
-  assert.equal(parseS3Listing("<html>index</html>"), null);
+  assert.deepEqual(await parseS3Listing(xml), { keys: ["a/b&c.json"], prefixes: ["a/<d>/"], truncated: true, next: "t+1" });
+  assert.deepEqual(await parseS3Listing("<ListBucketResult></ListBucketResult>"), { keys: [], prefixes: [], truncated: false, next: null });
+  assert.equal(await parseS3Listing("<Error><Code>AccessDenied</Code></Error>"), null);
+  assert.equal(await parseS3Listing("<html>index</html>"), null);
 });
 
-test("s3Candidates: the origin first, then each path prefix", () => {
-  assert.deepEqual(s3Candidates(new URL("https://s3.example.com/bucket/my%20data.zarr/")), [
+test("s3Candidates: the origin first, then each path prefix", async () => {
+  assert.deepEqual(await s3Candidates(new URL("https://s3.example.com/bucket/my%20data.zarr/")), [
     { root: "https://s3.example.com/", storePrefix: "bucket/my data.zarr/" },
     { root: "https://s3.example.com/bucket/", storePrefix: "my data.zarr/" },
     { root: "https://s3.example.com/bucket/my%20data.zarr/", storePrefix: "" },

@@ -30,10 +30,10 @@ async function fetchPage(
   token: string | null,
   signal: AbortSignal | undefined,
 ): Promise<{ page: S3Page | null; status: number; url: string }> {
-  const url = s3PageUrl(root.root, full, token);
+  const url = await s3PageUrl(root.root, full, token);
   const ans = await send(ctx, { url, method: "GET", key: `/${full}`, signal });
   if (ans.status !== 200) return { page: null, status: ans.status, url };
-  return { page: parseS3Listing(ans.body, full), status: ans.status, url };
+  return { page: await parseS3Listing(ans.body, full), status: ans.status, url };
 }
 
 /**
@@ -48,7 +48,7 @@ export async function listS3(
   prefix: string,
   signal: AbortSignal | undefined,
 ): Promise<{ root: S3Root; listing: StoreListing } | null> {
-  const candidates = known ? [known] : base ? s3Candidates(base) : [];
+  const candidates = known ? [known] : base ? await s3Candidates(base) : [];
   for (const root of candidates) {
     const full = root.storePrefix + prefix.slice(1);
     let answer = await fetchPage(ctx, root, full, null, signal);
@@ -93,7 +93,7 @@ export async function listHtml(
   const ans = await send(ctx, { url, method: "GET", key: prefix, signal });
   if (missing(ans.status)) return "missing";
   if (ans.status !== 200) return null;
-  const index = parseHtmlIndex(ans.body, ans.url, ans.headers.get("content-type"));
+  const index = await parseHtmlIndex(ans.body, ans.url, ans.headers.get("content-type"));
   if (index === null) return null;
   const { files, dirs } = index;
   return { keys: files.map((f) => prefix + f), prefixes: dirs.map((d) => prefix + d) };

@@ -1,11 +1,29 @@
 /**
  * Reading directory listings — S3 ListObjectsV2 XML bodies and HTML directory indexes
  * (`python -m http.server`, nginx autoindex, Apache) — and the URLs involved, through the
- * WebAssembly module (`src/store/wire/`, the rules the Rust `HttpStore` follows too).
+ * WebAssembly module (`src/store/wire/`, the rules the Rust `HttpStore` follows too): the
+ * validator's when it has started, else the listing part (`src/wasm/listing.rs`), loaded by the
+ * first listing, since a viewer's open and reads list nothing.
  * @module
  */
+import { lazyPart } from "../carried.js";
+import { converting } from "../errors.js";
 import { KEY_VERBATIM } from "../generated/boundary.js";
+import { startedWith, whenShared } from "../parts.js";
+import type * as Glue from "../zom_listing.js";
 import { wire } from "./wire.js";
+
+/** The listing rules' exports. */
+type ListingGlue = Pick<typeof Glue, "httpS3Page" | "httpS3PageUrl" | "httpHtmlIndex" | "httpS3Candidates">;
+
+const part = /* @__PURE__ */ lazyPart(() => Promise.all([import("../zom_listing.js"), import("../zom_listing_inline.js")]));
+
+/** Calls a listing rule: through a started part that has the rules (the validator), else through the listing part, loaded once. */
+async function rule<T>(f: (raw: ListingGlue) => unknown): Promise<T> {
+  await whenShared();
+  const raw = startedWith<ListingGlue>("httpS3Page") ?? (await part());
+  return converting<T>(() => f(raw));
+}
 
 /** One page of a ListObjectsV2 answer. */
 export interface S3Page {
@@ -25,13 +43,13 @@ export interface S3Page {
  * names directly below it: values, and prefixes ending in "/" (also the deeper keys of a
  * server that ignores the delimiter).
  */
-export function parseS3Listing(body: string | Uint8Array, full?: string): S3Page | null {
-  return wire((raw) => raw.httpS3Page(body, full) as S3Page | null);
+export function parseS3Listing(body: string | Uint8Array, full?: string): Promise<S3Page | null> {
+  return rule((raw) => raw.httpS3Page(body, full));
 }
 
 /** The URL of a ListObjectsV2 page: `root` ends in "/", `full` is the key prefix listed. */
-export function s3PageUrl(root: string, full: string, token: string | null): string {
-  return wire((raw) => raw.httpS3PageUrl(root, full, token ?? undefined));
+export function s3PageUrl(root: string, full: string, token: string | null): Promise<string> {
+  return rule((raw) => raw.httpS3PageUrl(root, full, token ?? undefined));
 }
 
 /** Names directly below a directory: files and sub-directories (the latter ending in "/"). */
@@ -49,10 +67,10 @@ export interface DirectoryEntries {
  * With `contentType` (the header's value, null when absent) a body that does not look like
  * HTML gives null.
  */
-export function parseHtmlIndex(html: string | Uint8Array, dirUrl: string): DirectoryEntries;
-export function parseHtmlIndex(html: string | Uint8Array, dirUrl: string, contentType: string | null): DirectoryEntries | null;
-export function parseHtmlIndex(html: string | Uint8Array, dirUrl: string, contentType?: string | null): DirectoryEntries | null {
-  return wire((raw) => raw.httpHtmlIndex(html, dirUrl, contentType) as DirectoryEntries | null);
+export function parseHtmlIndex(html: string | Uint8Array, dirUrl: string): Promise<DirectoryEntries>;
+export function parseHtmlIndex(html: string | Uint8Array, dirUrl: string, contentType: string | null): Promise<DirectoryEntries | null>;
+export function parseHtmlIndex(html: string | Uint8Array, dirUrl: string, contentType?: string | null): Promise<DirectoryEntries | null> {
+  return rule((raw) => raw.httpHtmlIndex(html, dirUrl, contentType));
 }
 
 /**
@@ -61,8 +79,8 @@ export function parseHtmlIndex(html: string | Uint8Array, dirUrl: string, conten
  * path prefix (path-style buckets, `https://host/bucket/…`). Each candidate pairs the listing URL
  * (ending in "/") with the key prefix of the store's root inside the bucket.
  */
-export function s3Candidates(base: URL): { root: string; storePrefix: string }[] {
-  return wire((raw) => raw.httpS3Candidates(base.origin, base.pathname) as { root: string; storePrefix: string }[]);
+export function s3Candidates(base: URL): Promise<{ root: string; storePrefix: string }[]> {
+  return rule((raw) => raw.httpS3Candidates(base.origin, base.pathname));
 }
 
 /**
