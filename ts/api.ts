@@ -23,6 +23,7 @@ import type {
   JsonObject,
   JsonSchema,
   JsonValue,
+  NodeSummary,
   Report,
   SpecInput,
   BuiltinSpecName,
@@ -101,6 +102,15 @@ function withWalk(zom: Zom | string, options: ValidateOptions): ValidateOptions 
   return { unlisted: walked.unlisted, unknown, ...options };
 }
 
+
+/**
+ * What user interfaces say about every node of a ZOM tree, by node path ("" for the root, "a/b"
+ * for a member): see {@link NodeSummary}. zom's CLI and explorer print these fields and decide
+ * nothing themselves.
+ */
+export function summarize(zom: Zom): { [path: string]: NodeSummary } {
+  return call(() => withZomText([zom], ([z]) => raw.summarizeTree(z)));
+}
 
 /**
  * Builds the ZOM of a hierarchy from its metadata documents, keyed by store key

@@ -1,13 +1,13 @@
 /**
- * ZOM → documents and node summaries, which every part has (zom/zarrita's consolidated store
- * uses them without the validator), and how a ZOM crosses into the module (as JSON text when
- * it is plain JSON data).
+ * ZOM → documents, which the reader and the validator both have (zom/zarrita's consolidated
+ * store serves them without the validator), and how a ZOM crosses into the module (as JSON
+ * text when it is plain JSON data).
  * @module
  */
 import type { RawToDocumentsOptions } from "./generated/boundary.js";
 import { converting } from "./errors.js";
 import { shared } from "./parts.js";
-import type { NodeSummary, ToDocumentsOptions, Zom } from "./types.js";
+import type { ToDocumentsOptions, Zom } from "./types.js";
 
 /** Deeper than this, a value is not checked as plain JSON (it goes as an object). */
 const PLAIN_DEPTH = 256;
@@ -87,11 +87,3 @@ export function toDocuments(zom: Zom, options: ToDocumentsOptions = {}): Map<str
   return new Map(converting<[string, Uint8Array][]>(() => withZomText([zom], ([z]) => shared().toDocuments(z, options satisfies RawToDocumentsOptions))));
 }
 
-/**
- * What user interfaces say about every node of a ZOM tree, by node path ("" for the root, "a/b"
- * for a member): see {@link NodeSummary}. zom's CLI and explorer print these fields and decide
- * nothing themselves.
- */
-export function summarize(zom: Zom): { [path: string]: NodeSummary } {
-  return converting(() => withZomText([zom], ([z]) => shared().summarizeTree(z)));
-}

@@ -10,8 +10,8 @@ import { LIMIT_DEFAULTS } from "./generated/boundary.js";
 import type { LimitName } from "./generated/boundary.js";
 import type { Limits, LimitsOptions } from "./types.js";
 
-/** The exports both parts have (src/wasm/: http, store, limits, runtime, and
- * `toDocuments` and `summarizeTree` of model). */
+/** The exports both parts have (src/wasm/: http, store, limits, runtime, and `toDocuments` of
+ * model). */
 export type SharedGlue = Pick<
   typeof Glue,
   | "listKeys"
@@ -23,7 +23,6 @@ export type SharedGlue = Pick<
   | "defaultLimits"
   | "version"
   | "toDocuments"
-  | "summarizeTree"
 >;
 
 const started: SharedGlue[] = [];

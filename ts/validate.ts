@@ -30,8 +30,9 @@ export {
   specSchema,
   stringify,
   parseJson,
+  summarize,
 } from "./api.js";
-export { summarize, toDocuments } from "./documents.js";
+export { toDocuments } from "./documents.js";
 export { walk } from "./walk.js";
 export type { WalkOptions, WalkProgress, WalkReport, WalkResult } from "./walk.js";
 export * from "./shared-exports.js";

@@ -64,10 +64,14 @@ mod zip;
 pub use decode::{float16_to_float32, ChunkDecoder};
 #[cfg(feature = "bind-tools")]
 pub use json_text::{parse_json, stringify};
+#[cfg(feature = "bind-read")]
+pub use model::node_kinds;
+#[cfg(feature = "bind-tools")]
+pub use model::summarize_tree;
+#[cfg(any(feature = "bind-read", feature = "bind-tools"))]
+pub use model::to_documents;
 #[cfg(feature = "bind-tools")]
 pub use model::{diff, flatten, from_documents, like, to_v3, unflatten};
-#[cfg(any(feature = "bind-read", feature = "bind-tools"))]
-pub use model::{summarize_tree, to_documents};
 #[cfg(feature = "bind-read")]
 pub use parts::set_part_caller;
 pub use runtime::{start, version};

@@ -92,9 +92,26 @@ pub fn unflatten(flat: JsValue, options: JsValue) -> JsResult {
 
 /// What user interfaces say about every node of a ZOM tree, by node path ("" for the root):
 /// [`model::summarize_tree`].
+#[cfg(feature = "bind-tools")]
 #[wasm_bindgen(js_name = summarizeTree)]
 pub fn summarize_tree(zom: JsValue) -> JsResult {
     Ok(plain::summaries(&model::summaries(&zom_input(&zom)?)))
+}
+
+/// The path ("" for the root) and kind ("group" or "array") of every node of a ZOM tree,
+/// parents before children: `[[path, kind], …]`, what zom/zarrita's consolidated store lists.
+#[cfg(feature = "bind-read")]
+#[wasm_bindgen(js_name = nodeKinds)]
+pub fn node_kinds(zom: JsValue) -> JsResult {
+    let node = zom_input(&zom)?;
+    let out = Array::new();
+    for (path, node) in node.descendants() {
+        out.push(&Array::of2(
+            &JsValue::from_str(&path),
+            &JsValue::from_str(node.kind()),
+        ));
+    }
+    Ok(out.into())
 }
 
 /// Converts a v2 ZOM to v3: `{zom, problems}`.

@@ -6,7 +6,7 @@
  */
 import { stringify } from "../api.js";
 import { NUMERIC_TYPES } from "../generated/boundary.js";
-import { summarize } from "../documents.js";
+import { summarize } from "../validate.js";
 import type { ChunkData } from "../decode.js";
 import type { ZomError } from "../errors.js";
 import type { DetectedConvention, Difference, JsonValue, Loc, NodeSummary, Problem, Zom } from "../types.js";

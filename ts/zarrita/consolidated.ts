@@ -4,8 +4,9 @@
  * `.zmetadata`), and the store wrapper serves every node's documents from it.
  * @module
  */
-import { summarize, toDocuments } from "../documents.js";
-import { isZomError } from "../errors.js";
+import * as raw from "../zom_wasm.js";
+import { toDocuments, withZomText } from "../documents.js";
+import { converting, isZomError } from "../errors.js";
 import { isMetadataKey } from "../store/fetch.js";
 import { open as zomOpen } from "../hierarchy.js";
 import type { StoreInput } from "../hierarchy.js";
@@ -82,8 +83,9 @@ function consolidatedStore<Store extends Readable>(store: Store, known: Map<stri
     if (doc !== undefined) return doc.slice();
     return (store as AsyncReadable).get(key, options);
   };
-  // Each node's kind as the core tells it (summarize), not read again from its documents.
-  const nodes = Object.entries(summarize(tree)).map(([path, s]) => ({ path: `/${path}` as AbsolutePath, kind: s.kind }));
+  // Each node's kind as the core tells it, not read again from its documents.
+  const kinds = converting<[string, "array" | "group"][]>(() => withZomText([tree], ([z]) => raw.nodeKinds(z)));
+  const nodes = kinds.map(([path, kind]) => ({ path: `/${path}` as AbsolutePath, kind }));
   const contents = () => nodes.map((n) => ({ ...n }));
   // The store's own methods run on the store itself (private fields and all).
   return wrap(store, { get, contents, [FORMAT]: format }) as Listable<Store>;
