@@ -141,6 +141,73 @@ fn missing_parent_is_an_error_with_location() {
 }
 
 #[test]
+fn v2_documents_are_placed_or_refused_with_their_key() {
+    use serde_json::json;
+    let group = json!({"zarr_format": 2});
+    let array = json!({"zarr_format": 2, "shape": [2], "chunks": [2], "dtype": "<u1",
+        "compressor": null, "fill_value": 0, "order": "C", "filters": null});
+    let err_of = |docs: Vec<(&str, Value)>| model::from_documents(docs).unwrap_err();
+
+    // Each node takes its own attributes; .zmetadata stands in for absent documents.
+    let zmetadata = json!({"zarr_consolidated_format": 1, "metadata": {
+        ".zgroup": group, "a/.zarray": array, "a/.zattrs": {"x": 1}, ".zattrs": {"y": 2}}});
+    let tree = model::from_documents([(".zmetadata", zmetadata)]).unwrap();
+    let Node::Group(root) = &tree else {
+        panic!("{tree:?}")
+    };
+    assert_eq!(root.attributes.get("y"), Some(&json!(2)));
+    let Some(Node::Array(a)) = root.members.get("a") else {
+        panic!("{tree:?}")
+    };
+    assert_eq!(a.attributes().and_then(|m| m.get("x")), Some(&json!(1)));
+
+    let err = err_of(vec![(".zgroup", group.clone()), ("b/.zattrs", json!({}))]);
+    assert_eq!(
+        (err.path.as_deref(), err.key.as_deref()),
+        (Some("b"), Some("b/.zattrs"))
+    );
+    assert!(
+        err.message.contains("no .zarray or .zgroup"),
+        "{}",
+        err.message
+    );
+
+    let both = vec![
+        (".zgroup", group.clone()),
+        ("c/.zgroup", group.clone()),
+        ("c/.zarray", array.clone()),
+    ];
+    let err = err_of(both);
+    assert_eq!(err.path.as_deref(), Some("c"));
+    assert!(
+        err.message.contains("both .zarray and .zgroup"),
+        "{}",
+        err.message
+    );
+
+    let err = err_of(vec![
+        (".zgroup", group.clone()),
+        ("d/.zarray", array.clone()),
+        ("d/e/.zgroup", group.clone()),
+    ]);
+    assert_eq!(err.path.as_deref(), Some("d/e"));
+    assert!(err.message.contains("inside array 'd'"), "{}", err.message);
+
+    let err = err_of(vec![(".zgroup", group), (".zattrs", json!([1]))]);
+    assert_eq!(err.key.as_deref(), Some(".zattrs"));
+    assert!(
+        err.message.contains("must be a JSON object"),
+        "{}",
+        err.message
+    );
+
+    let empty = json!({"zarr_consolidated_format": 1, "metadata": {}});
+    let err = err_of(vec![(".zmetadata", empty)]);
+    assert_eq!(err.code, zom::ErrorCode::NotFound);
+    assert!(err.message.contains("no root node"), "{}", err.message);
+}
+
+#[test]
 fn broken_json_names_key_and_line() {
     let err = model::from_document_bytes(
         [("zarr.json", b"{\n\"zarr_format\": 3,\n oops}".to_vec())],

@@ -157,10 +157,14 @@ fn field_mut<'a>(value: &'a mut Value, key: &str) -> Option<&'a mut Value> {
     }
 }
 
+// Neither this nor `assemble` removes from a `BTreeMap`: its removal (rebalancing, merging) is
+// the largest part of the map's code, and the reader has no other use for it.
 fn from_v2_documents(mut docs: BTreeMap<String, Value>) -> Result<Node> {
-    if let Some(mut zmetadata) = docs.remove(".zmetadata") {
+    if let Some(entry) = docs.get_mut(".zmetadata") {
         // The documents are moved out before the rest is read (which would copy them), as in
-        // from_v3_documents; an empty object reads as the object did.
+        // from_v3_documents; an empty object reads as the object did. The key is left holding
+        // null, which names no node.
+        let mut zmetadata = std::mem::take(entry);
         let members = match field_mut(&mut zmetadata, "metadata") {
             Some(Value::Object(members)) => std::mem::take(members),
             _ => Map::new(),
@@ -174,17 +178,18 @@ fn from_v2_documents(mut docs: BTreeMap<String, Value>) -> Result<Node> {
             }
         }
     }
-    // Attributes by node path, moved out of the documents into their nodes.
-    let mut attributes: BTreeMap<String, Value> = BTreeMap::new();
-    docs.retain(|key, value| {
-        if key.rsplit('/').next() != Some(".zattrs") {
-            return true;
+    // Attributes by node path, moved out of the documents into their nodes (taken when used).
+    let mut attributes: BTreeMap<String, Option<Value>> = BTreeMap::new();
+    let mut documents: Vec<(String, Value)> = Vec::new();
+    for (key, value) in docs {
+        if key.rsplit('/').next() == Some(".zattrs") {
+            attributes.insert(node_path_of_key(&key).to_string(), Some(value));
+        } else {
+            documents.push((key, value));
         }
-        attributes.insert(node_path_of_key(key).to_string(), std::mem::take(value));
-        false
-    });
+    }
     let mut nodes: BTreeMap<String, Node> = BTreeMap::new();
-    for (key, value) in &docs {
+    for (key, value) in &documents {
         let path = node_path_of_key(key).to_string();
         let name = key.rsplit('/').next().unwrap_or_default();
         let locate = |e: ZomError| e.at_key(key.clone()).at_path(path.clone());
@@ -220,7 +225,7 @@ fn from_v2_documents(mut docs: BTreeMap<String, Value>) -> Result<Node> {
         }
     }
     // The attributes no node took.
-    if let Some(path) = attributes.keys().next() {
+    if let Some((path, _)) = attributes.iter().find(|(_, a)| a.is_some()) {
         let key = join_path(path, ".zattrs");
         return Err(ZomError::invalid_metadata(format!(
             "'{key}' has no .zarray or .zgroup beside it"
@@ -233,10 +238,10 @@ fn from_v2_documents(mut docs: BTreeMap<String, Value>) -> Result<Node> {
 
 /// The attributes of the node at `path` (taken out of `attributes`), `{}` without a `.zattrs`.
 fn attributes_at(
-    attributes: &mut BTreeMap<String, Value>,
+    attributes: &mut BTreeMap<String, Option<Value>>,
     path: &str,
 ) -> Result<Map<String, Value>> {
-    match attributes.remove(path) {
+    match attributes.get_mut(path).and_then(Option::take) {
         None => Ok(Map::new()),
         Some(Value::Object(a)) => Ok(a),
         Some(_) => {
@@ -250,11 +255,15 @@ fn attributes_at(
 
 /// Puts nodes keyed by path into one tree. Every node's parent must be a group.
 pub(crate) fn assemble(
-    mut nodes: BTreeMap<String, Node>,
+    nodes: BTreeMap<String, Node>,
     parent_key: &dyn Fn(&str) -> String,
 ) -> Result<Node> {
-    let paths: Vec<String> = nodes.keys().cloned().collect();
-    for path in &paths {
+    // In path order (the map's), each node taken out when it moves into its parent.
+    let mut slots: Vec<(String, Option<Node>)> = nodes
+        .into_iter()
+        .map(|(path, node)| (path, Some(node)))
+        .collect();
+    for (path, _) in &slots {
         let depth = if path.is_empty() {
             0
         } else {
@@ -274,28 +283,38 @@ pub(crate) fn assemble(
             .at_path(path.clone()));
         }
     }
+    let slot = |slots: &[(String, Option<Node>)], path: &str| {
+        slots.binary_search_by(|(p, _)| p.as_str().cmp(path)).ok()
+    };
     // Deepest first, so that every node is complete before it moves into its parent; paths of
     // one depth in key order. Grouped rather than sorted: a sort is a lot of code in the
     // WebAssembly module. (Depths are at most MAX_DEPTH, checked above.)
     let depth = |p: &str| p.matches('/').count() + usize::from(!p.is_empty());
-    let mut by_depth: Vec<Vec<String>> = Vec::new();
-    for path in paths {
-        let d = depth(&path);
+    let mut by_depth: Vec<Vec<usize>> = Vec::new();
+    for (i, (path, _)) in slots.iter().enumerate() {
+        let d = depth(path);
         if by_depth.len() <= d {
             by_depth.resize_with(d + 1, Vec::new);
         }
         if let Some(bucket) = by_depth.get_mut(d) {
-            bucket.push(path);
+            bucket.push(i);
         }
     }
-    for path in by_depth.into_iter().rev().flatten() {
+    for i in by_depth.into_iter().rev().flatten() {
+        let Some((path, taken)) = slots.get_mut(i) else {
+            continue;
+        };
+        let path = path.clone();
         let Some((parent, name)) = split_parent(&path) else {
             continue;
         };
-        let Some(node) = nodes.remove(&path) else {
+        let Some(node) = taken.take() else {
             continue;
         };
-        match nodes.get_mut(parent) {
+        let parent_node = slot(&slots, parent)
+            .and_then(|j| slots.get_mut(j))
+            .and_then(|(_, n)| n.as_mut());
+        match parent_node {
             Some(Node::Group(group)) => {
                 group.members.insert(name.to_string(), node);
             }
@@ -314,9 +333,12 @@ pub(crate) fn assemble(
             }
         }
     }
-    let root = nodes.remove("").ok_or_else(|| {
-        ZomError::new(ErrorCode::NotFound, "the hierarchy has no root node").at_path("")
-    })?;
+    let root = slot(&slots, "")
+        .and_then(|i| slots.get_mut(i))
+        .and_then(|(_, n)| n.take())
+        .ok_or_else(|| {
+            ZomError::new(ErrorCode::NotFound, "the hierarchy has no root node").at_path("")
+        })?;
     check_single_format(&root)?;
     Ok(root)
 }
