@@ -5,11 +5,12 @@
  * @module
  */
 import * as raw from "../zom_wasm.js";
-import { toDocuments, withZomText } from "../documents.js";
+import { withZomText } from "../documents.js";
 import { converting, isZomError } from "../errors.js";
 import { isMetadataKey } from "../store/fetch.js";
 import { open as zomOpen } from "../hierarchy.js";
 import type { StoreInput } from "../hierarchy.js";
+import type { RawToDocumentsOptions } from "../generated/boundary.js";
 import type { Zom } from "../types.js";
 import { InvalidMetadataError, NotFoundError, toZarritaError } from "./errors.js";
 import { wrap } from "./extension.js";
@@ -67,9 +68,14 @@ export async function withConsolidatedMetadata<Store extends Readable>(store: St
       last = e;
       continue;
     }
+    // The documents, and each node's kind as the core tells it (not read again from them), from
+    // one crossing of the tree (a consolidated one can be large).
+    const [documents, kinds] = converting<[[string, Uint8Array][], [string, "array" | "group"][]]>(() =>
+      withZomText([tree], ([z]) => [raw.toDocuments(z, {} satisfies RawToDocumentsOptions), raw.nodeKinds(z)]),
+    );
     const known = new Map<string, Uint8Array>();
-    for (const [key, bytes] of toDocuments(tree)) if (isMetadataKey(key)) known.set(`/${key}`, bytes);
-    return consolidatedStore(store, known, tree, format === "v2" ? 2 : 3);
+    for (const [key, bytes] of documents) if (isMetadataKey(key)) known.set(`/${key}`, bytes);
+    return consolidatedStore(store, known, kinds, format === "v2" ? 2 : 3);
   }
   throw last;
 }
@@ -77,14 +83,12 @@ export async function withConsolidatedMetadata<Store extends Readable>(store: St
 /** The Zarr format of a store {@link withConsolidatedMetadata} made: `open` asks for its documents only. @internal */
 export const FORMAT: unique symbol = Symbol("zom/zarrita consolidated format");
 
-function consolidatedStore<Store extends Readable>(store: Store, known: Map<string, Uint8Array>, tree: Zom, format: 2 | 3): Listable<Store> {
+function consolidatedStore<Store extends Readable>(store: Store, known: Map<string, Uint8Array>, kinds: [string, "array" | "group"][], format: 2 | 3): Listable<Store> {
   const get = async (key: AbsolutePath, options?: GetOptions): Promise<Uint8Array | undefined> => {
     const doc = known.get(key);
     if (doc !== undefined) return doc.slice();
     return (store as AsyncReadable).get(key, options);
   };
-  // Each node's kind as the core tells it, not read again from its documents.
-  const kinds = converting<[string, "array" | "group"][]>(() => withZomText([tree], ([z]) => raw.nodeKinds(z)));
   const nodes = kinds.map(([path, kind]) => ({ path: `/${path}` as AbsolutePath, kind }));
   const contents = () => nodes.map((n) => ({ ...n }));
   // The store's own methods run on the store itself (private fields and all).
