@@ -45,7 +45,7 @@ interface CarriedModule {
 }
 
 /**
- * The loader of a part used on first use (Icechunk, zip, references, views): once, its glue and
+ * The loader of a part used on first use (Icechunk, zip, references, views, listing): once, its glue and
  * carried module imported (`imports`: the caller's literal dynamic `import()`s, which bundlers
  * split off), the module inflated and compiled off the main thread, started on this thread,
  * then `started(glue)`. A failed load is tried again by the next call.

@@ -66,6 +66,9 @@ function glueExports(part) {
   return new Set([...glue.matchAll(/^export (?:function|class) (\w+)/gm)].map((m) => m[1]));
 }
 
+/** The S3 and HTML listing rules' exports (src/wasm/listing.rs). */
+const LISTING_RULES = ["httpS3Page", "httpS3PageUrl", "httpHtmlIndex", "httpS3Candidates"];
+
 test("each part has the bindings of its job and not the other's", () => {
   const [read, tools] = PARTS;
   const r = glueExports(read);
@@ -74,9 +77,10 @@ test("each part has the bindings of its job and not the other's", () => {
     assert.ok(r.has(name), `the reader lacks ${name}`);
     assert.ok(!t.has(name), `the validator has the reader's ${name}`);
   }
-  // The node summaries are for user interfaces, the validator's job; zom/zarrita's
-  // consolidated store asks the reader for the nodes' kinds alone.
-  for (const name of ["walkHierarchy", "validateHierarchy", "detectConventions", "diff", "fromDocuments", "summarizeTree"]) {
+  // The node summaries are for user interfaces, the validator's job (zom/zarrita's consolidated
+  // store asks the reader for the nodes' kinds alone); the listing rules are the validator's,
+  // which walks stores by listing them, and a reader's page loads them as the listing part.
+  for (const name of ["walkHierarchy", "validateHierarchy", "detectConventions", "diff", "fromDocuments", "summarizeTree", ...LISTING_RULES]) {
     assert.ok(t.has(name), `the validator lacks ${name}`);
     assert.ok(!r.has(name), `the reader has the validator's ${name}`);
   }
@@ -159,18 +163,8 @@ test("an Icechunk page: the Icechunk part is split off the page's first file (lo
 const STORE_PAGES = [
   { part: "references", when: "a store is made", use: 'import { ReferenceStore } from "ENTRY"; export const f = async (u) => (await ReferenceStore.fromUrl(u)).get("/.zgroup");', holds: ["ReferenceIndex", "checkReferences", "defaultLimits"] },
   { part: "zip", when: "an archive is opened", use: 'import { ZipStore } from "ENTRY"; export const f = async (u) => (await ZipStore.fromUrl(u)).get("/zarr.json");', holds: ["ZipArchive"] },
-  { part: "listing", when: "an HTTP store is first listed", use: 'import { FetchStore } from "ENTRY"; export const f = (u) => new FetchStore(u).list("/");', holds: ["httpS3Page", "httpS3PageUrl", "httpHtmlIndex", "httpS3Candidates"] },
+  { part: "listing", when: "an HTTP store is first listed", use: 'import { FetchStore } from "ENTRY"; export const f = (u) => new FetchStore(u).list("/");', holds: LISTING_RULES },
 ];
-
-test("the reader leaves the listing rules to the listing part; the validator, which walks stores by listing them, has them", () => {
-  const rules = STORE_PAGES.find((p) => p.part === "listing").holds;
-  const reader = glueExports(PARTS.find((p) => p.name === "read"));
-  const validator = glueExports(PARTS.find((p) => p.name === "tools"));
-  for (const name of rules) {
-    assert.ok(!reader.has(name), `the reader has ${name}`);
-    assert.ok(validator.has(name), `the validator lacks ${name}`);
-  }
-});
 
 for (const entry of ["zom", "zom/validate"]) {
   for (const page of STORE_PAGES) {
