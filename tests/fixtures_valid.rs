@@ -138,7 +138,8 @@ fn rectilinear_grids_are_checked_with_located_problems_and_bounded_cost() {
     let huge = serde_json::json!({"name": "rectilinear", "configuration": {"kind": "inline", "chunk_shapes": [[[1, 9007199254740992u64]]]}});
     let started = std::time::Instant::now();
     assert!(check(doc(huge, serde_json::json!([9007199254740992u64]))).valid);
-    assert!(started.elapsed() < std::time::Duration::from_secs(1));
+    // Expanding the run would not finish: a bound on that hang, not on speed.
+    assert!(started.elapsed() < std::time::Duration::from_secs(30));
     let bad = serde_json::json!({"name": "rectilinear", "configuration": {"kind": "inline", "chunk_shapes": [[[10, 2], [5, 0]]]}});
     let report = check(doc(bad, serde_json::json!([25])));
     assert_eq!(

@@ -72,7 +72,7 @@ test("Retry-After is respected, up to maxRetryDelay", () =>
     await capped.get(CHUNK);
     const fast = await timed(() => capped.get(BIG));
     assert.ok(!fast.error, fast.error);
-    assert.ok(fast.ms < 500, `capped wait took ${fast.ms} ms`);
+    assert.ok(fast.ms < 1000, `capped wait took ${fast.ms} ms, as long as Retry-After's second`);
     assert.equal(parseRetryAfter("3"), 3000);
     assert.equal(parseRetryAfter("Wed, 21 Oct 2015 07:28:10 GMT", Date.parse("Wed, 21 Oct 2015 07:28:00 GMT")), 10_000);
     assert.equal(parseRetryAfter("soon"), null);
@@ -97,12 +97,12 @@ test("network errors are retried, then an HttpError", async () => {
 });
 
 test("timeout: a slow server is given up on after `timeout` ms per attempt", () =>
-  withServer({ latencyMs: 400 }, async (server) => {
+  withServer({ latencyMs: 2000 }, async (server) => {
     const store = new FetchStore(server.url, { timeout: 50, retries: 0 });
     const r = await timed(() => store.get(CHUNK));
     assert.ok(r.error, "it fails");
     code("HttpError", /timed out after 50 ms/)(r.error);
-    assert.ok(r.ms < 350, `gave up after ${r.ms} ms`);
+    assert.ok(r.ms < 2000, `gave up after ${r.ms} ms, not when the answer came`);
     const twice = new FetchStore(server.url, { timeout: 50, retries: 1, ...FAST });
     await assert.rejects(twice.get(CHUNK), code("HttpError", /timed out.*after 2 attempts/));
     assert.equal(twice.stats.requests, 2);
@@ -112,7 +112,7 @@ test("timeout: a slow server is given up on after `timeout` ms per attempt", () 
   }));
 
 test("abort: before the call, during the request, while backing off, while queued; never retried", () =>
-  withServer({ latencyMs: 300 }, async (server) => {
+  withServer({ latencyMs: 1500 }, async (server) => {
     const store = new FetchStore(server.url, FAST);
     const done = AbortSignal.abort(new Error("stop"));
     const signal = done;
@@ -132,7 +132,7 @@ test("abort: before the call, during the request, while backing off, while queue
     setTimeout(() => c.abort(), 30);
     const r = await timed(() => store.get(CHUNK, { signal: c.signal }));
     code("Aborted")(r.error);
-    assert.ok(r.ms < 250, `aborted after ${r.ms} ms`);
+    assert.ok(r.ms < 1500, `aborted after ${r.ms} ms, not when the answer came`);
     await new Promise((ok) => setTimeout(ok, 400));
     assert.equal(store.stats.requests, 1, "no retry after an abort");
     assert.equal(server.stats.requests, 1);
@@ -156,7 +156,7 @@ test("abort while backing off before a retry", () =>
     setTimeout(() => c.abort(), 50);
     const r = await timed(() => store.get(BIG, { signal: c.signal }));
     code("Aborted")(r.error);
-    assert.ok(r.ms < 1000, `aborted after ${r.ms} ms`);
+    assert.ok(r.ms < 5000, `aborted after ${r.ms} ms, not when the retry was due`);
     assert.equal(server.stats.requests, 2);
   }));
 

@@ -23,7 +23,7 @@
 // - Every response carries CORS headers (any origin; Range allowed; Content-Range,
 //   Content-Length, Retry-After exposed); OPTIONS preflights → 204 (not counted as requests).
 // Modes:
-// - latencyMs: each response waits this long before it is produced.
+// - latencyMs: each response waits this long before it is produced (setLatency(ms) changes it).
 // - ignoreRange: Range headers are ignored; every GET → 200 with the whole file.
 // - refuseSuffix: a suffix range (`bytes=-n`) is refused the way some servers and CORS proxies
 //   do: `true` or 400 → 400 Bad Request; 416 → 416 with `bytes */size`; 501 → 501;
@@ -69,7 +69,8 @@
 //   default: browsers cache what carries a Last-Modified heuristically, and the benches
 //   measure cold reads).
 // stats: requests (not OPTIONS), bytes (body bytes written), inFlight, maxInFlight, preflights,
-// log ([{ method, url, range, status }]); resetStats() zeroes them.
+// log ([{ method, url, range, status, start, end }], start and end the request's arrival and its
+// answer's end by performance.now()); resetStats() zeroes them.
 import { createServer } from "node:http";
 import { open, readdir, readFile, stat } from "node:fs/promises";
 import { extname, join, relative, resolve, sep } from "node:path";
@@ -292,6 +293,22 @@ async function readPart(file, start, end) {
   }
 }
 
+/**
+ * How many round trips a client made one after another in a server's `log`: the longest chain
+ * of requests each of which arrived after the one before it was answered. Requests a client
+ * sends together count once; it depends on no clock's speed, only on the order of events.
+ */
+export function roundTrips(log) {
+  const entries = log.filter((e) => e.end !== null).sort((a, b) => a.start - b.start);
+  const chain = [];
+  entries.forEach((e, i) => {
+    let before = 0;
+    for (let j = 0; j < i; j++) if (entries[j].end <= e.start) before = Math.max(before, chain[j]);
+    chain.push(before + 1);
+  });
+  return Math.max(0, ...chain);
+}
+
 export async function startServer(options) {
   const o = { port: 0, host: "127.0.0.1", latencyMs: 0, maxKeys: 1000, ...options };
   const root = resolve(o.root);
@@ -482,12 +499,13 @@ export async function startServer(options) {
     stats.requests += 1;
     stats.inFlight += 1;
     stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
-    const entry = { method: req.method, url: req.url, range: req.headers.range ?? null, status: 0 };
+    const entry = { method: req.method, url: req.url, range: req.headers.range ?? null, status: 0, start: performance.now(), end: null };
     stats.log.push(entry);
     let done = false;
     const finish = () => {
       if (!done) {
         done = true;
+        entry.end = performance.now();
         stats.inFlight -= 1;
       }
     };
@@ -514,6 +532,10 @@ export async function startServer(options) {
     url: `http://${o.host}:${port}`,
     stats,
     resetStats,
+    /** Sets latencyMs for the requests that arrive from now on. */
+    setLatency: (ms) => {
+      o.latencyMs = ms;
+    },
     close: () =>
       new Promise((done) => {
         server.close(() => done(undefined));
