@@ -95,7 +95,11 @@ async function rustInChromium() {
 }
 
 const tsc = join(root, "node_modules", ".bin", "tsc");
-const nodeTest = ["--test", "--test-reporter=spec"];
+/**
+ * node --test with a bound on every test that sets none of its own, so that a hung read fails
+ * its test rather than hanging CI: several times the slowest test's time on a loaded machine.
+ */
+const nodeTest = (timeoutMs) => ["--test", "--test-reporter=spec", `--test-timeout=${timeoutMs}`];
 
 const steps = [
   ["setup", () => setup({ browser: true, python: true, suites: true })],
@@ -157,13 +161,13 @@ const steps = [
     },
   ],
   // Two files at a time: many of them wait on servers and simulated latency rather than compute.
-  ["js tests (node)", () => runTests(process.execPath, [...nodeTest, "--test-concurrency=2", ...testFiles("tests/js")])],
+  ["js tests (node)", () => runTests(process.execPath, [...nodeTest(120_000), "--test-concurrency=2", ...testFiles("tests/js")])],
   // Chromium for all of them; engines.test.mjs also runs the explorer and pool journeys in
   // Firefox ESR and WebKit (tests/browser/engines.mjs, docs/browsers.md).
-  ["browser tests (chromium, firefox, webkit)", () => runTests(process.execPath, [...nodeTest, ...testFiles("tests/browser")])],
+  ["browser tests (chromium, firefox, webkit)", () => runTests(process.execPath, [...nodeTest(300_000), ...testFiles("tests/browser")])],
   // npm pack, the tarball installed into one app per bundler (and Node ESM, CommonJS, a user's
   // worker), each built for production and checked in Chromium or Node (tests/apps/).
-  ["apps (bundlers)", () => runTests(process.execPath, [...nodeTest, "tests/apps/apps.test.mjs"])],
+  ["apps (bundlers)", () => runTests(process.execPath, [...nodeTest(600_000), "tests/apps/apps.test.mjs"])],
 ];
 
 const only = process.argv.slice(2);
