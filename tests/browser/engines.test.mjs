@@ -122,7 +122,7 @@ async function explorerJourney(e) {
   assert.equal(shown.min, String(min));
   assert.equal(shown.max, String(max));
   const pixels = await e.evaluate(previewPixels, extremePoints(values, expected.shape));
-  assertPreview(pixels, expected.shape);
+  assertPreview(pixels, expected.shape, values);
   await e.screenshot(join(shots, `${e.name}-explorer-preview.png`));
 
   // An OME-Zarr image opened through the URL box: its convention badge.

@@ -50,7 +50,7 @@ export async function treeRows() {
 
 /**
  * Runs in the page: the preview canvas's size, how many pixels are opaque, how many colours,
- * and the RGBA at each [x, y] of `points`.
+ * the RGBA at each [x, y] of `points`, and every pixel's RGBA (base64, row by row).
  */
 export function previewPixels(points) {
   const canvas = document.getElementById("preview-canvas");
@@ -62,20 +62,66 @@ export function previewPixels(points) {
     colours.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
   }
   const at = ([x, y]) => Array.from(data.slice((y * canvas.width + x) * 4, (y * canvas.width + x) * 4 + 4));
-  return { width: canvas.width, height: canvas.height, opaque, colours: colours.size, points: points.map(at) };
+  let text = "";
+  for (let i = 0; i < data.length; i += 0x8000) text += String.fromCharCode(...data.subarray(i, i + 0x8000));
+  return { width: canvas.width, height: canvas.height, opaque, colours: colours.size, points: points.map(at), rgba: btoa(text) };
 }
 
 /** The points {@link previewPixels} reads for a 2-D array: where its minimum and its maximum are. */
 export function extremePoints(values, [, w]) {
   const at = (i) => [i % w, Math.floor(i / w)];
-  return [at(values.indexOf(Math.min(...values))), at(values.indexOf(Math.max(...values)))];
+  const finite = values.filter(Number.isFinite);
+  return [at(values.indexOf(Math.min(...finite))), at(values.indexOf(Math.max(...finite)))];
 }
 
-/** Asserts the preview of a `shape` array: every pixel drawn, many colours, the extremes in viridis' end colours. */
-export function assertPreview(pixels, [h, w]) {
+/** Values as zarr-python's values files hold them ("NaN", "Infinity", "-Infinity" as text) made numbers. */
+export const numbers = (values) => values.map((v) => (typeof v === "string" ? Number(v) : v));
+
+/** matplotlib's viridis at eight evenly spaced points (R's viridisLite lists the same). */
+const VIRIDIS_STOPS = [
+  [0x44, 0x01, 0x54], [0x46, 0x32, 0x7e], [0x36, 0x5c, 0x8d], [0x27, 0x7f, 0x8e],
+  [0x1f, 0xa1, 0x87], [0x4a, 0xc1, 0x6d], [0xa0, 0xda, 0x39], [0xfd, 0xe7, 0x25],
+];
+
+/**
+ * What the explorer draws for a 2-D slice, computed here from the values: each finite value at
+ * step round(255·(v − min)/(max − min)) of a 256-step scale interpolated between viridis' stops,
+ * opaque; NaN and ±∞ transparent black.
+ */
+export function expectedPreview(values) {
+  const finite = values.filter(Number.isFinite);
+  const min = Math.min(...finite);
+  const max = Math.max(...finite);
+  const out = new Uint8Array(values.length * 4);
+  values.forEach((v, i) => {
+    if (!Number.isFinite(v)) return;
+    const step = max > min ? Math.round(((v - min) / (max - min)) * 255) : 128;
+    const t = (step / 255) * (VIRIDIS_STOPS.length - 1);
+    const k = Math.min(Math.floor(t), VIRIDIS_STOPS.length - 2);
+    const f = t - k;
+    for (let c = 0; c < 3; c++) out[i * 4 + c] = Math.round(VIRIDIS_STOPS[k][c] * (1 - f) + VIRIDIS_STOPS[k + 1][c] * f);
+    out[i * 4 + 3] = 255;
+  });
+  return out;
+}
+
+/**
+ * Asserts the preview of a `shape` array of `values` (row-major numbers): the canvas the array's
+ * size, every pixel the colour {@link expectedPreview} gives its value, so that a flipped,
+ * transposed, shifted or rescaled picture fails; the extremes in viridis' end colours.
+ */
+export function assertPreview(pixels, [h, w], values) {
   assert.deepEqual([pixels.width, pixels.height], [w, h]);
-  assert.equal(pixels.opaque, w * h, "every pixel drawn");
-  assert.ok(pixels.colours > 100, `${pixels.colours} colours`);
+  assert.equal(pixels.opaque, values.filter(Number.isFinite).length, "every finite value's pixel drawn");
   assert.deepEqual(pixels.points[0], [0x44, 0x01, 0x54, 255], "the minimum in viridis' first colour");
   assert.deepEqual(pixels.points[1], [0xfd, 0xe7, 0x25, 255], "the maximum in viridis' last colour");
+  const drawn = Buffer.from(pixels.rgba, "base64");
+  const want = expectedPreview(values);
+  assert.equal(drawn.length, want.length, "RGBA bytes");
+  const wrong = [];
+  for (let i = 0; i < want.length; i += 4) {
+    if (drawn[i] !== want[i] || drawn[i + 1] !== want[i + 1] || drawn[i + 2] !== want[i + 2] || drawn[i + 3] !== want[i + 3]) wrong.push(i / 4);
+  }
+  const where = (p) => `(${p % w}, ${Math.floor(p / w)}) drawn ${[...drawn.subarray(p * 4, p * 4 + 4)]}, expected ${[...want.subarray(p * 4, p * 4 + 4)]}`;
+  assert.equal(wrong.length, 0, `${wrong.length} of ${w * h} pixels differ from the values' colours, first ${wrong.slice(0, 3).map(where).join("; ")}`);
 }

@@ -1,11 +1,12 @@
 // The explorer (www/, what `npm start` serves) in headless Chromium: the server is started by
 // the same function `npm start` uses (port 0), the page walks the bundled sample, and the
 // checks compare what it shows with zarr-python's values (tests/fixtures/expected) and with
-// the fixture files: the tree, an image preview whose pixels are drawn from the real values
-// (min and max in viridis' end colours), the chunk grid, the slider of a 3-D array, tables of
+// the fixture files: the tree, image previews whose every pixel is the colour of its value
+// (computed by the test from zarr-python's values), the chunk grid, the slider of a 3-D array, tables of
 // datetimes, strings and structs, the deliberate validation problem, readable failures (404,
 // 403, bad JSON, unknown codec, a server without CORS) with their store keys, the spec
-// diff, the conventions an OME-Zarr image claims (badges, problems next to the nodes), and the
+// diff, the conventions an OME-Zarr image claims (badges, problems next to the nodes), the
+// downloaded ZOM (whole, against a walk and pydantic-zarr's), and the
 // tree of a 3,031-node hierarchy (only the rows in view in the DOM, #/path scrolled to and
 // selected, keys, folds, ARIA, problem counts below groups; every row reached by scrolling).
 // Decoding happens in the worker, by its pool of decode workers, and the preview shows
@@ -18,10 +19,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { launchChromium, recordConsole } from "./chromium.mjs";
-import { assertPreview, extremePoints, nodePaths, previewPixels, treeRows } from "./explorer-checks.mjs";
+import { assertPreview, extremePoints, nodePaths, numbers, previewPixels, treeRows } from "./explorer-checks.mjs";
 import { serveExplorer } from "../../scripts/start.mjs";
 import { wwwDist } from "../../www/build.mjs";
-import { readJson, repoRoot } from "../js/helpers.mjs";
+import { FsStore } from "zom/fs";
+import { walk } from "zom/validate";
+import { assertJsonEqual, parseJsonExact, readJson, repoRoot } from "../js/helpers.mjs";
 import { startServer } from "../server/server.mjs";
 import { fixtures } from "../server/testing.mjs";
 
@@ -151,7 +154,7 @@ test("an image preview is drawn from the real values in the worker, with min/max
   assert.equal(await page.innerText(".legend-min"), String(min));
   assert.equal(await page.innerText(".legend-max"), String(max));
   const pixels = await page.evaluate(previewPixels, extremePoints(values, expected.shape));
-  assertPreview(pixels, expected.shape);
+  assertPreview(pixels, expected.shape, values);
 
   // The chunks were read, but not by the page: its own resource timeline holds no chunk (the
   // worker's requests are on the worker's timeline).
@@ -591,17 +594,22 @@ test("local data: a .zip chosen in the file input, a folder in the folder input,
   assert.deepEqual(await treePaths(), nodePaths("sample"));
 });
 
-test("the whole ZOM downloads as JSON equal to the walked hierarchy", async () => {
-  await openUrl(server.sampleUrl);
-  await page.click("#tab-node");
-  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#download")]);
-  assert.equal(download.suggestedFilename(), "sample.zom.json");
-  const text = readFileSync(await download.path(), "utf8");
-  const zom = JSON.parse(text);
-  assert.equal(zom.attributes.title, "zom sample hierarchy");
-  assert.deepEqual(Object.keys(zom.members).sort(), ["broken", "image", "measurements"]);
-  assert.deepEqual(zom.members.image.members.gradient_circles.shape, [256, 256]);
+test("the whole ZOM downloads as JSON: the sample's equal to its walk in Node, v3's to pydantic-zarr's", async () => {
+  const download = async (url, name) => {
+    await openUrl(url);
+    await page.click("#tab-node");
+    const [file] = await Promise.all([page.waitForEvent("download"), page.click("#download")]);
+    assert.equal(file.suggestedFilename(), `${name}.zom.json`);
+    return parseJsonExact(readFileSync(await file.path(), "utf8"));
+  };
+  // Every node, its metadata and attributes, the broken ones as the walk leaves them.
+  const sample = await download(server.sampleUrl, "sample");
+  assertJsonEqual(sample, await walk(new FsStore(join(fixtures, "sample"))), "the sample's downloaded ZOM against zom/validate's walk of its folder");
+  // What an independent reader makes of a hierarchy: pydantic-zarr's GroupSpec.from_zarr.
+  const v3 = await download(`${server.url}data/v3/`, "v3");
+  assertJsonEqual(v3, readJson("expected", "v3.zom.json"), "v3's downloaded ZOM against pydantic-zarr's");
   assert.deepEqual(consoleLines.filter((l) => l.startsWith("pageerror")), []);
+  await openUrl(server.sampleUrl);
 });
 
 test("an Icechunk repository opens like any other; the picker lists its branches, tags and snapshots and opens the one chosen, with its history", async () => {
@@ -628,7 +636,9 @@ test("an Icechunk repository opens like any other; the picker lists its branches
   // A 2-D array of that snapshot previews from its chunks.
   await selectNode("group/float64");
   await previewDone();
-  assert.equal(await page.isVisible(".preview-output canvas"), true);
+  const { shape, values } = ice.refs["tag:v1.0"].nodes["/group/float64"];
+  const finite = numbers(values);
+  assertPreview(await page.evaluate(previewPixels, extremePoints(finite, shape)), shape, finite);
   await shot("14-icechunk");
 
   // A plain hierarchy shows no picker.
