@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { createRequire } from "node:module";
 import { join, relative, sep } from "node:path";
 import { deflateRawSync } from "node:zlib";
-import { capture, CODEC_PARTS, gzipSize, isMain, PARTS, root, run, runMain, seconds, StepError, targetDir } from "./lib.mjs";
+import { capture, CODEC_PARTS, codecPartsModule, gzipSize, isMain, PARTS, root, run, runMain, seconds, StepError, targetDir } from "./lib.mjs";
 import { buildWww } from "../www/build.mjs";
 
 const pkgDir = join(root, "pkg");
@@ -204,6 +204,18 @@ function writeBoundary() {
   mkdirSync(join(root, "ts", "generated"), { recursive: true });
   writeFileSync(file, text);
   console.log("build: ts/generated/boundary.ts rewritten from Rust");
+}
+
+/**
+ * Writes ts/generated/codec-parts.ts from scripts/lib.mjs CODEC_PARTS (committed, as
+ * boundary.ts is; tests/js/size.test.mjs fails when it is stale). Rewritten only when it differs.
+ */
+function writeCodecParts() {
+  const file = join(root, "ts", "generated", "codec-parts.ts");
+  const text = codecPartsModule();
+  if (existsSync(file) && readFileSync(file, "utf8") === text) return;
+  writeFileSync(file, text);
+  console.log("build: ts/generated/codec-parts.ts rewritten from scripts/lib.mjs");
 }
 
 /** esbuild, loaded when needed: the scripts import this file before setup has installed the npm packages. */
@@ -457,6 +469,7 @@ export function build() {
   // Declared before tsc (ts/runtime/ imports it), written after (it bundles tsc's output).
   writePkg("zom_worker_source.d.ts", WORKER_SOURCE_TYPES);
   timed("ts/generated/boundary.ts (cargo run --example gen_boundary)", writeBoundary);
+  writeCodecParts();
   timed("tsc", () => run(bin("tsc"), ["-p", join(root, "tsconfig.json")]));
   timed("tsc (Node-only: the Node entries, zom/fs, CLI)", () => run(bin("tsc"), ["-p", join(root, "tsconfig.node.json")]));
   timed("worker bundle", writeWorker);

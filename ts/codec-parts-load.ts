@@ -1,45 +1,28 @@
 /**
  * Loading the codec parts (ARCHITECTURE.md, "Parts"): each is carried deflated by a module of
- * its own (pkg/zom_part_<name>.js, written by scripts/build.mjs), imported here by a literal
- * dynamic `import()`, which every bundler splits into a file loaded only when an array needs
- * the part, with no configuration. Loaded once per page (then compiled, started on this thread
+ * its own (pkg/zom_part_<name>.js, written by scripts/build.mjs), imported by a literal dynamic
+ * `import()` (ts/generated/codec-parts.ts, from scripts/lib.mjs CODEC_PARTS), which every
+ * bundler splits into a file loaded only when an array needs the part, with no configuration. Loaded once per page (then compiled, started on this thread
  * and handed to the decode workers with the arrays that need it, ts/pool/pool.ts).
  * @module
  */
 import { carried } from "./carried.js";
 import { startPart } from "./codec-parts.js";
 import { ZomError } from "./errors.js";
-
-/** A part module's exports. */
-interface PartModule {
-  WASM: string;
-  WASM_BYTES: number;
-}
-
-/** Each part's module, by name: literal specifiers, for the bundlers. */
-const IMPORTS: Record<string, () => Promise<PartModule>> = {
-  deflate: () => import("./zom_part_deflate.js"),
-  lzma: () => import("./zom_part_lzma.js"),
-  bzip2: () => import("./zom_part_bzip2.js"),
-  pcodec: () => import("./zom_part_pcodec.js"),
-  zfp: () => import("./zom_part_zfp.js"),
-};
-
-/** The codecs whose decoders each part holds, for messages. */
-const CODECS: Record<string, string> = { deflate: "gzip and zlib", lzma: "numcodecs lzma", bzip2: "numcodecs bz2", pcodec: "pcodec", zfp: "zfp and zfpy" };
+import { PART_DESCRIBES, PART_IMPORTS } from "./generated/codec-parts.js";
 
 /** Each part's load, once it began: its compiled module (a failed load is forgotten, to retry). */
 const loads = new Map<string, Promise<WebAssembly.Module>>();
 const compiled = new Map<string, WebAssembly.Module>();
 
 /** The names of zom's codec parts. */
-export const CODEC_PART_NAMES: readonly string[] = Object.keys(IMPORTS);
+const CODEC_PART_NAMES: readonly string[] = Object.keys(PART_IMPORTS);
 
 /** Loads one part: its module, inflated and compiled (off the main thread), started here. */
 function load(name: string): Promise<WebAssembly.Module> {
   let loading = loads.get(name);
   if (loading === undefined) {
-    const importer = IMPORTS[name];
+    const importer = PART_IMPORTS[name];
     if (importer === undefined) return Promise.reject(new ZomError("UnknownCodec", `zom has no codec part named "${name}"`));
     loading = (async () => {
       const { WASM, WASM_BYTES } = await importer();
@@ -71,7 +54,7 @@ export async function loadParts(names: readonly string[], path: string | null): 
       load(name).catch((e: unknown) => {
         if (e instanceof ZomError) throw e;
         const why = e instanceof Error ? e.message : String(e);
-        throw new ZomError("CodecError", `the decoder of ${CODECS[name] ?? name} (zom's codec part "${name}") could not be loaded: ${why}`, { path, cause: e });
+        throw new ZomError("CodecError", `the decoder of ${PART_DESCRIBES[name] ?? name} (zom's codec part "${name}") could not be loaded: ${why}`, { path, cause: e });
       }),
     ),
   );

@@ -9,8 +9,13 @@ import { createRequire } from "node:module";
 import { join, relative } from "node:path";
 import { test } from "node:test";
 import { gzipSync } from "node:zlib";
-import { CODEC_PARTS, gzipSize, PARTS } from "../../scripts/lib.mjs";
+import { CODEC_PARTS, codecPartsModule, gzipSize, PARTS } from "../../scripts/lib.mjs";
 import { repoRoot } from "./helpers.mjs";
+
+test("the codec parts are declared once: ts/generated/codec-parts.ts is what scripts/lib.mjs CODEC_PARTS gives", () => {
+  const file = join(repoRoot, "ts", "generated", "codec-parts.ts");
+  assert.equal(readFileSync(file, "utf8"), codecPartsModule(), "stale: `npm run build` writes it from CODEC_PARTS");
+});
 
 for (const part of PARTS) {
   const wasm = join(repoRoot, "pkg", `${part.out}_bg.wasm`);
