@@ -38,7 +38,6 @@ function call<T>(f: () => unknown): T {
   return converting(f);
 }
 
-export { registerExtension, unregisterExtension } from "./extensions.js";
 
 /** `options` with the registered extensions' handlers, and registered codecs as known names. */
 function withRegistry(options: ValidateOptions): ValidateOptions {

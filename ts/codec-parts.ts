@@ -32,11 +32,6 @@ export function startPart(name: string, module: WebAssembly.Module, instance?: W
   started.set(name, { module, exports: made.exports as unknown as PartExports });
 }
 
-/** Whether the part is started on this thread. */
-export function isStarted(name: string): boolean {
-  return started.has(name);
-}
-
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 

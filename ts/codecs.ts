@@ -139,7 +139,7 @@ export function importCodec(url: string): Promise<CodecModule> {
 }
 
 /** The module URL of a step's codec (a numcodecs id also matches `numcodecs.<id>`). */
-export function moduleOf(table: Record<string, string>, name: string): string | undefined {
+function moduleOf(table: Record<string, string>, name: string): string | undefined {
   return table[name] ?? (name.startsWith(NUMCODECS_PREFIX) ? table[name.slice(NUMCODECS_PREFIX.length)] : undefined);
 }
 

@@ -18,7 +18,7 @@ export type { OpenOptions } from "./hierarchy.js";
 export { ZarrArray } from "./array.js";
 export { ChunkCache } from "./cache.js";
 export type { ChunkCacheOptions, ChunkCacheStats } from "./cache.js";
-export type { GetChunkOptions, GetOptions, ReadProgress } from "./array.js";
+export type { ChunkRequest, ChunkResult, GetChunkOptions, GetChunksOptions, GetOptions, ReadProgress } from "./array.js";
 export { closeWorkers, workerStats } from "./pool/pool.js";
 export type { WorkerStats } from "./pool/pool.js";
 export { slice } from "./slice.js";

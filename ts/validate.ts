@@ -27,6 +27,7 @@ export {
   jsonSchema,
   detectConventions,
   builtinSpec,
+  specNames,
   specSchema,
   stringify,
   parseJson,

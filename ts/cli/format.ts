@@ -50,7 +50,7 @@ export function showPath(path: string | null | undefined): string {
 }
 
 /** A location inside a document: `codecs[1].configuration.level`. */
-export function showLoc(loc: Loc): string {
+function showLoc(loc: Loc): string {
   return loc.map((step, i) => (typeof step === "number" ? `[${step}]` : `${i ? "." : ""}${escapeControls(step)}`)).join("");
 }
 

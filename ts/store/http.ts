@@ -72,7 +72,7 @@ export interface HttpAnswer {
 const EMPTY = new Uint8Array(0);
 
 /** Statuses worth another attempt. */
-export function isRetryable(status: number): boolean {
+function isRetryable(status: number): boolean {
   return status === 408 || status === 425 || status === 429 || (status >= 500 && status !== 501 && status !== 505);
 }
 
