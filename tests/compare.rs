@@ -1,7 +1,7 @@
 //! Structural comparison of ZOM trees.
 
 use serde_json::{json, Value};
-use zom::model::compare::{diff, like, CompareOptions, Difference, DifferenceKind, MAX_DEPTH};
+use zom::model::compare::{diff, like, CompareOptions, Difference, DifferenceKind, MAX_LOCATION_STEPS};
 use zom::validate::LocStep;
 
 fn v3_tree() -> Value {
@@ -481,21 +481,21 @@ fn nested_groups(depth: usize) -> Value {
 #[test]
 fn depth_cap() {
     // Deep attributes: one too_deep difference, no stack overflow, not like itself.
-    let deep = json!({"attributes": {"x": nested_arrays(MAX_DEPTH * 4)}, "members": {}});
+    let deep = json!({"attributes": {"x": nested_arrays(MAX_LOCATION_STEPS * 4)}, "members": {}});
     let diffs = diff(&deep, &deep, &all());
     let d = only(&diffs);
     assert_eq!(d.kind, DifferenceKind::TooDeep);
-    assert_eq!(d.loc.len(), MAX_DEPTH);
+    assert_eq!(d.loc.len(), MAX_LOCATION_STEPS);
     assert!(!like(&deep, &deep, &all()));
     // Unless the deep part is excluded.
     assert!(like(&deep, &deep, &exclude(&["attributes"])));
 
     // Just under the cap compares normally.
-    let shallow = json!({"attributes": {"x": nested_arrays(MAX_DEPTH - 3)}, "members": {}});
+    let shallow = json!({"attributes": {"x": nested_arrays(MAX_LOCATION_STEPS - 3)}, "members": {}});
     assert!(like(&shallow, &shallow, &all()));
 
     // Deep member trees.
-    let deep = nested_groups(MAX_DEPTH);
+    let deep = nested_groups(MAX_LOCATION_STEPS);
     let diffs = diff(&deep, &deep, &all());
     let d = only(&diffs);
     assert_eq!(d.kind, DifferenceKind::TooDeep);
@@ -504,7 +504,7 @@ fn depth_cap() {
 
     // A deep member only on one side: reported, its value left out.
     let expected = json!({"members": {}});
-    let actual = json!({"members": {"x": nested_arrays(MAX_DEPTH * 2)}});
+    let actual = json!({"members": {"x": nested_arrays(MAX_LOCATION_STEPS * 2)}});
     let d = only(&diff(&expected, &actual, &all())).clone();
     assert_eq!(d.kind, DifferenceKind::Added);
     assert_eq!(d.actual, None);

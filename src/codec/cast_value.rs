@@ -6,7 +6,7 @@
 //! float target takes IEEE rounding of every value, overflow included (±∞, not an
 //! out-of-range error); only integer targets have out-of-range handling.
 
-use super::numeric::{
+use super::num_type::{
     fill_of, number_kind, number_text, scalar_of, stage_number_kind, NumKind, NumType, Scalar,
 };
 use super::registry::{Built, CodecSpec, Kind, Stage};

@@ -2,7 +2,7 @@
 //! categorize. In v2 they work on bytes in the byte orders their configurations name; in v3
 //! (`numcodecs.<id>`) they are array → array codecs on little-endian values.
 
-use super::numeric::{as_f64, NumKind, NumType, Scalar};
+use super::num_type::{as_f64, NumKind, NumType, Scalar};
 use super::registry::{Built, CodecSpec, Filter, Kind, Stage, V3Form};
 use super::{
     codec_error, to_usize, ArrayToArrayCodec, ArrayToBytesCodec, BytesToBytesCodec, ChunkRepr,

@@ -42,7 +42,7 @@ pub(crate) mod external;
 mod filters;
 pub(crate) mod lazy;
 mod n5_default;
-mod numeric;
+mod num_type;
 mod object;
 mod packbits;
 mod pcodec;

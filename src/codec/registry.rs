@@ -10,7 +10,7 @@
 //! entries, because its configurations differ (v3 `blosc` spells `shuffle` as a word, numcodecs
 //! as a number).
 
-use super::numeric::{NumKind, NumType};
+use super::num_type::{NumKind, NumType};
 use super::{bad_config, unknown_codec};
 use super::{ArrayToArrayCodec, ArrayToBytesCodec, BytesToBytesCodec};
 use crate::document::named::NUMCODECS_PREFIX;

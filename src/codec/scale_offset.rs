@@ -3,7 +3,7 @@
 //! array's own data type. Integers must divide exactly and stay in range; floats round as
 //! NumPy rounds them (float16 through float32, one rounding per operation).
 
-use super::numeric::{
+use super::num_type::{
     as_f64, fill_of, number_kind, number_text, scalar_of, stage_number_kind, NumKind, NumType,
     Scalar,
 };

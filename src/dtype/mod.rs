@@ -33,11 +33,11 @@ mod v3;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
-mod tests_fill;
+mod fill_tests;
 #[cfg(test)]
-mod tests_struct;
+mod struct_tests;
 #[cfg(test)]
-mod tests_v2;
+mod v2_tests;
 
 pub use float_format::{FloatFormat, Specials};
 pub use numeric::{Format, JsView, Numeric, NumericKind, NUMERIC};

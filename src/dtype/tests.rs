@@ -1,6 +1,6 @@
 //! Data type tests: every v3 name and v2 typestring against what zarr-python 3.1.6 writes.
 
-use super::tests_v2::{v2, v2_err};
+use super::v2_tests::{v2, v2_err};
 use super::*;
 use crate::document::named::NamedConfig;
 use serde_json::{json, Value};

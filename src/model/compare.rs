@@ -28,7 +28,7 @@
 //! - Numbers compare by value: `1`, `1.0` and `1e0` are equal; integers beyond 2^53 compare
 //!   exactly against each other and against floats, without overflow. `"NaN"` and other
 //!   strings compare as strings.
-//! - Nesting deeper than [`MAX_DEPTH`] steps of location (counted from the root, member steps
+//! - Nesting deeper than [`MAX_LOCATION_STEPS`] steps of location (counted from the root, member steps
 //!   included) is not entered: it gives one `too_deep` difference there, so a tree that deep
 //!   is never [`like`] anything, itself included.
 //!
@@ -65,9 +65,10 @@ use crate::problem::LocStep;
 use serde::Serialize;
 use serde_json::{Map, Number, Value};
 
-/// The deepest location (in steps from the root, `members`/name steps included) that is
-/// compared; anything nested deeper is one [`DifferenceKind::TooDeep`] difference.
-pub const MAX_DEPTH: usize = 256;
+/// The deepest location (in steps from the root, `members`/name steps and the steps into
+/// attribute values included: not the levels of nodes [`crate::model::node::MAX_DEPTH`] counts)
+/// that is compared; anything nested deeper is one [`DifferenceKind::TooDeep`] difference.
+pub const MAX_LOCATION_STEPS: usize = 256;
 
 /// Which fields of every node to compare (see the module documentation for the syntax).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -91,7 +92,7 @@ pub enum DifferenceKind {
     /// Present in both with different JSON types, or a group on one side and an array on the
     /// other.
     TypeChanged,
-    /// Nested deeper than [`MAX_DEPTH`]: not compared.
+    /// Nested deeper than [`MAX_LOCATION_STEPS`]: not compared.
     TooDeep,
 }
 
@@ -260,7 +261,7 @@ impl Walker {
     }
 
     fn push(&mut self, kind: DifferenceKind, e: Option<&Value>, a: Option<&Value>, what: String) {
-        let budget = MAX_DEPTH.saturating_sub(self.full.len());
+        let budget = MAX_LOCATION_STEPS.saturating_sub(self.full.len());
         let expected = e.and_then(|v| bounded_clone(v, budget));
         let actual = a.and_then(|v| bounded_clone(v, budget));
         let mut message = what;
@@ -282,13 +283,13 @@ impl Walker {
     }
 
     fn too_deep(&mut self) {
-        let what = format!("nested deeper than {MAX_DEPTH} levels; not compared");
+        let what = format!("nested deeper than {MAX_LOCATION_STEPS} levels; not compared");
         self.push(DifferenceKind::TooDeep, None, None, what);
     }
 
     /// Compares two nodes; `full`, `node_starts` and `path` already point at them.
     fn node(&mut self, e: &Value, a: &Value) {
-        if self.full.len() >= MAX_DEPTH {
+        if self.full.len() >= MAX_LOCATION_STEPS {
             self.too_deep();
             return;
         }
@@ -424,7 +425,7 @@ impl Walker {
         if !has_children(e) && !has_children(a) {
             return;
         }
-        if self.full.len() >= MAX_DEPTH {
+        if self.full.len() >= MAX_LOCATION_STEPS {
             self.too_deep();
             return;
         }

@@ -8,8 +8,9 @@ use crate::error::{ErrorCode, Result, ZomError};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
-/// The deepest hierarchy zom builds (nodes below the root). Deeper input is refused so that
-/// the recursive tree operations can never overflow the stack.
+/// The deepest hierarchy zom builds, walks, validates or checks against a spec (levels of nodes
+/// below the root). Deeper input is refused, or reported and not visited, so that the tree
+/// operations can never overflow the stack and paths and work stay bounded.
 pub const MAX_DEPTH: usize = 256;
 
 /// The Zarr format version of a node.
@@ -438,11 +439,8 @@ fn array_from_value(object: &Map<String, Value>, format: ZarrFormat, path: &str)
     }
 }
 
-// ZOM JSON facts that the validator and the hierarchy specs both read a tree by.
-
-/// How deep a tree may be; deeper nodes are reported, not visited (no stack to overflow:
-/// the walk is iterative, the cap keeps paths and work bounded).
-pub(crate) const MAX_TREE_DEPTH: usize = 256;
+// ZOM JSON facts that the validator and the hierarchy specs both read a tree by (which read
+// no deeper than [`MAX_DEPTH`]: deeper nodes are reported, not visited).
 
 /// The node's own `zarr_format` when it is 2 or 3.
 pub(crate) fn format_of(node: &Value) -> Option<u64> {

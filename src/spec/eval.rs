@@ -7,7 +7,7 @@ use super::pointer::Found;
 use super::schema::SchemaError;
 use super::view::{array_view, node_loc};
 use super::Unsettled;
-use crate::model::node::{format_of, node_kind, MAX_TREE_DEPTH};
+use crate::model::node::{format_of, node_kind, MAX_DEPTH};
 use crate::problem::{parent_of, show};
 use crate::problem::{LocStep, Problem, ProblemKind, Severity};
 use serde_json::{Map, Value};
@@ -284,7 +284,7 @@ impl<'s, 'z> Checker<'s, 'z> {
         let Some(rule) = spec.nodes.get(index) else {
             return;
         };
-        if self.depth > MAX_TREE_DEPTH || !self.seen.insert((path.to_string(), index)) {
+        if self.depth > MAX_DEPTH || !self.seen.insert((path.to_string(), index)) {
             return;
         }
         let Some(node) = NodeRef::of(value, self.root_format) else {

@@ -25,7 +25,7 @@ pub use follow::{Follower, Named, RuleRef};
 pub use format::{Spec, FORMAT_VERSION};
 
 use crate::error::Result;
-use crate::model::node::{format_of, MAX_TREE_DEPTH};
+use crate::model::node::{format_of, MAX_DEPTH};
 use crate::problem::{Problem, ProblemKind, Severity};
 use eval::{claims_met, join, Checker, NodeRef};
 use serde_json::Value;
@@ -135,7 +135,7 @@ fn nodes(zom: &Value) -> Vec<(String, &Value)> {
     let mut out = Vec::new();
     let mut stack = vec![(String::new(), zom, 0usize)];
     while let Some((path, node, depth)) = stack.pop() {
-        if depth < MAX_TREE_DEPTH {
+        if depth < MAX_DEPTH {
             if let Some(members) = node.get("members").and_then(Value::as_object) {
                 for (name, child) in members.iter().rev() {
                     stack.push((join(&path, name), child, depth + 1));

@@ -4,7 +4,7 @@
 use super::names::{node_name_error, node_name_recommended};
 use super::util::{join_path, show, tname, Ctx, LocExt};
 use super::{v2, v3, LocStep, ProblemKind};
-use crate::model::node::{format_of, node_kind, MAX_TREE_DEPTH};
+use crate::model::node::{format_of, node_kind, MAX_DEPTH};
 use serde_json::Value;
 
 /// Validates the tree rooted at `zom`.
@@ -51,12 +51,12 @@ pub(crate) fn validate(cx: &mut Ctx, zom: &Value) {
                 "an array cannot have members",
             ),
             (false, Some(Value::Object(members))) => {
-                if depth >= MAX_TREE_DEPTH {
+                if depth >= MAX_DEPTH {
                     if !members.is_empty() {
                         cx.error(
                             &mloc,
                             ProblemKind::InvalidValue,
-                            format!("the hierarchy is deeper than {MAX_TREE_DEPTH} levels; members below are not checked"),
+                            format!("the hierarchy is deeper than {MAX_DEPTH} levels; members below are not checked"),
                         );
                     }
                     continue;
