@@ -92,7 +92,7 @@ function same(what, a, b) {
 
 const zom = await import("zom");
 await zom.init();
-const { parseS3Listing, parseHtmlIndex } = await import(pathToFileURL(join(root, "pkg/store/listing.js")).href);
+const { parseS3Listing, parseHtmlIndex } = await import(pathToFileURL(join(root, "pkg/store/listing-rules.js")).href);
 const { parseContentRange } = await import(pathToFileURL(join(root, "pkg/store/range.js")).href);
 const old = await oldParsers();
 

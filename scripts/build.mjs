@@ -91,7 +91,7 @@ function minifyNames(part) {
 }
 
 /**
- * Leaves only `initSync` as the glue's way in: zom compiles the module itself (ts/load.ts), and
+ * Leaves only `initSync` as the glue's way in: zom compiles the module itself (ts/parts/reader.ts), and
  * wasm-bindgen's async loader holds `new URL("<out>_bg.wasm", import.meta.url)`, which
  * makes Vite, webpack and Parcel copy the .wasm into every app, used or not, and has no
  * meaning in the CommonJS build. Also makes the glue find the global object as `globalThis`
@@ -128,7 +128,7 @@ function trimGlue(part) {
   const own = doc >= 0 && dts.slice(dts.indexOf("*/", doc) + 2, decl).trim() === "";
   dts = dts.slice(0, own ? doc : decl) + dts.slice(dts.indexOf(";", decl) + 1);
   // `[Symbol.dispose]` needs lib "esnext" in the user's tsconfig, and the store modules' declarations
-  // reach these ones (ts/parts.ts): the classes keep `free()`.
+  // reach these ones (ts/parts/shared.ts): the classes keep `free()`.
   dts = dts.replace(/^\s*\[Symbol\.dispose\]\(\): void;\n/gm, "");
   writeFileSync(types, dts);
 }
@@ -155,8 +155,8 @@ function writePkg(name, text, types) {
 /**
  * Writes pkg/zom_schemas.js: the ZOM JSON Schemas (src/model/schema/*.json, which the Rust
  * crate embeds for native callers) and the spec format's (src/spec/spec.schema.json) as
- * minified JSON text, for ts/api.ts's `jsonSchema` and `specSchema`, and the built-in
- * hierarchy specs, which ts/load.ts gives the module once it is instantiated. Data shipped
+ * minified JSON text, for ts/validator/api.ts's `jsonSchema` and `specSchema`, and the built-in
+ * hierarchy specs, which ts/parts/reader.ts gives the module once it is instantiated. Data shipped
  * beside the module costs the .wasm nothing.
  */
 function writeSchemas() {
@@ -419,7 +419,7 @@ function bindPart(part, cargoWasm) {
 /** A codec part's optimised module in pkg/. */
 const codecWasmOf = (part) => join(pkgDir, `${part.out}.wasm`);
 
-// A codec part has no wasm-bindgen glue (ts/codec-parts.ts calls its C-ABI exports): the same
+// A codec part has no wasm-bindgen glue (ts/parts/codec-calls.ts calls its C-ABI exports): the same
 // -Os passes as the parts with glue, without the renaming and the C shims' removal.
 const CODEC_PART_OPT_ARGS = ["--low-memory-unused", "-Os", "--converge", ...WASM_FEATURES, "--strip-debug", "--strip-producers"];
 

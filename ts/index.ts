@@ -6,11 +6,11 @@
  * main thread. "zom/manual" carries none.
  * @module
  */
-import { carried } from "./carried.js";
-import { configure } from "./runtime.js";
+import { carried } from "./parts/carried.js";
+import { configure } from "./runtime/entry.js";
 import { browser } from "./runtime/browser.js";
 import { WASM, WASM_BYTES } from "./zom_wasm_inline.js";
 
 configure({ runtime: browser, ...carried(WASM, WASM_BYTES) });
 
-export * from "./public.js";
+export * from "./read/api.js";

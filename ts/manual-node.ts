@@ -3,9 +3,9 @@
  * See ts/manual.ts.
  * @module
  */
-import { configure } from "./runtime.js";
+import { configure } from "./runtime/entry.js";
 import { node } from "./runtime/node.js";
 
 configure({ runtime: node, beside: () => new URL("./zom_wasm_bg.wasm", import.meta.url) });
 
-export * from "./public.js";
+export * from "./read/api.js";

@@ -4,10 +4,10 @@
  * @module
  */
 import { inflateRawSync } from "node:zlib";
-import { configure } from "./runtime.js";
+import { configure } from "./runtime/entry.js";
 import { node } from "./runtime/node.js";
 import { WASM } from "./zom_wasm_inline.js";
 
 configure({ runtime: node, bundled: () => inflateRawSync(Buffer.from(WASM, "base64")) });
 
-export * from "./public.js";
+export * from "./read/api.js";

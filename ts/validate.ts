@@ -7,13 +7,13 @@
  * main thread. Arrays are read with "zom".
  * @module
  */
-import { carried } from "./carried.js";
-import { configureTools } from "./tools.js";
+import { carried } from "./parts/carried.js";
+import { configureTools } from "./parts/validator.js";
 import { WASM, WASM_BYTES } from "./zom_tools_inline.js";
 
 configureTools(carried(WASM, WASM_BYTES));
 
-export { initValidate } from "./tools.js";
+export { initValidate } from "./parts/validator.js";
 export {
   validateDocument,
   validateHierarchy,
@@ -32,8 +32,8 @@ export {
   stringify,
   parseJson,
   summarize,
-} from "./api.js";
-export { toDocuments } from "./documents.js";
-export { walk } from "./walk.js";
-export type { WalkOptions, WalkProgress, WalkReport, WalkResult } from "./walk.js";
-export * from "./shared-exports.js";
+} from "./validator/api.js";
+export { toDocuments } from "./validator/documents.js";
+export { walk } from "./validator/walk.js";
+export type { WalkOptions, WalkProgress, WalkReport, WalkResult } from "./validator/walk.js";
+export * from "./shared/exports.js";

@@ -35,7 +35,7 @@ use std::future::Future;
 use std::sync::Arc;
 
 /// The document an open asks for first unless `format: 2` is hinted (probe order, step 1):
-/// JS asks for it while the module loads (ts/hierarchy.ts).
+/// JS asks for it while the module loads (ts/read/hierarchy.ts).
 pub const FIRST_DOCUMENT: &str = "zarr.json";
 
 /// Whether a node is an array or a group.

@@ -508,7 +508,7 @@ pub const CACHE_STATS: Shape = Shape {
 
 /// What the generated file imports for the types its fields name.
 /// Not the module's own declarations (zom_wasm.d.ts): the published ones do not name them.
-pub const TS_IMPORTS: &str = "import type { JsonValue, Zom } from \"../types.js\";\n";
+pub const TS_IMPORTS: &str = "import type { JsonValue, Zom } from \"../shared/types.js\";\n";
 
 /// Every shape, in the order ts/generated/boundary.ts declares them.
 pub const SHAPES: &[Shape] = &[

@@ -1,5 +1,5 @@
 //! Chunk caches ([`crate::hierarchy::ChunkCache`]) that reads of any array share, by number:
-//! ts/cache.ts makes one with [`new_chunk_cache`] and passes its number as the read option
+//! ts/read/cache.ts makes one with [`new_chunk_cache`] and passes its number as the read option
 //! `cacheId`. Numbers rather than a wasm-bindgen class: wasm-bindgen cannot take an optional
 //! reference to a class (nor one inside an options object), and numbers need no glue.
 

@@ -1,4 +1,4 @@
-//! The codecs the caller implements in JS (ts/codecs.ts `registerCodec`): a read applies an
+//! The codecs the caller implements in JS (ts/shared/codecs.ts `registerCodec`): a read applies an
 //! array's registered codecs to each chunk's stored bytes with the read's `decodeExternal`
 //! function (see `crate::codec::ExternalStep`).
 

@@ -1,6 +1,6 @@
 //! Bindings of the hierarchy API over JS stores: `openNode` and the `ArrayHandle` of an
 //! opened array (`get`, `getChunk`). The TypeScript wrapper
-//! (ts/hierarchy.ts, ts/array.ts) is the public face; these return plain data and Promises.
+//! (ts/read/hierarchy.ts, ts/read/array.ts) is the public face; these return plain data and Promises.
 
 use super::boundary;
 use super::codecs::JsExternalCodecs;
@@ -446,7 +446,7 @@ impl ArrayHandle {
         crate::json::to_compact(&Node::Array(self.inner.array.clone()).to_value())
     }
 
-    /// The codec parts a read of the array calls (ts/codec-parts.ts loads them first), by
+    /// The codec parts a read of the array calls (ts/parts/codec-calls.ts loads them first), by
     /// name; none when the array cannot be read.
     #[wasm_bindgen(getter)]
     pub fn parts(&self) -> Vec<String> {

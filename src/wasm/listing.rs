@@ -1,4 +1,4 @@
-//! What directory listings mean, for `FetchStore.list` (`ts/store/list.ts`): thin exports of
+//! What directory listings mean, for `FetchStore.list` (`ts/store/http-list.ts`): thin exports of
 //! [`crate::store::wire::listing`] and [`crate::store::wire::html`], the rules `HttpStore`
 //! follows in Rust. They are in the validator (which walks stores by listing them) and, for
 //! the reader's pages, in the listing part (Cargo.toml's `bind-listing`), loaded by the first

@@ -187,7 +187,7 @@ impl LimitsSet {
     }
 }
 
-/// The names the caller implements: `extensions` and `codecs` (ts/extensions.ts
+/// The names the caller implements: `extensions` and `codecs` (ts/shared/extensions.ts
 /// `withUnderstood`).
 pub(super) struct Understood {
     /// The ZEP 10 extensions, for the arrays the call opens.
@@ -336,7 +336,7 @@ fn index_of(limit: Limit) -> usize {
     Limit::ALL.iter().position(|&l| l == limit).unwrap_or(0)
 }
 
-/// [`b::DECODE_HOOK_SHAPE`]: the object ts/array.ts passes as `decodeHook`, when it has
+/// [`b::DECODE_HOOK_SHAPE`]: the object ts/read/array.ts passes as `decodeHook`, when it has
 /// every method.
 pub(super) struct DecodeHookFns {
     pub target: JsValue,

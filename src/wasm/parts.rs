@@ -1,6 +1,6 @@
 //! The reader's way to the codec parts (ARCHITECTURE.md, "Parts"; `crate::codec::lazy`): the
 //! TypeScript wrapper hands each instance, once, the object that calls the parts loaded on its
-//! thread (ts/codec-parts.ts), and the codecs whose decoders live in a part call it
+//! thread (ts/parts/codec-calls.ts), and the codecs whose decoders live in a part call it
 //! synchronously, in the middle of a chunk's decoding.
 
 use js_sys::Error;
@@ -10,7 +10,7 @@ use wasm_bindgen::JsCast;
 
 #[wasm_bindgen]
 extern "C" {
-    /// ts/codec-parts.ts's `PartCaller`: `decode(part, codec, variant, bytes, max)` gives the
+    /// ts/parts/codec-calls.ts's `PartCaller`: `decode(part, codec, variant, bytes, max)` gives the
     /// decoded bytes, or throws an `Error` saying why (a part not loaded, bad data).
     pub type PartCaller;
 

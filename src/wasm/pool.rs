@@ -1,7 +1,7 @@
 //! The Rust side of the worker pool (ts/pool/): the decode hook the main instance's reader
 //! hands chunks to, and the decoder each worker's instance runs.
 //!
-//! Main thread: [`JsDecodeHook`] wraps the JS object ts/array.ts passes as the `decodeHook`
+//! Main thread: [`JsDecodeHook`] wraps the JS object ts/read/array.ts passes as the `decodeHook`
 //! read option (fixed-size values): `share(len, fill, decodes)` makes the read's output (a
 //! SharedArrayBuffer where it can be shared with the workers and the read decodes more than
 //! one chunk, else an ArrayBuffer), every element set to `fill`; `decode(inner, ptr, len,

@@ -57,7 +57,7 @@ pub fn detect_conventions(zom: JsValue, specs: JsValue) -> JsResult {
 }
 
 /// Gives the module the built-in specs' texts (pkg/zom_schemas.js carries them): called once
-/// by ts/load.ts after instantiation, in builds without the `builtin-specs` feature.
+/// by ts/parts/reader.ts after instantiation, in builds without the `builtin-specs` feature.
 #[cfg(not(feature = "builtin-specs"))]
 #[cfg(feature = "bind-tools")]
 #[wasm_bindgen(js_name = setBuiltinSpecs)]

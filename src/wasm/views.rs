@@ -1,4 +1,4 @@
-//! Views and pictures for the TypeScript `loadViews` (`ts/views.ts`), in a part of their own
+//! Views and pictures for the TypeScript `loadViews` (`ts/shared/views.ts`), in a part of their own
 //! (Cargo.toml's `bind-views`): what a node means under its convention ([`view::describe`]),
 //! the level a picture reads, CF decoding of times and values, and the pixels
 //! ([`view::picture`]). A page loads it when it first draws or describes, so the reader and

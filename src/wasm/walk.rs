@@ -1,5 +1,5 @@
 //! The binding of the hierarchy walk over JS stores: `walkHierarchy`. The TypeScript wrapper
-//! (ts/hierarchy.ts `walk`) is the public face.
+//! (ts/read/hierarchy.ts `walk`) is the public face.
 
 use super::boundary;
 use super::convert::{node_to_js, report, set_own};

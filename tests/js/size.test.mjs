@@ -42,7 +42,7 @@ for (const part of CODEC_PARTS) {
     assert.ok(WebAssembly.validate(bytes), `${name} is not a valid WebAssembly module`);
     const gzipped = gzipSize(wasm);
     assert.ok(gzipped <= part.budget, `${name} is ${gzipped} bytes gzipped (${bytes.length} raw), ${gzipped - part.budget} over the ${part.budget}-byte budget`);
-    // What ts/codec-parts.ts calls, and nothing it must supply.
+    // What ts/parts/codec-calls.ts calls, and nothing it must supply.
     const module = new WebAssembly.Module(bytes);
     assert.deepEqual(WebAssembly.Module.imports(module), [], `${name} imports something`);
     const exports = WebAssembly.Module.exports(module).map((e) => e.name);

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { FetchStore, FileStore } from "zom";
-import { parseHtmlIndex, parseS3Listing, s3Candidates } from "../../pkg/store/listing.js";
+import { parseHtmlIndex, parseS3Listing, s3Candidates } from "../../pkg/store/listing-rules.js";
 import { expectedListing, logLines, withServer } from "../server/testing.mjs";
 
 test("S3 listing with paging: every child of a prefix, across continuation tokens", () =>

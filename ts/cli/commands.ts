@@ -11,12 +11,12 @@ import { fileURLToPath } from "node:url";
 import { ChunkDecoder, FetchStore, icechunkAt, open, openArray, isReferenceName, isZipName, ReferenceStore, storeFromUrl, ZipStore, ZomError, isZomError } from "../node.js";
 import type { IcechunkRef, Readable } from "../node.js";
 import type { StoreInput, ZarrArray } from "../node.js";
-import { loadViews } from "../views.js";
+import { loadViews } from "../shared/views.js";
 import { detectConventions, diff, jsonSchema, parseJson, stringify, summarize, validateAttributes, validateHierarchy, walk } from "../validate.js";
 import type { WalkResult } from "../validate.js";
-import { specNames } from "../api.js";
+import { specNames } from "../validator/api.js";
 import { FsStore, openZip, referenceStoreFromFile } from "../store/fs.js";
-import type { CompareOptions, DetectedConvention, Difference, HierarchySpec, JsonValue, SpecInput, Zom } from "../types.js";
+import type { CompareOptions, DetectedConvention, Difference, HierarchySpec, JsonValue, SpecInput, Zom } from "../shared/types.js";
 import {
   countNodes,
   escapeControls,
@@ -36,7 +36,7 @@ import {
 import { Progress } from "./progress.js";
 import type { ProgressSink } from "./progress.js";
 import { METADATA_DOCUMENTS } from "../generated/boundary.js";
-import { showBytes } from "../units.js";
+import { showBytes } from "../shared/units.js";
 import { parseSelection, SelectionSyntaxError, toSelection } from "./selection.js";
 
 /** A command line the CLI cannot run (exit code 2); `help` is shown after the message. */

@@ -4,12 +4,12 @@
  * value goes into the text through {@link escapeControls}.
  * @module
  */
-import { stringify } from "../api.js";
+import { stringify } from "../validator/api.js";
 import { NUMERIC_TYPES } from "../generated/boundary.js";
 import { summarize } from "../validate.js";
-import type { ChunkData } from "../decode.js";
-import type { ZomError } from "../errors.js";
-import type { DetectedConvention, Difference, JsonValue, Loc, NodeSummary, Problem, Zom } from "../types.js";
+import type { ChunkData } from "../read/decode.js";
+import type { ZomError } from "../shared/errors.js";
+import type { DetectedConvention, Difference, JsonValue, Loc, NodeSummary, Problem, Zom } from "../shared/types.js";
 
 /**
  * What a terminal acts on instead of showing: C0 controls (line breaks and tabs too, since in a

@@ -10,7 +10,7 @@
  */
 import { readFileSync } from "node:fs";
 import { isZomError, version as coreVersion } from "../node.js";
-import type { ZomError } from "../errors.js";
+import type { ZomError } from "../shared/errors.js";
 import { COMMANDS, UsageError } from "./commands.js";
 import type { Command, Context } from "./commands.js";
 import { escapeControls, showError } from "./format.js";

@@ -2,7 +2,7 @@
 // src/wasm/boundary.rs: do not edit. `cargo run --example gen_boundary > ts/generated/boundary.ts`
 // (scripts/build.mjs runs it before tsc); tests/boundary_ts.rs fails when this file is not what it prints.
 
-import type { JsonValue, Zom } from "../types.js";
+import type { JsonValue, Zom } from "../shared/types.js";
 
 /** Stable, machine-readable error categories (the Rust `ErrorCode`). */
 export type ErrorCode =

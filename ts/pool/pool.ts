@@ -14,18 +14,18 @@
  * @module
  */
 import * as raw from "../zom_wasm.js";
-import { ZomError } from "../errors.js";
-import { onInit, wasmModule, whenInit } from "../load.js";
-import { entry } from "../runtime.js";
-import type { WorkerPort } from "../runtime.js";
-import { applySteps, registeredNames } from "../codecs.js";
-import type { CodecStep } from "../codecs.js";
+import { ZomError } from "../shared/errors.js";
+import { onInit, wasmModule, whenInit } from "../parts/reader.js";
+import { entry } from "../runtime/entry.js";
+import type { WorkerPort } from "../runtime/entry.js";
+import { applySteps, registeredNames } from "../shared/codecs.js";
+import type { CodecStep } from "../shared/codecs.js";
 import { wasmBytes } from "./memory.js";
 import { place } from "./place.js";
 import { onAbort } from "../store/signal.js";
 import type { FromWorker, ToWorker, WireError } from "./protocol.js";
 import { workerSettings } from "./settings.js";
-import { partModules } from "../codec-parts-load.js";
+import { partModules } from "../parts/codec-load.js";
 
 /** An array as the pool knows it: an id, and its metadata for the workers' decoders. */
 export interface PoolArray {

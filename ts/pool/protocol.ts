@@ -31,9 +31,9 @@ export type ToWorker =
       meta?: string;
       path?: string;
       limits?: unknown;
-      /** The registered codec names (ts/codecs.ts), with `meta`. */
+      /** The registered codec names (ts/shared/codecs.ts), with `meta`. */
       codecs?: string[];
-      /** The codec parts the array's decoding calls (ts/codec-parts.ts), compiled, with `meta`. */
+      /** The codec parts the array's decoding calls (ts/parts/codec-calls.ts), compiled, with `meta`. */
       parts?: [string, WebAssembly.Module][];
       inner: boolean;
       /** The chunk's shape, for an array whose chunks differ in shape (a rectilinear grid). */
@@ -49,7 +49,7 @@ export type ToWorker =
       exact?: boolean;
     }
   /**
-   * Apply registered codecs (ts/codecs.ts): `steps` in order to the first `length` bytes of
+   * Apply registered codecs (ts/shared/codecs.ts): `steps` in order to the first `length` bytes of
    * `bytes` (transferred), importing each step's module from `modules` (name → URL).
    */
   | {

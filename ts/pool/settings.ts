@@ -3,8 +3,8 @@
  * as `init` sets them, and the check of a `workers` option.
  * @module
  */
-import { ZomError } from "../errors.js";
-import type { WorkerSource } from "../runtime.js";
+import { ZomError } from "../shared/errors.js";
+import type { WorkerSource } from "../runtime/entry.js";
 
 /** The settings `init` gave: the workers' source and the default number of workers. */
 export const workerSettings: { source?: WorkerSource; count?: number } = {};

@@ -10,9 +10,9 @@
  * @module
  */
 import { initSync, PoolDecoder, setPartCaller } from "../zom_wasm.js";
-import { partCaller, startPart } from "../codec-parts.js";
+import { partCaller, startPart } from "../parts/codec-calls.js";
 import { wasmBytes } from "./memory.js";
-import { applySteps } from "../codecs.js";
+import { applySteps } from "../shared/codecs.js";
 import { place } from "./place.js";
 import type { FromWorker, ToWorker, WireError } from "./protocol.js";
 
@@ -112,7 +112,7 @@ function handle(message: ToWorker, post: Post): void {
   }
 }
 
-/** Applies registered codecs to a chunk's bytes (ts/codecs.ts) and answers with the result. */
+/** Applies registered codecs to a chunk's bytes (ts/shared/codecs.ts) and answers with the result. */
 async function external(message: Extract<ToWorker, { t: "external" }>, post: Post): Promise<void> {
   try {
     const bytes = await applySteps(message.modules, message.steps, new Uint8Array(message.bytes, 0, message.length));

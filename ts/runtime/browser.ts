@@ -5,7 +5,7 @@
  * @module
  */
 import type { FromWorker } from "../pool/protocol.js";
-import type { Runtime, WorkerEvents, WorkerLike, WorkerPort, WorkerSource } from "../runtime.js";
+import type { Runtime, WorkerEvents, WorkerLike, WorkerPort, WorkerSource } from "./entry.js";
 import { WORKER_SOURCE } from "../zom_worker_source.js";
 
 let codeUrl: string | undefined;

@@ -2,20 +2,21 @@
  * `FetchStore`: a read-only Zarr store over HTTP(S) with `fetch`, for browsers and Node.
  * @module
  */
-import { ZomError } from "../errors.js";
+import { ZomError } from "../shared/errors.js";
 import { Coalescer, MAX_MERGED_BYTES } from "./coalesce.js";
 import type { RangeReader } from "./coalesce.js";
 import type { HttpAnswer, HttpContext } from "./http.js";
 import { httpError, overLimit, send } from "./http.js";
 import { METADATA_DOCUMENTS } from "../generated/boundary.js";
 import { Limiter } from "./limit.js";
-import { listS3, listHtml } from "./list.js";
-import type { S3Root } from "./list.js";
-import { encodeKey } from "./listing.js";
+import { listS3, listHtml } from "./http-list.js";
+import type { S3Root } from "./http-list.js";
+import { encodeKey } from "./listing-rules.js";
 import { checkRange, keepPrefix, keepSuffix, maxBytesOf, tail } from "./range.js";
 import { parseContentLength, parseContentRange } from "./wire.js";
 import { Joint, raceAbort, throwIfAborted } from "./signal.js";
-import type { ByteRange, FetchStoreListing, FetchStoreOptions, FetchStoreStats, StoreCallOptions, StoreListing } from "./types.js";
+import type { FetchStoreListing, FetchStoreOptions, FetchStoreStats } from "./fetch-types.js";
+import type { ByteRange, StoreCallOptions, StoreListing } from "./readable.js";
 
 const METADATA = new Set(METADATA_DOCUMENTS);
 

@@ -6,12 +6,12 @@
  * long as its Content-Length says and no longer than the store allows.
  * @module
  */
-import { ZomError } from "../errors.js";
+import { ZomError } from "../shared/errors.js";
 import type { Limiter } from "./limit.js";
-import { whenShared } from "../parts.js";
+import { whenShared } from "../parts/shared.js";
 import { httpError, parseContentLength } from "./wire.js";
 import { abortedError, onAbort, sleep } from "./signal.js";
-import type { FetchStoreStats } from "./types.js";
+import type { FetchStoreStats } from "./fetch-types.js";
 
 export { httpError } from "./wire.js";
 

@@ -8,19 +8,20 @@
  * what the part asks for.
  * @module
  */
-import { lazyPart } from "../carried.js";
-import { isZomError, toZomError, ZomError } from "../errors.js";
+import { lazyPart } from "../parts/carried.js";
+import { isZomError, toZomError, ZomError } from "../shared/errors.js";
 import { LIMIT_DEFAULTS } from "../generated/boundary.js";
 import type { LimitName } from "../generated/boundary.js";
-import type { Readable } from "../hierarchy.js";
-import { limitInForce } from "../parts.js";
-import type { Limits } from "../types.js";
+import type { Readable } from "./readable.js";
+import { limitInForce } from "../parts/shared.js";
+import type { Limits } from "../shared/types.js";
 import type * as Glue from "../zom_icechunk.js";
 import { FetchStore } from "./fetch.js";
 import { readRequest } from "./range.js";
 import { httpTargets } from "./reference.js";
 import type { ObjectValidators } from "./reference.js";
-import type { ByteRange, FetchStoreOptions, StoreCallOptions, StoreListing } from "./types.js";
+import type { FetchStoreOptions } from "./fetch-types.js";
+import type { ByteRange, StoreCallOptions, StoreListing } from "./readable.js";
 
 /** Which snapshot to read: a branch's tip (default `main`), a tag, or a snapshot by id. */
 export type IcechunkRef = { branch: string } | { tag: string } | { snapshot: string };

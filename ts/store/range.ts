@@ -5,9 +5,9 @@
  * bytes asked for, what to keep of a 200.
  * @module
  */
-import { ZomError } from "../errors.js";
+import { ZomError } from "../shared/errors.js";
 import type { HttpAnswer } from "./http.js";
-import type { ByteRange, StoreCallOptions } from "./types.js";
+import type { ByteRange, StoreCallOptions } from "./readable.js";
 import { wire } from "./wire.js";
 
 /**

@@ -7,20 +7,21 @@
  * so a page that reads no references loads none of it. This module only fetches the targets.
  * @module
  */
-import { lazyPart } from "../carried.js";
-import { getLimits } from "../limits.js";
-import { followLimits } from "../parts.js";
+import { lazyPart } from "../parts/carried.js";
+import { getLimits } from "../shared/limits.js";
+import { followLimits } from "../parts/shared.js";
 import type * as Glue from "../zom_references.js";
-import type { Readable } from "../hierarchy.js";
-import { converting, toZomError, ZomError } from "../errors.js";
+import type { Readable } from "./readable.js";
+import { converting, toZomError, ZomError } from "../shared/errors.js";
 import { coalescer, httpContext } from "./fetch.js";
 import type { Coalescer } from "./coalesce.js";
 import type { HttpContext } from "./http.js";
 import { httpError, send } from "./http.js";
 import { checkRange, keepPrefix, maxBytesOf, tail } from "./range.js";
 import { throwIfAborted } from "./signal.js";
-import type { Problem } from "../types.js";
-import type { ByteRange, FetchStoreOptions, FetchStoreStats, StoreCallOptions, StoreListing } from "./types.js";
+import type { Problem } from "../shared/types.js";
+import type { FetchStoreOptions, FetchStoreStats } from "./fetch-types.js";
+import type { ByteRange, StoreCallOptions, StoreListing } from "./readable.js";
 
 /** Options of {@link ReferenceStore.fromUrl} and {@link ReferenceStore.fromJson}: how targets (and the reference file) are fetched. */
 export interface ReferenceStoreOptions extends FetchStoreOptions {

@@ -4,7 +4,7 @@
  * one way zom listens to a signal.
  * @module
  */
-import { ZomError } from "../errors.js";
+import { ZomError } from "../shared/errors.js";
 
 /** What is to run when a signal aborts, by signal: zom's one listener on each signal runs them. */
 const onAborts = new WeakMap<AbortSignal, Set<() => void>>();

@@ -5,7 +5,7 @@
  */
 import { FetchStore } from "./fetch.js";
 import { ReferenceStore } from "./reference.js";
-import type { FetchStoreOptions } from "./types.js";
+import type { FetchStoreOptions } from "./fetch-types.js";
 import { ZipStore } from "./zip.js";
 
 /** A zip archive's name: zarr-python's ZipStore, a zipped folder, an OME-Zarr single file (.ozx). */

@@ -5,9 +5,9 @@
  * module, so none of them import each other in a cycle.
  * @module
  */
-import { toZomError, ZomError } from "../errors.js";
-import { shared } from "../parts.js";
-import type { SharedGlue } from "../parts.js";
+import { toZomError, ZomError } from "../shared/errors.js";
+import { shared } from "../parts/shared.js";
+import type { SharedGlue } from "../parts/shared.js";
 
 /** The HttpError for a request. */
 export function httpError(req: { method: string; url: string; key: string }, message: string, cause?: unknown): ZomError {

@@ -8,13 +8,14 @@
  * none of it. This module only says where the archive is.
  * @module
  */
-import { lazyPart } from "../carried.js";
-import { toZomError, ZomError } from "../errors.js";
-import type { Readable } from "../hierarchy.js";
+import { lazyPart } from "../parts/carried.js";
+import { toZomError, ZomError } from "../shared/errors.js";
+import type { Readable } from "./readable.js";
 import { FetchStore } from "./fetch.js";
-import { FileStore } from "./files.js";
+import { FileStore } from "./browser-files.js";
 import { readRequest } from "./range.js";
-import type { ByteRange, FetchStoreOptions, FetchStoreStats, StoreCallOptions, StoreListing } from "./types.js";
+import type { FetchStoreOptions, FetchStoreStats } from "./fetch-types.js";
+import type { ByteRange, StoreCallOptions, StoreListing } from "./readable.js";
 import type * as Glue from "../zom_zip.js";
 
 /** Options of the {@link ZipStore} factories. */

@@ -8,11 +8,11 @@
  * @module
  */
 import * as raw from "../zom_wasm.js";
-import { registerLocalCodec, unregisterCodec } from "../codecs.js";
-import type { CodecStep } from "../codecs.js";
-import { ChunkDecoder } from "../decode.js";
+import { registerLocalCodec, unregisterCodec } from "../shared/codecs.js";
+import type { CodecStep } from "../shared/codecs.js";
+import { ChunkDecoder } from "../read/decode.js";
 import { CODEC_NAMES, NUMCODECS_PREFIX } from "../generated/boundary.js";
-import { requireInit } from "../load.js";
+import { requireInit } from "../parts/reader.js";
 import { shapeOf, zarrJsonOf } from "./dtype.js";
 import { toZarritaError, UnsupportedError } from "./errors.js";
 import { getStrides } from "./layout.js";

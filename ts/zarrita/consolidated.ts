@@ -5,13 +5,13 @@
  * @module
  */
 import * as raw from "../zom_wasm.js";
-import { withZomText } from "../documents.js";
-import { converting, isZomError } from "../errors.js";
+import { withZomText } from "../validator/documents.js";
+import { converting, isZomError } from "../shared/errors.js";
 import { isMetadataKey } from "../store/fetch.js";
-import { open as zomOpen } from "../hierarchy.js";
-import type { StoreInput } from "../hierarchy.js";
+import { open as zomOpen } from "../read/hierarchy.js";
+import type { StoreInput } from "../store/readable.js";
 import type { RawToDocumentsOptions } from "../generated/boundary.js";
-import type { Zom } from "../types.js";
+import type { Zom } from "../shared/types.js";
 import { InvalidMetadataError, NotFoundError, toZarritaError } from "./errors.js";
 import { wrap } from "./extension.js";
 import type { AbsolutePath, AsyncReadable, GetOptions, Readable } from "./types.js";

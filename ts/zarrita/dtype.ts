@@ -5,9 +5,9 @@
  * @module
  */
 import * as raw from "../zom_wasm.js";
-import { requireInit } from "../load.js";
+import { requireInit } from "../parts/reader.js";
 import { wire } from "../store/wire.js";
-import type { JsonValue } from "../types.js";
+import type { JsonValue } from "../shared/types.js";
 import { NUMERIC_TYPES } from "../generated/boundary.js";
 import type { Shape } from "./typedarray.js";
 import type { ArrayMetadata, DataType } from "./types.js";

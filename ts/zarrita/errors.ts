@@ -3,8 +3,8 @@
  * them: each keeps the ZomError as its `cause`.
  * @module
  */
-import { isZomError } from "../errors.js";
-import type { ZomError } from "../errors.js";
+import { isZomError } from "../shared/errors.js";
+import type { ZomError } from "../shared/errors.js";
 
 /** The base of zom/zarrita's errors; {@link isZarritaError} tells them apart. */
 export abstract class ZarritaError<T extends string = string> extends Error {

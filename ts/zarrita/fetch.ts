@@ -5,7 +5,7 @@
  * @module
  */
 import { FetchStore as ZomFetchStore } from "../store/fetch.js";
-import type { FetchStoreOptions as ZomFetchStoreOptions } from "../store/types.js";
+import type { FetchStoreOptions as ZomFetchStoreOptions } from "../store/fetch-types.js";
 
 /** zarrita's options of a FetchStore; zom's own options may be given beside them. */
 export interface FetchStoreOptions extends Omit<ZomFetchStoreOptions, "fetch"> {

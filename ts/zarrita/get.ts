@@ -3,7 +3,7 @@
  * (`{ data, shape, stride }`, or a scalar when every dimension is indexed by an integer).
  * @module
  */
-import type { Selection, Slice } from "../slice.js";
+import type { Selection, Slice } from "../read/slice.js";
 import { InvalidSelectionError } from "./errors.js";
 import { READ } from "./hierarchy.js";
 import type { Array } from "./hierarchy.js";

@@ -5,12 +5,12 @@
  * @module
  */
 import * as raw from "../zom_wasm.js";
-import { ZarrArray } from "../array.js";
-import type { GetChunkOptions, GetOptions as ZomGetOptions } from "../array.js";
-import { withUnderstood } from "../extensions.js";
-import { isInitialized, requireInit, whenInit } from "../load.js";
-import type { Selection } from "../slice.js";
-import type { ArrayZom } from "../types.js";
+import { ZarrArray } from "../read/array.js";
+import type { GetChunkOptions, GetOptions as ZomGetOptions } from "../read/array.js";
+import { withUnderstood } from "../shared/extensions.js";
+import { isInitialized, requireInit, whenInit } from "../parts/reader.js";
+import type { Selection } from "../read/slice.js";
+import type { ArrayZom } from "../shared/types.js";
 import { dataTypeName, fillScalar, plainJson, shapeOf, zarrJsonOf } from "./dtype.js";
 import { InvalidMetadataError, toZarritaError } from "./errors.js";
 import { getStrides, projectOrder, relayout } from "./layout.js";

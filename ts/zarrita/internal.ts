@@ -5,8 +5,8 @@
  * @module
  */
 import * as raw from "../zom_wasm.js";
-import { requireInit } from "../load.js";
-import { converting } from "../errors.js";
+import { requireInit } from "../parts/reader.js";
+import { converting } from "../shared/errors.js";
 import { get } from "./get.js";
 import { set } from "./extension.js";
 import type { GetOptions, Slice } from "./get.js";

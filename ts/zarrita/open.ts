@@ -3,10 +3,10 @@
  * for (v3 `zarr.json` first, then the v2 documents in one round trip) and reads them.
  * @module
  */
-import { open as zomOpen } from "../hierarchy.js";
-import type { StoreInput } from "../hierarchy.js";
-import { ZarrArray } from "../array.js";
-import type { ZarrGroup } from "../hierarchy.js";
+import { open as zomOpen } from "../read/hierarchy.js";
+import type { StoreInput } from "../store/readable.js";
+import { ZarrArray } from "../read/array.js";
+import type { ZarrGroup } from "../read/hierarchy.js";
 import { FORMAT } from "./consolidated.js";
 import { toZarritaError } from "./errors.js";
 import { Array, Group, Location, nodePath } from "./hierarchy.js";

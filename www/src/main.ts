@@ -5,7 +5,7 @@
  * @module
  */
 import { WorkerFailure, ZomWorker } from "./client.js";
-import { showBytes } from "../../ts/units.js";
+import { showBytes } from "../../ts/shared/units.js";
 import { byId, h, replace, SETTLED } from "./dom.js";
 import { failureBox } from "./failure.js";
 import type { Convention, Hierarchy } from "./model.js";

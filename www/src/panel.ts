@@ -8,7 +8,7 @@
  */
 import type { ZomWorker } from "./client.js";
 import { WorkerFailure } from "./client.js";
-import { showBytes } from "../../ts/units.js";
+import { showBytes } from "../../ts/shared/units.js";
 import { h, replace } from "./dom.js";
 import { failureBox } from "./failure.js";
 import { jsonBlock, jsonTextBlock, locText } from "./json.js";

@@ -1,4 +1,4 @@
-//! The C-ABI interface of a WebAssembly part (feature `export`), which ts/codec-parts.ts
+//! The C-ABI interface of a WebAssembly part (feature `export`), which ts/parts/codec-calls.ts
 //! drives: the caller writes the codec's name and variant (`"lzma xz"`) into the buffer
 //! [`zom_text`] gives and the encoded bytes into the one [`zom_input`] gives, calls
 //! [`zom_decode`] with the most bytes the chunk allows, and reads the result (the decoded

@@ -3,15 +3,15 @@
  * the part if need be and turns the core's thrown error objects into {@link ZomError}s.
  * @module
  */
-import * as raw from "./zom_tools.js";
+import * as raw from "../zom_tools.js";
 import { plainJson, withZomText } from "./documents.js";
-import type { RawCompareOptions, RawFlatOptions, RawValidateOptions } from "./generated/boundary.js";
-import { SPEC_NAMES } from "./generated/boundary.js";
-import * as schemas from "./zom_schemas.js";
-import { converting, ZomError } from "./errors.js";
-import { requireTools } from "./tools.js";
-import { registeredNames } from "./codecs.js";
-import { registry } from "./extensions.js";
+import type { RawCompareOptions, RawFlatOptions, RawValidateOptions } from "../generated/boundary.js";
+import { SPEC_NAMES } from "../generated/boundary.js";
+import * as schemas from "../zom_schemas.js";
+import { converting, ZomError } from "../shared/errors.js";
+import { requireTools } from "../parts/validator.js";
+import { registeredNames } from "../shared/codecs.js";
+import { registry } from "../shared/extensions.js";
 import type { WalkReport } from "./walk.js";
 import type {
   Attributes,
@@ -31,7 +31,7 @@ import type {
   ToV3Result,
   ValidateOptions,
   Zom,
-} from "./types.js";
+} from "../shared/types.js";
 
 function call<T>(f: () => unknown): T {
   requireTools();

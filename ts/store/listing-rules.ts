@@ -6,10 +6,10 @@
  * first listing, since a viewer's open and reads list nothing.
  * @module
  */
-import { lazyPart } from "../carried.js";
-import { converting } from "../errors.js";
+import { lazyPart } from "../parts/carried.js";
+import { converting } from "../shared/errors.js";
 import { KEY_VERBATIM } from "../generated/boundary.js";
-import { startedWith, whenShared } from "../parts.js";
+import { startedWith, whenShared } from "../parts/shared.js";
 import type * as Glue from "../zom_listing.js";
 import { wire } from "./wire.js";
 

@@ -8,7 +8,7 @@
  * See ARCHITECTURE.md, "Entry points and runtimes".
  * @module
  */
-import type { FromWorker, ToWorker } from "./pool/protocol.js";
+import type { FromWorker, ToWorker } from "../pool/protocol.js";
 
 /**
  * A worker that runs zom's decode loop, started by the user (the `worker` option of `init`):

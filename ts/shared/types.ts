@@ -4,8 +4,8 @@
  * Nodes may carry keys beyond the ones typed here (kept as they were read).
  * @module
  */
-import type { Limits } from "./generated/boundary.js";
-import type { BuiltinSpecName } from "./zom_schemas.js";
+import type { Limits } from "../generated/boundary.js";
+import type { BuiltinSpecName } from "../zom_schemas.js";
 
 /** Any JSON value as zom passes it: integers beyond ±(2^53−1) are `bigint`. */
 export type JsonValue =

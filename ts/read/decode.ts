@@ -4,12 +4,12 @@
  * objects for structs, one TypedArray per element for numcodecs vlen-array). The decoding itself happens in WebAssembly.
  * @module
  */
-import * as raw from "./zom_wasm.js";
-import type { RawDecoderOptions } from "./generated/boundary.js";
-import { toZomError, ZomError } from "./errors.js";
-import { withUnderstood } from "./extensions.js";
-import { requireInit } from "./load.js";
-import type { ArrayZom, JsonValue, LimitsOptions, NumericArray } from "./types.js";
+import * as raw from "../zom_wasm.js";
+import type { RawDecoderOptions } from "../generated/boundary.js";
+import { toZomError, ZomError } from "../shared/errors.js";
+import { withUnderstood } from "../shared/extensions.js";
+import { requireInit } from "../parts/reader.js";
+import type { ArrayZom, JsonValue, LimitsOptions, NumericArray } from "../shared/types.js";
 
 /** The values of a decoded chunk, by data type. */
 export type ChunkData =

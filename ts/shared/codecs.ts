@@ -10,7 +10,7 @@
  * @module
  */
 import { ZomError } from "./errors.js";
-import { NUMCODECS_PREFIX } from "./generated/boundary.js";
+import { NUMCODECS_PREFIX } from "../generated/boundary.js";
 
 /** What a codec module exports. */
 export interface CodecModule {

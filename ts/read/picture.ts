@@ -8,14 +8,15 @@
  * @module
  */
 import { ZarrArray } from "./array.js";
-import { ZomError } from "./errors.js";
+import { ZomError } from "../shared/errors.js";
 import { open, openArray, ZarrGroup } from "./hierarchy.js";
-import type { OpenOptions, StoreInput } from "./hierarchy.js";
+import type { OpenOptions } from "./hierarchy.js";
+import type { StoreInput } from "../store/readable.js";
 import { slice } from "./slice.js";
 import type { DimSelection } from "./slice.js";
-import { loadViews } from "./views.js";
-import type { ChannelStyle, DatasetVariable, DatasetView, ImageChannel, ImageView, Samples, Views } from "./views.js";
-import type { Zom } from "./types.js";
+import { loadViews } from "../shared/views.js";
+import type { ChannelStyle, DatasetVariable, DatasetView, ImageChannel, ImageView, Samples, Views } from "../shared/views.js";
+import type { Zom } from "../shared/types.js";
 
 /** What {@link imagePicture} draws. */
 export interface ImagePictureOptions {

@@ -6,11 +6,11 @@
  * Both are I/O only: FileStore lists its keys by the core's one listing rule (`listKeys`).
  * @module
  */
-import { ZomError } from "../errors.js";
+import { ZomError } from "../shared/errors.js";
 import { normalizeKey } from "./fetch.js";
 import { checkRange, maxBytesOf } from "./range.js";
 import { throwIfAborted } from "./signal.js";
-import type { ByteRange, StoreCallOptions, StoreListing } from "./types.js";
+import type { ByteRange, StoreCallOptions, StoreListing } from "./readable.js";
 import { sortedListing, wire } from "./wire.js";
 
 /** Bytes `range` of `blob` (fewer at its end, none past it). */

@@ -4,7 +4,7 @@
  * or asynchronously through the engine's own inflater.
  * @module
  */
-import { inflateSync } from "./inflate.js";
+import { inflateSync } from "../inflate.js";
 
 /** The bytes of base64 text (`Uint8Array.fromBase64` where the engine has it). */
 function fromBase64(text: string): Uint8Array {

@@ -5,7 +5,7 @@
  * call, compiled off the main thread otherwise.
  * @module
  */
-import { ZomError } from "./errors.js";
+import { ZomError } from "../shared/errors.js";
 
 /** Where a part's WebAssembly comes from when no source is given. */
 export interface PartSources {

@@ -4,7 +4,7 @@
  * @module
  */
 import { converting } from "./errors.js";
-import { applyLimits, shared } from "./parts.js";
+import { applyLimits, shared } from "../parts/shared.js";
 import type { Limits, LimitsOptions } from "./types.js";
 
 /**

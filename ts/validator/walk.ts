@@ -4,12 +4,12 @@
  * over the store.
  * @module
  */
-import * as raw from "./zom_tools.js";
-import type { RawWalkOptions, RawWalkResult } from "./generated/boundary.js";
-import { nodePath, toZomError, ZomError } from "./errors.js";
-import type { StoreInput } from "./hierarchy.js";
-import { whenTools } from "./tools.js";
-import type { LimitsOptions, SpecInput, Zom } from "./types.js";
+import * as raw from "../zom_tools.js";
+import type { RawWalkOptions, RawWalkResult } from "../generated/boundary.js";
+import { nodePath, toZomError, ZomError } from "../shared/errors.js";
+import type { StoreInput } from "../store/readable.js";
+import { whenTools } from "../parts/validator.js";
+import type { LimitsOptions, SpecInput, Zom } from "../shared/types.js";
 
 /** Progress of a walk. */
 export interface WalkProgress {

@@ -7,10 +7,10 @@
  * and the validator do not carry it.
  * @module
  */
-import { lazyPart } from "./carried.js";
+import { lazyPart } from "../parts/carried.js";
 import { toZomError } from "./errors.js";
 import type { Problem } from "./types.js";
-import type * as Glue from "./zom_views.js";
+import type * as Glue from "../zom_views.js";
 
 /** One axis of an OME-Zarr image. */
 export interface ViewAxis {
@@ -226,7 +226,7 @@ export interface Views {
 }
 
 /** Loads the views part once. */
-const viewsPart = /* @__PURE__ */ lazyPart(() => Promise.all([import("./zom_views.js"), import("./zom_views_inline.js")]));
+const viewsPart = /* @__PURE__ */ lazyPart(() => Promise.all([import("../zom_views.js"), import("../zom_views_inline.js")]));
 let views: Views | undefined;
 
 /**

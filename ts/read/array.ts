@@ -5,26 +5,26 @@
  * into the JS values docs/js-api.md's "Values by data type" lists.
  * @module
  */
-import type * as raw from "./zom_wasm.js";
-import { NUMERIC_TYPES } from "./generated/boundary.js";
-import type { RawDecodeHook, RawReadOptions } from "./generated/boundary.js";
+import type * as raw from "../zom_wasm.js";
+import { NUMERIC_TYPES } from "../generated/boundary.js";
+import type { RawDecodeHook, RawReadOptions } from "../generated/boundary.js";
 import { finish } from "./decode.js";
 import type { Chunk, ChunkData, RawChunk } from "./decode.js";
-import { toZomError, ZomError } from "./errors.js";
-import { anySignal, raceAbort } from "./store/signal.js";
-import { applySteps, hasLocalCodecs, registeredCodecs } from "./codecs.js";
-import type { CodecStep } from "./codecs.js";
+import { toZomError, ZomError } from "../shared/errors.js";
+import { anySignal, raceAbort } from "../store/signal.js";
+import { applySteps, hasLocalCodecs, registeredCodecs } from "../shared/codecs.js";
+import type { CodecStep } from "../shared/codecs.js";
 import { cacheId } from "./cache.js";
-import { loadParts } from "./codec-parts-load.js";
+import { loadParts } from "../parts/codec-load.js";
 import type { ChunkCache } from "./cache.js";
-import { wasmBytes } from "./pool/memory.js";
-import { isWhole, output, place } from "./pool/place.js";
-import { forgetArray, poolOf } from "./pool/pool.js";
-import { checkWorkers, workerSettings } from "./pool/settings.js";
-import { entry } from "./runtime.js";
-import type { PoolArray } from "./pool/pool.js";
+import { wasmBytes } from "../pool/memory.js";
+import { isWhole, output, place } from "../pool/place.js";
+import { forgetArray, poolOf } from "../pool/pool.js";
+import { checkWorkers, workerSettings } from "../pool/settings.js";
+import { entry } from "../runtime/entry.js";
+import type { PoolArray } from "../pool/pool.js";
 import type { Selection } from "./slice.js";
-import type { ArrayZom, Attributes, JsonValue, LimitsOptions } from "./types.js";
+import type { ArrayZom, Attributes, JsonValue, LimitsOptions } from "../shared/types.js";
 
 /** Progress of a read: chunks (or shards) done out of those the selection touches. */
 export interface ReadProgress {

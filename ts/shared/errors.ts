@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { ErrorCode } from "./generated/boundary.js";
+import type { ErrorCode } from "../generated/boundary.js";
 
 /** Stable, machine-readable error categories: the Rust `ErrorCode`'s (ts/generated/boundary.ts). */
 export type { ErrorCode };

@@ -1,26 +1,7 @@
 /**
- * The types of {@link FetchStore}'s options, counters and answers.
+ * The types of {@link FetchStore}'s options and counters.
  * @module
  */
-
-/** A byte range of a value: `length` bytes from `offset`, or the last `suffixLength` bytes. */
-export type ByteRange = { offset: number; length: number } | { suffixLength: number };
-
-/** Options of every store call. */
-export interface StoreCallOptions {
-  /** Aborts the call: it rejects with a ZomError "Aborted" and is not retried. */
-  signal?: AbortSignal;
-  /** The most bytes the caller accepts: a store may refuse a longer value with ZomError "LimitExceeded" instead of reading it. */
-  maxBytes?: number;
-}
-
-/** What is directly below a prefix: child keys and child "directories" (both absolute). */
-export interface StoreListing {
-  /** Absolute keys of the values directly below the prefix ("/a/zarr.json"). */
-  keys: string[];
-  /** Absolute child prefixes, ending in "/" ("/a/b/"). */
-  prefixes: string[];
-}
 
 /**
  * How {@link FetchStore.list} finds children: an S3 ListObjectsV2 listing, an HTML directory

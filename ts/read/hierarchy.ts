@@ -4,34 +4,20 @@
  * WebAssembly over the store; a store is a {@link FetchStore}, any object with zarrita's store shape, or a Map.
  * @module
  */
-import * as raw from "./zom_wasm.js";
-import type { RawNode, RawNodeFromZomOptions, RawOpenOptions } from "./generated/boundary.js";
-import { FIRST_DOCUMENT } from "./generated/boundary.js";
+import * as raw from "../zom_wasm.js";
+import type { RawNode, RawNodeFromZomOptions, RawOpenOptions } from "../generated/boundary.js";
+import { FIRST_DOCUMENT } from "../generated/boundary.js";
 import { ZarrArray } from "./array.js";
 import type { ArrayDefaults } from "./array.js";
 import type { ChunkCache } from "./cache.js";
-import { checkWorkers } from "./pool/settings.js";
+import { checkWorkers } from "../pool/settings.js";
 import type { GetOptions } from "./array.js";
-import { nodePath, toZomError } from "./errors.js";
-import { withUnderstood } from "./extensions.js";
-import { isInitialized, whenInit } from "./load.js";
-import { limitInForce } from "./parts.js";
-import type { ByteRange, StoreCallOptions, StoreListing } from "./store/types.js";
-import type { ArrayZom, Attributes, LimitsOptions, Zom } from "./types.js";
-
-/**
- * A store zom reads from: zarrita's store shape. Keys are absolute ("/a/zarr.json");
- * `undefined` means missing. Without `getRange` whole values are fetched and cut; without
- * `list` hierarchies without consolidated metadata cannot be walked below their root.
- */
-export interface Readable {
-  get(key: string, options?: StoreCallOptions): Promise<Uint8Array | undefined> | Uint8Array | undefined;
-  getRange?(key: string, range: ByteRange, options?: StoreCallOptions): Promise<Uint8Array | undefined>;
-  list?(prefix: string, options?: StoreCallOptions): Promise<StoreListing | undefined>;
-}
-
-/** What zom accepts as a store: a {@link Readable}, or a Map of key (with or without a leading "/") → bytes, which also lists. */
-export type StoreInput = Readable | Map<string, Uint8Array>;
+import { nodePath, toZomError } from "../shared/errors.js";
+import { withUnderstood } from "../shared/extensions.js";
+import { isInitialized, whenInit } from "../parts/reader.js";
+import { limitInForce } from "../parts/shared.js";
+import type { Readable, StoreInput } from "../store/readable.js";
+import type { ArrayZom, Attributes, LimitsOptions, Zom } from "../shared/types.js";
 
 /** What is known about the node to open: each hint saves requests. */
 export interface OpenOptions {

@@ -5,14 +5,14 @@
  * "zom/manual" carries none and is told where the module is.
  * @module
  */
-import * as glue from "./zom_wasm.js";
-import { configureWorkers } from "./pool/settings.js";
-import { entry } from "./runtime.js";
-import type { WorkerSource } from "./runtime.js";
+import * as glue from "../zom_wasm.js";
+import { configureWorkers } from "../pool/settings.js";
+import { entry } from "../runtime/entry.js";
+import type { WorkerSource } from "../runtime/entry.js";
 import { PartLoader } from "./loader.js";
 import type { InitSource } from "./loader.js";
-import { addHome, partStarted } from "./parts.js";
-import { partCaller } from "./codec-parts.js";
+import { addHome, partStarted } from "./shared.js";
+import { partCaller } from "./codec-calls.js";
 
 export type { InitSource } from "./loader.js";
 

@@ -5,10 +5,10 @@
  * the validator (ARCHITECTURE.md, "Parts").
  * @module
  */
-import type * as Glue from "./zom_wasm.js";
-import { LIMIT_DEFAULTS } from "./generated/boundary.js";
-import type { LimitName } from "./generated/boundary.js";
-import type { Limits, LimitsOptions } from "./types.js";
+import type * as Glue from "../zom_wasm.js";
+import { LIMIT_DEFAULTS } from "../generated/boundary.js";
+import type { LimitName } from "../generated/boundary.js";
+import type { Limits, LimitsOptions } from "../shared/types.js";
 
 /** The exports both parts have (src/wasm/: http, store, limits, runtime, and `toDocuments` of
  * model). */

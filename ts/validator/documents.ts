@@ -4,10 +4,10 @@
  * text when it is plain JSON data).
  * @module
  */
-import type { RawToDocumentsOptions } from "./generated/boundary.js";
-import { converting } from "./errors.js";
-import { shared } from "./parts.js";
-import type { ToDocumentsOptions, Zom } from "./types.js";
+import type { RawToDocumentsOptions } from "../generated/boundary.js";
+import { converting } from "../shared/errors.js";
+import { shared } from "../parts/shared.js";
+import type { ToDocumentsOptions, Zom } from "../shared/types.js";
 
 /** Deeper than this, a value is not checked as plain JSON (it goes as an object). */
 const PLAIN_DEPTH = 256;

@@ -2,7 +2,7 @@
  * The codec parts started on this thread (ARCHITECTURE.md, "Parts"): small WebAssembly modules
  * holding the decoders a first tile rarely needs (DEFLATE, LZMA/xz, bzip2, pcodec, zfp), which the reader's
  * core calls synchronously, in the middle of a chunk's decoding (src/codec/lazy.rs), through
- * {@link partCaller}. The main thread loads them (ts/codec-parts-load.ts) before an array's
+ * {@link partCaller}. The main thread loads them (ts/parts/codec-load.ts) before an array's
  * first read and sends the compiled modules to each decode worker with the array
  * (ts/pool/worker.ts); both start them here. A part's interface is its C-ABI exports
  * (kernels/parts/src/export.rs).

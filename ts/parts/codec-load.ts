@@ -7,9 +7,9 @@
  * @module
  */
 import { carried } from "./carried.js";
-import { startPart } from "./codec-parts.js";
-import { ZomError } from "./errors.js";
-import { PART_DESCRIBES, PART_IMPORTS } from "./generated/codec-parts.js";
+import { startPart } from "./codec-calls.js";
+import { ZomError } from "../shared/errors.js";
+import { PART_DESCRIBES, PART_IMPORTS } from "../generated/codec-parts.js";
 
 /** Each part's load, once it began: its compiled module (a failed load is forgotten, to retry). */
 const loads = new Map<string, Promise<WebAssembly.Module>>();

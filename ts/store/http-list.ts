@@ -6,9 +6,9 @@
  */
 import type { HttpContext } from "./http.js";
 import { httpError, send } from "./http.js";
-import { parseHtmlIndex, parseS3Listing, s3Candidates, s3PageUrl } from "./listing.js";
-import type { S3Page } from "./listing.js";
-import type { StoreListing } from "./types.js";
+import { parseHtmlIndex, parseS3Listing, s3Candidates, s3PageUrl } from "./listing-rules.js";
+import type { S3Page } from "./listing-rules.js";
+import type { StoreListing } from "./readable.js";
 import { sortedListing } from "./wire.js";
 
 /** Where a store's S3 listing is: the bucket URL and the store root's key prefix in it. */

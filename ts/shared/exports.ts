@@ -1,0 +1,45 @@
+/**
+ * What both "zom" (the reader) and "zom/validate" (the validator) export: the stores, errors,
+ * limits, extension registration, the views part's loader and the types. Store code runs in whichever part is loaded.
+ * @module
+ */
+export { registerExtension, unregisterExtension } from "./extensions.js";
+export { setLimits, getLimits, version } from "./limits.js";
+export { ZomError, isZomError } from "./errors.js";
+export type { ErrorCode, ZomErrorOptions } from "./errors.js";
+export type * from "./types.js";
+export type { ByteRange, Readable, StoreCallOptions, StoreInput, StoreListing } from "../store/readable.js";
+export { FetchStore } from "../store/fetch.js";
+export type { FetchStoreCoalesce, FetchStoreListing, FetchStoreOptions, FetchStoreStats } from "../store/fetch-types.js";
+export { ZipStore } from "../store/zip.js";
+export type { ZipStoreOptions } from "../store/zip.js";
+export { IcechunkStore, icechunkAt } from "../store/icechunk.js";
+export type { IcechunkNamedRef, IcechunkRef, IcechunkSnapshotInfo, IcechunkStoreOptions } from "../store/icechunk.js";
+export { DirectoryHandleStore, FileStore } from "../store/browser-files.js";
+export type { DirectoryHandle } from "../store/browser-files.js";
+export { ReferenceStore, checkReferences, httpTargets } from "../store/reference.js";
+export type { ReferenceStoreOptions, ReferenceTargets } from "../store/reference.js";
+export { isReferenceName, isZipName, storeFromUrl } from "../store/url.js";
+export { loadViews } from "./views.js";
+export type {
+  ChannelStyle,
+  ChannelWindow,
+  DatasetVariable,
+  DatasetView,
+  Description,
+  ImageChannel,
+  ImageLevel,
+  ImageView,
+  LabelInfo,
+  Packing,
+  PlateView,
+  Samples,
+  SceneView,
+  SeriesView,
+  TimeEncoding,
+  View,
+  ViewAxis,
+  ViewLabelColor,
+  Views,
+  WellView,
+} from "./views.js";
