@@ -4,8 +4,8 @@
 // the fixture files: the tree, image previews whose every pixel is the colour of its value
 // (computed by the test from zarr-python's values), the chunk grid, the slider of a 3-D array, tables of
 // datetimes, strings and structs, the deliberate validation problem, readable failures (404,
-// 403, bad JSON, unknown codec, a server without CORS) with their store keys, the spec
-// diff, the conventions an OME-Zarr image claims (badges, problems next to the nodes), the
+// 403, bad JSON, unknown codec, a server without CORS) with their store keys, the diff with
+// an expected ZOM, the conventions an OME-Zarr image claims (badges, problems next to the nodes), the
 // downloaded ZOM (whole, against a walk and pydantic-zarr's), and the
 // tree of a 3,031-node hierarchy (only the rows in view in the DOM, #/path scrolled to and
 // selected, keys, folds, ARIA, problem counts below groups; every row reached by scrolling).
@@ -485,30 +485,30 @@ test("large planes are strided, and planes too large to stride show their top-le
   }
 });
 
-test("a spec that differs: the diff lists the difference where it is", async () => {
+test("an expected ZOM that differs: the diff lists the difference where it is", async () => {
   await openUrl(server.sampleUrl);
-  await page.click("#tab-spec");
+  await page.click("#tab-expected");
   await page.click("text=Start from the current ZOM");
-  await page.waitForFunction(() => document.getElementById("spec-text").value.length > 100);
-  const zom = await page.inputValue("#spec-text");
+  await page.waitForFunction(() => document.getElementById("expected-text").value.length > 100);
+  const zom = await page.inputValue("#expected-text");
   assert.ok(zom.includes('"zom sample hierarchy"'));
-  await page.fill("#spec-text", zom.replace('"zom sample hierarchy"', '"another title"'));
-  await page.click("#spec-compare");
-  await page.waitForSelector("#spec-results .spec-summary");
-  assert.equal(await page.innerText("#spec-results .spec-summary"), "1 difference");
-  const row = await page.innerText("#spec-results table.diff tbody tr");
+  await page.fill("#expected-text", zom.replace('"zom sample hierarchy"', '"another title"'));
+  await page.click("#expected-compare");
+  await page.waitForSelector("#expected-results .expected-summary");
+  assert.equal(await page.innerText("#expected-results .expected-summary"), "1 difference");
+  const row = await page.innerText("#expected-results table.diff tbody tr");
   assert.match(row, /^\/\s+attributes\.title\s+changed\s+"another title"\s+"zom sample hierarchy"/);
-  await shot("09-spec-diff");
+  await shot("09-expected-diff");
 
   // Ignoring the field: no difference.
-  await page.fill("#spec-exclude", "attributes");
-  await page.click("#spec-compare");
-  await page.waitForFunction(() => /No differences/.test(document.getElementById("spec-results").innerText));
+  await page.fill("#expected-exclude", "attributes");
+  await page.click("#expected-compare");
+  await page.waitForFunction(() => /No differences/.test(document.getElementById("expected-results").innerText));
   // Not JSON: a readable message, the page still works.
-  await page.fill("#spec-text", "{ not json");
-  await page.click("#spec-compare");
-  await page.waitForSelector("#spec-results .failure");
-  assert.match(await page.innerText("#spec-results .failure"), /not JSON/);
+  await page.fill("#expected-text", "{ not json");
+  await page.click("#expected-compare");
+  await page.waitForSelector("#expected-results .failure");
+  assert.match(await page.innerText("#expected-results .failure"), /not JSON/);
 });
 
 test("conventions: an OME-Zarr image gets a passing badge, a broken copy a failing one with the spec's problem at its node", async () => {

@@ -223,9 +223,9 @@ N levels below the root. Nodes that cannot be read are listed on stderr; the exi
  * What --spec names: a built-in convention (or "auto"), a hierarchy spec file (JSON with
  * `zom_spec`), or an expected ZOM file (anything else), told apart by content.
  */
-type SpecArgument = { kind: "specs"; specs: SpecInput } | { kind: "zom"; zom: Zom };
+type SpecOption = { kind: "specs"; specs: SpecInput } | { kind: "expected"; expected: Zom };
 
-async function readSpec(file: string): Promise<SpecArgument> {
+async function readSpecOption(file: string): Promise<SpecOption> {
   // The names the core takes ("auto", the built-ins) win over files of the same name.
   if (specNames().includes(file)) return { kind: "specs", specs: file };
   let text: string;
@@ -238,7 +238,7 @@ async function readSpec(file: string): Promise<SpecArgument> {
   if (value !== null && typeof value === "object" && !Array.isArray(value) && "zom_spec" in value) {
     return { kind: "specs", specs: value as unknown as HierarchySpec };
   }
-  return { kind: "zom", zom: value as unknown as Zom };
+  return { kind: "expected", expected: value as unknown as Zom };
 }
 
 /** diff's field selectors from --include / --exclude (comma-separated). */
@@ -301,7 +301,7 @@ object, else as Zarr 2.
   async run(ctx) {
     const specFile = ctx.options.get("spec");
     // The spec is read first: a bad spec file fails before a long walk.
-    const spec = typeof specFile === "string" ? await readSpec(specFile) : null;
+    const spec = typeof specFile === "string" ? await readSpecOption(specFile) : null;
     if (ctx.options.has("attributes")) return validateAttributesFile(ctx, ctx.args[0] ?? "", spec);
     const selectors = compareOptions(ctx);
     if (spec?.kind === "specs" && (ctx.options.has("include") || ctx.options.has("exclude"))) {
@@ -326,7 +326,7 @@ object, else as Zarr 2.
     const claims: DetectedConvention[] | null = specs === undefined ? null : detectConventions(result, specs);
     // What the conventions' pictures depend on: the views part's checks.
     if (claims !== null && claims.length > 0) report.problems.push(...(await loadViews()).check(result, claims, report.problems));
-    const differences: Difference[] | null = spec?.kind === "zom" ? diff(spec.zom, result, selectors) : null;
+    const differences: Difference[] | null = spec?.kind === "expected" ? diff(spec.expected, result, selectors) : null;
     const errors = report.problems.filter((p) => p.severity === "error").length;
     const warnings = report.problems.length - errors;
     const failed =
@@ -376,8 +376,8 @@ object, else as Zarr 2.
 
 /** `zom validate --verdict` on a root whose metadata cannot be read as metadata: invalid. */
 /** `validate --attributes FILE`: a group's attributes checked alone against conventions. */
-async function validateAttributesFile(ctx: Context, file: string, spec: SpecArgument | null): Promise<number> {
-  if (spec?.kind === "zom") throw new UsageError("--attributes takes a convention or a spec file as --spec, not an expected ZOM");
+async function validateAttributesFile(ctx: Context, file: string, spec: SpecOption | null): Promise<number> {
+  if (spec?.kind === "expected") throw new UsageError("--attributes takes a convention or a spec file as --spec, not an expected ZOM");
   if (ctx.options.has("include") || ctx.options.has("exclude")) throw new UsageError("--include and --exclude do not apply with --attributes");
   let text: string;
   try {

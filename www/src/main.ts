@@ -1,7 +1,7 @@
 /**
  * The zom explorer page: opens a hierarchy (the bundled sample, `?url=`, the URL box, a local
  * folder or .zip chosen or dropped), walks it in the worker with a progress bar and the store's request and byte counters, and
- * shows its tree, the selected node's panel, and the spec check. Plain DOM, no framework.
+ * shows its tree, the selected node's panel, and the comparison with an expected ZOM. Plain DOM, no framework.
  * @module
  */
 import { WorkerFailure, ZomWorker } from "./client.js";
@@ -12,7 +12,7 @@ import type { Convention, Hierarchy } from "./model.js";
 import { addSummaries, addValidation, hierarchy } from "./model.js";
 import { renderPanel } from "./panel.js";
 import type { Failure, IcechunkInfo, IcechunkRef, Response, Source } from "./protocol.js";
-import { renderSpec } from "./spec.js";
+import { renderExpected } from "./expected.js";
 import { TreeView } from "./tree.js";
 import { fillView, forgetViews, refreshVerdicts, viewCard } from "./view.js";
 import type { ViewContext } from "./view.js";
@@ -45,9 +45,9 @@ const els = {
   icechunk: byId("icechunk"),
   tree: byId("tree"),
   nodeView: byId("node-view"),
-  specView: byId("spec-view"),
+  expectedView: byId("expected-view"),
   tabNode: byId<HTMLButtonElement>("tab-node"),
-  tabSpec: byId<HTMLButtonElement>("tab-spec"),
+  tabExpected: byId<HTMLButtonElement>("tab-expected"),
   banner: byId("banner"),
   version: byId("version"),
   openFolder: byId<HTMLButtonElement>("open-folder"),
@@ -150,11 +150,11 @@ function pathFromHash(): string {
   }
 }
 
-function showTab(tab: "node" | "spec"): void {
+function showTab(tab: "node" | "expected"): void {
   els.nodeView.hidden = tab !== "node";
-  els.specView.hidden = tab !== "spec";
+  els.expectedView.hidden = tab !== "expected";
   els.tabNode.setAttribute("aria-selected", String(tab === "node"));
-  els.tabSpec.setAttribute("aria-selected", String(tab === "spec"));
+  els.tabExpected.setAttribute("aria-selected", String(tab === "expected"));
 }
 
 /** A node's errors and warnings, at it and below it; null until the validation has come. */
@@ -443,7 +443,7 @@ window.addEventListener("hashchange", () => {
   if (hier !== null && pathFromHash() !== selected) select(pathFromHash());
 });
 els.tabNode.addEventListener("click", () => showTab("node"));
-els.tabSpec.addEventListener("click", () => showTab("spec"));
+els.tabExpected.addEventListener("click", () => showTab("expected"));
 els.download.addEventListener("click", async () => {
   if (hier === null) return;
   try {
@@ -462,5 +462,5 @@ els.banner.addEventListener("click", () => {
   els.banner.hidden = true;
 });
 
-renderSpec(els.specView, worker, select);
+renderExpected(els.expectedView, worker, select);
 void load({ kind: "url", url: requestedUrl(), ref: requestedRef() });

@@ -1,5 +1,5 @@
 /**
- * "Check against a spec": an expected ZOM pasted or uploaded, compared with the open
+ * "Compare with an expected ZOM": a ZOM pasted or uploaded, compared with the open
  * hierarchy by zom's diff in the worker; every difference listed with where it is.
  * @module
  */
@@ -12,21 +12,21 @@ import type { Difference } from "./protocol.js";
 
 const show = (v: unknown): string => (v === undefined ? "—" : jsonText(v, "", 60));
 
-/** Builds the spec view; `select` opens a node. */
-export function renderSpec(root: HTMLElement, worker: ZomWorker, select: (path: string) => void): void {
-  const text = h("textarea", { id: "spec-text", 
+/** Builds the expected-ZOM view; `select` opens a node. */
+export function renderExpected(root: HTMLElement, worker: ZomWorker, select: (path: string) => void): void {
+  const text = h("textarea", { id: "expected-text", 
     spellcheck: "false",
     rows: 14,
     placeholder: '{"zarr_format": 3, "node_type": "group", "attributes": {}, "members": {…}}',
     "aria-label": "expected ZOM (JSON)",
   });
-  const file = h("input", { id: "spec-file", type: "file", accept: ".json,application/json" });
+  const file = h("input", { id: "expected-file", type: "file", accept: ".json,application/json" });
   file.addEventListener("change", async () => {
     const f = file.files?.[0];
     if (f !== undefined) text.value = await f.text();
   });
-  const exclude = h("input", { id: "spec-exclude", type: "text", placeholder: "e.g. attributes, codecs.*.configuration", "aria-label": "fields to ignore" });
-  const results = h("div", { id: "spec-results", "aria-live": "polite" });
+  const exclude = h("input", { id: "expected-exclude", type: "text", placeholder: "e.g. attributes, codecs.*.configuration", "aria-label": "fields to ignore" });
+  const results = h("div", { id: "expected-results", "aria-live": "polite" });
   const fill = h("button", { type: "button" }, "Start from the current ZOM");
   fill.addEventListener("click", async () => {
     try {
@@ -35,15 +35,15 @@ export function renderSpec(root: HTMLElement, worker: ZomWorker, select: (path: 
       if (e instanceof WorkerFailure) replace(results, failureBox(e.failure, "Could not write the ZOM"));
     }
   });
-  const compare = h("button.primary", { id: "spec-compare", type: "submit" }, "Compare");
+  const compare = h("button.primary", { id: "expected-compare", type: "submit" }, "Compare");
   const form = h(
-    "form.spec-form",
+    "form.expected-form",
     null,
     h("p.muted", null, "Paste or upload the ZOM the hierarchy should have (pydantic-zarr's JSON, e.g. GroupSpec.model_dump_json()). zom lists every difference, located."),
     text,
-    h("div.spec-row", null, h("label", null, "Upload ", file), fill),
-    h("label.spec-exclude", null, "Ignore fields ", exclude),
-    h("div.spec-row", null, compare),
+    h("div.expected-row", null, h("label", null, "Upload ", file), fill),
+    h("label.expected-exclude", null, "Ignore fields ", exclude),
+    h("div.expected-row", null, compare),
   );
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
@@ -57,15 +57,15 @@ export function renderSpec(root: HTMLElement, worker: ZomWorker, select: (path: 
       replace(results, failureBox(f, "Could not compare"));
     }
   });
-  replace(root, h("section.card", null, h("h3", null, "Check against a spec"), form), results);
+  replace(root, h("section.card", null, h("h3", null, "Compare with an expected ZOM"), form), results);
 }
 
 function differencesView(differences: Difference[], select: (path: string) => void): HTMLElement {
-  if (differences.length === 0) return h("p.ok.spec-summary", null, "No differences: the hierarchy matches the spec.");
+  if (differences.length === 0) return h("p.ok.expected-summary", null, "No differences: the hierarchy matches the expected ZOM.");
   return h(
     "section.card",
     null,
-    h("h3.spec-summary", null, `${differences.length} difference${differences.length === 1 ? "" : "s"}`),
+    h("h3.expected-summary", null, `${differences.length} difference${differences.length === 1 ? "" : "s"}`),
     h(
       "table.diff",
       null,
