@@ -15,8 +15,8 @@
 // Writes the "cache" section of bench/results.json.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import * as zom from "zom";
 import * as zarr from "zarrita";
+import * as zom from "zom";
 import { startServer } from "../tests/server/server.mjs";
 import { benchDir, median, serverBenchArgs, table } from "./util.mjs";
 
@@ -25,9 +25,30 @@ const root = join(benchDir, "..", "tests", "fixtures", "sample");
 
 /** The regions read: [start, stop) per dimension. */
 const CASES = [
-  { path: "measurements/temperature", label: "chunked 16², float32 gzip: 48² of 64×48 (9 chunks)", region: [[0, 48], [0, 48]] },
-  { path: "image/gradient_circles", label: "sharded 128² / 32², uint16: 96² (9 inner chunks)", region: [[0, 96], [0, 96]] },
-  { path: "image/gradient_circles", label: "sharded 128² / 32², uint16: 32² (1 inner chunk)", region: [[32, 64], [32, 64]] },
+  {
+    path: "measurements/temperature",
+    label: "chunked 16², float32 gzip: 48² of 64×48 (9 chunks)",
+    region: [
+      [0, 48],
+      [0, 48],
+    ],
+  },
+  {
+    path: "image/gradient_circles",
+    label: "sharded 128² / 32², uint16: 96² (9 inner chunks)",
+    region: [
+      [0, 96],
+      [0, 96],
+    ],
+  },
+  {
+    path: "image/gradient_circles",
+    label: "sharded 128² / 32², uint16: 32² (1 inner chunk)",
+    region: [
+      [32, 64],
+      [32, 64],
+    ],
+  },
 ];
 
 const server = await startServer({ root, latencyMs: args.latency });
@@ -81,10 +102,7 @@ try {
       result.requests[name] = m(requests[name]);
     }
     section.cases.push(result);
-    rows.push([
-      c.label,
-      ...Object.keys(reads).flatMap((name) => [result.ms[name].toFixed(1), String(result.requests[name])]),
-    ]);
+    rows.push([c.label, ...Object.keys(reads).flatMap((name) => [result.ms[name].toFixed(1), String(result.requests[name])])]);
   }
 } finally {
   await server.close();

@@ -116,7 +116,9 @@ function measure(calls) {
 function winner(ms) {
   const ranked = ms
     .slice(0, WAYS.length)
-    .map((t, w) => [t, w]).filter(([t]) => t !== null).sort((a, b) => a[0] - b[0]);
+    .map((t, w) => [t, w])
+    .filter(([t]) => t !== null)
+    .sort((a, b) => a[0] - b[0]);
   return { way: WAYS[ranked[0][1]], margin: ranked.length > 1 ? ranked[1][0] / ranked[0][0] : null };
 }
 
@@ -144,7 +146,10 @@ async function main() {
         if (calls[w]) assert.deepStrictEqual(values[w], values[2], `${c.crossing} ${c.size}: ${WAYS[w]} gives another value than js_sys`);
       }
       const text = wasm.jsonText(id);
-      calls.push(() => wasm.jsonTextLength(id), () => JSON.parse(text));
+      calls.push(
+        () => wasm.jsonTextLength(id),
+        () => JSON.parse(text),
+      );
       rows.push({ direction: "to JS", ...c, ...measure(calls) });
       console.log(`crossing: ${c.crossing}, ${c.size}`);
     });
@@ -182,7 +187,17 @@ async function main() {
     console.log(
       "\n" +
         table(
-          ["crossing", "size", "JSON bytes", "serde-wasm-bindgen ms", "JSON ms", "(Rust + JSON.parse)", "js_sys ms", "js_sys, names once", "winner"],
+          [
+            "crossing",
+            "size",
+            "JSON bytes",
+            "serde-wasm-bindgen ms",
+            "JSON ms",
+            "(Rust + JSON.parse)",
+            "js_sys ms",
+            "js_sys, names once",
+            "winner",
+          ],
           results.map((r) => [
             r.crossing,
             r.size,
@@ -223,11 +238,15 @@ async function main() {
       method: {
         runs: RUNS,
         statistic: `median of the runs; each sample times as many calls as last about ${SAMPLE_MS} ms (the same count for the three ways), the ways in a rotating order within each run`,
-        module: "bench/crossing/: zom as a dependency, opt-level z, LTO, wasm-bindgen --target nodejs, wasm-opt with scripts/build.mjs's WASM_OPT_ARGS",
-        to_js: "from the Rust value (a ZOM tree: its JSON value; a report, summaries, errors, listing, limits, shape: the typed value, so JSON and js_sys include building the JSON value) to the JS value, one call",
-        from_js: "from the JS value to the Rust value (a ZOM tree: its JSON value; options: checked settings; a selection: zom's Selection); JSON includes JSON.stringify in JS",
+        module:
+          "bench/crossing/: zom as a dependency, opt-level z, LTO, wasm-bindgen --target nodejs, wasm-opt with scripts/build.mjs's WASM_OPT_ARGS",
+        to_js:
+          "from the Rust value (a ZOM tree: its JSON value; a report, summaries, errors, listing, limits, shape: the typed value, so JSON and js_sys include building the JSON value) to the JS value, one call",
+        from_js:
+          "from the JS value to the Rust value (a ZOM tree: its JSON value; options: checked settings; a selection: zom's Selection); JSON includes JSON.stringify in JS",
         margin: "second-fastest median ÷ fastest median",
-        js_sys_names_once: "typed values only: js_sys with property names (and other static strings) made JS strings once and reused, and properties set with obj[key] = value instead of Reflect.set (zom's src/wasm/plain.rs): what serde-wasm-bindgen does differently for structs",
+        js_sys_names_once:
+          "typed values only: js_sys with property names (and other static strings) made JS strings once and reused, and properties set with obj[key] = value instead of Reflect.set (zom's src/wasm/plain.rs): what serde-wasm-bindgen does differently for structs",
         json_parts: "json_rust_ms: writing the JSON way's text in Rust (to JS); json_parse_ms: JSON.parse of that text alone, in JS",
         size: "gzip -9 bytes of the module built without serde-wasm-bindgen, with it for the typed values going to JS only (feature swb-typed: report, summaries, errors, limits), and with it for every case; each holds all of zom, so the differences are what serde-wasm-bindgen would add to zom's module",
       },
@@ -237,7 +256,7 @@ async function main() {
     let all = {};
     if (existsSync(args.out)) all = JSON.parse(readFileSync(args.out, "utf8"));
     all.crossing = section;
-    writeFileSync(args.out, JSON.stringify(all, null, 2) + "\n");
+    writeFileSync(args.out, `${JSON.stringify(all, null, 2)}\n`);
     console.log(`crossing: wrote the "crossing" section of ${args.out}`);
   } finally {
     rmSync(tmp, { recursive: true, force: true });

@@ -26,13 +26,13 @@
 // timed runs, which alternate zom / zarrita; each number is the median of the runs.
 // Targets (printed last, saved in results.json "targets"): zstd and gzip into a buffer within
 // 1.5× of native.
-import { readFileSync, writeFileSync, existsSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import * as zom from "zom";
 import * as zarr from "zarrita";
+import * as zom from "zom";
 import { median, Targets } from "./util.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -99,7 +99,6 @@ function place(whole, shape, chunk, chunkShape, coords) {
     whole.set(chunk.subarray(r * cols, r * cols + w), (r0 + r) * shape[1] + c0);
   }
 }
-
 
 async function prepare(c) {
   const dir = join(args.data, c.name);
@@ -229,7 +228,16 @@ function readNative(file) {
 }
 
 function table(rows) {
-  const head = ["case", "stored", "zom MB/s", "zarrita MB/s", "zom/zarrita", "zom into buffer MB/s", "native MB/s", "zom into buffer/native"];
+  const head = [
+    "case",
+    "stored",
+    "zom MB/s",
+    "zarrita MB/s",
+    "zom/zarrita",
+    "zom into buffer MB/s",
+    "native MB/s",
+    "zom into buffer/native",
+  ];
   const fmt = (x, d = 0) => (x === undefined || Number.isNaN(x) ? "–" : x.toFixed(d));
   const body = rows.map((r) => [
     r.case,
@@ -243,7 +251,11 @@ function table(rows) {
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
   const line = (cells) => `| ${cells.map((s, i) => (i === 0 ? s.padEnd(widths[i]) : s.padStart(widths[i]))).join(" | ")} |`;
-  return [line(head), `|${widths.map((w, i) => (i === 0 ? ":" : "") + "-".repeat(w + 1) + (i === 0 ? "" : ":")).join("|")}|`, ...body.map(line)].join("\n");
+  return [
+    line(head),
+    `|${widths.map((w, i) => (i === 0 ? ":" : "") + "-".repeat(w + 1) + (i === 0 ? "" : ":")).join("|")}|`,
+    ...body.map(line),
+  ].join("\n");
 }
 
 /** The cases whose zom / native ratio has a target (issue 16). */
@@ -283,13 +295,20 @@ const results = {
     // Other work on the machine skews absolute numbers (the ratios less: runs alternate).
     load_average_1min: { before: loadBefore, after: loadavg()[0] },
   },
-  versions: { zom: zom.version(), zarrita: pkg("zarrita"), numcodecs: pkg("numcodecs"), data: { zarr: manifest.zarr, numcodecs: manifest.numcodecs } },
+  versions: {
+    zom: zom.version(),
+    zarrita: pkg("zarrita"),
+    numcodecs: pkg("numcodecs"),
+    data: { zarr: manifest.zarr, numcodecs: manifest.numcodecs },
+  },
   method: {
     runs: RUNS,
     statistic: "median of the runs after one warm-up; each run decodes every chunk of the array once, sequentially, from bytes in memory",
     unit: "MB/s = 10^6 bytes of decoded output per second",
-    native: "examples/bench_decode.rs, release build, same chunks, same median; glibc malloc kept from returning memory (MALLOC_MMAP_THRESHOLD_) so it measures decoding, not page faults",
-    into_buffer: "zom decoding every chunk into one reused buffer (decode's `out` option): no new TypedArray per chunk, as native reuses its memory; zom/native compares this column",
+    native:
+      "examples/bench_decode.rs, release build, same chunks, same median; glibc malloc kept from returning memory (MALLOC_MMAP_THRESHOLD_) so it measures decoding, not page faults",
+    into_buffer:
+      "zom decoding every chunk into one reused buffer (decode's `out` option): no new TypedArray per chunk, as native reuses its memory; zom/native compares this column",
     sharded: "zom decodes each 2048² shard whole; zarrita decodes each 512² inner chunk with getChunk (shard index cached)",
   },
   results: rows,
@@ -299,16 +318,19 @@ const results = {
 const targets = new Targets("decode");
 for (const name of TARGET_CASES) {
   const r = rows.find((x) => x.case === name);
-  if (r?.native_mb_per_s) targets.check(`${name}: zom into a buffer / native`, r.zom_into_mb_per_s / r.native_mb_per_s, ">=", 0.667, { unit: "" });
+  if (r?.native_mb_per_s)
+    targets.check(`${name}: zom into a buffer / native`, r.zom_into_mb_per_s / r.native_mb_per_s, ">=", 0.667, { unit: "" });
 }
 targets.save(results);
-writeFileSync(args.out, JSON.stringify(results, null, 2) + "\n");
+writeFileSync(args.out, `${JSON.stringify(results, null, 2)}\n`);
 console.log(`\n${table(rows)}\n`);
 if (rows.some((r) => r.case === "v3_raw")) {
   console.log("v3_raw: zarrita returns a view of the stored bytes (no decode, no copy); zom copies them into and out of WebAssembly.");
 }
 if (rows.some((r) => r.case === "v3_sharded_zstd")) {
-  console.log("v3_sharded_zstd: zom decodes each of the 4 shards whole; zarrita decodes the 64 inner chunks with getChunk (shard indexes cached).");
+  console.log(
+    "v3_sharded_zstd: zom decodes each of the 4 shards whole; zarrita decodes the 64 inner chunks with getChunk (shard indexes cached).",
+  );
 }
 console.log(
   `Node ${process.version}, ${results.machine.cpu}, ${results.machine.cores} cores; zarrita ${results.versions.zarrita}, ` +

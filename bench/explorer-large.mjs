@@ -42,7 +42,7 @@ import { parseArgs } from "node:util";
 import { launchChromium } from "../tests/browser/chromium.mjs";
 import { startServer } from "../tests/server/server.mjs";
 import { wwwDist } from "../www/build.mjs";
-import { benchDir, median, table, Targets } from "./util.mjs";
+import { benchDir, median, Targets, table } from "./util.mjs";
 
 const root = join(benchDir, "..");
 const { values } = parseArgs({
@@ -92,12 +92,14 @@ function hierarchyDir() {
   const dir = join(made, "consolidated");
   if (!existsSync(join(dir, "zarr.json"))) {
     const python = join(root, ".venv", "bin", "python");
-    if (!existsSync(python)) throw new Error(`no walk10k in ${values.data} and no ${python}: run node scripts/setup.mjs (or bench/generate.py)`);
+    if (!existsSync(python))
+      throw new Error(`no walk10k in ${values.data} and no ${python}: run node scripts/setup.mjs (or bench/generate.py)`);
     console.log(`bench: making the walk10k hierarchy in ${made} (bench/generate.py walk10k_hierarchy)`);
     const scratch = `${made}.partial`;
     rmSync(scratch, { recursive: true, force: true });
     rmSync(made, { recursive: true, force: true });
-    const code = "import sys; from pathlib import Path; sys.path.insert(0, sys.argv[1]); import generate; print(generate.walk10k_hierarchy(Path(sys.argv[2])))";
+    const code =
+      "import sys; from pathlib import Path; sys.path.insert(0, sys.argv[1]); import generate; print(generate.walk10k_hierarchy(Path(sys.argv[2])))";
     execFileSync(python, ["-c", code, benchDir, scratch], { stdio: ["ignore", "inherit", "inherit"], timeout: 300_000 });
     renameSync(scratch, made);
   }
@@ -108,11 +110,16 @@ function hierarchyDir() {
 function cli(url) {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    execFile(process.execPath, [join(root, "bin", "zom.mjs"), "validate", url], { timeout: WAIT_MS, maxBuffer: 1 << 24 }, (error, stdout, stderr) => {
-      const ms = performance.now() - t0;
-      if (error) return reject(new Error(`zom validate failed: ${error.message}\n${stderr}`));
-      resolve({ ms, out: stdout.trim().split("\n").pop() });
-    });
+    execFile(
+      process.execPath,
+      [join(root, "bin", "zom.mjs"), "validate", url],
+      { timeout: WAIT_MS, maxBuffer: 1 << 24 },
+      (error, stdout, stderr) => {
+        const ms = performance.now() - t0;
+        if (error) return reject(new Error(`zom validate failed: ${error.message}\n${stderr}`));
+        resolve({ ms, out: stdout.trim().split("\n").pop() });
+      },
+    );
   });
 }
 
@@ -174,7 +181,7 @@ async function timedClick(page, selector) {
 function scrollTree(by) {
   let el = document.querySelector("#tree button.node");
   while (el !== null && !(el.scrollHeight > el.clientHeight && /auto|scroll/.test(getComputedStyle(el).overflowY))) el = el.parentElement;
-  return el === null ? null : (el.scrollTop += by, el.scrollTop);
+  return el === null ? null : ((el.scrollTop += by), el.scrollTop);
 }
 
 /** One run: a new Chromium, the explorer opened once on `dataUrl`, then clicks, a fold and a scroll. */
@@ -292,7 +299,12 @@ async function main() {
       ["explorer, walk10k (10,000 nodes, consolidated)", "ms", "vs CLI", "target"],
       [
         ["zom validate URL (CLI, wall)", ms(section.cli_validate_ms), "1.00×", ""],
-        [`rows in the page (${TREE_MARK}, from navigation)`, ms(section.rows_ms), `${(section.rows_ms / section.cli_validate_ms).toFixed(2)}×`, ""],
+        [
+          `rows in the page (${TREE_MARK}, from navigation)`,
+          ms(section.rows_ms),
+          `${(section.rows_ms / section.cli_validate_ms).toFixed(2)}×`,
+          "",
+        ],
         ["rows drawn (the next frame)", ms(section.drawn_ms), `${section.rows_vs_cli.toFixed(2)}×`, "≤ 1.5× CLI"],
         ...Object.entries(marks)
           .filter(([name]) => name !== TREE_MARK)
@@ -305,7 +317,9 @@ async function main() {
       ],
     )}\n`,
   );
-  console.log(`Median of ${runs} runs; ${section.rows_in_dom} rows in the DOM of ${nodes} nodes (${section.elements_in_page} elements in the page).`);
+  console.log(
+    `Median of ${runs} runs; ${section.rows_in_dom} rows in the DOM of ${nodes} nodes (${section.elements_in_page} elements in the page).`,
+  );
   const targets = new Targets("explorer_large");
   targets.check("rows drawn in the page / zom validate (CLI)", section.rows_vs_cli, "<=", 1.5);
   targets.check("click on a row → next frame, median", section.click_ms, "<=", 50, { unit: " ms", digits: 1 });

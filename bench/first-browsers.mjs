@@ -18,9 +18,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { chromium } from "playwright-core";
+import { FIREFOX } from "../scripts/setup.mjs";
 import { CHROMIUM_ARGS } from "../tests/browser/chromium.mjs";
 import { FIREFOX_PREFS } from "../tests/browser/engines.mjs";
-import { FIREFOX } from "../scripts/setup.mjs";
 
 /** The network profiles: download (= upload) bits per second and latency per request; null: none. */
 export const PROFILES = [
@@ -82,7 +82,17 @@ export async function chromiumRun(browser, url, profile, timeout) {
     cdp.on("Network.requestWillBeSent", (e) => {
       if (!/^https?:/.test(e.request.url)) return;
       if (e.type === "Document") navigationStart ??= e.timestamp;
-      requests.set(e.requestId, { url: e.request.url, method: e.request.method, start: e.timestamp, headers: null, received: [], finished: null, failed: null, status: 0, encoding: "" });
+      requests.set(e.requestId, {
+        url: e.request.url,
+        method: e.request.method,
+        start: e.timestamp,
+        headers: null,
+        received: [],
+        finished: null,
+        failed: null,
+        status: 0,
+        encoding: "",
+      });
     });
     cdp.on("Network.responseReceived", (e) => {
       const r = requests.get(e.requestId);
@@ -124,10 +134,20 @@ export async function chromiumRun(browser, url, profile, timeout) {
       if (r.start > done) continue;
       // Unfinished by then, or cancelled (a 404 whose body the library does not read, a HEAD):
       // its headers and the body received by then.
-      const partial = () => (r.headers && r.headers[0] <= done ? r.headers[1] : 0) + r.received.filter(([t]) => t <= done).reduce((s, [, n]) => s + n, 0);
+      const partial = () =>
+        (r.headers && r.headers[0] <= done ? r.headers[1] : 0) + r.received.filter(([t]) => t <= done).reduce((s, [, n]) => s + n, 0);
       const bytes = r.finished && r.finished[0] <= done ? r.finished[1] : partial();
       const ms = (t) => Math.round((t - navigationStart) * 1e4) / 10;
-      const request = { url: new URL(r.url).pathname, method: r.method, kind: kindOf(r.url), bytes, status: r.status, encoding: r.encoding, start_ms: ms(r.start), end_ms: r.finished ? ms(r.finished[0]) : null };
+      const request = {
+        url: new URL(r.url).pathname,
+        method: r.method,
+        kind: kindOf(r.url),
+        bytes,
+        status: r.status,
+        encoding: r.encoding,
+        start_ms: ms(r.start),
+        end_ms: r.finished ? ms(r.finished[0]) : null,
+      };
       counted.push(r.failed ? { ...request, failed: r.failed } : request);
     }
     return { ms: result.ms, summary: result.summary, requests: counted };

@@ -20,7 +20,12 @@ function exportBuilt(subpath) {
 export const VALIDATOR_SPECIFIER = exportBuilt("./validate") ? "zom/validate" : "zom";
 
 /** The libraries, in the tables' order, with their labels. */
-export const LIBRARIES = { zarrita: "zarrita + numcodecs", zom: "zom", "zom/manual": "zom/manual (.wasm beside)", "zom/zarrita": "zom/zarrita" };
+export const LIBRARIES = {
+  zarrita: "zarrita + numcodecs",
+  zom: "zom",
+  "zom/manual": "zom/manual (.wasm beside)",
+  "zom/zarrita": "zom/zarrita",
+};
 
 /**
  * Page → library → [page source in bench/, the import specifier in it, the one bundled]. The
@@ -89,7 +94,10 @@ export function buildPages(outDir, pages = Object.keys(PAGES)) {
       // "zom/manual" fetches the .wasm from beside its code, which Vite, webpack and Parcel
       // copy there; esbuild does not, so the bench does.
       if (to === "zom/manual") copyFileSync(join(root, "pkg", "zom_wasm_bg.wasm"), join(dir, "zom_wasm_bg.wasm"));
-      writeFileSync(join(dir, "index.html"), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><script type="module" src="main.js"></script>\n');
+      writeFileSync(
+        join(dir, "index.html"),
+        '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><script type="module" src="main.js"></script>\n',
+      );
       if (!statSync(join(dir, "main.js")).size) throw new Error(`${caseDir(page, lib)}: empty bundle`);
       built.push({ page, lib, dir: caseDir(page, lib), specifier: to, files: weigh(dir) });
     }

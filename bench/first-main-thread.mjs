@@ -40,12 +40,17 @@ export function mainThreadWork(events, script) {
   if (scriptSend === undefined) throw new Error(`the trace has no request of ${script}`);
   const finish = events.find((e) => e.name === "ResourceFinish" && e.args?.data?.requestId === scriptSend.args.data.requestId);
   const chunk = sends.filter((e) => isChunk(e.args.data.url)).sort((a, b) => a.ts - b.ts)[0];
-  if (finish === undefined || chunk === undefined) throw new Error(`the trace lacks ${finish ? "a chunk request" : `the end of ${script}`}`);
+  if (finish === undefined || chunk === undefined)
+    throw new Error(`the trace lacks ${finish ? "a chunk request" : `the end of ${script}`}`);
   // The main thread of the renderer that asked for the page's script.
-  const thread = events.find((e) => e.ph === "M" && e.name === "thread_name" && e.args?.name === "CrRendererMain" && e.pid === scriptSend.pid);
+  const thread = events.find(
+    (e) => e.ph === "M" && e.name === "thread_name" && e.args?.name === "CrRendererMain" && e.pid === scriptSend.pid,
+  );
   if (thread === undefined) throw new Error("the trace has no renderer main thread");
   const [from, to] = [finish.ts, chunk.ts];
-  const own = events.filter((e) => e.pid === thread.pid && e.tid === thread.tid && e.ph === "X" && typeof e.dur === "number").sort((a, b) => a.ts - b.ts || b.dur - a.dur);
+  const own = events
+    .filter((e) => e.pid === thread.pid && e.tid === thread.tid && e.ph === "X" && typeof e.dur === "number")
+    .sort((a, b) => a.ts - b.ts || b.dur - a.dur);
   const clip = (e) => Math.max(0, Math.min(e.ts + e.dur, to) - Math.max(e.ts, from));
   let busy = 0;
   let end = -Infinity;

@@ -19,12 +19,15 @@ export function report(work, summarize) {
 }
 
 function resources() {
-  return performance.getEntriesByType("navigation").concat(performance.getEntriesByType("resource")).map((e) => ({
-    url: e.name,
-    transferSize: e.transferSize,
-    encodedBodySize: e.encodedBodySize,
-    responseEnd: e.responseEnd,
-  }));
+  return performance
+    .getEntriesByType("navigation")
+    .concat(performance.getEntriesByType("resource"))
+    .map((e) => ({
+      url: e.name,
+      transferSize: e.transferSize,
+      encodedBodySize: e.encodedBodySize,
+      responseEnd: e.responseEnd,
+    }));
 }
 
 /** The tiles' checksums by their coordinates ("0,1,1"), in bench/viewer-tiles.js's form. */

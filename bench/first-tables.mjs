@@ -26,12 +26,24 @@ function pageRows(s, page) {
 export function firstTables(s) {
   const parts = [];
   for (const [page, what] of Object.entries(s.pages)) {
-    parts.push(table([`${page}: ${what}`, "library", "median", "× zarrita", "KiB before the data: code + data", "requests: code + data"], pageRows(s, page)));
+    parts.push(
+      table(
+        [`${page}: ${what}`, "library", "median", "× zarrita", "KiB before the data: code + data", "requests: code + data"],
+        pageRows(s, page),
+      ),
+    );
   }
   if ((s.main_thread ?? []).length > 0) {
     parts.push(
       table(
-        ["main thread from the JS's arrival to the first chunk request (Chromium, loopback, traced)", "library", "busy, median", "window, median", "busy, each run", "where (self time, medians)"],
+        [
+          "main thread from the JS's arrival to the first chunk request (Chromium, loopback, traced)",
+          "library",
+          "busy, median",
+          "window, median",
+          "busy, each run",
+          "where (self time, medians)",
+        ],
         s.main_thread.map((m) => [
           m.page,
           LABELS[m.library] ?? m.library,
@@ -71,13 +83,17 @@ export function firstTables(s) {
  * zom/zarrita).
  */
 export function firstSummary(s) {
-  return ["tile", "app"].filter((page) => s.rows.some((r) => r.page === page)).map((page) => pageSummary(s, page)).join("\n\n");
+  return ["tile", "app"]
+    .filter((page) => s.rows.some((r) => r.page === page))
+    .map((page) => pageSummary(s, page))
+    .join("\n\n");
 }
 
 /** One page's lines for README. */
 function pageSummary(s, page) {
   const libs = Object.keys(LABELS).filter((l) => s.rows.some((r) => r.page === page && r.library === l));
-  const at = (profile, lib) => s.rows.find((r) => r.page === page && r.browser === "chromium" && r.profile === profile && r.library === lib);
+  const at = (profile, lib) =>
+    s.rows.find((r) => r.page === page && r.browser === "chromium" && r.profile === profile && r.library === lib);
   // Each network, once per encoding the JS was served with when the run had --encodings.
   const profiles = [...new Set(s.rows.filter((r) => r.page === page && r.browser === "chromium").map((r) => r.profile))];
   const base = (p) => s.profiles.find((q) => p === q.name || p.startsWith(`${q.name}, `))?.name ?? p;
@@ -89,10 +105,26 @@ function pageSummary(s, page) {
   const ratio = (p, l) => (l === "zarrita" || !at(p, l) || !at(p, "zarrita") ? "" : ` (${times(at(p, "zarrita").ms / at(p, l).ms)})`);
   const rows = profiles.map((p) => [p, ...libs.map((l) => `${ms(at(p, l)?.ms)}${ratio(p, l)}`), ...(withBefore ? [before(p)] : [])]);
   const main = (l) => (s.main_thread ?? []).find((m) => m.page === page && m.library === l);
-  if (libs.some(main)) rows.push(["main thread before the first chunk request (loopback, traced)", ...libs.map((l) => ms(main(l)?.busy_ms)), ...(withBefore ? ["–"] : [])]);
-  rows.push(["KiB before the data: code + data", ...libs.map((l) => `${kib(at(profiles[0], l)?.code_bytes)} + ${kib(at(profiles[0], l)?.data_bytes)}`), ...(withBefore ? ["252 / 449 / 449 (code)"] : [])]);
+  if (libs.some(main))
+    rows.push([
+      "main thread before the first chunk request (loopback, traced)",
+      ...libs.map((l) => ms(main(l)?.busy_ms)),
+      ...(withBefore ? ["–"] : []),
+    ]);
+  rows.push([
+    "KiB before the data: code + data",
+    ...libs.map((l) => `${kib(at(profiles[0], l)?.code_bytes)} + ${kib(at(profiles[0], l)?.data_bytes)}`),
+    ...(withBefore ? ["252 / 449 / 449 (code)"] : []),
+  ]);
   const d = s.data[page];
   const chunks = d.shape.reduce((n, x, i) => n * Math.ceil(x / d.chunks[i]), 1);
   const what = `${page === "tile" ? "a small first tile" : "an array"} (${d.shape.join("×")}, ${chunks} zstd chunk${chunks === 1 ? "" : "s"}, ${kib(d.stored_bytes)} KiB stored)`;
-  return table([`${what}, cold page, Chromium (speed-up over zarrita)`, ...libs.map((l) => LABELS[l]), ...(withBefore ? [`before (${s.before.date}): zarrita / zom / zom/zarrita`] : [])], rows);
+  return table(
+    [
+      `${what}, cold page, Chromium (speed-up over zarrita)`,
+      ...libs.map((l) => LABELS[l]),
+      ...(withBefore ? [`before (${s.before.date}): zarrita / zom / zom/zarrita`] : []),
+    ],
+    rows,
+  );
 }

@@ -40,8 +40,8 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { startServer } from "../tests/server/server.mjs";
-import { buildPages, LIBRARIES, PAGES, VALIDATOR_SPECIFIER } from "./first-build.mjs";
 import { chromiumRun, firefoxRun, firefoxThrottling, launchChromiumBrowser, launchFirefoxBrowser, PROFILES } from "./first-browsers.mjs";
+import { buildPages, LIBRARIES, PAGES, VALIDATOR_SPECIFIER } from "./first-build.mjs";
 import { chromiumMainThread } from "./first-main-thread.mjs";
 import { firstSummary, firstTables } from "./first-tables.mjs";
 import { benchDir, median } from "./util.mjs";
@@ -86,7 +86,15 @@ const BEFORE = {
   rows: [
     { profile: "10 Mbps, 40 ms", ms: [717, 871, 895], bytes: "zarrita 252 KiB, zom 449 KiB" },
     { profile: "50 Mbps, 20 ms", ms: [428, 493, 467], bytes: "same" },
-    { profile: "loopback", ms: [[277, 478], [325, 380], [292, 466]], bytes: "same" },
+    {
+      profile: "loopback",
+      ms: [
+        [277, 478],
+        [325, 380],
+        [292, 466],
+      ],
+      bytes: "same",
+    },
   ],
 };
 
@@ -94,7 +102,8 @@ const BEFORE = {
 function ensureData() {
   const want = createHash("sha256").update(readFileSync(generator)).digest("hex");
   const manifest = join(dataDir, "manifest.json");
-  if (existsSync(manifest) && JSON.parse(readFileSync(manifest, "utf8")).generator_sha256 === want) return JSON.parse(readFileSync(manifest, "utf8"));
+  if (existsSync(manifest) && JSON.parse(readFileSync(manifest, "utf8")).generator_sha256 === want)
+    return JSON.parse(readFileSync(manifest, "utf8"));
   const py = process.env.ZOM_PYTHON || join(root, ".venv", "bin", "python");
   if (!existsSync(py)) throw new Error(`${py} is missing: node scripts/setup.mjs --python`);
   const r = spawnSync(py, [generator, dataDir], { stdio: "inherit", timeout: 300_000 });
@@ -110,12 +119,14 @@ function checker(manifest) {
     const fail = (what) => {
       throw new Error(`${page} (${lib}): ${what}`);
     };
-    if ((page === "app" || page === "tile") && summary.checksum !== manifest[page].checksum) fail(`checksum ${summary.checksum}, want ${manifest[page].checksum}`);
+    if ((page === "app" || page === "tile") && summary.checksum !== manifest[page].checksum)
+      fail(`checksum ${summary.checksum}, want ${manifest[page].checksum}`);
     if (page === "viewer" && JSON.stringify(summary.tiles) !== JSON.stringify(manifest.pyramid.lowest_tiles)) {
       fail(`tiles ${JSON.stringify(summary.tiles)}, want ${JSON.stringify(manifest.pyramid.lowest_tiles)}`);
     }
     if (page === "validator") {
-      if (JSON.stringify(summary.nodes) !== JSON.stringify([...plate.nodes].sort())) fail(`walked ${summary.nodes.length} nodes, want the ${plate.nodes.length} of the manifest`);
+      if (JSON.stringify(summary.nodes) !== JSON.stringify([...plate.nodes].sort()))
+        fail(`walked ${summary.nodes.length} nodes, want the ${plate.nodes.length} of the manifest`);
       if (summary.walk_errors) fail(`${summary.walk_errors} walk errors`);
       if (problems !== null && problems !== summary.problems) fail(`${summary.problems} problems, ${problems} before`);
       problems = summary.problems;
@@ -128,9 +139,13 @@ async function warm(server, built) {
   for (const c of built) {
     for (const file of ["index.html", ...Object.keys(c.files)]) {
       for (const encoding of ["br", "gzip"]) {
-        const res = await fetch(`${server.url}/${c.dir}/${file}`, { headers: { "accept-encoding": encoding }, signal: AbortSignal.timeout(60_000) });
+        const res = await fetch(`${server.url}/${c.dir}/${file}`, {
+          headers: { "accept-encoding": encoding },
+          signal: AbortSignal.timeout(60_000),
+        });
         await res.arrayBuffer();
-        if (res.headers.get("content-encoding") !== encoding) throw new Error(`${c.dir}/${file}: served with ${res.headers.get("content-encoding")}, not ${encoding}`);
+        if (res.headers.get("content-encoding") !== encoding)
+          throw new Error(`${c.dir}/${file}: served with ${res.headers.get("content-encoding")}, not ${encoding}`);
       }
     }
   }
@@ -165,14 +180,28 @@ async function mainThreadRows(browser, built, url) {
   const cases = built.filter((c) => TRACED.includes(c.page));
   const samples = new Map(cases.map((c) => [c, []]));
   for (let i = 0; i < RUNS; i++) {
-    for (const c of i % 2 ? [...cases].reverse() : cases) samples.get(c).push(await chromiumMainThread(browser, url(c), `/${c.dir}/main.js`, RUN_TIMEOUT_MS));
+    for (const c of i % 2 ? [...cases].reverse() : cases)
+      samples.get(c).push(await chromiumMainThread(browser, url(c), `/${c.dir}/main.js`, RUN_TIMEOUT_MS));
   }
   const round = (x) => Math.round(x * 10) / 10;
   const rows = cases.map((c) => {
     const runs = samples.get(c);
     const names = [...new Set(runs.flatMap((r) => Object.keys(r.by_name)))];
-    const byName = Object.fromEntries(names.map((n) => [n, round(median(runs.map((r) => r.by_name[n] ?? 0)))]).filter(([, ms]) => ms >= 0.5).sort((a, b) => b[1] - a[1]));
-    return { page: c.page, library: c.lib, window_ms: round(median(runs.map((r) => r.window_ms))), busy_ms: round(median(runs.map((r) => r.busy_ms))), runs_busy_ms: runs.map((r) => round(r.busy_ms)), by_name: byName, chunk: runs[0].chunk };
+    const byName = Object.fromEntries(
+      names
+        .map((n) => [n, round(median(runs.map((r) => r.by_name[n] ?? 0)))])
+        .filter(([, ms]) => ms >= 0.5)
+        .sort((a, b) => b[1] - a[1]),
+    );
+    return {
+      page: c.page,
+      library: c.lib,
+      window_ms: round(median(runs.map((r) => r.window_ms))),
+      busy_ms: round(median(runs.map((r) => r.busy_ms))),
+      runs_busy_ms: runs.map((r) => round(r.busy_ms)),
+      by_name: byName,
+      chunk: runs[0].chunk,
+    };
   });
   console.log("first: Chromium, main-thread traces done");
   return rows;
@@ -218,8 +247,16 @@ async function main() {
       const chromium = await launchChromiumBrowser();
       versions.chromium = chromium.version;
       try {
-        const profiles = PROFILES.flatMap((p) => ENCODINGS.map((encoding) => (encoding === null ? p : { ...p, name: `${p.name}, ${encoding}`, encoding })));
-        const chromiumRows = await runAll("Chromium", built, profiles, (c, p) => chromiumRun(chromium.browser, url(c), p, RUN_TIMEOUT_MS), check);
+        const profiles = PROFILES.flatMap((p) =>
+          ENCODINGS.map((encoding) => (encoding === null ? p : { ...p, name: `${p.name}, ${encoding}`, encoding })),
+        );
+        const chromiumRows = await runAll(
+          "Chromium",
+          built,
+          profiles,
+          (c, p) => chromiumRun(chromium.browser, url(c), p, RUN_TIMEOUT_MS),
+          check,
+        );
         rows.push(...chromiumRows.map((r) => ({ browser: "chromium", ...r })));
         mainThread.push(...(await mainThreadRows(chromium.browser, built, url)));
       } finally {
@@ -283,7 +320,12 @@ async function main() {
     libraries: LIBRARIES,
     validator_entry: VALIDATOR_SPECIFIER,
     firefox_throttling: firefoxCannot === null ? (versions.firefox ? "yes" : null) : `no: ${firefoxCannot}`,
-    data: { tile: manifest.tile, app: manifest.app, pyramid: { levels: manifest.pyramid.levels, read: manifest.pyramid.levels.at(-1).path }, validator: `tests/fixtures/walk/${PLATE}` },
+    data: {
+      tile: manifest.tile,
+      app: manifest.app,
+      pyramid: { levels: manifest.pyramid.levels, read: manifest.pyramid.levels.at(-1).path },
+      validator: `tests/fixtures/walk/${PLATE}`,
+    },
     rows,
     main_thread_method:
       "Chromium, loopback, cache disabled, a CDP trace (DevTools' timeline categories) per run, apart from the timed runs: the union of the renderer main thread's top-level tasks (RunTask) from the end of the page's first JS file's response to the first chunk request (a data request that is not a metadata document); where: the self time of the events inside them by name; medians over the runs",

@@ -52,7 +52,9 @@ function s3Page(n) {
       `<Contents><Key>data/store.zarr/arr&amp;${i % 7}/c/${i}/0</Key><LastModified>2026-11-21T10:05:00.000Z</LastModified>` +
       `<ETag>&quot;${i.toString(16).padStart(32, "0")}&quot;</ETag><Size>${1000 + i}</Size><StorageClass>STANDARD</StorageClass></Contents>`,
   ).join("");
-  const prefixes = Array.from({ length: 10 }, (_, i) => `<CommonPrefixes><Prefix>data/store.zarr/g${i}/</Prefix></CommonPrefixes>`).join("");
+  const prefixes = Array.from({ length: 10 }, (_, i) => `<CommonPrefixes><Prefix>data/store.zarr/g${i}/</Prefix></CommonPrefixes>`).join(
+    "",
+  );
   return (
     `<?xml version="1.0" encoding="UTF-8"?><ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/">` +
     `<Name>bucket</Name><Prefix>data/store.zarr/</Prefix><KeyCount>${n}</KeyCount><MaxKeys>1000</MaxKeys>` +
@@ -108,7 +110,11 @@ row(
   time(() => old.parseS3Listing(new TextDecoder().decode(xmlBytes)), 5),
   time(() => parseS3Listing(xmlBytes, "data/store.zarr/"), 5),
 );
-row("  (new, from a string, no full)", NaN, time(() => parseS3Listing(xml), 5));
+row(
+  "  (new, from a string, no full)",
+  NaN,
+  time(() => parseS3Listing(xml), 5),
+);
 
 // (b) HTML index.
 const html = htmlIndex(1000);
@@ -126,7 +132,8 @@ row(
 
 // (c) Content-Range ×100k.
 const headers = Array.from({ length: 1000 }, (_, i) => `bytes ${i * 4096}-${i * 4096 + 4095}/${1 << 30}`);
-for (const h of [...headers.slice(0, 5), "bytes */42", "nonsense", "bytes 0-99999999999999999999/*"]) same(h, old.parseContentRange(h), parseContentRange(h));
+for (const h of [...headers.slice(0, 5), "bytes */42", "nonsense", "bytes 0-99999999999999999999/*"])
+  same(h, old.parseContentRange(h), parseContentRange(h));
 const many = (f) => () => {
   for (let k = 0; k < 100; k++) for (const h of headers) f(h);
 };

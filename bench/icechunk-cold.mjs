@@ -21,7 +21,11 @@ if (lib === "zom") {
   };
 } else if (lib === "icechunk-js") {
   process.env.NAPI_RS_FORCE_WASI = "error";
-  const [{ Repository }, { createFetchStorage }, zarr] = await Promise.all([import("@earthmover/icechunk"), import("@earthmover/icechunk/fetch-storage"), import("zarrita")]);
+  const [{ Repository }, { createFetchStorage }, zarr] = await Promise.all([
+    import("@earthmover/icechunk"),
+    import("@earthmover/icechunk/fetch-storage"),
+    import("zarrita"),
+  ]);
   read = async () => {
     const repo = await Repository.open(createFetchStorage(url));
     const session = await repo.readonlySession({ branch: "main" });

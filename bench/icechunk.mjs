@@ -54,12 +54,28 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import * as zom from "zom";
 import * as zarr from "zarrita";
+import * as zom from "zom";
 import { launchChromium, recordConsole } from "../tests/browser/chromium.mjs";
 import { startServer } from "../tests/server/server.mjs";
 import { icechunkTables } from "./icechunk-tables.mjs";
-import { alternateRuns, asBytes, benchDir, bundlePage, loopbackThroughput, median, nativeSpeeds, nativeSummary, prod, roundTrips, runSummary, serversByLatency, timestamped, transferTime, watchdog } from "./util.mjs";
+import {
+  alternateRuns,
+  asBytes,
+  benchDir,
+  bundlePage,
+  loopbackThroughput,
+  median,
+  nativeSpeeds,
+  nativeSummary,
+  prod,
+  roundTrips,
+  runSummary,
+  serversByLatency,
+  timestamped,
+  transferTime,
+  watchdog,
+} from "./util.mjs";
 import { block, zarritaReader, zomReader } from "./viewer-tiles.js";
 
 // Before the package loads: its WebAssembly build, and no native fallback.
@@ -89,12 +105,15 @@ const LIBS = ["zom", "icechunk-js"];
 
 const dataDir = join(opts.data, "icechunk");
 const repoDir = join(dataDir, "repo");
-if (!existsSync(join(dataDir, "manifest.json"))) throw new Error(`${dataDir} is missing: run bench/generate_icechunk.py (npm run bench -- --only icechunk does)`);
+if (!existsSync(join(dataDir, "manifest.json")))
+  throw new Error(`${dataDir} is missing: run bench/generate_icechunk.py (npm run bench -- --only icechunk does)`);
 const repoManifest = JSON.parse(readFileSync(join(dataDir, "manifest.json"), "utf8"));
 const ARRAYS = new Map(repoManifest.arrays.map((a) => [a.name, a]));
 /** The repository's URL path on the servers (root: --data). */
 const REPO_PATH = "/icechunk/repo";
-const shardObjects = new Set(repoManifest.arrays.filter((a) => a.shards).flatMap((a) => Object.values(a.chunk_objects).map((c) => c.object)));
+const shardObjects = new Set(
+  repoManifest.arrays.filter((a) => a.shards).flatMap((a) => Object.values(a.chunk_objects).map((c) => c.object)),
+);
 
 const packageVersion = (name) => JSON.parse(readFileSync(join(root, "node_modules", ...name.split("/"), "package.json"), "utf8")).version;
 
@@ -134,7 +153,13 @@ function kindsOf(log) {
 /** What a server saw since its last resetStats. */
 function seen(server, latency) {
   const log = server.stats.log.slice();
-  return { requests: server.stats.requests, bytes: server.stats.bytes, maxInFlight: server.stats.maxInFlight, roundTrips: roundTrips(log, latency), kinds: kindsOf(log) };
+  return {
+    requests: server.stats.requests,
+    bytes: server.stats.bytes,
+    maxInFlight: server.stats.maxInFlight,
+    roundTrips: roundTrips(log, latency),
+    kinds: kindsOf(log),
+  };
 }
 
 /** The servers of the Node part, one per latency, serving --data (the repository at /icechunk/repo/). */
@@ -158,7 +183,11 @@ const READERS = {
     },
     first: (h) => h.arr.getChunk([0, 0]),
     whole: (h) => h.arr.get(),
-    atOnce: (h, coords) => zomTiles.atOnce(h.arr, coords.map((c) => ({ coords: c }))),
+    atOnce: (h, coords) =>
+      zomTiles.atOnce(
+        h.arr,
+        coords.map((c) => ({ coords: c })),
+      ),
     batch: (h) => zomTiles.batch(h.arr),
     close(h) {
       h.arr.free();
@@ -173,7 +202,11 @@ const READERS = {
     },
     first: (h) => h.arr.getChunk([0, 0]),
     whole: (h) => zarr.get(h.arr),
-    atOnce: (h, coords) => zarritaTiles.atOnce(h.arr, coords.map((c) => ({ coords: c }))),
+    atOnce: (h, coords) =>
+      zarritaTiles.atOnce(
+        h.arr,
+        coords.map((c) => ({ coords: c })),
+      ),
     batch: () => false,
     close() {},
   },
@@ -219,13 +252,15 @@ function compare(kind, name, a, b) {
   const bs = kind === "tiles" ? b : [b];
   as.forEach((x, k) => {
     const y = bs[k];
-    if (x.shape.join() !== y.shape.join() || !asBytes(x.data).equals(asBytes(y.data))) throw new Error(`${name} ${kind}: zom and icechunk-js + zarrita read different values${kind === "tiles" ? ` (tile ${TILES[name][k]})` : ""}`);
+    if (x.shape.join() !== y.shape.join() || !asBytes(x.data).equals(asBytes(y.data)))
+      throw new Error(
+        `${name} ${kind}: zom and icechunk-js + zarrita read different values${kind === "tiles" ? ` (tile ${TILES[name][k]})` : ""}`,
+      );
   });
 }
 
 // ---------------------------------------------------------------------------------------------
 // Floors.
-
 
 /** The lower estimate of transferring `requests` ({path below the repository, range?}), one by one or `together`, of `bytes` in all. */
 async function transfer(requests, together, bytes, loopback) {
@@ -241,7 +276,8 @@ async function transfer(requests, together, bytes, loopback) {
 function innerRanges(a, coords) {
   const per = a.shards.map((s, d) => s / a.chunks[d]);
   const shard = coords[0].map((x, d) => Math.floor(x / per[d]));
-  for (const k of coords) if (k.some((x, d) => Math.floor(x / per[d]) !== shard[d])) throw new Error(`${a.name}: tiles of more than one shard`);
+  for (const k of coords)
+    if (k.some((x, d) => Math.floor(x / per[d]) !== shard[d])) throw new Error(`${a.name}: tiles of more than one shard`);
   const object = a.chunk_objects[`c/${shard.join("/")}`];
   const file = readFileSync(join(repoDir, object.object));
   const indexBytes = 16 * prod(per) + 4;
@@ -278,14 +314,43 @@ async function chunksWay(a, coords, loopback, native) {
       objects.reduce((s, o) => s + o.bytes, 0),
       loopback,
     );
-    return { way: "the chunks at once", round_trips: 1, transfer_ms: t.ms, decode_ms: decode.ms, decode_parallelism: decode.parallel, ms: Math.max(t.ms, decode.ms), detail: { chunks: t } };
+    return {
+      way: "the chunks at once",
+      round_trips: 1,
+      transfer_ms: t.ms,
+      decode_ms: decode.ms,
+      decode_parallelism: decode.parallel,
+      ms: Math.max(t.ms, decode.ms),
+      detail: { chunks: t },
+    };
   }
   const { object, indexBytes, indexRequest, ranges } = innerRanges(a, coords);
   const index = await transfer([indexRequest], false, indexBytes, loopback);
-  const data = await transfer(ranges, true, ranges.reduce((s, r) => s + r.length, 0), loopback);
-  const viaIndex = { way: "the shard's index, then the ranges at once", round_trips: 2, transfer_ms: index.ms + data.ms, decode_ms: decode.ms, decode_parallelism: decode.parallel, ms: index.ms + Math.max(data.ms, decode.ms), detail: { index, data } };
+  const data = await transfer(
+    ranges,
+    true,
+    ranges.reduce((s, r) => s + r.length, 0),
+    loopback,
+  );
+  const viaIndex = {
+    way: "the shard's index, then the ranges at once",
+    round_trips: 2,
+    transfer_ms: index.ms + data.ms,
+    decode_ms: decode.ms,
+    decode_parallelism: decode.parallel,
+    ms: index.ms + Math.max(data.ms, decode.ms),
+    detail: { index, data },
+  };
   const whole = await transfer([{ path: object.object }], false, object.bytes, loopback);
-  const viaShard = { way: "the whole shard", round_trips: 1, transfer_ms: whole.ms, decode_ms: decode.ms, decode_parallelism: decode.parallel, ms: Math.max(whole.ms, decode.ms), detail: { shard: whole } };
+  const viaShard = {
+    way: "the whole shard",
+    round_trips: 1,
+    transfer_ms: whole.ms,
+    decode_ms: decode.ms,
+    decode_parallelism: decode.parallel,
+    ms: Math.max(whole.ms, decode.ms),
+    detail: { shard: whole },
+  };
   return { viaIndex, viaShard };
 }
 
@@ -317,7 +382,15 @@ async function wholeWay(a, loopback, native) {
     loopback,
   );
   const decode = decodeOf(a, prod(a.shape.map((s, d) => Math.ceil(s / a.chunks[d]))), native);
-  return { way: "every chunk object at once", round_trips: 1, transfer_ms: t.ms, decode_ms: decode.ms, decode_parallelism: decode.parallel, ms: Math.max(t.ms, decode.ms), detail: { chunks: t } };
+  return {
+    way: "every chunk object at once",
+    round_trips: 1,
+    transfer_ms: t.ms,
+    decode_ms: decode.ms,
+    decode_parallelism: decode.parallel,
+    ms: Math.max(t.ms, decode.ms),
+    detail: { chunks: t },
+  };
 }
 
 /** The floor of `kind` of array `a` at `latency`: round trips × latency + opening's transfer (where the case opens) + the chunks' way. */
@@ -328,7 +401,17 @@ async function floorOf(kind, a, latency, loopback, native) {
   const opening = kind === "tiles" ? null : await openingTransfer(a, loopback);
   const rt = way.round_trips + (opening ? 3 : 0);
   const ms = rt * latency + (opening?.ms ?? 0) + way.ms;
-  return { ms, round_trips: rt, latency_ms: rt * latency, opening_transfer_ms: opening?.ms ?? 0, way: way.way, transfer_ms: (opening?.ms ?? 0) + way.transfer_ms, decode_ms: way.decode_ms, decode_parallelism: way.decode_parallelism, native_mb_per_s: native.speeds[a.name] ?? null };
+  return {
+    ms,
+    round_trips: rt,
+    latency_ms: rt * latency,
+    opening_transfer_ms: opening?.ms ?? 0,
+    way: way.way,
+    transfer_ms: (opening?.ms ?? 0) + way.transfer_ms,
+    decode_ms: way.decode_ms,
+    decode_parallelism: way.decode_parallelism,
+    native_mb_per_s: native.speeds[a.name] ?? null,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -368,7 +451,14 @@ async function nodePart(loopback, native) {
           kind,
           latency_ms: latency,
           description: `${a.description}: ${KINDS[kind]}, ${latency} ms`,
-          zom_call: kind === "tiles" ? (batch ? "getChunks (batch)" : "getChunk × 16, Promise.all") : kind === "whole" ? "arr.get()" : "getChunk([0, 0])",
+          zom_call:
+            kind === "tiles"
+              ? batch
+                ? "getChunks (batch)"
+                : "getChunk × 16, Promise.all"
+              : kind === "whole"
+                ? "arr.get()"
+                : "getChunk([0, 0])",
           zom: runSummary(runs.zom),
           icechunk_js: runSummary(runs["icechunk-js"]),
           floor: await floorOf(kind, a, latency, loopback, native),
@@ -393,7 +483,9 @@ async function nodePart(loopback, native) {
 /** Runs bench/icechunk-cold.mjs for `lib` against `url`; its one JSON line. */
 function coldChild(lib, url, name) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--no-warnings", join(benchDir, "icechunk-cold.mjs"), JSON.stringify({ lib, url, name })], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, ["--no-warnings", join(benchDir, "icechunk-cold.mjs"), JSON.stringify({ lib, url, name })], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     let out = "";
     child.stdout.on("data", (d) => (out += d));
     const timer = setTimeout(() => {
@@ -438,7 +530,9 @@ async function coldPart(loopback, native) {
     row.zom_over_floor = row.zom.ms / row.floor.ms;
     row.icechunk_js_over_floor = row.icechunk_js.ms / row.floor.ms;
     rows.push(row);
-    console.log(`bench: icechunk ${row.case.padEnd(36)} zom ${row.zom.ms.toFixed(0).padStart(5)} ms (import ${row.zom.import_ms.toFixed(0)}), icechunk-js ${row.icechunk_js.ms.toFixed(0).padStart(5)} ms (import ${row.icechunk_js.import_ms.toFixed(0)}), floor ${row.floor.ms.toFixed(0)} ms`);
+    console.log(
+      `bench: icechunk ${row.case.padEnd(36)} zom ${row.zom.ms.toFixed(0).padStart(5)} ms (import ${row.zom.import_ms.toFixed(0)}), icechunk-js ${row.icechunk_js.ms.toFixed(0).padStart(5)} ms (import ${row.icechunk_js.import_ms.toFixed(0)}), floor ${row.floor.ms.toFixed(0)} ms`,
+    );
   }
   return rows;
 }
@@ -446,11 +540,15 @@ async function coldPart(loopback, native) {
 // ---------------------------------------------------------------------------------------------
 // Chromium: zom alone, on a page without cross-origin isolation.
 
-const PAGE = '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><script type="module" src="/icechunk-page.js"></script>\n';
+const PAGE =
+  '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><script type="module" src="/icechunk-page.js"></script>\n';
 
 function withTimeout(promise, ms, what) {
   let timer;
-  return Promise.race([promise, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer in ${ms / 1e3} s`)), ms)))]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    promise,
+    new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer in ${ms / 1e3} s`)), ms))),
+  ]).finally(() => clearTimeout(timer));
 }
 
 async function chromiumPart(nodeRows) {
@@ -472,7 +570,13 @@ async function chromiumPart(nodeRows) {
           root: pageDir,
           mounts: { "/data/": opts.data },
           latencyMs: latency,
-          routes: { "/index.html": () => ({ status: 200, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" }, body: PAGE }) },
+          routes: {
+            "/index.html": () => ({
+              status: 200,
+              headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" },
+              body: PAGE,
+            }),
+          },
         }),
       );
       Object.assign(session, { server, latency });
@@ -486,7 +590,10 @@ async function chromiumPart(nodeRows) {
           try {
             await page.goto(`${server.url}/index.html`, { timeout: 30_000 });
             await page.waitForFunction(() => window.benchReady === true, null, { timeout: 30_000 });
-            const cases = [{ kind: "cold", name: "chunked" }, ...Object.keys(KINDS).flatMap((kind) => [...ARRAYS.keys()].map((name) => ({ kind, name })))];
+            const cases = [
+              { kind: "cold", name: "chunked" },
+              ...Object.keys(KINDS).flatMap((kind) => [...ARRAYS.keys()].map((name) => ({ kind, name }))),
+            ];
             for (const c of cases) {
               session.marks = {};
               const r = await withTimeout(
@@ -508,7 +615,9 @@ async function chromiumPart(nodeRows) {
       }
       for (const [key, rs] of Object.entries(samples)) {
         const [name, kind] = key.split(" ");
-        const node = nodeRows?.find((r) => r.array === name && r.kind === (kind === "cold" ? "open_first" : kind) && r.latency_ms === latency);
+        const node = nodeRows?.find(
+          (r) => r.array === name && r.kind === (kind === "cold" ? "open_first" : kind) && r.latency_ms === latency,
+        );
         const row = {
           case: `${name} ${kind} @${latency}`,
           array: name,
@@ -521,7 +630,9 @@ async function chromiumPart(nodeRows) {
         };
         row.zom_over_floor = row.floor_ms ? row.zom.ms / row.floor_ms : null;
         out.rows.push(row);
-        console.log(`bench: icechunk Chromium ${row.case.padEnd(26)} zom ${row.zom.ms.toFixed(0).padStart(5)} ms (${row.zom.requests} req, ${row.zom.max_in_flight} in flight, ${row.zom.round_trips} rt)${row.floor_ms ? `, floor ${row.floor_ms.toFixed(0)} ms` : ""}`);
+        console.log(
+          `bench: icechunk Chromium ${row.case.padEnd(26)} zom ${row.zom.ms.toFixed(0).padStart(5)} ms (${row.zom.requests} req, ${row.zom.max_in_flight} in flight, ${row.zom.round_trips} rt)${row.floor_ms ? `, floor ${row.floor_ms.toFixed(0)} ms` : ""}`,
+        );
       }
       out.cross_origin_isolated = isolated;
     }
@@ -562,15 +673,26 @@ async function main() {
       spec_version: repoManifest.spec_version,
       branch: repoManifest.branch,
       snapshot: repoManifest.snapshot,
-      arrays: repoManifest.arrays.map((a) => ({ name: a.name, description: a.description, shape: a.shape, chunks: a.chunks, shards: a.shards, objects: Object.keys(a.chunk_objects).length, stored_bytes: a.stored_bytes, decoded_bytes: a.decoded_bytes })),
+      arrays: repoManifest.arrays.map((a) => ({
+        name: a.name,
+        description: a.description,
+        shape: a.shape,
+        chunks: a.chunks,
+        shards: a.shards,
+        objects: Object.keys(a.chunk_objects).length,
+        stored_bytes: a.stored_bytes,
+        decoded_bytes: a.decoded_bytes,
+      })),
     },
     method: {
       runs: RUNS,
       quick: QUICK,
-      statistic: "median of the runs, after one warm-up per library, case and array whose values are compared; runs alternate zom / icechunk-js",
+      statistic:
+        "median of the runs, after one warm-up per library, case and array whose values are compared; runs alternate zom / icechunk-js",
       libraries:
         "zom: IcechunkStore.open(url, {branch}) (its FetchStore's defaults) + openArray, default decode workers; icechunk-js: @earthmover/icechunk's WebAssembly build (wasm32-wasip1-threads under Node's WASI), Repository.open(createFetchStorage(url)) + readonlySession({branch}), its store read by zarrita (zarr.open(…, {kind: 'array'}), getChunk, zarr.get)",
-      requests: "counted by the server (tests/server/server.mjs); round_trips: waves of arrivals (a request over half a latency after its wave's first starts a new one); max_in_flight: the server's",
+      requests:
+        "counted by the server (tests/server/server.mjs); round_trips: waves of arrivals (a request over half a latency after its wave's first starts a new one); max_in_flight: the server's",
       floors:
         "round trips no reader avoids (repo file, snapshot, manifest, then the chunks; each wave with every independent request at once) × latency + the transfer at the lower of two estimates (the same requests with plain fetch from the same server without latency, one by one where they depend on each other, the fastest of 5; the bytes at the single-file loopback rate) + the chunks' decoding at native speed over min(cores, chunks), overlapped with their transfer; inner chunks of a shard: the cheaper of index then ranges, or the whole shard",
     },

@@ -32,7 +32,8 @@ const cases = {
     // other bytes (V8 may reuse the module it compiled from the same bytes).
     const { WASM, WASM_BYTES } = await import("../pkg/zom_wasm_inline.js");
     const { inflateSync } = await import("../pkg/inflate.js");
-    const fromBase64 = (text) => (Uint8Array.fromBase64 ? Uint8Array.fromBase64(text) : Uint8Array.from(atob(text), (c) => c.charCodeAt(0)));
+    const fromBase64 = (text) =>
+      Uint8Array.fromBase64 ? Uint8Array.fromBase64(text) : Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
     const t1 = performance.now();
     const deflated = fromBase64(WASM);
     const t2 = performance.now();

@@ -39,7 +39,10 @@ function buildPage() {
   mkdirSync(outDir, { recursive: true });
   bundlePage({ entry: join(benchDir, "load-page.js"), outdir: outDir });
   for (const file of ["zom_wasm_bg.wasm", "zom_worker.js"]) writeFileSync(join(outDir, file), readFileSync(join(root, "pkg", file)));
-  writeFileSync(join(outDir, "index.html"), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><script type="module" src="load-page.js"></script>\n');
+  writeFileSync(
+    join(outDir, "index.html"),
+    '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><script type="module" src="load-page.js"></script>\n',
+  );
 }
 
 /** The byte costs of carrying the module in the JS rather than beside it. */
@@ -109,7 +112,11 @@ async function main() {
   console.log(
     `\n${table(
       ["loading zom's WebAssembly", "ms", "of which base64", "inflate (DecompressionStream)", "compile", "sync path's inflate (fflate)"],
-      Object.entries(load).map(([k, v]) => [k, ms(v.total), ...["base64", "inflate_native", "compile", "inflate_fflate"].map((p) => (v[p] === undefined ? "" : ms(v[p])))]),
+      Object.entries(load).map(([k, v]) => [
+        k,
+        ms(v.total),
+        ...["base64", "inflate_native", "compile", "inflate_fflate"].map((p) => (v[p] === undefined ? "" : ms(v[p]))),
+      ]),
     )}\n`,
   );
   console.log(

@@ -32,13 +32,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import * as reader from "zom";
-import * as tools from "zom/validate";
-import { FsStore } from "zom/fs";
 import * as zarr from "zarrita";
+import * as reader from "zom";
+import { FsStore } from "zom/fs";
+import * as tools from "zom/validate";
 import { launchChromium } from "../tests/browser/chromium.mjs";
 import { startServer } from "../tests/server/server.mjs";
-import { benchDir, bundlePage, median, table, Targets, transferTime, zomPaths } from "./util.mjs";
+import { benchDir, bundlePage, median, Targets, table, transferTime, zomPaths } from "./util.mjs";
 
 /** zom's reader and validator entries, as one namespace. */
 const zom = { ...reader, ...tools };
@@ -163,7 +163,8 @@ async function nodeCases() {
             const server = reader.includes("HTML") ? indexed : plain;
             const url = `${server.url}/${plate}`;
             const warm = await measure(server, reader, url);
-            if (warm.nodes !== nodes.length) throw new Error(`${reader} found ${warm.nodes} nodes of ${plate}, the folder has ${nodes.length}`);
+            if (warm.nodes !== nodes.length)
+              throw new Error(`${reader} found ${warm.nodes} nodes of ${plate}, the folder has ${nodes.length}`);
             const runs = [];
             for (let i = 0; i < RUNS; i++) {
               globalThis.gc?.();
@@ -171,8 +172,20 @@ async function nodeCases() {
             }
             const ms = median(runs.map((r) => r.ms));
             const requests = median(runs.map((r) => r.requests));
-            rows.push({ plate, latency_ms: latency, reader, nodes: nodes.length, ms, requests, requests_per_node: requests / nodes.length, floor_ms: floor, vs_floor: ms / floor });
-            console.log(`plate: ${plate} ${latency} ms ${reader.padEnd(20)} ${ms.toFixed(0).padStart(6)} ms, ${requests} requests, floor ${floor.toFixed(0)} ms`);
+            rows.push({
+              plate,
+              latency_ms: latency,
+              reader,
+              nodes: nodes.length,
+              ms,
+              requests,
+              requests_per_node: requests / nodes.length,
+              floor_ms: floor,
+              vs_floor: ms / floor,
+            });
+            console.log(
+              `plate: ${plate} ${latency} ms ${reader.padEnd(20)} ${ms.toFixed(0).padStart(6)} ms, ${requests} requests, floor ${floor.toFixed(0)} ms`,
+            );
           }
         } finally {
           await Promise.all([plain.close(), indexed.close()]);
@@ -226,8 +239,18 @@ async function browserCases() {
         if (i > 0) runs.push({ ...r, requests: server.stats.requests, inFlight: server.stats.maxInFlight });
       }
       const ms = median(runs.map((r) => r.ms));
-      rows.push({ plate: "plate96-v0.5", latency_ms: 50, concurrency, ms, nodes: runs[0].nodes, requests: median(runs.map((r) => r.requests)), max_in_flight: Math.max(...runs.map((r) => r.inFlight)) });
-      console.log(`plate: Chromium, concurrency ${String(concurrency).padStart(3)}: ${ms.toFixed(0)} ms, at most ${rows.at(-1).max_in_flight} requests in flight at the server`);
+      rows.push({
+        plate: "plate96-v0.5",
+        latency_ms: 50,
+        concurrency,
+        ms,
+        nodes: runs[0].nodes,
+        requests: median(runs.map((r) => r.requests)),
+        max_in_flight: Math.max(...runs.map((r) => r.inFlight)),
+      });
+      console.log(
+        `plate: Chromium, concurrency ${String(concurrency).padStart(3)}: ${ms.toFixed(0)} ms, at most ${rows.at(-1).max_in_flight} requests in flight at the server`,
+      );
     }
   } finally {
     await browser.close();
@@ -244,11 +267,31 @@ const browser = values["no-browser"] ? [] : await browserCases();
 console.log(
   `\n${table(
     ["plate", "latency", "reader", "ms", "floor ms", "× floor", "requests", "per node"],
-    rows.map((r) => [r.plate, `${r.latency_ms} ms`, r.reader, r.ms.toFixed(0), r.floor_ms.toFixed(0), r.vs_floor.toFixed(2), String(r.requests), r.requests_per_node.toFixed(2)]),
+    rows.map((r) => [
+      r.plate,
+      `${r.latency_ms} ms`,
+      r.reader,
+      r.ms.toFixed(0),
+      r.floor_ms.toFixed(0),
+      r.vs_floor.toFixed(2),
+      String(r.requests),
+      r.requests_per_node.toFixed(2),
+    ]),
   )}`,
 );
-console.log(`\n${table(["plate", "nodes", "validate ms"], validation.map((v) => [v.plate, String(v.nodes), v.validate_ms.toFixed(1)]))}`);
-if (browser.length) console.log(`\n${table(["Chromium, 96 wells, 50 ms", "ms", "requests"], browser.map((b) => [`concurrency ${b.concurrency}`, b.ms.toFixed(0), String(b.requests)]))}`);
+console.log(
+  `\n${table(
+    ["plate", "nodes", "validate ms"],
+    validation.map((v) => [v.plate, String(v.nodes), v.validate_ms.toFixed(1)]),
+  )}`,
+);
+if (browser.length)
+  console.log(
+    `\n${table(
+      ["Chromium, 96 wells, 50 ms", "ms", "requests"],
+      browser.map((b) => [`concurrency ${b.concurrency}`, b.ms.toFixed(0), String(b.requests)]),
+    )}`,
+  );
 
 const targets = new Targets("plate");
 for (const reader of ["zom", "zom, HTML index"]) {

@@ -17,12 +17,20 @@ import { parseArgs } from "node:util";
 import * as zom from "zom";
 import { benchDir } from "./util.mjs";
 
-const { values: args } = parseArgs({ options: { data: { type: "string", default: join(benchDir, "data") }, reads: { type: "string", default: "20" } } });
+const { values: args } = parseArgs({
+  options: { data: { type: "string", default: join(benchDir, "data") }, reads: { type: "string", default: "20" } },
+});
 const READS = Number(args.reads);
 const CASES = ["v3_blosc_zstd_shuffle", "v3_sharded_blosc_zstd"];
-const VARIANTS = { "2 workers, shared output": { workers: 2 }, "2 workers, transfer": { workers: 2, sharedOutput: false }, "main thread": { workers: 0 } };
+const VARIANTS = {
+  "2 workers, shared output": { workers: 2 },
+  "2 workers, transfer": { workers: 2, sharedOutput: false },
+  "main thread": { workers: 0 },
+};
 
-const server = spawn(process.execPath, [join(benchDir, "..", "tests", "server", "server.mjs"), args.data, "--latency", "20"], { stdio: ["ignore", "pipe", "inherit"] });
+const server = spawn(process.execPath, [join(benchDir, "..", "tests", "server", "server.mjs"), args.data, "--latency", "20"], {
+  stdio: ["ignore", "pipe", "inherit"],
+});
 const url = await new Promise((resolve) => server.stdout.once("data", (d) => resolve(/http:\/\/[\d.:]+/.exec(String(d))?.[0])));
 const session = new Session();
 session.connect();
@@ -40,7 +48,10 @@ function summarize(profile) {
   });
   const idle = self.get("(idle) :-1") ?? 0;
   const busy = [...self.values()].reduce((a, b) => a + b, 0) - idle;
-  const top = [...self].filter(([n]) => n !== "(idle) :-1").sort((a, b) => b[1] - a[1]).slice(0, 5);
+  const top = [...self]
+    .filter(([n]) => n !== "(idle) :-1")
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 5);
   return { busy, top };
 }
 
@@ -59,7 +70,10 @@ try {
       const wall = (performance.now() - t0) / READS;
       const { profile } = await session.post("Profiler.stop");
       const { busy, top } = summarize(profile);
-      console.log(`${c.padEnd(22)} ${name.padEnd(26)} main thread ${(busy / READS).toFixed(0).padStart(4)} ms CPU per read (wall ${wall.toFixed(0)} ms); most: ` + top.map(([n, ms]) => `${n.trim()} ${(ms / READS).toFixed(1)}`).join(", "));
+      console.log(
+        `${c.padEnd(22)} ${name.padEnd(26)} main thread ${(busy / READS).toFixed(0).padStart(4)} ms CPU per read (wall ${wall.toFixed(0)} ms); most: ` +
+          top.map(([n, ms]) => `${n.trim()} ${(ms / READS).toFixed(1)}`).join(", "),
+      );
     }
   }
 } finally {

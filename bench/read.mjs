@@ -42,11 +42,11 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
+import * as zarr from "zarrita";
 import * as zom from "zom";
 import { defaultWorkers } from "../pkg/pool/pool.js";
-import * as zarr from "zarrita";
 import { startServer } from "../tests/server/server.mjs";
-import { asBytes, benchDir, geomean, loopbackThroughput, median, serverBenchArgs, table, Targets, transferTime } from "./util.mjs";
+import { asBytes, benchDir, geomean, loopbackThroughput, median, serverBenchArgs, Targets, table, transferTime } from "./util.mjs";
 
 const here = benchDir;
 const args = serverBenchArgs();
@@ -68,14 +68,12 @@ const CASES = [
   { name: "v3_sharded_blosc_zstd", label: "sharded 2048² / 512², blosc zstd", native: "v3_blosc_zstd_shuffle", target: false },
 ];
 
-
 /** The server's requests by kind: metadata documents, HEADs, and the rest (chunk data). */
 function breakdown(log) {
   const meta = log.filter((e) => /(zarr\.json|\.zarray|\.zattrs|\.zgroup|\.zmetadata)$/.test(e.url.split("?")[0])).length;
   const head = log.filter((e) => e.method === "HEAD").length;
   return { metadata: meta, head, data: log.length - meta - head };
 }
-
 
 const N = await defaultWorkers();
 
@@ -111,7 +109,16 @@ async function measure(server, lib, url) {
   const t0 = performance.now();
   const { data, shape, grid } = await LIBS[lib](url);
   const ms = performance.now() - t0;
-  return { ms, requests: server.stats.requests, bytes: server.stats.bytes, kinds: breakdown(server.stats.log), maxInFlight: server.stats.maxInFlight, data, shape, grid };
+  return {
+    ms,
+    requests: server.stats.requests,
+    bytes: server.stats.bytes,
+    kinds: breakdown(server.stats.log),
+    maxInFlight: server.stats.maxInFlight,
+    data,
+    shape,
+    grid,
+  };
 }
 
 async function bench(server, c) {
@@ -120,7 +127,8 @@ async function bench(server, c) {
   const warm = {};
   for (const lib of names) warm[lib] = await measure(server, lib, url);
   for (const lib of names) {
-    if (warm[lib].shape.join() !== warm.zarrita.shape.join()) throw new Error(`${c.name}: shapes differ (${lib} ${warm[lib].shape} vs zarrita ${warm.zarrita.shape})`);
+    if (warm[lib].shape.join() !== warm.zarrita.shape.join())
+      throw new Error(`${c.name}: shapes differ (${lib} ${warm[lib].shape} vs zarrita ${warm.zarrita.shape})`);
     if (!asBytes(warm[lib].data).equals(asBytes(warm.zarrita.data))) throw new Error(`${c.name}: ${lib} and zarrita read different values`);
   }
   const runs = Object.fromEntries(names.map((n) => [n, []]));
@@ -182,7 +190,9 @@ async function floorOf(r, c, loopback, native, fast) {
   const roundTrips = 2;
   const parallel = Math.min(N, chunks);
   const sep = r.zarr_format === 2 ? "." : "/";
-  const keys = Array.from({ length: objects }, (_, i) => grid.map((_, d) => Math.floor(i / grid.slice(d + 1).reduce((a, b) => a * b, 1)) % grid[d]).join(sep));
+  const keys = Array.from({ length: objects }, (_, i) =>
+    grid.map((_, d) => Math.floor(i / grid.slice(d + 1).reduce((a, b) => a * b, 1)) % grid[d]).join(sep),
+  );
   // The lower of two estimates: the requests themselves, or the bytes at one large file's rate
   // (both are noisy here, and a floor must not sit above a read).
   const measured = await transferTime(keys.map((k) => ({ url: `${fast.url}/${c.name}/${r.zarr_format === 2 ? "" : "c/"}${k}` })));
@@ -243,7 +253,8 @@ let workerStartup;
 try {
   for (const c of CASES) {
     const dir = join(args.data, c.name);
-    if (!existsSync(join(dir, "zarr.json")) && !existsSync(join(dir, ".zarray"))) throw new Error(`${c.name}: missing in ${args.data} (run bench/generate.py)`);
+    if (!existsSync(join(dir, "zarr.json")) && !existsSync(join(dir, ".zarray")))
+      throw new Error(`${c.name}: missing in ${args.data} (run bench/generate.py)`);
     const r = await bench(server, c);
     r.zarr_format = c.name.startsWith("v2") ? 2 : 3;
     r.floor = await floorOf(r, c, loopback, native.speeds, fast);
@@ -270,15 +281,18 @@ const section = {
     runs: RUNS,
     latency_ms: LATENCY,
     statistic: "median of the runs after one warm-up per library; runs alternate zom / zarrita",
-    timed: "from a new FetchStore to the whole array's values: zom FetchStore + openArray + arr.get(undefined, {workers}); zarrita FetchStore + zarr.open(store, {kind: 'array'}) + zarr.get(arr)",
+    timed:
+      "from a new FetchStore to the whole array's values: zom FetchStore + openArray + arr.get(undefined, {workers}); zarrita FetchStore + zarr.open(store, {kind: 'array'}) + zarr.get(arr)",
     workers: `zom: N = ${N} workers (the default pool size here; output shared with the workers, and with sharedOutput: false transferred back), 1 worker, and 0 (main thread); pools started by the warm-up run and shared across runs; worker_startup: median over the runs of (first read after closeWorkers) - (next read)`,
     server: "tests/server/server.mjs on 127.0.0.1, each response delayed by latency_ms; requests counted by the server",
     concurrency: {
       zom: "defaults: every request at once as far as get's bytesInFlight (64 MiB of decoded chunks) allows, FetchStore without a limit of its own; a shard the selection covers whole fetched with one GET (index included), else its index by a suffix range and inner-chunk ranges within 1 KiB merged into one request",
-      zarrita: "defaults: every chunk read started at once (no limit); one request per chunk / inner chunk; shard index by HEAD + absolute range (FetchStore useSuffixRequest false); zarr.open tries v2 metadata before v3",
+      zarrita:
+        "defaults: every chunk read started at once (no limit); one request per chunk / inner chunk; shard index by HEAD + absolute range (FetchStore useSuffixRequest false); zarr.open tries v2 metadata before v3",
     },
     values: "the two libraries' outputs compared byte for byte (warm-up run)",
-    ratio: "zarrita_over_zom = zarrita ms / zom ms (zom: N workers, shared output); geomean_zarrita_over_zom: their geometric mean over the cases with target: true",
+    ratio:
+      "zarrita_over_zom = zarrita ms / zom ms (zom: N workers, shared output); geomean_zarrita_over_zom: their geometric mean over the cases with target: true",
     floor: `floor ms = 2 × latency_ms + max(transfer, decoded_bytes / (native MB/s × 1000) / min(N workers, chunks)); 2 round trips: the metadata document, then every object at once (stored chunks, or shards read whole, one request each); transfer: the lower of measured_transfer_ms (those objects fetched all at once with plain fetch from the same server code without latency, the fastest of 5) and loopback_transfer_ms (the stored bytes at the single-file loopback rate); native MB/s: examples/bench_decode.rs for native_case in this file's decode section (native_source); chunks = the chunks decoded, inner chunks for shards; transfer and decoding overlap. zom_over_floor = zom ms / floor ms`,
   },
   workers: N,
@@ -294,12 +308,22 @@ targets.check(`zarrita / zom, geometric mean of ${targetRows.length} cases`, sec
 for (const r of targetRows) targets.check(`${r.case}: zom / floor`, r.zom_over_floor ?? NaN, "<=", 1.5);
 targets.save(results);
 results.read = section;
-writeFileSync(args.out, JSON.stringify(results, null, 2) + "\n");
+writeFileSync(args.out, `${JSON.stringify(results, null, 2)}\n`);
 
 const kinds = (k) => `${k.metadata} + ${k.head} + ${k.data}`;
 console.log(
   `\n${table(
-    ["whole-array read (4096² uint16)", `zom ${N} workers ms`, `zom ${N} workers, transfer ms`, "zom 1 worker ms", "zom main thread ms", "zarrita ms", `zarrita / zom ${N}w`, "zom requests", "zarrita requests"],
+    [
+      "whole-array read (4096² uint16)",
+      `zom ${N} workers ms`,
+      `zom ${N} workers, transfer ms`,
+      "zom 1 worker ms",
+      "zom main thread ms",
+      "zarrita ms",
+      `zarrita / zom ${N}w`,
+      "zom requests",
+      "zarrita requests",
+    ],
     rows.map((r) => [
       r.description,
       r.zom.ms.toFixed(0),
@@ -323,7 +347,15 @@ console.log(
 const ms1 = (x) => x.toFixed(1);
 console.log(
   `\n${table(
-    ["floor (4096² uint16)", "round trips × latency ms", "transfer ms", `decode ms (native MB/s ÷ workers)`, "floor ms", `zom ${N}w ms`, "zom / floor"],
+    [
+      "floor (4096² uint16)",
+      "round trips × latency ms",
+      "transfer ms",
+      `decode ms (native MB/s ÷ workers)`,
+      "floor ms",
+      `zom ${N}w ms`,
+      "zom / floor",
+    ],
     rows.map((r) =>
       r.floor === null
         ? [r.description, "–", "–", "– (no native speed)", "–", r.zom.ms.toFixed(0), "–"]

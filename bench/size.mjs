@@ -87,14 +87,25 @@ const apps = {
 const total = (a) => a.js.gz + a.extra.gz;
 
 const twiggy = twiggyVersion();
-if (twiggy !== TWIGGY_VERSION) throw new Error(`bench/size.mjs needs twiggy ${TWIGGY_VERSION} (found ${twiggy ?? "none"}): node scripts/setup.mjs --twiggy`);
+if (twiggy !== TWIGGY_VERSION)
+  throw new Error(`bench/size.mjs needs twiggy ${TWIGGY_VERSION} (found ${twiggy ?? "none"}): node scripts/setup.mjs --twiggy`);
 const attribution = attribute({ namedFile: namedWasm(), shippedFile: wasm, top: Number(args.top) });
 // The other WebAssembly parts with wasm-bindgen glue (validator, Icechunk, views, zip, references), the same way,
 // their 10 largest items each.
 const parts = Object.fromEntries(
   PARTS.filter((p) => p.name !== "read").map((p) => {
     const at = attribute({ namedFile: namedWasm(p.name), shippedFile: join(root, "pkg", `${p.out}_bg.wasm`), top: 10 });
-    return [p.name, { entry: p.entry, file: `pkg/${p.out}_bg.wasm`, shipped_bytes: at.shipped_bytes, groups: at.groups, zom_modules: at.zom_modules.slice(0, 10), top: at.top }];
+    return [
+      p.name,
+      {
+        entry: p.entry,
+        file: `pkg/${p.out}_bg.wasm`,
+        shipped_bytes: at.shipped_bytes,
+        groups: at.groups,
+        zom_modules: at.zom_modules.slice(0, 10),
+        top: at.top,
+      },
+    ];
   }),
 );
 
@@ -124,7 +135,14 @@ const kb = (n) => `${(n / 1024).toFixed(1)} KiB`;
 console.log(
   `\n${table(
     ["app bundled by esbuild", "JS files", "JS raw", "JS gzipped", ".wasm gzipped", "total gzipped"],
-    Object.entries(apps).map(([k, a]) => [k, String(a.js.files), kb(a.js.raw), kb(a.js.gz), a.extra.files ? kb(a.extra.gz) : "—", kb(total(a))]),
+    Object.entries(apps).map(([k, a]) => [
+      k,
+      String(a.js.files),
+      kb(a.js.raw),
+      kb(a.js.gz),
+      a.extra.files ? kb(a.extra.gz) : "—",
+      kb(total(a)),
+    ]),
   )}\n`,
 );
 const pct = (p) => `${p.toFixed(1)}%`;

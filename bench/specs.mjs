@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { init, validateHierarchy, walk } from "../pkg/node.js";
 import { FsStore } from "../pkg/store/fs.js";
-import { benchDir, median, table, Targets } from "./util.mjs";
+import { benchDir, median, Targets, table } from "./util.mjs";
 
 const { values: args } = parseArgs({
   options: { runs: { type: "string", default: "7" }, out: { type: "string", default: join(benchDir, "results.json") } },
@@ -40,7 +40,10 @@ async function plate() {
     columns.forEach((c, ci) => {
       wells.push({ path: `${r}/${c}`, rowIndex: ri, columnIndex: ci });
       const w = structuredClone(well);
-      w.attributes.ome.well.images = [{ path: "0", acquisition: 0 }, { path: "1", acquisition: 0 }];
+      w.attributes.ome.well.images = [
+        { path: "0", acquisition: 0 },
+        { path: "1", acquisition: 0 },
+      ];
       w.members = { 0: structuredClone(image), 1: structuredClone(image) };
       rowMembers[c] = w;
     });
@@ -77,8 +80,15 @@ if (process.env.ZOM_BENCH_DUMP) {
   writeFileSync(`${process.env.ZOM_BENCH_DUMP}-plate.json`, JSON.stringify(await plate()));
   writeFileSync(`${process.env.ZOM_BENCH_DUMP}-dataset.json`, JSON.stringify(await dataset()));
 }
-const section = { date: new Date().toISOString().slice(0, 10), method: { runs: RUNS, statistic: "median after one warm-up; the three validations alternate" }, hierarchies: [] };
-for (const [name, build, convention] of [["OME-Zarr 0.5 plate", plate, "ome-zarr"], ["xarray dataset (v3)", dataset, "xarray"]]) {
+const section = {
+  date: new Date().toISOString().slice(0, 10),
+  method: { runs: RUNS, statistic: "median after one warm-up; the three validations alternate" },
+  hierarchies: [],
+};
+for (const [name, build, convention] of [
+  ["OME-Zarr 0.5 plate", plate, "ome-zarr"],
+  ["xarray dataset (v3)", dataset, "xarray"],
+]) {
   const zom = await build();
   const nodes = count(zom);
   const ops = {
@@ -96,7 +106,15 @@ for (const [name, build, convention] of [["OME-Zarr 0.5 plate", plate, "ome-zarr
     for (const op of order) ms[op].push(time(ops[op]));
   }
   const m = Object.fromEntries(Object.entries(ms).map(([op, xs]) => [op, median(xs)]));
-  rows.push([name, String(nodes), m.zarr.toFixed(1), m.convention.toFixed(1), m.auto.toFixed(1), (m.convention / m.zarr).toFixed(2), (m.auto / m.zarr).toFixed(2)]);
+  rows.push([
+    name,
+    String(nodes),
+    m.zarr.toFixed(1),
+    m.convention.toFixed(1),
+    m.auto.toFixed(1),
+    (m.convention / m.zarr).toFixed(2),
+    (m.auto / m.zarr).toFixed(2),
+  ]);
   section.hierarchies.push({ name, nodes, convention, ms: m, convention_vs_zarr: m.convention / m.zarr, auto_vs_zarr: m.auto / m.zarr });
   targets.check(`${name}: with ${convention} / Zarr spec alone`, m.convention / m.zarr, "<=", 2);
   targets.check(`${name}: with auto / Zarr spec alone`, m.auto / m.zarr, "<=", 2);

@@ -1,7 +1,7 @@
 // Helpers the benchmark scripts share.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -149,7 +149,10 @@ export async function loopbackThroughput() {
  */
 export async function transferTime(requests, { together = true, tries = 5 } = {}) {
   const one = async ({ url, range }) => {
-    const res = await fetch(url, range ? { headers: { Range: range }, signal: AbortSignal.timeout(60_000) } : { signal: AbortSignal.timeout(60_000) });
+    const res = await fetch(
+      url,
+      range ? { headers: { Range: range }, signal: AbortSignal.timeout(60_000) } : { signal: AbortSignal.timeout(60_000) },
+    );
     return (await res.arrayBuffer()).byteLength;
   };
   let best = Infinity;
@@ -241,7 +244,9 @@ export function nativeSpeeds(results, { file, data, sections }) {
 /** `native`'s speeds for a bench's first line ("a 700, b 900 MB/s"), or why there are none. */
 export function nativeSummary(native) {
   if (!native.source) return "unknown (no --native, no earlier run): floors without decode";
-  return `${Object.entries(native.speeds).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(", ")} MB/s`;
+  return `${Object.entries(native.speeds)
+    .map(([k, v]) => `${k} ${v.toFixed(0)}`)
+    .join(", ")} MB/s`;
 }
 
 /** Ends the process with a message when bench `name` runs over `ms` milliseconds. */

@@ -65,14 +65,18 @@ const cases = {
   },
   /** The panning soak (viewer-tiles.js runSoak), then the page's memory if it can be measured. */
   async soak({ lib, workers, path, rounds, cancel, seed, reference }) {
-    const reader = lib === "zom" ? zomReader(await import("zom"), { workers: workers ?? undefined }) : zarritaReader(await import("zarrita"));
+    const reader =
+      lib === "zom" ? zomReader(await import("zom"), { workers: workers ?? undefined }) : zarritaReader(await import("zarrita"));
     const arr = await reader.open(data(path));
     const result = await runSoak(reader, arr, soakRounds({ rounds, cancel, seed }), reference);
     result.batch = reader.batch(arr);
     let memory = null;
     if (globalThis.crossOriginIsolated && performance.measureUserAgentSpecificMemory) {
       try {
-        const m = await Promise.race([performance.measureUserAgentSpecificMemory(), new Promise((_, no) => setTimeout(() => no(new Error("timed out")), 30_000))]);
+        const m = await Promise.race([
+          performance.measureUserAgentSpecificMemory(),
+          new Promise((_, no) => setTimeout(() => no(new Error("timed out")), 30_000)),
+        ]);
         memory = m.bytes;
       } catch (e) {
         memory = `failed: ${e.message}`;

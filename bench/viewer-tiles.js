@@ -129,7 +129,16 @@ function settle(promise) {
  * abort (reader.isAbort) of a cancelled tile. `sample()` is called after each round (memory).
  */
 export async function runSoak(reader, arr, plan, reference, sample = () => {}) {
-  const counts = { tiles: 0, arrived: 0, cancelled: 0, cancelled_arrived: 0, cancelled_aborted: 0, wrong_values: 0, wrong_errors: 0, failed_uncancelled: 0 };
+  const counts = {
+    tiles: 0,
+    arrived: 0,
+    cancelled: 0,
+    cancelled_arrived: 0,
+    cancelled_aborted: 0,
+    wrong_values: 0,
+    wrong_errors: 0,
+    failed_uncancelled: 0,
+  };
   const problems = [];
   const t0 = performance.now();
   for (const round of plan) {
@@ -157,12 +166,14 @@ export async function runSoak(reader, arr, plan, reference, sample = () => {}) {
         }
       } else if (!tile.cancelled) {
         counts.failed_uncancelled += 1;
-        if (problems.length < 5) problems.push(`tile ${tile.coords} (not cancelled) failed: ${r.reason?.name} ${r.reason?.code ?? ""} ${r.reason?.message}`);
+        if (problems.length < 5)
+          problems.push(`tile ${tile.coords} (not cancelled) failed: ${r.reason?.name} ${r.reason?.code ?? ""} ${r.reason?.message}`);
       } else if (reader.isAbort(r.reason)) {
         counts.cancelled_aborted += 1;
       } else {
         counts.wrong_errors += 1;
-        if (problems.length < 5) problems.push(`tile ${tile.coords} (cancelled) failed with ${r.reason?.name} ${r.reason?.code ?? ""}: ${r.reason?.message}`);
+        if (problems.length < 5)
+          problems.push(`tile ${tile.coords} (cancelled) failed with ${r.reason?.name} ${r.reason?.code ?? ""}: ${r.reason?.message}`);
       }
     });
     sample();
@@ -210,7 +221,10 @@ export async function firstTileZom(zom, url, { noStore = false } = {}) {
   const arr = levels[k];
   const coords = visibleTiles(arr.shape, arr.chunks);
   const reader = zomReader(zom);
-  const tiles = await reader.atOnce(arr, coords.map((c) => ({ coords: c })));
+  const tiles = await reader.atOnce(
+    arr,
+    coords.map((c) => ({ coords: c })),
+  );
   for (const a of levels) a.free();
   return finishTiles(datasets[k].path, coords, tiles, reader.batch(arr));
 }
@@ -230,7 +244,10 @@ export async function firstTileZarrita(zarr, url, { tuned = false, noStore = fal
   const k = pickLevel(levels.map((a) => a.shape));
   const arr = levels[k];
   const coords = visibleTiles(arr.shape, arr.chunks);
-  const tiles = await zarritaReader(zarr).atOnce(arr, coords.map((c) => ({ coords: c })));
+  const tiles = await zarritaReader(zarr).atOnce(
+    arr,
+    coords.map((c) => ({ coords: c })),
+  );
   return finishTiles(datasets[k].path, coords, tiles, false);
 }
 

@@ -58,12 +58,30 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import * as zarr from "zarrita";
 import * as zom from "zom";
 import { defaultWorkers } from "../pkg/pool/pool.js";
-import * as zarr from "zarrita";
 import { CHROMIUM_ARGS, launchChromium, recordConsole } from "../tests/browser/chromium.mjs";
 import { startServer } from "../tests/server/server.mjs";
-import { alternateRuns, asBytes, benchDir, bundlePage, geomean, loopbackThroughput, median, nativeSpeeds, nativeSummary, prod, roundTrips, runSummary, serversByLatency, Targets, timestamped, transferTime, watchdog } from "./util.mjs";
+import {
+  alternateRuns,
+  asBytes,
+  benchDir,
+  bundlePage,
+  geomean,
+  loopbackThroughput,
+  median,
+  nativeSpeeds,
+  nativeSummary,
+  prod,
+  roundTrips,
+  runSummary,
+  serversByLatency,
+  Targets,
+  timestamped,
+  transferTime,
+  watchdog,
+} from "./util.mjs";
 import { viewerTables } from "./viewer-tables.mjs";
 import { block, checksum, visibleTiles, zarritaReader, zomReader } from "./viewer-tiles.js";
 
@@ -158,13 +176,11 @@ const viewerFile = (path) => join(viewerDir, path.replace(/^\/(viewer\/)?/, ""))
 /** The servers of the Node parts, one per latency, serving bench/data/viewer at /viewer/. */
 const servers = serversByLatency(opts.data);
 
-
 /** Runs `measure(lib)` RUNS times for each library, alternating their order run by run. */
 const alternate = (libs, measure) => alternateRuns(libs, RUNS, measure);
 
 // ---------------------------------------------------------------------------------------------
 // Floors.
-
 
 /**
  * The stored bytes of tiles: each chunk's file, or each inner chunk's length from its shard's
@@ -206,7 +222,10 @@ function storedTiles(name, coords) {
  */
 async function transferOf(requests, together) {
   const server = await servers.at(0);
-  return transferTime(requests.map(({ path, range }) => ({ url: `${server.url}/viewer/${path}`, range })), { together });
+  return transferTime(
+    requests.map(({ path, range }) => ({ url: `${server.url}/viewer/${path}`, range })),
+    { together },
+  );
 }
 
 /**
@@ -233,7 +252,18 @@ async function tileFloor(name, coords, mode, latency, loopback, native) {
   const transfer = indexTransfer + dataTransfer;
   const decode = (decodeOne * tiles.length) / parallel;
   const ms = mode === "sequential" ? rt * latency + transfer + decode : rt * latency + indexTransfer + Math.max(dataTransfer, decode);
-  return { ms, round_trips: rt, latency_ms: rt * latency, stored_bytes: stored + index * shards, transfer_ms: transfer, measured_transfer_ms: measuredIndex + measuredData, loopback_transfer_ms: (stored + index * shards) / loopback, decode_ms: decode, decode_parallelism: parallel, native_mb_per_s: mbPerS ?? null };
+  return {
+    ms,
+    round_trips: rt,
+    latency_ms: rt * latency,
+    stored_bytes: stored + index * shards,
+    transfer_ms: transfer,
+    measured_transfer_ms: measuredIndex + measuredData,
+    loopback_transfer_ms: (stored + index * shards) / loopback,
+    decode_ms: decode,
+    decode_parallelism: parallel,
+    native_mb_per_s: mbPerS ?? null,
+  };
 }
 
 /**
@@ -248,10 +278,24 @@ async function wholeFloor(name, latency, loopback, native) {
   const parallel = Math.min(N, chunks);
   const grid = c.shape.map((s, d) => Math.ceil(s / (c.shards ?? c.chunks)[d]));
   const objects = Array.from({ length: prod(grid) }, (_, i) => grid.map((_, d) => Math.floor(i / prod(grid.slice(d + 1))) % grid[d]));
-  const measured = await transferOf(objects.map((k) => ({ path: `${name}/c/${k.join("/")}` })), true);
+  const measured = await transferOf(
+    objects.map((k) => ({ path: `${name}/c/${k.join("/")}` })),
+    true,
+  );
   const transfer = Math.min(measured, c.stored_bytes / loopback);
   const decode = mbPerS ? c.decoded_bytes / (mbPerS * 1e3) / parallel : NaN;
-  return { ms: 2 * latency + Math.max(transfer, decode), round_trips: 2, latency_ms: 2 * latency, stored_bytes: c.stored_bytes, transfer_ms: transfer, measured_transfer_ms: measured, loopback_transfer_ms: c.stored_bytes / loopback, decode_ms: decode, decode_parallelism: parallel, native_mb_per_s: mbPerS ?? null };
+  return {
+    ms: 2 * latency + Math.max(transfer, decode),
+    round_trips: 2,
+    latency_ms: 2 * latency,
+    stored_bytes: c.stored_bytes,
+    transfer_ms: transfer,
+    measured_transfer_ms: measured,
+    loopback_transfer_ms: c.stored_bytes / loopback,
+    decode_ms: decode,
+    decode_parallelism: parallel,
+    native_mb_per_s: mbPerS ?? null,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -269,7 +313,10 @@ async function tileRun(server, latency, lib, c, mode) {
   const arr = await reader.open(`${server.url}/viewer/${c.name}`);
   server.resetStats();
   const t0 = performance.now();
-  const results = await reader[mode](arr, c.coords.map((coords) => ({ coords })));
+  const results = await reader[mode](
+    arr,
+    c.coords.map((coords) => ({ coords })),
+  );
   const ms = performance.now() - t0;
   const saw = seen(server, latency, viewerFile);
   const batch = reader.batch(arr);
@@ -316,7 +363,9 @@ async function tiles(loopback, native) {
         row.zarrita_over_zom = row.zarrita.ms / row.zom.ms;
         row.zom_over_floor = row.zom.ms / row.floor.ms;
         rows.push(row);
-        console.log(`bench: viewer tiles ${row.case.padEnd(30)} zom ${row.zom.ms.toFixed(0).padStart(5)} ms (${row.zom.requests} req), zarrita ${row.zarrita.ms.toFixed(0).padStart(5)} ms (${row.zarrita.requests} req), floor ${row.floor.ms.toFixed(0)} ms`);
+        console.log(
+          `bench: viewer tiles ${row.case.padEnd(30)} zom ${row.zom.ms.toFixed(0).padStart(5)} ms (${row.zom.requests} req), zarrita ${row.zarrita.ms.toFixed(0).padStart(5)} ms (${row.zarrita.requests} req), floor ${row.floor.ms.toFixed(0)} ms`,
+        );
       }
     }
   }
@@ -358,7 +407,9 @@ const WHOLE_CASES = [
 ];
 
 /** Whether `get` still takes its own `concurrency` (the built declarations say). */
-const getHasConcurrency = /concurrency\?:/.test(readFileSync(join(root, "pkg", "array.d.ts"), "utf8").split("export interface GetChunkOptions")[0]);
+const getHasConcurrency = /concurrency\?:/.test(
+  readFileSync(join(root, "pkg", "array.d.ts"), "utf8").split("export interface GetChunkOptions")[0],
+);
 
 async function wholeRun(server, latency, lib, name, { store, getOptions } = {}) {
   const url = `${server.url}/viewer/${name}`;
@@ -405,7 +456,9 @@ async function whole(loopback, native) {
       row.zarrita_over_zom = row.zarrita.ms / row.zom.ms;
       row.zom_over_floor = row.zom.ms / row.floor.ms;
       rows.push(row);
-      console.log(`bench: viewer whole ${row.case.padEnd(32)} zom ${row.zom.ms.toFixed(0).padStart(5)} ms (${row.zom.requests} req), zarrita ${row.zarrita.ms.toFixed(0).padStart(5)} ms (${row.zarrita.requests} req), floor ${row.floor.ms.toFixed(0)} ms`);
+      console.log(
+        `bench: viewer whole ${row.case.padEnd(32)} zom ${row.zom.ms.toFixed(0).padStart(5)} ms (${row.zom.requests} req), zarrita ${row.zarrita.ms.toFixed(0).padStart(5)} ms (${row.zarrita.requests} req), floor ${row.floor.ms.toFixed(0)} ms`,
+      );
     }
   }
   return rows;
@@ -425,8 +478,18 @@ async function concurrencyNode() {
     return r;
   });
   const rows = names.map((n) => ({ concurrency: n, ...runSummary(runs[n]) }));
-  for (const r of rows) console.log(`bench: viewer concurrency ${r.concurrency.padEnd(9)} (Node) ${r.ms.toFixed(0).padStart(5)} ms, max in flight ${r.max_in_flight}, round trips ${r.round_trips}`);
-  return { array: name, latency_ms: latency, get_concurrency: getOptions ? "get({concurrency: 1e9}) so that the store's limit is the one measured" : "get has no concurrency option (the store's is the only one)", rows };
+  for (const r of rows)
+    console.log(
+      `bench: viewer concurrency ${r.concurrency.padEnd(9)} (Node) ${r.ms.toFixed(0).padStart(5)} ms, max in flight ${r.max_in_flight}, round trips ${r.round_trips}`,
+    );
+  return {
+    array: name,
+    latency_ms: latency,
+    get_concurrency: getOptions
+      ? "get({concurrency: 1e9}) so that the store's limit is the one measured"
+      : "get has no concurrency option (the store's is the only one)",
+    rows,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -444,7 +507,9 @@ async function soakReference(url) {
 /** Runs bench/viewer-soak.mjs with `args`; its one JSON line. */
 function soakChild(args) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(benchDir, "viewer-soak.mjs"), JSON.stringify(args)], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, [join(benchDir, "viewer-soak.mjs"), JSON.stringify(args)], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     let out = "";
     child.stdout.on("data", (d) => (out += d));
     const timer = setTimeout(() => {
@@ -528,7 +593,12 @@ async function pageServer(pageDir, latency) {
       routes: {
         "/index.html": () => ({
           status: 200,
-          headers: { "content-type": "text/html; charset=utf-8", "cross-origin-opener-policy": "same-origin", "cross-origin-embedder-policy": "require-corp", "cache-control": "no-store" },
+          headers: {
+            "content-type": "text/html; charset=utf-8",
+            "cross-origin-opener-policy": "same-origin",
+            "cross-origin-embedder-policy": "require-corp",
+            "cache-control": "no-store",
+          },
           body: PAGE,
         }),
       },
@@ -540,7 +610,10 @@ const dataFile = (path) => join(opts.data, path.replace(/^\/data\//, ""));
 
 function withTimeout(promise, ms, what) {
   let timer;
-  return Promise.race([promise, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer in ${ms / 1e3} s`)), ms)))]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    promise,
+    new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer in ${ms / 1e3} s`)), ms))),
+  ]).finally(() => clearTimeout(timer));
 }
 
 /** A Chromium with the page's `viewerMark` wired to the current server's counters. */
@@ -610,7 +683,10 @@ function browserProcesses(profile) {
 function memoryOf(pid) {
   const kb = (text, key) => Number(new RegExp(`^${key}:\\s+(\\d+)`, "m").exec(text)?.[1] ?? 0) * 1024;
   try {
-    return { hwm: kb(readFileSync(`/proc/${pid}/status`, "utf8"), "VmHWM"), pss: kb(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"), "Pss") };
+    return {
+      hwm: kb(readFileSync(`/proc/${pid}/status`, "utf8"), "VmHWM"),
+      pss: kb(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"), "Pss"),
+    };
   } catch {
     return { hwm: 0, pss: 0 };
   }
@@ -673,7 +749,14 @@ function ttftFloor(path, level, coords, latency, loopback, native) {
   const mbPerS = native.speeds.sharded_zstd;
   const decode = mbPerS ? (coords.length * prod(sharding.chunk_shape) * 2) / (mbPerS * 1e3) / Math.min(N, coords.length) : NaN;
   const transfer = (stored + indexBytes * shards.size) / loopback;
-  return { ms: rt * latency + Math.max(transfer, decode), round_trips: rt, latency_ms: rt * latency, transfer_ms: transfer, decode_ms: decode, native_case: "sharded_zstd (256² zstd inner chunks)" };
+  return {
+    ms: rt * latency + Math.max(transfer, decode),
+    round_trips: rt,
+    latency_ms: rt * latency,
+    transfer_ms: transfer,
+    decode_ms: decode,
+    native_case: "sharded_zstd (256² zstd inner chunks)",
+  };
 }
 
 async function chromiumPart(loopback, native) {
@@ -696,13 +779,25 @@ async function chromiumPart(loopback, native) {
     for (let i = 0; i < RUNS; i++) {
       for (const n of i % 2 ? [...names].reverse() : names) {
         const v = TTFT_VARIANTS[names.indexOf(n)];
-        const { result, marks, problems } = await pageCase(session, { case: "ttft", lib: v.lib, path: `viewer_pyramid/${v.path}`, noStore: v.noStore ?? false });
+        const { result, marks, problems } = await pageCase(session, {
+          case: "ttft",
+          lib: v.lib,
+          path: `viewer_pyramid/${v.path}`,
+          noStore: v.noStore ?? false,
+        });
         for (const pass of ["cold", "warm"]) {
           if (result[pass].level !== reference.level || result[pass].checksums.join() !== reference.checksums.join()) {
-            throw new Error(`Chromium ttft ${n} (${pass}): read level ${result[pass].level} tiles ${result[pass].checksums}, want ${reference.level} ${reference.checksums}`);
+            throw new Error(
+              `Chromium ttft ${n} (${pass}): read level ${result[pass].level} tiles ${result[pass].checksums}, want ${reference.level} ${reference.checksums}`,
+            );
           }
         }
-        samples[n].push({ cold: { ms: result.cold.ms, ...marks.cold }, warm: { ms: result.warm.ms, ...marks.warm }, batch: result.cold.batch, problems });
+        samples[n].push({
+          cold: { ms: result.cold.ms, ...marks.cold },
+          warm: { ms: result.warm.ms, ...marks.warm },
+          batch: result.cold.batch,
+          problems,
+        });
       }
     }
     const passSummary = (rs) => runSummary(rs);
@@ -710,7 +805,8 @@ async function chromiumPart(loopback, native) {
       latency_ms: TTFT_LATENCY,
       level: reference.level,
       tiles: reference.coords,
-      method: "a new tab per run; cold: the library's first use in the tab (zom: WebAssembly load and worker start; zarrita: its zstd codec's WebAssembly), warm: again with a new store. Open the group, read ome.multiscales, open every level at once, pick the level nearest 1024², read its 4 centre tiles at once",
+      method:
+        "a new tab per run; cold: the library's first use in the tab (zom: WebAssembly load and worker start; zarrita: its zstd codec's WebAssembly), warm: again with a new store. Open the group, read ome.multiscales, open every level at once, pick the level nearest 1024², read its 4 centre tiles at once",
       rows: TTFT_VARIANTS.map((v, k) => {
         const rs = samples[names[k]];
         return {
@@ -726,7 +822,10 @@ async function chromiumPart(loopback, native) {
         };
       }),
     };
-    for (const r of out.ttft.rows) console.log(`bench: viewer Chromium first tile ${r.variant.padEnd(34)} cold ${r.cold.ms.toFixed(0).padStart(5)} ms, warm ${r.warm.ms.toFixed(0).padStart(5)} ms (${r.warm.requests} req, ${r.warm.round_trips} round trips), floor ${r.floor.ms.toFixed(0)} ms`);
+    for (const r of out.ttft.rows)
+      console.log(
+        `bench: viewer Chromium first tile ${r.variant.padEnd(34)} cold ${r.cold.ms.toFixed(0).padStart(5)} ms, warm ${r.warm.ms.toFixed(0).padStart(5)} ms (${r.warm.requests} req, ${r.warm.round_trips} round trips), floor ${r.floor.ms.toFixed(0)} ms`,
+      );
     await server.close();
     server = null;
 
@@ -755,7 +854,10 @@ async function chromiumPart(loopback, native) {
       get_concurrency: getHasConcurrency ? "get({concurrency: 1e9})" : "get has no concurrency option",
       rows: cnames.map((n) => ({ concurrency: n, ...runSummary(cruns[n]) })),
     };
-    for (const r of out.concurrency.rows) console.log(`bench: viewer concurrency ${r.concurrency.padEnd(9)} (Chromium) ${r.ms.toFixed(0).padStart(5)} ms, max in flight ${r.max_in_flight}, round trips ${r.round_trips}`);
+    for (const r of out.concurrency.rows)
+      console.log(
+        `bench: viewer concurrency ${r.concurrency.padEnd(9)} (Chromium) ${r.ms.toFixed(0).padStart(5)} ms, max in flight ${r.max_in_flight}, round trips ${r.round_trips}`,
+      );
     await server.close();
     server = null;
     await session.close();
@@ -771,7 +873,16 @@ async function chromiumPart(loopback, native) {
       const sampler = memorySampler(session.profile);
       let result;
       try {
-        const args = { case: "soak", lib: v.lib, workers: v.workers ?? null, path: "viewer/chunked_zstd", rounds: CHROMIUM_SOAK_ROUNDS, cancel: true, seed: SOAK_SEED, reference: soakRef };
+        const args = {
+          case: "soak",
+          lib: v.lib,
+          workers: v.workers ?? null,
+          path: "viewer/chunked_zstd",
+          rounds: CHROMIUM_SOAK_ROUNDS,
+          cancel: true,
+          seed: SOAK_SEED,
+          reference: soakRef,
+        };
         ({ result } = await pageCase(session, args, sampler.sample));
       } finally {
         sampler.stop();
@@ -817,7 +928,10 @@ async function serverCost() {
         const t0 = performance.now();
         await Promise.all(
           Array.from({ length: 32 }, (_, i) =>
-            fetch(`${server.url}/${file}`, { headers: { range: `bytes=${i * 100}-${i * 100 + 99}` }, signal: AbortSignal.timeout(60_000) }).then((r) => r.arrayBuffer()),
+            fetch(`${server.url}/${file}`, {
+              headers: { range: `bytes=${i * 100}-${i * 100 + 99}` },
+              signal: AbortSignal.timeout(60_000),
+            }).then((r) => r.arrayBuffer()),
           ),
         );
         if (rep > 0) times.push((performance.now() - t0) / 32);
@@ -836,22 +950,35 @@ async function main() {
   watchdog("viewer", BENCH_TIMEOUT_MS);
   let results = {};
   if (existsSync(opts.out)) results = JSON.parse(readFileSync(opts.out, "utf8"));
-  const native = nativeSpeeds(results, { file: opts.native, data: "bench/data/viewer", sections: [opts.section, "viewer", "viewer_before"] });
+  const native = nativeSpeeds(results, {
+    file: opts.native,
+    data: "bench/data/viewer",
+    sections: [opts.section, "viewer", "viewer_before"],
+  });
   const loadBefore = loadavg()[0];
   const t0 = performance.now();
   const loopback = await loopbackThroughput();
-  console.log(`bench: viewer: loopback ${(loopback / 1e3).toFixed(0)} MB/s; native decode ${nativeSummary(native)}; ${N} decode workers; ${RUNS} runs${QUICK ? " (quick)" : ""}`);
+  console.log(
+    `bench: viewer: loopback ${(loopback / 1e3).toFixed(0)} MB/s; native decode ${nativeSummary(native)}; ${N} decode workers; ${RUNS} runs${QUICK ? " (quick)" : ""}`,
+  );
   const section = {
     date: new Date().toISOString(),
-    versions: { zom: zom.version(), zarrita: JSON.parse(readFileSync(join(root, "node_modules", "zarrita", "package.json"), "utf8")).version, node: process.version, ome_zarr_py: pyramid.ome_zarr },
+    versions: {
+      zom: zom.version(),
+      zarrita: JSON.parse(readFileSync(join(root, "node_modules", "zarrita", "package.json"), "utf8")).version,
+      node: process.version,
+      ome_zarr_py: pyramid.ome_zarr,
+    },
     machine: { parallelism: availableParallelism(), load_average_1min: { before: loadBefore } },
     method: {
       runs: RUNS,
       quick: QUICK,
       statistic: "median of the runs, after one warm-up per library whose values are compared; runs alternate zom / zarrita",
       libraries: `each with its defaults: zom's FetchStore (coalescing; ${getHasConcurrency ? "16 requests in flight, and get's own cap of 16" : "no request limit of its own, get bounded by bytesInFlight"}) and default decode workers; zarrita's FetchStore (no limit, HEAD + range for shard indexes), zarr.open probing v2 before v3 on a new store`,
-      requests: "counted by the server (tests/server/server.mjs); round_trips: waves of arrivals (a request over half a latency after its wave's first starts a new one); max_in_flight: the server's",
-      floors: "round trips with every independent request in flight at once × latency + the transfer at the lower of two estimates (the same requests with plain fetch from the same server without latency, all at once or one by one, the fastest of 5; the stored bytes at the single-file loopback rate) + decoded bytes / native MB/s / min(workers, chunks); one by one: each tile's round trip, transfer and decode in turn; at once and whole reads: transfer and decode overlapped (max of the two)",
+      requests:
+        "counted by the server (tests/server/server.mjs); round_trips: waves of arrivals (a request over half a latency after its wave's first starts a new one); max_in_flight: the server's",
+      floors:
+        "round trips with every independent request in flight at once × latency + the transfer at the lower of two estimates (the same requests with plain fetch from the same server without latency, all at once or one by one, the fastest of 5; the stored bytes at the single-file loopback rate) + decoded bytes / native MB/s / min(workers, chunks); one by one: each tile's round trip, transfer and decode in turn; at once and whole reads: transfer and decode overlapped (max of the two)",
     },
     workers: N,
     loopback_mb_per_s: loopback / 1e3,
@@ -859,14 +986,18 @@ async function main() {
     zom_batch_call: null,
   };
   section.server_cost = await serverCost();
-  console.log(`bench: viewer: the test server's own time per request (32 at once, no latency): ${section.server_cost.map((c) => `${c.file} (${(c.file_bytes / 1e6).toFixed(1)} MB) ${c.ms_per_request.toFixed(1)} ms`).join(", ")}`);
+  console.log(
+    `bench: viewer: the test server's own time per request (32 at once, no latency): ${section.server_cost.map((c) => `${c.file} (${(c.file_bytes / 1e6).toFixed(1)} MB) ${c.ms_per_request.toFixed(1)} ms`).join(", ")}`,
+  );
   try {
     if (PARTS.has("tiles")) {
       const t = await tiles(loopback, native);
       section.tiles = t.rows;
       section.zom_batch_call = t.batch;
       section.index_reuse = await indexReuse();
-      console.log(`bench: viewer: one more tile of a read shard: zom ${section.index_reuse.zom.requests} requests, zarrita ${section.index_reuse.zarrita.requests}`);
+      console.log(
+        `bench: viewer: one more tile of a read shard: zom ${section.index_reuse.zom.requests} requests, zarrita ${section.index_reuse.zarrita.requests}`,
+      );
     }
     if (PARTS.has("whole")) section.whole = await whole(loopback, native);
     if (PARTS.has("concurrency")) section.concurrency = { node: await concurrencyNode() };
@@ -894,7 +1025,9 @@ async function main() {
       copy();
       section.parts_from[part] = previous.parts_from?.[part] ?? previous.date;
     };
-    keep("tiles", () => Object.assign(section, { tiles: previous.tiles, index_reuse: previous.index_reuse, zom_batch_call: previous.zom_batch_call }));
+    keep("tiles", () =>
+      Object.assign(section, { tiles: previous.tiles, index_reuse: previous.index_reuse, zom_batch_call: previous.zom_batch_call }),
+    );
     keep("whole", () => (section.whole = previous.whole));
     keep("concurrency", () => (section.concurrency = { ...section.concurrency, node: previous.concurrency?.node }));
     keep("soak", () => (section.soak = previous.soak));
@@ -919,8 +1052,13 @@ async function main() {
   }
   section.geomean_zarrita_over_zom = geomean(ratios);
   targets.check(`zarrita / zom, geometric mean of ${ratios.length} cases`, section.geomean_zarrita_over_zom, ">=", 1.5);
-  for (const r of (section.whole ?? []).filter((x) => x.latency_ms === 100)) targets.check(`${r.case}: zom / floor`, r.zom_over_floor, "<=", 1.3);
-  if (section.index_reuse) targets.check("requests for a tile of a shard whose index was read (zom)", section.index_reuse.zom.requests, "<=", 1, { unit: "", digits: 0 });
+  for (const r of (section.whole ?? []).filter((x) => x.latency_ms === 100))
+    targets.check(`${r.case}: zom / floor`, r.zom_over_floor, "<=", 1.3);
+  if (section.index_reuse)
+    targets.check("requests for a tile of a shard whose index was read (zom)", section.index_reuse.zom.requests, "<=", 1, {
+      unit: "",
+      digits: 0,
+    });
   const soakZom = section.soak?.cancel?.rows.find((r) => r.lib === "zom" && r.workers === null);
   const soakZarrita = section.soak?.cancel?.rows.find((r) => r.lib === "zarrita");
   if (soakZom && soakZarrita) {

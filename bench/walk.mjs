@@ -39,11 +39,11 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
+import * as zarr from "zarrita";
 import * as reader from "zom";
 import * as tools from "zom/validate";
-import * as zarr from "zarrita";
 import { startServer } from "../tests/server/server.mjs";
-import { benchDir, median, serverBenchArgs, table, Targets, zomPaths } from "./util.mjs";
+import { benchDir, median, serverBenchArgs, Targets, table, zomPaths } from "./util.mjs";
 
 /** zom's reader and validator entries, as one namespace. */
 const zom = { ...reader, ...tools };
@@ -53,7 +53,6 @@ const args = serverBenchArgs();
 const RUNS = args.runs;
 const LATENCY = args.latency;
 const PARSE_RUNS = 25;
-
 
 const WALKS = {
   async "zom consolidated"(url) {
@@ -84,7 +83,12 @@ async function measure(server, name) {
   server.resetStats();
   const t0 = performance.now();
   const paths = await WALKS[name](server.url);
-  return { ms: performance.now() - t0, requests: server.stats.requests, listings: server.stats.log.filter((e) => e.url.includes("list-type=2")).length, paths };
+  return {
+    ms: performance.now() - t0,
+    requests: server.stats.requests,
+    listings: server.stats.log.filter((e) => e.url.includes("list-type=2")).length,
+    paths,
+  };
 }
 
 async function walks(server, expectedNodes) {
@@ -94,7 +98,8 @@ async function walks(server, expectedNodes) {
   const reference = warm["zom consolidated"].paths;
   if (reference.length !== expectedNodes) throw new Error(`zom found ${reference.length} nodes, the manifest says ${expectedNodes}`);
   for (const name of names) {
-    if (warm[name].paths.join("\n") !== reference.join("\n")) throw new Error(`${name} found other nodes (${warm[name].paths.length}) than the zom consolidated walk`);
+    if (warm[name].paths.join("\n") !== reference.join("\n"))
+      throw new Error(`${name} found other nodes (${warm[name].paths.length}) than the zom consolidated walk`);
   }
   const runs = Object.fromEntries(names.map((n) => [n, []]));
   for (let i = 0; i < RUNS; i++) {
@@ -165,7 +170,12 @@ async function parseBench(file, runs = PARSE_RUNS, key = "zarr.json") {
   rows.push(["zom.open(Map store) of the root (members read when asked for)", await timeAsync(() => zom.open(store), runs)]);
   rows.push(["zom.open(Map store) + group.zom (every member read)", await timeAsync(async () => (await zom.open(store)).zom, runs)]);
   const base = rows[0][1];
-  return { bytes: bytes.length, nodes, problems: report.problems.length, results: rows.map(([op, ms]) => ({ op, ms, vs_json_parse: ms / base })) };
+  return {
+    bytes: bytes.length,
+    nodes,
+    problems: report.problems.length,
+    results: rows.map(([op, ms]) => ({ op, ms, vs_json_parse: ms / base })),
+  };
 }
 
 const manifest = JSON.parse(readFileSync(join(args.data, "manifest.json"), "utf8"));
@@ -243,15 +253,36 @@ async function consolidatedHierarchy({ name, dir, format, file, nodes, oneArray 
   } finally {
     await server.close();
   }
-  const rows = names.map((op) => ({ op, nodes, ms: median(runs[op].ms), runs_ms: runs[op].ms.map((m) => Math.round(m)), requests: runs[op].requests }));
+  const rows = names.map((op) => ({
+    op,
+    nodes,
+    ms: median(runs[op].ms),
+    runs_ms: runs[op].ms.map((m) => Math.round(m)),
+    requests: runs[op].requests,
+  }));
   const ms = (op) => rows.find((r) => r.op === op).ms;
   const parse = await parseBench(join(args.data, dir, "consolidated", file), 7, file);
   const pms = (op) => parse.results.find((r) => r.op === op).ms;
   const base = pms("JSON.parse(text)");
   const check = (label, value, op, goal) => targets.check(`${name}: ${label}`, value, op, goal);
-  check("open + one array, zarrita/zom", ms("zarrita: withConsolidatedMetadata + open of one array") / ms("zom: open + group.open of one array"), ">=", 3);
-  check("walk, zarrita (every node)/zom", ms("zarrita: withConsolidatedMetadata + open of every node") / ms("zom: walk (every node)"), ">=", 2);
-  check("group.zom, zarrita (every node)/zom", ms("zarrita: withConsolidatedMetadata + open of every node") / ms("zom: open + group.zom (every node)"), ">=", 2);
+  check(
+    "open + one array, zarrita/zom",
+    ms("zarrita: withConsolidatedMetadata + open of one array") / ms("zom: open + group.open of one array"),
+    ">=",
+    3,
+  );
+  check(
+    "walk, zarrita (every node)/zom",
+    ms("zarrita: withConsolidatedMetadata + open of every node") / ms("zom: walk (every node)"),
+    ">=",
+    2,
+  );
+  check(
+    "group.zom, zarrita (every node)/zom",
+    ms("zarrita: withConsolidatedMetadata + open of every node") / ms("zom: open + group.zom (every node)"),
+    ">=",
+    2,
+  );
   check("fromDocuments / JSON.parse", pms("zom.fromDocuments(bytes)") / base, "<=", 3);
   check("open + group.zom (in memory) / JSON.parse", pms("zom.open(Map store) + group.zom (every member read)") / base, "<=", 3);
   check("validateHierarchy / JSON.parse", pms("zom.validateHierarchy(zom)") / base, "<=", 3);
@@ -261,10 +292,24 @@ async function consolidatedHierarchy({ name, dir, format, file, nodes, oneArray 
 }
 
 const big = manifest.walk10k
-  ? await consolidatedHierarchy({ name: "walk10k", dir: "walk10k", format: 3, file: "zarr.json", nodes: manifest.walk10k.nodes, oneArray: "group5/sub3/image2" })
+  ? await consolidatedHierarchy({
+      name: "walk10k",
+      dir: "walk10k",
+      format: 3,
+      file: "zarr.json",
+      nodes: manifest.walk10k.nodes,
+      oneArray: "group5/sub3/image2",
+    })
   : undefined;
 const v2 = manifest.walk_v2
-  ? await consolidatedHierarchy({ name: "walk_v2", dir: "walk_v2", format: 2, file: ".zmetadata", nodes: manifest.walk_v2.nodes, oneArray: "group5/sub3/image2" })
+  ? await consolidatedHierarchy({
+      name: "walk_v2",
+      dir: "walk_v2",
+      format: 2,
+      file: ".zmetadata",
+      nodes: manifest.walk_v2.nodes,
+      oneArray: "group5/sub3/image2",
+    })
   : undefined;
 
 const pkg = (name) => JSON.parse(readFileSync(join(here, "..", "node_modules", name, "package.json"), "utf8")).version;
@@ -279,8 +324,10 @@ const section = {
     statistic: "median of the runs after one warm-up each; runs alternate the order",
     timed: "from a new store to every node's metadata in memory",
     zom: "zom.walk(new zom.FetchStore(url)) with its defaults: at most 16 requests in flight; children from consolidated metadata, else from S3 ListObjectsV2 listings (the server's s3Listing mode)",
-    zarrita: "zarr.withConsolidatedMetadata(new zarr.FetchStore(url), {format: 'v3'}), then every node of store.contents() opened at once with zarr.open(root.resolve(path), {kind}) (format-agnostic: probes v2 .zattrs + .zarray/.zgroup per node first, on a new store) or with zarr.open.v3 (format pinned)",
-    zarrita_not_consolidated: "n/a: zarrita has no walk and no listing (its FetchStore has get/getRange only; a Group has no members API), so a hierarchy without consolidated metadata cannot be discovered below its root",
+    zarrita:
+      "zarr.withConsolidatedMetadata(new zarr.FetchStore(url), {format: 'v3'}), then every node of store.contents() opened at once with zarr.open(root.resolve(path), {kind}) (format-agnostic: probes v2 .zattrs + .zarray/.zgroup per node first, on a new store) or with zarr.open.v3 (format pinned)",
+    zarrita_not_consolidated:
+      "n/a: zarrita has no walk and no listing (its FetchStore has get/getRange only; a Group has no members API), so a hierarchy without consolidated metadata cannot be discovered below its root",
     check: "every walk found the same 1001 node paths (warm-up run)",
     parse: `median of ${PARSE_RUNS} runs of each operation on the consolidated zarr.json, in this process`,
   },
@@ -318,7 +365,7 @@ if (v2) {
   );
 }
 targets.save(results);
-writeFileSync(args.out, JSON.stringify(results, null, 2) + "\n");
+writeFileSync(args.out, `${JSON.stringify(results, null, 2)}\n`);
 
 const row = (name) => walkRows.find((r) => r.walk === name);
 const zc = row("zom consolidated");
@@ -357,7 +404,12 @@ for (const [part, what] of [
   [v2, `${manifest.walk_v2?.nodes}-node v2 consolidated hierarchy`],
 ]) {
   if (!part) continue;
-  console.log(`${table([`${what}, ${LATENCY} ms latency`, "ms", "requests"], part.open_walk.map((r) => [r.op, r.ms.toFixed(0), String(r.requests)]))}\n`);
+  console.log(
+    `${table(
+      [`${what}, ${LATENCY} ms latency`, "ms", "requests"],
+      part.open_walk.map((r) => [r.op, r.ms.toFixed(0), String(r.requests)]),
+    )}\n`,
+  );
   const base = part.parse.results[0].ms;
   console.log(
     `${table(
@@ -367,5 +419,7 @@ for (const [part, what] of [
   );
 }
 targets.print();
-console.log(`Median of ${RUNS} walks and ${PARSE_RUNS} parses; zom ${section.versions.zom}, zarrita ${section.versions.zarrita}, Node ${process.version}.`);
+console.log(
+  `Median of ${RUNS} walks and ${PARSE_RUNS} parses; zom ${section.versions.zom}, zarrita ${section.versions.zarrita}, Node ${process.version}.`,
+);
 console.log(`bench: wrote the "walk" section of ${args.out}`);

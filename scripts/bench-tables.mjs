@@ -50,14 +50,27 @@ function decode(r) {
     fixed(c.native_mb_per_s),
     c.native_mb_per_s ? fixed(c.zom_into_mb_per_s / c.native_mb_per_s, 2) : "–",
   ]);
-  return table(["case", "zom MB/s", "zarrita MB/s", "zom / zarrita", "zom into a buffer MB/s", "native MB/s", "into a buffer / native"], rows);
+  return table(
+    ["case", "zom MB/s", "zarrita MB/s", "zom / zarrita", "zom into a buffer MB/s", "native MB/s", "into a buffer / native"],
+    rows,
+  );
 }
 
 function read(s) {
   const n = s.workers;
   const kinds = (k) => `${k.metadata} + ${k.head} + ${k.data}`;
   const main = table(
-    ["case", `zom ${n} workers ms`, `zom ${n} workers, transfer ms`, "zom 1 worker ms", "zom main thread ms", "zarrita ms", `zarrita / zom ${n} workers`, "zom requests", "zarrita requests"],
+    [
+      "case",
+      `zom ${n} workers ms`,
+      `zom ${n} workers, transfer ms`,
+      "zom 1 worker ms",
+      "zom main thread ms",
+      "zarrita ms",
+      `zarrita / zom ${n} workers`,
+      "zom requests",
+      "zarrita requests",
+    ],
     s.results.map((r) => [
       r.description,
       fixed(r.zom.ms),
@@ -84,16 +97,36 @@ function read(s) {
       times(r.zom_over_floor),
     ]),
   );
-  const geo = s.geomean_zarrita_over_zom === undefined ? "" : `\n\nzarrita / zom, geometric mean over the target cases: ${times(s.geomean_zarrita_over_zom)}; loopback ${fixed(s.loopback_mb_per_s)} MB/s.`;
+  const geo =
+    s.geomean_zarrita_over_zom === undefined
+      ? ""
+      : `\n\nzarrita / zom, geometric mean over the target cases: ${times(s.geomean_zarrita_over_zom)}; loopback ${fixed(s.loopback_mb_per_s)} MB/s.`;
   return `${main}\n\n${floor}${geo}`;
 }
 
 function walk(s) {
   const parts = [];
-  if (Array.isArray(s.walk)) parts.push(table(["walk", "nodes", "ms", "requests"], s.walk.map((w) => [w.walk, String(w.nodes), fixed(w.ms), String(w.requests)])));
-  if (Array.isArray(s.open_walk)) parts.push(table(["operation", "nodes", "ms", "requests"], s.open_walk.map((w) => [w.op, String(w.nodes), fixed(w.ms), String(w.requests)])));
+  if (Array.isArray(s.walk))
+    parts.push(
+      table(
+        ["walk", "nodes", "ms", "requests"],
+        s.walk.map((w) => [w.walk, String(w.nodes), fixed(w.ms), String(w.requests)]),
+      ),
+    );
+  if (Array.isArray(s.open_walk))
+    parts.push(
+      table(
+        ["operation", "nodes", "ms", "requests"],
+        s.open_walk.map((w) => [w.op, String(w.nodes), fixed(w.ms), String(w.requests)]),
+      ),
+    );
   if (Array.isArray(s.parse?.results)) {
-    parts.push(table([`${s.parse.nodes} nodes, ${(s.parse.bytes / 1e6).toFixed(1)} MB`, "ms", "× `JSON.parse`"], s.parse.results.map((p) => [p.op, fixed(p.ms, 1), times(p.vs_json_parse)])));
+    parts.push(
+      table(
+        [`${s.parse.nodes} nodes, ${(s.parse.bytes / 1e6).toFixed(1)} MB`, "ms", "× `JSON.parse`"],
+        s.parse.results.map((p) => [p.op, fixed(p.ms, 1), times(p.vs_json_parse)]),
+      ),
+    );
   }
   return parts.join("\n\n");
 }
@@ -110,15 +143,38 @@ function plate(s) {
     r.requests_per_node.toFixed(2),
   ]);
   const parts = [table(["plate", "latency", "reader", "ms", "floor ms", "× floor", "requests", "per node"], rows)];
-  parts.push(table(["validate (specs auto)", "nodes", "ms"], s.validation.map((v) => [v.plate, String(v.nodes), fixed(v.validate_ms, 1)])));
+  parts.push(
+    table(
+      ["validate (specs auto)", "nodes", "ms"],
+      s.validation.map((v) => [v.plate, String(v.nodes), fixed(v.validate_ms, 1)]),
+    ),
+  );
   if (s.browser?.length) {
-    parts.push(table(["Chromium, 96 wells, 50 ms", "ms", "requests", "most in flight at the server"], s.browser.map((b) => [`walk concurrency ${b.concurrency}`, fixed(b.ms), String(b.requests), String(b.max_in_flight)])));
+    parts.push(
+      table(
+        ["Chromium, 96 wells, 50 ms", "ms", "requests", "most in flight at the server"],
+        s.browser.map((b) => [`walk concurrency ${b.concurrency}`, fixed(b.ms), String(b.requests), String(b.max_in_flight)]),
+      ),
+    );
   }
   return parts.join("\n\n");
 }
 
 function platePictures(s) {
-  const head = [`plate, ${s.latency_ms} ms a request, Chromium`, "viewport", "wells in view", "pictures ms", "floor ms", "× floor", "requests by then", "floor requests", "first data request ms", "walk started ms", "walk end ms", "requests at walk end"];
+  const head = [
+    `plate, ${s.latency_ms} ms a request, Chromium`,
+    "viewport",
+    "wells in view",
+    "pictures ms",
+    "floor ms",
+    "× floor",
+    "requests by then",
+    "floor requests",
+    "first data request ms",
+    "walk started ms",
+    "walk end ms",
+    "requests at walk end",
+  ];
   const rows = s.plates.map((p) => [
     `${p.wells} wells (level ${p.level}, ${p.level_shape.join(" × ")})`,
     p.viewport ? `${p.viewport.width} × ${p.viewport.height}` : "1400 × 900",
@@ -134,10 +190,26 @@ function platePictures(s) {
     String(p.requests_walk_end),
   ]);
   const kinds = table(
-    ["requests of the wells in view by then", "well documents", "field documents", "level documents", "labels probes", "chunks", "floor: round trips (plate, wells, fields, levels, chunks)"],
+    [
+      "requests of the wells in view by then",
+      "well documents",
+      "field documents",
+      "level documents",
+      "labels probes",
+      "chunks",
+      "floor: round trips (plate, wells, fields, levels, chunks)",
+    ],
     s.plates.map((p) => {
       const k = p.requests_in_view;
-      return [`${p.wells} wells (${p.in_view} in view${p.viewport ? `, ${p.viewport.width} × ${p.viewport.height}` : ""})`, String(k.well), String(k.field), String(k.level), String(k.labels ?? 0), String(k.chunk), p.floor_steps.map((f) => f.round_trips).join(" + ")];
+      return [
+        `${p.wells} wells (${p.in_view} in view${p.viewport ? `, ${p.viewport.width} × ${p.viewport.height}` : ""})`,
+        String(k.well),
+        String(k.field),
+        String(k.level),
+        String(k.labels ?? 0),
+        String(k.chunk),
+        p.floor_steps.map((f) => f.round_trips).join(" + "),
+      ];
     }),
   );
   return `${table(head, rows)}\n\n${kinds}`;
@@ -185,14 +257,24 @@ function partsAttribution(parts) {
       rows.push([`${rest.length} others`, String(bytes), `${((100 * bytes) / at.shipped_bytes).toFixed(1)}%`]);
     }
     out.push(table([`${name} (${at.entry}), \`${at.file}\` by crate (${at.shipped_bytes} bytes)`, "bytes", "share"], rows));
-    out.push(table([`${name}: largest ${at.top.length} items`, "bytes", "group"], at.top.map((t) => [`\`${t.name.length > 90 ? `${t.name.slice(0, 89)}…` : t.name}\``, String(t.bytes), t.group])));
+    out.push(
+      table(
+        [`${name}: largest ${at.top.length} items`, "bytes", "group"],
+        at.top.map((t) => [`\`${t.name.length > 90 ? `${t.name.slice(0, 89)}…` : t.name}\``, String(t.bytes), t.group]),
+      ),
+    );
   }
   return out.join("\n\n");
 }
 
 function load(s) {
   const ms = (x) => fixed(x, 1);
-  const parts = [table(["", "ms"], Object.entries(s.load_ms).map(([k, v]) => [k, ms(v.total)]))];
+  const parts = [
+    table(
+      ["", "ms"],
+      Object.entries(s.load_ms).map(([k, v]) => [k, ms(v.total)]),
+    ),
+  ];
   if (s.module_ms) {
     parts.push(
       table(
@@ -204,12 +286,21 @@ function load(s) {
       ),
     );
   }
-  parts.push(table(["", "first read ms", "second read ms"], Object.entries(s.read_ms).map(([k, v]) => [k, ms(v.first), ms(v.second)])));
+  parts.push(
+    table(
+      ["", "first read ms", "second read ms"],
+      Object.entries(s.read_ms).map(([k, v]) => [k, ms(v.first), ms(v.second)]),
+    ),
+  );
   return parts.join("\n\n");
 }
 
 function bytes(b) {
-  const names = { wasm_file: "the `.wasm` file (`zom/manual`)", carried_in_js: "the module carried in `zom`'s JS (deflate, base64)", worker_code: "the decode worker's code" };
+  const names = {
+    wasm_file: "the `.wasm` file (`zom/manual`)",
+    carried_in_js: "the module carried in `zom`'s JS (deflate, base64)",
+    worker_code: "the decode worker's code",
+  };
   return table(
     ["zom's files", "bytes", "gzipped (level 9)", "brotli"],
     Object.entries(b).map(([k, v]) => [names[k] ?? k, String(v.raw), String(v.gzip), String(v.brotli)]),
@@ -233,7 +324,15 @@ function firstTree(s) {
 function specs(s) {
   return table(
     ["hierarchy", "nodes", "Zarr spec alone (ms)", "+ its convention", "+ auto", "ratio", "auto ratio"],
-    s.hierarchies.map((h) => [h.name, String(h.nodes), fixed(h.ms.zarr), fixed(h.ms.convention), fixed(h.ms.auto), `${h.convention_vs_zarr.toFixed(2)}×`, `${h.auto_vs_zarr.toFixed(2)}×`]),
+    s.hierarchies.map((h) => [
+      h.name,
+      String(h.nodes),
+      fixed(h.ms.zarr),
+      fixed(h.ms.convention),
+      fixed(h.ms.auto),
+      `${h.convention_vs_zarr.toFixed(2)}×`,
+      `${h.auto_vs_zarr.toFixed(2)}×`,
+    ]),
   );
 }
 
@@ -258,11 +357,17 @@ function crossing(s) {
   const num = (x) => (x >= 100 ? x.toFixed(0) : x.toPrecision(3));
   const rows = s.results.map((c) => {
     const best = Math.min(...ways.map((w) => c[w] ?? Infinity));
-    return [`${c.crossing}, ${c.direction}`, c.size, ...ways.map((w) => (c[w] == null ? "" : c[w] === best ? `**${num(c[w])}**` : num(c[w])))];
+    return [
+      `${c.crossing}, ${c.direction}`,
+      c.size,
+      ...ways.map((w) => (c[w] == null ? "" : c[w] === best ? `**${num(c[w])}**` : num(c[w]))),
+    ];
   });
   const t = table(["value", "size", "serde-wasm-bindgen", "JSON text", "js_sys", "js_sys, names once"], rows);
   const added = s.size?.added;
-  const swb = added ? `\n\nserde-wasm-bindgen would add ${(added.typed.gz / 1000).toFixed(1)} KB gzipped to the module for the typed values, ${(added.all.gz / 1000).toFixed(1)} KB for every kind above.` : "";
+  const swb = added
+    ? `\n\nserde-wasm-bindgen would add ${(added.typed.gz / 1000).toFixed(1)} KB gzipped to the module for the typed values, ${(added.all.gz / 1000).toFixed(1)} KB for every kind above.`
+    : "";
   return t + swb;
 }
 
@@ -279,13 +384,33 @@ function summary(r) {
   return table(
     ["bench", "zom", "zarrita.js + numcodecs.js"],
     [
-      [`decoding chunks in memory, MB/s (geometric mean of ${decodes.length} codec cases)`, fixed(geomean(decodes.map((c) => c.zom_mb_per_s))), fixed(geomean(decodes.map((c) => c.zarrita_mb_per_s)))],
-      [`a 4096² array over HTTP, 20 ms latency (geometric mean of ${reads.length} cases)`, ms(geomean(reads.map((c) => c.zom.ms))), ms(geomean(reads.map((c) => c.zarrita.ms)))],
+      [
+        `decoding chunks in memory, MB/s (geometric mean of ${decodes.length} codec cases)`,
+        fixed(geomean(decodes.map((c) => c.zom_mb_per_s))),
+        fixed(geomean(decodes.map((c) => c.zarrita_mb_per_s))),
+      ],
+      [
+        `a 4096² array over HTTP, 20 ms latency (geometric mean of ${reads.length} cases)`,
+        ms(geomean(reads.map((c) => c.zom.ms))),
+        ms(geomean(reads.map((c) => c.zarrita.ms))),
+      ],
       [`16 tiles of one shard at once, ${tile.latency_ms} ms latency`, tiles(tile.zom), tiles(tile.zarrita)],
-      ["first tile of an OME-Zarr pyramid in Chromium (cold, consolidated)", ms(ttft("zom, consolidated")), ms(ttft("zarrita, consolidated"))],
-      ["every node of a 10,000-node consolidated hierarchy", ms(walk("zom: walk (every node)")), ms(walk("zarrita: withConsolidatedMetadata + open of every node"))],
+      [
+        "first tile of an OME-Zarr pyramid in Chromium (cold, consolidated)",
+        ms(ttft("zom, consolidated")),
+        ms(ttft("zarrita, consolidated")),
+      ],
+      [
+        "every node of a 10,000-node consolidated hierarchy",
+        ms(walk("zom: walk (every node)")),
+        ms(walk("zarrita: withConsolidatedMetadata + open of every node")),
+      ],
       ["an app that opens and reads an array, gzipped", app("zom"), app("zarrita + numcodecs")],
-      ["peak RSS of a panning viewer (400 rounds of 16 tiles, half cancelled)", mib(soak("zom (2 workers, default)")), mib(soak("zarrita"))],
+      [
+        "peak RSS of a panning viewer (400 rounds of 16 tiles, half cancelled)",
+        mib(soak("zom (2 workers, default)")),
+        mib(soak("zarrita")),
+      ],
     ],
   );
 }
@@ -331,7 +456,10 @@ function render(name, r) {
   if (missing.length) return `No figures: bench/results.json has no ${missing.join(", ")} (\`npm run bench\`).`;
   if (!bench) return format(r);
   // The decode bench writes the file's top level ("results"); the targets are a list without a date.
-  const days = keys.filter((k) => k !== "targets").map((k) => day(k === "results" ? r.date : (r[k].date ?? r.date))).sort();
+  const days = keys
+    .filter((k) => k !== "targets")
+    .map((k) => day(k === "results" ? r.date : (r[k].date ?? r.date)))
+    .sort();
   const runs = days.length === 0 ? "" : days[0] === days.at(-1) ? `, run of ${days[0]}` : `, runs of ${days[0]} to ${days.at(-1)}`;
   return `<sub>${bench}${runs}</sub>\n\n${format(r)}`;
 }
@@ -366,7 +494,12 @@ runMain(() => {
     return;
   }
   const docs = join(root, "docs");
-  const files = [join(root, "README.md"), ...readdirSync(docs).filter((f) => f.endsWith(".md")).map((f) => join(docs, f))];
+  const files = [
+    join(root, "README.md"),
+    ...readdirSync(docs)
+      .filter((f) => f.endsWith(".md"))
+      .map((f) => join(docs, f)),
+  ];
   const stale = [];
   for (const file of files) {
     const { text, next, stale: blocks } = refreshed(file, r);
@@ -375,6 +508,9 @@ runMain(() => {
     if (values.write) writeFileSync(file, next);
   }
   if (values.write) console.log(stale.length ? `bench-tables: refreshed ${stale.join("; ")}` : "bench-tables: every block was up to date");
-  else if (stale.length) throw new StepError(`bench-tables: blocks differ from ${relative(root, values.results) || values.results}: ${stale.join("; ")} (node scripts/bench-tables.mjs --write)`);
+  else if (stale.length)
+    throw new StepError(
+      `bench-tables: blocks differ from ${relative(root, values.results) || values.results}: ${stale.join("; ")} (node scripts/bench-tables.mjs --write)`,
+    );
   else console.log("bench-tables: every block matches bench/results.json");
 });

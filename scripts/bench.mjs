@@ -74,7 +74,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { build } from "./build.mjs";
-import { root, run, runMain, seconds, StepError } from "./lib.mjs";
+import { root, run, runMain, StepError, seconds } from "./lib.mjs";
 import { python, pythonConventions, pythonIcechunk, pythonOme, setup, twiggy } from "./setup.mjs";
 
 const benchDir = join(root, "bench");
@@ -165,7 +165,20 @@ function generatePlates() {
   }
   const py = pythonOme();
   for (const [name, rows, cols, format] of PLATES) {
-    const args = [plateGenerator, "--rows", String(rows), "--cols", String(cols), "--fields", "2", "--levels", "3", "--format", format, join(platesDir, name)];
+    const args = [
+      plateGenerator,
+      "--rows",
+      String(rows),
+      "--cols",
+      String(cols),
+      "--fields",
+      "2",
+      "--levels",
+      "3",
+      "--format",
+      format,
+      join(platesDir, name),
+    ];
     timed(`generate bench/data/plates/${name} (bench/generate_plate.py, ome-zarr-py)`, () => run(py, args));
   }
   writeFileSync(stamp, want);
@@ -175,13 +188,37 @@ function generatePlates() {
 function generatePlatePictures() {
   const stamp = join(platePicturesDir, "generator.sha256");
   const want = sha256(plateGenerator);
-  if (existsSync(stamp) && readFileSync(stamp, "utf8") === want && PICTURE_PLATES.every(([name]) => existsSync(join(platePicturesDir, name)))) {
+  if (
+    existsSync(stamp) &&
+    readFileSync(stamp, "utf8") === want &&
+    PICTURE_PLATES.every(([name]) => existsSync(join(platePicturesDir, name)))
+  ) {
     console.log("bench: bench/data/plates-pictures is up to date");
     return;
   }
   const py = pythonOme();
   for (const [name, rows, cols] of PICTURE_PLATES) {
-    const args = [plateGenerator, "--rows", String(rows), "--cols", String(cols), "--fields", "2", "--levels", "3", "--format", "0.5", "--keep-chunks", "--channels", "2", "--size", "512", "--chunk", "256", join(platePicturesDir, name)];
+    const args = [
+      plateGenerator,
+      "--rows",
+      String(rows),
+      "--cols",
+      String(cols),
+      "--fields",
+      "2",
+      "--levels",
+      "3",
+      "--format",
+      "0.5",
+      "--keep-chunks",
+      "--channels",
+      "2",
+      "--size",
+      "512",
+      "--chunk",
+      "256",
+      join(platePicturesDir, name),
+    ];
     timed(`generate bench/data/plates-pictures/${name} (bench/generate_plate.py --keep-chunks, ome-zarr-py)`, () => run(py, args));
   }
   writeFileSync(stamp, want);
@@ -256,7 +293,11 @@ runMain(() => {
     if (!BENCHES.includes(b)) throw new StepError(`--only: unknown bench '${b}' (${BENCHES.join(", ")})`);
   }
   if (!args["no-build"]) {
-    setup({ browser: benches.has("viewer") || benches.has("icechunk"), pythonConventions: benches.has("viewer"), pythonIcechunk: benches.has("icechunk") });
+    setup({
+      browser: benches.has("viewer") || benches.has("icechunk"),
+      pythonConventions: benches.has("viewer"),
+      pythonIcechunk: benches.has("icechunk"),
+    });
     build();
   }
   // The cache bench reads tests/fixtures only; the first and icechunk benches, their own data (and tests/fixtures).
@@ -275,12 +316,24 @@ runMain(() => {
   if (benches.has("load")) {
     setup({ browser: true });
     timed("load (bench/load.mjs, Chromium)", () => run(process.execPath, [join(benchDir, "load.mjs"), "--runs", args.runs]));
-    timed("first tree (bench/first-tree.mjs, Chromium)", () => run(process.execPath, [join(benchDir, "first-tree.mjs"), "--runs", args.runs]));
-    timed("explorer on 10,000 nodes (bench/explorer-large.mjs, Chromium)", () => run(process.execPath, [join(benchDir, "explorer-large.mjs"), "--runs", args["read-runs"]]));
+    timed("first tree (bench/first-tree.mjs, Chromium)", () =>
+      run(process.execPath, [join(benchDir, "first-tree.mjs"), "--runs", args.runs]),
+    );
+    timed("explorer on 10,000 nodes (bench/explorer-large.mjs, Chromium)", () =>
+      run(process.execPath, [join(benchDir, "explorer-large.mjs"), "--runs", args["read-runs"]]),
+    );
   }
   if (benches.has("first")) {
     setup({ browser: true, python: true }); // bench/first.mjs writes its data with .venv's zarr-python
-    timed("first impressions (bench/first.mjs, Chromium and Firefox)", () => run(process.execPath, [join(benchDir, "first.mjs"), "--runs", String(Math.max(7, Number(args["read-runs"]))), "--encodings", "gzip,br"]));
+    timed("first impressions (bench/first.mjs, Chromium and Firefox)", () =>
+      run(process.execPath, [
+        join(benchDir, "first.mjs"),
+        "--runs",
+        String(Math.max(7, Number(args["read-runs"]))),
+        "--encodings",
+        "gzip,br",
+      ]),
+    );
   }
   for (const name of ["read", "walk", "specs", "cache"]) {
     if (!benches.has(name)) continue;
@@ -290,12 +343,16 @@ runMain(() => {
   if (benches.has("plate")) {
     setup({ browser: true });
     generatePlates();
-    timed("plate (bench/plate.mjs)", () => run(process.execPath, ["--expose-gc", join(benchDir, "plate.mjs"), "--runs", args["read-runs"]]));
+    timed("plate (bench/plate.mjs)", () =>
+      run(process.execPath, ["--expose-gc", join(benchDir, "plate.mjs"), "--runs", args["read-runs"]]),
+    );
   }
   if (benches.has("plate-pictures")) {
     setup({ browser: true });
     generatePlatePictures();
-    timed("plate pictures (bench/plate-pictures.mjs, Chromium)", () => run(process.execPath, [join(benchDir, "plate-pictures.mjs"), "--runs", args["read-runs"]]));
+    timed("plate pictures (bench/plate-pictures.mjs, Chromium)", () =>
+      run(process.execPath, [join(benchDir, "plate-pictures.mjs"), "--runs", args["read-runs"]]),
+    );
   }
   if (benches.has("viewer")) {
     generatePyramid();

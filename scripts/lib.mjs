@@ -80,7 +80,14 @@ export const PARTS = [
  * are the ones the Rust codecs give (src/codec/lazy.rs).
  */
 export const CODEC_PARTS = [
-  { name: "deflate", out: "zom_part_deflate", features: ["deflate"], codecs: ["gzip", "zlib", "numcodecs.gzip", "numcodecs.zlib"], describes: "gzip and zlib", budget: 31_000 },
+  {
+    name: "deflate",
+    out: "zom_part_deflate",
+    features: ["deflate"],
+    codecs: ["gzip", "zlib", "numcodecs.gzip", "numcodecs.zlib"],
+    describes: "gzip and zlib",
+    budget: 31_000,
+  },
   { name: "lzma", out: "zom_part_lzma", features: ["lzma"], codecs: ["numcodecs.lzma"], describes: "numcodecs lzma", budget: 14_000 },
   { name: "bzip2", out: "zom_part_bzip2", features: ["bzip2"], codecs: ["numcodecs.bz2"], describes: "numcodecs bz2", budget: 11_000 },
   { name: "pcodec", out: "zom_part_pcodec", features: ["pcodec"], codecs: ["numcodecs.pcodec"], describes: "pcodec", budget: 45_000 },

@@ -28,10 +28,10 @@
 //   node scripts/setup.mjs --suites            # tests/zarrita-suite's packages: vitest, zarrita, @vivjs/loaders,
 //                                              # and apps on @fideus-labs/ngff-zarr, ome-zarr.js and @vitessce/zarr
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, relative } from "node:path";
-import { StepError, capture, isMain, root, run, runMain, seconds } from "./lib.mjs";
+import { capture, isMain, root, run, runMain, StepError, seconds } from "./lib.mjs";
 
 const WASM_TARGET = "wasm32-unknown-unknown";
 export const CHROMIUM = "/usr/bin/chromium";
@@ -53,7 +53,12 @@ export const XVFB_RUN = "/usr/bin/xvfb-run";
 export function miniBrowser() {
   if (process.env.MINIBROWSER_PATH) return existsSync(process.env.MINIBROWSER_PATH) ? process.env.MINIBROWSER_PATH : null;
   const lib = "/usr/lib";
-  const dirs = [lib, ...readdirSync(lib, { withFileTypes: true }).filter((e) => e.isDirectory() && /-linux-gnu/.test(e.name)).map((e) => join(lib, e.name))];
+  const dirs = [
+    lib,
+    ...readdirSync(lib, { withFileTypes: true })
+      .filter((e) => e.isDirectory() && /-linux-gnu/.test(e.name))
+      .map((e) => join(lib, e.name)),
+  ];
   for (const dir of dirs) {
     // webkit2gtk-4.1 (libsoup 3, Debian 12 and 13), webkit2gtk-4.0 (libsoup 2), webkitgtk-6.0 (GTK 4).
     for (const api of ["webkit2gtk-4.1", "webkit2gtk-4.0", "webkitgtk-6.0"]) {
@@ -105,7 +110,7 @@ export const VENV_ICECHUNK = join(root, ".venv-icechunk");
 /** Its interpreter: pythonIcechunk() makes it. */
 export const PYTHON_ICECHUNK = join(VENV_ICECHUNK, "bin", "python");
 /** sha256 of the requirements file the venv was last installed from. */
-const PYTHON_STAMP = join(VENV, "zom-requirements.sha256");
+const _PYTHON_STAMP = join(VENV, "zom-requirements.sha256");
 /** zarr 3.1.6 (and numpy 2.4) need Python 3.11 or later. */
 const MIN_PYTHON_MINOR = 11;
 
@@ -164,8 +169,7 @@ function npmPackages(dir = root) {
   const lock = join(dir, "package-lock.json");
   // npm writes node_modules/.package-lock.json on every install: its age says when it ran.
   const stamp = join(dir, "node_modules", ".package-lock.json");
-  const fresh =
-    existsSync(stamp) && (!existsSync(lock) || statSync(stamp).mtimeMs >= statSync(lock).mtimeMs);
+  const fresh = existsSync(stamp) && (!existsSync(lock) || statSync(stamp).mtimeMs >= statSync(lock).mtimeMs);
   const what = dir === root ? "npm packages" : `npm packages of ${relative(root, dir)}`;
   if (fresh) {
     console.log(`ok: ${what}`);
@@ -299,7 +303,9 @@ function basePython() {
   if (withoutVenv) {
     const { cmd, executable } = withoutVenv;
     if (!debian || !executable.startsWith("/usr/bin/")) {
-      throw new StepError(`${cmd} (${executable}) has no venv/ensurepip module: install it, or put a Python >= 3.${MIN_PYTHON_MINOR} that has it on PATH`);
+      throw new StepError(
+        `${cmd} (${executable}) has no venv/ensurepip module: install it, or put a Python >= 3.${MIN_PYTHON_MINOR} that has it on PATH`,
+      );
     }
     const pkg = cmd === "python3" ? "python3-venv" : `${cmd}-venv`;
     console.log(`installing: ${pkg} (apt-get; for python -m venv)`);
@@ -451,8 +457,7 @@ function pythonVenv(venv, interpreter, requirementsFile, { base: basePy = basePy
   const want = createHash("sha256").update(requirements).digest("hex");
   const zarrPin = requirements.toString("utf8").match(/^zarr==(\S+)/m)?.[1];
   const stamp = existsSync(stampFile) ? readFileSync(stampFile, "utf8").trim() : null;
-  const zarrVersion = () =>
-    capture(interpreter, ["-c", "from importlib.metadata import version; print(version('zarr'))"])?.trim();
+  const zarrVersion = () => capture(interpreter, ["-c", "from importlib.metadata import version; print(version('zarr'))"])?.trim();
   if (stamp === want && zarrVersion() === zarrPin) {
     console.log(`ok: python venv (${name}, zarr ${zarrPin})`);
     return interpreter;
@@ -484,7 +489,8 @@ function pythonVenv(venv, interpreter, requirementsFile, { base: basePy = basePy
     requirementsFile,
   ]);
   const installed = zarrVersion();
-  if (installed !== zarrPin) throw new StepError(`pip installed the requirements but ${name} has zarr ${installed ?? "absent"}, not ${zarrPin}`);
+  if (installed !== zarrPin)
+    throw new StepError(`pip installed the requirements but ${name} has zarr ${installed ?? "absent"}, not ${zarrPin}`);
   writeFileSync(stampFile, `${want}\n`);
   console.log(`installed: python venv (${name}, zarr ${installed}) in ${seconds(performance.now() - t0)}`);
   return interpreter;

@@ -3,11 +3,11 @@
 // at /, tests/fixtures under /data/ (the sample at /data/sample/, which the page opens first).
 // PORT chooses the port (default 8080; when it is taken, a free one is picked).
 import { join } from "node:path";
+import { startServer } from "../tests/server/server.mjs";
+import { wwwDist } from "../www/build.mjs";
 import { build } from "./build.mjs";
 import { isMain, root, runMain } from "./lib.mjs";
 import { setup } from "./setup.mjs";
-import { startServer } from "../tests/server/server.mjs";
-import { wwwDist } from "../www/build.mjs";
 
 /** The port `npm start` asks for when PORT is not set. */
 export const DEFAULT_PORT = 8080;

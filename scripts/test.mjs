@@ -7,10 +7,10 @@
 import { spawn } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { join, relative } from "node:path";
-import { build } from "./build.mjs";
-import { CODEC_PARTS, PARTS, root, seconds, StepError } from "./lib.mjs";
-import { CHROMEDRIVER, PYTHON, setup } from "./setup.mjs";
 import { startServer } from "../tests/server/server.mjs";
+import { build } from "./build.mjs";
+import { CODEC_PARTS, PARTS, root, StepError, seconds } from "./lib.mjs";
+import { CHROMEDRIVER, PYTHON, setup } from "./setup.mjs";
 
 const testFiles = (dir) =>
   readdirSync(join(root, dir))
@@ -104,17 +104,44 @@ const nodeTest = (timeoutMs) => ["--test", "--test-reporter=spec", `--test-timeo
 const steps = [
   ["setup", () => setup({ browser: true, python: true, suites: true })],
   ["cargo fmt", () => runTests("cargo", ["fmt", "--check"])],
+  // The TypeScript and the JavaScript of scripts/, bench/, tests/ and bin/ (biome.json): formatted
+  // and linted; `node_modules/.bin/biome check --write .` applies the formatting and the safe fixes.
+  ["biome (format and lint)", () => runTests(join(root, "node_modules", ".bin", "biome"), ["ci", "."])],
   ["cargo clippy", () => runTests("cargo", ["clippy", "--all-targets", "--", "-D", "warnings"])],
   [
     // Each part as scripts/build.mjs builds it: its features, without the embedded built-in specs.
     "cargo clippy (wasm32, shipped parts)",
     async () => {
       for (const part of PARTS) {
-        await runTests("cargo", ["clippy", "--target", "wasm32-unknown-unknown", "--lib", "--no-default-features", "--features", part.features.join(","), "--", "-D", "warnings"]);
+        await runTests("cargo", [
+          "clippy",
+          "--target",
+          "wasm32-unknown-unknown",
+          "--lib",
+          "--no-default-features",
+          "--features",
+          part.features.join(","),
+          "--",
+          "-D",
+          "warnings",
+        ]);
       }
       // The codec parts: kernels/parts with each part's features and its exports.
       for (const part of CODEC_PARTS) {
-        await runTests("cargo", ["clippy", "-p", "zom-parts", "--target", "wasm32-unknown-unknown", "--lib", "--no-default-features", "--features", ["export", ...part.features].join(","), "--", "-D", "warnings"]);
+        await runTests("cargo", [
+          "clippy",
+          "-p",
+          "zom-parts",
+          "--target",
+          "wasm32-unknown-unknown",
+          "--lib",
+          "--no-default-features",
+          "--features",
+          ["export", ...part.features].join(","),
+          "--",
+          "-D",
+          "warnings",
+        ]);
       }
     },
   ],

@@ -7,8 +7,8 @@
  * @module
  */
 import { carried } from "./parts/carried.js";
-import { configure } from "./runtime/entry.js";
 import { browser } from "./runtime/browser.js";
+import { configure } from "./runtime/entry.js";
 import { WASM, WASM_BYTES } from "./zom_wasm_inline.js";
 
 configure({ runtime: browser, ...carried(WASM, WASM_BYTES) });

@@ -5,8 +5,9 @@
  * ZomError("InvalidArgument") until then.
  * @module
  */
-import { configure } from "./runtime/entry.js";
+
 import { browser } from "./runtime/browser.js";
+import { configure } from "./runtime/entry.js";
 
 configure({ runtime: browser, beside: () => new URL("./zom_wasm_bg.wasm", import.meta.url) });
 

@@ -14,26 +14,26 @@ import { WASM, WASM_BYTES } from "./zom_tools_inline.js";
 configureTools(carried(WASM, WASM_BYTES));
 
 export { initValidate } from "./parts/validator.js";
+export * from "./shared/exports.js";
 export {
-  validateDocument,
-  validateHierarchy,
-  validateAttributes,
-  fromDocuments,
-  flatten,
-  unflatten,
-  toV3,
-  like,
-  diff,
-  jsonSchema,
-  detectConventions,
   builtinSpec,
+  detectConventions,
+  diff,
+  flatten,
+  fromDocuments,
+  jsonSchema,
+  like,
+  parseJson,
   specNames,
   specSchema,
   stringify,
-  parseJson,
   summarize,
+  toV3,
+  unflatten,
+  validateAttributes,
+  validateDocument,
+  validateHierarchy,
 } from "./validator/api.js";
 export { toDocuments } from "./validator/documents.js";
-export { walk } from "./validator/walk.js";
 export type { WalkOptions, WalkProgress, WalkReport, WalkResult } from "./validator/walk.js";
-export * from "./shared/exports.js";
+export { walk } from "./validator/walk.js";

@@ -25,9 +25,9 @@ import { fileURLToPath } from "node:url";
 import { inspect } from "node:util";
 import { gzipSync } from "node:zlib";
 import { launchChromium } from "../browser/chromium.mjs";
+import { unplain } from "../browser/plain.mjs";
 import { readJson, repoRoot } from "../js/helpers.mjs";
 import { elements, sameValues } from "../js/hierarchy-common.mjs";
-import { unplain } from "../browser/plain.mjs";
 import { startServer } from "../server/server.mjs";
 
 const appsDir = dirname(fileURLToPath(import.meta.url));
@@ -54,26 +54,53 @@ const APPS = [
   { name: "vite", browser: { root: "dist", page: "/" }, output: "dist", config: "none (no vite.config)", ssr: true, dev: true },
   { name: "webpack", browser: { root: ".", page: "/" }, output: "dist", config: "none (no webpack.config)" },
   { name: "esbuild", browser: { root: ".", page: "/" }, output: "dist", config: "none (CLI defaults: iife)" },
-  { name: "rollup", browser: { root: ".", page: "/" }, output: "dist", config: "rollup.config.mjs: node-resolve {browser} + terser, output.dir (the codec parts are chunks)" },
+  {
+    name: "rollup",
+    browser: { root: ".", page: "/" },
+    output: "dist",
+    config: "rollup.config.mjs: node-resolve {browser} + terser, output.dir (the codec parts are chunks)",
+  },
   { name: "parcel", browser: { root: "dist", page: "/" }, output: "dist", config: "none (no .parcelrc)" },
-  { name: "importmap", browser: { root: "../..", page: "/apps/importmap/dist/" }, output: null, config: "import map (from package.json exports)" },
+  {
+    name: "importmap",
+    browser: { root: "../..", page: "/apps/importmap/dist/" },
+    output: null,
+    config: "import map (from package.json exports)",
+  },
   { name: "node-esm", node: "script.mjs", config: "none" },
   { name: "node-cjs", node: "script.cjs", config: "none" },
   { name: "worker", browser: { root: "dist", page: "/" }, output: "dist", config: "none (no vite.config)" },
   // A zarrita viewer's code with "zarrita" sent to "zom/zarrita": the one-line migration.
-  { name: "vite-zarrita", browser: { root: "dist", page: "/" }, output: "dist", config: 'vite.config.js: resolve.alias { zarrita: "zom/zarrita" }' },
-  { name: "webpack-zarrita", browser: { root: ".", page: "/" }, output: "dist", config: 'webpack.config.js: resolve.alias { zarrita$: "zom/zarrita" }' },
-  { name: "importmap-zarrita", browser: { root: "../..", page: "/apps/importmap-zarrita/dist/" }, output: null, config: 'import map { zarrita: zom\'s "./zarrita" entry }' },
+  {
+    name: "vite-zarrita",
+    browser: { root: "dist", page: "/" },
+    output: "dist",
+    config: 'vite.config.js: resolve.alias { zarrita: "zom/zarrita" }',
+  },
+  {
+    name: "webpack-zarrita",
+    browser: { root: ".", page: "/" },
+    output: "dist",
+    config: 'webpack.config.js: resolve.alias { zarrita$: "zom/zarrita" }',
+  },
+  {
+    name: "importmap-zarrita",
+    browser: { root: "../..", page: "/apps/importmap-zarrita/dist/" },
+    output: null,
+    config: 'import map { zarrita: zom\'s "./zarrita" entry }',
+  },
 ];
 
 /** A warning that concerns zom (any of these in its text) fails the app's build. */
 const ZOM_WARNING =
   /node_modules[\\/]+zom\b|\bzom\b|dynamic import|import\(|\beval\b|top-level await|\bTLA\b|externalized for browser compatibility|critical dependency|import\.meta|new URL|\bnode:[a-z_]+|\bworker\b|wasm/i;
 /** Generic size advisories: printed, not failures (even where they name zom's files). */
-const SIZE_ADVISORY = /larger than \d+ ?[km]i?b|exceed(s|ed)? the recommended (size )?limit|entrypoint size limit|chunkSizeWarningLimit|performance recommendations|bundle size|asset size limit|webpack performance/i;
+const SIZE_ADVISORY =
+  /larger than \d+ ?[km]i?b|exceed(s|ed)? the recommended (size )?limit|entrypoint size limit|chunkSizeWarningLimit|performance recommendations|bundle size|asset size limit|webpack performance/i;
 
 /** A bundler's closing summary line, not a diagnostic of its own. */
-const SUMMARY = /^webpack [\d.]+ compiled|^\d+ (warnings?|errors?) ha(s|ve) detailed information|^Use 'stats\.errorDetails|^\d+ (warnings?|errors?)$/;
+const SUMMARY =
+  /^webpack [\d.]+ compiled|^\d+ (warnings?|errors?) ha(s|ve) detailed information|^Use 'stats\.errorDetails|^\d+ (warnings?|errors?)$/;
 
 /** One row per setup for the final table. */
 const rows = [];
@@ -89,6 +116,7 @@ let lockSnapshot;
 // ---------------------------------------------------------------------------------------------
 // Processes
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: terminal escapes start with ESC
 const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]/g;
 const stripAnsi = (s) => s.replace(ANSI, "");
 
@@ -250,7 +278,10 @@ async function buildApp(app, script) {
   const output = `${r.stdout}\n${r.stderr}`;
   const log = join(outputDir, "apps", `${app.name}.${script.replace(/:/g, "-")}.log`);
   mkdirSync(dirname(log), { recursive: true });
-  writeFileSync(log, `$ ${command}\n# ${how(r, BUILD_TIMEOUT_MS)}, ${(r.ms / 1000).toFixed(1)} s\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`);
+  writeFileSync(
+    log,
+    `$ ${command}\n# ${how(r, BUILD_TIMEOUT_MS)}, ${(r.ms / 1000).toFixed(1)} s\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`,
+  );
   const found = diagnostics(output);
   const warnings = found.filter((d) => d.kind === "warning").map((d) => d.text);
   const zom = warnings.filter((w) => ZOM_WARNING.test(w) && !SIZE_ADVISORY.test(w));
@@ -341,7 +372,10 @@ function checkResult(result, failures, step) {
     if (!(stats.workers > 0)) problems.push(`${stats.workers} workers started`);
     if (!(decoded > 0)) problems.push(`the workers decoded ${decoded} chunks while image/gradient_circles (${chunks} chunks) was read`);
     for (const p of problems) failures.push(`${step}: pool: ${p}`);
-    pool = problems.length === 0 ? `yes (${stats.workers} workers; ${decoded}/${chunks} circles chunks, ${stats.decoded} in all)` : `no: ${problems.join("; ")}`;
+    pool =
+      problems.length === 0
+        ? `yes (${stats.workers} workers; ${decoded}/${chunks} circles chunks, ${stats.decoded} in all)`
+        : `no: ${problems.join("; ")}`;
   }
   return { values, pool, readMs: result.ms };
 }
@@ -371,7 +405,10 @@ async function openPage(app, failures, url) {
     };
     addEventListener(
       "error",
-      (e) => fatal(e instanceof ErrorEvent ? String(e.error?.stack ?? e.message) : `failed to load ${e.target?.src ?? e.target?.href ?? e.target}`),
+      (e) =>
+        fatal(
+          e instanceof ErrorEvent ? String(e.error?.stack ?? e.message) : `failed to load ${e.target?.src ?? e.target?.href ?? e.target}`,
+        ),
       true,
     );
     addEventListener("unhandledrejection", (e) => fatal(`unhandled rejection: ${String(e.reason?.stack ?? e.reason)}`));
@@ -397,7 +434,11 @@ async function openPage(app, failures, url) {
   }
   const bad = lines.filter((l) => ["error", "warning", "assert", "pageerror", "requestfailed"].includes(l.type));
   for (const l of bad) failures.push(`page console ${l.type}: ${head(l.text, 6)}`);
-  const requested = [...new Set((server?.stats.log ?? []).filter((e) => e.status === 200 || e.status === 206).map((e) => new URL(e.url, "http://x").pathname))];
+  const requested = [
+    ...new Set(
+      (server?.stats.log ?? []).filter((e) => e.status === 200 || e.status === 206).map((e) => new URL(e.url, "http://x").pathname),
+    ),
+  ];
   return { result, lines, requested };
 }
 
@@ -438,7 +479,15 @@ async function runNode(args, cwd, step, failures) {
  */
 async function runDevServer(app) {
   const failures = [];
-  const row = { setup: `${app.name} (dev server)`, builds: "n/a", config: `${app.config}; vite dev`, values: "—", readMs: null, pool: "—", size: null };
+  const row = {
+    setup: `${app.name} (dev server)`,
+    builds: "n/a",
+    config: `${app.config}; vite dev`,
+    values: "—",
+    readMs: null,
+    pool: "—",
+    size: null,
+  };
   const dir = join(appsDir, app.name);
   const command = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).scripts.dev;
   const data = await startServer({ root: fixturesDir });
@@ -452,7 +501,10 @@ async function runDevServer(app) {
   let output = "";
   try {
     const url = await new Promise((found, fail) => {
-      const timer = setTimeout(() => fail(new Error(`no URL from \`${command}\` in ${DEV_START_TIMEOUT_MS / 1000} s:\n${head(output)}`)), DEV_START_TIMEOUT_MS);
+      const timer = setTimeout(
+        () => fail(new Error(`no URL from \`${command}\` in ${DEV_START_TIMEOUT_MS / 1000} s:\n${head(output)}`)),
+        DEV_START_TIMEOUT_MS,
+      );
       const look = (d) => {
         output += stripAnsi(String(d));
         const m = output.match(/Local:\s+(http:\/\/\S+)/);
@@ -514,7 +566,9 @@ async function runApp(app) {
     const changed = readLock().some((text, i) => text !== lockSnapshot[i]);
     if (changed) {
       failures.push("build: the build changed tests/apps/package.json or package-lock.json (restored)");
-      ["package.json", "package-lock.json"].forEach((f, i) => writeFileSync(join(appsDir, f), lockSnapshot[i]));
+      ["package.json", "package-lock.json"].forEach((f, i) => {
+        writeFileSync(join(appsDir, f), lockSnapshot[i]);
+      });
     }
     row.builds = build.ok ? (build.zom.length ? "yes, with zom warnings" : "yes") : "no";
     if (build.ok) {
@@ -524,7 +578,15 @@ async function runApp(app) {
       row.size = shippedSize(files);
     }
     if (app.ssr) {
-      const ssrRow = { setup: `${app.name} (ssr)`, builds: "n/a", config: `${app.config}; vite build --ssr`, values: "—", readMs: null, pool: "—", size: null };
+      const ssrRow = {
+        setup: `${app.name} (ssr)`,
+        builds: "n/a",
+        config: `${app.config}; vite build --ssr`,
+        values: "—",
+        readMs: null,
+        pool: "—",
+        size: null,
+      };
       rowsOut.push(ssrRow);
       const ssrFailures = [];
       const ssr = await buildApp(app, "build:ssr");
@@ -568,7 +630,9 @@ before(async () => {
   tarball = await packZom();
   zomVersion = await installZom(tarball);
   lockSnapshot = readLock();
-  console.log(`installed: zom ${zomVersion} from ${relative(repoRoot, tarball)} (${kB(statSync(tarball).size)}) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(
+    `installed: zom ${zomVersion} from ${relative(repoRoot, tarball)} (${kB(statSync(tarball).size)}) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
 });
 
 after(async () => {

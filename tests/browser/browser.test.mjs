@@ -7,11 +7,10 @@ import assert from "node:assert/strict";
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { launchChromium, recordConsole } from "./chromium.mjs";
 import { jsonSchema, stringify } from "zom/validate";
 import { parseJsonExact, readJson, repoRoot } from "../js/helpers.mjs";
+import { launchChromium, recordConsole } from "./chromium.mjs";
 import { serve } from "./server.mjs";
-
 
 let server;
 let browser;

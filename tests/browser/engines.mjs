@@ -18,8 +18,8 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { FIREFOX, miniBrowser, WEBKIT_DRIVER, XVFB_RUN } from "../../scripts/setup.mjs";
 import { CHROMIUM_ARGS, launchChromium } from "./chromium.mjs";
-import { FIREFOX, WEBKIT_DRIVER, XVFB_RUN, miniBrowser } from "../../scripts/setup.mjs";
 
 export const ENGINES = ["chromium", "firefox", "webkit"];
 
@@ -259,8 +259,22 @@ function freePort() {
 function installConsoleRecorder() {
   if (window.__zomConsole) return;
   const lines = (window.__zomConsole = []);
-  const text = (v) => (v instanceof Error ? `${v.name}: ${v.message}` : typeof v === "object" ? (() => { try { return JSON.stringify(v); } catch { return String(v); } })() : String(v));
-  for (const [method, type] of [["error", "error"], ["warn", "warning"]]) {
+  const text = (v) =>
+    v instanceof Error
+      ? `${v.name}: ${v.message}`
+      : typeof v === "object"
+        ? (() => {
+            try {
+              return JSON.stringify(v);
+            } catch {
+              return String(v);
+            }
+          })()
+        : String(v);
+  for (const [method, type] of [
+    ["error", "error"],
+    ["warn", "warning"],
+  ]) {
     const original = console[method].bind(console);
     console[method] = (...args) => {
       lines.push(`${type}: ${args.map(text).join(" ")}`);
@@ -279,7 +293,12 @@ async function launchWebKit(prefix, viewport) {
   // fresh profile folder: nothing is read from or left in the user's.
   const driver = spawn(
     XVFB_RUN,
-    ["--auto-servernum", `--server-args=-screen 0 ${viewport.width + 200}x${viewport.height + 300}x24 -nolisten tcp`, WEBKIT_DRIVER, `--port=${port}`],
+    [
+      "--auto-servernum",
+      `--server-args=-screen 0 ${viewport.width + 200}x${viewport.height + 300}x24 -nolisten tcp`,
+      WEBKIT_DRIVER,
+      `--port=${port}`,
+    ],
     {
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
@@ -320,7 +339,8 @@ async function launchWebKit(prefix, viewport) {
       signal: AbortSignal.timeout(ms),
     });
     const json = await res.json();
-    if (!res.ok || json.value?.error) throw new Error(`webkit: ${method} ${path}: ${json.value?.error ?? res.status}: ${json.value?.message ?? ""}`);
+    if (!res.ok || json.value?.error)
+      throw new Error(`webkit: ${method} ${path}: ${json.value?.error ?? res.status}: ${json.value?.message ?? ""}`);
     return json.value;
   }
 
@@ -349,7 +369,10 @@ async function launchWebKit(prefix, viewport) {
     const end = Date.now() + LAUNCH_TIMEOUT;
     for (;;) {
       if (exited !== null) throw new Error(`xvfb-run WebKitWebDriver exited (${exited}):\n${output}`);
-      const ready = await command("GET", "/status", undefined, 2_000).then((v) => v?.ready === true, () => false);
+      const ready = await command("GET", "/status", undefined, 2_000).then(
+        (v) => v?.ready === true,
+        () => false,
+      );
       if (ready) break;
       if (Date.now() >= end) throw new Error(`WebKitWebDriver did not answer within ${LAUNCH_TIMEOUT} ms:\n${output}`);
       await sleep(100);

@@ -22,14 +22,14 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { ENGINES, launchEngine, missing } from "./engines.mjs";
 import { serveExplorer } from "../../scripts/start.mjs";
 import { wwwDist } from "../../www/build.mjs";
-import { assertPreview, extremePoints, nodePaths, previewPixels } from "./explorer-checks.mjs";
 import { cOrderValues, readJson, repoRoot } from "../js/helpers.mjs";
 import { elements, sameValues } from "../js/hierarchy-common.mjs";
 import { startServer } from "../server/server.mjs";
 import { fixtures } from "../server/testing.mjs";
+import { ENGINES, launchEngine, missing } from "./engines.mjs";
+import { assertPreview, extremePoints, nodePaths, previewPixels } from "./explorer-checks.mjs";
 import { unplain } from "./plain.mjs";
 import { serve } from "./server.mjs";
 
@@ -80,7 +80,9 @@ async function explorerJourney(e) {
     await e.waitFor(() => ["ready", "failed"].includes(document.body.dataset.state), null, { what: "the sample to open", timeout: 60_000 });
   } catch (error) {
     // What the page shows and logged, so that a page that never opens says where it stopped.
-    const state = await e.evaluate(() => `state ${document.body.dataset.state}; ${document.body.innerText.slice(0, 300)}`).catch((x) => String(x));
+    const state = await e
+      .evaluate(() => `state ${document.body.dataset.state}; ${document.body.innerText.slice(0, 300)}`)
+      .catch((x) => String(x));
     const logged = await e.consoleLines().catch((x) => [String(x)]);
     throw new Error(`${error.message}\npage: ${state}\nconsole:\n${logged.join("\n")}`);
   }
@@ -99,7 +101,8 @@ async function explorerJourney(e) {
   // in the explorer's own worker). Not in Firefox: there the explorer's worker starts none
   // (www/src/worker.ts, NESTED_WORKERS_FREEZE) and decodes itself.
   const decodesItself = e.name === "firefox";
-  if (decodesItself) assert.equal(await e.evaluate(() => document.getElementById("decode-workers")?.textContent), "0", "firefox: no nested decode workers");
+  if (decodesItself)
+    assert.equal(await e.evaluate(() => document.getElementById("decode-workers")?.textContent), "0", "firefox: no nested decode workers");
   else await e.waitFor(() => Number(document.getElementById("decode-workers")?.textContent) > 0, null, { what: "zom's decode workers" });
   await e.click(`button.node[data-path="${SHARDED}"]`);
   await e.waitFor((p) => document.querySelector(`article.panel[data-path="${p}"]`) !== null, SHARDED, { what: "the array's panel" });
@@ -118,7 +121,12 @@ async function explorerJourney(e) {
     failure: document.querySelector("#preview .failure")?.innerText ?? null,
   }));
   assert.equal(shown.failure, null, shown.failure);
-  assert.match(shown.status, decodesItself ? /read and decoded in the worker in \d+ ms$/ : /read and decoded in the worker in \d+ ms, \d+ chunks by zom's decode workers/);
+  assert.match(
+    shown.status,
+    decodesItself
+      ? /read and decoded in the worker in \d+ ms$/
+      : /read and decoded in the worker in \d+ ms, \d+ chunks by zom's decode workers/,
+  );
   assert.equal(shown.min, String(min));
   assert.equal(shown.max, String(max));
   const pixels = await e.evaluate(previewPixels, extremePoints(values, expected.shape));
@@ -132,12 +140,18 @@ async function explorerJourney(e) {
   }, image);
   await e.click("#open-form button[type=submit]");
   await e.waitFor(
-    (url) => document.querySelector("#url").value === url && (document.body.dataset.state === "failed" || document.querySelector("#summary .convention") !== null),
+    (url) =>
+      document.querySelector("#url").value === url &&
+      (document.body.dataset.state === "failed" || document.querySelector("#summary .convention") !== null),
     image,
     { what: "the OME-Zarr image's convention badge" },
   );
   const badges = await e.evaluate(() =>
-    [...document.querySelectorAll("#summary .convention")].map((b) => ({ spec: b.dataset.spec, valid: b.dataset.valid, text: b.innerText })),
+    [...document.querySelectorAll("#summary .convention")].map((b) => ({
+      spec: b.dataset.spec,
+      valid: b.dataset.valid,
+      text: b.innerText,
+    })),
   );
   assert.deepEqual(badges, [{ spec: "ome-zarr-0.5", valid: "true", text: "OME-Zarr 0.5 ✓" }]);
   await e.screenshot(join(shots, `${e.name}-explorer-badge.png`));
@@ -223,7 +237,10 @@ async function poolJourney(e) {
   const decodedPlain = pool.decoded - before.decoded;
   assert.ok(decodedPlain > 0, `the workers decoded ${decodedPlain} chunks`);
   const linesPlain = await e.consoleLines();
-  assert.deepEqual(linesPlain.filter((l) => /workers could not start|^pageerror/.test(l)), []);
+  assert.deepEqual(
+    linesPlain.filter((l) => /workers could not start|^pageerror/.test(l)),
+    [],
+  );
 
   const isolated = await openPoolPage(e, `${isolatedSite.url}/tests/browser/pool.html`);
   // Chromium and Firefox isolate a page served with COOP + COEP and give it SharedArrayBuffer.
@@ -239,7 +256,10 @@ async function poolJourney(e) {
   assert.equal(pool.failed, false, "the decode workers started");
   assert.ok(pool.decoded - before.decoded > 0, `the workers decoded ${pool.decoded - before.decoded} chunks`);
   const lines = await e.consoleLines();
-  assert.deepEqual(lines.filter((l) => /workers could not start|^pageerror/.test(l)), []);
+  assert.deepEqual(
+    lines.filter((l) => /workers could not start|^pageerror/.test(l)),
+    [],
+  );
   await e.screenshot(join(shots, `${e.name}-pool.png`));
   const second = isolated.canShare
     ? `COOP + COEP: isolated, SharedArrayBuffer output in ${viaShared.shared} of ${viaShared.reads} reads`
@@ -262,7 +282,12 @@ async function zarritaJourney(e) {
   for (const name of ["v3", "sample"]) {
     const expected = readJson("expected", `${name}.values.json`);
     const paths = Object.keys(expected).filter((p) => NUMERIC.test(String(expected[p].dtype)));
-    const got = JSON.parse(await e.evaluate(async ([url, paths]) => JSON.stringify(await window.zomPool.readAllZarrita(url, paths)), [`${data.url}/${name}`, paths]));
+    const got = JSON.parse(
+      await e.evaluate(
+        async ([url, paths]) => JSON.stringify(await window.zomPool.readAllZarrita(url, paths)),
+        [`${data.url}/${name}`, paths],
+      ),
+    );
     for (const read of got) {
       const want = expected[read.path];
       try {
@@ -281,7 +306,10 @@ async function zarritaJourney(e) {
   }
   assert.deepEqual(failures, [], failures.join("\n"));
   assert.ok(reads > 30, `${reads} arrays`);
-  assert.deepEqual((await e.consoleLines()).filter((l) => /^pageerror/.test(l)), []);
+  assert.deepEqual(
+    (await e.consoleLines()).filter((l) => /^pageerror/.test(l)),
+    [],
+  );
   return `${reads} numeric arrays through zarrita's open and get (${page.isolated ? "isolated" : "not isolated"} page)`;
 }
 
@@ -311,7 +339,9 @@ async function icechunkReads(e, data) {
   for (const [repo, want] of Object.entries(expected.repositories)) {
     for (const [ref, at] of Object.entries(want.refs)) {
       const [kind, name] = [ref.slice(0, ref.indexOf(":")), ref.slice(ref.indexOf(":") + 1)];
-      const paths = Object.entries(at.nodes).filter(([, n]) => n.kind === "array").map(([p]) => p.slice(1));
+      const paths = Object.entries(at.nodes)
+        .filter(([, n]) => n.kind === "array")
+        .map(([p]) => p.slice(1));
       const args = [`${data.url}/icechunk/${repo}/`, { [kind]: name }, expected.virtual_prefix, `${data.url}/icechunk/raw/`, paths, 2];
       const got = JSON.parse(await e.evaluate(async (a) => JSON.stringify(await window.zomPool.readIcechunk(...a)), args));
       if (got.snapshot !== at.snapshot) failures.push(`${repo} ${ref}: snapshot ${got.snapshot}, not ${at.snapshot}`);
@@ -331,10 +361,20 @@ async function icechunkReads(e, data) {
   assert.deepEqual(failures, [], failures.join("\n"));
   assert.ok(reads > 40, `${reads} arrays`);
   // containers/v2's `rel` chunk 1 records the ETag "abc", which the file served does not have.
-  const args = [`${data.url}/icechunk/containers/v2/`, { branch: "main" }, expected.virtual_prefix, `${data.url}/icechunk/raw/`, ["rel"], 0];
+  const args = [
+    `${data.url}/icechunk/containers/v2/`,
+    { branch: "main" },
+    expected.virtual_prefix,
+    `${data.url}/icechunk/raw/`,
+    ["rel"],
+    0,
+  ];
   const changed = JSON.parse(await e.evaluate(async (a) => JSON.stringify(await window.zomPool.readIcechunk(...a)), args));
   assert.equal(changed.arrays[0].error?.code, "ChecksumMismatch", JSON.stringify(changed.arrays[0]));
-  assert.deepEqual((await e.consoleLines()).filter((l) => /^pageerror/.test(l)), []);
+  assert.deepEqual(
+    (await e.consoleLines()).filter((l) => /^pageerror/.test(l)),
+    [],
+  );
   return `${reads} arrays of every ref of 2 repositories, checksums checked (not isolated page)`;
 }
 
@@ -383,9 +423,18 @@ for (const name of ENGINES) {
 test("the engine × journey matrix", (t) => {
   const journeys = ["launch", "explorer", "pool", "zarrita", "icechunk"];
   const cell = (c) => (c ? `${c.status} ${c.seconds.toFixed(1)} s` : "not run");
-  const rows = [["engine", ...journeys], ...ENGINES.map((e) => [e, ...journeys.map((j) => (matrix[e].skipped ? "skipped" : cell(matrix[e][j])))])];
+  const rows = [
+    ["engine", ...journeys],
+    ...ENGINES.map((e) => [e, ...journeys.map((j) => (matrix[e].skipped ? "skipped" : cell(matrix[e][j])))]),
+  ];
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  for (const row of rows) t.diagnostic(row.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd());
+  for (const row of rows)
+    t.diagnostic(
+      row
+        .map((c, i) => c.padEnd(widths[i]))
+        .join("  ")
+        .trimEnd(),
+    );
   for (const e of ENGINES) {
     if (matrix[e].skipped) t.diagnostic(`${e}: skipped: ${matrix[e].skipped}`);
     for (const j of journeys) if (matrix[e][j]?.note) t.diagnostic(`${e} ${j}: ${matrix[e][j].note}`);

@@ -12,7 +12,11 @@ export function nodePaths(name) {
   const dir = join(fixtures, name);
   return readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile() && e.name === "zarr.json")
-    .map((e) => relative(dir, e.parentPath ?? e.path).split(sep).join("/"))
+    .map((e) =>
+      relative(dir, e.parentPath ?? e.path)
+        .split(sep)
+        .join("/"),
+    )
     .sort();
 }
 
@@ -30,7 +34,14 @@ export async function treeRows() {
   const collect = () => {
     for (const b of scroller.querySelectorAll("button.node")) {
       const li = b.closest("[role=treeitem]");
-      if (!seen.has(b.dataset.path)) seen.set(b.dataset.path, { path: b.dataset.path, kind: b.dataset.kind, text: b.innerText, level: Number(li.getAttribute("aria-level")), top: li.offsetTop });
+      if (!seen.has(b.dataset.path))
+        seen.set(b.dataset.path, {
+          path: b.dataset.path,
+          kind: b.dataset.kind,
+          text: b.innerText,
+          level: Number(li.getAttribute("aria-level")),
+          top: li.offsetTop,
+        });
     }
   };
   scroller.scrollTop = 0;
@@ -79,8 +90,14 @@ export const numbers = (values) => values.map((v) => (typeof v === "string" ? Nu
 
 /** matplotlib's viridis at eight evenly spaced points (R's viridisLite lists the same). */
 const VIRIDIS_STOPS = [
-  [0x44, 0x01, 0x54], [0x46, 0x32, 0x7e], [0x36, 0x5c, 0x8d], [0x27, 0x7f, 0x8e],
-  [0x1f, 0xa1, 0x87], [0x4a, 0xc1, 0x6d], [0xa0, 0xda, 0x39], [0xfd, 0xe7, 0x25],
+  [0x44, 0x01, 0x54],
+  [0x46, 0x32, 0x7e],
+  [0x36, 0x5c, 0x8d],
+  [0x27, 0x7f, 0x8e],
+  [0x1f, 0xa1, 0x87],
+  [0x4a, 0xc1, 0x6d],
+  [0xa0, 0xda, 0x39],
+  [0xfd, 0xe7, 0x25],
 ];
 
 /**
@@ -120,8 +137,14 @@ export function assertPreview(pixels, [h, w], values) {
   assert.equal(drawn.length, want.length, "RGBA bytes");
   const wrong = [];
   for (let i = 0; i < want.length; i += 4) {
-    if (drawn[i] !== want[i] || drawn[i + 1] !== want[i + 1] || drawn[i + 2] !== want[i + 2] || drawn[i + 3] !== want[i + 3]) wrong.push(i / 4);
+    if (drawn[i] !== want[i] || drawn[i + 1] !== want[i + 1] || drawn[i + 2] !== want[i + 2] || drawn[i + 3] !== want[i + 3])
+      wrong.push(i / 4);
   }
-  const where = (p) => `(${p % w}, ${Math.floor(p / w)}) drawn ${[...drawn.subarray(p * 4, p * 4 + 4)]}, expected ${[...want.subarray(p * 4, p * 4 + 4)]}`;
-  assert.equal(wrong.length, 0, `${wrong.length} of ${w * h} pixels differ from the values' colours, first ${wrong.slice(0, 3).map(where).join("; ")}`);
+  const where = (p) =>
+    `(${p % w}, ${Math.floor(p / w)}) drawn ${[...drawn.subarray(p * 4, p * 4 + 4)]}, expected ${[...want.subarray(p * 4, p * 4 + 4)]}`;
+  assert.equal(
+    wrong.length,
+    0,
+    `${wrong.length} of ${w * h} pixels differ from the values' colours, first ${wrong.slice(0, 3).map(where).join("; ")}`,
+  );
 }

@@ -18,15 +18,15 @@ import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { launchChromium, recordConsole } from "./chromium.mjs";
-import { assertPreview, extremePoints, nodePaths, numbers, previewPixels, treeRows } from "./explorer-checks.mjs";
-import { serveExplorer } from "../../scripts/start.mjs";
-import { wwwDist } from "../../www/build.mjs";
 import { FsStore } from "zom/fs";
 import { walk } from "zom/validate";
+import { serveExplorer } from "../../scripts/start.mjs";
+import { wwwDist } from "../../www/build.mjs";
 import { assertJsonEqual, parseJsonExact, readJson, repoRoot } from "../js/helpers.mjs";
 import { startServer } from "../server/server.mjs";
 import { fixtures } from "../server/testing.mjs";
+import { launchChromium, recordConsole } from "./chromium.mjs";
+import { assertPreview, extremePoints, nodePaths, numbers, previewPixels, treeRows } from "./explorer-checks.mjs";
 
 const shots = join(repoRoot, "test-output", "explorer");
 
@@ -44,7 +44,9 @@ const shot = (name) => page.screenshot({ path: join(shots, `${name}.png`), fullP
 async function openUrl(url) {
   await page.fill("#url", url);
   await page.click("#open-form button[type=submit]");
-  await page.waitForFunction((u) => document.body.dataset.state !== "walking" && document.querySelector("#url").value === u, url, { timeout: 30_000 });
+  await page.waitForFunction((u) => document.body.dataset.state !== "walking" && document.querySelector("#url").value === u, url, {
+    timeout: 30_000,
+  });
 }
 
 /** Clicks a node in the tree and waits for its panel. */
@@ -55,10 +57,14 @@ async function selectNode(path) {
 
 /** Waits for the preview of the selected array to finish (drawn, or failed). */
 async function previewDone() {
-  await page.waitForFunction(() => {
-    const status = document.querySelector(".preview-status");
-    return status !== null && !status.classList.contains("busy") && document.querySelector(".preview-output")?.childElementCount > 0;
-  }, null, { timeout: 30_000 });
+  await page.waitForFunction(
+    () => {
+      const status = document.querySelector(".preview-status");
+      return status !== null && !status.classList.contains("busy") && document.querySelector(".preview-output")?.childElementCount > 0;
+    },
+    null,
+    { timeout: 30_000 },
+  );
 }
 
 /**
@@ -81,11 +87,16 @@ before(async () => {
   assert.ok(existsSync(join(wwwDist, "index.html")), "www/dist is missing: run `npm run build` first");
   mkdirSync(shots, { recursive: true });
   server = await serveExplorer({ port: 0 });
-  ({ browser, profile } = await launchChromium("zom-chromium-explorer-", { viewport: { width: 1400, height: 900 }, acceptDownloads: true }));
+  ({ browser, profile } = await launchChromium("zom-chromium-explorer-", {
+    viewport: { width: 1400, height: 900 },
+    acceptDownloads: true,
+  }));
   page = await browser.newPage();
   recordConsole(page, consoleLines);
   await page.goto(server.url);
-  await page.waitForFunction(() => document.body.dataset.state === "ready" || document.body.dataset.state === "failed", null, { timeout: 30_000 });
+  await page.waitForFunction(() => document.body.dataset.state === "ready" || document.body.dataset.state === "failed", null, {
+    timeout: 30_000,
+  });
   const state = await page.evaluate(() => document.body.dataset.state);
   assert.equal(state, "ready", `the sample did not open:\n${await page.innerText("body")}\n${consoleLines.join("\n")}`);
 });
@@ -118,7 +129,10 @@ test("the deliberate problem is listed with its location, at the root and at the
   await selectNode("");
   const rows = await page.$$eval("#validation table.problems tbody tr", (trs) => trs.map((tr) => tr.innerText));
   assert.equal(rows.length, 1, rows.join("\n"));
-  assert.match(rows[0], /error\s+\/broken\/bad_chunk_rank\s+chunk_grid\.configuration\.chunk_shape\s+invalid_value\s+chunk_shape \[8\] has 1 dimensions; shape \[16, 16\] has 2/i);
+  assert.match(
+    rows[0],
+    /error\s+\/broken\/bad_chunk_rank\s+chunk_grid\.configuration\.chunk_shape\s+invalid_value\s+chunk_shape \[8\] has 1 dimensions; shape \[16, 16\] has 2/i,
+  );
   assert.match(await page.innerText("#summary"), /1 error/);
   // The tree marks the node and its group.
   assert.equal(await page.innerText('button.node[data-path="broken/bad_chunk_rank"] .badge-problem'), "1");
@@ -150,7 +164,10 @@ test("an image preview is drawn from the real values in the worker, with min/max
   const ms = performance.now() - t0;
   assert.ok(ms < 5000, `the preview took ${Math.round(ms)} ms`);
   assert.match(await page.innerText(".preview-status"), /read and decoded in the worker in \d+ ms, \d+ chunks by zom's decode workers/);
-  assert.deepEqual(consoleLines.slice(linesBefore).filter((l) => /^(warning|error|pageerror)/.test(l)), []);
+  assert.deepEqual(
+    consoleLines.slice(linesBefore).filter((l) => /^(warning|error|pageerror)/.test(l)),
+    [],
+  );
   assert.equal(await page.innerText(".legend-min"), String(min));
   assert.equal(await page.innerText(".legend-max"), String(max));
   const pixels = await page.evaluate(previewPixels, extremePoints(values, expected.shape));
@@ -189,13 +206,19 @@ test("1-D arrays, datetimes, strings and structs show as tables of their values"
   await selectNode("measurements/labels");
   await previewDone();
   const labels = await page.$$eval("table.values tbody tr td:last-child", (tds) => tds.map((td) => td.innerText));
-  assert.deepEqual(labels, expected["measurements/labels"].values.map((s) => JSON.stringify(s)));
+  assert.deepEqual(
+    labels,
+    expected["measurements/labels"].values.map((s) => JSON.stringify(s)),
+  );
   await selectNode("measurements/2024/run1/records");
   await previewDone();
   const header = await page.$$eval("table.values thead th", (ths) => ths.map((th) => th.innerText));
   assert.deepEqual(header, ["i0", "id", "temp", "ok"]);
   const records = await page.$$eval("table.values tbody tr", (trs) => trs.map((tr) => [...tr.cells].slice(1).map((c) => c.innerText)));
-  assert.deepEqual(records, expected["measurements/2024/run1/records"].values.map((r) => [String(r.id), String(r.temp), String(r.ok)]));
+  assert.deepEqual(
+    records,
+    expected["measurements/2024/run1/records"].values.map((r) => [String(r.id), String(r.temp), String(r.ok)]),
+  );
   await shot("04-table-struct");
 });
 
@@ -212,7 +235,9 @@ test("a 3-D array gets a slider for its first dimension; moving it redraws that 
     el.value = "2";
     el.dispatchEvent(new Event("input"));
   });
-  await page.waitForFunction((want) => document.querySelector(".legend-min")?.innerText === want, String(Math.min(...plane(2))), { timeout: 10_000 });
+  await page.waitForFunction((want) => document.querySelector(".legend-min")?.innerText === want, String(Math.min(...plane(2))), {
+    timeout: 10_000,
+  });
   await previewDone();
   assert.equal(await page.innerText(".legend-max"), String(Math.max(...plane(2))));
   assert.match(await page.innerText(".slider"), /2 \/ 2/);
@@ -225,9 +250,13 @@ test("a 3-D array gets a slider for its first dimension; moving it redraws that 
     el.value = "0";
     el.dispatchEvent(new Event("input"));
   });
-  await page.waitForFunction((want) => document.querySelector(".legend-min")?.innerText === want, String(Math.min(...plane(0))), { timeout: 10_000 });
+  await page.waitForFunction((want) => document.querySelector(".legend-min")?.innerText === want, String(Math.min(...plane(0))), {
+    timeout: 10_000,
+  });
   await previewDone();
-  await page.waitForFunction((h) => Number(document.querySelector("#cache-hits").innerText.replace(/,/g, "")) > h, hits, { timeout: 10_000 });
+  await page.waitForFunction((h) => Number(document.querySelector("#cache-hits").innerText.replace(/,/g, "")) > h, hits, {
+    timeout: 10_000,
+  });
   assert.equal(await count("#requests"), requests, "plane 0 again: no request");
 });
 
@@ -236,10 +265,14 @@ test("a slow walk shows a progress bar with the nodes found so far", async () =>
   others.push(slow);
   await page.fill("#url", `${slow.url}/v3/`);
   await page.click("#open-form button[type=submit]");
-  await page.waitForFunction(() => {
-    const bar = document.getElementById("walk-progress");
-    return !bar.hidden && bar.value > 0 && /walking: \d+ nodes? found/.test(document.getElementById("walk-status").innerText);
-  }, null, { timeout: 30_000 });
+  await page.waitForFunction(
+    () => {
+      const bar = document.getElementById("walk-progress");
+      return !bar.hidden && bar.value > 0 && /walking: \d+ nodes? found/.test(document.getElementById("walk-status").innerText);
+    },
+    null,
+    { timeout: 30_000 },
+  );
   await shot("05b-walking");
   await page.waitForFunction(() => document.body.dataset.state === "ready", null, { timeout: 60_000 });
   assert.equal(await page.$eval("#walk-progress", (b) => b.hidden), true);
@@ -252,7 +285,14 @@ test("a plate on a host without listing: its tree shows as the walk finds it, an
   await page.fill("#url", `${slow.url}/walk/ozp-0.21-v0.5-plate`);
   await page.click("#open-form button[type=submit]");
   // Rows while walking: some of the plate, not yet all of it.
-  await page.waitForFunction(() => document.body.dataset.state === "walking" && Number(document.body.dataset.arrived) > 1 && document.querySelectorAll("#tree [role=treeitem]").length > 1, null, { timeout: 30_000 });
+  await page.waitForFunction(
+    () =>
+      document.body.dataset.state === "walking" &&
+      Number(document.body.dataset.arrived) > 1 &&
+      document.querySelectorAll("#tree [role=treeitem]").length > 1,
+    null,
+    { timeout: 30_000 },
+  );
   const early = await page.evaluate(() => Number(document.body.dataset.arrived));
   const manifest = JSON.parse(readFileSync(join(fixtures, "walk", "manifest.json"), "utf8"));
   const plate = manifest.find((m) => m.dir === "ozp-0.21-v0.5-plate");
@@ -275,7 +315,11 @@ test("a URL that 404s gives a readable message with the store key; ?url= opens i
   await page.goto(`${server.url}?url=${encodeURIComponent(`${server.url}data/v2/`)}#/group1/sub`);
   await page.waitForFunction(() => document.body.dataset.state === "ready", null, { timeout: 30_000 });
   await page.waitForSelector('article.panel[data-path="group1/sub"]');
-  assert.deepEqual(await page.evaluate(rowState, "group1/sub"), { selected: true, ariaSelected: "true", inView: true }, "?url= opened the v2 fixture at #/group1/sub");
+  assert.deepEqual(
+    await page.evaluate(rowState, "group1/sub"),
+    { selected: true, ariaSelected: "true", inView: true },
+    "?url= opened the v2 fixture at #/group1/sub",
+  );
   assert.match((await page.evaluate(treeRows))[0].text, /v2/);
 });
 
@@ -319,7 +363,7 @@ test("403, bad JSON, unknown codec and a server without CORS are readable failur
   await shot("07-unknown-codec");
 
   // A server that sends no CORS headers: the browser refuses the answer.
-  const noCors = createServer((req, res) => {
+  const noCors = createServer((_req, res) => {
     res.writeHead(200, { "content-type": "application/json" });
     res.end(JSON.stringify({ zarr_format: 3, node_type: "group", attributes: {} }));
   });
@@ -352,7 +396,10 @@ test("a large hierarchy: only the rows in view are in the DOM; #/path scrolls to
         paths.push(path);
       }
     }
-    writeFileSync(join(dir, "zarr.json"), JSON.stringify({ ...group, consolidated_metadata: { kind: "inline", must_understand: false, metadata } }));
+    writeFileSync(
+      join(dir, "zarr.json"),
+      JSON.stringify({ ...group, consolidated_metadata: { kind: "inline", must_understand: false, metadata } }),
+    );
     const many = await startServer({ root: dir });
     others.push(many);
     await page.goto(`${server.url}?url=${encodeURIComponent(`${many.url}/`)}#/g17/a42`);
@@ -424,7 +471,11 @@ test("a large hierarchy: only the rows in view are in the DOM; #/path scrolls to
       page.evaluate(() => {
         const rows = [...document.querySelectorAll("#tree button.node")];
         const at = (path) => rows.find((b) => b.dataset.path === path)?.closest("li");
-        return { expanded: at("g17")?.getAttribute("aria-expanded"), members: rows.filter((b) => b.dataset.path.startsWith("g17/")).length, next: at("g18") ? at("g18").offsetTop - at("g17").offsetTop : null };
+        return {
+          expanded: at("g17")?.getAttribute("aria-expanded"),
+          members: rows.filter((b) => b.dataset.path.startsWith("g17/")).length,
+          next: at("g18") ? at("g18").offsetTop - at("g17").offsetTop : null,
+        };
       });
     assert.deepEqual(await folded(), { expanded: "false", members: 0, next: 28 });
     await page.keyboard.press("ArrowRight");
@@ -438,8 +489,14 @@ test("a large hierarchy: only the rows in view are in the DOM; #/path scrolls to
     assert.equal(await page.getAttribute("article.panel", "data-path"), "g17/a42");
     // Every node is a row, in order (members by name), reached by scrolling.
     const rows = await page.evaluate(treeRows);
-    assert.deepEqual(rows.map((r) => r.path), paths);
-    assert.deepEqual(rows.slice(0, 3).map((r) => r.level), [1, 2, 3]);
+    assert.deepEqual(
+      rows.map((r) => r.path),
+      paths,
+    );
+    assert.deepEqual(
+      rows.slice(0, 3).map((r) => r.level),
+      [1, 2, 3],
+    );
     // Home: the root's row, which counts the problem below it.
     await page.keyboard.press("Home");
     assert.equal(await activeRow(), "");
@@ -465,7 +522,10 @@ test("large planes are strided, and planes too large to stride show their top-le
       attributes: {},
     });
     writeFileSync(join(dir, "zarr.json"), JSON.stringify({ zarr_format: 3, node_type: "group", attributes: {} }));
-    for (const [name, shape] of [["strided", [2100, 3000]], ["huge", [6000, 6000]]]) {
+    for (const [name, shape] of [
+      ["strided", [2100, 3000]],
+      ["huge", [6000, 6000]],
+    ]) {
       mkdirSync(join(dir, name));
       writeFileSync(join(dir, name, "zarr.json"), JSON.stringify(array(shape)));
     }
@@ -513,7 +573,8 @@ test("an expected ZOM that differs: the diff lists the difference where it is", 
 
 test("conventions: an OME-Zarr image gets a passing badge, a broken copy a failing one with the spec's problem at its node", async () => {
   const conventions = `${server.url}data/conventions`;
-  const badges = () => page.$$eval("#summary .convention", (bs) => bs.map((b) => ({ spec: b.dataset.spec, valid: b.dataset.valid, text: b.innerText })));
+  const badges = () =>
+    page.$$eval("#summary .convention", (bs) => bs.map((b) => ({ spec: b.dataset.spec, valid: b.dataset.valid, text: b.innerText })));
   // The sample claims no convention: no badge.
   await openUrl(server.sampleUrl);
   assert.deepEqual(await badges(), []);
@@ -536,7 +597,10 @@ test("conventions: an OME-Zarr image gets a passing badge, a broken copy a faili
   const rows = await page.$$eval("#validation table.problems tbody tr", (trs) => trs.map((tr) => tr.innerText));
   const hit = rows.find((r) => /\/labels\s+attributes\.ome\.labels\[1\]/.test(r));
   assert.ok(hit, rows.join("\n"));
-  assert.match(hit, /^error\s+\/labels\s+attributes\.ome\.labels\[1\]\s+invalid_value\s+'nuclei' names no node below this one\s+ome-zarr-0\.5 · label-paths/i);
+  assert.match(
+    hit,
+    /^error\s+\/labels\s+attributes\.ome\.labels\[1\]\s+invalid_value\s+'nuclei' names no node below this one\s+ome-zarr-0\.5 · label-paths/i,
+  );
   // Next to the node in the tree too.
   assert.ok(Number(await page.innerText('button.node[data-path="labels"] .badge-problem')) >= 1);
   await selectNode("labels");
@@ -546,7 +610,9 @@ test("conventions: an OME-Zarr image gets a passing badge, a broken copy a faili
 
 /** Waits until the page has walked local data labelled `label` (or failed). */
 async function walkedLocal(label) {
-  await page.waitForFunction((l) => document.body.dataset.state !== "walking" && document.querySelector("#url").value === l, label, { timeout: 30_000 });
+  await page.waitForFunction((l) => document.body.dataset.state !== "walking" && document.querySelector("#url").value === l, label, {
+    timeout: 30_000,
+  });
   assert.equal(await page.evaluate(() => document.body.dataset.state), "ready", await page.innerText("body"));
 }
 
@@ -604,19 +670,34 @@ test("the whole ZOM downloads as JSON: the sample's equal to its walk in Node, v
   };
   // Every node, its metadata and attributes, the broken ones as the walk leaves them.
   const sample = await download(server.sampleUrl, "sample");
-  assertJsonEqual(sample, await walk(new FsStore(join(fixtures, "sample"))), "the sample's downloaded ZOM against zom/validate's walk of its folder");
+  assertJsonEqual(
+    sample,
+    await walk(new FsStore(join(fixtures, "sample"))),
+    "the sample's downloaded ZOM against zom/validate's walk of its folder",
+  );
   // What an independent reader makes of a hierarchy: pydantic-zarr's GroupSpec.from_zarr.
   const v3 = await download(`${server.url}data/v3/`, "v3");
   assertJsonEqual(v3, readJson("expected", "v3.zom.json"), "v3's downloaded ZOM against pydantic-zarr's");
-  assert.deepEqual(consoleLines.filter((l) => l.startsWith("pageerror")), []);
+  assert.deepEqual(
+    consoleLines.filter((l) => l.startsWith("pageerror")),
+    [],
+  );
   await openUrl(server.sampleUrl);
 });
 
 test("an Icechunk repository opens like any other; the picker lists its branches, tags and snapshots and opens the one chosen, with its history", async () => {
   const ice = readJson("icechunk", "expected.json").repositories.v2;
   const url = `${server.url}data/icechunk/v2/`;
-  const treePaths = async () => (await page.evaluate(treeRows)).map((r) => r.path).filter((p) => p !== "").sort();
-  const nodesOf = (ref) => Object.keys(ice.refs[ref].nodes).filter((p) => p !== "/").map((p) => p.slice(1)).sort();
+  const treePaths = async () =>
+    (await page.evaluate(treeRows))
+      .map((r) => r.path)
+      .filter((p) => p !== "")
+      .sort();
+  const nodesOf = (ref) =>
+    Object.keys(ice.refs[ref].nodes)
+      .filter((p) => p !== "/")
+      .map((p) => p.slice(1))
+      .sort();
   await openUrl(url);
   assert.equal(await page.evaluate(() => document.body.dataset.state), "ready", await page.innerText("body"));
   assert.deepEqual(await treePaths(), nodesOf("branch:main"));
@@ -630,7 +711,11 @@ test("an Icechunk repository opens like any other; the picker lists its branches
   assert.deepEqual(await history(), ice.refs["branch:main"].ancestry);
 
   await page.selectOption("#icechunk-ref", "tag:v1.0");
-  await page.waitForFunction(() => document.body.dataset.state === "ready" && new URLSearchParams(location.search).get("ref") === "tag:v1.0", null, { timeout: 30_000 });
+  await page.waitForFunction(
+    () => document.body.dataset.state === "ready" && new URLSearchParams(location.search).get("ref") === "tag:v1.0",
+    null,
+    { timeout: 30_000 },
+  );
   assert.deepEqual(await treePaths(), nodesOf("tag:v1.0"));
   assert.deepEqual(await history(), ice.refs["tag:v1.0"].ancestry);
   // A 2-D array of that snapshot previews from its chunks.

@@ -43,7 +43,11 @@ try {
         members: Object.keys(tree.members ?? {}).length,
         requests: store.stats.requests,
       };
-      show(`walk ${url}`, out.errors.length ? "fail" : "ok", `${out.members} members at the root, consolidated: ${out.consolidated}, ${out.requests} request(s), ${ms.toFixed(0)} ms`);
+      show(
+        `walk ${url}`,
+        out.errors.length ? "fail" : "ok",
+        `${out.members} members at the root, consolidated: ${out.consolidated}, ${out.requests} request(s), ${ms.toFixed(0)} ms`,
+      );
       return out;
     },
 

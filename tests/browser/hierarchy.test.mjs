@@ -9,15 +9,14 @@ import assert from "node:assert/strict";
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { launchChromium, openTestPage, recordConsole } from "./chromium.mjs";
 import { slice } from "zom";
 import { assertJsonEqual, parseJsonExact, readJson, repoRoot } from "../js/helpers.mjs";
 import { elements, reference, sameValues } from "../js/hierarchy-common.mjs";
 import { startServer } from "../server/server.mjs";
 import { fixtures, logLines } from "../server/testing.mjs";
+import { launchChromium, openTestPage, recordConsole } from "./chromium.mjs";
 import { unplain } from "./plain.mjs";
 import { serve } from "./server.mjs";
-
 
 let site;
 let data;
@@ -86,7 +85,13 @@ test("one inner chunk of a sharded array costs two requests (index range + chunk
   checked("shard_index_end: one inner chunk = 2 requests, then 1", async () => {
     const entry = readJson("expected", "v3.values.json").shard_index_end;
     const info = await call("hold", `${data.url}/v3`, "shard_index_end");
-    assert.deepEqual([info.shards, info.chunks], [[8, 8], [4, 4]]);
+    assert.deepEqual(
+      [info.shards, info.chunks],
+      [
+        [8, 8],
+        [4, 4],
+      ],
+    );
     data.resetStats();
     const selection = [slice(4, 8), slice(0, 4)];
     const { data: values, shape } = await call("getHeld", selection);
@@ -97,7 +102,10 @@ test("one inner chunk of a sharded array costs two requests (index range + chunk
     assert.equal(log.length, 2, logLines(data).join("\n"));
     assert.match(log[0].range, /^bytes=-\d+$/);
     assert.match(log[1].range, /^bytes=\d+-\d+$/);
-    assert.ok(log.every((e) => e.status === 206 && e.url === "/v3/shard_index_end/c/0/0"), logLines(data).join("\n"));
+    assert.ok(
+      log.every((e) => e.status === 206 && e.url === "/v3/shard_index_end/c/0/0"),
+      logLines(data).join("\n"),
+    );
     // A suffix range is not a CORS-safelisted header value: the browser asked first.
     assert.ok(data.stats.preflights >= 1, "a CORS preflight");
 

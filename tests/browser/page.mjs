@@ -30,7 +30,11 @@ try {
   const zom = { ...(await import("/pkg/index.js")), ...(await import("/pkg/validate.js")) };
   const { fromDocuments, jsonSchema, stringify, validateDocument, version } = zom;
   results.isZomError = typeof zom.isZomError === "function";
-  await step("version", () => version(), (v) => v);
+  await step(
+    "version",
+    () => version(),
+    (v) => v,
+  );
 
   const bytes = new Uint8Array(await (await fetch("/tests/fixtures/v3-consolidated/zarr.json")).arrayBuffer());
   // JSON text, since structured clone to the test cannot carry the ZOM's BigInts as JSON.
@@ -51,13 +55,18 @@ try {
     codecs: [{ name: "bytes", configuration: { endian: "little" } }],
     attributes: {},
   };
-  const summary = (r) => `valid: ${r.valid}\n` + r.problems.map((p) => `${p.kind} at /${p.path} [${p.loc.join(", ")}]: ${p.message}`).join("\n");
+  const summary = (r) =>
+    `valid: ${r.valid}\n${r.problems.map((p) => `${p.kind} at /${p.path} [${p.loc.join(", ")}]: ${p.message}`).join("\n")}`;
   await step("validateDocument(valid)", () => validateDocument(array, { key: "a/zarr.json" }), summary);
   const broken = { ...array, shape: "ten" };
   delete broken.chunk_grid;
   await step("validateDocument(broken)", () => validateDocument(broken, { key: "a/zarr.json" }), summary);
 
-  await step("jsonSchema(3)", () => JSON.parse(stringify(jsonSchema(3))), (s) => `${s.$schema}\n${s.title ?? ""}`);
+  await step(
+    "jsonSchema(3)",
+    () => JSON.parse(stringify(jsonSchema(3))),
+    (s) => `${s.$schema}\n${s.title ?? ""}`,
+  );
   await step("fromDocuments(garbage)", () => fromDocuments(new Map([["zarr.json", new Uint8Array([1, 2, 3])]])), String);
   document.getElementById("status").textContent = "done";
 } catch (e) {

@@ -29,4 +29,10 @@ export function unplain(v) {
 }
 
 /** A thrown error as plain data: name, code, path, key and message. */
-export const describeError = (e) => ({ name: e?.name, code: e?.code ?? null, path: e?.path ?? null, key: e?.key ?? null, message: String(e?.message ?? e) });
+export const describeError = (e) => ({
+  name: e?.name,
+  code: e?.code ?? null,
+  path: e?.path ?? null,
+  key: e?.key ?? null,
+  message: String(e?.message ?? e),
+});

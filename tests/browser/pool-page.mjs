@@ -21,7 +21,13 @@ try {
             const arr = await zom.openArray(store, path, { workers });
             const { data, shape } = await arr.get();
             const shared = ArrayBuffer.isView(data) && typeof SharedArrayBuffer === "function" && data.buffer instanceof SharedArrayBuffer;
-            return { path, shape, shared, dtype: plain(arr.dtype), data: ArrayBuffer.isView(data) ? Array.from(data, plain) : data.map(plain) };
+            return {
+              path,
+              shape,
+              shared,
+              dtype: plain(arr.dtype),
+              data: ArrayBuffer.isView(data) ? Array.from(data, plain) : data.map(plain),
+            };
           } catch (e) {
             return { path, error: describe(e) };
           }
@@ -40,7 +46,14 @@ try {
           try {
             const arr = await zarr.open(zarr.root(store).resolve(path), { kind: "array" });
             const { data, shape, stride } = await zarr.get(arr);
-            return { path, shape, stride, dtype: arr.dtype, plainBuffer: data.buffer instanceof ArrayBuffer, data: Array.from(data, plain) };
+            return {
+              path,
+              shape,
+              stride,
+              dtype: arr.dtype,
+              plainBuffer: data.buffer instanceof ArrayBuffer,
+              data: Array.from(data, plain),
+            };
           } catch (e) {
             return { path, error: describe(e) };
           }

@@ -18,14 +18,13 @@ import { copyFileSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { build } from "esbuild";
-import { launchChromium, openTestPage, recordConsole } from "./chromium.mjs";
 import { readJson, repoRoot } from "../js/helpers.mjs";
 import { elements, sameValues } from "../js/hierarchy-common.mjs";
 import { startServer } from "../server/server.mjs";
 import { fixtures } from "../server/testing.mjs";
+import { launchChromium, openTestPage, recordConsole } from "./chromium.mjs";
 import { unplain } from "./plain.mjs";
 import { serve } from "./server.mjs";
-
 
 let site;
 let data;
@@ -55,7 +54,10 @@ for (const name of ["v3", "v2", "sample"]) {
     const paths = Object.keys(expected);
     const before = await page.evaluate(() => window.zomPool.pool(2));
     for (const workers of [2, 0]) {
-      const got = await page.evaluate(([url, paths, workers]) => window.zomPool.readAll(url, paths, workers), [`${data.url}/${name}`, paths, workers]);
+      const got = await page.evaluate(
+        ([url, paths, workers]) => window.zomPool.readAll(url, paths, workers),
+        [`${data.url}/${name}`, paths, workers],
+      );
       const failures = [];
       for (const read of got) {
         const entry = expected[read.path];
@@ -73,7 +75,10 @@ for (const name of ["v3", "v2", "sample"]) {
     const pool = await page.evaluate(() => window.zomPool.pool(2));
     assert.equal(pool.failed, false, consoleLines.join("\n"));
     assert.ok(pool.decoded - before.decoded >= paths.length / 2, `the workers decoded ${pool.decoded - before.decoded} chunks`);
-    assert.deepEqual(consoleLines.filter((l) => /workers could not start|pageerror/.test(l)), []);
+    assert.deepEqual(
+      consoleLines.filter((l) => /workers could not start|pageerror/.test(l)),
+      [],
+    );
   });
 }
 
@@ -106,7 +111,10 @@ test("where a CSP allows only same-origin workers, the warning says what to do, 
   const expected = readJson("expected", "v3.values.json");
   const paths = ["codec_zstd", "shard_index_end", "dtype_float64"];
   // The same page with worker-src 'self': the default blob: worker is refused.
-  for (const [query, usesWorkers] of [["", false], ["?worker=/pkg/zom_worker.js", true]]) {
+  for (const [query, usesWorkers] of [
+    ["", false],
+    ["?worker=/pkg/zom_worker.js", true],
+  ]) {
     const tab = await browser.newPage();
     const lines = recordConsole(tab);
     try {
@@ -122,7 +130,10 @@ test("where a CSP allows only same-origin workers, the warning says what to do, 
         assert.equal(pool.failed, false, lines.join("\n"));
         assert.ok(pool.decoded > 0, `the workers decoded ${pool.decoded} chunks`);
         // (404s of the fixtures' missing chunks are logged as errors: expected.)
-        assert.deepEqual(lines.filter((l) => /^(warning|pageerror)/.test(l)), []);
+        assert.deepEqual(
+          lines.filter((l) => /^(warning|pageerror)/.test(l)),
+          [],
+        );
       } else {
         assert.deepEqual(pool, { failed: true, decoded: 0 });
         assert.equal(warnings.length, 1, lines.join("\n"));
@@ -147,11 +158,18 @@ test("on a cross-origin isolated page the workers write into a SharedArrayBuffer
       const expected = readJson("expected", `${name}.values.json`);
       const paths = Object.keys(expected);
       for (const workers of [2, 0]) {
-        const got = await isolated.evaluate(([url, paths, workers]) => window.zomPool.readAll(url, paths, workers), [`${data.url}/${name}`, paths, workers]);
+        const got = await isolated.evaluate(
+          ([url, paths, workers]) => window.zomPool.readAll(url, paths, workers),
+          [`${data.url}/${name}`, paths, workers],
+        );
         for (const read of got) {
           assert.ok(!read.error, `${name}/${read.path}: ${JSON.stringify(read.error)}`);
           assert.deepEqual(read.shape, expected[read.path].shape);
-          sameValues(elements(unplain(read.data), unplain(read.dtype)), expected[read.path].values, `${name}/${read.path} workers ${workers}`);
+          sameValues(
+            elements(unplain(read.data), unplain(read.dtype)),
+            expected[read.path].values,
+            `${name}/${read.path} workers ${workers}`,
+          );
           if (workers === 0) assert.equal(read.shared, false, `${name}/${read.path}: no workers, no shared output`);
           sharedReads += read.shared;
         }
@@ -160,7 +178,10 @@ test("on a cross-origin isolated page the workers write into a SharedArrayBuffer
     assert.ok(sharedReads > 60, `${sharedReads} reads through a SharedArrayBuffer`);
     const pool = await isolated.evaluate(() => window.zomPool.pool(2));
     assert.equal(pool.failed, false, lines.join("\n"));
-    assert.deepEqual(lines.filter((l) => /workers could not start|pageerror/.test(l)), []);
+    assert.deepEqual(
+      lines.filter((l) => /workers could not start|pageerror/.test(l)),
+      [],
+    );
   } finally {
     await isolated.close();
     await isolatedSite.close();
@@ -189,32 +210,35 @@ test("a registered LERC codec reads zarr-python's values in Chromium workers and
       const zom = await import("/pkg/index.js");
       zom.registerCodec({ name: "imagecodecs_lerc", module: codecUrl });
       try {
-      const store = new zom.FetchStore(dataUrl);
-      const out = {};
-      for (const name of ["uint16", "float32"]) {
-        const array = await zom.openArray(store, name);
-        const before = zom.workerStats().decoded;
-        const inWorkers = await array.get(null, { workers: 2 });
-        const decoded = zom.workerStats().decoded - before;
-        const importedBefore = globalThis.zomLercImports ?? 0;
-        const here = await array.get(null, { workers: 0 });
-        out[name] = {
-          shape: inWorkers.shape,
-          workers: Array.from(inWorkers.data),
-          here: Array.from(here.data),
-          decoded,
-          importedBefore,
-          importedAfter: globalThis.zomLercImports ?? 0,
-        };
-      }
-      return out;
+        const store = new zom.FetchStore(dataUrl);
+        const out = {};
+        for (const name of ["uint16", "float32"]) {
+          const array = await zom.openArray(store, name);
+          const before = zom.workerStats().decoded;
+          const inWorkers = await array.get(null, { workers: 2 });
+          const decoded = zom.workerStats().decoded - before;
+          const importedBefore = globalThis.zomLercImports ?? 0;
+          const here = await array.get(null, { workers: 0 });
+          out[name] = {
+            shape: inWorkers.shape,
+            workers: Array.from(inWorkers.data),
+            here: Array.from(here.data),
+            decoded,
+            importedBefore,
+            importedAfter: globalThis.zomLercImports ?? 0,
+          };
+        }
+        return out;
       } finally {
         zom.unregisterCodec("imagecodecs_lerc");
       }
     },
     [`${site.url}/test-output/lerc-codec/lerc.js`, `${data.url}/registered/lerc.zarr`],
   );
-  for (const [name, shape, type] of [["uint16", [64, 50], Uint16Array], ["float32", [40, 30], Float32Array]]) {
+  for (const [name, shape, type] of [
+    ["uint16", [64, 50], Uint16Array],
+    ["float32", [40, 30], Float32Array],
+  ]) {
     const bytes = readFileSync(join(fixtures, "registered", `${name}.expected`));
     const want = Array.from(new type(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length)));
     const read = got[name];
@@ -225,5 +249,8 @@ test("a registered LERC codec reads zarr-python's values in Chromium workers and
   }
   assert.equal(got.uint16.importedBefore, 0, "the page did not import the codec while workers decoded");
   assert.equal(got.uint16.importedAfter, 1);
-  assert.deepEqual(consoleLines.filter((l) => /pageerror|workers could not start/.test(l)), []);
+  assert.deepEqual(
+    consoleLines.filter((l) => /pageerror|workers could not start/.test(l)),
+    [],
+  );
 });

@@ -2,8 +2,9 @@
 // random port, read-only, nothing outside the root; with `isolated`, every page it serves is
 // cross-origin isolated (COOP same-origin + COEP require-corp: SharedArrayBuffer can be
 // posted to workers).
-import { createServer } from "node:http";
+
 import { readFile, stat } from "node:fs/promises";
+import { createServer } from "node:http";
 import { extname, join, normalize, sep } from "node:path";
 
 const TYPES = {

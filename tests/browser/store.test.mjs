@@ -7,10 +7,10 @@ import assert from "node:assert/strict";
 import { readdirSync, rmSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { after, before, test } from "node:test";
-import { launchChromium } from "./chromium.mjs";
 import { repoRoot } from "../js/helpers.mjs";
 import { startServer } from "../server/server.mjs";
 import { expectedListing, fixture, fixtures } from "../server/testing.mjs";
+import { launchChromium } from "./chromium.mjs";
 import { serve } from "./server.mjs";
 
 const SHARD = "v3/shard_index_end/c/0/0";
@@ -60,19 +60,16 @@ const bytes = (path) => Array.from(fixture(path));
 
 test("cross-origin get, prefix and suffix ranges, missing keys, in Chromium", async () => {
   data.resetStats();
-  const r = await inPage(
-    async (FetchStore, url) => {
-      const store = new FetchStore(url);
-      const out = [
-        await store.get("/v3/zarr.json"),
-        await store.getRange("/v3/shard_index_end/c/0/0", { offset: 3, length: 10 }),
-        await store.getRange("/v3/shard_index_end/c/0/0", { suffixLength: 16 }),
-        (await store.get("/v3/nope")) ?? "missing",
-      ];
-      return [out, store.stats.requests];
-    },
-    data.url,
-  );
+  const r = await inPage(async (FetchStore, url) => {
+    const store = new FetchStore(url);
+    const out = [
+      await store.get("/v3/zarr.json"),
+      await store.getRange("/v3/shard_index_end/c/0/0", { offset: 3, length: 10 }),
+      await store.getRange("/v3/shard_index_end/c/0/0", { suffixLength: 16 }),
+      (await store.get("/v3/nope")) ?? "missing",
+    ];
+    return [out, store.stats.requests];
+  }, data.url);
   assert.ok(!r.error, JSON.stringify(r.error));
   const [out, requests] = r.value;
   assert.deepEqual(out, [bytes("v3/zarr.json"), bytes(SHARD).slice(3, 13), bytes(SHARD).slice(-16), "missing"]);
@@ -88,22 +85,19 @@ test("cross-origin S3 listing with paging, in Chromium", async () => {
 });
 
 test("suffix ranges refused cross-origin: HEAD + absolute range; and an abort", async () => {
-  const r = await inPage(
-    async (FetchStore, url) => {
-      const store = new FetchStore(url);
-      const tail = await store.getRange("/v3/shard_index_end/c/0/0", { suffixLength: 16 });
-      const c = new AbortController();
-      setTimeout(() => c.abort(), 20);
-      let aborted = null;
-      try {
-        await store.get("/v3/codec_bytes_only/c/0/0", { signal: c.signal });
-      } catch (e) {
-        aborted = e.code;
-      }
-      return [tail, aborted];
-    },
-    refusing.url,
-  );
+  const r = await inPage(async (FetchStore, url) => {
+    const store = new FetchStore(url);
+    const tail = await store.getRange("/v3/shard_index_end/c/0/0", { suffixLength: 16 });
+    const c = new AbortController();
+    setTimeout(() => c.abort(), 20);
+    let aborted = null;
+    try {
+      await store.get("/v3/codec_bytes_only/c/0/0", { signal: c.signal });
+    } catch (e) {
+      aborted = e.code;
+    }
+    return [tail, aborted];
+  }, refusing.url);
   assert.ok(!r.error, JSON.stringify(r.error));
   assert.deepEqual(r.value, [bytes(SHARD).slice(-16), "Aborted"]);
 });
@@ -121,7 +115,10 @@ test("ranges of one file asked for at once are in flight at once (Range requests
         [slow.url, SHARD, rangeCache],
       );
       assert.ok(!r.error, JSON.stringify(r.error));
-      assert.deepEqual(r.value, [0, 8, 16, 24].map((o) => bytes(SHARD).slice(o, o + 4)));
+      assert.deepEqual(
+        r.value,
+        [0, 8, 16, 24].map((o) => bytes(SHARD).slice(o, o + 4)),
+      );
       return slow.stats.maxInFlight;
     };
     assert.equal(await inFlight(undefined), 4);
@@ -134,14 +131,23 @@ test("ranges of one file asked for at once are in flight at once (Range requests
 test("ZipStore over cross-origin Range requests, and DirectoryHandleStore over a folder handle (OPFS)", async () => {
   const temperature = join(fixtures, "sample", "measurements", "temperature");
   const chunks = readdirSync(temperature, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
-  const files = ["zarr.json", "measurements/zarr.json", ...chunks.map((e) => relative(join(fixtures, "sample"), join(e.parentPath, e.name)).split(sep).join("/"))];
+  const files = [
+    "zarr.json",
+    "measurements/zarr.json",
+    ...chunks.map((e) => relative(join(fixtures, "sample"), join(e.parentPath, e.name)).split(sep).join("/")),
+  ];
   const want = await page.evaluate(
     async ([zipUrl, base, files]) => {
       const { DirectoryHandleStore, FetchStore, ZipStore, openArray } = await import("/pkg/index.js");
       const { walk } = await import("/pkg/validate.js");
-      const values = async (store) => Array.from((await (await openArray(store, "measurements/temperature")).get(null, { workers: 0 })).data.slice(0, 50));
+      const values = async (store) =>
+        Array.from((await (await openArray(store, "measurements/temperature")).get(null, { workers: 0 })).data.slice(0, 50));
       const zip = await ZipStore.fromUrl(zipUrl);
-      const viaZip = { tree: Object.keys((await walk(zip)).members).sort(), values: await values(zip), requests: zip.source.stats.requests };
+      const viaZip = {
+        tree: Object.keys((await walk(zip)).members).sort(),
+        values: await values(zip),
+        requests: zip.source.stats.requests,
+      };
       // A folder in the origin's private file system, written from the fixture files: the
       // same FileSystemDirectoryHandle a folder picker gives.
       const root = await navigator.storage.getDirectory();

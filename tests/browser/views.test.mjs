@@ -18,12 +18,12 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { ENGINES, launchEngine, missing } from "./engines.mjs";
-import { serveExplorer } from "../../scripts/start.mjs";
 import { PYTHON } from "../../scripts/setup.mjs";
+import { serveExplorer } from "../../scripts/start.mjs";
 import { wwwDist } from "../../www/build.mjs";
 import { repoRoot } from "../js/helpers.mjs";
 import { startServer } from "../server/server.mjs";
+import { ENGINES, launchEngine, missing } from "./engines.mjs";
 
 const views = join(repoRoot, "tests", "fixtures", "views");
 const shots = join(repoRoot, "test-output", "views");
@@ -68,14 +68,29 @@ function assertSamePicture(actual, want, what) {
     if (d > worst) [worst, at] = [d, i];
   }
   const px = at >> 2;
-  assert.ok(worst <= 2, `${what}: pixel (${px % want.width}, ${Math.floor(px / want.width)}) channel ${at & 3} is ${actual.rgba[at]}, the reference ${want.rgba[at]}`);
+  assert.ok(
+    worst <= 2,
+    `${what}: pixel (${px % want.width}, ${Math.floor(px / want.width)}) channel ${at & 3} is ${actual.rgba[at]}, the reference ${want.rgba[at]}`,
+  );
   // Not a blank picture: the reference has structure, and so must what was drawn.
-  assert.ok(new Set(Array.from({ length: want.width * want.height }, (_, p) => actual.rgba.readUInt32LE(p * 4))).size > 8, `${what}: fewer than 9 colours`);
+  assert.ok(
+    new Set(Array.from({ length: want.width * want.height }, (_, p) => actual.rgba.readUInt32LE(p * 4))).size > 8,
+    `${what}: fewer than 9 colours`,
+  );
 }
 
 /** viridis at eight points (matplotlib's, as R's viridisLite lists them), interpolated as a 256-entry table. */
 const VIRIDIS = (() => {
-  const stops = [[0x44, 0x01, 0x54], [0x46, 0x32, 0x7e], [0x36, 0x5c, 0x8d], [0x27, 0x7f, 0x8e], [0x1f, 0xa1, 0x87], [0x4a, 0xc1, 0x6d], [0xa0, 0xda, 0x39], [0xfd, 0xe7, 0x25]];
+  const stops = [
+    [0x44, 0x01, 0x54],
+    [0x46, 0x32, 0x7e],
+    [0x36, 0x5c, 0x8d],
+    [0x27, 0x7f, 0x8e],
+    [0x1f, 0xa1, 0x87],
+    [0x4a, 0xc1, 0x6d],
+    [0xa0, 0xda, 0x39],
+    [0xfd, 0xe7, 0x25],
+  ];
   return Array.from({ length: 256 }, (_, i) => {
     const t = (i / 255) * (stops.length - 1);
     const k = Math.min(Math.floor(t), stops.length - 2);
@@ -100,7 +115,9 @@ function mapReference(hierarchy, name, { flipRows }) {
     "v[mask] = np.nan",
     "print(json.dumps({'shape': list(v.shape), 'values': [None if np.isnan(x) else float(x) for x in v.ravel()]}))",
   ].join("\n");
-  const out = JSON.parse(execFileSync(PYTHON, ["-c", script, join(views, hierarchy, name)], { encoding: "utf8", maxBuffer: 64 << 20, timeout: 60_000 }));
+  const out = JSON.parse(
+    execFileSync(PYTHON, ["-c", script, join(views, hierarchy, name)], { encoding: "utf8", maxBuffer: 64 << 20, timeout: 60_000 }),
+  );
   const [height, width] = out.shape;
   const finite = out.values.filter((v) => v !== null);
   const min = Math.min(...finite);
@@ -175,7 +192,10 @@ const drawnCount = () => document.querySelector("#view .view-body")?.dataset.dra
 
 async function imageJourney(e, { hierarchy, levels }) {
   await openHierarchy(e, hierarchy);
-  await e.waitFor(() => document.querySelector("#image-canvas") !== null && document.body.dataset.state === "ready", null, { what: `${hierarchy}: the image drawn and the walk done`, timeout: 60_000 });
+  await e.waitFor(() => document.querySelector("#image-canvas") !== null && document.body.dataset.state === "ready", null, {
+    what: `${hierarchy}: the image drawn and the walk done`,
+    timeout: 60_000,
+  });
   await e.waitFor(() => document.querySelector("#view .view-body")?.dataset.drawn !== undefined, null, { what: "the picture" });
   const drawn = await canvasPixels(e, "#image-canvas");
   const level = levels[Number(drawn.level)];
@@ -198,13 +218,18 @@ async function labelsJourney(e, hierarchy, level) {
     pick.value = "cells";
     pick.dispatchEvent(new Event("change"));
   });
-  await e.waitFor((was) => (document.querySelector("#view .view-body")?.dataset.drawn ?? null) !== was, before, { what: "the picture with labels" });
+  await e.waitFor((was) => (document.querySelector("#view .view-body")?.dataset.drawn ?? null) !== was, before, {
+    what: "the picture with labels",
+  });
   assertSamePicture(await canvasPixels(e, "#image-canvas"), reference(hierarchy, "", level, "cells"), `${hierarchy} with labels`);
 }
 
 async function plateJourney(e) {
   await openHierarchy(e, "ome-0.5-plate");
-  await e.waitFor(() => document.querySelectorAll("#plate-grid .thumb-slot[data-state=drawn]").length === 6, null, { what: "six wells drawn", timeout: 60_000 });
+  await e.waitFor(() => document.querySelectorAll("#plate-grid .thumb-slot[data-state=drawn]").length === 6, null, {
+    what: "six wells drawn",
+    timeout: 60_000,
+  });
   const wells = await e.evaluate(() => [...document.querySelectorAll("#plate-grid .well")].map((w) => w.dataset.well));
   assert.deepEqual(wells, ["A/1", "A/2", "A/3", "B/1", "B/2", "B/3"]);
   const slot = await e.evaluate(() => {
@@ -255,14 +280,20 @@ async function datasetJourney(e) {
   assert.equal(page.time, times[0], "the time slider shows the first date");
   assert.match(page.summary, /Dimensions: \(time: 12, lat: 36, lon: 72\)/);
   // Every pixel: zarr-python's tas[0], its rows reversed (the latitudes run south to north), in viridis.
-  assertSamePicture(await canvasPixels(e, "#plane-canvas"), mapReference("xarray-tas", "tas", { flipRows: true }), "tas at the first time, north up");
+  assertSamePicture(
+    await canvasPixels(e, "#plane-canvas"),
+    mapReference("xarray-tas", "tas", { flipRows: true }),
+    "tas at the first time, north up",
+  );
   // The last time step's date.
   await e.evaluate(() => {
     const input = document.querySelector('input[data-dim="time"]');
     input.value = input.max;
     input.dispatchEvent(new Event("input"));
   });
-  await e.waitFor((want) => document.querySelector('output.slider-value[data-dim="time"]')?.textContent === want, times.at(-1), { what: "the last date" });
+  await e.waitFor((want) => document.querySelector('output.slider-value[data-dim="time"]')?.textContent === want, times.at(-1), {
+    what: "the last date",
+  });
   // The value under the pointer, in kelvin.
   const readout = await e.evaluate(() => {
     const canvas = document.querySelector("#plane-canvas");
@@ -276,10 +307,17 @@ async function datasetJourney(e) {
   await waitForView(e, "#plane-canvas", "the first variable drawn");
   await e.waitFor(() => document.body.dataset.state === "ready", null, { what: "the walk" });
   await pickVariable(e, "tos");
-  assertSamePicture(await canvasPixels(e, "#plane-canvas"), mapReference("xarray-noleap", "tos", { flipRows: false }), "tos, as stored (north first)");
+  assertSamePicture(
+    await canvasPixels(e, "#plane-canvas"),
+    mapReference("xarray-noleap", "tos", { flipRows: false }),
+    "tos, as stored (north first)",
+  );
   const y = await e.evaluate(() => [...document.querySelectorAll(".axis-y span")].map((s) => s.textContent));
   assert.deepEqual(y, ["87.5", "lat (degrees_north)", "-87.5"], "latitude stored north to south, not flipped");
-  assert.equal(await e.evaluate(() => document.querySelector('output.slider-value[data-dim="time"]')?.textContent), dates("xarray-noleap", "time")[0]);
+  assert.equal(
+    await e.evaluate(() => document.querySelector('output.slider-value[data-dim="time"]')?.textContent),
+    dates("xarray-noleap", "time")[0],
+  );
   await pickVariable(e, "sos");
   // Stored north to south: drawn as stored; the packed int16 decoded (scale 0.001, offset 30), the masked box transparent.
   assertSamePicture(await canvasPixels(e, "#plane-canvas"), mapReference("xarray-noleap", "sos", { flipRows: false }), "sos, as stored");
@@ -288,7 +326,11 @@ async function datasetJourney(e) {
     input.value = "1";
     input.dispatchEvent(new Event("input"));
   });
-  await e.waitFor((want) => document.querySelector('output.slider-value[data-dim="time360"]')?.textContent === want, dates("xarray-noleap", "time360")[1], { what: "the 360_day date 2026-02-30" });
+  await e.waitFor(
+    (want) => document.querySelector('output.slider-value[data-dim="time360"]')?.textContent === want,
+    dates("xarray-noleap", "time360")[1],
+    { what: "the 360_day date 2026-02-30" },
+  );
 }
 
 async function collectionsJourney(e) {

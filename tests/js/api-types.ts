@@ -1,8 +1,34 @@
 // Compile-time test (tsc --strict --noEmit -p tests/js/tsconfig.json; never run): the published
 // declarations of "zom" and "zom/manual" type the uses a TypeScript caller writes.
-import { isZomError, loadCodecParts, version, ZomError, type ArrayZomV3, type Difference, type GroupZomV2, type GroupZomV3, type Problem, type ProblemKind, type Report, type Zom } from "zom";
-import { diff, flatten, fromDocuments, jsonSchema, like, parseJson, stringify, toDocuments, toV3, unflatten, validateDocument, validateHierarchy } from "zom/validate";
-import { init, type InitSource } from "zom/manual";
+import {
+  type ArrayZomV3,
+  type Difference,
+  type GroupZomV2,
+  type GroupZomV3,
+  isZomError,
+  loadCodecParts,
+  type Problem,
+  type ProblemKind,
+  type Report,
+  version,
+  type Zom,
+  type ZomError,
+} from "zom";
+import { type InitSource, init } from "zom/manual";
+import {
+  diff,
+  flatten,
+  fromDocuments,
+  jsonSchema,
+  like,
+  parseJson,
+  stringify,
+  toDocuments,
+  toV3,
+  unflatten,
+  validateDocument,
+  validateHierarchy,
+} from "zom/validate";
 
 export async function typedUses(bytes: Uint8Array): Promise<string[]> {
   const source: InitSource = bytes;
@@ -24,7 +50,7 @@ export async function typedUses(bytes: Uint8Array): Promise<string[]> {
 
   if (zom.zarr_format === 3 && zom.node_type === "group") {
     const group: GroupZomV3 = zom;
-    const member = group.members?.["a"];
+    const member = group.members?.a;
     if (member?.node_type === "array") {
       const array: ArrayZomV3 = member;
       const dims: number = array.shape.length;
@@ -41,7 +67,7 @@ export async function typedUses(bytes: Uint8Array): Promise<string[]> {
 
   const same: boolean = like(zom, viaObject, { exclude: ["attributes"] });
   const differences: Difference[] = diff(zom, viaObject, { include: ["shape"] });
-  const schemaVersion: unknown = jsonSchema(3)["$schema"];
+  const schemaVersion: unknown = jsonSchema(3).$schema;
   const parsed = parseJson(stringify(zom, 2));
 
   try {
@@ -49,7 +75,18 @@ export async function typedUses(bytes: Uint8Array): Promise<string[]> {
   } catch (e) {
     if (isZomError(e)) {
       const code: ZomError["code"] = e.code;
-      return [code, e.path ?? "", e.key ?? "", version(), String(same), String(differences.length), String(schemaVersion), typeof parsed, String(docs.size), String(handled.valid)];
+      return [
+        code,
+        e.path ?? "",
+        e.key ?? "",
+        version(),
+        String(same),
+        String(differences.length),
+        String(schemaVersion),
+        typeof parsed,
+        String(docs.size),
+        String(handled.valid),
+      ];
     }
   }
   return [];

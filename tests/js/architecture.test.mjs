@@ -33,8 +33,12 @@ test('"Entry points and runtimes" names every specifier of package.json exports 
     const specifier = key === "." ? "zom" : `zom/${key.slice(2)}`;
     assert.ok(section.includes(`"${specifier}"`), `${specifier} is not in the section`);
     const files = [];
-    const collect = (v) => (typeof v === "string" ? files.push(v) : Object.entries(v).forEach(([k, w]) => k !== "types" && collect(w)));
+    const collect = (v) => {
+      if (typeof v === "string") files.push(v);
+      else for (const [k, w] of Object.entries(v)) if (k !== "types") collect(w);
+    };
     collect(target);
-    for (const file of files.filter((f) => f.startsWith("./pkg/"))) assert.ok(section.includes(`\`${file.slice(2)}\``), `${specifier}: ${file} is not in the section`);
+    for (const file of files.filter((f) => f.startsWith("./pkg/")))
+      assert.ok(section.includes(`\`${file.slice(2)}\``), `${specifier}: ${file} is not in the section`);
   }
 });

@@ -46,5 +46,12 @@ test("the main thread's work between the script's arrival and the first chunk re
 
 test("a trace without the script's request or a chunk request is refused", () => {
   assert.throws(() => mainThreadWork(events, "/p/other.js"), /no request of \/p\/other\.js/);
-  assert.throws(() => mainThreadWork(events.filter((e) => e.args?.data?.requestId !== "3"), "/p/main.js"), /chunk request/);
+  assert.throws(
+    () =>
+      mainThreadWork(
+        events.filter((e) => e.args?.data?.requestId !== "3"),
+        "/p/main.js",
+      ),
+    /chunk request/,
+  );
 });

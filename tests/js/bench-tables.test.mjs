@@ -7,6 +7,10 @@ import { test } from "node:test";
 import { repoRoot } from "./helpers.mjs";
 
 test("every generated benchmark table matches bench/results.json", () => {
-  const r = spawnSync(process.execPath, [join(repoRoot, "scripts", "bench-tables.mjs"), "--check"], { cwd: repoRoot, encoding: "utf8", timeout: 60_000 });
+  const r = spawnSync(process.execPath, [join(repoRoot, "scripts", "bench-tables.mjs"), "--check"], {
+    cwd: repoRoot,
+    encoding: "utf8",
+    timeout: 60_000,
+  });
   assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
 });

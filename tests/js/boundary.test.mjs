@@ -10,7 +10,12 @@ import { readDocuments } from "./helpers.mjs";
 /** Asserts that `value` is made of plain objects and arrays only, equal to its JSON copy. */
 function assertPlain(value, what) {
   const visit = (v, at) => {
-    if (Array.isArray(v)) return v.forEach((item, i) => visit(item, `${at}[${i}]`));
+    if (Array.isArray(v)) {
+      v.forEach((item, i) => {
+        visit(item, `${at}[${i}]`);
+      });
+      return;
+    }
     if (v !== null && typeof v === "object") {
       assert.equal(Object.getPrototypeOf(v), Object.prototype, `${what}: ${at} is not a plain object`);
       for (const [k, item] of Object.entries(v)) visit(item, `${at}.${k}`);
@@ -72,20 +77,48 @@ test("toV3's problems and diff's differences are plain lists; BigInt values stay
 
 test("summaries by node path: a node named __proto__ is an own property, not the prototype", () => {
   const group = JSON.stringify({ zarr_format: 3, node_type: "group", attributes: {} });
-  const tree = fromDocuments(new Map([["zarr.json", group], ["__proto__/zarr.json", group], ["a/zarr.json", group]]));
+  const tree = fromDocuments(
+    new Map([
+      ["zarr.json", group],
+      ["__proto__/zarr.json", group],
+      ["a/zarr.json", group],
+    ]),
+  );
   const summaries = summarize(tree);
   assert.deepEqual(Object.keys(summaries), ["", "__proto__", "a"]);
   assert.equal(Object.getPrototypeOf(summaries), Object.prototype);
   assert.ok(Object.hasOwn(summaries, "__proto__"));
-  assert.deepEqual(Object.keys(summaries[""]), ["kind", "zarr_format", "attributes", "members", "shape", "data_type", "chunks", "shards", "grid", "codecs"]);
+  assert.deepEqual(Object.keys(summaries[""]), [
+    "kind",
+    "zarr_format",
+    "attributes",
+    "members",
+    "shape",
+    "data_type",
+    "chunks",
+    "shards",
+    "grid",
+    "codecs",
+  ]);
   assert.equal(summaries[""].members, 2);
   assertPlain(summaries, "summarize");
 });
 
 test("errors carry {code, message, path, key}; limits keep Infinity", () => {
-  assert.throws(() => parseJson("{"), (e) => e.code === "InvalidMetadata" && e.path === null && e.key === null);
+  assert.throws(
+    () => parseJson("{"),
+    (e) => e.code === "InvalidMetadata" && e.path === null && e.key === null,
+  );
   const before = getLimits();
-  assert.deepEqual(Object.keys(before), ["maxChunkBytes", "maxBytes", "maxChunks", "maxDocumentBytes", "maxJsonDepth", "maxNodes", "maxShardIndexBytes"]);
+  assert.deepEqual(Object.keys(before), [
+    "maxChunkBytes",
+    "maxBytes",
+    "maxChunks",
+    "maxDocumentBytes",
+    "maxJsonDepth",
+    "maxNodes",
+    "maxShardIndexBytes",
+  ]);
   try {
     setLimits({ maxNodes: Infinity });
     assert.equal(getLimits().maxNodes, Infinity);

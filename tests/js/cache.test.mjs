@@ -8,10 +8,10 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { ChunkCache, FetchStore, open, openArray, openGroup, slice, workerStats, ZomError } from "zom";
-import { logLines, withServer } from "../server/testing.mjs";
-import { elements, reference, sameValues } from "./hierarchy-common.mjs";
-import { readJson } from "./helpers.mjs";
 import { poolOf } from "../../pkg/pool/pool.js";
+import { logLines, withServer } from "../server/testing.mjs";
+import { readJson } from "./helpers.mjs";
+import { elements, reference, sameValues } from "./hierarchy-common.mjs";
 
 const expected = readJson("expected", "sample.values.json");
 
@@ -139,6 +139,9 @@ test("getChunk, strings and a per-read cache", () =>
     assert.equal(server.stats.requests, 0);
     // Only a ChunkCache, with a valid bound.
     await assert.rejects(arr.get(undefined, { cache: {} }), (e) => e instanceof ZomError && e.code === "InvalidArgument");
-    assert.throws(() => new ChunkCache({ maxBytes: -1 }), (e) => e instanceof ZomError && e.code === "InvalidArgument");
+    assert.throws(
+      () => new ChunkCache({ maxBytes: -1 }),
+      (e) => e instanceof ZomError && e.code === "InvalidArgument",
+    );
     assert.deepEqual(new ChunkCache({ maxBytes: 1 }).stats, { hits: 0, misses: 0, evictions: 0, bytes: 0, entries: 0 });
   }));

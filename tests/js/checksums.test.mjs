@@ -64,7 +64,11 @@ test("one flipped bit in any checksummed chunk is a ChecksumMismatch (JS API, Ma
       const chunkKeys = [...map.keys()].filter((k) => k.startsWith(`/${path}/`) && !/(zarr\.json|\.z\w+)$/.test(k));
       assert.ok(chunkKeys.length > 0, path);
       for (const key of chunkKeys) {
-        const coords = key.slice(path.length + 2).replace(/^c\//, "").split(/[/.]/).map(Number);
+        const coords = key
+          .slice(path.length + 2)
+          .replace(/^c\//, "")
+          .split(/[/.]/)
+          .map(Number);
         const selection = coords.map((c, d) => slice(c * grid[d], Math.min((c + 1) * grid[d], arr.shape[d])));
         const stored = map.get(key);
         await arr.get(selection); // intact: decodes

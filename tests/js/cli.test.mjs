@@ -9,11 +9,11 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { test } from "node:test";
 import { openArray, slice } from "zom";
-import { jsonSchema, stringify, summarize, walk } from "zom/validate";
 import { FsStore } from "zom/fs";
+import { jsonSchema, stringify, summarize, walk } from "zom/validate";
 import { withServer } from "../server/testing.mjs";
-import { reference } from "./hierarchy-common.mjs";
 import { assertJsonEqual, fixtures, HIERARCHIES, parseJsonExact, readJson, repoRoot, zom, zomWithin } from "./helpers.mjs";
+import { reference } from "./hierarchy-common.mjs";
 
 const dir = (name) => relative(repoRoot, join(fixtures, name));
 
@@ -36,7 +36,10 @@ test("tree lists every node of the sample, with kinds, shapes, data types and co
     ["records", /shape \[6\] structured\{id, temp, ok\}/],
     ["timestamps", /shape \[10\] datetime64\[s\]/],
   ]) {
-    assert.ok(lines.some((l) => l.includes(` ${name} `) && rest.test(l)), `${name} in\n${r.stdout}`);
+    assert.ok(
+      lines.some((l) => l.includes(` ${name} `) && rest.test(l)),
+      `${name} in\n${r.stdout}`,
+    );
   }
   assert.ok(lines.includes("    │   └── run1 (group, v3, 2 attributes)"), r.stdout);
   assert.equal(r.stderr, "", "no progress when stderr is not a terminal");
@@ -64,7 +67,10 @@ test("tree --depth stops below the root", async () => {
   const r = await zom("tree", dir("sample"), "--depth", "1");
   exits(r, 0, "depth 1");
   assert.deepEqual(
-    r.stdout.trimEnd().split("\n").map((l) => l.replace(/ \(.*$/, "")),
+    r.stdout
+      .trimEnd()
+      .split("\n")
+      .map((l) => l.replace(/ \(.*$/, "")),
     ["/", "├── broken", "├── image", "└── measurements"],
   );
 });
@@ -72,7 +78,10 @@ test("tree --depth stops below the root", async () => {
 test("validate: the sample's broken array exits 1 and is named; v3 exits 0", async () => {
   const bad = await zom("validate", dir("sample"));
   exits(bad, 1, "validate sample");
-  assert.match(bad.stdout, /^error invalid_value at \/broken\/bad_chunk_rank chunk_grid\.configuration\.chunk_shape: chunk_shape \[8\] has 1 dimensions; shape \[16, 16\] has 2$/m);
+  assert.match(
+    bad.stdout,
+    /^error invalid_value at \/broken\/bad_chunk_rank chunk_grid\.configuration\.chunk_shape: chunk_shape \[8\] has 1 dimensions; shape \[16, 16\] has 2$/m,
+  );
   assert.match(bad.stdout, /^INVALID: 13 nodes checked, 1 error, 0 warnings, 0 unreadable$/m);
 
   const json = await zom("validate", dir("sample"), "--json");
@@ -80,9 +89,10 @@ test("validate: the sample's broken array exits 1 and is named; v3 exits 0", asy
   const report = parseJsonExact(json.stdout);
   assert.equal(report.valid, false);
   assert.equal(report.nodes, 13);
-  assert.deepEqual(report.problems.map((p) => [p.path, p.loc.join("."), p.kind, p.severity]), [
-    ["broken/bad_chunk_rank", "chunk_grid.configuration.chunk_shape", "invalid_value", "error"],
-  ]);
+  assert.deepEqual(
+    report.problems.map((p) => [p.path, p.loc.join("."), p.kind, p.severity]),
+    [["broken/bad_chunk_rank", "chunk_grid.configuration.chunk_shape", "invalid_value", "error"]],
+  );
   assert.deepEqual([report.unreadable, report.unlisted, report.differences], [[], [], null]);
 
   await Promise.all(
@@ -106,13 +116,22 @@ test("a node that cannot be read: tree and validate list it with its key and exi
     const tree = await zom("tree", join(tmp, "sample"));
     exits(tree, 1, "tree");
     assert.equal(tree.stdout.trimEnd().split("\n").length, 12, "the other nodes are listed");
-    assert.match(tree.stderr, /^zom: unreadable node: InvalidMetadata: invalid JSON .*\(path \/measurements\/labels, key measurements\/labels\/zarr\.json\)$/m);
+    assert.match(
+      tree.stderr,
+      /^zom: unreadable node: InvalidMetadata: invalid JSON .*\(path \/measurements\/labels, key measurements\/labels\/zarr\.json\)$/m,
+    );
     const text = await zom("validate", join(tmp, "sample"));
     exits(text, 1, "validate");
-    assert.ok(text.stdout.split("\n").some((l) => l.startsWith("unreadable InvalidMetadata: invalid JSON") && l.endsWith(where)), text.stdout);
+    assert.ok(
+      text.stdout.split("\n").some((l) => l.startsWith("unreadable InvalidMetadata: invalid JSON") && l.endsWith(where)),
+      text.stdout,
+    );
     assert.match(text.stdout, /^INVALID: 12 nodes checked, 1 error, 0 warnings, 1 unreadable$/m);
     const json = parseJsonExact((await zom("validate", join(tmp, "sample"), "--json")).stdout);
-    assert.deepEqual(json.unreadable.map((e) => [e.code, e.path, e.key]), [["InvalidMetadata", "measurements/labels", "measurements/labels/zarr.json"]]);
+    assert.deepEqual(
+      json.unreadable.map((e) => [e.code, e.path, e.key]),
+      [["InvalidMetadata", "measurements/labels", "measurements/labels/zarr.json"]],
+    );
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
@@ -139,7 +158,10 @@ test("tree stays in the directory: links out of it are left out, cycles of links
     // Reading through the link out of the root is refused, not read.
     const get = await zom("get", root, "escape/temperature", "0");
     exits(get, 2, "get through a link out of the root");
-    assert.match(get.stderr, /^zom: InvalidArgument: .*leads outside the store's directory.*\(path \/escape\/temperature, key escape\/temperature\/zarr\.json\)/);
+    assert.match(
+      get.stderr,
+      /^zom: InvalidArgument: .*leads outside the store's directory.*\(path \/escape\/temperature, key escape\/temperature\/zarr\.json\)/,
+    );
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
@@ -188,11 +210,22 @@ function writeHostileHierarchy(root) {
   mkdirSync(join(root, NAMES.strings, "c"));
   writeFileSync(join(root, NAMES.strings, "c", "0"), Buffer.concat(parts));
   doc(NAMES.bad, array({ data_type: `int32${RED}\x1b]0;pwned\x07`, fill_value: 0 }));
-  doc(NAMES.codec, array({ data_type: "int32", fill_value: 0, codecs: [{ name: "bytes", configuration: { endian: "little" } }, { name: `zstd${RED}${RLO}`, configuration: {} }] }));
+  doc(
+    NAMES.codec,
+    array({
+      data_type: "int32",
+      fill_value: 0,
+      codecs: [
+        { name: "bytes", configuration: { endian: "little" } },
+        { name: `zstd${RED}${RLO}`, configuration: {} },
+      ],
+    }),
+  );
 }
 
 /** Asserts that `text` holds no control character but line breaks: no C0 but "\n", DEL, C1 or bidirectional control. */
 function assertNoControls(text, what) {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
   const i = [...text].findIndex((c) => /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(c));
   assert.equal(i, -1, `${what}: a raw ${JSON.stringify([...text][i])} at character ${i} of\n${JSON.stringify(text)}`);
 }
@@ -223,28 +256,45 @@ test("text outputs write control characters of names, data types, codecs, attrib
     }
     const { tree, validate, info, infoStrings, infoBad, get, getBad, getCodec, getMissing, noDirectory, usage } = runs;
     exits(tree, 0, "tree");
-    assert.deepEqual(tree.stdout.trimEnd().split("\n"), [
-      "/ (group, v3, 2 attributes)",
-      String.raw`├── bad\u001b[31m\u0007 (array, v3) shape [3] int32\u001b[31m\u001b]0;pwned\u0007 chunks [3] codecs: vlen-utf8`,
-      String.raw`├── codec\r (array, v3) shape [3] int32 chunks [3] codecs: bytes → zstd\u001b[31m\u202e`,
-      String.raw`├── grp\u001b[31mx\r (group, v3)`,
-      String.raw`└── strs\u202e\n\ty (array, v3) shape [3] string chunks [3] codecs: vlen-utf8, 1 attribute`,
-    ], "one line per node: the line breaks and tabs of names are escaped too");
+    assert.deepEqual(
+      tree.stdout.trimEnd().split("\n"),
+      [
+        "/ (group, v3, 2 attributes)",
+        String.raw`├── bad\u001b[31m\u0007 (array, v3) shape [3] int32\u001b[31m\u001b]0;pwned\u0007 chunks [3] codecs: vlen-utf8`,
+        String.raw`├── codec\r (array, v3) shape [3] int32 chunks [3] codecs: bytes → zstd\u001b[31m\u202e`,
+        String.raw`├── grp\u001b[31mx\r (group, v3)`,
+        String.raw`└── strs\u202e\n\ty (array, v3) shape [3] string chunks [3] codecs: vlen-utf8, 1 attribute`,
+      ],
+      "one line per node: the line breaks and tabs of names are escaped too",
+    );
     exits(validate, 1, "validate");
-    assert.ok(validate.stdout.includes(String.raw`error invalid_value at /bad\u001b[31m\u0007 data_type: 'int32\u001b[31m\u001b]0;pwned\u0007' is not a valid extension name`), validate.stdout);
+    assert.ok(
+      validate.stdout.includes(
+        String.raw`error invalid_value at /bad\u001b[31m\u0007 data_type: 'int32\u001b[31m\u001b]0;pwned\u0007' is not a valid extension name`,
+      ),
+      validate.stdout,
+    );
     assert.ok(validate.stdout.includes(String.raw`at /codec\r codecs[1].name: 'zstd\u001b[31m\u202e'`), validate.stdout);
     exits(info, 0, "info");
     assert.ok(info.stdout.includes(String.raw`"key\u001b[31m": "red\u001b[31m\r\u202e\u009b2J\u007f",`), info.stdout);
     assert.ok(info.stdout.includes(String.raw`  strs\u202e\n\ty (array, v3)`), info.stdout);
     exits(infoStrings, 0, "info of the strings");
-    for (const line of [String.raw`path:         /strs\u202e\n\ty`, String.raw`dimensions:   ["d\u001b[31m"]`, String.raw`"u\u009b": "v\u202e"`]) {
+    for (const line of [
+      String.raw`path:         /strs\u202e\n\ty`,
+      String.raw`dimensions:   ["d\u001b[31m"]`,
+      String.raw`"u\u009b": "v\u202e"`,
+    ]) {
       assert.ok(infoStrings.stdout.includes(line), `${line}\n${infoStrings.stdout}`);
     }
     assert.ok(infoBad.stdout.includes(String.raw`dtype:        int32\u001b[31m\u001b]0;pwned\u0007`), infoBad.stdout);
     exits(get, 0, "get");
-    assert.equal(get.stdout, String.raw`["plain", "esc\u001b[31mred\r", "bidi\u202e\u2066x\u009b\u007f\u0085"]` + "\n");
+    assert.equal(get.stdout, `${String.raw`["plain", "esc\u001b[31mred\r", "bidi\u202e\u2066x\u009b\u007f\u0085"]`}\n`);
     exits(getBad, 2, "get of the invalid array");
-    assert.equal(getBad.stderr, String.raw`zom: InvalidMetadata: data_type: unknown data type 'int32\u001b[31m\u001b]0;pwned\u0007' (path /bad\u001b[31m\u0007)` + "\n");
+    assert.equal(
+      getBad.stderr,
+      String.raw`zom: InvalidMetadata: data_type: unknown data type 'int32\u001b[31m\u001b]0;pwned\u0007' (path /bad\u001b[31m\u0007)` +
+        "\n",
+    );
     assert.match(getCodec.stderr, /^zom: UnknownCodec: unknown codec 'zstd\\u001b\[31m\\u202e' \(path \/codec\\r\)\n$/);
     assert.match(getMissing.stderr, /^zom: NotFound: .* \(path \/nope\\u001b\[31m, key nope\\u001b\[31m\/zarr\.json\)\n$/);
     assert.match(noDirectory.stderr, /^zom: NotFound: no directory .*no\\u001b\[31mdir\n$/);
@@ -297,17 +347,21 @@ test("validate --spec: equal to the expected ZOM exits 0, a changed spec exits 1
     assert.deepEqual(diffs, [
       "difference added at /dtype_bool: array member only in actual",
       "difference changed at /dtype_int8: shape.0: expected 6, found 5",
-      "difference removed at /group1: attributes.owner: only in expected (\"someone\")",
+      'difference removed at /group1: attributes.owner: only in expected ("someone")',
     ]);
     assert.match(r.stdout, /^INVALID: 54 nodes checked, 0 errors, 0 warnings, 0 unreadable, 3 differences from /m);
 
     // Field selectors: the member structure is compared whatever they select.
-    for (const selector of [["--exclude", "attributes,shape"], ["--include", "attributes.title"]]) {
+    for (const selector of [
+      ["--exclude", "attributes,shape"],
+      ["--include", "attributes.title"],
+    ]) {
       const some = await zom("validate", dir("v3"), "--spec", file, ...selector);
       exits(some, 1, selector.join(" "));
-      assert.deepEqual(some.stdout.split("\n").filter((l) => l.startsWith("difference ")), [
-        "difference added at /dtype_bool: array member only in actual",
-      ]);
+      assert.deepEqual(
+        some.stdout.split("\n").filter((l) => l.startsWith("difference ")),
+        ["difference added at /dtype_bool: array member only in actual"],
+      );
     }
     exits(await zom("validate", dir("v3"), "--exclude", "attributes"), 2, "--exclude without --spec");
 
@@ -315,11 +369,14 @@ test("validate --spec: equal to the expected ZOM exits 0, a changed spec exits 1
     exits(json, 1, "changed spec --json");
     const report = parseJsonExact(json.stdout);
     assert.equal(report.valid, false);
-    assert.deepEqual(report.differences.map((d) => [d.kind, d.path, d.loc]), [
-      ["added", "dtype_bool", []],
-      ["changed", "dtype_int8", ["shape", 0]],
-      ["removed", "group1", ["attributes", "owner"]],
-    ]);
+    assert.deepEqual(
+      report.differences.map((d) => [d.kind, d.path, d.loc]),
+      [
+        ["added", "dtype_bool", []],
+        ["changed", "dtype_int8", ["shape", 0]],
+        ["removed", "group1", ["attributes", "owner"]],
+      ],
+    );
 
     writeFileSync(file, "{not json");
     const broken = await zom("validate", dir("v3"), "--spec", file);
@@ -390,7 +447,13 @@ test("get --json prints the values zarr-python wrote, for every data type and se
       // get --json writes numbers with a typed array's join, which writes -0 as 0 (JSON has no
       // other spelling for a JS number): the one value where the sign is lost.
       const unsign = (v) =>
-        Object.is(v, -0) ? 0 : Array.isArray(v) ? v.map(unsign) : typeof v === "object" && v !== null ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, unsign(x)])) : v;
+        Object.is(v, -0)
+          ? 0
+          : Array.isArray(v)
+            ? v.map(unsign)
+            : typeof v === "object" && v !== null
+              ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, unsign(x)]))
+              : v;
       const values = got.values.map((v) => padded(v, got.dtype));
       assertJsonEqual(values, want.values.map(unsign), `${name} ${path} [${text}]`);
     }),
@@ -452,7 +515,9 @@ test("info describes an array (shape, chunks, shards, grid, codecs, fill value, 
   const r = await zom("info", dir("sample"), "image/gradient_circles", "--json");
   exits(r, 0, "info --json");
   const info = parseJsonExact(r.stdout);
-  const shardFiles = readdirSync(join(fixtures, "sample/image/gradient_circles/c"), { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+  const shardFiles = readdirSync(join(fixtures, "sample/image/gradient_circles/c"), { recursive: true, withFileTypes: true }).filter((e) =>
+    e.isFile(),
+  );
   const bytes = shardFiles.reduce((n, e) => n + readFileSync(join(e.parentPath ?? e.path, e.name)).length, 0);
   assertJsonEqual(
     info,
@@ -480,12 +545,23 @@ test("info describes an array (shape, chunks, shards, grid, codecs, fill value, 
 
   const text = await zom("info", dir("sample"), "image/gradient_circles");
   exits(text, 0, "info");
-  for (const line of ["shape:        [256, 256]", "chunks:       [32, 32]", "shards:       [128, 128]", "grid:         [2, 2] = 4 shards", "codecs:       sharding_indexed(bytes → zstd)", 'dimensions:   ["y","x"]', `stored:       4 files, `]) {
+  for (const line of [
+    "shape:        [256, 256]",
+    "chunks:       [32, 32]",
+    "shards:       [128, 128]",
+    "grid:         [2, 2] = 4 shards",
+    "codecs:       sharding_indexed(bytes → zstd)",
+    'dimensions:   ["y","x"]',
+    `stored:       4 files, `,
+  ]) {
     assert.ok(text.stdout.includes(line), `${line}\n${text.stdout}`);
   }
 
   const v2 = parseJsonExact((await zom("info", dir("v2"), "dtype_int64", "--json")).stdout);
-  assert.deepEqual([v2.dtype, v2.order, v2.fill_value, v2.grid, v2.nchunks, v2.shards], ["int64", "C", -9223372036854775808n, [3], 3, null]);
+  assert.deepEqual(
+    [v2.dtype, v2.order, v2.fill_value, v2.grid, v2.nchunks, v2.shards],
+    ["int64", "C", -9223372036854775808n, [3], 3, null],
+  );
   assert.deepEqual(v2.codecs, { filters: null, compressor: readJson("expected", "v2.zom.json").members.dtype_int64.compressor });
 
   // A rectilinear grid: no one chunk shape, the lengths along each dimension; get reads it.
@@ -530,9 +606,9 @@ test("errors: a ZomError prints its code, path and key and exits 2", async () =>
   const missing = await zom("tree", join(tmpdir(), "zom-no-such-dir"));
   exits(missing, 2, "no directory");
   assert.match(missing.stderr, /^zom: NotFound: no directory /);
-  const escape = await zom("get", dir("v3"), "../v2/dtype_int8");
-  exits(escape, 2, "path leaving the hierarchy");
-  assert.match(escape.stderr, /^zom: InvalidArgument: /);
+  const outside = await zom("get", dir("v3"), "../v2/dtype_int8");
+  exits(outside, 2, "path leaving the hierarchy");
+  assert.match(outside.stderr, /^zom: InvalidArgument: /);
   const scheme = await zom("tree", "s3://bucket/data.zarr");
   exits(scheme, 2, "unsupported scheme");
 });
@@ -549,7 +625,17 @@ test("a refused connection is an HttpError (exit 2)", async () => {
 });
 
 test("usage errors exit 2; help and --version exit 0", async () => {
-  const usage = [[], ["frobnicate"], ["tree"], ["tree", "a", "b"], ["tree", dir("v3"), "--bogus"], ["info", dir("v3"), "--spec", "x"], ["validate", dir("v3"), "--spec"], ["tree", dir("v3"), "--depth", "x"], ["get", dir("v3"), "dtype_int8", "-x"]];
+  const usage = [
+    [],
+    ["frobnicate"],
+    ["tree"],
+    ["tree", "a", "b"],
+    ["tree", dir("v3"), "--bogus"],
+    ["info", dir("v3"), "--spec", "x"],
+    ["validate", dir("v3"), "--spec"],
+    ["tree", dir("v3"), "--depth", "x"],
+    ["get", dir("v3"), "dtype_int8", "-x"],
+  ];
   await Promise.all(
     usage.map(async (args) => {
       const r = await zom(...args);
@@ -600,10 +686,16 @@ function fromDocument(root, path) {
   }
   if (doc !== null) {
     const codecs = [...(doc.filters ?? []).map((f) => f.id), ...(doc.compressor ? [doc.compressor.id] : [])];
-    return { data_type: typeof doc.dtype === "string" ? doc.dtype : undefined, chunks: doc.chunks, shards: null, codecs: codecs.length ? codecs.join(" → ") : undefined };
+    return {
+      data_type: typeof doc.dtype === "string" ? doc.dtype : undefined,
+      chunks: doc.chunks,
+      shards: null,
+      codecs: codecs.length ? codecs.join(" → ") : undefined,
+    };
   }
   doc = parseJsonExact(readFileSync(join(root, path, "zarr.json"), "utf8"));
-  const names = (codecs) => codecs.map((c) => (c.name === "sharding_indexed" ? `sharding_indexed(${names(c.configuration.codecs)})` : c.name)).join(" → ");
+  const names = (codecs) =>
+    codecs.map((c) => (c.name === "sharding_indexed" ? `sharding_indexed(${names(c.configuration.codecs)})` : c.name)).join(" → ");
   const grid = doc.chunk_grid.name === "regular" ? doc.chunk_grid.configuration.chunk_shape : undefined;
   const sharded = doc.codecs.length === 1 && doc.codecs[0].name === "sharding_indexed";
   return {
@@ -636,7 +728,8 @@ test("tree, info and the explorer print one summary: for every node of every fix
       assert.equal(line.includes(" in shards "), s.shards !== null, line);
       // The summary says what the array's document says.
       const doc = fromDocument(join(fixtures, name), path);
-      for (const [key, value] of Object.entries(doc)) if (value !== undefined) assert.deepEqual(s[key], value, `${name}/${path}: ${key} as its document says`);
+      for (const [key, value] of Object.entries(doc))
+        if (value !== undefined) assert.deepEqual(s[key], value, `${name}/${path}: ${key} as its document says`);
       // The reader opens it with the same chunks and shards (zom info --json prints the reader's).
       const arr = await openArray(new FsStore(join(fixtures, name)), path).catch((e) => e);
       if (arr instanceof Error || arr.readError) {
@@ -719,7 +812,10 @@ test("validate over a host without listing follows the plate's metadata; the con
     const r = await zom("validate", url, "--spec", "auto");
     exits(r, 0, "validate plate over HTTP");
     const lines = r.stdout.trimEnd().split("\n");
-    assert.deepEqual(lines, ["conventions: ome-zarr-0.4: plate 1, well 6, image 13", "valid: 62 nodes checked, 0 errors, 0 warnings, 0 unreadable"]);
+    assert.deepEqual(lines, [
+      "conventions: ome-zarr-0.4: plate 1, well 6, image 13",
+      "valid: 62 nodes checked, 0 errors, 0 warnings, 0 unreadable",
+    ]);
     const verbose = await zom("validate", url, "--spec", "auto", "--verbose");
     exits(verbose, 0, "validate --verbose");
     const claims = verbose.stdout.split("\n").filter((l) => l.startsWith("claim "));
@@ -730,11 +826,18 @@ test("validate over a host without listing follows the plate's metadata; the con
 
 test("an Icechunk repository: found without --ref (the tip of main), any ref with --ref, over HTTP too; a bad --ref is a usage error", async () => {
   const ice = readJson("icechunk", "expected.json").repositories;
-  const paths = (stdout) => stdout.trimEnd().split("\n").map((l) => l.replace(/^[│├└─\s]+/, "").replace(/ \(.*$/, ""));
+  const paths = (stdout) =>
+    stdout
+      .trimEnd()
+      .split("\n")
+      .map((l) => l.replace(/^[│├└─\s]+/, "").replace(/ \(.*$/, ""));
   for (const repo of ["v2", "v1"]) {
     const main = await zom("tree", dir(`icechunk/${repo}`), "--json");
     exits(main, 0, `${repo} tree`);
-    const nodes = Object.keys(ice[repo].refs["branch:main"].nodes).filter((p) => p !== "/").map((p) => p.slice(1)).sort();
+    const nodes = Object.keys(ice[repo].refs["branch:main"].nodes)
+      .filter((p) => p !== "/")
+      .map((p) => p.slice(1))
+      .sort();
     assert.deepEqual(Object.keys(flatten(parseJsonExact(main.stdout))).sort(), nodes, `${repo} main`);
     const tagged = await zom("tree", dir(`icechunk/${repo}`), "--ref", "tag:v1.0");
     exits(tagged, 0, `${repo} tag`);

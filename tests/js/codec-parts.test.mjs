@@ -12,20 +12,33 @@ import { test } from "node:test";
 import { decodeChunk, FetchStore, loadCodecParts, openArray, slice } from "zom";
 import { poolOf } from "../../pkg/pool/pool.js";
 import { withServer } from "../server/testing.mjs";
-import { elements, reference, sameValues } from "./hierarchy-common.mjs";
 import { fixtures, readJson } from "./helpers.mjs";
+import { elements, reference, sameValues } from "./hierarchy-common.mjs";
 
 const current = join(fixtures, "current", "v3");
-const ARRAYS = ["lzma_sharded", "bz2_sharded", "pcodec_f64", "pcodec_i32_2d", "pcodec_sharded_u16", "zfpy_f32_rate_2d", "zfpy_f64_precision_3d", "zfpy_f32_4d", "zfpy_sharded_f32"];
+const ARRAYS = [
+  "lzma_sharded",
+  "bz2_sharded",
+  "pcodec_f64",
+  "pcodec_i32_2d",
+  "pcodec_sharded_u16",
+  "zfpy_f32_rate_2d",
+  "zfpy_f64_precision_3d",
+  "zfpy_f32_4d",
+  "zfpy_sharded_f32",
+];
 
 test("a ChunkDecoder of a part not loaded says how to load it; loaded, it decodes", async () => {
   const meta = readFileSync(join(current, "pcodec_f64", "zarr.json"), "utf8");
   const chunk = readFileSync(join(current, "pcodec_f64", "c", "0"));
-  assert.throws(() => decodeChunk(meta, chunk, [0]), (e) => {
-    assert.equal(e.code, "CodecError");
-    assert.match(e.message, /zom's part "pcodec", which is not loaded on this thread.*loadCodecParts\(\["pcodec"\]\)/);
-    return true;
-  });
+  assert.throws(
+    () => decodeChunk(meta, chunk, [0]),
+    (e) => {
+      assert.equal(e.code, "CodecError");
+      assert.match(e.message, /zom's part "pcodec", which is not loaded on this thread.*loadCodecParts\(\["pcodec"\]\)/);
+      return true;
+    },
+  );
   await loadCodecParts(["pcodec"]);
   const want = readJson("current", "v3.values.json").pcodec_f64.values.slice(0, 8);
   sameValues(Array.from(decodeChunk(meta, chunk, [0]).data), want, "pcodec_f64 chunk 0");
@@ -47,7 +60,11 @@ test("lzma, bz2, pcodec and zfpy arrays (in shards too) read over HTTP on the ca
         }
         const { values, shape } = expected[name];
         const tile = await arr.getChunk(arr.chunks.map(() => 0));
-        const want = reference(values, shape, arr.chunks.map((c, i) => slice(0, Math.min(c, shape[i]))));
+        const want = reference(
+          values,
+          shape,
+          arr.chunks.map((c, i) => slice(0, Math.min(c, shape[i]))),
+        );
         sameValues(elements(tile.data, arr.dtype), want.values, `${name} chunk, workers ${workers}`);
         arr.free();
       }
@@ -59,7 +76,8 @@ test("lzma, bz2, pcodec and zfpy arrays (in shards too) read over HTTP on the ca
 test("a corrupt chunk of a part's codec is a CodecError with its path and key, in the workers and here", async () => {
   const dir = mkdtempSync(join(tmpdir(), "zom-parts-"));
   try {
-    for (const name of ["lzma_sharded", "pcodec_f64", "zfpy_f64_accuracy"]) cpSync(join(current, name), join(dir, name), { recursive: true });
+    for (const name of ["lzma_sharded", "pcodec_f64", "zfpy_f64_accuracy"])
+      cpSync(join(current, name), join(dir, name), { recursive: true });
     writeFileSync(join(dir, "zarr.json"), readFileSync(join(current, "..", "v3", "zarr.json")));
     const corrupt = (file, at) => {
       const bytes = readFileSync(file);
@@ -71,7 +89,11 @@ test("a corrupt chunk of a part's codec is a CodecError with its path and key, i
     corrupt(join(dir, "zfpy_f64_accuracy", "c", "1"), 0);
     await withServer({ root: dir }, async (server) => {
       const store = new FetchStore(server.url);
-      for (const [path, key, codec] of [["lzma_sharded", "lzma_sharded/c/0", /numcodecs\.lzma: /], ["pcodec_f64", "pcodec_f64/c/1", /numcodecs\.pcodec: /], ["zfpy_f64_accuracy", "zfpy_f64_accuracy/c/1", /numcodecs\.zfpy: .*magic/]]) {
+      for (const [path, key, codec] of [
+        ["lzma_sharded", "lzma_sharded/c/0", /numcodecs\.lzma: /],
+        ["pcodec_f64", "pcodec_f64/c/1", /numcodecs\.pcodec: /],
+        ["zfpy_f64_accuracy", "zfpy_f64_accuracy/c/1", /numcodecs\.zfpy: .*magic/],
+      ]) {
         for (const workers of [2, 0]) {
           const arr = await openArray(store, path, { workers });
           await assert.rejects(arr.get(), (e) => {

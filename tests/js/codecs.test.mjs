@@ -9,11 +9,11 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { pathToFileURL } from "node:url";
-import { FetchStore, closeWorkers, openArray, registerCodec, slice, unregisterCodec, workerStats } from "zom";
+import { closeWorkers, FetchStore, openArray, registerCodec, slice, unregisterCodec, workerStats } from "zom";
 import { validateDocument } from "zom/validate";
+import { poolOf } from "../../pkg/pool/pool.js";
 import { withServer } from "../server/testing.mjs";
 import { fixtures, readJson, repoRoot } from "./helpers.mjs";
-import { poolOf } from "../../pkg/pool/pool.js";
 
 const PROBE = pathToFileURL(join(repoRoot, "tests", "js", "child", "lerc-probe.mjs"));
 const ROOT = join(fixtures, "registered");
@@ -91,8 +91,10 @@ test("a registered codec must come after zom's own codecs", () =>
       zarray.filters = [zarray.compressor];
       zarray.compressor = { id: "zlib", level: 1 };
       const store = new Map([["/.zarray", new TextEncoder().encode(JSON.stringify(zarray))]]);
-      await assert.rejects(openArray(store, "", { format: 2 }).then((a) => a.get()), (e) =>
-        e.code === "UnknownCodec" && /must come after every codec zom decodes/.test(e.message));
+      await assert.rejects(
+        openArray(store, "", { format: 2 }).then((a) => a.get()),
+        (e) => e.code === "UnknownCodec" && /must come after every codec zom decodes/.test(e.message),
+      );
     } finally {
       unregisterCodec("imagecodecs_lerc");
     }
@@ -120,7 +122,13 @@ test("a registered codec replaces a built-in one of the same name", () =>
   }));
 
 test("registerCodec refuses what is not a codec registration", () => {
-  assert.throws(() => registerCodec({ name: "", module: PROBE }), (e) => e.code === "InvalidArgument");
-  assert.throws(() => registerCodec({ name: "x", module: "" }), (e) => e.code === "InvalidArgument");
+  assert.throws(
+    () => registerCodec({ name: "", module: PROBE }),
+    (e) => e.code === "InvalidArgument",
+  );
+  assert.throws(
+    () => registerCodec({ name: "x", module: "" }),
+    (e) => e.code === "InvalidArgument",
+  );
   assert.equal(unregisterCodec("never-registered"), false);
 });

@@ -59,13 +59,19 @@ test("toV3 converts the whole tree, also what zarr-python refuses, and reports t
   assert.deepEqual(fillNone.loc, ["fill_value"]);
   assert.equal(fillNone.severity, "warning");
   assert.equal(at(zom, "fill_none").fill_value, 0);
-  assert.ok(problems.every((p) => p.severity === "warning"), JSON.stringify(problems));
+  assert.ok(
+    problems.every((p) => p.severity === "warning"),
+    JSON.stringify(problems),
+  );
 });
 
 test("the converted ZOM writes v3 documents that read back the same", () => {
   const docs = toDocuments(zom);
   assert.ok(docs.has("zarr.json"));
-  assert.ok([...docs.keys()].every((k) => k.endsWith("zarr.json")), [...docs.keys()].join());
+  assert.ok(
+    [...docs.keys()].every((k) => k.endsWith("zarr.json")),
+    [...docs.keys()].join(),
+  );
   assertJsonEqual(fromDocuments(docs), zom, "v3 documents of toV3");
 });
 

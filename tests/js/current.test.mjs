@@ -9,19 +9,22 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { test } from "node:test";
 import { zipSync } from "fflate";
-import { ChunkCache, FetchStore, openArray, ReferenceStore, ZipStore } from "zom";
-import * as zz from "zom/zarrita";
 import * as zarrita from "zarrita";
 import * as zarrita06 from "zarrita-0.6";
+import { ChunkCache, FetchStore, openArray, ReferenceStore, ZipStore } from "zom";
+import * as zz from "zom/zarrita";
 import { withServer } from "../server/testing.mjs";
-import { elements, sameValues } from "./hierarchy-common.mjs";
 import { cOrderValues, fixtures, readJson } from "./helpers.mjs";
+import { elements, sameValues } from "./hierarchy-common.mjs";
 
 const FORMATS = ["v3", "v2"];
 const expected = (fmt) => readJson("current", `${fmt}.values.json`);
 
 test("zom/zarrita exports every name zarrita 0.7.5 and 0.6.2 export", () => {
-  for (const [version, lib] of [["0.7.5", zarrita], ["0.6.2", zarrita06]]) {
+  for (const [version, lib] of [
+    ["0.7.5", zarrita],
+    ["0.6.2", zarrita06],
+  ]) {
     const missing = Object.keys(lib).filter((name) => !(name in zz));
     assert.deepEqual(missing, [], `zarrita ${version} exports what zom/zarrita lacks`);
     for (const name of Object.keys(lib)) assert.equal(typeof zz[name], typeof lib[name], `${version} ${name}`);
@@ -29,29 +32,78 @@ test("zom/zarrita exports every name zarrita 0.7.5 and 0.6.2 export", () => {
 });
 
 test("zarrita's helpers: select, strides, slice indices, internal get with a setter, 0.6's errors", async () => {
-  for (const [shape, order] of [[[3, 4, 5], "C"], [[3, 4, 5], "F"], [[3, 4, 5], [2, 0, 1]], [[], "C"]]) {
-    assert.deepEqual(zz._zarrita_internal_getStrides(shape, order), zarrita._zarrita_internal_getStrides(shape, order), `${shape} ${order}`);
-    assert.deepEqual(zz._zarrita_internal_get_strides(shape, order), zarrita06._zarrita_internal_get_strides(shape, order), `${shape} ${order}`);
+  for (const [shape, order] of [
+    [[3, 4, 5], "C"],
+    [[3, 4, 5], "F"],
+    [
+      [3, 4, 5],
+      [2, 0, 1],
+    ],
+    [[], "C"],
+  ]) {
+    assert.deepEqual(
+      zz._zarrita_internal_getStrides(shape, order),
+      zarrita._zarrita_internal_getStrides(shape, order),
+      `${shape} ${order}`,
+    );
+    assert.deepEqual(
+      zz._zarrita_internal_get_strides(shape, order),
+      zarrita06._zarrita_internal_get_strides(shape, order),
+      `${shape} ${order}`,
+    );
   }
-  for (const s of [[null, null, null], [2, null, null], [-3, null, null], [null, -1, null], [null, null, -1], [8, 2, -2], [-100, 100, 3], [5, 1, null]]) {
+  for (const s of [
+    [null, null, null],
+    [2, null, null],
+    [-3, null, null],
+    [null, -1, null],
+    [null, null, -1],
+    [8, 2, -2],
+    [-100, 100, 3],
+    [5, 1, null],
+  ]) {
     const sl = { start: s[0], stop: s[1], step: s[2] };
     for (const len of [0, 1, 7]) {
-      assert.deepEqual(zz._zarrita_internal_sliceIndices(sl, len), zarrita._zarrita_internal_sliceIndices(sl, len), `${JSON.stringify(sl)} of ${len}`);
+      assert.deepEqual(
+        zz._zarrita_internal_sliceIndices(sl, len),
+        zarrita._zarrita_internal_sliceIndices(sl, len),
+        `${JSON.stringify(sl)} of ${len}`,
+      );
       assert.deepEqual(zz._zarrita_internal_slice_indices(sl, len), zarrita06._zarrita_internal_slice_indices(sl, len));
     }
   }
-  assert.throws(() => zz._zarrita_internal_sliceIndices({ start: null, stop: null, step: 0 }, 4), (e) => zz.isZarritaError(e, "InvalidSelectionError"));
+  assert.throws(
+    () => zz._zarrita_internal_sliceIndices({ start: null, stop: null, step: 0 }, 4),
+    (e) => zz.isZarritaError(e, "InvalidSelectionError"),
+  );
 
-  const map = new Map([["/zarr.json", new TextEncoder().encode(JSON.stringify({
-    zarr_format: 3, node_type: "array", shape: [2, 3], data_type: "int16", dimension_names: ["y", "x"],
-    chunk_grid: { name: "regular", configuration: { chunk_shape: [2, 3] } }, chunk_key_encoding: { name: "default", configuration: { separator: "/" } },
-    fill_value: 4, codecs: [{ name: "bytes", configuration: { endian: "little" } }], attributes: {},
-  }))]]);
+  const map = new Map([
+    [
+      "/zarr.json",
+      new TextEncoder().encode(
+        JSON.stringify({
+          zarr_format: 3,
+          node_type: "array",
+          shape: [2, 3],
+          data_type: "int16",
+          dimension_names: ["y", "x"],
+          chunk_grid: { name: "regular", configuration: { chunk_shape: [2, 3] } },
+          chunk_key_encoding: { name: "default", configuration: { separator: "/" } },
+          fill_value: 4,
+          codecs: [{ name: "bytes", configuration: { endian: "little" } }],
+          attributes: {},
+        }),
+      ),
+    ],
+  ]);
   const ours = await zz.open(map, { kind: "array" });
   const theirs = await zarrita.open(map, { kind: "array" });
   const sel = { x: zz.slice(1, 3) };
   assert.deepEqual(zz.select(ours, sel), zarrita.select(theirs, sel));
-  assert.throws(() => zz.select(ours, { z: 0 }), (e) => zz.isZarritaError(e, "InvalidSelectionError") && /Unknown dimension name: "z"/.test(e.message));
+  assert.throws(
+    () => zz.select(ours, { z: 0 }),
+    (e) => zz.isZarritaError(e, "InvalidSelectionError") && /Unknown dimension name: "z"/.test(e.message),
+  );
   // A library's setter (ndarray-like) gets the result's data, shape and stride.
   const setter = { prepare: (data, shape, stride) => ({ wrapped: true, data, shape, stride }) };
   const got = await zz._zarrita_internal_get(ours, zz.select(ours, sel), {}, setter);
@@ -68,7 +120,6 @@ test("zarrita's helpers: select, strides, slice indices, internal get with a set
   assert.ok(!(badSelection instanceof zz.NodeNotFoundError));
   assert.equal(new zz.KeyError("/a").message, new zarrita06.KeyError("/a").message);
 });
-
 
 /** A values.json entry as zarrita-shaped JS values (|S: the bytes as a string, trailing NULs cut). */
 function zarritaValues(entry) {
@@ -121,7 +172,9 @@ test("through zom/zarrita: the same values, in the stored order with zarrita's s
         }
         // zarrita 0.7.5: every array it can read (it has no jenkins_lookup3 and no reading of
         // zero-length arrays) gives the same answer, strides included.
-        const theirs = await zarrita.open(zarrita.root(new zarrita.FetchStore(`${server.url}/current/${fmt}`)).resolve(name), { kind: "array" });
+        const theirs = await zarrita.open(zarrita.root(new zarrita.FetchStore(`${server.url}/current/${fmt}`)).resolve(name), {
+          kind: "array",
+        });
         const them = await zarrita.get(theirs).catch((e) => e);
         if (them instanceof Error) continue;
         compared++;
@@ -133,11 +186,19 @@ test("through zom/zarrita: the same values, in the stored order with zarrita's s
         const theirValues = cOrderValues(them).map(encode);
         const text = (values) => values.map((v) => String(v)).join(",");
         const zarritaRight = text(theirValues) === text(want.map(encode));
-        assert.equal(zarritaRight, !ZARRITA_DIFFERS.has(where), `${where}: zarrita ${zarritaRight ? "reads it right: drop it from ZARRITA_DIFFERS" : "differs from zarr-python"}`);
+        assert.equal(
+          zarritaRight,
+          !ZARRITA_DIFFERS.has(where),
+          `${where}: zarrita ${zarritaRight ? "reads it right: drop it from ZARRITA_DIFFERS" : "differs from zarr-python"}`,
+        );
         if (!zarritaRight) continue;
         const at = (data, i) => encode(typeof data.get === "function" && !ArrayBuffer.isView(data) ? data.get(i) : data[i]);
         const mine = Array.from({ length: got.data.length }, (_, i) => at(got.data, i));
-        assert.deepEqual(mine, Array.from({ length: them.data.length }, (_, i) => at(them.data, i)), `${where}: data`);
+        assert.deepEqual(
+          mine,
+          Array.from({ length: them.data.length }, (_, i) => at(them.data, i)),
+          `${where}: data`,
+        );
         // A chunk, as zarrita's getChunk gives it.
         const coords = entry.shape.map(() => 0);
         const [c1, c2] = [await ours.getChunk(coords), await theirs.getChunk(coords)];
@@ -153,7 +214,9 @@ test("zom/zarrita: a chunk of an array with a zero-length dimension is the fill 
     for (const fmt of FORMATS) {
       const store = new zz.FetchStore(`${server.url}/current/${fmt}`);
       const ours = await zz.open(zz.root(store).resolve("zero_length"), { kind: "array" });
-      const theirs = await zarrita.open(zarrita.root(new zarrita.FetchStore(`${server.url}/current/${fmt}`)).resolve("zero_length"), { kind: "array" });
+      const theirs = await zarrita.open(zarrita.root(new zarrita.FetchStore(`${server.url}/current/${fmt}`)).resolve("zero_length"), {
+        kind: "array",
+      });
       const [a, b] = [await ours.getChunk([0, 0]), await theirs.getChunk([0, 0])];
       assert.deepEqual({ ...a, data: [...a.data] }, { ...b, data: [...b.data] }, fmt);
       const all = await zz.get(ours);
@@ -201,7 +264,8 @@ test("rectilinear grids (zarr-python 3.4): whole arrays in the workers too, ever
         }
         assert.equal(seen, coords.length, name);
       }
-      if (!["repeat_only", "sharded_edges", "sharded_uneven"].includes(name)) assert.equal(arr.chunks, null, `${name}: chunks differ in shape`);
+      if (!["repeat_only", "sharded_edges", "sharded_uneven"].includes(name))
+        assert.equal(arr.chunks, null, `${name}: chunks differ in shape`);
       arr.free();
       const ours = await zz.open(zz.root(new zz.FetchStore(`${server.url}/current/v3-rectilinear`)).resolve(name), { kind: "array" });
       const got = await zz.get(ours);
@@ -233,7 +297,9 @@ test("today's writers' hierarchies read the same from a zip and through kerchunk
     for (const name of ["v3", "v2", "v3-rectilinear"]) {
       const dir = join(fixtures, "current", name);
       const files = filesBelow(dir);
-      const zip = await ZipStore.fromBlob(new Blob([zipSync(Object.fromEntries(files.map(([k, f]) => [k, readFileSync(f)])), { level: 0 })]));
+      const zip = await ZipStore.fromBlob(
+        new Blob([zipSync(Object.fromEntries(files.map(([k, f]) => [k, readFileSync(f)])), { level: 0 })]),
+      );
       // Documents inline, chunks as byte ranges of the files on the server.
       const refs = Object.fromEntries(
         files.map(([k, f]) => {
@@ -244,7 +310,10 @@ test("today's writers' hierarchies read the same from a zip and through kerchunk
       );
       const references = await ReferenceStore.fromJson({ version: 1, refs });
       const values = readJson("current", `${name}.values.json`);
-      for (const [store, how] of [[zip, "zip"], [references, "references"]]) {
+      for (const [store, how] of [
+        [zip, "zip"],
+        [references, "references"],
+      ]) {
         for (const [path, entry] of Object.entries(values)) {
           const arr = await openArray(store, path);
           const { data, shape } = await arr.get(undefined, { workers: 0 });

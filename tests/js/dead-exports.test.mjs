@@ -37,7 +37,12 @@ function exportedNames(text) {
   }
   for (const m of text.matchAll(/^export (?:type )?\{([^}]*)\}/gm)) {
     for (const item of m[1].split(",")) {
-      const name = item.trim().replace(/^type +/, "").split(/ +as +/).pop()?.trim();
+      const name = item
+        .trim()
+        .replace(/^type +/, "")
+        .split(/ +as +/)
+        .pop()
+        ?.trim();
       if (name) names.add(name);
     }
   }
@@ -67,8 +72,14 @@ test("every export of ts/ is named by other code or by the documentation", () =>
   const exposed = publicModules();
   const modules = files("ts", /\.ts$/);
   const elsewhere = [
-    ...files("www/src", /\.ts$/), ...files("bin", /\.m?js$/), ...files("tests", /\.(m?js|ts|cts)$/), ...files("bench", /\.m?js$/),
-    ...files("scripts", /\.m?js$/), ...files("docs", /\.md$/), "README.md", "ARCHITECTURE.md",
+    ...files("www/src", /\.ts$/),
+    ...files("bin", /\.m?js$/),
+    ...files("tests", /\.(m?js|ts|cts)$/),
+    ...files("bench", /\.m?js$/),
+    ...files("scripts", /\.m?js$/),
+    ...files("docs", /\.md$/),
+    "README.md",
+    "ARCHITECTURE.md",
   ];
   const texts = new Map([...modules, ...elsewhere].map((f) => [f, readFileSync(join(repoRoot, f), "utf8")]));
   const unused = [];

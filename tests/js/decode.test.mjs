@@ -8,8 +8,8 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { ChunkDecoder, decodeChunk, isZomError, loadCodecParts } from "zom";
 import { fromDocuments } from "zom/validate";
-import { elements, gridCoords, sameValues } from "./hierarchy-common.mjs";
 import { fixtures, readDocuments, readJson } from "./helpers.mjs";
+import { elements, gridCoords, sameValues } from "./hierarchy-common.mjs";
 
 const nodeAt = (zom, path) => path.split("/").reduce((node, name) => node.members[name], zom);
 
@@ -25,7 +25,11 @@ function readArray(dir, zom, path) {
     const bytes = existsSync(file) ? readFileSync(file) : null;
     const { data, shape: regionShape } = decoder.decode(bytes, coords);
     const values = elements(data, dataType);
-    assert.equal(values.length, regionShape.reduce((a, b) => a * b, 1), `${path} ${coords}`);
+    assert.equal(
+      values.length,
+      regionShape.reduce((a, b) => a * b, 1),
+      `${path} ${coords}`,
+    );
     const start = coords.map((c, d) => c * decoder.chunkShape[d]);
     values.forEach((v, k) => {
       let rem = k;
@@ -44,7 +48,14 @@ function readArray(dir, zom, path) {
 }
 
 // [fixture directory, its values file]: zarr2 and zarr2-nested were written by zarr-python 2.18.
-for (const [name, values] of [["v3", "v3"], ["v2", "v2"], ["v2-numcodecs", "v2-numcodecs"], ["sample", "sample"], ["zarr2", "zarr2"], ["zarr2-nested", "zarr2"]]) {
+for (const [name, values] of [
+  ["v3", "v3"],
+  ["v2", "v2"],
+  ["v2-numcodecs", "v2-numcodecs"],
+  ["sample", "sample"],
+  ["zarr2", "zarr2"],
+  ["zarr2-nested", "zarr2"],
+]) {
   test(`every ${name} fixture array decodes to its writer's values`, async () => {
     await loadCodecParts();
     const zom = fromDocuments(readDocuments(name));
@@ -61,9 +72,16 @@ for (const [name, values] of [["v3", "v3"], ["v2", "v2"], ["v2-numcodecs", "v2-n
 test("numeric chunks come as the matching TypedArray", () => {
   const zom = fromDocuments(readDocuments("v3"));
   const kinds = {
-    dtype_int8: Int8Array, dtype_uint16: Uint16Array, dtype_int64: BigInt64Array, dtype_uint64: BigUint64Array,
-    dtype_float32: Float32Array, dtype_float64: Float64Array, dtype_complex64: Float32Array,
-    dtype_complex128: Float64Array, dtype_bool: Uint8Array, dtype_datetime_ns: BigInt64Array,
+    dtype_int8: Int8Array,
+    dtype_uint16: Uint16Array,
+    dtype_int64: BigInt64Array,
+    dtype_uint64: BigUint64Array,
+    dtype_float32: Float32Array,
+    dtype_float64: Float64Array,
+    dtype_complex64: Float32Array,
+    dtype_complex128: Float64Array,
+    dtype_bool: Uint8Array,
+    dtype_datetime_ns: BigInt64Array,
   };
   for (const [path, Kind] of Object.entries(kinds)) {
     const { data, shape } = decodeChunk(nodeAt(zom, path), null, new Array(nodeAt(zom, path).shape.length).fill(0));
@@ -78,7 +96,12 @@ test("numeric chunks come as the matching TypedArray", () => {
 
 test("vlen-array elements come as TypedArrays of the codec's dtype, categorize as strings", () => {
   const zom = fromDocuments(readDocuments("v2-numcodecs"));
-  const kinds = { vlen_array_int32: Int32Array, vlen_array_float64_2d: Float64Array, vlen_array_int16_be: Int16Array, vlen_array_complex128: Float64Array };
+  const kinds = {
+    vlen_array_int32: Int32Array,
+    vlen_array_float64_2d: Float64Array,
+    vlen_array_int16_be: Int16Array,
+    vlen_array_complex128: Float64Array,
+  };
   for (const [path, Kind] of Object.entries(kinds)) {
     const decoder = new ChunkDecoder(nodeAt(zom, path), path);
     assert.equal(decoder.dataType.name, "numcodecs.vlen-array", path);
@@ -87,12 +110,26 @@ test("vlen-array elements come as TypedArrays of the codec's dtype, categorize a
     assert.ok(Array.isArray(data) && data.every((a) => a instanceof Kind), `${path}: ${data.map((a) => a.constructor.name)}`);
     // a missing chunk: empty arrays of the same kind
     const missing = decoder.decode(null, coords).data;
-    assert.ok(missing.every((a) => a instanceof Kind && a.length === 0), path);
+    assert.ok(
+      missing.every((a) => a instanceof Kind && a.length === 0),
+      path,
+    );
     decoder.free();
   }
-  const be = decodeChunk(nodeAt(zom, "vlen_array_int16_be"), readFileSync(join(fixtures, "v2-numcodecs", "vlen_array_int16_be", "0")), [0]).data;
-  assert.deepEqual(be.map((a) => Array.from(a)), [[1, -2, 300], [], [-32768, 32767], [7]]);
-  const words = decodeChunk(nodeAt(zom, "categorize_strings_u2"), readFileSync(join(fixtures, "v2-numcodecs", "categorize_strings_u2", "0")), [0]).data;
+  const be = decodeChunk(
+    nodeAt(zom, "vlen_array_int16_be"),
+    readFileSync(join(fixtures, "v2-numcodecs", "vlen_array_int16_be", "0")),
+    [0],
+  ).data;
+  assert.deepEqual(
+    be.map((a) => Array.from(a)),
+    [[1, -2, 300], [], [-32768, 32767], [7]],
+  );
+  const words = decodeChunk(
+    nodeAt(zom, "categorize_strings_u2"),
+    readFileSync(join(fixtures, "v2-numcodecs", "categorize_strings_u2", "0")),
+    [0],
+  ).data;
   assert.deepEqual(words, ["banana", "apple", "", "cherry", "dürian ✓"]);
 });
 
@@ -126,13 +163,16 @@ test("an unknown codec is refused when the array is opened, naming it and the pa
   const zom = fromDocuments(readDocuments("v3"));
   const meta = structuredClone(nodeAt(zom, "dtype_int32"));
   meta.codecs.push({ name: "example.fancy" });
-  assert.throws(() => new ChunkDecoder(meta, "x/y"), (e) => {
-    assert.ok(isZomError(e));
-    assert.equal(e.code, "UnknownCodec");
-    assert.equal(e.path, "x/y");
-    assert.match(e.message, /example\.fancy/);
-    return true;
-  });
+  assert.throws(
+    () => new ChunkDecoder(meta, "x/y"),
+    (e) => {
+      assert.ok(isZomError(e));
+      assert.equal(e.code, "UnknownCodec");
+      assert.equal(e.path, "x/y");
+      assert.match(e.message, /example\.fancy/);
+      return true;
+    },
+  );
 });
 
 test("corrupt chunks throw ZomErrors and the instance keeps working", () => {
@@ -183,22 +223,40 @@ test("zstd failures say what went wrong in WebAssembly too (its own texts are st
     [new TextEncoder().encode("not zstd at all"), /zstd: not a zstd frame \(unknown frame descriptor\)$/],
     [new Uint8Array([0x28, 0xb5, 0x2f, 0xfd, 0x20, 0x08]), /zstd: truncated data/],
   ]) {
-    assert.throws(() => decodeChunk(meta, bytes, [0]), (e) => {
-      assert.ok(isZomError(e) && e.code === "CodecError", String(e));
-      assert.match(e.message, message);
-      assert.doesNotMatch(e.message, /stripped/);
-      return true;
-    });
+    assert.throws(
+      () => decodeChunk(meta, bytes, [0]),
+      (e) => {
+        assert.ok(isZomError(e) && e.code === "CodecError", String(e));
+        assert.match(e.message, message);
+        assert.doesNotMatch(e.message, /stripped/);
+        return true;
+      },
+    );
   }
 });
 
-test("zarr-python 2's object arrays with fill_value 0 open; missing strings read as \"0\", as zarr-python 2 (dtype=str) and 3 read them", async () => {
+test('zarr-python 2\'s object arrays with fill_value 0 open; missing strings read as "0", as zarr-python 2 (dtype=str) and 3 read them', async () => {
   const { openArray } = await import("zom");
   // The .zarray zarr-python 2.18.7 writes for zarr.open_array(shape=(3,), chunks=(3,), dtype=str).
-  const zarray = { zarr_format: 2, shape: [3], chunks: [3], dtype: "|O", compressor: null, fill_value: 0, order: "C", filters: [{ id: "vlen-utf8" }], dimension_separator: "." };
+  const zarray = {
+    zarr_format: 2,
+    shape: [3],
+    chunks: [3],
+    dtype: "|O",
+    compressor: null,
+    fill_value: 0,
+    order: "C",
+    filters: [{ id: "vlen-utf8" }],
+    dimension_separator: ".",
+  };
   const store = new Map([["/.zarray", new TextEncoder().encode(JSON.stringify(zarray))]]);
   const strings = await openArray(store);
   assert.deepEqual((await strings.get()).data, ["0", "0", "0"]);
-  const bytes = await openArray(new Map([["/.zarray", new TextEncoder().encode(JSON.stringify({ ...zarray, filters: [{ id: "vlen-bytes" }] }))]]));
-  assert.deepEqual((await bytes.get()).data.map((b) => new TextDecoder().decode(b)), ["0", "0", "0"]);
+  const bytes = await openArray(
+    new Map([["/.zarray", new TextEncoder().encode(JSON.stringify({ ...zarray, filters: [{ id: "vlen-bytes" }] }))]]),
+  );
+  assert.deepEqual(
+    (await bytes.get()).data.map((b) => new TextDecoder().decode(b)),
+    ["0", "0", "0"],
+  );
 });

@@ -7,7 +7,13 @@ import { dirname, join, relative } from "node:path";
 import { test } from "node:test";
 import { root } from "../../scripts/lib.mjs";
 
-const FILES = ["README.md", "ARCHITECTURE.md", ...readdirSync(join(root, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+const FILES = [
+  "README.md",
+  "ARCHITECTURE.md",
+  ...readdirSync(join(root, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/${f}`),
+];
 
 /** The text outside fenced code blocks and inline code, where links are links. */
 function prose(text) {
@@ -19,7 +25,10 @@ function slug(heading) {
   const text = heading
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1") // links and images: their text
     .replace(/<[^>]+>/g, ""); // HTML tags
-  return text.toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc}\- ]/gu, "").replace(/ /g, "-");
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{M}\p{N}\p{Pc}\- ]/gu, "")
+    .replace(/ /g, "-");
 }
 
 /** The anchors of a Markdown file's headings (a repeated one gets -1, -2, … as on GitHub). */
@@ -61,7 +70,8 @@ for (const name of FILES) {
         broken.push(`${target}: an anchor into ${relative(root, dest)}, which is not a Markdown file`);
         continue;
       }
-      if (!anchors(dest).has(decodeURIComponent(anchor).toLowerCase())) broken.push(`${target}: no heading #${anchor} in ${relative(root, dest)}`);
+      if (!anchors(dest).has(decodeURIComponent(anchor).toLowerCase()))
+        broken.push(`${target}: no heading #${anchor} in ${relative(root, dest)}`);
     }
     assert.deepEqual(broken, [], `${name}:\n${broken.join("\n")}`);
   });

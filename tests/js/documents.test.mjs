@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { isZomError, ZomError } from "zom";
 import { fromDocuments, toDocuments } from "zom/validate";
-import { HIERARCHIES, assertJsonEqual, documentsAsJson, readDocuments, readJson } from "./helpers.mjs";
+import { assertJsonEqual, documentsAsJson, HIERARCHIES, readDocuments, readJson } from "./helpers.mjs";
 
 /**
  * The documents as they come back through the ZOM JSON. The ZOM is pydantic-zarr's form, which

@@ -49,7 +49,7 @@ test('"zom" loads on the first call, synchronously, and reads with decode worker
   assert.ok(got.stats.workers > 0 && got.stats.decoded >= 4, JSON.stringify(got.stats));
 });
 
-test('await init() compiles the carried WebAssembly; init({ workers: 0 }) decodes on the calling thread', () => {
+test("await init() compiles the carried WebAssembly; init({ workers: 0 }) decodes on the calling thread", () => {
   const got = run(`
     import { FsStore } from "zom/fs";
     import { init, isInitialized, openArray, workerStats } from "zom";

@@ -12,11 +12,11 @@ import { test } from "node:test";
 import { pathToFileURL } from "node:url";
 import * as zom from "zom";
 import { openArray, slice } from "zom";
-import { walk } from "zom/validate";
 import { FsStore } from "zom/fs";
+import { walk } from "zom/validate";
 import { expectedListing, timed } from "../server/testing.mjs";
-import { elements, reference, sameValues, zomError } from "./hierarchy-common.mjs";
 import { assertJsonEqual, fixtures, HIERARCHIES, readJson } from "./helpers.mjs";
+import { elements, reference, sameValues, zomError } from "./hierarchy-common.mjs";
 
 const bytesOf = (path) => new Uint8Array(readFileSync(join(fixtures, path)));
 // A shard of the sample: big enough for ranges anywhere in it.
@@ -166,7 +166,11 @@ test("links out of the root: a chunk is refused (not read, not fill values), a d
     );
     zomError("InvalidArgument", { path: "codec_bytes_only", key: "codec_bytes_only/c/0/0" })(failure);
     assert.ok(!failure.message.includes(tmp), "the message does not name the link's target");
-    assert.deepEqual(Array.from((await arr.get([slice(4, 6)])).data.slice(0, 3)), readJson("expected", "v3.values.json").codec_bytes_only.values.slice(20, 23), "other chunks read");
+    assert.deepEqual(
+      Array.from((await arr.get([slice(4, 6)])).data.slice(0, 3)),
+      readJson("expected", "v3.values.json").codec_bytes_only.values.slice(20, 23),
+      "other chunks read",
+    );
 
     // The linked directories: neither listed nor walked, and refused when asked for directly.
     assert.deepEqual(await store.list("/"), expectedListing("v3", "/"));
@@ -201,7 +205,11 @@ test("links that stay inside the root keep working: files, directories, and a ro
       assert.deepEqual(await store.get("/alias/sub/int8/zarr.json"), bytesOf("v3/dtype_int8/zarr.json"));
       const tree = await walk(store);
       assertJsonEqual(tree.members.group1.members.sub.members.int8, tree.members.dtype_int8);
-      assert.deepEqual(memberPaths(tree.members.alias), memberPaths(tree.members.group1).filter((m) => m !== "sub/int8"), "the alias is group1 but for the link in it");
+      assert.deepEqual(
+        memberPaths(tree.members.alias),
+        memberPaths(tree.members.group1).filter((m) => m !== "sub/int8"),
+        "the alias is group1 but for the link in it",
+      );
     }
   }));
 
@@ -250,21 +258,29 @@ test("cycles and chains of links end quickly: self-references, links to an ances
       if (i > 0) for (const name of ["x", "y"]) symlinkSync(`../d${i}`, join(chain, `d${i - 1}`, name));
     }
     const chained = await timed(() => walk(new FsStore(chain), { limits: { maxNodes: 1000 } }));
-    const want = Array.from({ length: 21 }, (_, i) => [`d${i}`, ...(i < 20 ? [`d${i}/x`, `d${i}/y`] : [])]).flat().sort();
+    const want = Array.from({ length: 21 }, (_, i) => [`d${i}`, ...(i < 20 ? [`d${i}/x`, `d${i}/y`] : [])])
+      .flat()
+      .sort();
     assert.deepEqual(memberPaths(chained.value), want, "each directory at its place, each link once");
-    t.diagnostic(`list ${listed.ms.toFixed(1)} ms, walk ${walked.ms.toFixed(1)} ms (v3 + 7 links), pair walk ${both.ms.toFixed(1)} ms, chain of 40 links walk ${chained.ms.toFixed(1)} ms`);
+    t.diagnostic(
+      `list ${listed.ms.toFixed(1)} ms, walk ${walked.ms.toFixed(1)} ms (v3 + 7 links), pair walk ${both.ms.toFixed(1)} ms, chain of 40 links walk ${chained.ms.toFixed(1)} ms`,
+    );
   }));
 
 test("maxBytes: a longer file or range is LimitExceeded from its size, before it is read", () =>
   inTemp(async (tmp) => {
     const store = new FsStore(fixtures);
     const n = bytesOf(SHARD).length;
-    const over = (max) => zomError("LimitExceeded", { key: `/${SHARD}`, message: new RegExp(`${n} bytes, over the limit maxBytes = ${max}$`) });
+    const over = (max) =>
+      zomError("LimitExceeded", { key: `/${SHARD}`, message: new RegExp(`${n} bytes, over the limit maxBytes = ${max}$`) });
     await assert.rejects(store.get(`/${SHARD}`, { maxBytes: n - 1 }), over(n - 1));
     assert.deepEqual(await store.get(`/${SHARD}`, { maxBytes: n }), bytesOf(SHARD));
     // A range is measured by what it returns, not by the file.
     assert.deepEqual(await store.getRange(`/${SHARD}`, { offset: 10, length: 20 }, { maxBytes: 20 }), bytesOf(SHARD).subarray(10, 30));
-    await assert.rejects(store.getRange(`/${SHARD}`, { offset: 10, length: 21 }, { maxBytes: 20 }), zomError("LimitExceeded", { message: /21 bytes, over the limit maxBytes = 20$/ }));
+    await assert.rejects(
+      store.getRange(`/${SHARD}`, { offset: 10, length: 21 }, { maxBytes: 20 }),
+      zomError("LimitExceeded", { message: /21 bytes, over the limit maxBytes = 20$/ }),
+    );
     await assert.rejects(store.getRange(`/${SHARD}`, { suffixLength: n }, { maxBytes: 100 }), zomError("LimitExceeded"));
     assert.equal(await store.get("/nope", { maxBytes: 0 }), undefined, "a missing value is still missing");
     for (const bad of [-1, NaN, "10"]) {

@@ -53,7 +53,7 @@ export function parseJsonExact(text) {
       i++;
       const out = {};
       ws();
-      if (text[i] === "}") return i++, out;
+      if (text[i] === "}") return (i++, out);
       for (;;) {
         ws();
         if (text[i] !== '"') fail("expected a key");
@@ -63,7 +63,7 @@ export function parseJsonExact(text) {
         Object.defineProperty(out, key, { value: value(), enumerable: true, writable: true, configurable: true });
         ws();
         if (text[i] === ",") i++;
-        else if (text[i] === "}") return i++, out;
+        else if (text[i] === "}") return (i++, out);
         else fail("expected ',' or '}'");
       }
     }
@@ -71,12 +71,12 @@ export function parseJsonExact(text) {
       i++;
       const out = [];
       ws();
-      if (text[i] === "]") return i++, out;
+      if (text[i] === "]") return (i++, out);
       for (;;) {
         out.push(value());
         ws();
         if (text[i] === ",") i++;
-        else if (text[i] === "]") return i++, out;
+        else if (text[i] === "]") return (i++, out);
         else fail("expected ',' or ']'");
       }
     }
@@ -87,8 +87,12 @@ export function parseJsonExact(text) {
       const n = Number(m[0]);
       return !m[2] && !m[3] && !Number.isSafeInteger(n) ? BigInt(m[0]) : n;
     }
-    for (const [word, v] of [["true", true], ["false", false], ["null", null]]) {
-      if (text.startsWith(word, i)) return (i += word.length), v;
+    for (const [word, v] of [
+      ["true", true],
+      ["false", false],
+      ["null", null],
+    ]) {
+      if (text.startsWith(word, i)) return ((i += word.length), v);
     }
     return fail("unexpected character");
   };
@@ -154,7 +158,11 @@ export function documentsAsJson(docs) {
  */
 export function zomWithin(ms, ...args) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(repoRoot, "bin", "zom.mjs"), ...args], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"], timeout: ms });
+    const child = spawn(process.execPath, [join(repoRoot, "bin", "zom.mjs"), ...args], {
+      cwd: repoRoot,
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: ms,
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (d) => (stdout += d));
@@ -200,8 +208,10 @@ export function runNodeScript({ cwd, nodeArgs = [], script, args = [], timeoutMs
     const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
     child.on("close", (code, signal) => {
       clearTimeout(timer);
-      if (code !== 0) return fail(new Error(`${script} ${nodeArgs.join(" ")} failed (${signal ?? `exit ${code}`}):\n${stderr.slice(0, 4000)}`));
-      if (quiet && stderr.trim() !== "") return fail(new Error(`${script} ${nodeArgs.join(" ")} printed to stderr:\n${stderr.slice(0, 4000)}`));
+      if (code !== 0)
+        return fail(new Error(`${script} ${nodeArgs.join(" ")} failed (${signal ?? `exit ${code}`}):\n${stderr.slice(0, 4000)}`));
+      if (quiet && stderr.trim() !== "")
+        return fail(new Error(`${script} ${nodeArgs.join(" ")} printed to stderr:\n${stderr.slice(0, 4000)}`));
       done(stdout.trim().split("\n").at(-1));
     });
   });

@@ -22,7 +22,9 @@ export function mapStore(name) {
 export function countingStore(map) {
   const log = [];
   const cut = (bytes, range) =>
-    "suffixLength" in range ? bytes.subarray(Math.max(0, bytes.length - range.suffixLength)) : bytes.subarray(range.offset, range.offset + range.length);
+    "suffixLength" in range
+      ? bytes.subarray(Math.max(0, bytes.length - range.suffixLength))
+      : bytes.subarray(range.offset, range.offset + range.length);
   return {
     log,
     async get(key, options) {
@@ -165,11 +167,13 @@ export function reference(values, shape, selection) {
 }
 
 /** Assertion for a ZomError with a code (and optionally path, key, message). */
-export const zomError = (code, { path, key, message } = {}) => (e) => {
-  assert.equal(e?.name, "ZomError", `a ZomError, got ${e}`);
-  assert.equal(e.code, code, e.message);
-  if (path !== undefined) assert.equal(e.path, path);
-  if (key !== undefined) assert.equal(e.key, key);
-  if (message) assert.match(e.message, message);
-  return true;
-};
+export const zomError =
+  (code, { path, key, message } = {}) =>
+  (e) => {
+    assert.equal(e?.name, "ZomError", `a ZomError, got ${e}`);
+    assert.equal(e.code, code, e.message);
+    if (path !== undefined) assert.equal(e.path, path);
+    if (key !== undefined) assert.equal(e.key, key);
+    if (message) assert.match(e.message, message);
+    return true;
+  };

@@ -10,8 +10,8 @@ import { test } from "node:test";
 import { FetchStore, open, openArray, openGroup, slice } from "zom";
 import { walk } from "zom/validate";
 import { logLines, withServer } from "../server/testing.mjs";
-import { elements, reference, sameValues, zomError } from "./hierarchy-common.mjs";
 import { assertJsonEqual, fixtures, readJson } from "./helpers.mjs";
+import { elements, reference, sameValues, zomError } from "./hierarchy-common.mjs";
 
 test("walk over S3 listings equals pydantic-zarr's ZOM (v3 and v2)", () =>
   withServer({ s3Listing: true }, async (server) => {
@@ -112,7 +112,10 @@ test("servers that ignore ranges, refuse suffix ranges, fail every other request
   for (const mode of [{ ignoreRange: true }, { refuseSuffix: 416 }, { failEveryOther: true }]) {
     await withServer(mode, async (server) => {
       const store = new FetchStore(`${server.url}/v3`, { retryDelay: 1 });
-      for (const [path, values] of [["shard_index_start", expected], ["shard_index_end", endShard]]) {
+      for (const [path, values] of [
+        ["shard_index_start", expected],
+        ["shard_index_end", endShard],
+      ]) {
         const arr = await openArray(store, path);
         const { data } = await arr.get(selection);
         sameValues(elements(data, arr.dtype), reference(values.values, values.shape, selection).values, `${JSON.stringify(mode)} ${path}`);
@@ -177,16 +180,33 @@ test("an OME-Zarr pyramid's first tile in as few round trips as the data allows:
     const image = await open(store, "ome-0.5-image");
     const level = await image.open(image.attributes.ome.multiscales[0].datasets.at(-1).path);
     await level.getChunk(level.shape.map(() => 0));
-    assert.deepEqual(logLines(server).map((l) => l.split(" ")[1]), ["/conventions/ome-0.5-image/zarr.json", "/conventions/ome-0.5-image/s2/zarr.json", `/conventions/ome-0.5-image/s2/c/${level.shape.map(() => 0).join("/")}`]);
+    assert.deepEqual(
+      logLines(server).map((l) => l.split(" ")[1]),
+      [
+        "/conventions/ome-0.5-image/zarr.json",
+        "/conventions/ome-0.5-image/s2/zarr.json",
+        `/conventions/ome-0.5-image/s2/c/${level.shape.map(() => 0).join("/")}`,
+      ],
+    );
     // 0.4 (v2): zarr.json, then every v2 document of the group at once; the level asks for
     // v2 documents only, at once; then the tile.
     server.resetStats();
     const v2 = await open(store, "ome-0.4-image");
-    assert.deepEqual(logLines(server).map((l) => l.split(" ")[1]).sort(), ["zarr.json", ".zarray", ".zmetadata", ".zgroup", ".zattrs"].map((n) => `/conventions/ome-0.4-image/${n}`).sort());
+    assert.deepEqual(
+      logLines(server)
+        .map((l) => l.split(" ")[1])
+        .sort(),
+      ["zarr.json", ".zarray", ".zmetadata", ".zgroup", ".zattrs"].map((n) => `/conventions/ome-0.4-image/${n}`).sort(),
+    );
     assert.ok(server.stats.maxInFlight >= 4, `${server.stats.maxInFlight} requests in flight`);
     server.resetStats();
     const v2level = await v2.open(v2.attributes.multiscales[0].datasets.at(-1).path);
-    assert.deepEqual(logLines(server).map((l) => l.split(" ")[1]).sort(), [".zarray", ".zmetadata", ".zgroup", ".zattrs"].map((n) => `/conventions/ome-0.4-image/s2/${n}`).sort());
+    assert.deepEqual(
+      logLines(server)
+        .map((l) => l.split(" ")[1])
+        .sort(),
+      [".zarray", ".zmetadata", ".zgroup", ".zattrs"].map((n) => `/conventions/ome-0.4-image/s2/${n}`).sort(),
+    );
     assert.equal(server.stats.maxInFlight, 4);
     const { shape } = await v2level.getChunk(v2level.shape.map(() => 0));
     assert.equal(shape.length, v2level.shape.length);

@@ -1,7 +1,21 @@
 // Compile-time test (tsc --strict --noEmit -p tests/js/tsconfig.json; never run): the hierarchy
 // API's declarations type what a TypeScript caller writes.
-import { ChunkCache, FetchStore, open, openArray, openGroup, slice, ZarrArray, ZarrGroup, type Chunk, type ChunkCacheStats, type Readable, type Selection, type ZomError } from "zom";
-import { walk, type WalkResult } from "zom/validate";
+import {
+  type Chunk,
+  ChunkCache,
+  type ChunkCacheStats,
+  FetchStore,
+  open,
+  openArray,
+  openGroup,
+  type Readable,
+  type Selection,
+  slice,
+  type ZarrArray,
+  type ZarrGroup,
+  type ZomError,
+} from "zom";
+import { type WalkResult, walk } from "zom/validate";
 
 export async function hierarchyUses(bytes: Uint8Array): Promise<number> {
   const http = new FetchStore("https://example.invalid/data.zarr", { concurrency: 8 });
@@ -31,6 +45,14 @@ export async function hierarchyUses(bytes: Uint8Array): Promise<number> {
   const result: WalkResult = await walk(http, { depth: 2, concurrency: 4, onProgress: (p) => void p.nodes });
   const errors: ZomError[] = result.errors;
   const unlisted: string[] = result.unlisted;
-  return shape.length + (chunks?.length ?? 0) + part.shape.length + whole.data.length + chunk.shape.length +
-    errors.length + unlisted.length + Object.keys(group.attributes).length;
+  return (
+    shape.length +
+    (chunks?.length ?? 0) +
+    part.shape.length +
+    whole.data.length +
+    chunk.shape.length +
+    errors.length +
+    unlisted.length +
+    Object.keys(group.attributes).length
+  );
 }

@@ -7,8 +7,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { isZomError, open, openArray, openGroup, slice, ZarrArray, ZarrGroup } from "zom";
 import { walk } from "zom/validate";
-import { countingStore, elements, mapStore, reference, sameValues, zomError } from "./hierarchy-common.mjs";
 import { assertJsonEqual, HIERARCHIES, readJson } from "./helpers.mjs";
+import { countingStore, elements, mapStore, reference, sameValues, zomError } from "./hierarchy-common.mjs";
 
 /** Selections exercising every read path for an array of `shape`. */
 function selections(shape) {
@@ -66,7 +66,10 @@ test("walk with a listing store object: same ZOM; depth, path and progress", asy
   const progress = [];
   const result = await walk(store, { concurrency: 3, onProgress: (p) => progress.push(p) });
   assertJsonEqual(result, readJson("expected", "v3.zom.json"), "v3");
-  assert.ok(store.log.some((l) => l === "list /"), store.log.join("\n"));
+  assert.ok(
+    store.log.some((l) => l === "list /"),
+    store.log.join("\n"),
+  );
   assert.equal(progress.at(-1).pending, 0);
   assert.ok(progress.at(-1).nodes > 50);
 
@@ -109,7 +112,10 @@ test("members of a consolidated group open without requests", async () => {
   const { data } = await arr.get();
   const expected = readJson("expected", "v3-consolidated.values.json").dtype_int32;
   sameValues(elements(data, arr.dtype), expected.values, "dtype_int32");
-  assert.ok(store.log.slice(1).every((l) => l.startsWith("get /dtype_int32/c/")), store.log.join("\n"));
+  assert.ok(
+    store.log.slice(1).every((l) => l.startsWith("get /dtype_int32/c/")),
+    store.log.join("\n"),
+  );
   await assert.rejects(root.open("group1", { kind: "array" }), zomError("NotFound", { path: "group1" }));
   // Not in the consolidated metadata: asked of the store.
   await assert.rejects(root.open("nope"), zomError("NotFound", { key: "nope/zarr.json" }));
@@ -185,7 +191,13 @@ test("a v2 .zmetadata group opens without reading its members; each is read when
 test("one inner chunk of a shard costs the index and one range", async () => {
   const store = countingStore(mapStore("v3"));
   const arr = await openArray(store, "shard_index_end");
-  assert.deepEqual([arr.chunks, arr.shards], [[4, 4], [8, 8]]);
+  assert.deepEqual(
+    [arr.chunks, arr.shards],
+    [
+      [4, 4],
+      [8, 8],
+    ],
+  );
   store.log.length = 0;
   const { shape } = await arr.get([slice(0, 4), slice(4, 8)]);
   assert.deepEqual(shape, [4, 4]);
@@ -267,7 +279,10 @@ test("a missing node is NotFound with its key; the other kind too", async () => 
 test("broken JSON is InvalidMetadata with its key; the walk reports it and returns the rest", async () => {
   const store = mapStore("v3");
   store.set("/dtype_int8/zarr.json", new TextEncoder().encode('{"zarr_format": 3,'));
-  await assert.rejects(open(store, "dtype_int8"), zomError("InvalidMetadata", { path: "dtype_int8", key: "dtype_int8/zarr.json", message: /line/ }));
+  await assert.rejects(
+    open(store, "dtype_int8"),
+    zomError("InvalidMetadata", { path: "dtype_int8", key: "dtype_int8/zarr.json", message: /line/ }),
+  );
   const result = await walk(store);
   assert.equal(result.errors.length, 1);
   const [error] = result.errors;

@@ -9,8 +9,8 @@ import { test } from "node:test";
 import { decodeChunk, FetchStore, open, openArray, registerExtension, slice, unregisterExtension } from "zom";
 import { validateDocument, walk } from "zom/validate";
 import { logLines, withServer } from "../server/testing.mjs";
-import { elements, reference, sameValues, zomError } from "./hierarchy-common.mjs";
 import { assertJsonEqual, fixtures, readJson } from "./helpers.mjs";
+import { elements, reference, sameValues, zomError } from "./hierarchy-common.mjs";
 
 const V3 = readJson("expected", "v3.values.json");
 const FAST = { retryDelay: 1, maxRetryDelay: 5 };
@@ -59,9 +59,16 @@ for (const status of [301, 302, 307]) {
       await assertValues(store, "shard_index_end", INNER);
       await assertValues(store, "shard_index_start", INNER);
       const lines = logLines(server);
-      assert.ok(lines.some((l) => l.endsWith(` ${status}`)), lines.join("\n"));
-      assert.ok(lines.some((l) => / bytes=-\d+ 206$/.test(l)), "the suffix range survived the redirect");
-    }));
+      assert.ok(
+        lines.some((l) => l.endsWith(` ${status}`)),
+        lines.join("\n"),
+      );
+      assert.ok(
+        lines.some((l) => / bytes=-\d+ 206$/.test(l)),
+        "the suffix range survived the redirect",
+      );
+    }),
+  );
 }
 
 for (const stall of ["headers", "body"]) {
@@ -70,10 +77,14 @@ for (const stall of ["headers", "body"]) {
       const store = new FetchStore(`${server.url}/v3`, { ...FAST, timeout: 200, retries: 1 });
       const arr = await openArray(store, "dtype_int32"); // metadata is not stalled
       const started = performance.now();
-      await assert.rejects(arr.get(), located("HttpError", "dtype_int32", "dtype_int32/c/0", /timed out after 200 ms \(after 2 attempts\)/));
+      await assert.rejects(
+        arr.get(),
+        located("HttpError", "dtype_int32", "dtype_int32/c/0", /timed out after 200 ms \(after 2 attempts\)/),
+      );
       assert.ok(performance.now() - started < 5000, `gave up after ${performance.now() - started} ms`);
       await assert.rejects(arr.getChunk([1]), located("HttpError", "dtype_int32", "dtype_int32/c/1", /timed out/));
-    }));
+    }),
+  );
 }
 
 test("a stalled metadata document fails open and walk with its key", bounded, () =>
@@ -81,7 +92,8 @@ test("a stalled metadata document fails open and walk with its key", bounded, ()
     const store = new FetchStore(`${server.url}/v3`, { ...FAST, timeout: 150, retries: 0 });
     await assert.rejects(open(store, "group1"), located("HttpError", "group1", "group1/zarr.json", /timed out/));
     await assert.rejects(walk(store), located("HttpError", "", "zarr.json", /timed out/));
-  }));
+  }),
+);
 
 test("an SPA host's HTML page (200) for a missing document or chunk is an error, never data", bounded, () =>
   withCopy(["dtype_int32", "group1"], async (dir) => {
@@ -101,7 +113,8 @@ test("an SPA host's HTML page (200) for a missing document or chunk is an error,
       const { data } = await arr.get([slice(0, 2)]);
       sameValues(elements(data, "int32"), V3.dtype_int32.values.slice(0, 2), "chunk 0");
     });
-  }));
+  }),
+);
 
 test("HTML served with status 200 in place of metadata or chunks is InvalidMetadata or a codec error", bounded, async () => {
   await withServer({ htmlMatch: "group1/zarr.json" }, async (server) => {
@@ -123,7 +136,10 @@ test("HTML served with status 200 in place of metadata or chunks is InvalidMetad
       });
     }
     const sharded = await openArray(store, "shard_index_end");
-    await assert.rejects(sharded.get(INNER), (e) => ["CodecError", "ChecksumMismatch"].includes(e.code) && located(e.code, "shard_index_end", "shard_index_end/c/0/0")(e));
+    await assert.rejects(
+      sharded.get(INNER),
+      (e) => ["CodecError", "ChecksumMismatch"].includes(e.code) && located(e.code, "shard_index_end", "shard_index_end/c/0/0")(e),
+    );
   });
 });
 
@@ -132,7 +148,8 @@ test("truncated bodies are HttpErrors with the node and key after the retries", 
     const store = new FetchStore(`${server.url}/v3`, { ...FAST, retries: 1 });
     await assert.rejects(open(store, "dtype_int32"), located("HttpError", "dtype_int32", "dtype_int32/zarr.json", /after 2 attempts/));
     await assert.rejects(walk(store), located("HttpError", "", "zarr.json"));
-  }));
+  }),
+);
 
 test("a wrong Content-Range on a shard's ranges is an HttpError, never shifted bytes", bounded, () =>
   withServer({ wrongContentRange: true }, async (server) => {
@@ -140,7 +157,8 @@ test("a wrong Content-Range on a shard's ranges is an HttpError, never shifted b
     const arr = await openArray(store, "shard_index_end"); // whole-document GETs are fine
     await assert.rejects(arr.get(INNER), located("HttpError", "shard_index_end", "shard_index_end/c/0/0", /Content-Range/));
     await assert.rejects(arr.getChunk([0, 0]), located("HttpError", "shard_index_end", "shard_index_end/c/0/0"));
-  }));
+  }),
+);
 
 test("a 200 with the whole body for a range request is cut to the range: the values are right", bounded, () =>
   withServer({ ignoreRange: true }, async (server) => {
@@ -148,7 +166,8 @@ test("a 200 with the whole body for a range request is cut to the range: the val
     await assertValues(store, "shard_index_end", INNER);
     await assertValues(store, "shard_index_start", INNER);
     assert.ok(logLines(server).every((l) => l.endsWith(" 200")));
-  }));
+  }),
+);
 
 /** The CRC-32C of `bytes` (the sharding index's checksum). */
 function crc32c(bytes) {
@@ -185,15 +204,23 @@ test("a shard whose index points past its end is a CodecError (whole and partial
       const arr = await openArray(store, "shard_index_end");
       const key = "shard_index_end/c/0/0";
       // The whole shard (every inner chunk wanted): the index is checked against its length.
-      await assert.rejects(arr.get([slice(0, 8), slice(0, 8)]), located("CodecError", "shard_index_end", key, /outside the \d+-byte shard/));
+      await assert.rejects(
+        arr.get([slice(0, 8), slice(0, 8)]),
+        located("CodecError", "shard_index_end", key, /outside the \d+-byte shard/),
+      );
       // Only that inner chunk: its range is past the end (416): never zeros or garbage.
       await assert.rejects(arr.get(INNER), located("CodecError", "shard_index_end", key, /0 bytes were read/));
       // The other inner chunks of the shard still read.
       const fine = [slice(0, 4), slice(0, 8)];
       const { data } = await arr.get(fine);
-      sameValues(elements(data, "int32"), reference(V3.shard_index_end.values, V3.shard_index_end.shape, fine).values, "intact inner chunks");
+      sameValues(
+        elements(data, "int32"),
+        reference(V3.shard_index_end.values, V3.shard_index_end.shape, fine).values,
+        "intact inner chunks",
+      );
     });
-  }));
+  }),
+);
 
 test("a shard index entry claiming 300 MB for a 64-byte inner chunk is refused after the index request alone", bounded, () =>
   withCopy(["shard_index_end"], async (dir) => {
@@ -202,7 +229,15 @@ test("a shard index entry claiming 300 MB for a 64-byte inner chunk is refused a
       const store = new FetchStore(server.url, { retries: 0 });
       const arr = await openArray(store, "shard_index_end");
       store.resetStats();
-      await assert.rejects(arr.get(INNER), located("CodecError", "shard_index_end", "shard_index_end/c/0/0", /claims 314572800 bytes for an inner chunk, more than its codecs can produce \(4161\)/));
+      await assert.rejects(
+        arr.get(INNER),
+        located(
+          "CodecError",
+          "shard_index_end",
+          "shard_index_end/c/0/0",
+          /claims 314572800 bytes for an inner chunk, more than its codecs can produce \(4161\)/,
+        ),
+      );
       assert.equal(store.stats.requests, 1, "the index, nothing more");
       assert.equal(store.stats.bytes, 4 * 16 + 4);
       // Near 2^63: refused the same way, no Range request with a rounded number (an array
@@ -215,9 +250,14 @@ test("a shard index entry claiming 300 MB for a 64-byte inner chunk is refused a
       // The shard's other inner chunks still read.
       const fine = [slice(0, 4), slice(0, 8)];
       const { data } = await again.get(fine);
-      sameValues(elements(data, "int32"), reference(V3.shard_index_end.values, V3.shard_index_end.shape, fine).values, "intact inner chunks");
+      sameValues(
+        elements(data, "int32"),
+        reference(V3.shard_index_end.values, V3.shard_index_end.shape, fine).values,
+        "intact inner chunks",
+      );
     });
-  }));
+  }),
+);
 
 test("a body longer than maxResponseBytes is refused by its Content-Length, before it is read", bounded, () =>
   withServer({}, async (server) => {
@@ -238,14 +278,15 @@ test("a body longer than maxResponseBytes is refused by its Content-Length, befo
       return true;
     });
     assert.deepEqual(arr.shape.length, 2);
-  }));
+  }),
+);
 
 test("a streamed body (no Content-Length) is cut off once it grows past maxResponseBytes", bounded, async () => {
   const { createServer } = await import("node:http");
   let written = 0;
   let closed = false;
   // A real server that streams without end: chunked transfer, no Content-Length.
-  const server = createServer((req, res) => {
+  const server = createServer((_req, res) => {
     res.writeHead(200, { "content-type": "application/octet-stream", "access-control-allow-origin": "*" });
     const block = new Uint8Array(64 * 1024);
     const pump = () => {
@@ -279,12 +320,16 @@ test("a streamed body (no Content-Length) is cut off once it grows past maxRespo
 });
 
 test("a redirect loop is not retried: one attempt, undici's 20 redirects, HttpError with the key", bounded, () =>
-  withServer({ routes: { "/loop/zarr.json": () => ({ status: 302, headers: { location: "/loop/zarr.json" }, body: "" }) } }, async (server) => {
-    const store = new FetchStore(`${server.url}/loop`, { ...FAST, retries: 3 });
-    await assert.rejects(open(store), located("HttpError", "", "zarr.json", /redirect count exceeded/));
-    assert.equal(store.stats.requests, 1);
-    assert.equal(server.stats.requests, 21, "the first request and 20 redirects, once");
-  }));
+  withServer(
+    { routes: { "/loop/zarr.json": () => ({ status: 302, headers: { location: "/loop/zarr.json" }, body: "" }) } },
+    async (server) => {
+      const store = new FetchStore(`${server.url}/loop`, { ...FAST, retries: 3 });
+      await assert.rejects(open(store), located("HttpError", "", "zarr.json", /redirect count exceeded/));
+      assert.equal(store.stats.requests, 1);
+      assert.equal(server.stats.requests, 21, "the first request and 20 redirects, once");
+    },
+  ),
+);
 
 test("a body whose Content-Encoding does not decode is not retried", bounded, () =>
   withServer(
@@ -293,7 +338,7 @@ test("a body whose Content-Encoding does not decode is not retried", bounded, ()
         "/gz/zarr.json": () => ({
           status: 200,
           headers: { "content-type": "application/json", "content-encoding": "gzip" },
-          body: "{\"zarr_format\": 3, \"node_type\": \"group\"} is not gzip",
+          body: '{"zarr_format": 3, "node_type": "group"} is not gzip',
         }),
       },
     },
@@ -302,7 +347,8 @@ test("a body whose Content-Encoding does not decode is not retried", bounded, ()
       await assert.rejects(open(store), located("HttpError", "", "zarr.json", /body unreadable \(.*incorrect header check\)$/));
       assert.equal(server.stats.requests, 1);
     },
-  ));
+  ),
+);
 
 test("an array that must be understood (ZEP 9) is refused at open, as validateDocument says; registered extensions open", bounded, () =>
   withCopy(["dtype_int32"], async (dir) => {
@@ -310,7 +356,11 @@ test("an array that must be understood (ZEP 9) is refused at open, as validateDo
     const original = JSON.parse(readFileSync(file, "utf8"));
     const cases = [
       [{ "vendor.checksums": { must_understand: true } }, "unknown key 'vendor.checksums'", "vendor.checksums"],
-      [{ storage_transformers: [{ name: "vendor.offset", configuration: { by: 1 } }] }, "unknown storage transformer 'vendor.offset'", "vendor.offset"],
+      [
+        { storage_transformers: [{ name: "vendor.offset", configuration: { by: 1 } }] },
+        "unknown storage transformer 'vendor.offset'",
+        "vendor.offset",
+      ],
       [{ extensions: [{ name: "vendor.tiles" }] }, "unknown extension 'vendor.tiles'", "vendor.tiles"],
     ];
     await withServer({ root: dir, s3Listing: true }, async (server) => {
@@ -320,11 +370,20 @@ test("an array that must be understood (ZEP 9) is refused at open, as validateDo
         const doc = { ...original, ...extra };
         writeFileSync(file, JSON.stringify(doc));
         store.clearCache();
-        await assert.rejects(openArray(store, "dtype_int32"), located("UnsupportedExtension", "dtype_int32", "dtype_int32/zarr.json", new RegExp(message)));
-        await assert.rejects(open(store, "dtype_int32"), located("UnsupportedExtension", "dtype_int32", "dtype_int32/zarr.json", /readers must refuse it/));
+        await assert.rejects(
+          openArray(store, "dtype_int32"),
+          located("UnsupportedExtension", "dtype_int32", "dtype_int32/zarr.json", new RegExp(message)),
+        );
+        await assert.rejects(
+          open(store, "dtype_int32"),
+          located("UnsupportedExtension", "dtype_int32", "dtype_int32/zarr.json", /readers must refuse it/),
+        );
         assert.throws(() => decodeChunk(doc, null, [0]), zomError("UnsupportedExtension", { message: new RegExp(message) }));
         const report = validateDocument(doc, { key: "dtype_int32/zarr.json", extensions: true });
-        assert.ok(report.problems.some((p) => p.kind === "must_understand" && p.severity === "error" && p.message.startsWith(message)), JSON.stringify(report));
+        assert.ok(
+          report.problems.some((p) => p.kind === "must_understand" && p.severity === "error" && p.message.startsWith(message)),
+          JSON.stringify(report),
+        );
         // The walk still describes it (validation reports it); reading is what is refused.
         const tree = await walk(store);
         assert.deepEqual(tree.errors, []);
@@ -342,4 +401,5 @@ test("an array that must be understood (ZEP 9) is refused at open, as validateDo
       store.clearCache();
       assert.deepEqual((await (await openArray(store, "dtype_int32")).get()).data, want.data);
     });
-  }));
+  }),
+);

@@ -9,15 +9,15 @@
 //
 //   node --test tests/js/icechunk.test.mjs
 import assert from "node:assert/strict";
-import { test } from "node:test";
-import { FetchStore, IcechunkStore, open, openArray } from "zom";
-import * as zarr from "zom/zarrita";
 import { copyFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { test } from "node:test";
+import { FetchStore, IcechunkStore, open, openArray } from "zom";
+import * as zarr from "zom/zarrita";
 import { fixtures, withServer } from "../server/testing.mjs";
-import { elements, sameValues } from "./hierarchy-common.mjs";
 import { readJson } from "./helpers.mjs";
+import { elements, sameValues } from "./hierarchy-common.mjs";
 
 const expected = readJson("icechunk", "expected.json");
 const REPOS = Object.keys(expected.repositories);
@@ -32,7 +32,8 @@ function refOption(ref) {
 function openRepo(server, repo, ref, options = {}) {
   return IcechunkStore.open(`${server.url}/icechunk/${repo}/`, {
     ...refOption(ref),
-    virtualChunks: (url) => (url.startsWith(expected.virtual_prefix) ? `${server.url}/icechunk/raw/${url.slice(expected.virtual_prefix.length)}` : null),
+    virtualChunks: (url) =>
+      url.startsWith(expected.virtual_prefix) ? `${server.url}/icechunk/raw/${url.slice(expected.virtual_prefix.length)}` : null,
     ...options,
   });
 }
@@ -43,7 +44,11 @@ test("the fixtures cover both spec versions, several refs and every kind of chun
   assert.deepEqual(REPOS.sort(), ["v1", "v2"]);
   for (const repo of REPOS) {
     const refs = Object.keys(expected.repositories[repo].refs);
-    for (const kind of ["branch:", "tag:", "snapshot:"]) assert.ok(refs.some((r) => r.startsWith(kind)), `${repo}: a ${kind} ref`);
+    for (const kind of ["branch:", "tag:", "snapshot:"])
+      assert.ok(
+        refs.some((r) => r.startsWith(kind)),
+        `${repo}: a ${kind} ref`,
+      );
   }
 });
 
@@ -57,8 +62,17 @@ for (const repo of REPOS) {
           assert.equal(store.specVersion, Number(repo.slice(1)), `${repo} ${ref}`);
           assert.equal(store.snapshot, at.snapshot, `${repo} ${ref}`);
           const history = await store.ancestry();
-          assert.deepEqual(history.map((h) => h.id), at.ancestry, `${repo} ${ref} ancestry`);
-          if (repo === "v2") assert.deepEqual(history.map((h) => h.message), at.messages, `${repo} ${ref} messages`);
+          assert.deepEqual(
+            history.map((h) => h.id),
+            at.ancestry,
+            `${repo} ${ref} ancestry`,
+          );
+          if (repo === "v2")
+            assert.deepEqual(
+              history.map((h) => h.message),
+              at.messages,
+              `${repo} ${ref} messages`,
+            );
         } finally {
           store.free();
         }
@@ -74,37 +88,40 @@ for (const repo of REPOS) {
     }),
   );
 
-  test(`${repo}: every node and array of every ref equals what icechunk and zarr-python read, in 0 and 2 workers`, { timeout: 120_000 }, () =>
-    withServer({ validators: true }, async (server) => {
-      let arrays = 0;
-      for (const [ref, at] of Object.entries(want.refs)) {
-        const store = await openRepo(server, repo, ref);
-        try {
-          for (const [path, node] of Object.entries(at.nodes)) {
-            const key = path === "/" ? "/zarr.json" : `${path}/zarr.json`;
-            const doc = JSON.parse(decoder.decode(await store.get(key)));
-            assert.deepEqual(doc, node.zarr_json, `${repo} ${ref} ${key}`);
-            const opened = await open(store, path.slice(1));
-            assert.equal(opened.kind ?? (opened.shape ? "array" : "group"), node.kind, `${repo} ${ref} ${path}`);
-            if (node.kind !== "array") continue;
-            for (const workers of [0, 2]) {
-              const arr = await openArray(store, path.slice(1), { workers });
-              try {
-                const { data, shape } = await arr.get(undefined, { workers });
-                assert.deepEqual(shape, node.shape, `${repo} ${ref} ${path}`);
-                sameValues(elements(data, arr.dtype), node.values, `${repo} ${ref} ${path} (workers ${workers})`);
-              } finally {
-                arr.free();
+  test(
+    `${repo}: every node and array of every ref equals what icechunk and zarr-python read, in 0 and 2 workers`,
+    { timeout: 120_000 },
+    () =>
+      withServer({ validators: true }, async (server) => {
+        let arrays = 0;
+        for (const [ref, at] of Object.entries(want.refs)) {
+          const store = await openRepo(server, repo, ref);
+          try {
+            for (const [path, node] of Object.entries(at.nodes)) {
+              const key = path === "/" ? "/zarr.json" : `${path}/zarr.json`;
+              const doc = JSON.parse(decoder.decode(await store.get(key)));
+              assert.deepEqual(doc, node.zarr_json, `${repo} ${ref} ${key}`);
+              const opened = await open(store, path.slice(1));
+              assert.equal(opened.kind ?? (opened.shape ? "array" : "group"), node.kind, `${repo} ${ref} ${path}`);
+              if (node.kind !== "array") continue;
+              for (const workers of [0, 2]) {
+                const arr = await openArray(store, path.slice(1), { workers });
+                try {
+                  const { data, shape } = await arr.get(undefined, { workers });
+                  assert.deepEqual(shape, node.shape, `${repo} ${ref} ${path}`);
+                  sameValues(elements(data, arr.dtype), node.values, `${repo} ${ref} ${path} (workers ${workers})`);
+                } finally {
+                  arr.free();
+                }
               }
+              arrays += 1;
             }
-            arrays += 1;
+          } finally {
+            store.free();
           }
-        } finally {
-          store.free();
         }
-      }
-      assert.ok(arrays > 20, `${arrays} arrays read`);
-    }),
+        assert.ok(arrays > 20, `${arrays} arrays read`);
+      }),
   );
 }
 
@@ -125,14 +142,17 @@ test("zom/zarrita reads an Icechunk snapshot as zarrita reads any store", { time
   }),
 );
 
-test("checksums: a virtual chunk whose object changed since the reference was written is refused, by its last modification or its ETag", { timeout: 60_000 }, async () => {
+test("checksums: a virtual chunk whose object changed since the reference was written is refused, by its last modification or its ETag", {
+  timeout: 60_000,
+}, async () => {
   const dir = mkdtempSync(join(tmpdir(), "zom-icechunk-"));
   const moved = join(dir, "data.bin");
   copyFileSync(join(fixtures, "icechunk", "raw", "data.bin"), moved);
   const raw = new Uint8Array(readFileSync(moved));
   const open = (server, repo) =>
     IcechunkStore.open(`${server.url}/icechunk/${repo}/`, {
-      virtualChunks: (url) => (url.startsWith(expected.virtual_prefix) ? `${server.url}/moved/${url.slice(expected.virtual_prefix.length)}` : null),
+      virtualChunks: (url) =>
+        url.startsWith(expected.virtual_prefix) ? `${server.url}/moved/${url.slice(expected.virtual_prefix.length)}` : null,
     });
   const chunk = async (store, path, i) => {
     const arr = await openArray(store, path, { workers: 0 });
@@ -144,7 +164,8 @@ test("checksums: a virtual chunk whose object changed since the reference was wr
   };
   // Errors name the chunk's key and the object as the reference records it.
   const recorded = `${expected.virtual_prefix}data.bin`;
-  const mismatch = (path, i, why) => (e) => e.code === "ChecksumMismatch" && e.key === `${path}/c/${i}` && e.message.includes(recorded) && why.test(e.message);
+  const mismatch = (path, i, why) => (e) =>
+    e.code === "ChecksumMismatch" && e.key === `${path}/c/${i}` && e.message.includes(recorded) && why.test(e.message);
   try {
     // v2's `virtual` chunk 1 records "not modified after 2100-01-01"; containers/v2's `rel` chunk 1 the ETag "abc".
     await withServer({ validators: true, mounts: { "/moved/": dir } }, async (server) => {
@@ -188,7 +209,10 @@ test("an S3-compatible container's chunks are fetched at its endpoint, path styl
         const { data } = await arr.get();
         assert.deepEqual(Array.from(data), containers.repositories[repo].s3, repo);
         // s3://pathstyle/data.bin at http://127.0.0.1:18738 (path style), mapped to the test server.
-        assert.ok(server.stats.log.some((l) => l.url === "/icechunk/raw/pathstyle/data.bin"), JSON.stringify(server.stats.log));
+        assert.ok(
+          server.stats.log.some((l) => l.url === "/icechunk/raw/pathstyle/data.bin"),
+          JSON.stringify(server.stats.log),
+        );
       } finally {
         arr.free();
         store.free();
@@ -197,7 +221,9 @@ test("an S3-compatible container's chunks are fetched at its endpoint, path styl
   }),
 );
 
-test("native chunks are fetched straight from the repository's files: the read's signal reaches the request; a short chunk file is an error naming it", { timeout: 60_000 }, async () => {
+test("native chunks are fetched straight from the repository's files: the read's signal reaches the request; a short chunk file is an error naming it", {
+  timeout: 60_000,
+}, async () => {
   await withServer({}, async (server) => {
     const store = await openRepo(server, "v2", "branch:main");
     const arr = await openArray(store, "group/float64", { workers: 0 });
@@ -231,7 +257,10 @@ test("native chunks are fetched straight from the repository's files: the read's
       const store = await IcechunkStore.open(`${server.url}/v2/`);
       const arr = await openArray(store, "group/float64", { workers: 0 });
       try {
-        await assert.rejects(arr.getChunk([0, 0]), (e) => e.code === "InvalidMetadata" && e.path === "group/float64" && /chunks\/[0-9A-Z]+' holds 8 of the 96 bytes/.test(e.message));
+        await assert.rejects(
+          arr.getChunk([0, 0]),
+          (e) => e.code === "InvalidMetadata" && e.path === "group/float64" && /chunks\/[0-9A-Z]+' holds 8 of the 96 bytes/.test(e.message),
+        );
       } finally {
         arr.free();
         store.free();
@@ -242,19 +271,28 @@ test("native chunks are fetched straight from the repository's files: the read's
   }
 });
 
-test("refused: no ref of that name, two refs at once, a virtual URL the caller refuses, a folder that is no repository", { timeout: 60_000 }, () =>
-  withServer({}, async (server) => {
-    await assert.rejects(openRepo(server, "v2", "branch:nope"), (e) => e.code === "NotFound" && /nope/.test(e.message));
-    await assert.rejects(openRepo(server, "v2", "tag:gone"), (e) => e.code === "NotFound");
-    await assert.rejects(IcechunkStore.open(`${server.url}/icechunk/v2/`, { branch: "main", tag: "v1.0" }), (e) => e.code === "InvalidArgument");
-    await assert.rejects(openRepo(server, "v2", "snapshot:not-an-id"), (e) => e.code === "InvalidArgument" || e.code === "InvalidMetadata");
-    const refusing = await openRepo(server, "v2", "branch:main", { virtualChunks: () => null });
-    const virtual = Object.entries(expected.repositories.v2.refs["branch:main"].nodes).find(([p]) => p.includes("virtual"));
-    assert.ok(virtual, "the fixture has a virtual array");
-    const arr = await openArray(refusing, virtual[0].slice(1));
-    await assert.rejects(arr.get(), (e) => /virtualChunks refused it|not read/.test(e.message));
-    arr.free();
-    refusing.free();
-    await assert.rejects(IcechunkStore.open(new FetchStore(`${server.url}/v3`)), (e) => e.code === "NotFound");
-  }),
+test(
+  "refused: no ref of that name, two refs at once, a virtual URL the caller refuses, a folder that is no repository",
+  { timeout: 60_000 },
+  () =>
+    withServer({}, async (server) => {
+      await assert.rejects(openRepo(server, "v2", "branch:nope"), (e) => e.code === "NotFound" && /nope/.test(e.message));
+      await assert.rejects(openRepo(server, "v2", "tag:gone"), (e) => e.code === "NotFound");
+      await assert.rejects(
+        IcechunkStore.open(`${server.url}/icechunk/v2/`, { branch: "main", tag: "v1.0" }),
+        (e) => e.code === "InvalidArgument",
+      );
+      await assert.rejects(
+        openRepo(server, "v2", "snapshot:not-an-id"),
+        (e) => e.code === "InvalidArgument" || e.code === "InvalidMetadata",
+      );
+      const refusing = await openRepo(server, "v2", "branch:main", { virtualChunks: () => null });
+      const virtual = Object.entries(expected.repositories.v2.refs["branch:main"].nodes).find(([p]) => p.includes("virtual"));
+      assert.ok(virtual, "the fixture has a virtual array");
+      const arr = await openArray(refusing, virtual[0].slice(1));
+      await assert.rejects(arr.get(), (e) => /virtualChunks refused it|not read/.test(e.message));
+      arr.free();
+      refusing.free();
+      await assert.rejects(IcechunkStore.open(new FetchStore(`${server.url}/v3`)), (e) => e.code === "NotFound");
+    }),
 );

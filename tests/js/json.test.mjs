@@ -12,7 +12,9 @@ test("version is the crate version from Cargo.toml", () => {
 });
 
 test("parseJson keeps integers beyond 2^53 exact as BigInt", () => {
-  const value = parseJson('{"a": 18446744073709551615, "b": -9223372036854775808, "c": 9007199254740991, "d": 1.5, "e": [null, true, "x"]}');
+  const value = parseJson(
+    '{"a": 18446744073709551615, "b": -9223372036854775808, "c": 9007199254740991, "d": 1.5, "e": [null, true, "x"]}',
+  );
   assert.deepEqual(value, { a: 18446744073709551615n, b: -9223372036854775808n, c: 9007199254740991, d: 1.5, e: [null, true, "x"] });
   assert.equal(typeof value.c, "number", "safe integers stay numbers");
 });
@@ -27,7 +29,7 @@ test("stringify writes BigInts as plain integers, with or without indent", () =>
   const compact = stringify(value);
   assert.equal(compact, '{"big":-9223372036854775808,"u":18446744073709551615,"list":[1,"two",null]}');
   const pretty = stringify(value, 2);
-  assert.match(pretty, /\n  "big": -9223372036854775808,\n/);
+  assert.match(pretty, /\n {2}"big": -9223372036854775808,\n/);
   assert.deepEqual(parseJson(pretty), value);
   assert.throws(() => stringify({ f: () => 1 }), { name: "ZomError", code: "InvalidArgument" });
   assert.throws(() => stringify({ n: 2n ** 70n }), { name: "ZomError", code: "InvalidArgument" });

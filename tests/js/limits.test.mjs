@@ -8,8 +8,8 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { ChunkDecoder, decodeChunk, getLimits, open, openArray, openGroup, setLimits } from "zom";
 import { parseJson, walk } from "zom/validate";
-import { mapStore, zomError } from "./hierarchy-common.mjs";
 import { fixtures } from "./helpers.mjs";
+import { mapStore, zomError } from "./hierarchy-common.mjs";
 
 const DEFAULTS = {
   maxChunkBytes: 2 ** 30,
@@ -47,7 +47,10 @@ test("walk: maxNodes (default or per call) and the documents' limits", async () 
   } finally {
     setLimits(null);
   }
-  await assert.rejects(walk(store, { limits: { maxDocumentBytes: 50 } }), limit(/over the limit maxDocumentBytes = 50/, { key: "zarr.json", path: "" }));
+  await assert.rejects(
+    walk(store, { limits: { maxDocumentBytes: 50 } }),
+    limit(/over the limit maxDocumentBytes = 50/, { key: "zarr.json", path: "" }),
+  );
 });
 
 function assertSameKeys(a, b) {
@@ -71,15 +74,24 @@ test("stores are asked for metadata with maxBytes = maxDocumentBytes; a longer a
   const size = (map.get("group1/zarr.json") ?? map.get("/group1/zarr.json")).length;
   await assert.rejects(
     open(store, "group1", { limits: { maxDocumentBytes: 10 } }),
-    limit(new RegExp(`over the limit maxDocumentBytes = 10 \\(the store's get gave ${size} bytes, more than the 10 asked for\\)`), { key: "group1/zarr.json", path: "group1" }),
+    limit(new RegExp(`over the limit maxDocumentBytes = 10 \\(the store's get gave ${size} bytes, more than the 10 asked for\\)`), {
+      key: "group1/zarr.json",
+      path: "group1",
+    }),
   );
   assert.deepEqual(asked, [["/group1/zarr.json", 10]]);
 });
 
 test("open: documents over maxDocumentBytes or maxJsonDepth, located", async () => {
   const store = mapStore("v3");
-  await assert.rejects(open(store, "group1", { limits: { maxDocumentBytes: 10 } }), limit(/maxDocumentBytes = 10/, { key: "group1/zarr.json", path: "group1" }));
-  await assert.rejects(openArray(store, "dtype_int32", { limits: { maxJsonDepth: 1 } }), limit(/nesting depth is 2, over the limit maxJsonDepth = 1/, { key: "dtype_int32/zarr.json" }));
+  await assert.rejects(
+    open(store, "group1", { limits: { maxDocumentBytes: 10 } }),
+    limit(/maxDocumentBytes = 10/, { key: "group1/zarr.json", path: "group1" }),
+  );
+  await assert.rejects(
+    openArray(store, "dtype_int32", { limits: { maxJsonDepth: 1 } }),
+    limit(/nesting depth is 2, over the limit maxJsonDepth = 1/, { key: "dtype_int32/zarr.json" }),
+  );
   assert.throws(() => parseJson("[".repeat(200) + "]".repeat(200)), limit(/maxJsonDepth = 127/));
   await assert.rejects(open(store, "", { limits: "big" }), zomError("InvalidArgument"));
   // A member of consolidated metadata opens with the limits given to it.
@@ -93,10 +105,16 @@ test("get and getChunk: maxBytes, maxChunks, maxChunkBytes, maxShardIndexBytes",
   // 6 × 5 int32 in 4 × 3 chunks: 120 bytes, 4 chunks of 48 bytes.
   const arr = await openArray(store, "codec_crc32c");
   assert.deepEqual((await arr.get(null, { limits: { maxBytes: 120, maxChunks: 4, maxChunkBytes: 48 } })).shape, [6, 5]);
-  await assert.rejects(arr.get(null, { limits: { maxBytes: 119 } }), limit(/the read's output size in bytes is 120, over the limit maxBytes = 119/, { path: "codec_crc32c" }));
+  await assert.rejects(
+    arr.get(null, { limits: { maxBytes: 119 } }),
+    limit(/the read's output size in bytes is 120, over the limit maxBytes = 119/, { path: "codec_crc32c" }),
+  );
   await assert.rejects(arr.get(null, { maxBytes: 119 }), limit(/maxBytes = 119/));
   await assert.rejects(arr.get(null, { limits: { maxChunks: 3 } }), limit(/touches is 4, over the limit maxChunks = 3/));
-  await assert.rejects(arr.get(null, { limits: { maxChunkBytes: 47 } }), limit(/size in bytes is 48, over the limit maxChunkBytes = 47/, { key: "codec_crc32c/c/0/0" }));
+  await assert.rejects(
+    arr.get(null, { limits: { maxChunkBytes: 47 } }),
+    limit(/size in bytes is 48, over the limit maxChunkBytes = 47/, { key: "codec_crc32c/c/0/0" }),
+  );
   await assert.rejects(arr.getChunk([1, 1], { limits: { maxChunkBytes: 47 } }), limit(/maxChunkBytes = 47/));
   // Opened with a limit: its reads keep it, and a read may lift it.
   const small = await openArray(store, "codec_crc32c", { limits: { maxChunkBytes: 47 } });
@@ -104,7 +122,13 @@ test("get and getChunk: maxBytes, maxChunks, maxChunkBytes, maxShardIndexBytes",
   assert.deepEqual((await small.get(null, { limits: { maxChunkBytes: 48 } })).shape, [6, 5]);
   // Shard indexes: 2 × 2 inner chunks make an index of 4 × 16 + 4 bytes.
   const sharded = await openArray(store, "shard_index_end", { limits: { maxShardIndexBytes: 67 } });
-  await assert.rejects(sharded.getChunk([0, 0]), limit(/the shard index's size in bytes is 68, over the limit maxShardIndexBytes = 67/, { path: "shard_index_end", key: "shard_index_end/c/0/0" }));
+  await assert.rejects(
+    sharded.getChunk([0, 0]),
+    limit(/the shard index's size in bytes is 68, over the limit maxShardIndexBytes = 67/, {
+      path: "shard_index_end",
+      key: "shard_index_end/c/0/0",
+    }),
+  );
   await assert.rejects(sharded.get(), limit(/maxShardIndexBytes = 67/));
   assert.deepEqual((await sharded.get(null, { limits: { maxShardIndexBytes: 68 } })).shape, [12, 10]);
 });
@@ -115,7 +139,10 @@ test("ChunkDecoder and decodeChunk take limits too", () => {
   assert.equal(decodeChunk(meta, bytes, [0, 0], { limits: { maxChunkBytes: 48 } }).data.length, 12);
   assert.throws(() => decodeChunk(meta, bytes, [0, 0], { limits: { maxChunkBytes: 47 } }), limit(/maxChunkBytes = 47/));
   const decoder = new ChunkDecoder(meta, "a/b", { limits: { maxChunkBytes: 1 } });
-  assert.throws(() => decoder.decode(null, [0, 0]), limit(/a decoded chunk.s size in bytes is 48, over the limit maxChunkBytes = 1/, { path: "a/b", key: "a/b/c/0/0" }));
+  assert.throws(
+    () => decoder.decode(null, [0, 0]),
+    limit(/a decoded chunk.s size in bytes is 48, over the limit maxChunkBytes = 1/, { path: "a/b", key: "a/b/c/0/0" }),
+  );
   decoder.free();
   assert.throws(() => new ChunkDecoder(JSON.stringify(meta), "", { limits: { maxDocumentBytes: 5 } }), limit(/maxDocumentBytes = 5/));
 });

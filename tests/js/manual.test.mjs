@@ -9,7 +9,16 @@ const wasmUrl = new URL("../../pkg/zom_wasm_bg.wasm", import.meta.url);
 
 test("before init every function throws ZomError(InvalidArgument)", () => {
   assert.equal(isInitialized(), false);
-  const meta = { zarr_format: 3, node_type: "array", shape: [1], data_type: "uint8", chunk_grid: { name: "regular", configuration: { chunk_shape: [1] } }, chunk_key_encoding: { name: "default" }, codecs: [{ name: "bytes" }], fill_value: 0 };
+  const meta = {
+    zarr_format: 3,
+    node_type: "array",
+    shape: [1],
+    data_type: "uint8",
+    chunk_grid: { name: "regular", configuration: { chunk_shape: [1] } },
+    chunk_key_encoding: { name: "default" },
+    codecs: [{ name: "bytes" }],
+    fill_value: 0,
+  };
   for (const call of [() => version(), () => new ChunkDecoder(meta)]) {
     assert.throws(call, (e) => {
       assert.ok(e instanceof ZomError && isZomError(e));
@@ -30,7 +39,9 @@ test("init from bytes, then the API works; init again is a no-op", async () => {
   await init(bytes);
   assert.equal(isInitialized(), true);
   assert.match(version(), /^\d+\.\d+\.\d+/);
-  const group = await open(new Map([["zarr.json", new TextEncoder().encode('{"zarr_format": 3, "node_type": "group", "attributes": {"a": 1}}')]]));
+  const group = await open(
+    new Map([["zarr.json", new TextEncoder().encode('{"zarr_format": 3, "node_type": "group", "attributes": {"a": 1}}')]]),
+  );
   assert.equal(group.kind, "group");
   assert.deepEqual(group.attributes, { a: 1 });
   await init("/nonexistent.wasm"); // already loaded: the source is ignored

@@ -10,19 +10,23 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { test } from "node:test";
-import { validateAttributes, validateHierarchy, walk } from "zom/validate";
 import { FsStore } from "zom/fs";
+import { validateAttributes, validateHierarchy, walk } from "zom/validate";
 import { fixtures, repoRoot } from "./helpers.mjs";
 
 // Asked for, in the fixtures, or beside the repository in the steering repository's shared/.
 const dir =
-  process.env.ZOM_NGFF_06 ?? [join(fixtures, "ngff-0.6"), join(repoRoot, "..", "shared", "ngff-0.6")].find((d) => existsSync(join(d, "tests"))) ?? join(fixtures, "ngff-0.6");
+  process.env.ZOM_NGFF_06 ??
+  [join(fixtures, "ngff-0.6"), join(repoRoot, "..", "shared", "ngff-0.6")].find((d) => existsSync(join(d, "tests"))) ??
+  join(fixtures, "ngff-0.6");
 
 const LENGTHS = "2 scale entries for 3 axes: the text says the length of axes MUST equal the arrays' dimensionality, which the scale maps";
 const LABEL = "image-label without multiscales: the text says the label image's zarr.json MUST implement the multiscales specification";
-const ROW_COLUMN = "the well path is the column's name, '/', the row's: the text says rowIndex, columnIndex and path MUST refer to the same row/column pair";
+const ROW_COLUMN =
+  "the well path is the column's name, '/', the row's: the text says rowIndex, columnIndex and path MUST refer to the same row/column pair";
 const FIELD_COUNT = "no field_count: the text says a plate SHOULD contain it (a warning in strict mode)";
-const STRING_IO = "a dataset transformation's input and output are strings: the 0.6rc0 text says the input object MUST specify a path and the output's name MUST name a coordinate system (the attribute cases write objects)";
+const STRING_IO =
+  "a dataset transformation's input and output are strings: the 0.6rc0 text says the input object MUST specify a path and the output's name MUST name a coordinate system (the attribute cases write objects)";
 const ABSENT = "the hierarchy is a root zarr.json alone: the wells or fields its metadata lists are not there";
 
 /** Cases marked valid that break the 0.6rc0 text, which zom follows, with why. */
@@ -38,7 +42,8 @@ export const DISAGREEMENTS = {
   "attributes/spec/valid/transforms/projectAxis":
     "coordinate systems of 4 and of 2 axes in one multiscale: the text says the length of axes of every coordinate system inside multiscales MUST equal the arrays' dimensionality",
   "attributes/strict/valid/image/image_omero": "a time axis without unit: the text says an axis SHOULD contain the field unit",
-  "attributes/strict/valid/image/multiscales_example": "dataset '1' whose transformation's input path is 's1': the text says the input path MUST match the dataset's path",
+  "attributes/strict/valid/image/multiscales_example":
+    "dataset '1' whose transformation's input path is 's1': the text says the input path MUST match the dataset's path",
   "attributes/strict/valid/plate/strict_acquisitions": FIELD_COUNT,
   "attributes/strict/valid/plate/strict_no_acquisitions": FIELD_COUNT,
   "zarr/spec/valid/image/custom_type_axes": STRING_IO,
@@ -100,7 +105,9 @@ async function verdict(c) {
   }
 }
 
-test("the OME-Zarr 0.6rc0 conformance cases: every verdict as the cases say, but where a case breaks the text", { skip: existsSync(join(dir, "tests", "zarr")) ? false : `no cases at ${dir}` }, async (t) => {
+test("the OME-Zarr 0.6rc0 conformance cases: every verdict as the cases say, but where a case breaks the text", {
+  skip: existsSync(join(dir, "tests", "zarr")) ? false : `no cases at ${dir}`,
+}, async (t) => {
   const all = [...cases("attributes"), ...cases("zarr")];
   const wrong = [];
   for (const c of all) {
@@ -112,7 +119,10 @@ test("the OME-Zarr 0.6rc0 conformance cases: every verdict as the cases say, but
   const stale = Object.keys(DISAGREEMENTS).filter((name) => !wrong.some((w) => w.name === name));
   t.diagnostic(`${all.length - wrong.length} of ${all.length} cases as they say; ${explained} marked valid that break the 0.6rc0 text`);
   assert.deepEqual(
-    unexplained.map((w) => `${w.name}: expected ${w.expected ? "valid" : "invalid"}${w.problems.length ? ` (${w.problems.map((p) => `${p.path ?? ""}: ${p.message}`).join(" | ")})` : ""}`),
+    unexplained.map(
+      (w) =>
+        `${w.name}: expected ${w.expected ? "valid" : "invalid"}${w.problems.length ? ` (${w.problems.map((p) => `${p.path ?? ""}: ${p.message}`).join(" | ")})` : ""}`,
+    ),
     [],
   );
   assert.deepEqual(stale, [], "disagreements that no longer happen");

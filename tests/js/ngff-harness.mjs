@@ -55,10 +55,35 @@ export function hierarchyOf(version, kind, attrs) {
     parents(path);
     const shape = Array(rank).fill(4);
     if (v3) {
-      const meta = { zarr_format: 3, node_type: "array", shape, data_type: dtype, chunk_grid: { name: "regular", configuration: { chunk_shape: shape } } };
-      Object.assign(meta, { chunk_key_encoding: { name: "default" }, fill_value: 0, codecs: [{ name: "bytes", configuration: { endian: "little" } }], attributes: {}, dimension_names: names });
+      const meta = {
+        zarr_format: 3,
+        node_type: "array",
+        shape,
+        data_type: dtype,
+        chunk_grid: { name: "regular", configuration: { chunk_shape: shape } },
+      };
+      Object.assign(meta, {
+        chunk_key_encoding: { name: "default" },
+        fill_value: 0,
+        codecs: [{ name: "bytes", configuration: { endian: "little" } }],
+        attributes: {},
+        dimension_names: names,
+      });
       docs.set(`${path}/zarr.json`, encode(meta));
-    } else docs.set(`${path}/.zarray`, encode({ zarr_format: 2, shape, chunks: shape, dtype: dtype === "uint16" ? "<u2" : "<i4", compressor: null, fill_value: 0, order: "C", filters: null }));
+    } else
+      docs.set(
+        `${path}/.zarray`,
+        encode({
+          zarr_format: 2,
+          shape,
+          chunks: shape,
+          dtype: dtype === "uint16" ? "<u2" : "<i4",
+          compressor: null,
+          fill_value: 0,
+          order: "C",
+          filters: null,
+        }),
+      );
   };
   const ome = (a) => (v3 ? (a.ome ?? {}) : a);
   const image = (path, attributes, dtype = "uint16") => {
@@ -73,7 +98,16 @@ export function hierarchyOf(version, kind, attrs) {
     }
   };
   const minimalImage = () => {
-    const ms = { name: "field", type: "gaussian", metadata: {}, axes: [{ name: "y", type: "space" }, { name: "x", type: "space" }], datasets: [{ path: "0", coordinateTransformations: [{ type: "scale", scale: [1, 1] }] }] };
+    const ms = {
+      name: "field",
+      type: "gaussian",
+      metadata: {},
+      axes: [
+        { name: "y", type: "space" },
+        { name: "x", type: "space" },
+      ],
+      datasets: [{ path: "0", coordinateTransformations: [{ type: "scale", scale: [1, 1] }] }],
+    };
     return v3 ? { ome: { version, multiscales: [ms] } } : { multiscales: [{ version, ...ms }] };
   };
   if (kind === "image") image("", attrs);
@@ -105,7 +139,9 @@ export function hierarchyOf(version, kind, attrs) {
 export function runSuites(dir) {
   const results = [];
   for (const version of readdirSync(dir).sort()) {
-    for (const file of readdirSync(join(dir, version)).filter((f) => f.endsWith("_suite.json")).sort()) {
+    for (const file of readdirSync(join(dir, version))
+      .filter((f) => f.endsWith("_suite.json"))
+      .sort()) {
       const suite = JSON.parse(readFileSync(join(dir, version, file), "utf8"));
       const strict = file.startsWith("strict_");
       const kind = file.replace("strict_", "").replace("_suite.json", "");

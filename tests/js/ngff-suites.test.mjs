@@ -13,15 +13,23 @@ import { DISAGREEMENTS, runSuites } from "./ngff-harness.mjs";
 // Where the suites may be: asked for, in the fixtures, or beside the repository in the steering
 // repository's shared/ (where material from outside the registries may be put).
 const dir =
-  process.env.ZOM_NGFF_SUITES ?? [join(fixtures, "ngff-suites"), join(repoRoot, "..", "shared", "ngff-suites")].find((d) => existsSync(d)) ?? join(fixtures, "ngff-suites");
+  process.env.ZOM_NGFF_SUITES ??
+  [join(fixtures, "ngff-suites"), join(repoRoot, "..", "shared", "ngff-suites")].find((d) => existsSync(d)) ??
+  join(fixtures, "ngff-suites");
 
-test("the NGFF 0.4 and 0.5 test suites: every case as the spec says, but where a case contradicts the spec text", { skip: existsSync(dir) ? false : `no suites at ${dir}` }, (t) => {
+test("the NGFF 0.4 and 0.5 test suites: every case as the spec says, but where a case contradicts the spec text", {
+  skip: existsSync(dir) ? false : `no suites at ${dir}`,
+}, (t) => {
   const results = runSuites(dir);
   const wrong = results.filter((r) => r.valid !== r.expected);
   const unexplained = wrong.filter((r) => !(r.id in DISAGREEMENTS));
-  t.diagnostic(`${results.length - wrong.length} of ${results.length} cases as the suites say; ${wrong.length - unexplained.length} where zom follows the spec text`);
+  t.diagnostic(
+    `${results.length - wrong.length} of ${results.length} cases as the suites say; ${wrong.length - unexplained.length} where zom follows the spec text`,
+  );
   assert.deepEqual(
-    unexplained.map((r) => `${r.id}: expected ${r.expected ? "valid" : "invalid"}${r.problems.length ? ` (${r.problems.join(" | ")})` : ""}`),
+    unexplained.map(
+      (r) => `${r.id}: expected ${r.expected ? "valid" : "invalid"}${r.problems.length ? ` (${r.problems.join(" | ")})` : ""}`,
+    ),
     [],
   );
   assert.ok(results.length >= 178, `${results.length} cases`);

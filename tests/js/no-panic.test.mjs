@@ -12,10 +12,20 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { ChunkDecoder, decodeChunk, getLimits, isZomError, openArray, setLimits } from "zom";
 import { fromDocuments, parseJson, validateDocument, walk } from "zom/validate";
-import { elements, mapStore, sameValues } from "./hierarchy-common.mjs";
 import { fixtures, readJson } from "./helpers.mjs";
+import { elements, mapStore, sameValues } from "./hierarchy-common.mjs";
 
-const CODES = new Set(["NotFound", "InvalidMetadata", "UnsupportedExtension", "UnknownCodec", "CodecError", "ChecksumMismatch", "InvalidSelection", "LimitExceeded", "InvalidArgument"]);
+const CODES = new Set([
+  "NotFound",
+  "InvalidMetadata",
+  "UnsupportedExtension",
+  "UnknownCodec",
+  "CodecError",
+  "ChecksumMismatch",
+  "InvalidSelection",
+  "LimitExceeded",
+  "InvalidArgument",
+]);
 const seen = new Map(); // code → count
 let calls = 0;
 
@@ -89,11 +99,21 @@ function codecCases() {
   const cases = JSON.parse(readFileSync(join(fixtures, "codec", "cases.json"), "utf8"));
   const out = [];
   for (const a of cases.arrays) {
-    for (const chunk of Object.values(a.chunks)) out.push({ name: a.name, meta: a.metadata, coords: chunk.coords, bytes: b64(chunk.encoded) });
+    for (const chunk of Object.values(a.chunks))
+      out.push({ name: a.name, meta: a.metadata, coords: chunk.coords, bytes: b64(chunk.encoded) });
   }
   for (const s of cases.streams) {
     const dtype = s.typesize === 1 ? "|u1" : [2, 4, 8].includes(s.typesize) ? `<u${s.typesize}` : `|V${s.typesize}`;
-    const meta = { zarr_format: 2, shape: [s.count], chunks: [s.count], dtype, fill_value: null, order: "C", filters: null, compressor: s.config };
+    const meta = {
+      zarr_format: 2,
+      shape: [s.count],
+      chunks: [s.count],
+      dtype,
+      fill_value: null,
+      order: "C",
+      filters: null,
+      compressor: s.config,
+    };
     out.push({ name: s.name, meta, coords: [0], bytes: b64(s.encoded) });
   }
   return out;
@@ -174,10 +194,14 @@ test("no input panics: corrupt chunks, mutated documents and limit cases in one 
   await survive("deep JSON", () => parseJson(deep(100_000)));
   await survive("deep JSON", () => validateDocument(deep(100_000)));
   await survive("deep JSON", () => fromDocuments(new Map([["zarr.json", deep(100_000)]])));
-  await survive("deep attributes", () => fromDocuments(new Map([["zarr.json", `{"zarr_format": 3, "node_type": "group", "attributes": ${deep(5000)}}`]])));
+  await survive("deep attributes", () =>
+    fromDocuments(new Map([["zarr.json", `{"zarr_format": 3, "node_type": "group", "attributes": ${deep(5000)}}`]])),
+  );
   const before = getLimits();
   setLimits({ maxDocumentBytes: 1000, maxJsonDepth: 3 });
-  await survive("large document", () => fromDocuments(new Map([["zarr.json", `{"zarr_format": 3, "node_type": "group", "attributes": {"a": "${"x".repeat(2000)}"}}`]])));
+  await survive("large document", () =>
+    fromDocuments(new Map([["zarr.json", `{"zarr_format": 3, "node_type": "group", "attributes": {"a": "${"x".repeat(2000)}"}}`]])),
+  );
   await survive("depth 4", () => parseJson('[[[["x"]]]]'));
   setLimits(null);
   assert.deepEqual(getLimits(), before);
@@ -186,25 +210,70 @@ test("no input panics: corrupt chunks, mutated documents and limit cases in one 
   const big = [
     hostileArray({ shape: [2 ** 53], chunk_grid: { name: "regular", configuration: { chunk_shape: [2 ** 53] } } }),
     hostileArray({ shape: [2 ** 40, 2 ** 40], chunk_grid: { name: "regular", configuration: { chunk_shape: [2 ** 20, 2 ** 20] } } }),
-    hostileArray({ data_type: "string", fill_value: "", shape: [2 ** 28], chunk_grid: { name: "regular", configuration: { chunk_shape: [2 ** 28] } }, codecs: [{ name: "vlen-utf8" }] }),
-    hostileArray({ data_type: "string", fill_value: "", shape: [2 ** 40], chunk_grid: { name: "regular", configuration: { chunk_shape: [2 ** 40] } }, codecs: [{ name: "vlen-utf8" }] }),
+    hostileArray({
+      data_type: "string",
+      fill_value: "",
+      shape: [2 ** 28],
+      chunk_grid: { name: "regular", configuration: { chunk_shape: [2 ** 28] } },
+      codecs: [{ name: "vlen-utf8" }],
+    }),
+    hostileArray({
+      data_type: "string",
+      fill_value: "",
+      shape: [2 ** 40],
+      chunk_grid: { name: "regular", configuration: { chunk_shape: [2 ** 40] } },
+      codecs: [{ name: "vlen-utf8" }],
+    }),
     hostileArray({
       shape: [2 ** 31],
       data_type: "uint8",
       chunk_grid: { name: "regular", configuration: { chunk_shape: [2 ** 31] } },
-      codecs: [{ name: "sharding_indexed", configuration: { chunk_shape: [1], codecs: [{ name: "bytes" }], index_codecs: [{ name: "bytes", configuration: { endian: "little" } }, { name: "crc32c" }] } }],
+      codecs: [
+        {
+          name: "sharding_indexed",
+          configuration: {
+            chunk_shape: [1],
+            codecs: [{ name: "bytes" }],
+            index_codecs: [{ name: "bytes", configuration: { endian: "little" } }, { name: "crc32c" }],
+          },
+        },
+      ],
     }),
-    hostileArray({ codecs: [{ name: "bytes", configuration: { endian: "little" } }, { name: "gzip", configuration: { level: 1 } }] }),
+    hostileArray({
+      codecs: [
+        { name: "bytes", configuration: { endian: "little" } },
+        { name: "gzip", configuration: { level: 1 } },
+      ],
+    }),
   ];
   for (const meta of big) {
     const what = JSON.stringify(meta.shape) + meta.data_type;
-    await survive(`${what} fill`, () => decodeChunk(meta, null, meta.shape.map(() => 0)));
-    await survive(`${what} bytes`, () => decodeChunk(meta, new Uint8Array(64), meta.shape.map(() => 0)));
+    await survive(`${what} fill`, () =>
+      decodeChunk(
+        meta,
+        null,
+        meta.shape.map(() => 0),
+      ),
+    );
+    await survive(`${what} bytes`, () =>
+      decodeChunk(
+        meta,
+        new Uint8Array(64),
+        meta.shape.map(() => 0),
+      ),
+    );
     await survive(`${what} get`, async () => {
-      const store = new Map([["/a/zarr.json", utf8(JSON.stringify(meta))], ["/a/c/0", new Uint8Array(16)], ["/a/c/0/0", new Uint8Array(16)]]);
+      const store = new Map([
+        ["/a/zarr.json", utf8(JSON.stringify(meta))],
+        ["/a/c/0", new Uint8Array(16)],
+        ["/a/c/0/0", new Uint8Array(16)],
+      ]);
       const arr = await openArray(store, "a");
       await arr.get([{ start: 0, stop: 1, step: null }]);
-      await arr.getChunk(meta.shape.map(() => 0), { limits: { maxChunkBytes: 1024 } });
+      await arr.getChunk(
+        meta.shape.map(() => 0),
+        { limits: { maxChunkBytes: 1024 } },
+      );
     });
   }
   // A gzip bomb (1 GiB of zeros in 1 MiB) under a 4-element int32 array.
@@ -223,7 +292,8 @@ test("no input panics: corrupt chunks, mutated documents and limit cases in one 
   const t3 = performance.now();
   console.log(`codec cases ${Math.round(t1 - t0)} ms, documents ${Math.round(t2 - t1)} ms, limit cases ${Math.round(t3 - t2)} ms`);
   assert.ok(calls > 50_000, `${calls} calls`);
-  for (const code of ["CodecError", "ChecksumMismatch", "InvalidMetadata", "LimitExceeded"]) assert.ok(seen.has(code), `no ${code} seen: ${[...seen]}`);
+  for (const code of ["CodecError", "ChecksumMismatch", "InvalidMetadata", "LimitExceeded"])
+    assert.ok(seen.has(code), `no ${code} seen: ${[...seen]}`);
 
   // 4. The same instance still decodes: a good chunk, zarr-python's values.
   const zom = fromDocuments(new Map([["zarr.json", readFileSync(join(fixtures, "v3", "codec_crc32c", "zarr.json"))]]));

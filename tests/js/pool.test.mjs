@@ -16,8 +16,8 @@ import { test } from "node:test";
 import { closeWorkers, FetchStore, openArray, openGroup, slice } from "zom";
 import { poolOf } from "../../pkg/pool/pool.js";
 import { withServer } from "../server/testing.mjs";
-import { elements, reference, sameValues, zomError } from "./hierarchy-common.mjs";
 import { fixtures, readJson, repoRoot } from "./helpers.mjs";
+import { elements, reference, sameValues, zomError } from "./hierarchy-common.mjs";
 
 test("every v3, v2 and sample array read with 2 workers and with none equals zarr-python's values", () =>
   withServer({}, async (server) => {
@@ -37,8 +37,15 @@ test("every v3, v2 and sample array read with 2 workers and with none equals zar
             sameValues(elements(data, arr.dtype), want.values, what);
           }
           if (entry.shape.length) {
-            const chunk = await arr.getChunk(entry.shape.map(() => 0), { workers });
-            const want = reference(entry.values, entry.shape, arr.chunks.map((c, i) => slice(0, Math.min(c, entry.shape[i]))));
+            const chunk = await arr.getChunk(
+              entry.shape.map(() => 0),
+              { workers },
+            );
+            const want = reference(
+              entry.values,
+              entry.shape,
+              arr.chunks.map((c, i) => slice(0, Math.min(c, entry.shape[i]))),
+            );
             sameValues(elements(chunk.data, arr.dtype), want.values, `${name}/${path} getChunk workers ${workers}`);
           }
           arr.free();
@@ -70,7 +77,11 @@ test("reads with a shared output, with transfer, and on the main thread equal za
         const arr = await openArray(store, path);
         for (const selection of selections) {
           const want = reference(entry.values, entry.shape, selection);
-          for (const [how, options] of [["shared", { workers: 2 }], ["transfer", { workers: 2, sharedOutput: false }], ["main thread", { workers: 0 }]]) {
+          for (const [how, options] of [
+            ["shared", { workers: 2 }],
+            ["transfer", { workers: 2, sharedOutput: false }],
+            ["main thread", { workers: 0 }],
+          ]) {
             const what = `${name}/${path} ${how} ${JSON.stringify(selection)}`;
             const { data, shape } = await arr.get(selection, options);
             assert.deepEqual(shape, want.shape, what);
@@ -81,14 +92,19 @@ test("reads with a shared output, with transfer, and on the main thread equal za
               // nothing with the workers. An output larger than one chunk spans several.
               const chunkLength = (arr.chunks ?? []).reduce((a, b) => a * b, 1);
               const isShared = data.buffer instanceof SharedArrayBuffer;
-              if (how !== "shared" || want.values.length > chunkLength) assert.equal(isShared, how === "shared", `${what}: ${data.buffer.constructor.name}`);
+              if (how !== "shared" || want.values.length > chunkLength)
+                assert.equal(isShared, how === "shared", `${what}: ${data.buffer.constructor.name}`);
               sharedReads += isShared;
             }
           }
         }
         if (rank) {
           const coords = entry.shape.map(() => 0);
-          const want = reference(entry.values, entry.shape, arr.chunks.map((c, i) => slice(0, Math.min(c, entry.shape[i]))));
+          const want = reference(
+            entry.values,
+            entry.shape,
+            arr.chunks.map((c, i) => slice(0, Math.min(c, entry.shape[i]))),
+          );
           for (const sharedOutput of [true, false]) {
             const chunk = await arr.getChunk(coords, { workers: 2, sharedOutput });
             sameValues(elements(chunk.data, arr.dtype), want.values, `${name}/${path} getChunk sharedOutput ${sharedOutput}`);
@@ -104,7 +120,8 @@ test("reads with a shared output, with transfer, and on the main thread equal za
 test("a shared output with an out buffer, concurrent shared reads, and missing shards and chunks (fill values)", async () => {
   const dir = mkdtempSync(join(tmpdir(), "zom-pool-"));
   try {
-    for (const name of ["shard_index_end", "codec_blosc_lz4_shuffle", "fill_float64_normal"]) cpSync(join(fixtures, "v3", name), join(dir, name), { recursive: true });
+    for (const name of ["shard_index_end", "codec_blosc_lz4_shuffle", "fill_float64_normal"])
+      cpSync(join(fixtures, "v3", name), join(dir, name), { recursive: true });
     // One more shard and one more chunk missing than zarr-python left out.
     rmSync(join(dir, "shard_index_end", "c", "0", "0"));
     rmSync(join(dir, "codec_blosc_lz4_shuffle", "c", "0", "0"));
@@ -115,11 +132,17 @@ test("a shared output with an out buffer, concurrent shared reads, and missing s
         const selections = [undefined, [slice(1, null, 3)], [slice(null, null, -1)]];
         const here = await Promise.all(selections.map((s) => arr.get(s, { workers: 0 })));
         // All at once, shared and transferred.
-        const reads = await Promise.all(selections.flatMap((s) => [arr.get(s, { workers: 2 }), arr.get(s, { workers: 2, sharedOutput: false })]));
+        const reads = await Promise.all(
+          selections.flatMap((s) => [arr.get(s, { workers: 2 }), arr.get(s, { workers: 2, sharedOutput: false })]),
+        );
         selections.forEach((s, i) => {
           for (const r of [reads[2 * i], reads[2 * i + 1]]) {
             assert.deepEqual(r.shape, here[i].shape);
-            assert.deepEqual(Buffer.from(r.data.buffer, r.data.byteOffset, r.data.byteLength), Buffer.from(here[i].data.buffer, here[i].data.byteOffset, here[i].data.byteLength), `${path} ${JSON.stringify(s)}`);
+            assert.deepEqual(
+              Buffer.from(r.data.buffer, r.data.byteOffset, r.data.byteLength),
+              Buffer.from(here[i].data.buffer, here[i].data.byteOffset, here[i].data.byteLength),
+              `${path} ${JSON.stringify(s)}`,
+            );
           }
         });
         // The fill value is in the output where chunks are missing.
@@ -161,7 +184,17 @@ test("concurrent reads of several arrays with workers", () =>
   withServer({ latencyMs: 5 }, async (server) => {
     const store = new FetchStore(`${server.url}/v3`);
     const expected = readJson("expected", "v3.values.json");
-    const names = ["codec_zstd", "codec_blosc_lz4_shuffle", "codec_gzip_crc32c", "shard_index_end", "shard_nested", "shard_then_gzip", "dtype_float64", "dtype_int64", "codec_transpose"];
+    const names = [
+      "codec_zstd",
+      "codec_blosc_lz4_shuffle",
+      "codec_gzip_crc32c",
+      "shard_index_end",
+      "shard_nested",
+      "shard_then_gzip",
+      "dtype_float64",
+      "dtype_int64",
+      "codec_transpose",
+    ];
     const arrays = await Promise.all(names.map((n) => openArray(store, n, { workers: 2 })));
     const reads = await Promise.all(arrays.flatMap((arr) => [arr.get(), arr.get([slice(1, null)])]));
     names.forEach((name, i) => {
@@ -193,7 +226,8 @@ test("abort in the middle of a read with workers rejects with Aborted", () =>
 test("a corrupt chunk decoded in a worker rejects with its code, path and key", async () => {
   const dir = mkdtempSync(join(tmpdir(), "zom-pool-"));
   try {
-    for (const name of ["codec_gzip_crc32c", "codec_zstd", "shard_index_end"]) cpSync(join(fixtures, "v3", name), join(dir, name), { recursive: true });
+    for (const name of ["codec_gzip_crc32c", "codec_zstd", "shard_index_end"])
+      cpSync(join(fixtures, "v3", name), join(dir, name), { recursive: true });
     const corrupt = (file, at) => {
       const bytes = readFileSync(file);
       for (let i = at; i < at + 4 && i < bytes.length; i++) bytes[i] ^= 0x5a;

@@ -10,11 +10,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { checkReferences, open, openArray, ReferenceStore, setLimits } from "zom";
-import { walk } from "zom/validate";
 import { referenceStoreFromFile } from "zom/fs";
+import { walk } from "zom/validate";
 import { logLines, withServer } from "../server/testing.mjs";
-import { zomError } from "./hierarchy-common.mjs";
 import { fixtures } from "./helpers.mjs";
+import { zomError } from "./hierarchy-common.mjs";
 
 const DIR = join(fixtures, "references");
 const expected = JSON.parse(readFileSync(join(DIR, "expected.json"), "utf8"));
@@ -35,7 +35,12 @@ async function readsExpected(store, prefix) {
 
 test("HDF5, NetCDF3 and generated references read to h5py's and scipy's values over HTTP", () =>
   withServer({}, async (server) => {
-    for (const [file, prefix] of [["hdf5.json", "hdf5/"], ["v0/hdf5.json", "hdf5/"], ["netcdf3.json", "netcdf3/"], ["gen.json", "gen/"]]) {
+    for (const [file, prefix] of [
+      ["hdf5.json", "hdf5/"],
+      ["v0/hdf5.json", "hdf5/"],
+      ["netcdf3.json", "netcdf3/"],
+      ["gen.json", "gen/"],
+    ]) {
       const store = await ReferenceStore.fromUrl(`${server.url}/references/${file}`);
       await readsExpected(store, prefix);
     }
@@ -83,7 +88,9 @@ test("absolute target URLs, fromJson with an object, and getRange cut to the ref
     assert.deepEqual(await store.getRange("time/0", { suffixLength: 4 }), whole.slice(12));
     assert.equal(await store.get("/nope"), undefined);
     // Relative targets against baseUrl.
-    const relative = await ReferenceStore.fromJson(readFileSync(join(DIR, "gen.json"), "utf8"), { baseUrl: `${server.url}/references/gen.json` });
+    const relative = await ReferenceStore.fromJson(readFileSync(join(DIR, "gen.json"), "utf8"), {
+      baseUrl: `${server.url}/references/gen.json`,
+    });
     await readsExpected(relative, "gen/");
     assert.equal(relative.size, 7);
   }));
@@ -91,18 +98,35 @@ test("absolute target URLs, fromJson with an object, and getRange cut to the ref
 test("bad reference files and missing targets give located ZomErrors", () =>
   withServer({}, async (server) => {
     const bad = { version: 1, refs: { "a/.zarray": ["x.bin", -1, 4] } };
-    await assert.rejects(ReferenceStore.fromJson(bad, { baseUrl: "http://h/refs.json" }), zomError("InvalidMetadata", { key: "http://h/refs.json", message: /at \/refs\/a~1\.zarray\/1/ }));
-    const problems = await checkReferences({ version: 1, refs: { a: 5, b: "base64:@" }, gen: [{ key: "k{{i}}", url: "u", dimensions: { i: { stop: 1e7 } } }] });
+    await assert.rejects(
+      ReferenceStore.fromJson(bad, { baseUrl: "http://h/refs.json" }),
+      zomError("InvalidMetadata", { key: "http://h/refs.json", message: /at \/refs\/a~1\.zarray\/1/ }),
+    );
+    const problems = await checkReferences({
+      version: 1,
+      refs: { a: 5, b: "base64:@" },
+      gen: [{ key: "k{{i}}", url: "u", dimensions: { i: { stop: 1e7 } } }],
+    });
     assert.deepEqual(
       problems.map((p) => p.loc),
-      [["refs", "a"], ["refs", "b"], ["gen", 0, "dimensions", "i"]],
+      [
+        ["refs", "a"],
+        ["refs", "b"],
+        ["gen", 0, "dimensions", "i"],
+      ],
     );
     assert.deepEqual(await checkReferences(readFileSync(join(DIR, "hdf5.json"))), []);
-    assert.throws(() => new ReferenceStore("{}", "http://h/refs.json", {}), zomError("InvalidArgument", { message: /ReferenceStore\.open/ }));
+    assert.throws(
+      () => new ReferenceStore("{}", "http://h/refs.json", {}),
+      zomError("InvalidArgument", { message: /ReferenceStore\.open/ }),
+    );
     await assert.rejects(ReferenceStore.fromJson("{", {}), zomError("InvalidMetadata", { message: /invalid JSON/ }));
     await assert.rejects(ReferenceStore.fromUrl(`${server.url}/references/nope.json`), zomError("NotFound"));
     await assert.rejects(ReferenceStore.fromUrl(`${server.url}/references/`), zomError("InvalidArgument", { message: /parquet/ }));
-    const missing = await ReferenceStore.fromJson({ "a/0": ["gone.bin", 0, 4], "a/1": ["data/raw.bin", 40, 20], s: ["s3://b/x"] }, { baseUrl: `${server.url}/references/r.json` });
+    const missing = await ReferenceStore.fromJson(
+      { "a/0": ["gone.bin", 0, 4], "a/1": ["data/raw.bin", 40, 20], s: ["s3://b/x"] },
+      { baseUrl: `${server.url}/references/r.json` },
+    );
     await assert.rejects(missing.get("/a/0"), zomError("NotFound", { key: "a/0" }));
     await assert.rejects(missing.get("/a/1"), zomError("InvalidMetadata", { key: "a/1", message: /ends before/ }));
     await assert.rejects(missing.get("s"), zomError("InvalidArgument", { key: "s", message: /fetch/ }));
@@ -125,7 +149,10 @@ test("the limits in force bound reference documents, those set before the refere
     setLimits({ maxDocumentBytes: ${size - 1} });
     const doc = ${JSON.stringify(JSON.stringify(doc))};
     console.log(await ReferenceStore.fromJson(doc).then(() => "read", (e) => e.code));`;
-  assert.equal(execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: fixtures, encoding: "utf8", timeout: 60_000 }).trim(), "LimitExceeded");
+  assert.equal(
+    execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: fixtures, encoding: "utf8", timeout: 60_000 }).trim(),
+    "LimitExceeded",
+  );
 });
 
 test("a reference file on disk reads local targets with ranged reads (zom/fs)", async () => {

@@ -14,8 +14,8 @@ import { test } from "node:test";
 import { decodeChunk, FetchStore, loadCodecParts, openArray, slice } from "zom";
 import { poolOf } from "../../pkg/pool/pool.js";
 import { withServer } from "../server/testing.mjs";
-import { elements, gridCoords, reference, sameValues } from "./hierarchy-common.mjs";
 import { fixtures, readJson } from "./helpers.mjs";
+import { elements, gridCoords, reference, sameValues } from "./hierarchy-common.mjs";
 
 const dir = join(fixtures, "registry", "codecs");
 const expected = readJson("registry", "codecs.values.json");
@@ -27,14 +27,19 @@ function chunkValues(entry, chunkShape, coords) {
   return reference(entry.values, entry.shape, selection);
 }
 
-test("zfp is loaded on first use: before, the synchronous decoder names the part; after, every stored chunk decodes alone", { timeout: 60_000 }, async () => {
+test("zfp is loaded on first use: before, the synchronous decoder names the part; after, every stored chunk decodes alone", {
+  timeout: 60_000,
+}, async () => {
   const meta = readFileSync(join(dir, "zfp_f64_precision_3d", "zarr.json"), "utf8");
   const chunk = readFileSync(join(dir, "zfp_f64_precision_3d", "c", "0", "0", "0"));
-  assert.throws(() => decodeChunk(meta, chunk, [0, 0, 0]), (e) => {
-    assert.equal(e.code, "CodecError");
-    assert.match(e.message, /zom's part "zfp", which is not loaded on this thread.*loadCodecParts\(\["zfp"\]\)/);
-    return true;
-  });
+  assert.throws(
+    () => decodeChunk(meta, chunk, [0, 0, 0]),
+    (e) => {
+      assert.equal(e.code, "CodecError");
+      assert.match(e.message, /zom's part "zfp", which is not loaded on this thread.*loadCodecParts\(\["zfp"\]\)/);
+      return true;
+    },
+  );
   await loadCodecParts(["zfp"]);
   let decoded = 0;
   for (const name of NAMES) {
@@ -83,4 +88,5 @@ test("every array over HTTP, whole and chunk by chunk, on the calling thread and
     }
     assert.equal(pool.failed, false);
     assert.ok(pool.decoded - before >= NAMES.length, `the workers decoded ${pool.decoded - before} chunks`);
-  }));
+  }),
+);

@@ -18,9 +18,13 @@ const encoder = new TextEncoder();
 /** A one-chunk array of `dataType` (4 elements) holding `chunk`, or none when `chunk` is null. */
 function store(dataType, fill, chunk) {
   const meta = {
-    zarr_format: 3, node_type: "array", shape: [4], data_type: dataType,
+    zarr_format: 3,
+    node_type: "array",
+    shape: [4],
+    data_type: dataType,
     chunk_grid: { name: "regular", configuration: { chunk_shape: [4] } },
-    chunk_key_encoding: { name: "default" }, fill_value: fill,
+    chunk_key_encoding: { name: "default" },
+    fill_value: fill,
     codecs: [{ name: "bytes", configuration: { endian: "little" } }],
   };
   const entries = [["zarr.json", encoder.encode(JSON.stringify(meta))]];
@@ -75,7 +79,11 @@ test("complex forms are interleaved Float32Arrays; storedBits gives the bits as 
   assert.ok(raw.data instanceof Uint16Array);
   assert.deepEqual(Array.from(raw.data), [0x7fc1, 0x7fc1, 0x7fc1, 0x7fc1], "a NaN payload kept in the fill value's bits");
   const int4 = await openArray(store("int4", 0, [0x0f, 0x07, 0xf8, 0x58]));
-  assert.deepEqual(Array.from((await int4.get(undefined, { storedBits: true, workers: 0 })).data), [0x0f, 0x07, 0xf8, 0x58], "upper bits as stored");
+  assert.deepEqual(
+    Array.from((await int4.get(undefined, { storedBits: true, workers: 0 })).data),
+    [0x0f, 0x07, 0xf8, 0x58],
+    "upper bits as stored",
+  );
   // Core types are unaffected.
   const f32 = await openArray(store("float32", 0, new Uint8Array(new Float32Array([1, 2, 3, 4]).buffer)));
   assert.ok((await f32.get(undefined, { storedBits: true })).data instanceof Float32Array);

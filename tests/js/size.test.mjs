@@ -41,18 +41,28 @@ for (const part of CODEC_PARTS) {
     const bytes = readFileSync(wasm);
     assert.ok(WebAssembly.validate(bytes), `${name} is not a valid WebAssembly module`);
     const gzipped = gzipSize(wasm);
-    assert.ok(gzipped <= part.budget, `${name} is ${gzipped} bytes gzipped (${bytes.length} raw), ${gzipped - part.budget} over the ${part.budget}-byte budget`);
+    assert.ok(
+      gzipped <= part.budget,
+      `${name} is ${gzipped} bytes gzipped (${bytes.length} raw), ${gzipped - part.budget} over the ${part.budget}-byte budget`,
+    );
     // What ts/parts/codec-calls.ts calls, and nothing it must supply.
     const module = new WebAssembly.Module(bytes);
     assert.deepEqual(WebAssembly.Module.imports(module), [], `${name} imports something`);
     const exports = WebAssembly.Module.exports(module).map((e) => e.name);
-    for (const name of ["memory", "zom_text", "zom_input", "zom_decode", "zom_output", "zom_output_len"]) assert.ok(exports.includes(name), `${part.out} lacks ${name}`);
+    for (const name of ["memory", "zom_text", "zom_input", "zom_decode", "zom_output", "zom_output_len"])
+      assert.ok(exports.includes(name), `${part.out} lacks ${name}`);
   });
 }
 
 test("the reader holds no decoder that a codec part holds, and each part only its own", () => {
   // A message of each decoder, in the data of the module it is linked into.
-  const markers = { deflate: "deflate decompression error", lzma: "the lzma data is truncated", bzip2: "the bzip2 data is truncated", pcodec: "magic header does not match", zfp: "invalid ZFP header magic" };
+  const markers = {
+    deflate: "deflate decompression error",
+    lzma: "the lzma data is truncated",
+    bzip2: "the bzip2 data is truncated",
+    pcodec: "magic header does not match",
+    zfp: "invalid ZFP header magic",
+  };
   const read = readFileSync(join(repoRoot, "pkg", `${PARTS[0].out}_bg.wasm`));
   for (const part of CODEC_PARTS) {
     const marker = markers[part.name];
@@ -85,7 +95,15 @@ test("each part has the bindings of its job and not the other's", () => {
   // The node summaries are for user interfaces, the validator's job (zom/zarrita's consolidated
   // store asks the reader for the nodes' kinds alone); the listing rules are the validator's,
   // which walks stores by listing them, and a reader's page loads them as the listing part.
-  for (const name of ["walkHierarchy", "validateHierarchy", "detectConventions", "diff", "fromDocuments", "summarizeTree", ...LISTING_RULES]) {
+  for (const name of [
+    "walkHierarchy",
+    "validateHierarchy",
+    "detectConventions",
+    "diff",
+    "fromDocuments",
+    "summarizeTree",
+    ...LISTING_RULES,
+  ]) {
     assert.ok(t.has(name), `the validator lacks ${name}`);
     assert.ok(!r.has(name), `the reader has the validator's ${name}`);
   }
@@ -93,7 +111,10 @@ test("each part has the bindings of its job and not the other's", () => {
     assert.ok(r.has(name) && t.has(name), `${name} is not in both parts`);
   }
   for (const name of ["ZipArchive", "ReferenceIndex", "checkReferences"]) {
-    assert.ok(!r.has(name) && !t.has(name), `${name} is in the reader or the validator: zip archives and references are parts of their own`);
+    assert.ok(
+      !r.has(name) && !t.has(name),
+      `${name} is in the reader or the validator: zip archives and references are parts of their own`,
+    );
   }
 });
 
@@ -113,8 +134,19 @@ test("the validator's part links no decoder (only the reader decodes chunks)", (
  * package: the JS with the WebAssembly part it carries. Budgets by `gzip -9` (Node's zlib).
  */
 const PAGES = [
-  { job: "a viewer (open an array, read a region)", source: 'import { FetchStore, openArray } from "zom"; export const f = async (u) => (await openArray(new FetchStore(u))).get();', part: "read", budget: 322_000 },
-  { job: "a validator (walk, validate)", source: 'import { FetchStore, walk, validateHierarchy } from "zom/validate"; export const f = async (u) => validateHierarchy(await walk(new FetchStore(u)));', part: "tools", budget: 288_000 },
+  {
+    job: "a viewer (open an array, read a region)",
+    source: 'import { FetchStore, openArray } from "zom"; export const f = async (u) => (await openArray(new FetchStore(u))).get();',
+    part: "read",
+    budget: 322_000,
+  },
+  {
+    job: "a validator (walk, validate)",
+    source:
+      'import { FetchStore, walk, validateHierarchy } from "zom/validate"; export const f = async (u) => validateHierarchy(await walk(new FetchStore(u)));',
+    part: "tools",
+    budget: 288_000,
+  },
 ];
 
 /**
@@ -123,7 +155,17 @@ const PAGES = [
  */
 function bundle(source) {
   const { buildSync } = createRequire(import.meta.url)("esbuild");
-  const out = buildSync({ stdin: { contents: source, resolveDir: repoRoot, loader: "js" }, bundle: true, splitting: true, outdir: "out", format: "esm", platform: "browser", minify: true, write: false, logLevel: "error" });
+  const out = buildSync({
+    stdin: { contents: source, resolveDir: repoRoot, loader: "js" },
+    bundle: true,
+    splitting: true,
+    outdir: "out",
+    format: "esm",
+    platform: "browser",
+    minify: true,
+    write: false,
+    logLevel: "error",
+  });
   const first = out.outputFiles.find((f) => f.path.endsWith("stdin.js"));
   return { first: first.contents, split: out.outputFiles.filter((f) => f !== first).map((f) => f.contents) };
 }
@@ -135,10 +177,17 @@ for (const page of PAGES) {
   test(`${page.job}: its page's JS, with the part it carries, is at most ${page.budget} bytes by gzip -9, and carries no other part`, () => {
     const { first: js, split } = bundle(page.source);
     const gz = gzipSync(js, { level: 9 }).length;
-    assert.ok(gz <= page.budget, `${page.job}: ${gz} bytes gzipped (${js.length} raw), ${gz - page.budget} over the ${page.budget}-byte budget`);
+    assert.ok(
+      gz <= page.budget,
+      `${page.job}: ${gz} bytes gzipped (${js.length} raw), ${gz - page.budget} over the ${page.budget}-byte budget`,
+    );
     const text = Buffer.from(js).toString("latin1");
     for (const part of PARTS) {
-      assert.equal(text.includes(carriedText(part)), part.name === page.part, `${page.job}: the ${part.name} part is ${part.name === page.part ? "missing" : "in the bundle"}`);
+      assert.equal(
+        text.includes(carriedText(part)),
+        part.name === page.part,
+        `${page.job}: the ${part.name} part is ${part.name === page.part ? "missing" : "in the bundle"}`,
+      );
     }
     // The codec parts are split off a reader's page (loaded when an array needs one), and
     // not reachable from a validator's.
@@ -146,17 +195,26 @@ for (const page of PAGES) {
     for (const part of CODEC_PARTS) {
       const carried = readFileSync(join(repoRoot, "pkg", `${part.out}.js`), "utf8").match(/WASM = "([^"]{64})/)[1];
       assert.ok(!text.includes(carried), `${page.job}: the codec part ${part.name} is in the page's first file`);
-      assert.equal(splitText.includes(carried), page.part === "read", `${page.job}: the codec part ${part.name} ${page.part === "read" ? "is not split off" : "is reachable"}`);
+      assert.equal(
+        splitText.includes(carried),
+        page.part === "read",
+        `${page.job}: the codec part ${part.name} ${page.part === "read" ? "is not split off" : "is reachable"}`,
+      );
     }
   });
 }
 
 test("an Icechunk page: the Icechunk part is split off the page's first file (loaded when a repository is opened), and holds only its job", () => {
   const icechunk = PARTS.find((p) => p.name === "icechunk");
-  const { first, split } = bundle('import { IcechunkStore, openArray } from "zom"; export const f = async (u) => (await openArray(await IcechunkStore.open(u), "a")).get();');
+  const { first, split } = bundle(
+    'import { IcechunkStore, openArray } from "zom"; export const f = async (u) => (await openArray(await IcechunkStore.open(u), "a")).get();',
+  );
   const carried = carriedText(icechunk);
   assert.ok(!Buffer.from(first).toString("latin1").includes(carried), "the Icechunk part is in the page's first file");
-  assert.ok(split.some((f) => Buffer.from(f).toString("latin1").includes(carried)), "the Icechunk part is not split off");
+  assert.ok(
+    split.some((f) => Buffer.from(f).toString("latin1").includes(carried)),
+    "the Icechunk part is not split off",
+  );
   const exports = glueExports(icechunk);
   for (const name of ["IcechunkRepo", "IcechunkCheckout"]) assert.ok(exports.has(name), `the Icechunk part lacks ${name}`);
   for (const name of ["openNode", "ArrayHandle", "ChunkDecoder", "walkHierarchy", "validateHierarchy", "ZipArchive", "toDocuments"]) {
@@ -166,9 +224,24 @@ test("an Icechunk page: the Icechunk part is split off the page's first file (lo
 
 /** The store parts loaded on first use: what a page of each entry does with one, and the bindings it must hold. */
 const STORE_PAGES = [
-  { part: "references", when: "a store is made", use: 'import { ReferenceStore } from "ENTRY"; export const f = async (u) => (await ReferenceStore.fromUrl(u)).get("/.zgroup");', holds: ["ReferenceIndex", "checkReferences", "defaultLimits"] },
-  { part: "zip", when: "an archive is opened", use: 'import { ZipStore } from "ENTRY"; export const f = async (u) => (await ZipStore.fromUrl(u)).get("/zarr.json");', holds: ["ZipArchive"] },
-  { part: "listing", when: "an HTTP store is first listed", use: 'import { FetchStore } from "ENTRY"; export const f = (u) => new FetchStore(u).list("/");', holds: LISTING_RULES },
+  {
+    part: "references",
+    when: "a store is made",
+    use: 'import { ReferenceStore } from "ENTRY"; export const f = async (u) => (await ReferenceStore.fromUrl(u)).get("/.zgroup");',
+    holds: ["ReferenceIndex", "checkReferences", "defaultLimits"],
+  },
+  {
+    part: "zip",
+    when: "an archive is opened",
+    use: 'import { ZipStore } from "ENTRY"; export const f = async (u) => (await ZipStore.fromUrl(u)).get("/zarr.json");',
+    holds: ["ZipArchive"],
+  },
+  {
+    part: "listing",
+    when: "an HTTP store is first listed",
+    use: 'import { FetchStore } from "ENTRY"; export const f = (u) => new FetchStore(u).list("/");',
+    holds: LISTING_RULES,
+  },
 ];
 
 for (const entry of ["zom", "zom/validate"]) {
@@ -178,10 +251,23 @@ for (const entry of ["zom", "zom/validate"]) {
       const { first, split } = bundle(page.use.replace("ENTRY", entry));
       const carried = carriedText(part);
       assert.ok(!Buffer.from(first).toString("latin1").includes(carried), `the ${page.part} part is in the page's first file`);
-      assert.ok(split.some((f) => Buffer.from(f).toString("latin1").includes(carried)), `the ${page.part} part is not split off`);
+      assert.ok(
+        split.some((f) => Buffer.from(f).toString("latin1").includes(carried)),
+        `the ${page.part} part is not split off`,
+      );
       const exports = glueExports(part);
       for (const name of page.holds) assert.ok(exports.has(name), `the ${page.part} part lacks ${name}`);
-      for (const name of ["openNode", "ArrayHandle", "ChunkDecoder", "walkHierarchy", "validateHierarchy", "ZipArchive", "ReferenceIndex", "IcechunkRepo", "setPartCaller"]) {
+      for (const name of [
+        "openNode",
+        "ArrayHandle",
+        "ChunkDecoder",
+        "walkHierarchy",
+        "validateHierarchy",
+        "ZipArchive",
+        "ReferenceIndex",
+        "IcechunkRepo",
+        "setPartCaller",
+      ]) {
         if (!page.holds.includes(name)) assert.ok(!exports.has(name), `the ${page.part} part has ${name}`);
       }
     });
@@ -193,9 +279,13 @@ test("a viewer's page: the views part is split off its first file (loaded when t
   const { first, split } = bundle('import { loadViews } from "zom"; export const f = async (zom) => (await loadViews()).describe(zom);');
   const carried = carriedText(views);
   assert.ok(!Buffer.from(first).toString("latin1").includes(carried), "the views part is in the page's first file");
-  assert.ok(split.some((f) => Buffer.from(f).toString("latin1").includes(carried)), "the views part is not split off");
+  assert.ok(
+    split.some((f) => Buffer.from(f).toString("latin1").includes(carried)),
+    "the views part is not split off",
+  );
   const exports = glueExports(views);
-  for (const name of ["describe", "levelFor", "decodeTimes", "unpack", "composite", "overlayLabels"]) assert.ok(exports.has(name), `the views part lacks ${name}`);
+  for (const name of ["describe", "levelFor", "decodeTimes", "unpack", "composite", "overlayLabels"])
+    assert.ok(exports.has(name), `the views part lacks ${name}`);
   for (const name of ["openNode", "ArrayHandle", "ChunkDecoder", "walkHierarchy", "validateHierarchy", "ZipArchive", "IcechunkRepo"]) {
     assert.ok(!exports.has(name), `the views part has ${name}`);
   }

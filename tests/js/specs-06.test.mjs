@@ -7,8 +7,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { test } from "node:test";
-import { builtinSpec, detectConventions, validateHierarchy, walk } from "zom/validate";
 import { FsStore } from "zom/fs";
+import { builtinSpec, detectConventions, validateHierarchy, walk } from "zom/validate";
 import { fixtures, readJson, repoRoot, zom } from "./helpers.mjs";
 
 const root = join(fixtures, "conventions-0.6");
@@ -43,8 +43,6 @@ test("every 0.6 case gets cases.json's verdict under ome-zarr-0.6, ome-zarr and 
   );
 });
 
-
-
 test("zom validate --verdict: exit 0 with a verdict, valid or not; 2 when it cannot run", async () => {
   const dir = (name) => relative(repoRoot, join(root, name));
   const args = ["--spec", "ome-zarr-0.6", "--json", "--verdict"];
@@ -59,7 +57,10 @@ test("zom validate --verdict: exit 0 with a verdict, valid or not; 2 when it can
   try {
     // A root whose zarr.json is not JSON: a verdict (invalid), not a failure to run.
     mkdirSync(join(tmp, "broken"));
-    writeFileSync(join(tmp, "broken", "zarr.json"), '{"zarr_format": 3, "node_type": "group", "attributes": {"ome": {"version": "0.6rc0\n}}}');
+    writeFileSync(
+      join(tmp, "broken", "zarr.json"),
+      '{"zarr_format": 3, "node_type": "group", "attributes": {"ome": {"version": "0.6rc0\n}}}',
+    );
     const broken = await zom("validate", join(tmp, "broken"), ...args);
     assert.equal(broken.code, 0, broken.stderr);
     assert.equal(JSON.parse(broken.stdout).valid, false);

@@ -10,8 +10,8 @@ import { join, relative } from "node:path";
 import { test } from "node:test";
 import Ajv2020 from "ajv/dist/2020.js";
 import { FetchStore, ZomError } from "zom";
-import { builtinSpec, detectConventions, specSchema, validateAttributes, validateHierarchy, walk } from "zom/validate";
 import { FsStore } from "zom/fs";
+import { builtinSpec, detectConventions, specSchema, validateAttributes, validateHierarchy, walk } from "zom/validate";
 import { withServer } from "../server/testing.mjs";
 import { fixtures, readJson, repoRoot, zom } from "./helpers.mjs";
 
@@ -35,7 +35,10 @@ test("every valid fixture passes its convention and auto; what each claims", asy
     }
     const claims = detectConventions(zom);
     assert.ok(claims.length > 0, c.name);
-    assert.ok(claims.every((d) => d.convention === c.convention), `${c.name}: ${JSON.stringify(claims)}`);
+    assert.ok(
+      claims.every((d) => d.convention === c.convention),
+      `${c.name}: ${JSON.stringify(claims)}`,
+    );
     assert.equal(claims[0].path, "", c.name);
   }
   const image = detectConventions(await walked("ome-0.5-image"));
@@ -82,7 +85,11 @@ test("specs of one's own, as objects and JSON text; bad ones throw InvalidArgume
     [["", ["members", "salinity"], "missing_key", "needs-salinity", "/root/members/salinity"]],
   );
   for (const bad of [{ zom_spec: 1, name: "x", root: { kind: "folder" } }, { zarr_format: 3 }, "ome", "no-such-convention"]) {
-    assert.throws(() => validateHierarchy(zom, { specs: bad }), (e) => e instanceof ZomError && e.code === "InvalidArgument", JSON.stringify(bad));
+    assert.throws(
+      () => validateHierarchy(zom, { specs: bad }),
+      (e) => e instanceof ZomError && e.code === "InvalidArgument",
+      JSON.stringify(bad),
+    );
   }
   // A convention asked for by name must be claimed.
   const notOme = validateHierarchy(zom, { specs: "ome-zarr" });
@@ -112,11 +119,17 @@ test("a group's attributes alone: their schemas and list rules, not the nodes th
   delete v04.multiscales[0].name;
   const strict = validateAttributes(v04, { specs: "ome-zarr", strict: true });
   const added = strict.problems.filter((p) => !before.problems.some((q) => q.message === p.message));
-  assert.deepEqual(added.map((p) => [p.severity, p.spec, p.loc.join("/")]), [["warning", "ome-zarr-0.4", "attributes/multiscales/0/name"]]);
+  assert.deepEqual(
+    added.map((p) => [p.severity, p.spec, p.loc.join("/")]),
+    [["warning", "ome-zarr-0.4", "attributes/multiscales/0/name"]],
+  );
   assert.deepEqual(validateAttributes(v04, { specs: "ome-zarr" }).problems, []);
   // What no spec claims, asked for by name; and what is not an object.
   assert.match(validateAttributes({ foo: 1 }, { specs: "ome-zarr" }).problems[0].message, /no node of the hierarchy claims ome-zarr/);
-  assert.deepEqual(validateAttributes([1], { specs: "auto" }).problems.map((p) => p.kind), ["invalid_type"]);
+  assert.deepEqual(
+    validateAttributes([1], { specs: "auto" }).problems.map((p) => p.kind),
+    ["invalid_type"],
+  );
 });
 
 test("the built-in specs follow the spec format's JSON Schema", () => {
@@ -145,14 +158,16 @@ test("over HTTP: an OME-Zarr plate walked from the fixture server validates and 
 
 const dir = (name) => relative(repoRoot, join(conventions, name));
 
-
 test("zom validate --spec ome-zarr|xarray|auto|FILE: exit 0 when it conforms, 1 when not", async () => {
   const ok = await zom("validate", dir("ome-0.4-image"), "--spec", "ome-zarr");
   assert.equal(ok.code, 0, ok.stdout + ok.stderr);
   assert.match(ok.stdout, /^conventions: ome-zarr-0.4: image 2$/m);
   const auto = await zom("validate", dir("xarray-v2"), "--spec", "auto", "--json");
   assert.equal(auto.code, 0, auto.stdout + auto.stderr);
-  assert.deepEqual(JSON.parse(auto.stdout).conventions.map((d) => d.spec), ["xarray"]);
+  assert.deepEqual(
+    JSON.parse(auto.stdout).conventions.map((d) => d.spec),
+    ["xarray"],
+  );
   const bad = await zom("validate", dir("mutated/ome-0.5-axes-rank"), "--spec", "ome-zarr");
   assert.equal(bad.code, 1, bad.stdout + bad.stderr);
   assert.match(bad.stdout, /error invalid_value at \/ attributes\.ome\.multiscales\[0\]\.axes: .* \[ome-zarr-0\.5 dataset-arrays\]/);
@@ -161,11 +176,18 @@ test("zom validate --spec ome-zarr|xarray|auto|FILE: exit 0 when it conforms, 1 
   const tmp = mkdtempSync(join(tmpdir(), "zom-spec-"));
   try {
     const file = join(tmp, "spec.json");
-    writeFileSync(file, JSON.stringify({ zom_spec: 1, name: "two-levels", root: { member_patterns: [{ pattern: "^s[0-9]+$", kind: "array", min: 4 }] } }));
+    writeFileSync(
+      file,
+      JSON.stringify({ zom_spec: 1, name: "two-levels", root: { member_patterns: [{ pattern: "^s[0-9]+$", kind: "array", min: 4 }] } }),
+    );
     const own = await zom("validate", dir("ome-0.4-image"), "--spec", file);
     assert.equal(own.code, 1, own.stdout + own.stderr);
     assert.match(own.stdout, /needs at least 4 members matching/);
-    assert.equal((await zom("validate", dir("ome-0.4-image"), "--spec", "ome-zarr", "--exclude", "attributes")).code, 2, "--exclude is for expected ZOMs");
+    assert.equal(
+      (await zom("validate", dir("ome-0.4-image"), "--spec", "ome-zarr", "--exclude", "attributes")).code,
+      2,
+      "--exclude is for expected ZOMs",
+    );
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

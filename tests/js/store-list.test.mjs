@@ -113,10 +113,19 @@ test("s3Candidates: the origin first, then each path prefix", async () => {
   ]);
 });
 
-test("FileStore lists by the core's one rule: a key ending in \"/\" names no child, code point order", async () => {
+test('FileStore lists by the core\'s one rule: a key ending in "/" names no child, code point order', async () => {
   const blob = new Blob(["x"]);
   // "\u{ff61}" sorts before "\u{1f600}" by code point (and UTF-8 bytes), after it by UTF-16 units.
-  const store = new FileStore([["/a/", blob], ["/a/\u{1f600}", blob], ["/a/\u{ff61}", blob], ["/a/b/c", blob], ["/a//d", blob], ["/z", blob], ["/a/B", blob], ["/a-b/c", blob]]);
+  const store = new FileStore([
+    ["/a/", blob],
+    ["/a/\u{1f600}", blob],
+    ["/a/\u{ff61}", blob],
+    ["/a/b/c", blob],
+    ["/a//d", blob],
+    ["/z", blob],
+    ["/a/B", blob],
+    ["/a-b/c", blob],
+  ]);
   // "/a-b/" before "/a/": prefixes sort with their "/", as S3 lists them.
   assert.deepEqual(await store.list("/"), { keys: ["/z"], prefixes: ["/a-b/", "/a/"] });
   for (const prefix of ["/a/", "a", "/a//"]) {

@@ -222,25 +222,43 @@ test("a body shorter than its Content-Length (from a fetch that does not notice)
 test("a 206 whose Content-Range does not match the request is an HttpError, never wrong bytes", () =>
   withServer({ wrongContentRange: true }, async (server) => {
     const store = new FetchStore(server.url, { retries: 0 });
-    await assert.rejects(store.getRange(BIG, { offset: 10, length: 20 }), code("HttpError", /Content-Range "bytes 11-30\/4213" does not match the requested bytes=10-29/));
+    await assert.rejects(
+      store.getRange(BIG, { offset: 10, length: 20 }),
+      code("HttpError", /Content-Range "bytes 11-30\/4213" does not match the requested bytes=10-29/),
+    );
     await assert.rejects(store.getRange(BIG, { suffixLength: 20 }), code("HttpError", /Content-Range "bytes 4194-4213\/4213"/));
-    assert.deepEqual(logLines(server).map((l) => l.split(" ").at(-1)), ["206", "206"]);
+    assert.deepEqual(
+      logLines(server).map((l) => l.split(" ").at(-1)),
+      ["206", "206"],
+    );
   }));
 
 test("206 answers are checked against their body length, and without Content-Range against the request", async () => {
   const reply = (body, headers) =>
     new FetchStore("http://h/", { retries: 0, fetch: async () => new Response(new Uint8Array(body), { status: 206, headers }) });
-  await assert.rejects(reply(5, { "content-range": "bytes 0-9/100" }).getRange("/x", { offset: 0, length: 10 }), code("HttpError", /5 bytes/));
+  await assert.rejects(
+    reply(5, { "content-range": "bytes 0-9/100" }).getRange("/x", { offset: 0, length: 10 }),
+    code("HttpError", /5 bytes/),
+  );
   assert.equal((await reply(10, { "content-range": "bytes 0-9/10" }).getRange("/x", { offset: 0, length: 20 }))?.length, 10);
-  await assert.rejects(reply(10, { "content-range": "bytes 0-9/11" }).getRange("/x", { offset: 0, length: 20 }), code("HttpError", /does not match/));
-  await assert.rejects(reply(10, { "content-range": "nonsense" }).getRange("/x", { offset: 0, length: 10 }), code("HttpError", /malformed Content-Range/));
+  await assert.rejects(
+    reply(10, { "content-range": "bytes 0-9/11" }).getRange("/x", { offset: 0, length: 20 }),
+    code("HttpError", /does not match/),
+  );
+  await assert.rejects(
+    reply(10, { "content-range": "nonsense" }).getRange("/x", { offset: 0, length: 10 }),
+    code("HttpError", /malformed Content-Range/),
+  );
   // No Content-Range (a CORS setup that does not expose it): the length must be the one asked.
   assert.equal((await reply(10, {}).getRange("/x", { offset: 0, length: 10 })).length, 10);
   await assert.rejects(reply(9, {}).getRange("/x", { offset: 0, length: 10 }), code("HttpError", /without Content-Range/));
   await assert.rejects(reply(11, {}).getRange("/x", { suffixLength: 10 }), code("HttpError", /without Content-Range/));
   // Suffix: the last min(n, total) bytes.
   assert.equal((await reply(4, { "content-range": "bytes 0-3/4" }).getRange("/x", { suffixLength: 10 })).length, 4);
-  await assert.rejects(reply(4, { "content-range": "bytes 0-3/8" }).getRange("/x", { suffixLength: 4 }), code("HttpError", /does not match/));
+  await assert.rejects(
+    reply(4, { "content-range": "bytes 0-3/8" }).getRange("/x", { suffixLength: 4 }),
+    code("HttpError", /does not match/),
+  );
 });
 
 test("modes combine: latency + every other request failing + suffix refused", () =>

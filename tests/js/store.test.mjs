@@ -29,7 +29,10 @@ test("get: whole values, keys with or without '/', base URLs with or without a t
     }
     const root = new FetchStore(server.url);
     assert.deepEqual(await root.get("/v3/zarr.json"), fixture("v3/zarr.json"));
-    assert.ok(server.stats.log.every((e) => !e.url.includes("//")), logLines(server).join("\n"));
+    assert.ok(
+      server.stats.log.every((e) => !e.url.includes("//")),
+      logLines(server).join("\n"),
+    );
   }));
 
 test("get: a missing key is undefined (404), and costs one request", () =>
@@ -67,10 +70,7 @@ test("getRange: suffix ranges (bytes=-n) in one request; longer than the value g
     const whole = fixture(SHARD);
     assert.deepEqual(await store.getRange(`/${SHARD}`, { suffixLength: 16 }), whole.slice(-16));
     assert.deepEqual(await store.getRange(`/${SHARD}`, { suffixLength: whole.length + 50 }), whole);
-    assert.deepEqual(logLines(server), [
-      `GET /${SHARD} bytes=-16 206`,
-      `GET /${SHARD} bytes=-${whole.length + 50} 206`,
-    ]);
+    assert.deepEqual(logLines(server), [`GET /${SHARD} bytes=-16 206`, `GET /${SHARD} bytes=-${whole.length + 50} 206`]);
   }));
 
 for (const refuseSuffix of [true, 416, 501, "ignore"]) {
@@ -92,7 +92,10 @@ for (const refuseSuffix of [true, 416, 501, "ignore"]) {
       assert.deepEqual(logLines(server), first);
       server.resetStats();
       // Later suffix reads skip the suffix attempt.
-      assert.deepEqual(await store.getRange("v3/shard_index_end/c/0/1", { suffixLength: 8 }), fixture("v3/shard_index_end/c/0/1").slice(-8));
+      assert.deepEqual(
+        await store.getRange("v3/shard_index_end/c/0/1", { suffixLength: 8 }),
+        fixture("v3/shard_index_end/c/0/1").slice(-8),
+      );
       const m = fixture("v3/shard_index_end/c/0/1").length;
       assert.deepEqual(logLines(server), [
         "HEAD /v3/shard_index_end/c/0/1 200",
@@ -185,7 +188,10 @@ test("get with maxBytes: a longer value is LimitExceeded, not cached; a cached v
     assert.deepEqual(await store.get("/dtype_int32/.zarray", { maxBytes: doc.length }), doc);
     assert.equal(server.stats.requests, 2);
     // The cached value answers a stricter caller with the error, and a laxer one with a new read.
-    await assert.rejects(store.get("/dtype_int32/.zarray", { maxBytes: 10 }), code("LimitExceeded", /is \d+ bytes, over the limit maxBytes = 10$/));
+    await assert.rejects(
+      store.get("/dtype_int32/.zarray", { maxBytes: 10 }),
+      code("LimitExceeded", /is \d+ bytes, over the limit maxBytes = 10$/),
+    );
     assert.equal(server.stats.requests, 2);
     assert.deepEqual(await store.get("/dtype_int32/.zarray"), doc);
     assert.equal(server.stats.requests, 3);
@@ -199,10 +205,7 @@ test("coalescing: getRange calls on one key in one tick within the gap are one r
     const store = new FetchStore(server.url);
     const whole = fixture(BIG);
     // Adjacent.
-    let [a, b] = await Promise.all([
-      store.getRange(BIG, { offset: 0, length: 100 }),
-      store.getRange(BIG, { offset: 100, length: 50 }),
-    ]);
+    let [a, b] = await Promise.all([store.getRange(BIG, { offset: 0, length: 100 }), store.getRange(BIG, { offset: 100, length: 50 })]);
     assert.deepEqual(a, whole.slice(0, 100));
     assert.deepEqual(b, whole.slice(100, 150));
     assert.deepEqual(logLines(server), [`GET /${BIG} bytes=0-149 206`]);
@@ -286,7 +289,14 @@ test("invalid keys and ranges are InvalidArgument, before any request", async ()
   const store = new FetchStore("http://127.0.0.1:9/", { fetch: async () => (calls++, new Response("x")) });
   await assert.rejects(store.get("/a/../../etc/passwd"), code("InvalidArgument"));
   await assert.rejects(store.get("./x"), code("InvalidArgument"));
-  for (const bad of [{ offset: -1, length: 2 }, { offset: 0.5, length: 1 }, { offset: 0 }, { suffixLength: -3 }, null, { offset: 2 ** 53 - 1, length: 2 }]) {
+  for (const bad of [
+    { offset: -1, length: 2 },
+    { offset: 0.5, length: 1 },
+    { offset: 0 },
+    { suffixLength: -3 },
+    null,
+    { offset: 2 ** 53 - 1, length: 2 },
+  ]) {
     await assert.rejects(store.getRange("/a", bad), code("InvalidArgument"), JSON.stringify(bad));
   }
   assert.equal(calls, 0);
@@ -300,7 +310,12 @@ test("URLs: segments percent-encoded, the base URL's query kept, custom headers 
     headers: { Authorization: "Bearer t" },
     credentials: "include",
     fetch: async (url, init) => {
-      seen.push({ url, auth: new Headers(init.headers).get("authorization"), range: new Headers(init.headers).get("range"), credentials: init.credentials });
+      seen.push({
+        url,
+        auth: new Headers(init.headers).get("authorization"),
+        range: new Headers(init.headers).get("range"),
+        credentials: init.credentials,
+      });
       return new Response(new Uint8Array([1, 2, 3]), { status: 200 });
     },
   });

@@ -4,12 +4,12 @@
 // every chunk of a read in flight at once (no waves), the store's `concurrency` as the one
 // count limit, and getChunks: tiles as they arrive, cancelled one by one.
 import assert from "node:assert/strict";
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { getEventListeners } from "node:events";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { gzipSync } from "node:zlib";
-import { getEventListeners } from "node:events";
 import { FetchStore, openArray, workerStats } from "zom";
 import { FsStore } from "zom/fs";
 import { logLines, withServer } from "../server/testing.mjs";
@@ -57,10 +57,20 @@ test("tiles of one shard read together share one index request and their adjacen
 
     // Four shards' tiles at once, one of them known: one index request for each of the others.
     server.resetStats();
-    await readTiles(arr, [[0, 0], [0, 4], [4, 0], [4, 4], [0, 5], [5, 5]]);
-    const urls = indexRequests(server).map((e) => e.url).sort();
+    await readTiles(arr, [
+      [0, 0],
+      [0, 4],
+      [4, 0],
+      [4, 4],
+      [0, 5],
+      [5, 5],
+    ]);
+    const urls = indexRequests(server)
+      .map((e) => e.url)
+      .sort();
     assert.deepEqual(urls, ["/tiles/sharded/c/0/1", "/tiles/sharded/c/1/0", "/tiles/sharded/c/1/1"], logLines(server).join("\n"));
-  }));
+  }),
+);
 
 test("tiles one after another: the first of a shard costs 2 requests, every later one 1", bounded, () =>
   withServer({}, async (server) => {
@@ -73,7 +83,8 @@ test("tiles one after another: the first of a shard costs 2 requests, every late
       counts.push(server.stats.requests - before);
     }
     assert.deepEqual(counts, [2, ...Array(15).fill(1)]);
-  }));
+  }),
+);
 
 test("a whole read puts every chunk in flight at once; the store's concurrency and bytesInFlight bound it", bounded, () =>
   // A latency long enough for 64 connections to be accepted on a loaded machine before the
@@ -92,7 +103,8 @@ test("a whole read puts every chunk in flight at once; the store's concurrency a
     assert.ok((await read({ concurrency: 16 }, {})) <= 16);
     // 16×16 uint16 chunks are 512 bytes decoded each.
     assert.equal(await read({}, { bytesInFlight: 16 * 512 }), 16);
-  }));
+  }),
+);
 
 test("getChunks gives tiles as they arrive and cancels exactly the tiles whose signal aborts", bounded, () =>
   withServer({ latencyMs: 60 }, async (server) => {
@@ -120,7 +132,8 @@ test("getChunks gives tiles as they arrive and cancels exactly the tiles whose s
       // The array reads on after a pan.
       assert.deepEqual((await arr.getChunk([0, 0])).data, tileValues([0, 0]));
     }
-  }));
+  }),
+);
 
 test("getChunks: options.signal cancels every tile; leaving the loop cancels the tiles not given", bounded, () =>
   withServer({ latencyMs: 60 }, async (server) => {
@@ -141,9 +154,14 @@ test("getChunks: options.signal cancels every tile; leaving the loop cancels the
     // The results are in arrival order, and an empty list ends at once.
     for await (const tile of arr.getChunks([])) assert.fail(`nothing to give, got ${tile}`);
     const order = [];
-    for await (const tile of arr.getChunks([[7, 7], [0, 0]])) order.push(tile.index);
+    for await (const tile of arr.getChunks([
+      [7, 7],
+      [0, 0],
+    ]))
+      order.push(tile.index);
     assert.deepEqual(order.sort(), [0, 1]);
-  }));
+  }),
+);
 
 test("a decode worker whose memory a large chunk grew is replaced once idle", bounded, async () => {
   // A 96 MiB uint8 chunk of zeros, gzipped: the worker's memory grows past 64 MiB to decode it.
@@ -197,21 +215,37 @@ test("a signal shared by a screenful of reads carries one listener of zom's (Nod
     await new Promise((r) => setTimeout(r, 10));
     assert.equal(getEventListeners(pan.signal, "abort").length, 1);
     await Promise.all(reads);
-    const tiles = await readTiles(arr, block(0, 4).map((coords) => ({ coords, signal: pan.signal })), { signal: pan.signal });
+    const tiles = await readTiles(
+      arr,
+      block(0, 4).map((coords) => ({ coords, signal: pan.signal })),
+      { signal: pan.signal },
+    );
     assert.ok(tiles.every((t) => t.chunk !== undefined));
     assert.equal(getEventListeners(pan.signal, "abort").length, 1);
-  }));
+  }),
+);
 
 test("a tile decoded by a worker is its own output: a buffer of exactly its size, not a copy into another", bounded, () =>
   withServer({}, async (server) => {
     const arr = await openArray(new FetchStore(`${server.url}/tiles`), "chunked", { workers: 2 });
-    for (const coords of [[0, 0], [3, 5], [7, 7]]) {
+    for (const coords of [
+      [0, 0],
+      [3, 5],
+      [7, 7],
+    ]) {
       const { data } = await arr.getChunk(coords);
       assert.ok(data.buffer instanceof ArrayBuffer);
       assert.equal(data.buffer.byteLength, data.byteLength);
       assert.deepEqual(data, tileValues(coords));
     }
     // A part of a tile, and a region of several, still read right (copied into an output).
-    const part = await arr.get([{ start: 3, stop: 9, step: 2 }, { start: 1, stop: 4, step: 1 }]);
-    assert.deepEqual([...part.data], [3, 5, 7].flatMap((y) => [1, 2, 3].map((x) => y * 128 + x)));
-  }));
+    const part = await arr.get([
+      { start: 3, stop: 9, step: 2 },
+      { start: 1, stop: 4, step: 1 },
+    ]);
+    assert.deepEqual(
+      [...part.data],
+      [3, 5, 7].flatMap((y) => [1, 2, 3].map((x) => y * 128 + x)),
+    );
+  }),
+);

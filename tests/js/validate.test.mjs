@@ -78,7 +78,10 @@ test("a v2 .zarray with a bad dtype and order", () => {
   const locs = report.problems.map((p) => p.loc.join("."));
   assert.ok(locs.includes("dtype"), show(report));
   assert.ok(locs.includes("order"), show(report));
-  assert.ok(report.problems.every((p) => p.path === "x"), show(report));
+  assert.ok(
+    report.problems.every((p) => p.path === "x"),
+    show(report),
+  );
 });
 
 test("text that is not JSON is one invalid_json problem", () => {
@@ -102,9 +105,7 @@ test("unknown extensions: must_understand, and handlers written in JS", () => {
     extensionHandlers: {
       "example.rot13": (ext, path, loc) => {
         calls.push({ ext, path, loc });
-        return ext.configuration.shift < 0
-          ? [{ message: "shift must not be negative", loc: ["configuration", "shift"] }]
-          : [];
+        return ext.configuration.shift < 0 ? [{ message: "shift must not be negative", loc: ["configuration", "shift"] }] : [];
       },
     },
   });
@@ -113,7 +114,15 @@ test("unknown extensions: must_understand, and handlers written in JS", () => {
   assert.equal(handled.valid, false);
   assert.deepEqual(
     handled.problems.map(({ path, loc, kind, message, severity }) => ({ path, loc, kind, message, severity })),
-    [{ path: "a", loc: ["codecs", 1, "configuration", "shift"], kind: "invalid_value", message: "shift must not be negative", severity: "error" }],
+    [
+      {
+        path: "a",
+        loc: ["codecs", 1, "configuration", "shift"],
+        kind: "invalid_value",
+        message: "shift must not be negative",
+        severity: "error",
+      },
+    ],
   );
 
   const known = validateDocument(doc, { key: "a/zarr.json", extensionHandlers: { "example.rot13": true } });
@@ -127,13 +136,14 @@ test("unknown extensions: must_understand, and handlers written in JS", () => {
 test("registerExtension makes a name known to every later validation", () => {
   const doc = arrayDoc();
   doc.codecs.push({ name: "example.rot13", configuration: { shift: -1 } });
-  registerExtension("example.rot13", (ext) =>
-    ext.configuration.shift < 0 ? [{ message: "negative shift", severity: "warning" }] : [],
-  );
+  registerExtension("example.rot13", (ext) => (ext.configuration.shift < 0 ? [{ message: "negative shift", severity: "warning" }] : []));
   try {
     const report = validateDocument(doc, { key: "a/zarr.json" });
     assert.equal(report.valid, true, show(report));
-    assert.deepEqual(report.problems.map((p) => [p.loc, p.message, p.severity]), [[["codecs", 1], "negative shift", "warning"]]);
+    assert.deepEqual(
+      report.problems.map((p) => [p.loc, p.message, p.severity]),
+      [[["codecs", 1], "negative shift", "warning"]],
+    );
     // A handler given to one call wins over the registered one.
     const overridden = validateDocument(doc, { key: "a/zarr.json", extensionHandlers: { "example.rot13": true } });
     assert.deepEqual(overridden.problems, []);
@@ -141,7 +151,10 @@ test("registerExtension makes a name known to every later validation", () => {
     assert.equal(unregisterExtension("example.rot13"), true);
   }
   const after = validateDocument(doc, { key: "a/zarr.json" });
-  assert.ok(after.problems.some((p) => p.kind === "must_understand"), show(after));
+  assert.ok(
+    after.problems.some((p) => p.kind === "must_understand"),
+    show(after),
+  );
 });
 
 test("the sample hierarchy has exactly its one deliberate problem", () => {
@@ -160,21 +173,31 @@ test("validateHierarchy takes JSON text too, and reports a member that is broken
   const report = validateHierarchy(stringify(zom));
   assert.equal(report.valid, false);
   assert.ok(errors(report).length >= 1);
-  assert.ok(errors(report).every((p) => p.path === "dtype_int8"), show(report));
+  assert.ok(
+    errors(report).every((p) => p.path === "dtype_int8"),
+    show(report),
+  );
 });
 
 // validateHierarchy sends a ZOM object of plain JSON data as JSON text (one call into the
 // module); anything JSON.stringify would write otherwise than the module reads the object
 // goes as the object. Either way the report (or the error) is the object's.
 test("validateHierarchy of a ZOM object: the same report whichever way the object travels", () => {
-  const array = (over) => ({ ...arrayDoc(), shape: [4], data_type: "int32", fill_value: 0, chunk_grid: { name: "regular", configuration: { chunk_shape: [2] } }, ...over });
+  const array = (over) => ({
+    ...arrayDoc(),
+    shape: [4],
+    data_type: "int32",
+    fill_value: 0,
+    chunk_grid: { name: "regular", configuration: { chunk_shape: [2] } },
+    ...over,
+  });
   const root = (members) => ({ zarr_format: 3, node_type: "group", attributes: {}, members });
   const nested = (n) => (n === 0 ? [] : [nested(n - 1)]);
   const report = (members) => validateHierarchy(root(members));
   const messages = (r) => r.problems.map((p) => `${p.path} ${p.loc.join(".")} ${p.kind}: ${p.message}`);
   // Plain data with odd content: escapes, unicode keys, exponents, a deep attribute.
-  const odd = { s: "\u2028 \"q\" \\ 😀 \u0000", n: 1.5e-7, e: 1e21, big: 9007199254740991, neg: -9007199254740991, deep: nested(100) };
-  assert.deepEqual(report({ "é": array({ attributes: odd }) }), { valid: true, problems: [] });
+  const odd = { s: '\u2028 "q" \\ 😀 \u0000', n: 1.5e-7, e: 1e21, big: 9007199254740991, neg: -9007199254740991, deep: nested(100) };
+  assert.deepEqual(report({ é: array({ attributes: odd }) }), { valid: true, problems: [] });
   // -0 stays a float (JSON.stringify writes 0): not an int32 fill value.
   assert.deepEqual(messages(report({ a: array({ fill_value: -0 }) })), [
     "a fill_value invalid_value: fill_value -0.0 does not fit the data type: fill_value for int32 must be an integer, got -0.0",
@@ -182,13 +205,20 @@ test("validateHierarchy of a ZOM object: the same report whichever way the objec
   assert.equal(report({ a: array({ data_type: "float64", fill_value: -0 }) }).valid, true);
   // An integer beyond 2^53 is a float to zom (JSON text would make it a 64-bit integer).
   const huge = report({ a: array({ shape: [1e19] }) });
-  assert.deepEqual(huge.problems.map((p) => [p.loc, p.kind]), [[["shape", 0], "invalid_type"]], show(huge));
+  assert.deepEqual(
+    huge.problems.map((p) => [p.loc, p.kind]),
+    [[["shape", 0], "invalid_type"]],
+    show(huge),
+  );
   // BigInt, Map members, Date (no own properties: {}), holes as null: read as before.
   assert.equal(report({ a: array({ data_type: "int64", fill_value: 2n ** 60n }) }).valid, true);
   assert.equal(validateHierarchy(root(new Map([["a", array({})]]))).valid, true);
   assert.equal(report({ a: array({ attributes: { d: new Date(0), u: undefined, l: [undefined, 1], s: "a\ud800b" } }) }).valid, true);
   // Refused as before.
-  assert.throws(() => report({ a: array({ data_type: "float64", fill_value: NaN }) }), { code: "InvalidArgument", message: /NaN is not a JSON number/ });
+  assert.throws(() => report({ a: array({ data_type: "float64", fill_value: NaN }) }), {
+    code: "InvalidArgument",
+    message: /NaN is not a JSON number/,
+  });
   assert.throws(() => report({ a: array({ attributes: { f: () => 1 } }) }), { code: "InvalidArgument", message: /functions and symbols/ });
   assert.throws(() => report({ a: array({ attributes: { t: new Uint8Array(2) } }) }), { code: "InvalidArgument", message: /Uint8Array/ });
   // Text over the limits (or nested deeper than JSON text may be) falls back to the object.

@@ -44,7 +44,11 @@ test("imagePicture: the active channels in their omero colours at the lowest lev
   for (const hierarchy of ["ome-0.5-image", "ome-0.4-image"]) {
     const pic = await imagePicture(store(hierarchy), "", { width: 100, height: 100 });
     assert.equal(pic.level, 1, `${hierarchy}: 128² is the lowest level at least 100² (levels 256², 128², 64²)`);
-    assert.deepEqual(pic.channels.map((c) => c.label), ["DAPI", "GFP"], "mCherry is inactive");
+    assert.deepEqual(
+      pic.channels.map((c) => c.label),
+      ["DAPI", "GFP"],
+      "mCherry is inactive",
+    );
     assertSame(pic, reference(hierarchy, "", "s1"), `${hierarchy} at s1`);
     const labelled = await imagePicture(store(hierarchy), "", { width: 60, height: 60, labels: "cells" });
     assert.equal(labelled.level, 2);
@@ -73,8 +77,14 @@ test("imagePicture opened alone reads the metadata of the levels its size depend
     const paths = server.stats.log.map((e) => decodeURIComponent(new URL(e.url, "http://x").pathname).replace(`/${hierarchy}/`, ""));
     const levelDocs = [...new Set(paths.filter((p) => /^s\d\/(zarr\.json|\.zarray|\.zattrs)$/.test(p)).map((p) => p.split("/")[0]))];
     assert.deepEqual(levelDocs.sort(), read, `${hierarchy} ${size}²: the level documents read`);
-    assert.ok(paths.every((p) => /^(zarr\.json|\.zgroup|\.zattrs|\.zmetadata)$/.test(p) || /^s\d\//.test(p)), `${hierarchy} ${size}²: nothing but the image's and its levels' keys: ${paths}`);
-    assert.ok(paths.some((p) => /^s\d\/(c\/)?\d/.test(p) && p.startsWith(`s${level}/`)), `${hierarchy} ${size}²: chunks of s${level} read`);
+    assert.ok(
+      paths.every((p) => /^(zarr\.json|\.zgroup|\.zattrs|\.zmetadata)$/.test(p) || /^s\d\//.test(p)),
+      `${hierarchy} ${size}²: nothing but the image's and its levels' keys: ${paths}`,
+    );
+    assert.ok(
+      paths.some((p) => /^s\d\/(c\/)?\d/.test(p) && p.startsWith(`s${level}/`)),
+      `${hierarchy} ${size}²: chunks of s${level} read`,
+    );
     assertSame(pic, reference(hierarchy, "", `s${level}`), `${hierarchy} ${size}² at s${level}`);
   }
 });
@@ -83,7 +93,14 @@ test("openImage holds the levels' arrays, and the labels group when asked", asyn
   const zom = await openImage(store("ome-0.5-image"), "", { labels: true });
   assert.deepEqual(Object.keys(zom.members).sort(), ["labels", "s0", "s1", "s2"]);
   const view = (await loadViews()).describe(zom, "").view;
-  assert.deepEqual(view.levels.map((l) => l.shape), [[3, 256, 256], [3, 128, 128], [3, 64, 64]]);
+  assert.deepEqual(
+    view.levels.map((l) => l.shape),
+    [
+      [3, 256, 256],
+      [3, 128, 128],
+      [3, 64, 64],
+    ],
+  );
   assert.deepEqual(view.labels, [{ name: "cells", node: "labels/cells", present: false }]);
   await assert.rejects(openImage(store("xarray-tas"), ""), (e) => isZomError(e) && e.code === "InvalidMetadata");
 });
@@ -94,8 +111,14 @@ test("variablePlane: CF-decoded values, north up, with their coordinates", async
   assert.equal(plane.y.values[0], 87.5);
   assert.equal(plane.x.values[0], 0);
   const samples = expected["xarray-tas"].samples.pr.values;
-  assert.ok(samples.some((s) => s.value === null), "a masked sample among them");
-  for (const { index: [, lat, lon], value: want } of samples) {
+  assert.ok(
+    samples.some((s) => s.value === null),
+    "a masked sample among them",
+  );
+  for (const {
+    index: [, lat, lon],
+    value: want,
+  } of samples) {
     const row = plane.height - 1 - lat;
     const got = plane.values[row * plane.width + lon];
     if (want === null) assert.ok(Number.isNaN(got), `pr[0, ${lat}, ${lon}] is masked`);
@@ -111,12 +134,32 @@ test("decodeTimes: the dates xarray decodes, in their calendars", async () => {
   for (const [hierarchy, times] of Object.entries({ "xarray-tas": ["time"], "xarray-noleap": ["time", "time360"] })) {
     for (const name of times) {
       const t = expected[hierarchy].times[name];
-      const stored = JSON.parse(execFileSync(PYTHON, ["-c", "import json,sys,zarr; print(json.dumps([int(x) for x in zarr.open_array(sys.argv[1], mode='r')[:]]))", join(views, hierarchy, name)], { encoding: "utf8" }));
-      assert.deepEqual(v.decodeTimes(stored, t.units, t.calendar), t.values.map((d) => d.replace(" ", "T")), `${hierarchy} ${name}`);
+      const stored = JSON.parse(
+        execFileSync(
+          PYTHON,
+          [
+            "-c",
+            "import json,sys,zarr; print(json.dumps([int(x) for x in zarr.open_array(sys.argv[1], mode='r')[:]]))",
+            join(views, hierarchy, name),
+          ],
+          { encoding: "utf8" },
+        ),
+      );
+      assert.deepEqual(
+        v.decodeTimes(stored, t.units, t.calendar),
+        t.values.map((d) => d.replace(" ", "T")),
+        `${hierarchy} ${name}`,
+      );
     }
   }
-  assert.throws(() => v.decodeTimes([1], "fortnights since 2000-01-01", "standard"), (e) => isZomError(e) && e.code === "InvalidMetadata");
-  assert.throws(() => v.decodeTimes([1], "days since 2000-01-01", "martian"), (e) => isZomError(e) && e.code === "InvalidMetadata");
+  assert.throws(
+    () => v.decodeTimes([1], "fortnights since 2000-01-01", "standard"),
+    (e) => isZomError(e) && e.code === "InvalidMetadata",
+  );
+  assert.throws(
+    () => v.decodeTimes([1], "days since 2000-01-01", "martian"),
+    (e) => isZomError(e) && e.code === "InvalidMetadata",
+  );
 });
 
 test("describe: a plate's wells placed from its metadata, a dataset's summary; check adds what the pictures depend on", async () => {
@@ -125,13 +168,36 @@ test("describe: a plate's wells placed from its metadata, a dataset's summary; c
   const plate = await walk(store("ome-0.5-plate"));
   const { view, problems } = v.describe(plate, "");
   assert.equal(view.kind, "plate");
-  assert.deepEqual(view.wells.map((w) => [w.path, w.row, w.column, w.present]), [["A/1", 0, 0, true], ["A/2", 0, 1, true], ["A/3", 0, 2, true], ["B/1", 1, 0, true], ["B/2", 1, 1, true], ["B/3", 1, 2, true]]);
+  assert.deepEqual(
+    view.wells.map((w) => [w.path, w.row, w.column, w.present]),
+    [
+      ["A/1", 0, 0, true],
+      ["A/2", 0, 1, true],
+      ["A/3", 0, 2, true],
+      ["B/1", 1, 0, true],
+      ["B/2", 1, 1, true],
+      ["B/3", 1, 2, true],
+    ],
+  );
   assert.deepEqual(problems, []);
-  assert.deepEqual(v.describe(plate, "A/1").view.images.map((f) => f.node), ["A/1/0", "A/1/1"]);
+  assert.deepEqual(
+    v.describe(plate, "A/1").view.images.map((f) => f.node),
+    ["A/1/0", "A/1/1"],
+  );
   const tas = await walk(store("xarray-tas"));
   const dataset = v.describe(tas, "").view;
-  assert.deepEqual(dataset.dimensions, [{ name: "time", size: 12 }, { name: "lat", size: 36 }, { name: "lon", size: 72 }]);
-  assert.deepEqual(dataset.data_variables.map((d) => [d.name, d.units]), [["pr", "mm/day"], ["tas", "K"]]);
+  assert.deepEqual(dataset.dimensions, [
+    { name: "time", size: 12 },
+    { name: "lat", size: 36 },
+    { name: "lon", size: 72 },
+  ]);
+  assert.deepEqual(
+    dataset.data_variables.map((d) => [d.name, d.units]),
+    [
+      ["pr", "mm/day"],
+      ["tas", "K"],
+    ],
+  );
   // A calendar that cannot be decoded: located at the time coordinate's attribute, credited to xarray.
   tas.members.time.attributes.calendar = "martian";
   const report = validateHierarchy(tas, { specs: "auto" });
@@ -145,13 +211,23 @@ test("describe: a plate's wells placed from its metadata, a dataset's summary; c
 
 test("the pixels' functions refuse what does not fit, with ZomErrors", async () => {
   const v = await loadViews();
-  assert.throws(() => v.composite([new Uint16Array(3)], [{ color: "FF0000" }], 2, 2), (e) => isZomError(e) && e.code === "InvalidArgument");
-  assert.throws(() => v.composite([new Uint8Array(4)], [{ color: "red" }], 2, 2), (e) => isZomError(e) && e.code === "InvalidArgument");
+  assert.throws(
+    () => v.composite([new Uint16Array(3)], [{ color: "FF0000" }], 2, 2),
+    (e) => isZomError(e) && e.code === "InvalidArgument",
+  );
+  assert.throws(
+    () => v.composite([new Uint8Array(4)], [{ color: "red" }], 2, 2),
+    (e) => isZomError(e) && e.code === "InvalidArgument",
+  );
   const rgba = v.composite([new Uint8Array([0, 255])], [{ color: "00FF00", window: [0, 255] }], 2, 1);
   assert.deepEqual([...rgba], [0, 0, 0, 255, 0, 255, 0, 255]);
   v.overlayLabels(rgba, new Uint8Array([1, 0]), [{ label_value: 1, rgba: [255, 0, 0, 255] }], 1);
   assert.deepEqual([...rgba], [255, 0, 0, 255, 0, 255, 0, 255]);
   // Hostile metadata is described, never thrown on.
-  const hostile = v.describe({ zarr_format: 3, node_type: "group", attributes: { ome: { version: "0.5", multiscales: [{ axes: 7, datasets: [{ path: {} }] }], omero: { channels: "x" } } } });
+  const hostile = v.describe({
+    zarr_format: 3,
+    node_type: "group",
+    attributes: { ome: { version: "0.5", multiscales: [{ axes: 7, datasets: [{ path: {} }] }], omero: { channels: "x" } } },
+  });
   assert.ok(Array.isArray(hostile.problems));
 });

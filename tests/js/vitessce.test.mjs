@@ -29,7 +29,9 @@ async function read(base, mode, nodeArgs = []) {
   if (!existsSync(join(appDir, "node_modules", "@vitessce", "zarr", "package.json"))) {
     throw new Error(`${appDir} is not installed: run \`node scripts/setup.mjs --suites\``);
   }
-  return JSON.parse(await runNodeScript({ cwd: appDir, nodeArgs, script: "read.mjs", args: [mode, base, ...STORES], timeoutMs: RUN_TIMEOUT_MS }));
+  return JSON.parse(
+    await runNodeScript({ cwd: appDir, nodeArgs, script: "read.mjs", args: [mode, base, ...STORES], timeoutMs: RUN_TIMEOUT_MS }),
+  );
 }
 
 /** What the loaders must give for the AnnData object generate.py wrote, built from expected.json. */
@@ -49,7 +51,10 @@ function expectedLoads() {
   const codes = (column, name) => ({
     name,
     path: [name],
-    codes: typed("Int8Array", e.obs[column].map((v) => e.obsCategories[column].indexOf(v))),
+    codes: typed(
+      "Int8Array",
+      e.obs[column].map((v) => e.obsCategories[column].indexOf(v)),
+    ),
     categories: e.obsCategories[column],
   });
   const [umap, spatial, polygons] = [e.obsm.X_umap, e.obsm.spatial, e.obsm.X_segmentations];
@@ -68,13 +73,21 @@ function expectedLoads() {
       columns: [codes("leiden", "Leiden"), codes("cell_type", "Cell type")],
       obsSetSelection: e.obsCategories.leiden.map((c) => ["Leiden", c]),
     },
-    obsEmbedding: { obsIndex: e.obsIndex, obsEmbedding: { data: columns(umap, [0, 1]).map((c) => typed("Float32Array", c)), shape: [2, n] } },
-    obsLocations: { obsIndex: e.obsIndex, obsLocations: { data: columns(spatial, [0, 1]).map((c) => typed("Float64Array", c)), shape: [2, n] } },
+    obsEmbedding: {
+      obsIndex: e.obsIndex,
+      obsEmbedding: { data: columns(umap, [0, 1]).map((c) => typed("Float32Array", c)), shape: [2, n] },
+    },
+    obsLocations: {
+      obsIndex: e.obsIndex,
+      obsLocations: { data: columns(spatial, [0, 1]).map((c) => typed("Float64Array", c)), shape: [2, n] },
+    },
     obsSegmentations: {
       obsIndex: e.obsIndex,
       type: "polygon",
       shape: polygons.shape,
-      polygons: e.obsIndex.map((_, i) => Array.from({ length: vertices }, (_, v) => polygons.values.slice((i * vertices + v) * xy, (i * vertices + v + 1) * xy))),
+      polygons: e.obsIndex.map((_, i) =>
+        Array.from({ length: vertices }, (_, v) => polygons.values.slice((i * vertices + v) * xy, (i * vertices + v + 1) * xy)),
+      ),
     },
     obsLabels: { obsIndex: e.obsIndex, obsLabels: e.obs.label },
     featureLabels: { featureIndex: e.featureIndex, featureLabels: e.var.symbol },

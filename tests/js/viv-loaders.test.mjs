@@ -21,7 +21,14 @@ const RUN_TIMEOUT_MS = 120_000;
 /** read.mjs's JSON line, with the server's request count; rejects on failure or timeout. */
 async function read(server, nodeArgs) {
   server.resetStats();
-  const line = await runNodeScript({ cwd: vivDir, nodeArgs, script: "read.mjs", args: [`${server.url}/`, ...IMAGES], timeoutMs: RUN_TIMEOUT_MS, quiet: true });
+  const line = await runNodeScript({
+    cwd: vivDir,
+    nodeArgs,
+    script: "read.mjs",
+    args: [`${server.url}/`, ...IMAGES],
+    timeoutMs: RUN_TIMEOUT_MS,
+    quiet: true,
+  });
   return { ...JSON.parse(line), requests: server.stats.requests };
 }
 
@@ -33,7 +40,12 @@ before(async () => {
   server = await startServer({ root: join(fixtures, "viewer") });
   viaZarrita = await read(server, []);
   viaZom = await read(server, ["--import", "./alias.mjs"]);
-  const vivZarrita = JSON.parse(readFileSync(join(repoRoot, "tests", "zarrita-suite", "node_modules", "@vivjs", "loaders", "node_modules", "zarrita", "package.json"), "utf8"));
+  const vivZarrita = JSON.parse(
+    readFileSync(
+      join(repoRoot, "tests", "zarrita-suite", "node_modules", "@vivjs", "loaders", "node_modules", "zarrita", "package.json"),
+      "utf8",
+    ),
+  );
   console.log(
     `viv's loader, ${IMAGES.length} images, every tile: zarrita ${vivZarrita.version} ${viaZarrita.ms.toFixed(0)} ms, ${viaZarrita.requests} requests; ` +
       `zom/zarrita ${viaZom.ms.toFixed(0)} ms, ${viaZom.requests} requests`,

@@ -5,13 +5,13 @@
 // every node the writer wrote (tests/fixtures/walk/manifest.json), in as many round trips as
 // it is deep; and "names no node" comes only with a 404 behind it.
 import assert from "node:assert/strict";
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { test } from "node:test";
 import { zipSync } from "fflate";
 import { FetchStore, ReferenceStore, ZipStore } from "zom";
-import { validateHierarchy, walk } from "zom/validate";
 import { FsStore } from "zom/fs";
+import { validateHierarchy, walk } from "zom/validate";
 import { roundTrips, startServer } from "../server/server.mjs";
 import { assertJsonEqual, fixtures, zomPaths } from "./helpers.mjs";
 
@@ -20,9 +20,10 @@ const manifest = JSON.parse(readFileSync(join(fixtures, "walk", "manifest.json")
 /** Every hierarchy: today's writers (walk/) and ome-zarr-py 0.18's (conventions*). */
 const CASES = [
   ...manifest.map((m) => ({ dir: `walk/${m.dir}`, nodes: m.nodes })),
-  ...["ome-0.4-image", "ome-0.5-image", "ome-0.4-plate", "ome-0.5-plate", "ome-0.4-bioformats2raw", "ome-0.5-bioformats2raw"].map(
-    (d) => ({ dir: `conventions/${d}`, nodes: null }),
-  ),
+  ...["ome-0.4-image", "ome-0.5-image", "ome-0.4-plate", "ome-0.5-plate", "ome-0.4-bioformats2raw", "ome-0.5-bioformats2raw"].map((d) => ({
+    dir: `conventions/${d}`,
+    nodes: null,
+  })),
   ...["ome-0.6-image", "ome-0.6-plate", "ome-0.6-scene"].map((d) => ({ dir: `conventions-0.6/${d}`, nodes: null })),
 ];
 
@@ -62,7 +63,10 @@ test("every OME-Zarr hierarchy walks to its folder's ZOM and verdict over plain 
   const zipped = await startServer({
     root: fixtures,
     routes: Object.fromEntries(
-      Object.entries(zips).map(([path, bytes]) => [path, () => ({ status: 200, headers: { "content-type": "application/zip" }, body: Buffer.from(bytes) })]),
+      Object.entries(zips).map(([path, bytes]) => [
+        path,
+        () => ({ status: 200, headers: { "content-type": "application/zip" }, body: Buffer.from(bytes) }),
+      ]),
     ),
   });
   try {
@@ -82,7 +86,10 @@ test("every OME-Zarr hierarchy walks to its folder's ZOM and verdict over plain 
       const perNode = folder.zarr_format === 3 ? 1 : 4;
       const images = nodesOf(folder).filter((n) => n.attributes?.ome?.multiscales ?? n.attributes?.multiscales).length;
       const bound = folder.consolidated ? 5 : (zomPaths(folder).length + images) * perNode + 4 + 4;
-      assert.ok(plain.stats.requests <= bound, `${dir}: ${plain.stats.requests} requests for ${zomPaths(folder).length} nodes (at most ${bound})`);
+      assert.ok(
+        plain.stats.requests <= bound,
+        `${dir}: ${plain.stats.requests} requests for ${zomPaths(folder).length} nodes (at most ${bound})`,
+      );
 
       const listed = await walk(new FetchStore(`${indexed.url}/${dir}/`));
       assertJsonEqual(listed, folder, `${dir} over an HTML index`);

@@ -3,15 +3,16 @@
 // arrays and selections) and `getChunk` (every chunk) must agree: data class, values, shape,
 // stride. Where zom/zarrita differs on purpose (it reads what zarrita refuses; C-order values
 // for arrays stored in F order; exact uint64 fill values) the test says so explicitly.
-import { test } from "node:test";
+
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { test } from "node:test";
 import * as zarrita from "zarrita";
-import * as zz from "zom/zarrita";
 import { FsStore } from "zom/fs";
-import { cOrderValues, fixtures, readJson } from "./helpers.mjs";
+import * as zz from "zom/zarrita";
 import { startServer } from "../server/server.mjs";
+import { cOrderValues, fixtures, readJson } from "./helpers.mjs";
 
 /** The array paths under a fixture hierarchy ("a", "g/b"), found from their documents. */
 function arrayPaths(dir, prefix = "") {
@@ -38,23 +39,59 @@ const HIERARCHIES = ["v2", "v3", "zarr2", "v2-numcodecs"];
  */
 const ZARRITA_REFUSES = {
   v2: [
-    "checksum_adler32", "checksum_crc32", "checksum_fletcher32", "codec_bz2", "codec_lzma", "dtype_complex128", "dtype_complex64",
-    "dtype_datetime_10s", "dtype_datetime_ns", "dtype_raw_bytes", "dtype_struct", "dtype_timedelta_ms", "dtype_vlen_bytes",
-    "fill_complex64_nan", "filter_astype", "filter_categorize", "filter_packbits", "filter_quantize",
+    "checksum_adler32",
+    "checksum_crc32",
+    "checksum_fletcher32",
+    "codec_bz2",
+    "codec_lzma",
+    "dtype_complex128",
+    "dtype_complex64",
+    "dtype_datetime_10s",
+    "dtype_datetime_ns",
+    "dtype_raw_bytes",
+    "dtype_struct",
+    "dtype_timedelta_ms",
+    "dtype_vlen_bytes",
+    "fill_complex64_nan",
+    "filter_astype",
+    "filter_categorize",
+    "filter_packbits",
+    "filter_quantize",
     ...(globalThis.Float16Array ? [] : ["dtype_float16"]),
   ],
   v3: [
-    "dtype_complex128", "dtype_complex64", "dtype_datetime_10s", "dtype_datetime_ns", "dtype_fixed_utf32", "dtype_nullterm_bytes",
-    "dtype_raw_bytes", "dtype_struct", "dtype_struct_nested", "dtype_timedelta_ms", "dtype_vlen_bytes", "fill_complex64_nan",
-    "shard_index_start", "shard_nested", "shard_then_gzip", ...(globalThis.Float16Array ? [] : ["dtype_float16"]),
+    "dtype_complex128",
+    "dtype_complex64",
+    "dtype_datetime_10s",
+    "dtype_datetime_ns",
+    "dtype_fixed_utf32",
+    "dtype_nullterm_bytes",
+    "dtype_raw_bytes",
+    "dtype_struct",
+    "dtype_struct_nested",
+    "dtype_timedelta_ms",
+    "dtype_vlen_bytes",
+    "fill_complex64_nan",
+    "shard_index_start",
+    "shard_nested",
+    "shard_then_gzip",
+    ...(globalThis.Float16Array ? [] : ["dtype_float16"]),
   ],
   zarr2: [
-    "bz2", "complex128", "datetime_ms", "filter_astype", "filter_packbits", "filter_quantize", "g/structured", "lzma", "object_msgpack",
-    "object_vlen_array", "object_vlen_bytes", "timedelta_s",
+    "bz2",
+    "complex128",
+    "datetime_ms",
+    "filter_astype",
+    "filter_packbits",
+    "filter_quantize",
+    "g/structured",
+    "lzma",
+    "object_msgpack",
+    "object_vlen_array",
+    "object_vlen_bytes",
+    "timedelta_s",
   ],
 };
-
-
 
 /**
  * Two regions agree: same class, shape and strides (zarrita's layout: the order the chunks store
@@ -80,7 +117,7 @@ function selectionsFor(shape, slice) {
   if (shape.length === 0) return [null];
   const sels = [
     shape.map(() => null),
-    shape.map((n) => slice(1, null, 2)),
+    shape.map((_n) => slice(1, null, 2)),
     shape.map((n) => slice(null, Math.max(1, n - 1))),
     [-1, ...shape.slice(1).map(() => slice(0, null, 3))],
     shape.map(() => 0),
@@ -214,12 +251,16 @@ for (const h of HIERARCHIES) {
       assert.equal(ours.dtype, theirs.dtype, `${what}: dtype`);
       assert.deepEqual(ours.attrs, theirs.attrs, `${what}: attrs`);
       assert.deepEqual(ours.dimensionNames, theirs.dimensionNames, `${what}: dimensionNames`);
-      for (const q of ["number", "bigint", "boolean", "string", "object", theirs.dtype]) assert.equal(ours.is(q), theirs.is(q), `${what}: is(${q})`);
+      for (const q of ["number", "bigint", "boolean", "string", "object", theirs.dtype])
+        assert.equal(ours.is(q), theirs.is(q), `${what}: is(${q})`);
       if (theirs.dtype === "uint64" && ours.fillValue !== theirs.fillValue) {
         // Differs on purpose: zarrita reads 2^64 − 1 through a double (2^64); zom keeps it exact.
         assert.equal(ours.fillValue, 2n ** 64n - 1n, `${what}: exact uint64 fill value`);
       } else {
-        assert.ok(sameScalar(ours.fillValue, theirs.fillValue), `${what}: fillValue ${String(ours.fillValue)} vs ${String(theirs.fillValue)}`);
+        assert.ok(
+          sameScalar(ours.fillValue, theirs.fillValue),
+          `${what}: fillValue ${String(ours.fillValue)} vs ${String(theirs.fillValue)}`,
+        );
       }
       const zarritaWrong = ZARRITA_WRONG[what] === true;
       if (zarritaWrong) {
@@ -245,7 +286,11 @@ for (const h of HIERARCHIES) {
 test("groups, open.v2/open.v3, kind and NotFoundError, attrs: false", async () => {
   const v2 = new FsStore(join(fixtures, "v2"));
   const v3 = new FsStore(join(fixtures, "v3"));
-  for (const [store, group] of [[v2, "group1"], [v3, "group1"], [v3, ""]]) {
+  for (const [store, group] of [
+    [v2, "group1"],
+    [v3, "group1"],
+    [v3, ""],
+  ]) {
     const ours = await zz.open(zz.root(store).resolve(group));
     const theirs = await zarrita.open(zarrita.root(store).resolve(group));
     assert.equal(ours.kind, "group");
@@ -260,9 +305,22 @@ test("groups, open.v2/open.v3, kind and NotFoundError, attrs: false", async () =
   // A store itself opens its root.
   assert.equal((await zz.open(v3)).kind, (await zarrita.open(v3)).kind);
   // The other kind, or nothing: NotFoundError both ways.
-  for (const [store, path, kind] of [[v3, "group1", "array"], [v3, "dtype_int8", "group"], [v2, "group1", "array"], [v2, "dtype_int8", "group"], [v3, "nope", undefined], [v2, "nope", "array"]]) {
-    const ours = await zz.open(zz.root(store).resolve(path), { kind }).then(() => null, (e) => e);
-    const theirs = await zarrita.open(zarrita.root(store).resolve(path), { kind }).then(() => null, (e) => e);
+  for (const [store, path, kind] of [
+    [v3, "group1", "array"],
+    [v3, "dtype_int8", "group"],
+    [v2, "group1", "array"],
+    [v2, "dtype_int8", "group"],
+    [v3, "nope", undefined],
+    [v2, "nope", "array"],
+  ]) {
+    const ours = await zz.open(zz.root(store).resolve(path), { kind }).then(
+      () => null,
+      (e) => e,
+    );
+    const theirs = await zarrita.open(zarrita.root(store).resolve(path), { kind }).then(
+      () => null,
+      (e) => e,
+    );
     assert.ok(zarrita.isZarritaError(theirs, "NotFoundError"), `zarrita: ${path} as ${kind}`);
     assert.ok(zz.isZarritaError(ours, "NotFoundError"), `zom/zarrita: ${path} as ${kind}: ${ours}`);
     assert.equal(ours.name, "NotFoundError");
@@ -273,13 +331,22 @@ test("groups, open.v2/open.v3, kind and NotFoundError, attrs: false", async () =
     assert.equal(ours.cause?.code, "NotFound", "the ZomError is the cause");
   }
   // open.v2 / open.v3 pin the format.
-  for (const [store, path, good, bad] of [[v2, "dtype_int8", "v2", "v3"], [v3, "dtype_int8", "v3", "v2"]]) {
+  for (const [store, path, good, bad] of [
+    [v2, "dtype_int8", "v2", "v3"],
+    [v3, "dtype_int8", "v3", "v2"],
+  ]) {
     const ours = await zz.open[good](zz.root(store).resolve(path), { kind: "array" });
     const theirs = await zarrita.open[good](zarrita.root(store).resolve(path), { kind: "array" });
     assert.deepEqual(ours.shape, theirs.shape);
     assertSameRegion(await zz.get(ours), await zarrita.get(theirs), `open.${good}`);
-    const e1 = await zz.open[bad](zz.root(store).resolve(path), { kind: "array" }).then(() => null, (e) => e);
-    const e2 = await zarrita.open[bad](zarrita.root(store).resolve(path), { kind: "array" }).then(() => null, (e) => e);
+    const e1 = await zz.open[bad](zz.root(store).resolve(path), { kind: "array" }).then(
+      () => null,
+      (e) => e,
+    );
+    const e2 = await zarrita.open[bad](zarrita.root(store).resolve(path), { kind: "array" }).then(
+      () => null,
+      (e) => e,
+    );
     assert.equal(e1?.name, e2?.name, `open.${bad} of a ${good} array`);
   }
   // attrs: false leaves a v2 node's .zattrs out (and with it _ARRAY_DIMENSIONS).
@@ -311,15 +378,38 @@ test("selections: invalid ones are InvalidSelectionError; a 0-d array reads as a
   const ours = await zz.open(zz.root(store).resolve("dtype_int32"), { kind: "array" });
   const theirs = await zarrita.open(zarrita.root(store).resolve("dtype_int32"), { kind: "array" });
   for (const sel of [[100], [zarrita.slice(0, 4, 0)]]) {
-    const e1 = await zz.get(ours, sel).then(() => null, (e) => e);
-    const e2 = await zarrita.get(theirs, sel).then(() => null, (e) => e);
+    const e1 = await zz.get(ours, sel).then(
+      () => null,
+      (e) => e,
+    );
+    const e2 = await zarrita.get(theirs, sel).then(
+      () => null,
+      (e) => e,
+    );
     assert.ok(zarrita.isZarritaError(e2, "InvalidSelectionError"), `zarrita ${JSON.stringify(sel)}: ${e2}`);
     assert.ok(zz.isZarritaError(e1, "InvalidSelectionError"), `zom/zarrita ${JSON.stringify(sel)}: ${e1}`);
   }
   // bigint slices, as zarrita takes them.
   assertSameRegion(await zz.get(ours, [zz.slice(1n, 4n)]), await zarrita.get(theirs, [zarrita.slice(1n, 4n)]), "bigint slice");
   // A 0-d array in a Map store.
-  const map = new Map([["/zarr.json", new TextEncoder().encode(JSON.stringify({ zarr_format: 3, node_type: "array", shape: [], data_type: "float64", chunk_grid: { name: "regular", configuration: { chunk_shape: [] } }, chunk_key_encoding: { name: "default", configuration: { separator: "/" } }, fill_value: 1.5, codecs: [{ name: "bytes", configuration: { endian: "little" } }], attributes: {} }))]]);
+  const map = new Map([
+    [
+      "/zarr.json",
+      new TextEncoder().encode(
+        JSON.stringify({
+          zarr_format: 3,
+          node_type: "array",
+          shape: [],
+          data_type: "float64",
+          chunk_grid: { name: "regular", configuration: { chunk_shape: [] } },
+          chunk_key_encoding: { name: "default", configuration: { separator: "/" } },
+          fill_value: 1.5,
+          codecs: [{ name: "bytes", configuration: { endian: "little" } }],
+          attributes: {},
+        }),
+      ),
+    ],
+  ]);
   const s1 = await zz.get(await zz.open(map, { kind: "array" }));
   const s2 = await zarrita.get(await zarrita.open(map, { kind: "array" }));
   assert.equal(s1, s2);
@@ -334,12 +424,26 @@ test("abort: an aborted signal rejects get, getChunk and open with its reason, a
   ac.abort();
   for (const [label, a, b] of [
     ["get {signal}", () => zz.get(ours, null, { signal: ac.signal }), () => zarrita.get(theirs, null, { signal: ac.signal })],
-    ["get {opts: {signal}}", () => zz.get(ours, null, { opts: { signal: ac.signal } }), () => zarrita.get(theirs, null, { opts: { signal: ac.signal } })],
+    [
+      "get {opts: {signal}}",
+      () => zz.get(ours, null, { opts: { signal: ac.signal } }),
+      () => zarrita.get(theirs, null, { opts: { signal: ac.signal } }),
+    ],
     ["getChunk", () => ours.getChunk([0, 0], { signal: ac.signal }), () => theirs.getChunk([0, 0], { signal: ac.signal })],
-    ["open", () => zz.open(zz.root(store).resolve("codec_gzip"), { signal: ac.signal }), () => zarrita.open(zarrita.root(store).resolve("codec_gzip"), { signal: ac.signal })],
+    [
+      "open",
+      () => zz.open(zz.root(store).resolve("codec_gzip"), { signal: ac.signal }),
+      () => zarrita.open(zarrita.root(store).resolve("codec_gzip"), { signal: ac.signal }),
+    ],
   ]) {
-    const e1 = await a().then(() => null, (e) => e);
-    const e2 = await b().then(() => null, (e) => e);
+    const e1 = await a().then(
+      () => null,
+      (e) => e,
+    );
+    const e2 = await b().then(
+      () => null,
+      (e) => e,
+    );
     // zarrita's getChunk and open reject with whatever the store throws for an aborted signal
     // (zom's FsStore: a ZomError "Aborted"); zom/zarrita with the signal's reason, as zarrita's get does.
     if (label.startsWith("get ")) assert.equal(e2?.name, "AbortError", `zarrita ${label}`);
@@ -348,17 +452,32 @@ test("abort: an aborted signal rejects get, getChunk and open with its reason, a
     assert.equal(e1, ac.signal.reason, `${label}: the signal's reason`);
   }
   // viv's form: the signal as the third argument.
-  assert.equal(await zz.get(ours, null, ac.signal).then(() => null, (e) => e), ac.signal.reason);
+  assert.equal(
+    await zz.get(ours, null, ac.signal).then(
+      () => null,
+      (e) => e,
+    ),
+    ac.signal.reason,
+  );
   // An abort while the store is answering.
-  const slow = { get: (key, opts) => new Promise((resolve, reject) => {
-    const timer = setTimeout(() => resolve(store.get(key)), 200);
-    opts?.signal?.addEventListener("abort", () => (clearTimeout(timer), reject(opts.signal.reason)));
-  }) };
+  const slow = {
+    get: (key, opts) =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(() => resolve(store.get(key)), 200);
+        opts?.signal?.addEventListener("abort", () => (clearTimeout(timer), reject(opts.signal.reason)));
+      }),
+  };
   const slowArr = await zz.open(zz.root(new FsStoreGetOnly(store)).resolve("codec_gzip"), { kind: "array" });
   const late = new AbortController();
   const pending = zz.get(new zz.Array(slow, slowArr.path, metadataOf("v3", "codec_gzip")), null, { signal: late.signal });
   setTimeout(() => late.abort(), 20);
-  assert.equal(await pending.then(() => null, (e) => e), late.signal.reason);
+  assert.equal(
+    await pending.then(
+      () => null,
+      (e) => e,
+    ),
+    late.signal.reason,
+  );
 });
 
 /** A zarrita-shaped store with `get` only (no getRange, no list): a viewer's own store object. */
@@ -380,7 +499,13 @@ function metadataOf(h, path) {
 test("a custom store object { get } without getRange reads the same through both", async () => {
   const fs3 = new FsStore(join(fixtures, "v3"));
   const fs2 = new FsStore(join(fixtures, "v2"));
-  for (const [fs, path] of [[fs3, "codec_blosc_lz4_shuffle"], [fs3, "dtype_bool"], [fs2, "dtype_fixed_utf32"], [fs2, "order_f"], [fs3, "shard_index_end"]]) {
+  for (const [fs, path] of [
+    [fs3, "codec_blosc_lz4_shuffle"],
+    [fs3, "dtype_bool"],
+    [fs2, "dtype_fixed_utf32"],
+    [fs2, "order_f"],
+    [fs3, "shard_index_end"],
+  ]) {
     const store = new FsStoreGetOnly(fs);
     const ours = await zz.open(zz.root(store).resolve(path), { kind: "array" });
     let theirs;
@@ -413,9 +538,14 @@ test("vizarr-style new Array(store, path, metadata) reads as zarrita's", async (
     const theirs = new zarrita.Array(store, `/${path}`, metadataOf("v3", path));
     assert.ok(ours instanceof zz.Array);
     assert.equal(ours.kind, "array");
-    for (const k of ["shape", "chunks", "dtype", "attrs", "dimensionNames", "fillValue", "path"]) assert.deepEqual(ours[k], theirs[k], `${path}: ${k}`);
+    for (const k of ["shape", "chunks", "dtype", "attrs", "dimensionNames", "fillValue", "path"])
+      assert.deepEqual(ours[k], theirs[k], `${path}: ${k}`);
     assertSameRegion(await zz.get(ours), await zarrita.get(theirs), `${path}: get`);
-    assertSameRegion(await ours.getChunk([0, 0, 0].slice(0, ours.shape.length)), await theirs.getChunk([0, 0, 0].slice(0, theirs.shape.length)), `${path}: getChunk`);
+    assertSameRegion(
+      await ours.getChunk([0, 0, 0].slice(0, ours.shape.length)),
+      await theirs.getChunk([0, 0, 0].slice(0, theirs.shape.length)),
+      `${path}: getChunk`,
+    );
   }
   // v2 metadata in zarrita's converted form: "v2:U6", numcodecs codecs, v2 chunk keys, implicit bytes codec.
   const v2 = new FsStore(join(fixtures, "v2"));
@@ -427,7 +557,9 @@ test("vizarr-style new Array(store, path, metadata) reads as zarrita's", async (
     data_type: "v2:U6",
     chunk_grid: { name: "regular", configuration: { chunk_shape: zarray.chunks } },
     chunk_key_encoding: { name: "v2", configuration: { separator: "." } },
-    codecs: zarray.compressor ? [{ name: `numcodecs.${zarray.compressor.id}`, configuration: { ...zarray.compressor, id: undefined } }] : [],
+    codecs: zarray.compressor
+      ? [{ name: `numcodecs.${zarray.compressor.id}`, configuration: { ...zarray.compressor, id: undefined } }]
+      : [],
     fill_value: zarray.fill_value,
     attributes: {},
   };
@@ -437,7 +569,10 @@ test("vizarr-style new Array(store, path, metadata) reads as zarrita's", async (
 });
 
 test("withConsolidatedMetadata: the same contents, documents from memory, reads the same", async () => {
-  for (const [h, format] of [["v2-consolidated", "v2"], ["v3-consolidated", "v3"]]) {
+  for (const [h, format] of [
+    ["v2-consolidated", "v2"],
+    ["v3-consolidated", "v3"],
+  ]) {
     const inner = new FsStore(join(fixtures, h));
     const asked = [];
     const counting = { get: (k, o) => (asked.push(k), inner.get(k, o)), getRange: (k, r, o) => inner.getRange(k, r, o) };
@@ -458,8 +593,14 @@ test("withConsolidatedMetadata: the same contents, documents from memory, reads 
   }
   // No consolidated metadata: NotFoundError, and the store itself from the Maybe variant.
   const plain = new FsStore(join(fixtures, "v2"));
-  const e1 = await zz.withConsolidatedMetadata(plain, { format: "v2" }).then(() => null, (e) => e);
-  const e2 = await zarrita.withConsolidatedMetadata(plain, { format: "v2" }).then(() => null, (e) => e);
+  const e1 = await zz.withConsolidatedMetadata(plain, { format: "v2" }).then(
+    () => null,
+    (e) => e,
+  );
+  const e2 = await zarrita.withConsolidatedMetadata(plain, { format: "v2" }).then(
+    () => null,
+    (e) => e,
+  );
   assert.equal(e1?.name, e2?.name);
   assert.equal(await zz.withMaybeConsolidatedMetadata(plain, { format: "v2" }), plain);
 });
@@ -468,11 +609,33 @@ test("registry.set registers a JS codec class for both", async () => {
   // A v3 array whose chunk bytes are XORed with a key by a codec neither library builds in.
   const values = Int16Array.from({ length: 12 }, (_, i) => i * 1000 - 5000);
   const xored = new Uint8Array(values.buffer).map((b) => b ^ 0x5a);
-  const meta = { zarr_format: 3, node_type: "array", shape: [12], data_type: "int16", chunk_grid: { name: "regular", configuration: { chunk_shape: [12] } }, chunk_key_encoding: { name: "default", configuration: { separator: "/" } }, fill_value: 0, codecs: [{ name: "bytes", configuration: { endian: "little" } }, { name: "test.xor", configuration: { key: 0x5a } }], attributes: {} };
-  const map = new Map([["/zarr.json", new TextEncoder().encode(JSON.stringify(meta))], ["/c/0", xored]]);
-  const Xor = { kind: "bytes_to_bytes", fromConfig: (c) => ({ kind: "bytes_to_bytes", decode: (b) => b.map((x) => x ^ c.key), encode: (b) => b.map((x) => x ^ c.key) }) };
+  const meta = {
+    zarr_format: 3,
+    node_type: "array",
+    shape: [12],
+    data_type: "int16",
+    chunk_grid: { name: "regular", configuration: { chunk_shape: [12] } },
+    chunk_key_encoding: { name: "default", configuration: { separator: "/" } },
+    fill_value: 0,
+    codecs: [
+      { name: "bytes", configuration: { endian: "little" } },
+      { name: "test.xor", configuration: { key: 0x5a } },
+    ],
+    attributes: {},
+  };
+  const map = new Map([
+    ["/zarr.json", new TextEncoder().encode(JSON.stringify(meta))],
+    ["/c/0", xored],
+  ]);
+  const Xor = {
+    kind: "bytes_to_bytes",
+    fromConfig: (c) => ({ kind: "bytes_to_bytes", decode: (b) => b.map((x) => x ^ c.key), encode: (b) => b.map((x) => x ^ c.key) }),
+  };
   assert.ok(zz.registry.has("blosc") && zz.registry.has("numcodecs.zstd"), "zarrita's built-in names are there");
-  const before = await zz.get(await zz.open(map, { kind: "array" })).then(() => null, (e) => e);
+  const before = await zz.get(await zz.open(map, { kind: "array" })).then(
+    () => null,
+    (e) => e,
+  );
   assert.ok(zz.isZarritaError(before, "UnknownCodecError"), `unregistered: ${before}`);
   assert.equal(before.codec, "test.xor");
   zz.registry.set("test.xor", async () => Xor);
@@ -492,7 +655,11 @@ test("FetchStore: zarrita's constructor options, over HTTP, reads the same", asy
   const server = await startServer({ root: fixtures });
   try {
     let seen = 0;
-    const ours = new zz.FetchStore(`${server.url}/v3`, { overrides: { headers: { "x-test": "1" } }, fetch: (req) => (seen++, assert.equal(req.headers.get("x-test"), "1"), fetch(req)), useSuffixRequest: true });
+    const ours = new zz.FetchStore(`${server.url}/v3`, {
+      overrides: { headers: { "x-test": "1" } },
+      fetch: (req) => (seen++, assert.equal(req.headers.get("x-test"), "1"), fetch(req)),
+      useSuffixRequest: true,
+    });
     const theirs = new zarrita.FetchStore(`${server.url}/v3`);
     for (const path of ["codec_zstd", "shard_index_end", "group1"]) {
       const a = await zz.open(zz.root(ours).resolve(path));
@@ -521,7 +688,10 @@ test("useSharedArrayBuffer and write stubs", async () => {
   assert.deepEqual([...a.data], [...b.data]);
   const c = await ours.getChunk([0, 0], undefined, { useSharedArrayBuffer: true });
   assert.ok(c.data.buffer instanceof SharedArrayBuffer);
-  const e = await zz.set(ours, null, 1).then(() => null, (x) => x);
+  const e = await zz.set(ours, null, 1).then(
+    () => null,
+    (x) => x,
+  );
   assert.ok(zz.isZarritaError(e, "UnsupportedError"));
 });
 

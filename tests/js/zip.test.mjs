@@ -8,12 +8,12 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import * as zarrita from "zarrita";
 import ZipFileStore from "@zarrita/storage/zip";
 import { zipSync } from "fflate";
+import * as zarrita from "zarrita";
 import { FetchStore, FileStore, openArray, slice, ZipStore } from "zom";
-import { walk } from "zom/validate";
 import { openZip } from "zom/fs";
+import { walk } from "zom/validate";
 import { logLines, withServer } from "../server/testing.mjs";
 import { fixtures, readJson } from "./helpers.mjs";
 
@@ -55,7 +55,11 @@ test("a validator page (zom/validate alone, which loads no codec part) walks a d
     const store = await ZipStore.fromBlob(new Blob([readFileSync(process.argv[1])]));
     const tree = await walk(store);
     console.log(JSON.stringify({ root: store.root, members: Object.keys(tree.members ?? {}).sort(), image: tree.members.image.members.gradient_circles.shape }));`;
-  const out = execFileSync(process.execPath, ["--input-type=module", "-e", script, join(fixtures, "zip", "sample-folder.zip")], { cwd: fixtures, encoding: "utf8", timeout: 60_000 });
+  const out = execFileSync(process.execPath, ["--input-type=module", "-e", script, join(fixtures, "zip", "sample-folder.zip")], {
+    cwd: fixtures,
+    encoding: "utf8",
+    timeout: 60_000,
+  });
   const got = JSON.parse(out);
   assert.equal(got.root, "data/sample.zarr/");
   assert.deepEqual(got.members, ["broken", "image", "measurements"]);
@@ -67,7 +71,10 @@ test("a zipped sharded array reads with the folder's requests plus the tail read
     const path = "image/gradient_circles";
     const oneInnerChunk = [slice(0, 32), slice(0, 32)];
     const counts = {};
-    for (const [what, selection] of [["one inner chunk", oneInnerChunk], ["whole", null]]) {
+    for (const [what, selection] of [
+      ["one inner chunk", oneInnerChunk],
+      ["whole", null],
+    ]) {
       server.resetStats();
       const plain = await openArray(new FetchStore(`${server.url}/sample`), path);
       await plain.get(selection, { workers: 0 });
@@ -140,7 +147,10 @@ test("hostile archives fail with located ZomErrors", async () => {
   assert.ok(at > 0);
   bytes[at + 10] ^= 0x01;
   const store = await ZipStore.fromBlob(new Blob([bytes]));
-  await assert.rejects(store.get("/image/gradient_circles/zarr.json"), (e) => e.code === "ChecksumMismatch" && e.key === "/image/gradient_circles/zarr.json");
+  await assert.rejects(
+    store.get("/image/gradient_circles/zarr.json"),
+    (e) => e.code === "ChecksumMismatch" && e.key === "/image/gradient_circles/zarr.json",
+  );
   await assert.rejects(openArray(store, "image/gradient_circles"), (e) => e.code === "ChecksumMismatch");
   // The maxBytes call option refuses a member from the directory, before reading it.
   await assert.rejects(store.get("/zarr.json", { maxBytes: 10 }), (e) => e.code === "LimitExceeded");
@@ -150,16 +160,27 @@ test("a member longer than its chunk can be is refused before it is inflated", a
   // 8 uint64 (a 64-byte chunk, no compression) whose chunk is a deflated member of 16 MiB of
   // zeros: the read asks the zip store for at most 64 bytes, and the directory's size refuses it.
   const meta = {
-    zarr_format: 3, node_type: "array", shape: [8], data_type: "uint64",
+    zarr_format: 3,
+    node_type: "array",
+    shape: [8],
+    data_type: "uint64",
     chunk_grid: { name: "regular", configuration: { chunk_shape: [8] } },
-    chunk_key_encoding: { name: "default" }, fill_value: 0,
+    chunk_key_encoding: { name: "default" },
+    fill_value: 0,
     codecs: [{ name: "bytes", configuration: { endian: "little" } }],
   };
   const encode = (o) => new TextEncoder().encode(JSON.stringify(o));
   const archive = (chunk, level) => new Blob([zipSync({ "zarr.json": [encode(meta), { level: 0 }], "c/0": [chunk, { level }] })]);
   const store = await ZipStore.fromBlob(archive(new Uint8Array(16 << 20), 1));
   const array = await openArray(store, "");
-  await assert.rejects(array.get(), (e) => e.code === "CodecError" && e.key === "c/0" && /longer than its codecs can produce/.test(e.message) && /16777216 bytes \(at most 64\)/.test(e.message));
+  await assert.rejects(
+    array.get(),
+    (e) =>
+      e.code === "CodecError" &&
+      e.key === "c/0" &&
+      /longer than its codecs can produce/.test(e.message) &&
+      /16777216 bytes \(at most 64\)/.test(e.message),
+  );
   const good = new BigUint64Array(8).fill(7n);
   const fine = await openArray(await ZipStore.fromBlob(archive(new Uint8Array(good.buffer), 0)), "");
   assert.deepEqual((await fine.get()).data, good);

@@ -71,8 +71,9 @@
 // stats: requests (not OPTIONS), bytes (body bytes written), inFlight, maxInFlight, preflights,
 // log ([{ method, url, range, status, start, end }], start and end the request's arrival and its
 // answer's end by performance.now()); resetStats() zeroes them.
-import { createServer } from "node:http";
+
 import { open, readdir, readFile, stat } from "node:fs/promises";
+import { createServer } from "node:http";
 import { extname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { brotliCompressSync, gzipSync } from "node:zlib";
@@ -232,7 +233,9 @@ async function htmlListing(dir, urlPath) {
     .map((e) => (e.isDirectory() ? `${e.name}/` : e.name))
     .sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()));
   const title = `Directory listing for ${htmlEscape(urlPath)}`;
-  const items = names.map((n) => `<li><a href="${encodeURIComponent(n.replace(/\/$/, ""))}${n.endsWith("/") ? "/" : ""}">${htmlEscape(n)}</a></li>`);
+  const items = names.map(
+    (n) => `<li><a href="${encodeURIComponent(n.replace(/\/$/, ""))}${n.endsWith("/") ? "/" : ""}">${htmlEscape(n)}</a></li>`,
+  );
   return [
     `<!DOCTYPE HTML>`,
     `<html lang="en">`,
@@ -357,13 +360,17 @@ export async function startServer(options) {
       o.spaFallback
         ? send(200, { "content-type": "text/html; charset=utf-8" }, SPA_PAGE)
         : o.forbiddenForMissing
-        ? send(403, { "content-type": "application/xml" }, s3Error("AccessDenied", "Access Denied"))
-        : send(404, { "content-type": "text/plain" }, "not found");
+          ? send(403, { "content-type": "application/xml" }, s3Error("AccessDenied", "Access Denied"))
+          : send(404, { "content-type": "text/plain" }, "not found");
 
     if (req.method !== "GET" && req.method !== "HEAD") return send(405, { allow: "GET, HEAD, OPTIONS" }, "method not allowed");
     counter += 1;
     if (o.failEveryOther && counter % 2 === 0) {
-      return send(503, { "content-type": "text/plain", ...(o.retryAfter !== undefined ? { "retry-after": String(o.retryAfter) } : {}) }, "try again");
+      return send(
+        503,
+        { "content-type": "text/plain", ...(o.retryAfter !== undefined ? { "retry-after": String(o.retryAfter) } : {}) },
+        "try again",
+      );
     }
     const url = new URL(req.url ?? "/", "http://localhost");
     const route = o.routes?.[url.pathname];
@@ -420,9 +427,10 @@ export async function startServer(options) {
     const base = { "content-type": type, "accept-ranges": o.ignoreRange ? "none" : "bytes", ...(o.validators ? validatorsOf(info) : {}) };
     const range = o.ignoreRange ? { kind: "none" } : parseRange(req.headers.range, size);
     const whole = async () => {
-      const packed = o.compress && mounts.find(([p]) => path.startsWith(p))[0] === "/" && req.headers.range === undefined
-        ? await compressedCopy(file, info, req.headers["accept-encoding"])
-        : null;
+      const packed =
+        o.compress && mounts.find(([p]) => path.startsWith(p))[0] === "/" && req.headers.range === undefined
+          ? await compressedCopy(file, info, req.headers["accept-encoding"])
+          : null;
       if (packed) return send(200, { ...base, "content-encoding": packed.encoding, vary: "Accept-Encoding" }, packed.body);
       const data = await readFile(file);
       if (o.truncate && req.method === "GET" && data.length > 1) {
@@ -555,35 +563,73 @@ function cli(argv) {
     const [flag, inline] = rest[i].split("=", 2);
     const value = () => inline ?? rest[++i];
     switch (flag) {
-      case "--port": options.port = Number(value()); break;
-      case "--host": options.host = value(); break;
-      case "--latency": options.latencyMs = Number(value()); break;
-      case "--html": options.htmlIndex = true; break;
-      case "--s3": options.s3Listing = true; break;
-      case "--max-keys": options.maxKeys = Number(value()); break;
-      case "--ignore-range": options.ignoreRange = true; break;
+      case "--port":
+        options.port = Number(value());
+        break;
+      case "--host":
+        options.host = value();
+        break;
+      case "--latency":
+        options.latencyMs = Number(value());
+        break;
+      case "--html":
+        options.htmlIndex = true;
+        break;
+      case "--s3":
+        options.s3Listing = true;
+        break;
+      case "--max-keys":
+        options.maxKeys = Number(value());
+        break;
+      case "--ignore-range":
+        options.ignoreRange = true;
+        break;
       case "--refuse-suffix": {
         const v = inline;
         options.refuseSuffix = v === undefined ? true : v === "ignore" ? "ignore" : Number(v);
         break;
       }
-      case "--forbidden-for-missing": options.forbiddenForMissing = true; break;
-      case "--fail-every-other": options.failEveryOther = true; break;
-      case "--retry-after": options.retryAfter = Number(value()); break;
-      case "--truncate": options.truncate = true; break;
-      case "--wrong-content-range": options.wrongContentRange = true; break;
-      case "--index-html": options.indexHtml = true; break;
+      case "--forbidden-for-missing":
+        options.forbiddenForMissing = true;
+        break;
+      case "--fail-every-other":
+        options.failEveryOther = true;
+        break;
+      case "--retry-after":
+        options.retryAfter = Number(value());
+        break;
+      case "--truncate":
+        options.truncate = true;
+        break;
+      case "--wrong-content-range":
+        options.wrongContentRange = true;
+        break;
+      case "--index-html":
+        options.indexHtml = true;
+        break;
       case "--mount": {
         const [prefix, target] = value().split("=", 2);
         options.mounts = { ...options.mounts, [prefix]: target };
         break;
       }
-      case "--redirect": options.redirect = inline === undefined ? true : Number(inline); break;
-      case "--stall": options.stall = value(); break;
-      case "--stall-match": options.stallMatch = value(); break;
-      case "--spa-fallback": options.spaFallback = true; break;
-      case "--html-match": options.htmlMatch = value(); break;
-      case "--compress": options.compress = true; break;
+      case "--redirect":
+        options.redirect = inline === undefined ? true : Number(inline);
+        break;
+      case "--stall":
+        options.stall = value();
+        break;
+      case "--stall-match":
+        options.stallMatch = value();
+        break;
+      case "--spa-fallback":
+        options.spaFallback = true;
+        break;
+      case "--html-match":
+        options.htmlMatch = value();
+        break;
+      case "--compress":
+        options.compress = true;
+        break;
       default:
         console.error(`unknown option ${rest[i]}`);
         process.exit(2);

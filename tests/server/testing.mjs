@@ -27,8 +27,14 @@ export function fixture(path) {
 export function expectedListing(dir, prefix) {
   const entries = readdirSync(join(fixtures, dir), { withFileTypes: true });
   return {
-    keys: entries.filter((e) => e.isFile()).map((e) => prefix + e.name).sort(),
-    prefixes: entries.filter((e) => e.isDirectory()).map((e) => `${prefix}${e.name}/`).sort(),
+    keys: entries
+      .filter((e) => e.isFile())
+      .map((e) => prefix + e.name)
+      .sort(),
+    prefixes: entries
+      .filter((e) => e.isDirectory())
+      .map((e) => `${prefix}${e.name}/`)
+      .sort(),
   };
 }
 

@@ -5,38 +5,60 @@
  * text or, with `--json`, JSON.
  * @module
  */
-import { readFile, readdir, stat } from "node:fs/promises";
+import type { Dirent } from "node:fs";
+import { readdir, readFile, stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ChunkDecoder, FetchStore, icechunkAt, open, openArray, isReferenceName, isZipName, ReferenceStore, storeFromUrl, ZipStore, ZomError, isZomError } from "../node.js";
-import type { IcechunkRef, Readable } from "../node.js";
-import type { StoreInput, ZarrArray } from "../node.js";
-import { loadViews } from "../shared/views.js";
-import { detectConventions, diff, jsonSchema, parseJson, stringify, summarize, validateAttributes, validateHierarchy, walk } from "../validate.js";
-import type { WalkResult } from "../validate.js";
-import { specNames } from "../validator/api.js";
-import { FsStore, openZip, referenceStoreFromFile } from "../store/fs.js";
+import { METADATA_DOCUMENTS } from "../generated/boundary.js";
+import type { IcechunkRef, Readable, StoreInput, ZarrArray } from "../node.js";
+import {
+  ChunkDecoder,
+  icechunkAt,
+  isReferenceName,
+  isZipName,
+  isZomError,
+  open,
+  openArray,
+  ReferenceStore,
+  storeFromUrl,
+  ZipStore,
+  ZomError,
+} from "../node.js";
 import type { CompareOptions, DetectedConvention, Difference, HierarchySpec, JsonValue, SpecInput, Zom } from "../shared/types.js";
+import { showBytes } from "../shared/units.js";
+import { loadViews } from "../shared/views.js";
+import { FsStore, openZip, referenceStoreFromFile } from "../store/fs.js";
+import type { WalkResult } from "../validate.js";
+import {
+  detectConventions,
+  diff,
+  jsonSchema,
+  parseJson,
+  stringify,
+  summarize,
+  validateAttributes,
+  validateHierarchy,
+  walk,
+} from "../validate.js";
+import { specNames } from "../validator/api.js";
 import {
   countNodes,
+  describe,
   escapeControls,
   membersOf,
   plural,
+  showClaim,
   showDifference,
   showError,
   showPath,
-  showClaim,
   showProblem,
   summariseClaims,
-  valuesOf,
   textValues,
   treeLines,
-  describe,
+  valuesOf,
 } from "./format.js";
-import { Progress } from "./progress.js";
 import type { ProgressSink } from "./progress.js";
-import { METADATA_DOCUMENTS } from "../generated/boundary.js";
-import { showBytes } from "../shared/units.js";
+import { Progress } from "./progress.js";
 import { parseSelection, SelectionSyntaxError, toSelection } from "./selection.js";
 
 /** A command line the CLI cannot run (exit code 2); `help` is shown after the message. */
@@ -112,7 +134,7 @@ async function plainTarget(ctx: Context, text: string): Promise<Target> {
     throw new UsageError(`'${text}': only directories, file: URLs and http(s) URLs can be read`);
   }
   const dir = /^file:/i.test(text) ? fileURLToPath(text) : text;
-  let info;
+  let info: Awaited<ReturnType<typeof stat>>;
   try {
     info = await stat(dir);
   } catch (e) {
@@ -184,7 +206,9 @@ async function walkTarget(ctx: Context, t: Target, depth?: number, follow?: Spec
     progress.clear();
     throw e;
   }
-  progress.done(`walked ${plural(countNodes(tree), "node")}${tree.errors.length ? ` (${tree.errors.length} unreadable)` : ""}${traffic(t)}`);
+  progress.done(
+    `walked ${plural(countNodes(tree), "node")}${tree.errors.length ? ` (${tree.errors.length} unreadable)` : ""}${traffic(t)}`,
+  );
   return tree;
 }
 
@@ -192,7 +216,9 @@ async function walkTarget(ctx: Context, t: Target, depth?: number, follow?: Spec
 function warnUnread(ctx: Context, tree: WalkResult): void {
   for (const e of tree.errors) ctx.stderr.write(`zom: unreadable node: ${showError(e)}\n`);
   for (const p of tree.unlisted) {
-    ctx.stderr.write(`zom: note: the members of ${showPath(p)} could not be listed (no consolidated metadata, and the store offers no listing)\n`);
+    ctx.stderr.write(
+      `zom: note: the members of ${showPath(p)} could not be listed (no consolidated metadata, and the store offers no listing)\n`,
+    );
   }
 }
 
@@ -260,7 +286,20 @@ function compareOptions(ctx: Context): CompareOptions {
 const validate: Command = {
   name: "validate",
   arity: [1, 1],
-  options: ["json", "spec", "include", "exclude", "strict", "verdict", "verbose", "attributes", "progress", "no-progress", "concurrency", "ref"],
+  options: [
+    "json",
+    "spec",
+    "include",
+    "exclude",
+    "strict",
+    "verdict",
+    "verbose",
+    "attributes",
+    "progress",
+    "no-progress",
+    "concurrency",
+    "ref",
+  ],
   help: `Usage: zom validate TARGET [--spec ome-zarr|xarray|auto|FILE [--include F,…] [--exclude F,…]]
                            [--strict] [--json] [--verdict] [--verbose]
        zom validate --attributes FILE [--spec NAME|FILE] [--strict] [--json] [--verdict]
@@ -330,10 +369,7 @@ object, else as Zarr 2.
     const errors = report.problems.filter((p) => p.severity === "error").length;
     const warnings = report.problems.length - errors;
     const failed =
-      errors > 0 ||
-      result.errors.length > 0 ||
-      (differences?.length ?? 0) > 0 ||
-      (strict && (warnings > 0 || result.unlisted.length > 0));
+      errors > 0 || result.errors.length > 0 || (differences?.length ?? 0) > 0 || (strict && (warnings > 0 || result.unlisted.length > 0));
     const nodes = countNodes(result);
     // --verdict: the exit code says only whether a verdict was reached.
     const exit = failed && !verdict ? 1 : 0;
@@ -366,7 +402,7 @@ object, else as Zarr 2.
       plural(errors, "error"),
       plural(warnings, "warning"),
       `${result.errors.length} unreadable`,
-      ...(differences === null ? [] : [plural(differences.length, "difference") + ` from ${escapeControls(String(specFile))}`]),
+      ...(differences === null ? [] : [`${plural(differences.length, "difference")} from ${escapeControls(String(specFile))}`]),
     ];
     out.push(`${failed ? "INVALID" : "valid"}: ${plural(nodes, "node")} checked, ${summary.join(", ")}`);
     ctx.stdout.write(`${out.join("\n")}\n`);
@@ -378,7 +414,8 @@ object, else as Zarr 2.
 /** `validate --attributes FILE`: a group's attributes checked alone against conventions. */
 async function validateAttributesFile(ctx: Context, file: string, spec: SpecOption | null): Promise<number> {
   if (spec?.kind === "expected") throw new UsageError("--attributes takes a convention or a spec file as --spec, not an expected ZOM");
-  if (ctx.options.has("include") || ctx.options.has("exclude")) throw new UsageError("--include and --exclude do not apply with --attributes");
+  if (ctx.options.has("include") || ctx.options.has("exclude"))
+    throw new UsageError("--include and --exclude do not apply with --attributes");
   let text: string;
   try {
     text = await readFile(file, "utf8");
@@ -392,11 +429,23 @@ async function validateAttributesFile(ctx: Context, file: string, spec: SpecOpti
   const failed = errors > 0 || (strict && warnings > 0);
   const code = failed && !ctx.options.has("verdict") ? 1 : 0;
   if (ctx.options.has("json")) {
-    json(ctx, { valid: !failed, nodes: 1, errors, warnings, conventions: null, problems: report.problems, unreadable: [], unlisted: [], differences: null });
+    json(ctx, {
+      valid: !failed,
+      nodes: 1,
+      errors,
+      warnings,
+      conventions: null,
+      problems: report.problems,
+      unreadable: [],
+      unlisted: [],
+      differences: null,
+    });
     return code;
   }
   const out = report.problems.map(showProblem);
-  out.push(`${failed ? "INVALID" : "valid"}: the attributes of ${escapeControls(file)}, ${plural(errors, "error")}, ${plural(warnings, "warning")}`);
+  out.push(
+    `${failed ? "INVALID" : "valid"}: the attributes of ${escapeControls(file)}, ${plural(errors, "error")}, ${plural(warnings, "warning")}`,
+  );
   ctx.stdout.write(`${out.join("\n")}\n`);
   return code;
 }
@@ -404,7 +453,17 @@ async function validateAttributesFile(ctx: Context, file: string, spec: SpecOpti
 function rootUnreadable(ctx: Context, e: ZomError): number {
   const unreadable = [{ code: e.code, message: e.message, path: e.path, key: e.key }];
   if (ctx.options.has("json")) {
-    json(ctx, { valid: false, nodes: 0, errors: 0, warnings: 0, conventions: null, problems: [], unreadable, unlisted: [], differences: null });
+    json(ctx, {
+      valid: false,
+      nodes: 0,
+      errors: 0,
+      warnings: 0,
+      conventions: null,
+      problems: [],
+      unreadable,
+      unlisted: [],
+      differences: null,
+    });
   } else {
     ctx.stdout.write(`unreadable ${showError(e)}\nINVALID: the root could not be read, 1 unreadable\n`);
   }
@@ -428,7 +487,7 @@ complex numbers as [re, im], byte strings as base64, datetimes as integer counts
 `,
   async run(ctx) {
     const [where = "", path = "", selectionText = ""] = ctx.args;
-    let parsed;
+    let parsed: ReturnType<typeof parseSelection>;
     try {
       parsed = parseSelection(selectionText);
     } catch (e) {
@@ -439,7 +498,7 @@ complex numbers as [re, im], byte strings as base64, datetimes as integer counts
     const arr: ZarrArray = await openArray(t.store, path);
     if (arr.readError) throw arr.readError;
     const progress = new Progress(ctx.progressTo, ctx.progress);
-    let result;
+    let result: Awaited<ReturnType<ZarrArray["get"]>>;
     try {
       result = await arr.get(toSelection(parsed, arr.shape.length), {
         ...concurrencyOf(ctx),
@@ -473,7 +532,7 @@ async function storedOf(fs: FsStore, path: string): Promise<{ objects: number; b
   let objects = 0;
   let bytes = 0;
   const visit = async (dir: string, top: boolean): Promise<boolean> => {
-    let entries;
+    let entries: Dirent[];
     try {
       entries = await readdir(dir, { withFileTypes: true });
     } catch {
@@ -522,7 +581,11 @@ function gridOf(arr: ZarrArray): number[] | null {
 const label = (name: string): string => `${name}:`.padEnd(14);
 const compact = (v: unknown): string => escapeControls(stringify(v));
 /** A value as indented JSON, its lines after the first indented to follow a label. */
-const block = (v: unknown): string => stringify(v, 2).split("\n").map((line) => escapeControls(line)).join(`\n${" ".repeat(14)}`);
+const block = (v: unknown): string =>
+  stringify(v, 2)
+    .split("\n")
+    .map((line) => escapeControls(line))
+    .join(`\n${" ".repeat(14)}`);
 
 const info: Command = {
   name: "info",
@@ -547,7 +610,14 @@ attributes and members.
         return s ? [{ name, kind: s.kind, summary: describe(s) }] : [];
       });
       if (ctx.options.has("json")) {
-        json(ctx, { path: node.path, kind: "group", zarr_format: node.zarrFormat, consolidated: node.consolidated, attributes: node.attributes, members: members.map(({ name, kind }) => ({ name, kind })) });
+        json(ctx, {
+          path: node.path,
+          kind: "group",
+          zarr_format: node.zarrFormat,
+          consolidated: node.consolidated,
+          attributes: node.attributes,
+          members: members.map(({ name, kind }) => ({ name, kind })),
+        });
         return 0;
       }
       const lines = [

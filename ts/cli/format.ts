@@ -4,12 +4,13 @@
  * value goes into the text through {@link escapeControls}.
  * @module
  */
-import { stringify } from "../validator/api.js";
+
 import { NUMERIC_TYPES } from "../generated/boundary.js";
-import { summarize } from "../validate.js";
 import type { ChunkData } from "../read/decode.js";
 import type { ZomError } from "../shared/errors.js";
 import type { DetectedConvention, Difference, JsonValue, Loc, NodeSummary, Problem, Zom } from "../shared/types.js";
+import { summarize } from "../validate.js";
+import { stringify } from "../validator/api.js";
 
 /**
  * What a terminal acts on instead of showing: C0 controls (line breaks and tabs too, since in a
@@ -17,6 +18,7 @@ import type { DetectedConvention, Difference, JsonValue, Loc, NodeSummary, Probl
  * as CSI), and the bidirectional embeddings, overrides and isolates (U+202A-U+202E,
  * U+2066-U+2069), which reorder the rest of a line so that it reads as something else.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it escapes
 const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 const SHORT: { [c: string]: string } = { "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r" };
 
@@ -61,7 +63,8 @@ export function describe(s: NodeSummary): string {
   const tail = s.attributes ? `, ${s.attributes} attribute${s.attributes === 1 ? "" : "s"}` : "";
   if (s.kind === "group") return `(group, v${s.zarr_format}${tail})`;
   const grid = s.grid === "regular" ? "" : ` (${escapeControls(s.grid)} grid)`;
-  const chunks = s.chunks === null ? grid : s.shards ? ` chunks ${list(s.chunks)} in shards ${list(s.shards)}` : ` chunks ${list(s.chunks)}${grid}`;
+  const chunks =
+    s.chunks === null ? grid : s.shards ? ` chunks ${list(s.chunks)} in shards ${list(s.shards)}` : ` chunks ${list(s.chunks)}${grid}`;
   return `(array, v${s.zarr_format}) shape ${list(s.shape)} ${escapeControls(s.data_type)}${chunks} codecs: ${escapeControls(s.codecs)}${tail}`;
 }
 
@@ -73,7 +76,9 @@ export function treeLines(node: Zom, summaries: { [path: string]: NodeSummary } 
     lines.push(`${isRoot ? "" : prefix + (last ? "└── " : "├── ")}${escapeControls(name)} ${summary ? describe(summary) : "?"}`);
     const members = membersOf(n);
     const childPrefix = isRoot ? "" : prefix + (last ? "    " : "│   ");
-    members.forEach(([child, sub], i) => visit(sub, path ? `${path}/${child}` : child, child, childPrefix, i === members.length - 1, false));
+    members.forEach(([child, sub], i) => {
+      visit(sub, path ? `${path}/${child}` : child, child, childPrefix, i === members.length - 1, false);
+    });
   };
   visit(node, "", "/", "", true, true);
   return lines;
@@ -81,7 +86,9 @@ export function treeLines(node: Zom, summaries: { [path: string]: NodeSummary } 
 
 /** `<code>: <message> (path /a, key a/zarr.json)`: a ZomError on one line. */
 export function showError(e: ZomError): string {
-  const where = [e.path !== null ? `path ${showPath(e.path)}` : null, e.key !== null ? `key ${escapeControls(e.key)}` : null].filter((x) => x !== null);
+  const where = [e.path !== null ? `path ${showPath(e.path)}` : null, e.key !== null ? `key ${escapeControls(e.key)}` : null].filter(
+    (x) => x !== null,
+  );
   return `${escapeControls(e.code)}: ${escapeControls(e.message)}${where.length ? ` (${where.join(", ")})` : ""}`;
 }
 
@@ -173,7 +180,11 @@ export function valuesOf(data: ChunkData, dataType: JsonValue): Values {
   const name = nameOfType(dataType);
   if (name === "bool") {
     const bytes = data as Uint8Array;
-    return { length: bytes.length, at: (i) => bytes[i] !== 0, json: () => `[${Array.from(bytes, (x) => (x !== 0 ? "true" : "false")).join(",")}]` };
+    return {
+      length: bytes.length,
+      at: (i) => bytes[i] !== 0,
+      json: () => `[${Array.from(bytes, (x) => (x !== 0 ? "true" : "false")).join(",")}]`,
+    };
   }
   if (name === "complex64" || name === "complex128") {
     const parts = data as Float32Array | Float64Array;

@@ -9,10 +9,10 @@
  * @module
  */
 import { readFileSync } from "node:fs";
-import { isZomError, version as coreVersion } from "../node.js";
+import { version as coreVersion, isZomError } from "../node.js";
 import type { ZomError } from "../shared/errors.js";
-import { COMMANDS, UsageError } from "./commands.js";
 import type { Command, Context } from "./commands.js";
+import { COMMANDS, UsageError } from "./commands.js";
 import { escapeControls, showError } from "./format.js";
 
 /** Options that take a value. */

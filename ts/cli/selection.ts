@@ -4,8 +4,9 @@
  * negative indices and steps are interpreted by the selection code in WebAssembly.
  * @module
  */
-import { slice } from "../read/slice.js";
+
 import type { DimSelection } from "../read/slice.js";
+import { slice } from "../read/slice.js";
 
 /** A SELECTION that cannot be parsed; the CLI reports it as a usage error. */
 export class SelectionSyntaxError extends Error {

@@ -50,7 +50,10 @@ interface CarriedModule {
  * split off), the module inflated and compiled off the main thread, started on this thread,
  * then `started(glue)`. A failed load is tried again by the next call.
  */
-export function lazyPart<G extends StartableGlue>(imports: () => Promise<[G, CarriedModule]>, started?: (glue: G) => void): () => Promise<G> {
+export function lazyPart<G extends StartableGlue>(
+  imports: () => Promise<[G, CarriedModule]>,
+  started?: (glue: G) => void,
+): () => Promise<G> {
   let loading: Promise<G> | undefined;
   return () => {
     loading ??= (async () => {

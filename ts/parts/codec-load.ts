@@ -6,10 +6,11 @@
  * and handed to the decode workers with the arrays that need it, ts/pool/pool.ts).
  * @module
  */
+
+import { PART_DESCRIBES, PART_IMPORTS } from "../generated/codec-parts.js";
+import { ZomError } from "../shared/errors.js";
 import { carried } from "./carried.js";
 import { startPart } from "./codec-calls.js";
-import { ZomError } from "../shared/errors.js";
-import { PART_DESCRIBES, PART_IMPORTS } from "../generated/codec-parts.js";
 
 /** Each part's load, once it began: its compiled module (a failed load is forgotten, to retry). */
 const loads = new Map<string, Promise<WebAssembly.Module>>();
@@ -54,7 +55,11 @@ export async function loadParts(names: readonly string[], path: string | null): 
       load(name).catch((e: unknown) => {
         if (e instanceof ZomError) throw e;
         const why = e instanceof Error ? e.message : String(e);
-        throw new ZomError("CodecError", `the decoder of ${PART_DESCRIBES[name] ?? name} (zom's codec part "${name}") could not be loaded: ${why}`, { path, cause: e });
+        throw new ZomError(
+          "CodecError",
+          `the decoder of ${PART_DESCRIBES[name] ?? name} (zom's codec part "${name}") could not be loaded: ${why}`,
+          { path, cause: e },
+        );
       }),
     ),
   );

@@ -5,14 +5,15 @@
  * "zom/manual" carries none and is told where the module is.
  * @module
  */
-import * as glue from "../zom_wasm.js";
+
 import { configureWorkers } from "../pool/settings.js";
-import { entry } from "../runtime/entry.js";
 import type { WorkerSource } from "../runtime/entry.js";
-import { PartLoader } from "./loader.js";
-import type { InitSource } from "./loader.js";
-import { addHome, partStarted } from "./shared.js";
+import { entry } from "../runtime/entry.js";
+import * as glue from "../zom_wasm.js";
 import { partCaller } from "./codec-calls.js";
+import type { InitSource } from "./loader.js";
+import { PartLoader } from "./loader.js";
+import { addHome, partStarted } from "./shared.js";
 
 export type { InitSource } from "./loader.js";
 
@@ -81,7 +82,10 @@ export function init(options?: InitOptions | InitSource | Promise<InitSource>): 
   const opts = isOptions(options) ? options : { wasm: options };
   configureWorkers({ worker: opts.worker, workers: opts.workers });
   const loaded = reader.load(opts.wasm);
-  loaded.then(() => afterInit?.(), () => {});
+  loaded.then(
+    () => afterInit?.(),
+    () => {},
+  );
   return loaded;
 }
 

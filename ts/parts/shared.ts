@@ -5,10 +5,11 @@
  * the validator (ARCHITECTURE.md, "Parts").
  * @module
  */
-import type * as Glue from "../zom_wasm.js";
-import { LIMIT_DEFAULTS } from "../generated/boundary.js";
+
 import type { LimitName } from "../generated/boundary.js";
+import { LIMIT_DEFAULTS } from "../generated/boundary.js";
 import type { Limits, LimitsOptions } from "../shared/types.js";
+import type * as Glue from "../zom_wasm.js";
 
 /** The exports both parts have (src/wasm/: http, store, limits, runtime, and `toDocuments` of
  * model). */

@@ -4,10 +4,11 @@
  * call, synchronously, or compiled off the main thread by an asynchronous one (`walk`).
  * @module
  */
-import * as glue from "../zom_tools.js";
+
 import { BUILTIN_SPECS } from "../zom_schemas.js";
-import { PartLoader } from "./loader.js";
+import * as glue from "../zom_tools.js";
 import type { PartSources } from "./loader.js";
+import { PartLoader } from "./loader.js";
 import { addHome, partStarted } from "./shared.js";
 
 let sources: PartSources | undefined;

@@ -13,19 +13,20 @@
  * not keep the process alive; {@link closeWorkers} ends them all.
  * @module
  */
-import * as raw from "../zom_wasm.js";
-import { ZomError } from "../shared/errors.js";
+
+import { partModules } from "../parts/codec-load.js";
 import { onInit, wasmModule, whenInit } from "../parts/reader.js";
-import { entry } from "../runtime/entry.js";
 import type { WorkerPort } from "../runtime/entry.js";
-import { applySteps, registeredNames } from "../shared/codecs.js";
+import { entry } from "../runtime/entry.js";
 import type { CodecStep } from "../shared/codecs.js";
+import { applySteps, registeredNames } from "../shared/codecs.js";
+import { ZomError } from "../shared/errors.js";
+import { onAbort } from "../store/signal.js";
+import * as raw from "../zom_wasm.js";
 import { wasmBytes } from "./memory.js";
 import { place } from "./place.js";
-import { onAbort } from "../store/signal.js";
 import type { FromWorker, ToWorker, WireError } from "./protocol.js";
 import { workerSettings } from "./settings.js";
-import { partModules } from "../parts/codec-load.js";
 
 /** An array as the pool knows it: an id, and its metadata for the workers' decoders. */
 export interface PoolArray {
@@ -89,7 +90,8 @@ class Spares {
   take(n: number): ArrayBuffer | undefined {
     let best = -1;
     this.#buffers.forEach((b, i) => {
-      if (b.byteLength >= n && b.byteLength <= 2 * n && (best < 0 || b.byteLength < (this.#buffers[best] as ArrayBuffer).byteLength)) best = i;
+      if (b.byteLength >= n && b.byteLength <= 2 * n && (best < 0 || b.byteLength < (this.#buffers[best] as ArrayBuffer).byteLength))
+        best = i;
     });
     if (best < 0) return undefined;
     const buffer = this.#buffers.splice(best, 1)[0] as ArrayBuffer;
@@ -195,7 +197,14 @@ function warnOnce(e: unknown): void {
 /** Main-thread decoders for reads already under way when workers failed. */
 const local = new Map<number, raw.PoolDecoder>();
 
-async function decodeHere(array: PoolArray, inner: boolean, bytes: Uint8Array, target: Target, keep: boolean, shape?: Float64Array): Promise<Uint8Array | undefined> {
+async function decodeHere(
+  array: PoolArray,
+  inner: boolean,
+  bytes: Uint8Array,
+  target: Target,
+  keep: boolean,
+  shape?: Float64Array,
+): Promise<Uint8Array | undefined> {
   // Not inside the Rust reader's call of the hook: after it returned.
   await Promise.resolve();
   let decoder = local.get(array.id);
@@ -257,7 +266,11 @@ export class WorkerPool {
   /** Starts one worker. */
   async #spawnSlot(module: WebAssembly.Module): Promise<Slot> {
     const holder: { slot?: Slot } = {};
-    const port = await spawn(module, (m) => this.#receive(m), (e) => holder.slot && this.#lost(holder.slot, e));
+    const port = await spawn(
+      module,
+      (m) => this.#receive(m),
+      (e) => holder.slot && this.#lost(holder.slot, e),
+    );
     holder.slot = { port, pending: 0, known: new Set(), memory: 0, state: "active" };
     return holder.slot;
   }
@@ -276,7 +289,8 @@ export class WorkerPool {
     if (!("error" in m)) {
       this.decoded += 1;
       decodedInWorkers += 1;
-      return task.resolve(m.bytes === undefined ? undefined : new Uint8Array(m.bytes, 0, m.length));
+      task.resolve(m.bytes === undefined ? undefined : new Uint8Array(m.bytes, 0, m.length));
+      return;
     }
     task.reject(rejection(m.error));
     if (m.fatal) this.#drop(task.slot, new Error(`a decode worker stopped: ${m.error.message}`));
@@ -355,7 +369,15 @@ export class WorkerPool {
    * whole decoded chunk too, transferred back also when the worker placed it. `shape`: the
    * chunk's, for an array whose chunks differ in shape (a rectilinear grid).
    */
-  async decode(array: PoolArray, inner: boolean, bytes: Uint8Array, target: Target, signal?: AbortSignal, keep = false, shape?: Float64Array): Promise<Uint8Array | undefined> {
+  async decode(
+    array: PoolArray,
+    inner: boolean,
+    bytes: Uint8Array,
+    target: Target,
+    signal?: AbortSignal,
+    keep = false,
+    shape?: Float64Array,
+  ): Promise<Uint8Array | undefined> {
     const slot = await this.#slot(signal);
     if (slot === undefined) return decodeHere(array, inner, bytes, target, keep, shape);
     const own = bytes.byteOffset === 0 && bytes.buffer instanceof ArrayBuffer;
@@ -365,7 +387,17 @@ export class WorkerPool {
     const exact = target.adopt !== undefined;
     const spare = shared || exact ? [] : this.#outputs.some(2);
     const id = this.#nextId++;
-    const message: ToWorker = { t: "decode", id, a: array.id, inner, bytes: buffer, length: bytes.byteLength, spare, item: target.item, place: target.place };
+    const message: ToWorker = {
+      t: "decode",
+      id,
+      a: array.id,
+      inner,
+      bytes: buffer,
+      length: bytes.byteLength,
+      spare,
+      item: target.item,
+      place: target.place,
+    };
     if (shared) message.out = target.out() as SharedArrayBuffer;
     if (exact) message.exact = true;
     if (keep) message.keep = true;

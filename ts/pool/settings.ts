@@ -3,8 +3,9 @@
  * as `init` sets them, and the check of a `workers` option.
  * @module
  */
-import { ZomError } from "../shared/errors.js";
+
 import type { WorkerSource } from "../runtime/entry.js";
+import { ZomError } from "../shared/errors.js";
 
 /** The settings `init` gave: the workers' source and the default number of workers. */
 export const workerSettings: { source?: WorkerSource; count?: number } = {};

@@ -9,10 +9,11 @@
  * ts/pool/protocol.ts for the messages.
  * @module
  */
-import { initSync, PoolDecoder, setPartCaller } from "../zom_wasm.js";
+
 import { partCaller, startPart } from "../parts/codec-calls.js";
-import { wasmBytes } from "./memory.js";
 import { applySteps } from "../shared/codecs.js";
+import { initSync, PoolDecoder, setPartCaller } from "../zom_wasm.js";
+import { wasmBytes } from "./memory.js";
 import { place } from "./place.js";
 import type { FromWorker, ToWorker, WireError } from "./protocol.js";
 

@@ -5,26 +5,27 @@
  * into the JS values docs/js-api.md's "Values by data type" lists.
  * @module
  */
-import type * as raw from "../zom_wasm.js";
-import { NUMERIC_TYPES } from "../generated/boundary.js";
+
 import type { RawDecodeHook, RawReadOptions } from "../generated/boundary.js";
-import { finish } from "./decode.js";
-import type { Chunk, ChunkData, RawChunk } from "./decode.js";
-import { toZomError, ZomError } from "../shared/errors.js";
-import { anySignal, raceAbort } from "../store/signal.js";
-import { applySteps, hasLocalCodecs, registeredCodecs } from "../shared/codecs.js";
-import type { CodecStep } from "../shared/codecs.js";
-import { cacheId } from "./cache.js";
+import { NUMERIC_TYPES } from "../generated/boundary.js";
 import { loadParts } from "../parts/codec-load.js";
-import type { ChunkCache } from "./cache.js";
 import { wasmBytes } from "../pool/memory.js";
 import { isWhole, output, place } from "../pool/place.js";
+import type { PoolArray } from "../pool/pool.js";
 import { forgetArray, poolOf } from "../pool/pool.js";
 import { checkWorkers, workerSettings } from "../pool/settings.js";
 import { entry } from "../runtime/entry.js";
-import type { PoolArray } from "../pool/pool.js";
-import type { Selection } from "./slice.js";
+import type { CodecStep } from "../shared/codecs.js";
+import { applySteps, hasLocalCodecs, registeredCodecs } from "../shared/codecs.js";
+import { toZomError, ZomError } from "../shared/errors.js";
 import type { ArrayZom, Attributes, JsonValue, LimitsOptions } from "../shared/types.js";
+import { anySignal, raceAbort } from "../store/signal.js";
+import type * as raw from "../zom_wasm.js";
+import type { ChunkCache } from "./cache.js";
+import { cacheId } from "./cache.js";
+import type { Chunk, ChunkData, RawChunk } from "./decode.js";
+import { finish } from "./decode.js";
+import type { Selection } from "./slice.js";
 
 /** Progress of a read: chunks (or shards) done out of those the selection touches. */
 export interface ReadProgress {
@@ -126,7 +127,6 @@ export interface ArrayDefaults {
 }
 
 let nextArrayId = 1;
-
 
 /** An array of a hierarchy, opened with {@link open} or {@link openArray}. */
 export class ZarrArray<D extends ChunkData = ChunkData> {
@@ -303,7 +303,8 @@ export class ZarrArray<D extends ChunkData = ChunkData> {
       const adopt = (placement: Float64Array) => (decoded: Uint8Array) => {
         if (out !== undefined || unmade === undefined) return false;
         const n = unmade.n;
-        if (decoded.byteOffset !== 0 || decoded.byteLength !== n || decoded.buffer.byteLength !== n || !isWhole(placement, n / item)) return false;
+        if (decoded.byteOffset !== 0 || decoded.byteLength !== n || decoded.buffer.byteLength !== n || !isWhole(placement, n / item))
+          return false;
         out = decoded.buffer as ArrayBuffer;
         return true;
       };
@@ -352,7 +353,11 @@ export class ZarrArray<D extends ChunkData = ChunkData> {
     if (this.#pool.parts.length > 0) await loadParts(this.#pool.parts, this.path);
     try {
       // An abort rejects at once, not after the request the read is waiting for.
-      const aborted = () => new ZomError("Aborted", `reading ${this.path === "" ? "the root array" : this.path} was aborted`, { path: this.path, cause: options.signal?.reason });
+      const aborted = () =>
+        new ZomError("Aborted", `reading ${this.path === "" ? "the root array" : this.path} was aborted`, {
+          path: this.path,
+          cause: options.signal?.reason,
+        });
       result = (await raceAbort(run(hooked), this.path, options.signal, aborted)) as RawChunk;
     } catch (e) {
       throw toZomError(e);

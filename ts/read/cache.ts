@@ -6,9 +6,10 @@
  * is garbage-collected.
  * @module
  */
-import * as raw from "../zom_wasm.js";
-import { ZomError } from "../shared/errors.js";
+
 import type { ChunkCacheStats } from "../generated/boundary.js";
+import { ZomError } from "../shared/errors.js";
+import * as raw from "../zom_wasm.js";
 
 /** Options of {@link ChunkCache}. */
 export interface ChunkCacheOptions {

@@ -4,21 +4,16 @@
  * objects for structs, one TypedArray per element for numcodecs vlen-array). The decoding itself happens in WebAssembly.
  * @module
  */
-import * as raw from "../zom_wasm.js";
+
 import type { RawDecoderOptions } from "../generated/boundary.js";
+import { requireInit } from "../parts/reader.js";
 import { toZomError, ZomError } from "../shared/errors.js";
 import { withUnderstood } from "../shared/extensions.js";
-import { requireInit } from "../parts/reader.js";
 import type { ArrayZom, JsonValue, LimitsOptions, NumericArray } from "../shared/types.js";
+import * as raw from "../zom_wasm.js";
 
 /** The values of a decoded chunk, by data type. */
-export type ChunkData =
-  | NumericArray
-  | JsonValue[]
-  | Uint8Array[]
-  | NumericArray[]
-  | string[]
-  | { [field: string]: unknown }[];
+export type ChunkData = NumericArray | JsonValue[] | Uint8Array[] | NumericArray[] | string[] | { [field: string]: unknown }[];
 
 /** A decoded region: its values in C order and its shape. */
 export interface Chunk<D extends ChunkData = ChunkData> {
@@ -95,10 +90,7 @@ export function finish(result: RawChunk, options: DecodeOptions): Chunk {
   const out = options.out;
   if (out !== undefined) {
     if (out.byteLength !== bytes.byteLength) {
-      throw new ZomError(
-        "InvalidArgument",
-        `the output buffer holds ${out.byteLength} bytes; the chunk decodes to ${bytes.byteLength}`,
-      );
+      throw new ZomError("InvalidArgument", `the output buffer holds ${out.byteLength} bytes; the chunk decodes to ${bytes.byteLength}`);
     }
     // The decoder may have written straight into `out` (then `bytes` is a view of it).
     if (bytes.buffer !== out.buffer || bytes.byteOffset !== out.byteOffset) {

@@ -4,20 +4,20 @@
  * WebAssembly over the store; a store is a {@link FetchStore}, any object with zarrita's store shape, or a Map.
  * @module
  */
-import * as raw from "../zom_wasm.js";
+
 import type { RawNode, RawNodeFromZomOptions, RawOpenOptions } from "../generated/boundary.js";
 import { FIRST_DOCUMENT } from "../generated/boundary.js";
-import { ZarrArray } from "./array.js";
-import type { ArrayDefaults } from "./array.js";
-import type { ChunkCache } from "./cache.js";
-import { checkWorkers } from "../pool/settings.js";
-import type { GetOptions } from "./array.js";
-import { nodePath, toZomError } from "../shared/errors.js";
-import { withUnderstood } from "../shared/extensions.js";
 import { isInitialized, whenInit } from "../parts/reader.js";
 import { limitInForce } from "../parts/shared.js";
-import type { Readable, StoreInput } from "../store/readable.js";
+import { checkWorkers } from "../pool/settings.js";
+import { nodePath, toZomError } from "../shared/errors.js";
+import { withUnderstood } from "../shared/extensions.js";
 import type { ArrayZom, Attributes, LimitsOptions, Zom } from "../shared/types.js";
+import type { Readable, StoreInput } from "../store/readable.js";
+import * as raw from "../zom_wasm.js";
+import type { ArrayDefaults, GetOptions } from "./array.js";
+import { ZarrArray } from "./array.js";
+import type { ChunkCache } from "./cache.js";
 
 /** What is known about the node to open: each hint saves requests. */
 export interface OpenOptions {
@@ -113,7 +113,10 @@ export class ZarrGroup {
     checkWorkers(options.workers);
     let node: RawNode | undefined;
     try {
-      node = this.#deferred !== undefined ? (this.#deferred.open(relative, withUnderstood(options) satisfies RawOpenOptions) as RawNode | undefined) : this.#fromZom(relative, full, options);
+      node =
+        this.#deferred !== undefined
+          ? (this.#deferred.open(relative, withUnderstood(options) satisfies RawOpenOptions) as RawNode | undefined)
+          : this.#fromZom(relative, full, options);
     } catch (e) {
       throw toZomError(e);
     }
@@ -143,8 +146,7 @@ interface DeferredMembers {
 function memberAt(zom: Zom, path: string): Zom | undefined {
   let node: Zom | undefined = zom;
   for (const name of path.split("/").filter((s) => s !== "")) {
-    const members: { [name: string]: Zom } | null | undefined = (node as { members?: { [name: string]: Zom } | null } | undefined)
-      ?.members;
+    const members: { [name: string]: Zom } | null | undefined = (node as { members?: { [name: string]: Zom } | null } | undefined)?.members;
     node = members && Object.hasOwn(members, name) ? members[name] : undefined;
   }
   return node;
@@ -201,7 +203,9 @@ function askingEarly(store: StoreInput, path: unknown, options: OpenOptions): St
   const key = `/${path === "" ? "" : `${path}/`}${FIRST_DOCUMENT}`;
   // As the core asks for a metadata document: bounded by maxDocumentBytes.
   const maxBytes = options.limits?.maxDocumentBytes ?? limitInForce("maxDocumentBytes");
-  let early: Promise<Uint8Array | undefined> | undefined = Promise.resolve().then(() => store.get(key, { signal: options.signal, maxBytes }));
+  let early: Promise<Uint8Array | undefined> | undefined = Promise.resolve().then(() =>
+    store.get(key, { signal: options.signal, maxBytes }),
+  );
   early.catch(() => {}); // its failure is the open's, when the core asks for it
   const passOn: Readable = {
     get(k, o) {

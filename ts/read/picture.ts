@@ -7,16 +7,17 @@
  * ({@link loadViews}). Chunks decode in the reader's workers.
  * @module
  */
-import { ZarrArray } from "./array.js";
+
 import { ZomError } from "../shared/errors.js";
-import { open, openArray, ZarrGroup } from "./hierarchy.js";
-import type { OpenOptions } from "./hierarchy.js";
-import type { StoreInput } from "../store/readable.js";
-import { slice } from "./slice.js";
-import type { DimSelection } from "./slice.js";
-import { loadViews } from "../shared/views.js";
-import type { ChannelStyle, DatasetVariable, DatasetView, ImageChannel, ImageView, Samples, Views } from "../shared/views.js";
 import type { Zom } from "../shared/types.js";
+import type { ChannelStyle, DatasetVariable, DatasetView, ImageChannel, ImageView, Samples, Views } from "../shared/views.js";
+import { loadViews } from "../shared/views.js";
+import type { StoreInput } from "../store/readable.js";
+import { ZarrArray } from "./array.js";
+import type { OpenOptions } from "./hierarchy.js";
+import { open, openArray, ZarrGroup } from "./hierarchy.js";
+import type { DimSelection } from "./slice.js";
+import { slice } from "./slice.js";
 
 /** What {@link imagePicture} draws. */
 export interface ImagePictureOptions {
@@ -62,7 +63,11 @@ const join = (...parts: string[]): string => parts.filter((p) => p !== "").join(
  * opened with `open`'s options, or given as `group` (its ZOM, opened already); NotFound /
  * InvalidMetadata when it is no image.
  */
-export async function openImage(store: StoreInput, path: string, options: { labels?: boolean; levels?: boolean; open?: OpenOptions; group?: object } = {}): Promise<object> {
+export async function openImage(
+  store: StoreInput,
+  path: string,
+  options: { labels?: boolean; levels?: boolean; open?: OpenOptions; group?: object } = {},
+): Promise<object> {
   const views = await loadViews();
   let opened = options.group;
   if (opened === undefined) {
@@ -77,7 +82,9 @@ export async function openImage(store: StoreInput, path: string, options: { labe
     Promise.all(options.levels === false ? [] : view.levels.map((l) => openArray(store, join(path, l.path), options.open))),
     options.labels ? open(store, join(path, "labels"), { ...options.open, kind: "group" }).catch(() => null) : null,
   ]);
-  arrays.forEach((a, i) => place(zom, view.levels[i]!.path, a.zom));
+  arrays.forEach((a, i) => {
+    place(zom, view.levels[i]!.path, a.zom);
+  });
   if (labels instanceof ZarrGroup) place(zom, "labels", { ...(labels.zom as object), members: {} });
   return zom;
 }
@@ -87,7 +94,13 @@ export async function openImage(store: StoreInput, path: string, options: { labe
  * `size`, only the levels a picture of that size depends on (the views part says which, from
  * the smallest up): a thumbnail of a pyramid reads one level's metadata, not every level's.
  */
-async function imageZom(store: StoreInput, path: string, views: Views, options: ImagePictureOptions, size?: readonly [number, number]): Promise<{ zom: object; at: string }> {
+async function imageZom(
+  store: StoreInput,
+  path: string,
+  views: Views,
+  options: ImagePictureOptions,
+  size?: readonly [number, number],
+): Promise<{ zom: object; at: string }> {
   let zom: object | undefined;
   if (options.zom !== undefined) {
     const view = views.describe(options.zom, path).view;
@@ -98,7 +111,11 @@ async function imageZom(store: StoreInput, path: string, views: Views, options: 
   zom ??= await openImage(store, path, { labels: Boolean(options.labels), levels: size === undefined, open: options.open });
   if (size === undefined) return { zom, at: "" };
   const asked = new Set<number>();
-  for (let i = views.levelToOpen(zom, "", size[0], size[1]); i !== null && !asked.has(i); i = views.levelToOpen(zom, "", size[0], size[1])) {
+  for (
+    let i = views.levelToOpen(zom, "", size[0], size[1]);
+    i !== null && !asked.has(i);
+    i = views.levelToOpen(zom, "", size[0], size[1])
+  ) {
     asked.add(i);
     const level = (views.describe(zom, "").view as ImageView).levels[i]!.path;
     place(zom, level, (await openArray(store, join(path, level), options.open)).zom);
@@ -109,7 +126,8 @@ async function imageZom(store: StoreInput, path: string, views: Views, options: 
 /** The node at `path` of `zom`, or null. */
 function nodeAt(zom: object, path: string): object | null {
   let node: unknown = zom;
-  for (const name of path.split("/").filter((n) => n !== "")) node = (node as { members?: { [name: string]: unknown } } | null)?.members?.[name];
+  for (const name of path.split("/").filter((n) => n !== ""))
+    node = (node as { members?: { [name: string]: unknown } } | null)?.members?.[name];
   return node !== null && typeof node === "object" ? node : null;
 }
 
@@ -117,7 +135,14 @@ function nodeAt(zom: object, path: string): object | null {
  * The level array `level` of the image at `path`, whose node is at `at` of `zom`: from the ZOM
  * when it holds the array (no request), else opened.
  */
-async function levelArray(store: StoreInput, path: string, zom: object, at: string, level: string, options?: OpenOptions): Promise<ZarrArray> {
+async function levelArray(
+  store: StoreInput,
+  path: string,
+  zom: object,
+  at: string,
+  level: string,
+  options?: OpenOptions,
+): Promise<ZarrArray> {
   const node = nodeAt(zom, at);
   if (node !== null) {
     const opened = await new ZarrGroup(store, path, node as Zom, true).open(level, options);
@@ -133,7 +158,10 @@ function place(zom: object, relative: string, node: unknown): void {
   names.forEach((name, i) => {
     at.members ??= {};
     if (i === names.length - 1) at.members[name] = node;
-    else at = (at.members[name] ??= { zarr_format: 3, node_type: "group", attributes: {}, members: {} }) as typeof at;
+    else {
+      at.members[name] ??= { zarr_format: 3, node_type: "group", attributes: {}, members: {} };
+      at = at.members[name] as typeof at;
+    }
   });
 }
 
@@ -173,23 +201,47 @@ export async function imagePicture(store: StoreInput, path: string, options: Ima
   );
   const height = view.y_axis === null ? 1 : (arr.shape[view.y_axis] ?? 1);
   const width = view.x_axis === null ? 1 : (arr.shape[view.x_axis] ?? 1);
-  const styles: ChannelStyle[] = (view.channel_axis === null ? channels.slice(0, 1) : drawn).map((c) => ({ color: c.color, window: c.window === null ? null : [c.window.start, c.window.end], inverted: c.inverted }));
+  const styles: ChannelStyle[] = (view.channel_axis === null ? channels.slice(0, 1) : drawn).map((c) => ({
+    color: c.color,
+    window: c.window === null ? null : [c.window.start, c.window.end],
+    inverted: c.inverted,
+  }));
   const rgba = views.composite(planes, styles, width, height);
   if (options.labels) await overlay(store, path, at, views, view, options, { rgba, width, height, fixed });
   return { rgba, width, height, level, view, channels: view.channel_axis === null ? channels.slice(0, 1) : drawn };
 }
 
 /** Lays the image's label image `options.labels` over the picture, read at the level of the picture's size. */
-async function overlay(store: StoreInput, path: string, at: string, views: Views, image: ImageView, options: ImagePictureOptions, picture: { rgba: Uint8ClampedArray; width: number; height: number; fixed: Map<number, number> }): Promise<void> {
+async function overlay(
+  store: StoreInput,
+  path: string,
+  at: string,
+  views: Views,
+  image: ImageView,
+  options: ImagePictureOptions,
+  picture: { rgba: Uint8ClampedArray; width: number; height: number; fixed: Map<number, number> },
+): Promise<void> {
   const ref = image.labels.find((l) => l.name === options.labels);
-  if (ref === undefined) throw new ZomError("NotFound", `the image at /${path} has no label image ${JSON.stringify(options.labels)}`, { path });
+  if (ref === undefined)
+    throw new ZomError("NotFound", `the image at /${path} has no label image ${JSON.stringify(options.labels)}`, { path });
   // The image's node paths are the hierarchy's, or, for an image opened alone (`at` ""), its own.
   const relative = at === "" ? join(path, ref.node) : ref.node;
   const labelPicture = await imageZom(store, relative, views, { ...options, zom: options.zom });
   const view = views.describe(labelPicture.zom, labelPicture.at).view;
-  if (view?.kind !== "image" || view.label === null) throw new ZomError("InvalidMetadata", `/${relative} is no label image`, { path: relative });
-  const level = view.levels.findIndex((l) => l.shape !== null && view.y_axis !== null && view.x_axis !== null && l.shape[view.y_axis] === picture.height && l.shape[view.x_axis] === picture.width);
-  if (level < 0) throw new ZomError("InvalidMetadata", `the label image /${relative} has no level of ${picture.width} × ${picture.height}`, { path: relative });
+  if (view?.kind !== "image" || view.label === null)
+    throw new ZomError("InvalidMetadata", `/${relative} is no label image`, { path: relative });
+  const level = view.levels.findIndex(
+    (l) =>
+      l.shape !== null &&
+      view.y_axis !== null &&
+      view.x_axis !== null &&
+      l.shape[view.y_axis] === picture.height &&
+      l.shape[view.x_axis] === picture.width,
+  );
+  if (level < 0)
+    throw new ZomError("InvalidMetadata", `the label image /${relative} has no level of ${picture.width} × ${picture.height}`, {
+      path: relative,
+    });
   const arr = await levelArray(store, relative, labelPicture.zom, labelPicture.at, view.levels[level]!.path, options.open);
   const fixed = new Map<number, number>();
   if (view.time_axis !== null && image.time_axis !== null) fixed.set(view.time_axis, picture.fixed.get(image.time_axis) ?? 0);
@@ -230,17 +282,25 @@ export interface VariablePlane {
  * from a walk, or opened): its last two dimensions at `indices` of the leading ones, decoded
  * and turned north up and east right.
  */
-export async function variablePlane(store: StoreInput, path: string, name: string, options: { zom?: object; indices?: number[]; open?: OpenOptions } = {}): Promise<VariablePlane> {
+export async function variablePlane(
+  store: StoreInput,
+  path: string,
+  name: string,
+  options: { zom?: object; indices?: number[]; open?: OpenOptions } = {},
+): Promise<VariablePlane> {
   const views = await loadViews();
   const zom = options.zom ?? ((await open(store, path, { ...options.open, kind: "group" })) as ZarrGroup).zom;
   const view = views.describe(zom, options.zom !== undefined ? path : "").view;
   if (view?.kind !== "dataset") throw new ZomError("InvalidMetadata", `/${path} is no xarray / CF dataset`, { path });
   const variable = [...view.data_variables, ...view.coordinates].find((v) => v.name === name);
-  if (variable === undefined || variable.dims.length < 2) throw new ZomError("InvalidArgument", `the dataset at /${path} has no 2-D variable ${JSON.stringify(name)}`, { path });
+  if (variable === undefined || variable.dims.length < 2)
+    throw new ZomError("InvalidArgument", `the dataset at /${path} has no 2-D variable ${JSON.stringify(name)}`, { path });
   const rank = variable.dims.length;
   const indices = variable.shape.slice(0, rank - 2).map((n, d) => Math.min(Math.max(0, options.indices?.[d] ?? 0), Math.max(0, n - 1)));
   const arr = await openArray(store, join(path, variable.name), options.open);
-  const [yAxis, xAxis] = await Promise.all(variable.dims.slice(rank - 2).map((dim) => planeAxis(store, path, views, view, dim, options.open)));
+  const [yAxis, xAxis] = await Promise.all(
+    variable.dims.slice(rank - 2).map((dim) => planeAxis(store, path, views, view, dim, options.open)),
+  );
   const { data, shape } = await arr.get([...indices, slice(null), slice(null)]);
   const height = shape[0] ?? 0;
   const width = shape[1] ?? 0;
@@ -250,7 +310,14 @@ export async function variablePlane(store: StoreInput, path: string, name: strin
 }
 
 /** A plane edge's coordinate: a latitude put north to south, anything else west to east (ascending). */
-async function planeAxis(store: StoreInput, path: string, views: Views, dataset: DatasetView, dim: string, options?: OpenOptions): Promise<PlaneAxis> {
+async function planeAxis(
+  store: StoreInput,
+  path: string,
+  views: Views,
+  dataset: DatasetView,
+  dim: string,
+  options?: OpenOptions,
+): Promise<PlaneAxis> {
   const coordinate = dataset.coordinates.find((c) => c.name === dim && c.dims.length === 1 && c.dims[0] === dim) ?? null;
   if (coordinate === null) return { name: dim, coordinate, values: null, flipped: false };
   const { data } = await (await openArray(store, join(path, coordinate.name), options)).get();

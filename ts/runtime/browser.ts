@@ -5,8 +5,8 @@
  * @module
  */
 import type { FromWorker } from "../pool/protocol.js";
-import type { Runtime, WorkerEvents, WorkerLike, WorkerPort, WorkerSource } from "./entry.js";
 import { WORKER_SOURCE } from "../zom_worker_source.js";
+import type { Runtime, WorkerEvents, WorkerLike, WorkerPort, WorkerSource } from "./entry.js";
 
 let codeUrl: string | undefined;
 
@@ -33,12 +33,8 @@ function bundledWorker(): Worker {
 function start(source: WorkerSource | undefined, events: WorkerEvents): WorkerPort {
   if (typeof Worker !== "function" && typeof source !== "function") throw new Error("Worker is not available here");
   const w = (
-    typeof source === "function"
-      ? source()
-      : source === undefined
-        ? bundledWorker()
-        : new Worker(source, { name: "zom-decode" }) // zom/worker is a classic script
-  ) as WorkerLike & Pick<Worker, "addEventListener">;
+    typeof source === "function" ? source() : source === undefined ? bundledWorker() : new Worker(source, { name: "zom-decode" })
+  ) as WorkerLike & Pick<Worker, "addEventListener">; // zom/worker is a classic script
   w.addEventListener("message", (e: MessageEvent<FromWorker>) => events.message(e.data));
   w.addEventListener("error", (e: ErrorEvent) => {
     e.preventDefault();

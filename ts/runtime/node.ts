@@ -7,9 +7,9 @@
 import { readFile } from "node:fs/promises";
 import { availableParallelism, cpus } from "node:os";
 import { Worker } from "node:worker_threads";
-import type { Runtime, WorkerEvents, WorkerPort, WorkerSource } from "./entry.js";
 import type { FromWorker } from "../pool/protocol.js";
 import { WORKER_SOURCE } from "../zom_worker_source.js";
+import type { Runtime, WorkerEvents, WorkerPort, WorkerSource } from "./entry.js";
 
 /**
  * The bundled worker code, ended by its start for Node. An eval'd worker runs as CommonJS, or

@@ -9,8 +9,9 @@
  * in C order.
  * @module
  */
-import { ZomError } from "./errors.js";
+
 import { NUMCODECS_PREFIX } from "../generated/boundary.js";
+import { ZomError } from "./errors.js";
 
 /** What a codec module exports. */
 export interface CodecModule {

@@ -39,10 +39,7 @@ export class ZomError extends Error {
 
 /** True when `x` is a {@link ZomError} (also across copies of the package). */
 export function isZomError(x: unknown): x is ZomError {
-  return (
-    x instanceof ZomError ||
-    (x instanceof Error && x.name === "ZomError" && typeof (x as { code?: unknown }).code === "string")
-  );
+  return x instanceof ZomError || (x instanceof Error && x.name === "ZomError" && typeof (x as { code?: unknown }).code === "string");
 }
 
 interface Thrown {
@@ -90,5 +87,8 @@ export function converting<T>(f: () => unknown): T {
 /** `path` when it is a string; a JS caller's other value is refused here, before it reaches the WebAssembly. */
 export function nodePath(path: unknown): string {
   if (typeof path === "string") return path;
-  throw new ZomError("InvalidArgument", `a node path must be a string, got ${path === null ? "null" : typeof path} (the options come after the path: open(store, "", options))`);
+  throw new ZomError(
+    "InvalidArgument",
+    `a node path must be a string, got ${path === null ? "null" : typeof path} (the options come after the path: open(store, "", options))`,
+  );
 }

@@ -3,24 +3,24 @@
  * limits, extension registration, the views part's loader and the types. Store code runs in whichever part is loaded.
  * @module
  */
-export { registerExtension, unregisterExtension } from "./extensions.js";
-export { setLimits, getLimits, version } from "./limits.js";
-export { ZomError, isZomError } from "./errors.js";
-export type { ErrorCode, ZomErrorOptions } from "./errors.js";
-export type * from "./types.js";
-export type { ByteRange, Readable, StoreCallOptions, StoreInput, StoreListing } from "../store/readable.js";
+
+export type { DirectoryHandle } from "../store/browser-files.js";
+export { DirectoryHandleStore, FileStore } from "../store/browser-files.js";
 export { FetchStore } from "../store/fetch.js";
 export type { FetchStoreCoalesce, FetchStoreListing, FetchStoreOptions, FetchStoreStats } from "../store/fetch-types.js";
-export { ZipStore } from "../store/zip.js";
-export type { ZipStoreOptions } from "../store/zip.js";
-export { IcechunkStore, icechunkAt } from "../store/icechunk.js";
 export type { IcechunkNamedRef, IcechunkRef, IcechunkSnapshotInfo, IcechunkStoreOptions } from "../store/icechunk.js";
-export { DirectoryHandleStore, FileStore } from "../store/browser-files.js";
-export type { DirectoryHandle } from "../store/browser-files.js";
-export { ReferenceStore, checkReferences, httpTargets } from "../store/reference.js";
+export { IcechunkStore, icechunkAt } from "../store/icechunk.js";
+export type { ByteRange, Readable, StoreCallOptions, StoreInput, StoreListing } from "../store/readable.js";
 export type { ReferenceStoreOptions, ReferenceTargets } from "../store/reference.js";
+export { checkReferences, httpTargets, ReferenceStore } from "../store/reference.js";
 export { isReferenceName, isZipName, storeFromUrl } from "../store/url.js";
-export { loadViews } from "./views.js";
+export type { ZipStoreOptions } from "../store/zip.js";
+export { ZipStore } from "../store/zip.js";
+export type { ErrorCode, ZomErrorOptions } from "./errors.js";
+export { isZomError, ZomError } from "./errors.js";
+export { registerExtension, unregisterExtension } from "./extensions.js";
+export { getLimits, setLimits, version } from "./limits.js";
+export type * from "./types.js";
 export type {
   ChannelStyle,
   ChannelWindow,
@@ -43,3 +43,4 @@ export type {
   Views,
   WellView,
 } from "./views.js";
+export { loadViews } from "./views.js";

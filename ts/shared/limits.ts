@@ -3,8 +3,9 @@
  * part, those loaded later included.
  * @module
  */
-import { converting } from "./errors.js";
+
 import { applyLimits, shared } from "../parts/shared.js";
+import { converting } from "./errors.js";
 import type { Limits, LimitsOptions } from "./types.js";
 
 /**

@@ -8,14 +8,7 @@ import type { Limits } from "../generated/boundary.js";
 import type { BuiltinSpecName } from "../zom_schemas.js";
 
 /** Any JSON value as zom passes it: integers beyond ±(2^53−1) are `bigint`. */
-export type JsonValue =
-  | null
-  | boolean
-  | number
-  | bigint
-  | string
-  | JsonValue[]
-  | { [key: string]: JsonValue };
+export type JsonValue = null | boolean | number | bigint | string | JsonValue[] | { [key: string]: JsonValue };
 
 /**
  * One element of a numcodecs `vlen-array` array (v2 `|O` with a `vlen-array` object codec):
@@ -120,13 +113,7 @@ export type ArrayZom = ArrayZomV3 | ArrayZomV2;
 export type Zom = ZomV3 | ZomV2;
 
 /** What is wrong, in zarr-metadata's vocabulary (plus `must_understand`). */
-export type ProblemKind =
-  | "missing_key"
-  | "invalid_type"
-  | "invalid_value"
-  | "unknown_key"
-  | "invalid_json"
-  | "must_understand";
+export type ProblemKind = "missing_key" | "invalid_type" | "invalid_value" | "unknown_key" | "invalid_json" | "must_understand";
 
 /** How serious a problem is: `warning`s come from strict mode only. */
 export type Severity = "error" | "warning";

@@ -8,9 +8,9 @@
  * @module
  */
 import { lazyPart } from "../parts/carried.js";
+import type * as Glue from "../zom_views.js";
 import { toZomError } from "./errors.js";
 import type { Problem } from "./types.js";
-import type * as Glue from "../zom_views.js";
 
 /** One axis of an OME-Zarr image. */
 export interface ViewAxis {
@@ -194,7 +194,17 @@ export interface ChannelStyle {
 }
 
 /** Samples a picture is drawn from: any numeric typed array a read gives. */
-export type Samples = Uint8Array | Int8Array | Uint16Array | Int16Array | Uint32Array | Int32Array | Float32Array | Float64Array | BigInt64Array | BigUint64Array;
+export type Samples =
+  | Uint8Array
+  | Int8Array
+  | Uint16Array
+  | Int16Array
+  | Uint32Array
+  | Int32Array
+  | Float32Array
+  | Float64Array
+  | BigInt64Array
+  | BigUint64Array;
 
 /** The views part's functions, once loaded. */
 export interface Views {
@@ -253,7 +263,8 @@ function kindOf(samples: Samples): string {
 }
 
 const bytesOf = (samples: Samples): Uint8Array => new Uint8Array(samples.buffer, samples.byteOffset, samples.byteLength);
-const numbers = (values: ArrayLike<number | bigint>): Float64Array => (values instanceof Float64Array ? values : Float64Array.from(values as ArrayLike<number>, Number));
+const numbers = (values: ArrayLike<number | bigint>): Float64Array =>
+  values instanceof Float64Array ? values : Float64Array.from(values as ArrayLike<number>, Number);
 
 /** Calls into the part, its throws as ZomErrors. */
 function guarded<A extends unknown[], R>(f: (...args: A) => R): (...args: A) => R {
@@ -269,13 +280,21 @@ function guarded<A extends unknown[], R>(f: (...args: A) => R): (...args: A) => 
 function bind(glue: typeof Glue): Views {
   return {
     describe: guarded((zom: object, path = "") => glue.describe(zom, path) as Description),
-    check: guarded((zom: object, claims: readonly { path: string; spec: string }[], found: readonly Pick<Problem, "path" | "loc">[]) => glue.check(zom, claims, found) as Problem[]),
+    check: guarded(
+      (zom: object, claims: readonly { path: string; spec: string }[], found: readonly Pick<Problem, "path" | "loc">[]) =>
+        glue.check(zom, claims, found) as Problem[],
+    ),
     levelFor: guarded((zom: object, path: string, width: number, height: number) => glue.levelFor(zom, path, width, height) ?? null),
     levelToOpen: guarded((zom: object, path: string, width: number, height: number) => glue.levelToOpen(zom, path, width, height) ?? null),
-    decodeTimes: guarded((values: ArrayLike<number | bigint>, units: string, calendar?: string | null) => glue.decodeTimes(numbers(values), units, calendar ?? "standard") as (string | null)[]),
+    decodeTimes: guarded(
+      (values: ArrayLike<number | bigint>, units: string, calendar?: string | null) =>
+        glue.decodeTimes(numbers(values), units, calendar ?? "standard") as (string | null)[],
+    ),
     unpack: guarded((packing: Packing, stored: ArrayLike<number | bigint>) => glue.unpack(packing, numbers(stored))),
     ascending: guarded((values: ArrayLike<number | bigint>) => glue.ascending(numbers(values)) ?? null),
-    oriented: guarded((values: Float64Array, width: number, height: number, flipRows: boolean, flipColumns: boolean) => glue.oriented(values, width, height, flipRows, flipColumns)),
+    oriented: guarded((values: Float64Array, width: number, height: number, flipRows: boolean, flipColumns: boolean) =>
+      glue.oriented(values, width, height, flipRows, flipColumns),
+    ),
     composite: guarded((planes: Samples[], styles: ChannelStyle[], width: number, height: number) => {
       const rgba = glue.composite(planes.map(bytesOf), planes.map(kindOf), styles, width, height);
       return new Uint8ClampedArray(rgba.buffer, rgba.byteOffset, rgba.byteLength);

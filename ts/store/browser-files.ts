@@ -9,8 +9,8 @@
 import { ZomError } from "../shared/errors.js";
 import { normalizeKey } from "./fetch.js";
 import { checkRange, maxBytesOf } from "./range.js";
-import { throwIfAborted } from "./signal.js";
 import type { ByteRange, StoreCallOptions, StoreListing } from "./readable.js";
+import { throwIfAborted } from "./signal.js";
 import { sortedListing, wire } from "./wire.js";
 
 /** Bytes `range` of `blob` (fewer at its end, none past it). */

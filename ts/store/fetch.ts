@@ -2,21 +2,22 @@
  * `FetchStore`: a read-only Zarr store over HTTP(S) with `fetch`, for browsers and Node.
  * @module
  */
+
+import { METADATA_DOCUMENTS } from "../generated/boundary.js";
 import { ZomError } from "../shared/errors.js";
-import { Coalescer, MAX_MERGED_BYTES } from "./coalesce.js";
 import type { RangeReader } from "./coalesce.js";
+import { Coalescer, MAX_MERGED_BYTES } from "./coalesce.js";
+import type { FetchStoreListing, FetchStoreOptions, FetchStoreStats } from "./fetch-types.js";
 import type { HttpAnswer, HttpContext } from "./http.js";
 import { httpError, overLimit, send } from "./http.js";
-import { METADATA_DOCUMENTS } from "../generated/boundary.js";
-import { Limiter } from "./limit.js";
-import { listS3, listHtml } from "./http-list.js";
 import type { S3Root } from "./http-list.js";
+import { listHtml, listS3 } from "./http-list.js";
+import { Limiter } from "./limit.js";
 import { encodeKey } from "./listing-rules.js";
 import { checkRange, keepPrefix, keepSuffix, maxBytesOf, tail } from "./range.js";
-import { parseContentLength, parseContentRange } from "./wire.js";
-import { Joint, raceAbort, throwIfAborted } from "./signal.js";
-import type { FetchStoreListing, FetchStoreOptions, FetchStoreStats } from "./fetch-types.js";
 import type { ByteRange, StoreCallOptions, StoreListing } from "./readable.js";
+import { Joint, raceAbort, throwIfAborted } from "./signal.js";
+import { parseContentLength, parseContentRange } from "./wire.js";
 
 const METADATA = new Set(METADATA_DOCUMENTS);
 

@@ -3,23 +3,24 @@
  * no `node:fs`, so the main entry does not export it).
  * @module
  */
+
+import type { Dirent, Stats } from "node:fs";
 import { constants } from "node:fs";
-import type { Stats } from "node:fs";
-import { open, readdir, readFile, realpath, stat } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
+import { open, readdir, readFile, realpath, stat } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { getLimits } from "../shared/limits.js";
 import { ZomError } from "../shared/errors.js";
-import { httpTargets, ReferenceStore } from "./reference.js";
-import type { ReferenceTargets } from "./reference.js";
-import { checkRange, maxBytesOf } from "./range.js";
-import { abortedError, throwIfAborted } from "./signal.js";
+import { getLimits } from "../shared/limits.js";
 import type { FetchStoreOptions, FetchStoreStats } from "./fetch-types.js";
+import { checkRange, maxBytesOf } from "./range.js";
 import type { ByteRange, StoreCallOptions, StoreListing } from "./readable.js";
+import type { ReferenceTargets } from "./reference.js";
+import { httpTargets, ReferenceStore } from "./reference.js";
+import { abortedError, throwIfAborted } from "./signal.js";
 import { sortedListing } from "./wire.js";
-import { ZipStore } from "./zip.js";
 import type { ZipStoreOptions } from "./zip.js";
+import { ZipStore } from "./zip.js";
 
 /**
  * Error codes of a path that holds no value: nothing there, a file where a directory would be,
@@ -44,7 +45,11 @@ function within(real: string, root: string): boolean {
 
 /** The error for a key or prefix that a symbolic link takes out of the root. */
 function outside(key: string): ZomError {
-  return new ZomError("InvalidArgument", `store key ${JSON.stringify(key)} leads outside the store's directory through a symbolic link; it is not read`, { key });
+  return new ZomError(
+    "InvalidArgument",
+    `store key ${JSON.stringify(key)} leads outside the store's directory through a symbolic link; it is not read`,
+    { key },
+  );
 }
 
 /**
@@ -131,7 +136,7 @@ export class FsStore {
     const found = await this.locate(p);
     if (found === undefined) return none;
     const { top, dir, onTheWay } = found;
-    let entries;
+    let entries: Dirent[];
     try {
       entries = await readdir(dir, { withFileTypes: true });
     } catch (e) {
@@ -206,11 +211,7 @@ export class FsStore {
    * Reads the bytes `span(size)` names of the regular file at key `k`; undefined when there is
    * none. The file is opened by its real path, once that is known to be inside the root.
    */
-  private async read(
-    k: string,
-    options: StoreCallOptions,
-    span: (size: number) => [number, number],
-  ): Promise<Uint8Array | undefined> {
+  private async read(k: string, options: StoreCallOptions, span: (size: number) => [number, number]): Promise<Uint8Array | undefined> {
     const { signal } = options;
     const max = maxBytesOf(k, options);
     throwIfAborted(k, signal);
@@ -270,7 +271,11 @@ function segmentsOf(key: string, prefixAllowed: boolean): string[] {
   if (body === "" && prefixAllowed) return [];
   const segments = body.split("/");
   if (segments.some(badSegment)) {
-    throw new ZomError("InvalidArgument", `store key ${JSON.stringify(key)} is not a plain relative path (empty, "." or ".." segment, or a forbidden character)`, { key });
+    throw new ZomError(
+      "InvalidArgument",
+      `store key ${JSON.stringify(key)} is not a plain relative path (empty, "." or ".." segment, or a forbidden character)`,
+      { key },
+    );
   }
   return segments;
 }
@@ -351,11 +356,15 @@ export async function referenceStoreFromFile(path: string | URL, options: Refere
   const file = resolve(pathOf(path));
   const info = await stat(file);
   if (info.isDirectory()) {
-    throw new ZomError("InvalidArgument", `${file} is a directory: parquet references are not supported, give a JSON reference file`, { key: file });
+    throw new ZomError("InvalidArgument", `${file} is a directory: parquet references are not supported, give a JSON reference file`, {
+      key: file,
+    });
   }
   const max = getLimits().maxDocumentBytes;
   if (info.size > max) {
-    throw new ZomError("LimitExceeded", `the reference file ${file} is ${info.size} bytes, over the limit maxDocumentBytes = ${max}`, { key: file });
+    throw new ZomError("LimitExceeded", `the reference file ${file} is ${info.size} bytes, over the limit maxDocumentBytes = ${max}`, {
+      key: file,
+    });
   }
   const text = await readFile(file);
   const root = resolve(options.root === undefined ? dirname(file) : pathOf(options.root));

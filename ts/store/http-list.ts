@@ -6,8 +6,8 @@
  */
 import type { HttpContext } from "./http.js";
 import { httpError, send } from "./http.js";
-import { parseHtmlIndex, parseS3Listing, s3Candidates, s3PageUrl } from "./listing-rules.js";
 import type { S3Page } from "./listing-rules.js";
+import { parseHtmlIndex, parseS3Listing, s3Candidates, s3PageUrl } from "./listing-rules.js";
 import type { StoreListing } from "./readable.js";
 import { sortedListing } from "./wire.js";
 

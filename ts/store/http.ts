@@ -6,12 +6,13 @@
  * long as its Content-Length says and no longer than the store allows.
  * @module
  */
-import { ZomError } from "../shared/errors.js";
-import type { Limiter } from "./limit.js";
+
 import { whenShared } from "../parts/shared.js";
-import { httpError, parseContentLength } from "./wire.js";
-import { abortedError, onAbort, sleep } from "./signal.js";
+import { ZomError } from "../shared/errors.js";
 import type { FetchStoreStats } from "./fetch-types.js";
+import type { Limiter } from "./limit.js";
+import { abortedError, onAbort, sleep } from "./signal.js";
+import { httpError, parseContentLength } from "./wire.js";
 
 export { httpError } from "./wire.js";
 

@@ -8,20 +8,20 @@
  * what the part asks for.
  * @module
  */
-import { lazyPart } from "../parts/carried.js";
-import { isZomError, toZomError, ZomError } from "../shared/errors.js";
-import { LIMIT_DEFAULTS } from "../generated/boundary.js";
+
 import type { LimitName } from "../generated/boundary.js";
-import type { Readable } from "./readable.js";
+import { LIMIT_DEFAULTS } from "../generated/boundary.js";
+import { lazyPart } from "../parts/carried.js";
 import { limitInForce } from "../parts/shared.js";
+import { isZomError, toZomError, ZomError } from "../shared/errors.js";
 import type { Limits } from "../shared/types.js";
 import type * as Glue from "../zom_icechunk.js";
 import { FetchStore } from "./fetch.js";
-import { readRequest } from "./range.js";
-import { httpTargets } from "./reference.js";
-import type { ObjectValidators } from "./reference.js";
 import type { FetchStoreOptions } from "./fetch-types.js";
-import type { ByteRange, StoreCallOptions, StoreListing } from "./readable.js";
+import { readRequest } from "./range.js";
+import type { ByteRange, Readable, StoreCallOptions, StoreListing } from "./readable.js";
+import type { ObjectValidators } from "./reference.js";
+import { httpTargets } from "./reference.js";
 
 /** Which snapshot to read: a branch's tip (default `main`), a tag, or a snapshot by id. */
 export type IcechunkRef = { branch: string } | { tag: string } | { snapshot: string };
@@ -81,13 +81,17 @@ function rethrown(e: unknown): unknown {
  * for a URL said of its object (`validators`): the part checks the chunks that record a
  * checksum against it.
  */
-function virtualStore(option: IcechunkStoreOptions["virtualChunks"], http: FetchStoreOptions): Readable & { validators?(url: string): ObjectValidators | undefined } {
+function virtualStore(
+  option: IcechunkStoreOptions["virtualChunks"],
+  http: FetchStoreOptions,
+): Readable & { validators?(url: string): ObjectValidators | undefined } {
   if (option !== undefined && typeof option !== "function") return option;
   const targets = httpTargets(http);
   const map = option ?? ((url: string) => url);
   const where = (url: string): string => {
     const to = map(url);
-    if (to === null) throw new ZomError("InvalidArgument", `the virtual chunk at ${url} is not read (virtualChunks refused it)`, { key: url });
+    if (to === null)
+      throw new ZomError("InvalidArgument", `the virtual chunk at ${url} is not read (virtualChunks refused it)`, { key: url });
     return to;
   };
   return {
@@ -143,7 +147,11 @@ export class IcechunkStore {
     const given = ["branch", "tag", "snapshot"].filter((k) => (options as Record<string, unknown>)[k] !== undefined);
     if (given.length > 1) throw new ZomError("InvalidArgument", `name one ref, not ${given.join(" and ")}`);
     const [kind, name] =
-      options.tag !== undefined ? ["tag", options.tag] : options.snapshot !== undefined ? ["snapshot", options.snapshot] : ["branch", options.branch ?? "main"];
+      options.tag !== undefined
+        ? ["tag", options.tag]
+        : options.snapshot !== undefined
+          ? ["snapshot", options.snapshot]
+          : ["branch", options.branch ?? "main"];
     const glue = await part();
     try {
       const repo = (await glue.IcechunkRepo.open(source, limitsOf(options.limits))) as Glue.IcechunkRepo;
@@ -206,7 +214,10 @@ export class IcechunkStore {
    */
   async #read(key: string, [mode, a, b]: [number, number, number], options: StoreCallOptions): Promise<Uint8Array | undefined> {
     try {
-      const got = (await this.#checkout.read(key, mode, a, b, true)) as Uint8Array | undefined | { key: string; offset: number; length: number };
+      const got = (await this.#checkout.read(key, mode, a, b, true)) as
+        | Uint8Array
+        | undefined
+        | { key: string; offset: number; length: number };
       if (got === undefined || got instanceof Uint8Array) return got;
       const range = { offset: got.offset, length: got.length };
       const bytes = this.source.getRange ? await this.source.getRange(got.key, range, { signal: options.signal }) : undefined;

@@ -6,10 +6,11 @@
  * first listing, since a viewer's open and reads list nothing.
  * @module
  */
-import { lazyPart } from "../parts/carried.js";
-import { converting } from "../shared/errors.js";
+
 import { KEY_VERBATIM } from "../generated/boundary.js";
+import { lazyPart } from "../parts/carried.js";
 import { startedWith, whenShared } from "../parts/shared.js";
+import { converting } from "../shared/errors.js";
 import type * as Glue from "../zom_listing.js";
 import { wire } from "./wire.js";
 

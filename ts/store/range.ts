@@ -58,7 +58,10 @@ function slice(bytes: Uint8Array, range: Float64Array): Uint8Array {
 export function keepPrefix(ans: HttpAnswer, key: string, offset: number, length: number): Uint8Array {
   const req = { method: "GET", url: ans.url, key };
   const cr = ans.headers.get("content-range") ?? undefined;
-  return slice(ans.body, wire((raw) => raw.httpCheckPrefix(ans.status === 206, cr, ans.body.length, offset, length), req));
+  return slice(
+    ans.body,
+    wire((raw) => raw.httpCheckPrefix(ans.status === 206, cr, ans.body.length, offset, length), req),
+  );
 }
 
 /**
@@ -69,10 +72,16 @@ export function keepPrefix(ans: HttpAnswer, key: string, offset: number, length:
 export function keepSuffix(ans: HttpAnswer, key: string, n: number): Uint8Array {
   const req = { method: "GET", url: ans.url, key };
   const cr = ans.headers.get("content-range") ?? undefined;
-  return slice(ans.body, wire((raw) => raw.httpCheckSuffix(ans.status === 206, cr, ans.body.length, n), req));
+  return slice(
+    ans.body,
+    wire((raw) => raw.httpCheckSuffix(ans.status === 206, cr, ans.body.length, n), req),
+  );
 }
 
 /** The last `n` bytes of a whole value (all of a shorter one). */
 export function tail(bytes: Uint8Array, n: number): Uint8Array {
-  return slice(bytes, wire((raw) => raw.httpCheckSuffix(false, undefined, bytes.length, n)));
+  return slice(
+    bytes,
+    wire((raw) => raw.httpCheckSuffix(false, undefined, bytes.length, n)),
+  );
 }

@@ -8,20 +8,19 @@
  * @module
  */
 import { lazyPart } from "../parts/carried.js";
-import { getLimits } from "../shared/limits.js";
 import { followLimits } from "../parts/shared.js";
-import type * as Glue from "../zom_references.js";
-import type { Readable } from "./readable.js";
 import { converting, toZomError, ZomError } from "../shared/errors.js";
-import { coalescer, httpContext } from "./fetch.js";
+import { getLimits } from "../shared/limits.js";
+import type { Problem } from "../shared/types.js";
+import type * as Glue from "../zom_references.js";
 import type { Coalescer } from "./coalesce.js";
+import { coalescer, httpContext } from "./fetch.js";
+import type { FetchStoreOptions, FetchStoreStats } from "./fetch-types.js";
 import type { HttpContext } from "./http.js";
 import { httpError, send } from "./http.js";
 import { checkRange, keepPrefix, maxBytesOf, tail } from "./range.js";
+import type { ByteRange, Readable, StoreCallOptions, StoreListing } from "./readable.js";
 import { throwIfAborted } from "./signal.js";
-import type { Problem } from "../shared/types.js";
-import type { FetchStoreOptions, FetchStoreStats } from "./fetch-types.js";
-import type { ByteRange, StoreCallOptions, StoreListing } from "./readable.js";
 
 /** Options of {@link ReferenceStore.fromUrl} and {@link ReferenceStore.fromJson}: how targets (and the reference file) are fetched. */
 export interface ReferenceStoreOptions extends FetchStoreOptions {
@@ -58,7 +57,10 @@ export interface ObjectValidators {
 }
 
 /** Loads the references part once, started with the limits in force. */
-const part = /* @__PURE__ */ lazyPart(() => Promise.all([import("../zom_references.js"), import("../zom_references_inline.js")]), followLimits);
+const part = /* @__PURE__ */ lazyPart(
+  () => Promise.all([import("../zom_references.js"), import("../zom_references_inline.js")]),
+  followLimits,
+);
 
 /** The document as the part takes it: text or bytes. */
 function documentText(json: string | Uint8Array | ArrayBuffer | object): string | Uint8Array {
@@ -124,7 +126,11 @@ class HttpTargets implements ReferenceTargets {
   /** `fetch` reads http(s) (and relative URLs in a page); other schemes need the caller's own `fetch`. */
   private check(url: string): void {
     if (this.anyScheme || !/^[a-z][a-z0-9+.-]+:/i.test(url) || /^https?:/i.test(url)) return;
-    throw new ZomError("InvalidArgument", `cannot fetch the reference target ${url}: pass a \`fetch\` option that reads such URLs (e.g. by mapping s3:// to https://)`, { key: url });
+    throw new ZomError(
+      "InvalidArgument",
+      `cannot fetch the reference target ${url}: pass a \`fetch\` option that reads such URLs (e.g. by mapping s3:// to https://)`,
+      { key: url },
+    );
   }
 }
 
@@ -202,7 +208,11 @@ export class ReferenceStore {
 
   private constructor(made: symbol, index: Glue.ReferenceIndex, base: string, targets: ReferenceTargets) {
     // TypeScript's `private` does not reach JavaScript callers of the old synchronous constructor.
-    if (made !== MADE_BY_OPEN) throw new ZomError("InvalidArgument", "a ReferenceStore is made by `await ReferenceStore.open(json, base, targets)`, fromUrl or fromJson");
+    if (made !== MADE_BY_OPEN)
+      throw new ZomError(
+        "InvalidArgument",
+        "a ReferenceStore is made by `await ReferenceStore.open(json, base, targets)`, fromUrl or fromJson",
+      );
     this.#index = index;
     this.#targets = targets;
     this.url = base;
@@ -230,7 +240,11 @@ export class ReferenceStore {
   static async fromUrl(url: string | URL, options: ReferenceStoreOptions = {}): Promise<ReferenceStore> {
     const base = absolute(url);
     if (/\/(?:[?#].*)?$/.test(base)) {
-      throw new ZomError("InvalidArgument", `${base} names a directory: parquet references are not supported, give the URL of a JSON reference file`, { key: base });
+      throw new ZomError(
+        "InvalidArgument",
+        `${base} names a directory: parquet references are not supported, give the URL of a JSON reference file`,
+        { key: base },
+      );
     }
     const targets = new HttpTargets(options);
     throwIfAborted(base, options.signal);

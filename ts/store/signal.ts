@@ -49,7 +49,12 @@ export function throwIfAborted(key: string, signal: AbortSignal | undefined): vo
  * `promise`, or a rejection with {@link abortedError} (or what `error` makes) as soon as
  * `signal` aborts (the work behind `promise` is not stopped by this; see {@link Joint}).
  */
-export function raceAbort<T>(promise: Promise<T>, key: string, signal: AbortSignal | undefined, error = () => abortedError(key, signal)): Promise<T> {
+export function raceAbort<T>(
+  promise: Promise<T>,
+  key: string,
+  signal: AbortSignal | undefined,
+  error = () => abortedError(key, signal),
+): Promise<T> {
   if (!signal) return promise;
   if (signal.aborted) {
     promise.catch(() => {});

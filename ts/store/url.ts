@@ -4,8 +4,8 @@
  * @module
  */
 import { FetchStore } from "./fetch.js";
-import { ReferenceStore } from "./reference.js";
 import type { FetchStoreOptions } from "./fetch-types.js";
+import { ReferenceStore } from "./reference.js";
 import { ZipStore } from "./zip.js";
 
 /** A zip archive's name: zarr-python's ZipStore, a zipped folder, an OME-Zarr single file (.ozx). */

@@ -5,9 +5,10 @@
  * module, so none of them import each other in a cycle.
  * @module
  */
-import { toZomError, ZomError } from "../shared/errors.js";
-import { shared } from "../parts/shared.js";
+
 import type { SharedGlue } from "../parts/shared.js";
+import { shared } from "../parts/shared.js";
+import { toZomError, ZomError } from "../shared/errors.js";
 
 /** The HttpError for a request. */
 export function httpError(req: { method: string; url: string; key: string }, message: string, cause?: unknown): ZomError {
@@ -56,4 +57,3 @@ export function parseContentRange(value: string | null): ContentRange | null {
 export function parseContentLength(value: string | null): number | null {
   return value === null ? null : (wire((raw) => raw.httpContentLength(value)) ?? null);
 }
-

@@ -10,13 +10,12 @@
  */
 import { lazyPart } from "../parts/carried.js";
 import { toZomError, ZomError } from "../shared/errors.js";
-import type { Readable } from "./readable.js";
-import { FetchStore } from "./fetch.js";
-import { FileStore } from "./browser-files.js";
-import { readRequest } from "./range.js";
-import type { FetchStoreOptions, FetchStoreStats } from "./fetch-types.js";
-import type { ByteRange, StoreCallOptions, StoreListing } from "./readable.js";
 import type * as Glue from "../zom_zip.js";
+import { FileStore } from "./browser-files.js";
+import { FetchStore } from "./fetch.js";
+import type { FetchStoreOptions, FetchStoreStats } from "./fetch-types.js";
+import { readRequest } from "./range.js";
+import type { ByteRange, Readable, StoreCallOptions, StoreListing } from "./readable.js";
 
 /** Options of the {@link ZipStore} factories. */
 export interface ZipStoreOptions {

@@ -3,41 +3,41 @@
  * the part if need be and turns the core's thrown error objects into {@link ZomError}s.
  * @module
  */
-import * as raw from "../zom_tools.js";
-import { plainJson, withZomText } from "./documents.js";
+
 import type { RawCompareOptions, RawFlatOptions, RawValidateOptions } from "../generated/boundary.js";
 import { SPEC_NAMES } from "../generated/boundary.js";
-import * as schemas from "../zom_schemas.js";
-import { converting, ZomError } from "../shared/errors.js";
 import { requireTools } from "../parts/validator.js";
 import { registeredNames } from "../shared/codecs.js";
+import { converting, ZomError } from "../shared/errors.js";
 import { registry } from "../shared/extensions.js";
-import type { WalkReport } from "./walk.js";
 import type {
   Attributes,
+  BuiltinSpecName,
   CompareOptions,
   DetectedConvention,
   Difference,
   DocumentInput,
   FlatOptions,
+  HierarchySpec,
   JsonObject,
   JsonSchema,
   JsonValue,
   NodeSummary,
   Report,
   SpecInput,
-  BuiltinSpecName,
-  HierarchySpec,
   ToV3Result,
   ValidateOptions,
   Zom,
 } from "../shared/types.js";
+import * as schemas from "../zom_schemas.js";
+import * as raw from "../zom_tools.js";
+import { plainJson, withZomText } from "./documents.js";
+import type { WalkReport } from "./walk.js";
 
 function call<T>(f: () => unknown): T {
   requireTools();
   return converting(f);
 }
-
 
 /** `options` with the registered extensions' handlers, and registered codecs as known names. */
 function withRegistry(options: ValidateOptions): ValidateOptions {
@@ -101,7 +101,6 @@ function withWalk(zom: Zom | string, options: ValidateOptions): ValidateOptions 
   return { unlisted: walked.unlisted, unknown, ...options };
 }
 
-
 /**
  * What user interfaces say about every node of a ZOM tree, by node path ("" for the root, "a/b"
  * for a member): see {@link NodeSummary}. zom's CLI and explorer print these fields and decide
@@ -119,7 +118,6 @@ export function fromDocuments(docs: Map<string, DocumentInput> | { [key: string]
   return call(() => raw.fromDocuments(docs));
 }
 
-
 /** A ZOM as a flat object: path → node without members (form "pydantic" by default). */
 export function flatten(zom: Zom, options: FlatOptions = {}): JsonObject {
   return call(() => withZomText([zom], ([z]) => raw.flatten(z, options satisfies RawFlatOptions)));
@@ -129,7 +127,6 @@ export function flatten(zom: Zom, options: FlatOptions = {}): JsonObject {
 export function unflatten(flat: JsonObject, options: FlatOptions = {}): Zom {
   return call(() => raw.unflatten(flat, options satisfies RawFlatOptions));
 }
-
 
 /** Converts a v2 ZOM to v3, with the problems of what could not be carried over exactly. */
 export function toV3(zom: Zom): ToV3Result {
@@ -168,7 +165,11 @@ export function detectConventions(zom: Zom | string, specs?: SpecInput | SpecInp
 /** A built-in hierarchy spec, as a document of the spec format (to read, or to start your own from). */
 export function builtinSpec(name: BuiltinSpecName): HierarchySpec {
   const text = Object.hasOwn(schemas.BUILTIN_SPECS, name) ? schemas.BUILTIN_SPECS[name] : undefined;
-  if (text === undefined) throw new ZomError("InvalidArgument", `no built-in spec '${String(name)}' (there are: ${Object.keys(schemas.BUILTIN_SPECS).join(", ")})`);
+  if (text === undefined)
+    throw new ZomError(
+      "InvalidArgument",
+      `no built-in spec '${String(name)}' (there are: ${Object.keys(schemas.BUILTIN_SPECS).join(", ")})`,
+    );
   return JSON.parse(text) as HierarchySpec;
 }
 

@@ -5,8 +5,8 @@
  * @module
  */
 import type { RawToDocumentsOptions } from "../generated/boundary.js";
-import { converting } from "../shared/errors.js";
 import { shared } from "../parts/shared.js";
+import { converting } from "../shared/errors.js";
 import type { ToDocumentsOptions, Zom } from "../shared/types.js";
 
 /** Deeper than this, a value is not checked as plain JSON (it goes as an object). */
@@ -84,6 +84,7 @@ export function withZomText<T>(zoms: unknown[], fn: (zoms: unknown[]) => T): T {
 
 /** The metadata documents of a ZOM, by store key, as JSON text bytes the way zarr-python writes them. */
 export function toDocuments(zom: Zom, options: ToDocumentsOptions = {}): Map<string, Uint8Array> {
-  return new Map(converting<[string, Uint8Array][]>(() => withZomText([zom], ([z]) => shared().toDocuments(z, options satisfies RawToDocumentsOptions))));
+  return new Map(
+    converting<[string, Uint8Array][]>(() => withZomText([zom], ([z]) => shared().toDocuments(z, options satisfies RawToDocumentsOptions))),
+  );
 }
-

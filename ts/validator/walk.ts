@@ -4,12 +4,13 @@
  * over the store.
  * @module
  */
-import * as raw from "../zom_tools.js";
+
 import type { RawWalkOptions, RawWalkResult } from "../generated/boundary.js";
-import { nodePath, toZomError, ZomError } from "../shared/errors.js";
-import type { StoreInput } from "../store/readable.js";
 import { whenTools } from "../parts/validator.js";
+import { nodePath, toZomError, type ZomError } from "../shared/errors.js";
 import type { LimitsOptions, SpecInput, Zom } from "../shared/types.js";
+import type { StoreInput } from "../store/readable.js";
+import * as raw from "../zom_tools.js";
 
 /** Progress of a walk. */
 export interface WalkProgress {

@@ -7,12 +7,13 @@
  * builds pipelines from the registry, as fizarrita does).
  * @module
  */
-import * as raw from "../zom_wasm.js";
-import { registerLocalCodec, unregisterCodec } from "../shared/codecs.js";
-import type { CodecStep } from "../shared/codecs.js";
-import { ChunkDecoder } from "../read/decode.js";
+
 import { CODEC_NAMES, NUMCODECS_PREFIX } from "../generated/boundary.js";
 import { requireInit } from "../parts/reader.js";
+import { ChunkDecoder } from "../read/decode.js";
+import type { CodecStep } from "../shared/codecs.js";
+import { registerLocalCodec, unregisterCodec } from "../shared/codecs.js";
+import * as raw from "../zom_wasm.js";
 import { shapeOf, zarrJsonOf } from "./dtype.js";
 import { toZarritaError, UnsupportedError } from "./errors.js";
 import { getStrides } from "./layout.js";
@@ -33,7 +34,6 @@ export interface CodecEntry {
 }
 
 type Loader = () => Promise<CodecEntry> | CodecEntry;
-
 
 /**
  * What pipeline builders hand a codec class besides its configuration: the chunk's data type,
@@ -63,7 +63,11 @@ function someFill(dataType: string): unknown {
 }
 
 /** A decoder of one chunk's whole pipeline, for a chunk of `meta`'s data type and shape. */
-function pipelineDecoder(name: string, meta: ChunkMeta, codecs: NonNullable<ChunkMeta["codecs"]>): (bytes: Uint8Array) => { data: unknown; shape: number[]; stride: number[] } {
+function pipelineDecoder(
+  name: string,
+  meta: ChunkMeta,
+  codecs: NonNullable<ChunkMeta["codecs"]>,
+): (bytes: Uint8Array) => { data: unknown; shape: number[]; stride: number[] } {
   const dataType = meta.data_type ?? meta.dataType;
   const shape = meta.chunk_shape ?? meta.shape;
   if (dataType === undefined || shape === undefined) {
@@ -134,7 +138,10 @@ function builtIn(name: string): Loader {
 
 /** The bytes of what a codec's decode returned: bytes, a TypedArray, or a chunk's `data`. */
 function bytesOf(value: unknown): Uint8Array {
-  const data = value !== null && typeof value === "object" && "data" in value && !ArrayBuffer.isView(value) ? (value as { data: unknown }).data : value;
+  const data =
+    value !== null && typeof value === "object" && "data" in value && !ArrayBuffer.isView(value)
+      ? (value as { data: unknown }).data
+      : value;
   if (data instanceof Uint8Array) return data;
   if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
   throw new TypeError("a registered codec's decode must give bytes, a TypedArray or a chunk of one");

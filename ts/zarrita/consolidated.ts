@@ -4,14 +4,15 @@
  * `.zmetadata`), and the store wrapper serves every node's documents from it.
  * @module
  */
-import * as raw from "../zom_wasm.js";
-import { withZomText } from "../validator/documents.js";
-import { converting, isZomError } from "../shared/errors.js";
-import { isMetadataKey } from "../store/fetch.js";
-import { open as zomOpen } from "../read/hierarchy.js";
-import type { StoreInput } from "../store/readable.js";
+
 import type { RawToDocumentsOptions } from "../generated/boundary.js";
+import { open as zomOpen } from "../read/hierarchy.js";
+import { converting, isZomError } from "../shared/errors.js";
 import type { Zom } from "../shared/types.js";
+import { isMetadataKey } from "../store/fetch.js";
+import type { StoreInput } from "../store/readable.js";
+import { withZomText } from "../validator/documents.js";
+import * as raw from "../zom_wasm.js";
 import { InvalidMetadataError, NotFoundError, toZarritaError } from "./errors.js";
 import { wrap } from "./extension.js";
 import type { AbsolutePath, AsyncReadable, GetOptions, Readable } from "./types.js";
@@ -32,10 +33,9 @@ export type Listable<Store extends Readable> = Store & {
   contents(): { path: AbsolutePath; kind: "array" | "group" }[];
 };
 
-
 /** The consolidated tree at the root of `store` in `format`, or why there is none. */
 async function consolidatedTree(store: Readable, format: ConsolidatedFormat): Promise<Zom> {
-  let group;
+  let group: Awaited<ReturnType<typeof zomOpen>> | undefined;
   try {
     group = await zomOpen(store as unknown as StoreInput, "", { kind: "group", format: format === "v2" ? 2 : 3 });
   } catch (e) {
@@ -53,8 +53,12 @@ async function consolidatedTree(store: Readable, format: ConsolidatedFormat): Pr
  * from memory, everything else (and `getRange`) goes to `store`. Throws NotFoundError when there
  * is none.
  */
-export async function withConsolidatedMetadata<Store extends Readable>(store: Store, options: ConsolidatedMetadataOptions = {}): Promise<Listable<Store>> {
-  const formats = options.format === undefined ? (["v3", "v2"] as const) : typeof options.format === "string" ? [options.format] : options.format;
+export async function withConsolidatedMetadata<Store extends Readable>(
+  store: Store,
+  options: ConsolidatedMetadataOptions = {},
+): Promise<Listable<Store>> {
+  const formats =
+    options.format === undefined ? (["v3", "v2"] as const) : typeof options.format === "string" ? [options.format] : options.format;
   if (options.metadataKey !== undefined && options.metadataKey !== ".zmetadata") {
     throw new InvalidMetadataError(`consolidated metadata is read from .zmetadata only, not ${options.metadataKey}`);
   }
@@ -83,7 +87,12 @@ export async function withConsolidatedMetadata<Store extends Readable>(store: St
 /** The Zarr format of a store {@link withConsolidatedMetadata} made: `open` asks for its documents only. @internal */
 export const FORMAT: unique symbol = Symbol("zom/zarrita consolidated format");
 
-function consolidatedStore<Store extends Readable>(store: Store, known: Map<string, Uint8Array>, kinds: [string, "array" | "group"][], format: 2 | 3): Listable<Store> {
+function consolidatedStore<Store extends Readable>(
+  store: Store,
+  known: Map<string, Uint8Array>,
+  kinds: [string, "array" | "group"][],
+  format: 2 | 3,
+): Listable<Store> {
   const get = async (key: AbsolutePath, options?: GetOptions): Promise<Uint8Array | undefined> => {
     const doc = known.get(key);
     if (doc !== undefined) return doc.slice();
@@ -96,7 +105,10 @@ function consolidatedStore<Store extends Readable>(store: Store, known: Map<stri
 }
 
 /** {@link withConsolidatedMetadata}, or `store` itself when it has no consolidated metadata. */
-export async function withMaybeConsolidatedMetadata<Store extends Readable>(store: Store, options: ConsolidatedMetadataOptions = {}): Promise<Listable<Store> | Store> {
+export async function withMaybeConsolidatedMetadata<Store extends Readable>(
+  store: Store,
+  options: ConsolidatedMetadataOptions = {},
+): Promise<Listable<Store> | Store> {
   try {
     return await withConsolidatedMetadata(store, options);
   } catch (e) {

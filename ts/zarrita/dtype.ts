@@ -4,11 +4,12 @@
  * Only names are mapped here: what a data type or codec means stays in zom's core.
  * @module
  */
-import * as raw from "../zom_wasm.js";
-import { requireInit } from "../parts/reader.js";
-import { wire } from "../store/wire.js";
-import type { JsonValue } from "../shared/types.js";
+
 import { NUMERIC_TYPES } from "../generated/boundary.js";
+import { requireInit } from "../parts/reader.js";
+import type { JsonValue } from "../shared/types.js";
+import { wire } from "../store/wire.js";
+import * as raw from "../zom_wasm.js";
 import type { Shape } from "./typedarray.js";
 import type { ArrayMetadata, DataType } from "./types.js";
 
@@ -57,7 +58,10 @@ export function zarrJsonOf(meta: ArrayMetadata): { [key: string]: unknown } {
   const dt = String(meta.data_type);
   const str = /^v2:([US])(\d+)$/.exec(dt);
   const dataType = str
-    ? { name: str[1] === "U" ? "fixed_length_utf32" : "null_terminated_bytes", configuration: { length_bytes: Number(str[2]) * (str[1] === "U" ? 4 : 1) } }
+    ? {
+        name: str[1] === "U" ? "fixed_length_utf32" : "null_terminated_bytes",
+        configuration: { length_bytes: Number(str[2]) * (str[1] === "U" ? 4 : 1) },
+      }
     : dt === "v2:object"
       ? "string"
       : dt;
@@ -71,7 +75,10 @@ export function zarrJsonOf(meta: ArrayMetadata): { [key: string]: unknown } {
     return c;
   });
   // The implicit `bytes` codec, where the core's codec kinds put it (zom_wasm withArrayToBytes).
-  const bytes = dt === "v2:object" || dt === "string" ? { name: "vlen-utf8", configuration: {} } : { name: "bytes", configuration: { endian: "little" } };
+  const bytes =
+    dt === "v2:object" || dt === "string"
+      ? { name: "vlen-utf8", configuration: {} }
+      : { name: "bytes", configuration: { endian: "little" } };
   requireInit();
   codecs = wire(() => raw.withArrayToBytes(codecs, bytes)) as typeof codecs;
   const fill = meta.fill_value as unknown;
@@ -100,7 +107,8 @@ export function plainJson<T>(value: T): T {
   if (globalThis.Array.isArray(value)) return value.map(plainJson) as T;
   if (value !== null && typeof value === "object") {
     const out: { [k: string]: unknown } = {};
-    for (const [k, v] of Object.entries(value)) Object.defineProperty(out, k, { value: plainJson(v), enumerable: true, writable: true, configurable: true });
+    for (const [k, v] of Object.entries(value))
+      Object.defineProperty(out, k, { value: plainJson(v), enumerable: true, writable: true, configurable: true });
     return out as T;
   }
   return value;

@@ -3,8 +3,9 @@
  * them: each keeps the ZomError as its `cause`.
  * @module
  */
-import { isZomError } from "../shared/errors.js";
+
 import type { ZomError } from "../shared/errors.js";
+import { isZomError } from "../shared/errors.js";
 
 /** The base of zom/zarrita's errors; {@link isZarritaError} tells them apart. */
 export abstract class ZarritaError<T extends string = string> extends Error {
@@ -54,7 +55,11 @@ export class CodecPipelineError extends ZarritaError<"CodecPipelineError"> {
   readonly codec: string | undefined;
   readonly chunkPath: string | undefined;
   constructor(options: { direction: "encode" | "decode"; codec?: string; chunkPath?: string; cause: unknown }) {
-    const what = [`Failed to ${options.direction} chunk`, options.codec && `via codec "${options.codec}"`, options.chunkPath && `at ${options.chunkPath}`];
+    const what = [
+      `Failed to ${options.direction} chunk`,
+      options.codec && `via codec "${options.codec}"`,
+      options.chunkPath && `at ${options.chunkPath}`,
+    ];
     super(what.filter(Boolean).join(" "), { cause: options.cause });
     this.direction = options.direction;
     this.codec = options.codec;
@@ -79,10 +84,19 @@ export class UnsupportedError extends ZarritaError<"UnsupportedError"> {
   }
 }
 
-type AnyZarritaError = NotFoundError | InvalidMetadataError | UnknownCodecError | CodecPipelineError | InvalidSelectionError | UnsupportedError;
+type AnyZarritaError =
+  | NotFoundError
+  | InvalidMetadataError
+  | UnknownCodecError
+  | CodecPipelineError
+  | InvalidSelectionError
+  | UnsupportedError;
 
 /** True for an error of zom/zarrita (of one of `tags`, when given). */
-export function isZarritaError<T extends AnyZarritaError["_tag"]>(err: unknown, ...tags: T[]): err is Extract<AnyZarritaError, { _tag: T }> {
+export function isZarritaError<T extends AnyZarritaError["_tag"]>(
+  err: unknown,
+  ...tags: T[]
+): err is Extract<AnyZarritaError, { _tag: T }> {
   if (!(err instanceof ZarritaError)) return false;
   return tags.length === 0 || (tags as string[]).includes(err._tag);
 }
@@ -132,7 +146,12 @@ export function toZarritaError(e: unknown, context: ErrorContext = {}): unknown 
       return new UnknownCodecError(quoted(z.message) ?? z.message, { cause: z });
     case "CodecError":
     case "ChecksumMismatch":
-      return new CodecPipelineError({ direction: "decode", codec: quoted(z.message), chunkPath: z.key === null ? undefined : `/${z.key.replace(/^\/+/, "")}`, cause: z });
+      return new CodecPipelineError({
+        direction: "decode",
+        codec: quoted(z.message),
+        chunkPath: z.key === null ? undefined : `/${z.key.replace(/^\/+/, "")}`,
+        cause: z,
+      });
     case "InvalidSelection":
       return new InvalidSelectionError(z.message, { cause: z });
     case "Aborted":

@@ -23,7 +23,9 @@ export interface FetchStoreOptions extends Omit<ZomFetchStoreOptions, "fetch"> {
 /** Merges `overrides` under a request's own init (headers merged, the request's winning). */
 function merged(overrides: RequestInit, init: RequestInit): RequestInit {
   const headers = new Headers(overrides.headers);
-  new Headers(init.headers).forEach((value, name) => headers.set(name, value));
+  new Headers(init.headers).forEach((value, name) => {
+    headers.set(name, value);
+  });
   return { ...overrides, ...init, headers };
 }
 

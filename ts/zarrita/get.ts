@@ -5,8 +5,8 @@
  */
 import type { Selection, Slice } from "../read/slice.js";
 import { InvalidSelectionError } from "./errors.js";
-import { READ } from "./hierarchy.js";
 import type { Array } from "./hierarchy.js";
+import { READ } from "./hierarchy.js";
 import type { Chunk, DataType, Readable, Scalar } from "./types.js";
 
 export type { Slice };
@@ -31,7 +31,8 @@ type GetResult<D extends DataType, Sel> = Sel extends readonly number[] ? Scalar
 
 function toNumber(v: number | bigint | null): number | null {
   if (typeof v !== "bigint") return v;
-  if (v > BigInt(Number.MAX_SAFE_INTEGER) || v < BigInt(Number.MIN_SAFE_INTEGER)) throw new InvalidSelectionError(`Cannot safely convert ${v} to a number`);
+  if (v > BigInt(Number.MAX_SAFE_INTEGER) || v < BigInt(Number.MIN_SAFE_INTEGER))
+    throw new InvalidSelectionError(`Cannot safely convert ${v} to a number`);
   return Number(v);
 }
 
@@ -59,7 +60,16 @@ export async function get<D extends DataType, Store extends Readable, Sel extend
   options: GetOptions | AbortSignal = {},
 ): Promise<GetResult<D, Sel>> {
   const opts: GetOptions = options instanceof AbortSignal ? { signal: options } : (options ?? {});
-  const sel: Selection = selection === null ? null : selection.map((s) => (s !== null && typeof s === "object" ? { start: toNumber(s.start), stop: toNumber(s.stop), step: toNumber(s.step) } : typeof s === "bigint" ? toNumber(s) : s));
+  const sel: Selection =
+    selection === null
+      ? null
+      : selection.map((s) =>
+          s !== null && typeof s === "object"
+            ? { start: toNumber(s.start), stop: toNumber(s.stop), step: toNumber(s.step) }
+            : typeof s === "bigint"
+              ? toNumber(s)
+              : s,
+        );
   const result = await arr[READ](sel, { signal: signalOf(opts), useSharedArrayBuffer: opts.useSharedArrayBuffer });
   return result as GetResult<D, Sel>;
 }

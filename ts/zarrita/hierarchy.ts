@@ -4,20 +4,34 @@
  * answers are adapted here (zarrita's array-likes, `stride`, chunks padded to the chunk shape).
  * @module
  */
-import * as raw from "../zom_wasm.js";
-import { ZarrArray } from "../read/array.js";
-import type { GetChunkOptions, GetOptions as ZomGetOptions } from "../read/array.js";
-import { withUnderstood } from "../shared/extensions.js";
+
 import { isInitialized, requireInit, whenInit } from "../parts/reader.js";
+import type { GetChunkOptions, GetOptions as ZomGetOptions } from "../read/array.js";
+import { ZarrArray } from "../read/array.js";
 import type { Selection } from "../read/slice.js";
+import { withUnderstood } from "../shared/extensions.js";
 import type { ArrayZom } from "../shared/types.js";
+import * as raw from "../zom_wasm.js";
 import { dataTypeName, fillScalar, plainJson, shapeOf, zarrJsonOf } from "./dtype.js";
 import { InvalidMetadataError, toZarritaError } from "./errors.js";
-import { getStrides, projectOrder, relayout } from "./layout.js";
 import type { Order } from "./layout.js";
-import { allocLike, BoolArray, ByteStringArray, copyElement, toZarrita, UnicodeStringArray } from "./typedarray.js";
+import { getStrides, projectOrder, relayout } from "./layout.js";
 import type { AnyData, Shape } from "./typedarray.js";
-import type { AbsolutePath, ArrayMetadata, Attributes, Chunk, DataType, DataTypeQuery, GetOptions, GroupMetadata, NarrowDataType, Readable, Scalar, TypedArray } from "./types.js";
+import { allocLike, BoolArray, ByteStringArray, copyElement, toZarrita, UnicodeStringArray } from "./typedarray.js";
+import type {
+  AbsolutePath,
+  ArrayMetadata,
+  Attributes,
+  Chunk,
+  DataType,
+  DataTypeQuery,
+  GetOptions,
+  GroupMetadata,
+  NarrowDataType,
+  Readable,
+  Scalar,
+  TypedArray,
+} from "./types.js";
 
 /** A place in a store: the store and an absolute path ("/", "/a/b"). */
 export class Location<Store> {
@@ -104,15 +118,31 @@ interface Facts {
 }
 
 function factsOfZom(array: ZarrArray, keepAttrs: boolean): Facts {
-  const zom = array.zom as ArrayZom & { dtype?: unknown; chunks?: number[]; chunk_grid?: { configuration?: { chunk_shape?: number[] } }; dimension_names?: unknown };
+  const zom = array.zom as ArrayZom & {
+    dtype?: unknown;
+    chunks?: number[];
+    chunk_grid?: { configuration?: { chunk_shape?: number[] } };
+    dimension_names?: unknown;
+  };
   const dtype = dataTypeName(array.dtype, array.zarrFormat, zom.dtype);
   const attrs = keepAttrs || array.zarrFormat === 3 ? plainJson(array.attributes) : {};
   let dimensionNames: string[] | undefined;
   if (array.zarrFormat === 3) dimensionNames = (zom.dimension_names ?? undefined) as string[] | undefined;
   else if (globalThis.Array.isArray(attrs._ARRAY_DIMENSIONS)) dimensionNames = attrs._ARRAY_DIMENSIONS as string[];
   const uneven = array.chunks === null && array.readError === null;
-  const chunks = array.chunks ?? (uneven ? firstChunk(array) : undefined) ?? zom.chunks ?? zom.chunk_grid?.configuration?.chunk_shape ?? array.shape;
-  return { shape: array.shape, chunks, uneven, dtype, attrs, dimensionNames, fillValue: fillScalar(zom.fill_value, dtype), values: shapeOf(dtype), layoutOf: zom };
+  const chunks =
+    array.chunks ?? (uneven ? firstChunk(array) : undefined) ?? zom.chunks ?? zom.chunk_grid?.configuration?.chunk_shape ?? array.shape;
+  return {
+    shape: array.shape,
+    chunks,
+    uneven,
+    dtype,
+    attrs,
+    dimensionNames,
+    fillValue: fillScalar(zom.fill_value, dtype),
+    values: shapeOf(dtype),
+    layoutOf: zom,
+  };
 }
 
 /** The first chunk's shape, cut to the array, of an array whose chunks differ in shape. */
@@ -174,7 +204,8 @@ function pad(data: AnyData, shape: number[], full: number[], fill: unknown): Any
 
 /** `data` over a SharedArrayBuffer (zarrita's `useSharedArrayBuffer`); arrays of JS values stay as they are. */
 function shared(data: AnyData): AnyData {
-  if (typeof SharedArrayBuffer !== "function") throw new Error("SharedArrayBuffer is not available (a cross-origin isolated page needs COOP and COEP headers)");
+  if (typeof SharedArrayBuffer !== "function")
+    throw new Error("SharedArrayBuffer is not available (a cross-origin isolated page needs COOP and COEP headers)");
   const view = data as { buffer?: unknown; byteOffset: number; byteLength: number; length: number };
   if (!(view.buffer instanceof ArrayBuffer)) return data;
   const sab = new SharedArrayBuffer(view.byteLength);
@@ -188,7 +219,9 @@ function shared(data: AnyData): AnyData {
 
 /** The element at `i`, as zarrita returns a scalar. */
 function scalarAt(data: AnyData, i: number): unknown {
-  return "get" in data && typeof data.get === "function" && !ArrayBuffer.isView(data) ? (data as { get(i: number): unknown }).get(i) : (data as ArrayLike<unknown>)[i];
+  return "get" in data && typeof data.get === "function" && !ArrayBuffer.isView(data)
+    ? (data as { get(i: number): unknown }).get(i)
+    : (data as ArrayLike<unknown>)[i];
 }
 
 /** What {@link get} and `getChunk` accept besides the selection. @internal */
@@ -232,7 +265,10 @@ export class Array<D extends DataType = DataType, Store extends Readable = Reada
   #fromMetadata(): ZarrArray {
     requireInit();
     try {
-      const node = raw.nodeFromZom(this.store, nodePath(this.path), this.#zarrJson, false, withUnderstood({})) as { array?: unknown; zom: ArrayZom };
+      const node = raw.nodeFromZom(this.store, nodePath(this.path), this.#zarrJson, false, withUnderstood({})) as {
+        array?: unknown;
+        zom: ArrayZom;
+      };
       if (node.array === undefined) throw new InvalidMetadataError("not array metadata", { path: this.path });
       return new ZarrArray(node.array, node.zom);
     } catch (e) {
@@ -282,7 +318,12 @@ export class Array<D extends DataType = DataType, Store extends Readable = Reada
     const empty = this.shape.some((n) => n === 0);
     const read = async () => {
       const array = await this.#array();
-      return empty ? array.get(this.shape.map(() => ({ start: 0, stop: 0, step: null })), zomOptions) : array.getChunk(chunkCoords, zomOptions);
+      return empty
+        ? array.get(
+            this.shape.map(() => ({ start: 0, stop: 0, step: null })),
+            zomOptions,
+          )
+        : array.getChunk(chunkCoords, zomOptions);
     };
     const { data, shape } = await this.#run(read, signal);
     let values = toZarrita(data, this.#facts.values);
@@ -344,7 +385,10 @@ export class Array<D extends DataType = DataType, Store extends Readable = Reada
     return { ...(signal === undefined ? {} : { signal }), sharedOutput: share === true };
   }
 
-  async #run(read: () => Promise<{ data: unknown; shape: number[] }>, signal: AbortSignal | undefined): Promise<{ data: unknown; shape: number[] }> {
+  async #run(
+    read: () => Promise<{ data: unknown; shape: number[] }>,
+    signal: AbortSignal | undefined,
+  ): Promise<{ data: unknown; shape: number[] }> {
     try {
       signal?.throwIfAborted();
       return await read();

@@ -4,14 +4,17 @@
  * A slice's bounds are computed by zom's core, by the rule its selections use.
  * @module
  */
-import * as raw from "../zom_wasm.js";
+
 import { requireInit } from "../parts/reader.js";
 import { converting } from "../shared/errors.js";
-import { get } from "./get.js";
+import * as raw from "../zom_wasm.js";
+import { InvalidSelectionError, NotFoundError, toZarritaError } from "./errors.js";
 import { set } from "./extension.js";
 import type { GetOptions, Slice } from "./get.js";
-import { InvalidSelectionError, NotFoundError, toZarritaError } from "./errors.js";
+import { get } from "./get.js";
+
 export { getStrides } from "./layout.js";
+
 import type { Array } from "./hierarchy.js";
 import type { Chunk, DataType, Readable } from "./types.js";
 
@@ -19,7 +22,10 @@ import type { Chunk, DataType, Readable } from "./types.js";
  * A selection by dimension name: `{ y: slice(0, 10), c: 0 }` becomes the positional selection
  * of `arr`'s `dimensionNames` (`null` for a name not given).
  */
-export function select<D extends DataType, S extends Readable>(arr: Array<D, S>, selection: Record<string, number | Slice | null>): (number | Slice | null)[] {
+export function select<D extends DataType, S extends Readable>(
+  arr: Array<D, S>,
+  selection: Record<string, number | Slice | null>,
+): (number | Slice | null)[] {
   const names = arr.dimensionNames;
   if (!names) throw new InvalidSelectionError("Array does not have dimension_names in its metadata.");
   for (const key of Object.keys(selection)) {
@@ -34,7 +40,9 @@ export function select<D extends DataType, S extends Readable>(arr: Array<D, S>,
 export function sliceIndices(s: Slice, length: number): [number, number, number] {
   requireInit();
   try {
-    return converting<[number, number, number]>(() => raw.sliceIndices(s.start ?? undefined, s.stop ?? undefined, s.step ?? undefined, length));
+    return converting<[number, number, number]>(() =>
+      raw.sliceIndices(s.start ?? undefined, s.stop ?? undefined, s.step ?? undefined, length),
+    );
   } catch (e) {
     throw toZarritaError(e);
   }

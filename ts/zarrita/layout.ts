@@ -4,8 +4,9 @@
  * core answers in C order; these copy its answer into the stored order.
  * @module
  */
-import { allocLike, copyElement } from "./typedarray.js";
+
 import type { AnyData } from "./typedarray.js";
+import { allocLike, copyElement } from "./typedarray.js";
 
 /** A memory order: "C", "F", or a permutation of the dimensions from slowest to fastest varying. */
 export type Order = "C" | "F" | readonly number[];

@@ -3,10 +3,11 @@
  * for (v3 `zarr.json` first, then the v2 documents in one round trip) and reads them.
  * @module
  */
-import { open as zomOpen } from "../read/hierarchy.js";
-import type { StoreInput } from "../store/readable.js";
+
 import { ZarrArray } from "../read/array.js";
 import type { ZarrGroup } from "../read/hierarchy.js";
+import { open as zomOpen } from "../read/hierarchy.js";
+import type { StoreInput } from "../store/readable.js";
 import { FORMAT } from "./consolidated.js";
 import { toZarritaError } from "./errors.js";
 import { Array, Group, Location, nodePath } from "./hierarchy.js";
@@ -31,7 +32,11 @@ interface ArrayExtensible {
   arrayExtensions?: ReadonlyArray<(array: Array<DataType, Readable>) => Array<DataType, Readable> | Promise<Array<DataType, Readable>>>;
 }
 
-async function openAs<Store extends Readable>(location: Location<Store> | Store, options: OpenOptions, format: 2 | 3 | undefined): Promise<Opened<Store>> {
+async function openAs<Store extends Readable>(
+  location: Location<Store> | Store,
+  options: OpenOptions,
+  format: 2 | 3 | undefined,
+): Promise<Opened<Store>> {
   const loc = typeof location === "object" && location !== null && "store" in location ? location : new Location(location as Store);
   const { kind, signal } = options;
   // A store with consolidated metadata holds the documents of its format only.
@@ -54,13 +59,17 @@ async function openAs<Store extends Readable>(location: Location<Store> | Store,
   }
   let array = Array.opened(loc.store, path, node, options.attrs !== false);
   // Array extensions a store extension brought (zarrita's `arrayExtensions`), innermost first.
-  for (const extend of (loc.store as ArrayExtensible).arrayExtensions ?? []) array = (await extend(array as Array<DataType, Readable>)) as Array<DataType, Store>;
+  for (const extend of (loc.store as ArrayExtensible).arrayExtensions ?? [])
+    array = (await extend(array as Array<DataType, Readable>)) as Array<DataType, Store>;
   return array;
 }
 
 /** Opens the array or group at a location (or a store's root); `kind` requires one. */
 function open<Store extends Readable>(location: Location<Store> | Store, options: OpenOptions & { kind: "group" }): Promise<Group<Store>>;
-function open<Store extends Readable>(location: Location<Store> | Store, options: OpenOptions & { kind: "array" }): Promise<Array<DataType, Store>>;
+function open<Store extends Readable>(
+  location: Location<Store> | Store,
+  options: OpenOptions & { kind: "array" },
+): Promise<Array<DataType, Store>>;
 function open<Store extends Readable>(location: Location<Store> | Store, options?: OpenOptions): Promise<Opened<Store>>;
 function open<Store extends Readable>(location: Location<Store> | Store, options: OpenOptions = {}): Promise<Opened<Store>> {
   return openAs(location, options, undefined);
@@ -68,15 +77,24 @@ function open<Store extends Readable>(location: Location<Store> | Store, options
 
 /** Opens a Zarr v2 array or group only (no zarr.json is asked for). */
 function openV2<Store extends Readable>(location: Location<Store> | Store, options: OpenOptions & { kind: "group" }): Promise<Group<Store>>;
-function openV2<Store extends Readable>(location: Location<Store> | Store, options: OpenOptions & { kind: "array" }): Promise<Array<DataType, Store>>;
+function openV2<Store extends Readable>(
+  location: Location<Store> | Store,
+  options: OpenOptions & { kind: "array" },
+): Promise<Array<DataType, Store>>;
 function openV2<Store extends Readable>(location: Location<Store> | Store, options?: OpenOptions): Promise<Opened<Store>>;
 function openV2<Store extends Readable>(location: Location<Store> | Store, options: OpenOptions = {}): Promise<Opened<Store>> {
   return openAs(location, options, 2);
 }
 
 /** Opens a Zarr v3 array or group only (only zarr.json is asked for). */
-function openV3<Store extends Readable>(location: Location<Store> | Store, options: OpenV3Options & { kind: "group" }): Promise<Group<Store>>;
-function openV3<Store extends Readable>(location: Location<Store> | Store, options: OpenV3Options & { kind: "array" }): Promise<Array<DataType, Store>>;
+function openV3<Store extends Readable>(
+  location: Location<Store> | Store,
+  options: OpenV3Options & { kind: "group" },
+): Promise<Group<Store>>;
+function openV3<Store extends Readable>(
+  location: Location<Store> | Store,
+  options: OpenV3Options & { kind: "array" },
+): Promise<Array<DataType, Store>>;
 function openV3<Store extends Readable>(location: Location<Store> | Store, options?: OpenV3Options): Promise<Opened<Store>>;
 function openV3<Store extends Readable>(location: Location<Store> | Store, options: OpenV3Options = {}): Promise<Opened<Store>> {
   return openAs(location, options, 3);

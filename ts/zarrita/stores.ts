@@ -33,7 +33,10 @@ export const withByteCaching = defineStoreExtension((inner: AsyncReadable, opts:
   const getRange = inner.getRange?.bind(inner);
   return {
     get: (path: AbsolutePath, options?: GetOptions) => cached(keyFor(path), () => inner.get(path, options)),
-    ...(getRange && { getRange: (path: AbsolutePath, range: RangeQuery, options?: GetOptions) => cached(keyFor(path, range), () => getRange(path, range, options)) }),
+    ...(getRange && {
+      getRange: (path: AbsolutePath, range: RangeQuery, options?: GetOptions) =>
+        cached(keyFor(path, range), () => getRange(path, range, options)),
+    }),
   };
 });
 

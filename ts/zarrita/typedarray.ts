@@ -10,6 +10,7 @@ function isBuffer(x: unknown): x is Buffer {
   return x instanceof ArrayBuffer || (typeof SharedArrayBuffer === "function" && x instanceof SharedArrayBuffer);
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NumPy's byte strings end in NULs
 const NULS = /\u0000+$/;
 
 /** What the array-likes share: the typed array they are a view of, and iteration by `get`. */
@@ -80,7 +81,10 @@ abstract class FixedStrings<V extends Uint8Array | Int32Array> extends Viewed<V,
   ) {
     const [view, values] = stringView(new.target.items as ViewOf<V>, chars, x, byteOffset, length);
     super(view);
-    if (values !== undefined) globalThis.Array.from(values).forEach((v, i) => this.set(i, v));
+    if (values !== undefined)
+      globalThis.Array.from(values).forEach((v, i) => {
+        this.set(i, v);
+      });
   }
   get length(): number {
     return this.chars === 0 ? 0 : this.view.length / this.chars;
@@ -184,7 +188,9 @@ export function toZarrita(data: unknown, shape: Shape): AnyData {
     case "bytes": {
       const items = data as Uint8Array[];
       const out = new ByteStringArray(shape.chars, items.length);
-      items.forEach((b, i) => out._data.set(b.subarray(0, shape.chars), i * shape.chars));
+      items.forEach((b, i) => {
+        out._data.set(b.subarray(0, shape.chars), i * shape.chars);
+      });
       return out;
     }
     default:

@@ -39,13 +39,22 @@ export class ZomWorker {
   }
 
   #receive(r: Response): void {
-    if (r.type === "stats") return this.onStats(r.requests, r.bytes, r.cacheHits, r.cacheMisses, r.decodeWorkers);
-    if (r.type === "fatal") return this.onFatal(r.error);
+    if (r.type === "stats") {
+      this.onStats(r.requests, r.bytes, r.cacheHits, r.cacheMisses, r.decodeWorkers);
+      return;
+    }
+    if (r.type === "fatal") {
+      this.onFatal(r.error);
+      return;
+    }
     const p = this.#pending.get(r.id);
     if (p === undefined) return;
     // Notices on the way to the answer: a walk's progress, then its tree and the nodes'
     // summaries before its validation.
-    if (r.type === "progress" || r.type === "opened" || r.type === "icechunk" || r.type === "tree" || r.type === "summaries") return p.progress?.(r);
+    if (r.type === "progress" || r.type === "opened" || r.type === "icechunk" || r.type === "tree" || r.type === "summaries") {
+      p.progress?.(r);
+      return;
+    }
     this.#pending.delete(r.id);
     if (r.type === "error") p.reject(new WorkerFailure(r.error));
     else p.resolve(r);

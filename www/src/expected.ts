@@ -14,7 +14,8 @@ const show = (v: unknown): string => (v === undefined ? "—" : jsonText(v, "", 
 
 /** Builds the expected-ZOM view; `select` opens a node. */
 export function renderExpected(root: HTMLElement, worker: ZomWorker, select: (path: string) => void): void {
-  const text = h("textarea", { id: "expected-text", 
+  const text = h("textarea", {
+    id: "expected-text",
     spellcheck: "false",
     rows: 14,
     placeholder: '{"zarr_format": 3, "node_type": "group", "attributes": {}, "members": {…}}',
@@ -25,7 +26,12 @@ export function renderExpected(root: HTMLElement, worker: ZomWorker, select: (pa
     const f = file.files?.[0];
     if (f !== undefined) text.value = await f.text();
   });
-  const exclude = h("input", { id: "expected-exclude", type: "text", placeholder: "e.g. attributes, codecs.*.configuration", "aria-label": "fields to ignore" });
+  const exclude = h("input", {
+    id: "expected-exclude",
+    type: "text",
+    placeholder: "e.g. attributes, codecs.*.configuration",
+    "aria-label": "fields to ignore",
+  });
   const results = h("div", { id: "expected-results", "aria-live": "polite" });
   const fill = h("button", { type: "button" }, "Start from the current ZOM");
   fill.addEventListener("click", async () => {
@@ -39,7 +45,11 @@ export function renderExpected(root: HTMLElement, worker: ZomWorker, select: (pa
   const form = h(
     "form.expected-form",
     null,
-    h("p.muted", null, "Paste or upload the ZOM the hierarchy should have (pydantic-zarr's JSON, e.g. GroupSpec.model_dump_json()). zom lists every difference, located."),
+    h(
+      "p.muted",
+      null,
+      "Paste or upload the ZOM the hierarchy should have (pydantic-zarr's JSON, e.g. GroupSpec.model_dump_json()). zom lists every difference, located.",
+    ),
     text,
     h("div.expected-row", null, h("label", null, "Upload ", file), fill),
     h("label.expected-exclude", null, "Ignore fields ", exclude),
@@ -48,7 +58,10 @@ export function renderExpected(root: HTMLElement, worker: ZomWorker, select: (pa
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     replace(results, h("p.muted", null, "comparing…"));
-    const fields = exclude.value.split(",").map((s) => s.trim()).filter(Boolean);
+    const fields = exclude.value
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
     try {
       const { differences } = await worker.call<"diff">({ type: "diff", expected: text.value, exclude: fields });
       replace(results, differencesView(differences, select));
@@ -69,7 +82,15 @@ function differencesView(differences: Difference[], select: (path: string) => vo
     h(
       "table.diff",
       null,
-      h("thead", null, h("tr", null, ["node", "location", "kind", "expected", "actual", "message"].map((c) => h("th", null, c)))),
+      h(
+        "thead",
+        null,
+        h(
+          "tr",
+          null,
+          ["node", "location", "kind", "expected", "actual", "message"].map((c) => h("th", null, c)),
+        ),
+      ),
       h(
         "tbody",
         null,
@@ -77,7 +98,21 @@ function differencesView(differences: Difference[], select: (path: string) => vo
           h(
             "tr",
             { class: `diff-${d.kind}` },
-            h("td", null, h("a", { href: `#/${d.path}`, onclick: (e: Event) => (e.preventDefault(), select(d.path)) }, `/${d.path}`)),
+            h(
+              "td",
+              null,
+              h(
+                "a",
+                {
+                  href: `#/${d.path}`,
+                  onclick: (e: Event) => {
+                    e.preventDefault();
+                    select(d.path);
+                  },
+                },
+                `/${d.path}`,
+              ),
+            ),
             h("td", null, h("code", null, locText(d.loc) || "(node)")),
             h("td", null, h(`span.dk.dk-${d.kind}`, null, d.kind)),
             h("td", null, h("pre.cell", null, show(d.expected))),

@@ -13,9 +13,12 @@ export function hint(f: Failure): string | null {
     return "The browser could not read the response: the server may be down, or it does not allow cross-origin requests (it must send Access-Control-Allow-Origin, and allow the Range header).";
   }
   if (/\b403\b/.test(m)) return "The server refused access (403). Buckets without public listing answer 403 for missing keys too.";
-  if (f.code === "NotFound") return "There is no Zarr node here: check the URL (it must point at the hierarchy's root, where zarr.json or .zgroup is).";
-  if (f.code === "InvalidMetadata") return "The metadata document is broken: not JSON, or not a Zarr document zom can read (the Validation section lists what the spec says is wrong).";
-  if (f.code === "UnknownCodec" || f.code === "UnsupportedExtension") return "zom does not know this codec or extension, so the values cannot be decoded; the metadata is still shown.";
+  if (f.code === "NotFound")
+    return "There is no Zarr node here: check the URL (it must point at the hierarchy's root, where zarr.json or .zgroup is).";
+  if (f.code === "InvalidMetadata")
+    return "The metadata document is broken: not JSON, or not a Zarr document zom can read (the Validation section lists what the spec says is wrong).";
+  if (f.code === "UnknownCodec" || f.code === "UnsupportedExtension")
+    return "zom does not know this codec or extension, so the values cannot be decoded; the metadata is still shown.";
   return null;
 }
 

@@ -4,18 +4,19 @@
  * shows its tree, the selected node's panel, and the comparison with an expected ZOM. Plain DOM, no framework.
  * @module
  */
-import { WorkerFailure, ZomWorker } from "./client.js";
+
 import { showBytes } from "../../ts/shared/units.js";
+import { WorkerFailure, ZomWorker } from "./client.js";
 import { byId, h, replace, SETTLED } from "./dom.js";
+import { renderExpected } from "./expected.js";
 import { failureBox } from "./failure.js";
 import type { Convention, Hierarchy } from "./model.js";
 import { addSummaries, addValidation, hierarchy } from "./model.js";
 import { renderPanel } from "./panel.js";
 import type { Failure, IcechunkInfo, IcechunkRef, Response, Source } from "./protocol.js";
-import { renderExpected } from "./expected.js";
 import { TreeView } from "./tree.js";
-import { fillView, forgetViews, refreshVerdicts, viewCard } from "./view.js";
 import type { ViewContext } from "./view.js";
+import { fillView, forgetViews, refreshVerdicts, viewCard } from "./view.js";
 import type { Verdict } from "./view-plate.js";
 
 /** The hierarchy `npm start` serves beside the page. */
@@ -82,7 +83,9 @@ worker.onFatal = (f) => {
   document.body.dataset.state = "failed";
 };
 window.addEventListener("error", (e) => banner({ code: "Error", message: e.message, path: null, key: null }));
-window.addEventListener("unhandledrejection", (e) => banner({ code: "Error", message: String((e.reason as Error)?.message ?? e.reason), path: null, key: null }));
+window.addEventListener("unhandledrejection", (e) =>
+  banner({ code: "Error", message: String((e.reason as Error)?.message ?? e.reason), path: null, key: null }),
+);
 
 /** The store URL of what the address asks for: ?url=, else the sample. */
 function requestedUrl(): string {
@@ -120,9 +123,21 @@ function showIcechunk(url: string, ref: IcechunkRef | undefined, info: IcechunkI
   const picker = h(
     "select",
     { id: "icechunk-ref", "aria-label": "Icechunk ref" },
-    h("optgroup", { label: "Branches" }, info.branches.map((b) => option(`branch:${b.name}`, b.name))),
-    h("optgroup", { label: "Tags" }, info.tags.map((t) => option(`tag:${t.name}`, t.name))),
-    h("optgroup", { label: "Snapshots" }, info.history.map((s) => option(`snapshot:${s.id}`, `${s.id.slice(0, 8)}… ${s.message ?? ""}`.trim()))),
+    h(
+      "optgroup",
+      { label: "Branches" },
+      info.branches.map((b) => option(`branch:${b.name}`, b.name)),
+    ),
+    h(
+      "optgroup",
+      { label: "Tags" },
+      info.tags.map((t) => option(`tag:${t.name}`, t.name)),
+    ),
+    h(
+      "optgroup",
+      { label: "Snapshots" },
+      info.history.map((s) => option(`snapshot:${s.id}`, `${s.id.slice(0, 8)}… ${s.message ?? ""}`.trim())),
+    ),
   );
   if (![...picker.querySelectorAll("option")].some((o) => o.value === current)) picker.prepend(option(current, current));
   picker.value = current;
@@ -136,8 +151,18 @@ function showIcechunk(url: string, ref: IcechunkRef | undefined, info: IcechunkI
     els.icechunk,
     h("div.icechunk-head", null, h("b", null, "Icechunk"), ` repository (spec ${info.specVersion}) at `, picker),
     info.refsError === null ? null : h("p.muted", null, `Refs not listed: ${info.refsError}`),
-    h("details.icechunk-history", null, h("summary", null, `History: ${info.history.length} snapshot${info.history.length === 1 ? "" : "s"}`),
-      h("ol", null, info.history.map((s) => h("li", { dataset: { snapshot: s.id } }, h("code", null, s.id), " ", s.message ?? "", " ", h("span.muted", null, when(s.time)))))),
+    h(
+      "details.icechunk-history",
+      null,
+      h("summary", null, `History: ${info.history.length} snapshot${info.history.length === 1 ? "" : "s"}`),
+      h(
+        "ol",
+        null,
+        info.history.map((s) =>
+          h("li", { dataset: { snapshot: s.id } }, h("code", null, s.id), " ", s.message ?? "", " ", h("span.muted", null, when(s.time))),
+        ),
+      ),
+    ),
   );
   els.icechunk.hidden = false;
 }
@@ -182,7 +207,20 @@ function viewContext(): ViewContext {
  */
 function showFirstView(path: string): void {
   const slot = h("div.view-slot");
-  replace(els.nodeView, h("article.panel", { dataset: { path, early: "true" } }, h("header.panel-head", null, h("h2", { id: "node-title" }, path === "" ? "/" : `/${path}`), h("span.pill.pill-warn", null, "walking…")), h("div.panel-body", null, slot)));
+  replace(
+    els.nodeView,
+    h(
+      "article.panel",
+      { dataset: { path, early: "true" } },
+      h(
+        "header.panel-head",
+        null,
+        h("h2", { id: "node-title" }, path === "" ? "/" : `/${path}`),
+        h("span.pill.pill-warn", null, "walking…"),
+      ),
+      h("div.panel-body", null, slot),
+    ),
+  );
   fillView(slot, path, viewContext());
   // The walk waits for this: the pictures in view come first.
   void viewCard(path, viewContext()).then((card) => {
@@ -238,7 +276,11 @@ function summary(h0: Hierarchy): HTMLElement {
       ? h("span.pill.pill-warn", null, "validating…")
       : problems.length === 0
         ? h("span.pill.pill-good", null, "valid")
-        : h("span.pill.pill-bad", null, `${errors} error${errors === 1 ? "" : "s"}${warnings ? `, ${warnings} warning${warnings === 1 ? "" : "s"}` : ""}`),
+        : h(
+            "span.pill.pill-bad",
+            null,
+            `${errors} error${errors === 1 ? "" : "s"}${warnings ? `, ${warnings} warning${warnings === 1 ? "" : "s"}` : ""}`,
+          ),
     h0.errors.length > 0 && h("span.pill.pill-warn", null, `${h0.errors.length} unreadable`),
     ...h0.conventions.map((c) => conventionBadge(c)),
   ];
@@ -269,7 +311,8 @@ function loadLocal(source: Source): void {
 function markSteps(timings: { [step: string]: number }): void {
   for (const [step, at] of Object.entries(timings)) {
     const name = `zom:${step}`;
-    if (at > 0 && performance.getEntriesByName(name).length === 0) performance.mark(name, { startTime: Math.max(0, at - performance.timeOrigin) });
+    if (at > 0 && performance.getEntriesByName(name).length === 0)
+      performance.mark(name, { startTime: Math.max(0, at - performance.timeOrigin) });
   }
 }
 
@@ -365,7 +408,12 @@ async function load(source: Source): Promise<void> {
     replace(els.tree, failureBox(f, "Could not open this hierarchy"));
     replace(
       els.nodeView,
-      h("article.panel", null, h("header.panel-head", null, h("h2", null, "Could not open")), h("div.panel-body", null, h("p", null, h("code.url", null, url)), failureBox(f, "Could not open this hierarchy"))),
+      h(
+        "article.panel",
+        null,
+        h("header.panel-head", null, h("h2", null, "Could not open")),
+        h("div.panel-body", null, h("p", null, h("code.url", null, url)), failureBox(f, "Could not open this hierarchy")),
+      ),
     );
     showTab("node");
     document.body.dataset.state = "failed";
@@ -448,7 +496,8 @@ els.download.addEventListener("click", async () => {
   if (hier === null) return;
   try {
     const { text } = await worker.call<"stringify">({ type: "stringify" });
-    const name = (hier.url.startsWith("local:") ? hier.url.slice(6) : new URL(hier.url).pathname).split("/").filter(Boolean).pop() ?? "hierarchy";
+    const name =
+      (hier.url.startsWith("local:") ? hier.url.slice(6) : new URL(hier.url).pathname).split("/").filter(Boolean).pop() ?? "hierarchy";
     const a = h("a", { href: URL.createObjectURL(new Blob([text], { type: "application/json" })), download: `${name}.zom.json` });
     document.body.append(a);
     a.click();

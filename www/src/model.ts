@@ -100,7 +100,18 @@ export function hierarchy(walked: WalkedTree): Hierarchy {
   let count = 0;
   const make = (path: string, failure: Failure | null): TreeNode => {
     const name = path === "" ? "/" : path.slice(path.lastIndexOf("/") + 1);
-    const node: TreeNode = { path, name, kind: failure === null ? "node" : "failed", summary: null, failure, children: [], parent: null, depth: 0, position: 0, index: count++ };
+    const node: TreeNode = {
+      path,
+      name,
+      kind: failure === null ? "node" : "failed",
+      summary: null,
+      failure,
+      children: [],
+      parent: null,
+      depth: 0,
+      position: 0,
+      index: count++,
+    };
     byPath.set(path, node);
     return node;
   };
@@ -110,7 +121,11 @@ export function hierarchy(walked: WalkedTree): Hierarchy {
   const attach = (node: TreeNode): void => {
     let up = parentPath(node.path);
     let parent: TreeNode | undefined;
-    while (up !== null && (parent = byPath.get(up)) === undefined) up = parentPath(up);
+    while (up !== null) {
+      parent = byPath.get(up);
+      if (parent !== undefined) break;
+      up = parentPath(up);
+    }
     node.parent = parent ?? root;
     node.parent.children.push(node);
   };
@@ -127,7 +142,13 @@ export function hierarchy(walked: WalkedTree): Hierarchy {
   for (const path of unlisted) {
     const node = byPath.get(path);
     if (node !== undefined) {
-      node.failure ??= { code: "Unlisted", message: "the members of this group could not be listed (the server offers no S3 or HTML listing, and there is no consolidated metadata)", path, key: null };
+      node.failure ??= {
+        code: "Unlisted",
+        message:
+          "the members of this group could not be listed (the server offers no S3 or HTML listing, and there is no consolidated metadata)",
+        path,
+        key: null,
+      };
     }
   }
   // Depths, sorted children and their places, from the root down (no recursion: deep trees are fine).
@@ -141,7 +162,19 @@ export function hierarchy(walked: WalkedTree): Hierarchy {
     });
   }
   const failed = [...byPath.values()].filter((n) => n.failure !== null);
-  return { url, root, byPath, failed, problems: null, problemsAt: new Map(), problemsBelow: new Map(), conventions: [], errors, unlisted, consolidated };
+  return {
+    url,
+    root,
+    byPath,
+    failed,
+    problems: null,
+    problemsAt: new Map(),
+    problemsBelow: new Map(),
+    conventions: [],
+    errors,
+    unlisted,
+    consolidated,
+  };
 }
 
 /** Adds zom's summaries of the nodes (by path) to `hier`: each node's kind, format, shape, data type, codecs. */

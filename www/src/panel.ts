@@ -6,9 +6,10 @@
  * a node's ZOM when its panel shows, a subtree's when its section is opened).
  * @module
  */
+
+import { showBytes } from "../../ts/shared/units.js";
 import type { ZomWorker } from "./client.js";
 import { WorkerFailure } from "./client.js";
-import { showBytes } from "../../ts/shared/units.js";
 import { h, replace } from "./dom.js";
 import { failureBox } from "./failure.js";
 import { jsonBlock, jsonTextBlock, locText } from "./json.js";
@@ -16,8 +17,8 @@ import type { Hierarchy, TreeNode, ZomNode } from "./model.js";
 import { shapeText, within } from "./model.js";
 import { renderPreview } from "./preview.js";
 import type { Problem } from "./protocol.js";
-import { fillView } from "./view.js";
 import type { ViewContext } from "./view.js";
+import { fillView } from "./view.js";
 
 function section(title: string, id: string, ...content: (Node | null | false)[]): HTMLElement {
   return h("section.card", { id }, h("h3", null, title), ...content.filter((c): c is Node => c !== null && c !== false));
@@ -32,7 +33,10 @@ const LISTED = 500;
 
 /** "the first 500 of 1,234 …; select a node below for its own" when `shown` < `total`. */
 function cut(shown: number, total: number, what: string): HTMLElement | false {
-  return shown < total && h("p.muted.cut", null, `The first ${shown.toLocaleString("en")} of ${total.toLocaleString("en")} ${what}; a node below lists its own.`);
+  return (
+    shown < total &&
+    h("p.muted.cut", null, `The first ${shown.toLocaleString("en")} of ${total.toLocaleString("en")} ${what}; a node below lists its own.`)
+  );
 }
 
 /** The problems table: severity, node, location, kind, message (the first LISTED problems). */
@@ -41,7 +45,19 @@ export function problemsTable(all: Problem[], select: (path: string) => void): H
   const table = h(
     "table.problems",
     null,
-    h("thead", null, h("tr", null, h("th", null, "severity"), h("th", null, "node"), h("th", null, "location"), h("th", null, "kind"), h("th", null, "message"))),
+    h(
+      "thead",
+      null,
+      h(
+        "tr",
+        null,
+        h("th", null, "severity"),
+        h("th", null, "node"),
+        h("th", null, "location"),
+        h("th", null, "kind"),
+        h("th", null, "message"),
+      ),
+    ),
     h(
       "tbody",
       null,
@@ -50,10 +66,30 @@ export function problemsTable(all: Problem[], select: (path: string) => void): H
           "tr",
           { class: `sev-${p.severity}` },
           h("td", null, h(`span.sev.sev-${p.severity}`, null, p.severity)),
-          h("td", null, h("a", { href: `#/${p.path}`, onclick: (e: Event) => (e.preventDefault(), select(p.path)) }, `/${p.path}`)),
+          h(
+            "td",
+            null,
+            h(
+              "a",
+              {
+                href: `#/${p.path}`,
+                onclick: (e: Event) => {
+                  e.preventDefault();
+                  select(p.path);
+                },
+              },
+              `/${p.path}`,
+            ),
+          ),
           h("td", null, h("code", null, locText(p.loc) || "(document)")),
           h("td", null, p.kind),
-          h("td.message", null, p.message, p.spec !== undefined && h("span.rule", { title: "the convention's spec and the rule that failed" }, `${p.spec} · ${p.rule ?? ""}`)),
+          h(
+            "td.message",
+            null,
+            p.message,
+            p.spec !== undefined &&
+              h("span.rule", { title: "the convention's spec and the rule that failed" }, `${p.spec} · ${p.rule ?? ""}`),
+          ),
         ),
       ),
     ),
@@ -71,7 +107,13 @@ const ZOM_TEXT_LIMIT = 250_000;
  * filled in when the worker sends it; the ZOM of a subtree is asked for when its section is
  * opened.
  */
-export function renderPanel(hier: Hierarchy, node: TreeNode, worker: ZomWorker, select: (path: string) => void, views: ViewContext): HTMLElement {
+export function renderPanel(
+  hier: Hierarchy,
+  node: TreeNode,
+  worker: ZomWorker,
+  select: (path: string) => void,
+  views: ViewContext,
+): HTMLElement {
   const title = node.path === "" ? "/" : `/${node.path}`;
   const s = node.summary;
   /** The walk read it: the worker has its ZOM. */
@@ -89,7 +131,11 @@ export function renderPanel(hier: Hierarchy, node: TreeNode, worker: ZomWorker, 
       facts.push(["members", String(node.children.length)]);
     }
   }
-  const factList = h("dl.facts", null, facts.flatMap(([k, v]) => [h("dt", null, k), h("dd", null, v)]));
+  const factList = h(
+    "dl.facts",
+    null,
+    facts.flatMap(([k, v]) => [h("dt", null, k), h("dd", null, v)]),
+  );
 
   const problems = hier.problems?.filter((p) => within(p.path, node.path)) ?? null;
   const failures = hier.failed.filter((n) => within(n.path, node.path)).map((n) => n.failure!);
@@ -99,7 +145,13 @@ export function renderPanel(hier: Hierarchy, node: TreeNode, worker: ZomWorker, 
     null,
     h(`span.kind.kind-${node.kind}.big`, null, node.kind),
     h("h2", { id: "node-title" }, title),
-    ...claims.map(({ claim, c }) => h("span.pill.pill-claim", { dataset: { spec: c.spec }, title: `this node claims to be ${c.title} ${claim.claim}` }, `${c.title} ${claim.claim}`)),
+    ...claims.map(({ claim, c }) =>
+      h(
+        "span.pill.pill-claim",
+        { dataset: { spec: c.spec }, title: `this node claims to be ${c.title} ${claim.claim}` },
+        `${c.title} ${claim.claim}`,
+      ),
+    ),
     problems === null
       ? h("span.pill.pill-warn", null, "validating…")
       : problems.length > 0
@@ -123,7 +175,14 @@ export function renderPanel(hier: Hierarchy, node: TreeNode, worker: ZomWorker, 
         `Read failures (${failures.length})`,
         "failures",
         cut(Math.min(LISTED, failures.length), failures.length, "read failures"),
-        ...failures.slice(0, LISTED).map((f) => failureBox(f, f.path === node.path || (f.path ?? "") === node.path ? "Could not read this node" : `Could not read /${f.path ?? ""}`)),
+        ...failures
+          .slice(0, LISTED)
+          .map((f) =>
+            failureBox(
+              f,
+              f.path === node.path || (f.path ?? "") === node.path ? "Could not read this node" : `Could not read /${f.path ?? ""}`,
+            ),
+          ),
       ),
     section(
       "Validation",
@@ -143,25 +202,30 @@ export function renderPanel(hier: Hierarchy, node: TreeNode, worker: ZomWorker, 
   if (!read) return panel;
   fillView(viewSlot, node.path, views);
 
-  const failed = (slot: HTMLElement, rest: HTMLElement[] = []) => (e: unknown) => {
-    const f = e instanceof WorkerFailure ? e.failure : { code: "Error", message: String(e), path: node.path, key: null };
-    replace(slot, failureBox(f, "The worker could not send this node"));
-    for (const other of rest) replace(other, h("p.muted", null, "—"));
-  };
-  worker.call<"node">({ type: "node", path: node.path }).then((answer) => {
-    // A panel replaced meanwhile (another node selected) starts no read.
-    if (!panel.isConnected) return;
-    const zom = answer.zom as ZomNode;
-    if (Array.isArray(zom.dimension_names)) {
-      factList.append(h("dt", null, "dimensions"), h("dd", null, zom.dimension_names.map((n) => n ?? "—").join(", ")));
-    }
-    const meta: ZomNode = {};
-    for (const [k, v] of Object.entries(zom)) if (k !== "attributes") meta[k] = v;
-    const attrs = (zom.attributes ?? {}) as object;
-    replace(attributes, Object.keys(attrs).length === 0 ? h("p.muted", null, "no attributes") : jsonBlock(attrs));
-    replace(metadata, jsonBlock(meta));
-    if (node.kind === "array") renderPreview(preview, node, zom, worker);
-  }, failed(attributes, [metadata]));
+  const failed =
+    (slot: HTMLElement, rest: HTMLElement[] = []) =>
+    (e: unknown) => {
+      const f = e instanceof WorkerFailure ? e.failure : { code: "Error", message: String(e), path: node.path, key: null };
+      replace(slot, failureBox(f, "The worker could not send this node"));
+      for (const other of rest) replace(other, h("p.muted", null, "—"));
+    };
+  worker.call<"node">({ type: "node", path: node.path }).then(
+    (answer) => {
+      // A panel replaced meanwhile (another node selected) starts no read.
+      if (!panel.isConnected) return;
+      const zom = answer.zom as ZomNode;
+      if (Array.isArray(zom.dimension_names)) {
+        factList.append(h("dt", null, "dimensions"), h("dd", null, zom.dimension_names.map((n) => n ?? "—").join(", ")));
+      }
+      const meta: ZomNode = {};
+      for (const [k, v] of Object.entries(zom)) if (k !== "attributes") meta[k] = v;
+      const attrs = (zom.attributes ?? {}) as object;
+      replace(attributes, Object.keys(attrs).length === 0 ? h("p.muted", null, "no attributes") : jsonBlock(attrs));
+      replace(metadata, jsonBlock(meta));
+      if (node.kind === "array") renderPreview(preview, node, zom, worker);
+    },
+    failed(attributes, [metadata]),
+  );
   // The subtree's ZOM (10 MB for 10,000 nodes) only when asked for.
   let asked = false;
   zomSection.addEventListener("toggle", () => {
@@ -170,7 +234,12 @@ export function renderPanel(hier: Hierarchy, node: TreeNode, worker: ZomWorker, 
     worker.call<"zomText">({ type: "zomText", path: node.path, limit: ZOM_TEXT_LIMIT }).then(({ text, total }) => {
       replace(
         zomSlot,
-        total > text.length && h("p.muted", null, `The first ${showBytes(text.length)} of ${showBytes(total)} of JSON text; Download ZOM saves the whole hierarchy.`),
+        total > text.length &&
+          h(
+            "p.muted",
+            null,
+            `The first ${showBytes(text.length)} of ${showBytes(total)} of JSON text; Download ZOM saves the whole hierarchy.`,
+          ),
         jsonTextBlock(text),
       );
     }, failed(zomSlot));

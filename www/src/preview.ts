@@ -33,7 +33,16 @@ export function renderPreview(root: HTMLElement, node: TreeNode, zom: ZomNode, w
   const sliders = indices.map((_, d) => {
     const max = Math.max(0, (shape[d] ?? 1) - 1);
     const value = h("output.slider-value", null, `0 / ${max}`);
-    const input = h("input", { type: "range", min: 0, max, value: 0, step: 1, disabled: max === 0, "aria-label": dimLabel(d), dataset: { dim: d } });
+    const input = h("input", {
+      type: "range",
+      min: 0,
+      max,
+      value: 0,
+      step: 1,
+      disabled: max === 0,
+      "aria-label": dimLabel(d),
+      dataset: { dim: d },
+    });
     input.addEventListener("input", () => {
       indices[d] = Number(input.value);
       value.textContent = `${input.value} / ${max}`;
@@ -46,12 +55,7 @@ export function renderPreview(root: HTMLElement, node: TreeNode, zom: ZomNode, w
     showGrid = gridToggle.checked;
     if (last !== null) drawGrid(last);
   });
-  const controls = h(
-    "div.preview-controls",
-    null,
-    sliders,
-    shape.length >= 2 && h("label.toggle", null, gridToggle, " chunk grid"),
-  );
+  const controls = h("div.preview-controls", null, sliders, shape.length >= 2 && h("label.toggle", null, gridToggle, " chunk grid"));
   replace(root, controls, status, output);
 
   let timer: number | undefined;
@@ -102,7 +106,8 @@ export function renderPreview(root: HTMLElement, node: TreeNode, zom: ZomNode, w
   function drawImage(r: ImageResult): void {
     const canvas = h("canvas.image", { id: "preview-canvas", width: r.width, height: r.height });
     const ctx = canvas.getContext("2d");
-    if (ctx !== null && r.width > 0 && r.height > 0) ctx.putImageData(new ImageData(new Uint8ClampedArray(r.rgba), r.width, r.height), 0, 0);
+    if (ctx !== null && r.width > 0 && r.height > 0)
+      ctx.putImageData(new ImageData(new Uint8ClampedArray(r.rgba), r.width, r.height), 0, 0);
     // Small slices are enlarged (pixelated), up to 64 screen pixels per value.
     scale = Math.min(BOX.width / r.width, BOX.height / r.height, 64);
     const w = Math.max(1, Math.round(r.width * scale));
@@ -178,7 +183,14 @@ export function renderPreview(root: HTMLElement, node: TreeNode, zom: ZomNode, w
       Array.from({ length: indexCols }, (_, d) => h("th.index", null, names[d] ?? `i${d}`)),
       r.columns.map((c) => h("th", null, c)),
     );
-    const body = r.rows.map((row) => h("tr", null, row.index.map((i) => h("td.index", null, String(i))), row.cells.map((c) => h("td", null, c))));
+    const body = r.rows.map((row) =>
+      h(
+        "tr",
+        null,
+        row.index.map((i) => h("td.index", null, String(i))),
+        row.cells.map((c) => h("td", null, c)),
+      ),
+    );
     replace(output, h("div.table-wrap", null, h("table.values", null, h("thead", null, head), h("tbody", null, body))));
   }
 

@@ -4,7 +4,7 @@
  * only draws. Values cross by structured clone (BigInts included).
  * @module
  */
-import type { DatasetVariable, Description, DetectedConvention, ImageChannel, ImagePictureOptions, ImageView, NodeSummary } from "zom/manual";
+import type { DatasetVariable, Description, DetectedConvention, ImageChannel, ImagePictureOptions, ImageView } from "zom/manual";
 
 /** A failure, as the page shows it: zom's error code, node path and store key when known. */
 export interface Failure {

@@ -63,7 +63,10 @@ function temporal(value: unknown, dtype: unknown): string {
         if (unit === "D" || unit === "W") iso = text.slice(0, 10);
         else if (per >= 1_000_000_000n) iso = text.replace(".000Z", "Z");
         else if (per >= 1_000_000n) iso = text;
-        else iso = `${text.slice(0, -1)}${String(rest).padStart(6, "0").slice(0, unit === "us" ? 3 : 6)}Z`;
+        else
+          iso = `${text.slice(0, -1)}${String(rest)
+            .padStart(6, "0")
+            .slice(0, unit === "us" ? 3 : 6)}Z`;
       }
     }
   }
@@ -72,7 +75,8 @@ function temporal(value: unknown, dtype: unknown): string {
 
 function bytesText(b: Uint8Array): string {
   let s = "";
-  for (const x of b) s += x >= 0x20 && x < 0x7f && x !== 0x22 && x !== 0x5c ? String.fromCharCode(x) : `\\x${x.toString(16).padStart(2, "0")}`;
+  for (const x of b)
+    s += x >= 0x20 && x < 0x7f && x !== 0x22 && x !== 0x5c ? String.fromCharCode(x) : `\\x${x.toString(16).padStart(2, "0")}`;
   return `b"${s}"`;
 }
 

@@ -27,15 +27,41 @@ const dimsText = (v: DatasetVariable): string => `(${v.dims.join(", ")})`;
 
 /** One variable's row of the summary. */
 function variableRow(v: DatasetVariable, plotted: boolean): HTMLElement {
-  const about = [v.long_name, v.units === null ? null : `[${v.units}]`, v.axis === null ? null : `${v.axis} axis`, v.time === null ? null : `${v.time.calendar} calendar`].filter((s) => s !== null).join(" ");
-  return h("tr", { dataset: { variable: v.name } }, h("td", null, plotted ? "●" : ""), h("td", null, h("b", null, v.name)), h("td", null, dimsText(v)), h("td", null, v.data_type), h("td.muted", null, about));
+  const about = [
+    v.long_name,
+    v.units === null ? null : `[${v.units}]`,
+    v.axis === null ? null : `${v.axis} axis`,
+    v.time === null ? null : `${v.time.calendar} calendar`,
+  ]
+    .filter((s) => s !== null)
+    .join(" ");
+  return h(
+    "tr",
+    { dataset: { variable: v.name } },
+    h("td", null, plotted ? "●" : ""),
+    h("td", null, h("b", null, v.name)),
+    h("td", null, dimsText(v)),
+    h("td", null, v.data_type),
+    h("td.muted", null, about),
+  );
 }
 
 /** The summary, as xarray's repr orders it. */
 function summary(view: DatasetView): HTMLElement {
   const dims = view.dimensions.map((d) => `${d.name}: ${d.size}`).join(", ");
   const table = (title: string, rows: DatasetVariable[], plotted: boolean) =>
-    rows.length > 0 && [h("h4", null, title), h("table.dataset-vars", null, h("tbody", null, rows.map((v) => variableRow(v, plotted && v.name === v.dims[0]))))];
+    rows.length > 0 && [
+      h("h4", null, title),
+      h(
+        "table.dataset-vars",
+        null,
+        h(
+          "tbody",
+          null,
+          rows.map((v) => variableRow(v, plotted && v.name === v.dims[0])),
+        ),
+      ),
+    ];
   const attrs = Object.entries(view.attributes);
   return h(
     "div.dataset-summary",
@@ -43,7 +69,20 @@ function summary(view: DatasetView): HTMLElement {
     h("p", null, h("b", null, "Dimensions: "), `(${dims})`),
     table("Coordinates", view.coordinates, true),
     table("Data variables", view.data_variables, false),
-    attrs.length > 0 && h("details", null, h("summary", null, `Attributes (${attrs.length})`), h("dl.facts", null, attrs.flatMap(([k, v]) => [h("dt", null, k), h("dd", null, typeof v === "string" ? v : JSON.stringify(v, (_, x: unknown) => (typeof x === "bigint" ? x.toString() : x)))]))),
+    attrs.length > 0 &&
+      h(
+        "details",
+        null,
+        h("summary", null, `Attributes (${attrs.length})`),
+        h(
+          "dl.facts",
+          null,
+          attrs.flatMap(([k, v]) => [
+            h("dt", null, k),
+            h("dd", null, typeof v === "string" ? v : JSON.stringify(v, (_, x: unknown) => (typeof x === "bigint" ? x.toString() : x))),
+          ]),
+        ),
+      ),
   );
 }
 
@@ -53,7 +92,13 @@ function axisLabels(axis: PlaneAxisResult, where: "x" | "y"): HTMLElement {
   const at = (i: number) => (values === null ? String(i) : fmt(values[i] ?? NaN));
   const n = values?.length ?? 0;
   const name = `${axis.name}${axis.units === null ? "" : ` (${axis.units})`}`;
-  return h(`div.axis.axis-${where}`, { dataset: { axis: axis.name } }, h("span.axis-start", null, n > 0 ? at(0) : ""), h("span.axis-name", null, name), h("span.axis-end", null, n > 0 ? at(n - 1) : ""));
+  return h(
+    `div.axis.axis-${where}`,
+    { dataset: { axis: axis.name } },
+    h("span.axis-start", null, n > 0 ? at(0) : ""),
+    h("span.axis-name", null, name),
+    h("span.axis-end", null, n > 0 ? at(n - 1) : ""),
+  );
 }
 
 /** Builds the dataset page into `root`. */
@@ -66,7 +111,11 @@ export function renderDatasetView(root: HTMLElement, path: string, view: Dataset
   let indices: number[] = [];
   let showStored = false;
   let generation = 0;
-  const pick = h("select", { id: "variable-pick", "aria-label": "variable" }, plottable.map((v) => h("option", { value: v.name }, `${v.name} ${dimsText(v)}`)));
+  const pick = h(
+    "select",
+    { id: "variable-pick", "aria-label": "variable" },
+    plottable.map((v) => h("option", { value: v.name }, `${v.name} ${dimsText(v)}`)),
+  );
   pick.addEventListener("change", () => {
     name = pick.value;
     indices = [];
@@ -82,7 +131,8 @@ export function renderDatasetView(root: HTMLElement, path: string, view: Dataset
   replace(
     root,
     summary(view),
-    plottable.length > 0 && h("div.preview-controls", null, h("label.toggle", null, "map ", pick), h("label.toggle", null, stored, " stored values")),
+    plottable.length > 0 &&
+      h("div.preview-controls", null, h("label.toggle", null, "map ", pick), h("label.toggle", null, stored, " stored values")),
     sliders,
     status,
     output,
@@ -97,7 +147,16 @@ export function renderDatasetView(root: HTMLElement, path: string, view: Dataset
     r.leading.forEach((d, i) => {
       const label = (k: number) => d.labels?.[k] ?? String(k);
       const value = h("output.slider-value", { dataset: { dim: d.name } }, label(r.indices[i] ?? 0));
-      const input = h("input", { type: "range", min: 0, max: Math.max(0, d.size - 1), value: r.indices[i] ?? 0, step: 1, disabled: d.size <= 1, "aria-label": d.name, dataset: { dim: d.name } });
+      const input = h("input", {
+        type: "range",
+        min: 0,
+        max: Math.max(0, d.size - 1),
+        value: r.indices[i] ?? 0,
+        step: 1,
+        disabled: d.size <= 1,
+        "aria-label": d.name,
+        dataset: { dim: d.name },
+      });
       input.addEventListener("input", () => {
         indices[i] = Number(input.value);
         value.textContent = label(indices[i] ?? 0);
@@ -115,9 +174,9 @@ export function renderDatasetView(root: HTMLElement, path: string, view: Dataset
 
   async function draw(): Promise<void> {
     if (name === null) {
-    settle(root);
-    return;
-  }
+      settle(root);
+      return;
+    }
     const mine = ++generation;
     status.textContent = "reading…";
     status.classList.add("busy");
@@ -154,9 +213,14 @@ export function renderDatasetView(root: HTMLElement, path: string, view: Dataset
       const y = Math.floor(e.offsetY / scale);
       if (x < 0 || y < 0 || x >= r.width || y >= r.height) return;
       const i = y * r.width + x;
-      const where = (a: PlaneAxisResult, k: number) => `${a.name} ${a.values === null ? k : fmt(a.values[k] ?? NaN)}${a.units === null ? "" : ` ${a.units}`}`;
+      const where = (a: PlaneAxisResult, k: number) =>
+        `${a.name} ${a.values === null ? k : fmt(a.values[k] ?? NaN)}${a.units === null ? "" : ` ${a.units}`}`;
       const value = r.values[i] ?? NaN;
-      const shown = showStored ? `${fmt(r.stored[i] ?? NaN)} stored (decoded ${Number.isNaN(value) ? "masked" : `${fmt(value)}${units}`})` : Number.isNaN(value) ? `masked (stored ${fmt(r.stored[i] ?? NaN)})` : `${fmt(value)}${units} (stored ${fmt(r.stored[i] ?? NaN)})`;
+      const shown = showStored
+        ? `${fmt(r.stored[i] ?? NaN)} stored (decoded ${Number.isNaN(value) ? "masked" : `${fmt(value)}${units}`})`
+        : Number.isNaN(value)
+          ? `masked (stored ${fmt(r.stored[i] ?? NaN)})`
+          : `${fmt(value)}${units} (stored ${fmt(r.stored[i] ?? NaN)})`;
       readout.textContent = `${where(r.y, y)} · ${where(r.x, x)} · ${r.variable.name} = ${shown}`;
     });
     const legend = h(

@@ -22,7 +22,13 @@ export function fitScale(width: number, height: number, box: { width: number; he
 }
 
 /** Draws RGBA into a new canvas at its own size, shown at most `box` large (small pictures enlarged). */
-export function pictureCanvas(rgba: Uint8ClampedArray, width: number, height: number, box: { width: number; height: number }, cls = "canvas.image"): HTMLCanvasElement {
+export function pictureCanvas(
+  rgba: Uint8ClampedArray,
+  width: number,
+  height: number,
+  box: { width: number; height: number },
+  cls = "canvas.image",
+): HTMLCanvasElement {
   const canvas = h(cls as "canvas.image", { width, height });
   const ctx = canvas.getContext("2d");
   if (ctx !== null && width > 0 && height > 0) ctx.putImageData(new ImageData(new Uint8ClampedArray(rgba), width, height), 0, 0);
@@ -35,7 +41,11 @@ export function pictureCanvas(rgba: Uint8ClampedArray, width: number, height: nu
 /** The web viewers that open an OME-Zarr image from its URL, and how. */
 const VIEWERS: { name: string; link: (url: string, v3: boolean) => string }[] = [
   { name: "vizarr", link: (url) => `https://hms-dbmi.github.io/vizarr/?source=${encodeURIComponent(url)}` },
-  { name: "neuroglancer", link: (url, v3) => `https://neuroglancer-demo.appspot.com/#!${encodeURIComponent(JSON.stringify({ layers: [{ type: "image", source: `${v3 ? "zarr3" : "zarr2"}://${url}`, name: "image" }] }))}` },
+  {
+    name: "neuroglancer",
+    link: (url, v3) =>
+      `https://neuroglancer-demo.appspot.com/#!${encodeURIComponent(JSON.stringify({ layers: [{ type: "image", source: `${v3 ? "zarr3" : "zarr2"}://${url}`, name: "image" }] }))}`,
+  },
   { name: "itk-vtk-viewer", link: (url) => `https://kitware.github.io/itk-vtk-viewer/app/?image=${encodeURIComponent(url)}` },
   { name: "Vol-E", link: (url) => `https://vole.allencell.org/viewer?url=${encodeURIComponent(url)}` },
   { name: "ome-ngff-validator", link: (url) => `https://ome.github.io/ome-ngff-validator/?source=${encodeURIComponent(url)}` },
@@ -44,13 +54,30 @@ const VIEWERS: { name: string; link: (url: string, v3: boolean) => string }[] = 
 /** "Open in" links for an image at `url` (http(s) only: a viewer cannot reach local data). */
 export function openInLinks(url: string | null, v3: boolean): HTMLElement | null {
   if (url === null || !/^https?:\/\//i.test(url)) return null;
-  return h("p.open-in", null, "Open in ", VIEWERS.map((v, i) => [i > 0 ? " · " : "", h("a", { href: v.link(url, v3), target: "_blank", rel: "noopener", dataset: { viewer: v.name } }, v.name)]).flat());
+  return h(
+    "p.open-in",
+    null,
+    "Open in ",
+    VIEWERS.flatMap((v, i) => [
+      i > 0 ? " · " : "",
+      h("a", { href: v.link(url, v3), target: "_blank", rel: "noopener", dataset: { viewer: v.name } }, v.name),
+    ]),
+  );
 }
 
 /** A physical size: "0.5 µm". */
 function physical(value: number, unit: string | null): string {
   const n = Number.parseFloat(value.toPrecision(6));
-  const units: { [u: string]: string } = { micrometer: "µm", nanometer: "nm", millimeter: "mm", centimeter: "cm", meter: "m", angstrom: "Å", second: "s", millisecond: "ms" };
+  const units: { [u: string]: string } = {
+    micrometer: "µm",
+    nanometer: "nm",
+    millimeter: "mm",
+    centimeter: "cm",
+    meter: "m",
+    angstrom: "Å",
+    second: "s",
+    millisecond: "ms",
+  };
   return unit === null ? String(n) : `${n} ${units[unit] ?? unit}`;
 }
 
@@ -60,7 +87,20 @@ function levelsTable(view: ImageView): HTMLElement {
   return h(
     "table.levels",
     null,
-    h("thead", null, h("tr", null, h("th", null, "level"), h("th", null, "shape"), h("th", null, "chunks"), h("th", null, "data type"), space.map(({ a }) => h("th", null, `${a.name} pixel`)), h("th", null, "translation"))),
+    h(
+      "thead",
+      null,
+      h(
+        "tr",
+        null,
+        h("th", null, "level"),
+        h("th", null, "shape"),
+        h("th", null, "chunks"),
+        h("th", null, "data type"),
+        space.map(({ a }) => h("th", null, `${a.name} pixel`)),
+        h("th", null, "translation"),
+      ),
+    ),
     h(
       "tbody",
       null,
@@ -88,7 +128,14 @@ const fromCss = (c: string): string => c.replace(/^#/, "").toUpperCase();
  * Builds the image page of the image at `path` into `root`: `url` the hierarchy's URL (for
  * the viewer links) and `v3` its format.
  */
-export function renderImageView(root: HTMLElement, path: string, view: ImageView, worker: ZomWorker, url: string | null, v3: boolean): void {
+export function renderImageView(
+  root: HTMLElement,
+  path: string,
+  view: ImageView,
+  worker: ZomWorker,
+  url: string | null,
+  v3: boolean,
+): void {
   const channels: ImageChannel[] = view.channels.map((c) => ({ ...c }));
   const level0 = view.levels[0]?.shape ?? null;
   const fixed: { t: number | null; z: number | null } = { t: null, z: null };
@@ -101,25 +148,48 @@ export function renderImageView(root: HTMLElement, path: string, view: ImageView
   const channelRows = channels.map((c, i) => {
     const on = h("input", { type: "checkbox", checked: c.active, "aria-label": `show ${c.label}`, dataset: { channel: i } });
     const colour = h("input", { type: "color", value: toCss(c.color), "aria-label": `${c.label} colour` });
-    const start = h("input.window", { type: "number", value: c.window?.start ?? "", placeholder: "min", "aria-label": `${c.label} window start` });
-    const end = h("input.window", { type: "number", value: c.window?.end ?? "", placeholder: "max", "aria-label": `${c.label} window end` });
+    const start = h("input.window", {
+      type: "number",
+      value: c.window?.start ?? "",
+      placeholder: "min",
+      "aria-label": `${c.label} window start`,
+    });
+    const end = h("input.window", {
+      type: "number",
+      value: c.window?.end ?? "",
+      placeholder: "max",
+      "aria-label": `${c.label} window end`,
+    });
     const changed = (): void => {
       c.active = on.checked;
       c.color = fromCss(colour.value);
       const [s, e] = [Number.parseFloat(start.value), Number.parseFloat(end.value)];
-      c.window = Number.isFinite(s) && Number.isFinite(e) ? { start: s, end: e, min: c.window?.min ?? null, max: c.window?.max ?? null } : null;
+      c.window =
+        Number.isFinite(s) && Number.isFinite(e) ? { start: s, end: e, min: c.window?.min ?? null, max: c.window?.max ?? null } : null;
       schedule();
     };
     for (const input of [on, colour, start, end]) input.addEventListener("change", changed);
     return h("label.channel", { dataset: { channel: i } }, on, colour, h("span.channel-label", null, c.label), start, "–", end);
   });
 
-  const levelPick = h("select", { id: "level-pick", "aria-label": "level" }, h("option", { value: "" }, "fit"), view.levels.map((l, i) => h("option", { value: i }, `${l.path}${l.shape === null ? "" : ` (${shapeText(l.shape)})`}`)));
+  const levelPick = h(
+    "select",
+    { id: "level-pick", "aria-label": "level" },
+    h("option", { value: "" }, "fit"),
+    view.levels.map((l, i) => h("option", { value: i }, `${l.path}${l.shape === null ? "" : ` (${shapeText(l.shape)})`}`)),
+  );
   levelPick.addEventListener("change", () => {
     level = levelPick.value === "" ? null : Number(levelPick.value);
     schedule();
   });
-  const labelPick = view.labels.length > 0 && h("select", { id: "labels-pick", "aria-label": "labels" }, h("option", { value: "" }, "no labels"), view.labels.map((l) => h("option", { value: l.name }, `labels: ${l.name}`)));
+  const labelPick =
+    view.labels.length > 0 &&
+    h(
+      "select",
+      { id: "labels-pick", "aria-label": "labels" },
+      h("option", { value: "" }, "no labels"),
+      view.labels.map((l) => h("option", { value: l.name }, `labels: ${l.name}`)),
+    );
   if (labelPick) {
     labelPick.addEventListener("change", () => {
       labels = labelPick.value === "" ? null : labelPick.value;
@@ -132,7 +202,15 @@ export function renderImageView(root: HTMLElement, path: string, view: ImageView
     const start = Math.min(initial ?? (which === "z" ? Math.floor(n / 2) : 0), n - 1);
     fixed[which] = start;
     const value = h("output.slider-value", null, `${start} / ${n - 1}`);
-    const input = h("input", { type: "range", min: 0, max: n - 1, value: start, step: 1, "aria-label": view.axes[axis]?.name ?? which, dataset: { axis: which } });
+    const input = h("input", {
+      type: "range",
+      min: 0,
+      max: n - 1,
+      value: start,
+      step: 1,
+      "aria-label": view.axes[axis]?.name ?? which,
+      dataset: { axis: which },
+    });
     input.addEventListener("input", () => {
       fixed[which] = Number(input.value);
       value.textContent = `${input.value} / ${n - 1}`;
@@ -144,9 +222,24 @@ export function renderImageView(root: HTMLElement, path: string, view: ImageView
     "div.image-controls",
     null,
     h("div.channels", null, channelRows),
-    h("div.preview-controls", null, h("label.toggle", null, "level ", levelPick), labelPick, slider(view.time_axis, "t", view.default_t), slider(view.z_axis, "z", view.default_z)),
+    h(
+      "div.preview-controls",
+      null,
+      h("label.toggle", null, "level ", levelPick),
+      labelPick,
+      slider(view.time_axis, "t", view.default_t),
+      slider(view.z_axis, "z", view.default_z),
+    ),
   );
-  replace(root, controls, status, output, h("h4", null, "Levels"), levelsTable(view), openInLinks(url === null ? null : new URL(path === "" ? "." : `${path}/`, url.endsWith("/") ? url : `${url}/`).href, v3));
+  replace(
+    root,
+    controls,
+    status,
+    output,
+    h("h4", null, "Levels"),
+    levelsTable(view),
+    openInLinks(url === null ? null : new URL(path === "" ? "." : `${path}/`, url.endsWith("/") ? url : `${url}/`).href, v3),
+  );
 
   let timer: number | undefined;
   function schedule(): void {
@@ -192,7 +285,15 @@ export function renderImageView(root: HTMLElement, path: string, view: ImageView
     const legend = h(
       "div.channel-legend",
       null,
-      r.channels.map((c) => h("span.channel-key", null, h("span.swatch", { style: `background: #${c.color}` }), c.label, c.window === null ? "" : ` ${c.window.start}–${c.window.end}`)),
+      r.channels.map((c) =>
+        h(
+          "span.channel-key",
+          null,
+          h("span.swatch", { style: `background: #${c.color}` }),
+          c.label,
+          c.window === null ? "" : ` ${c.window.start}–${c.window.end}`,
+        ),
+      ),
     );
     replace(output, h("div.canvas-wrap", null, canvas), legend);
     status.textContent = `level ${info?.path ?? r.level} (${r.height} × ${r.width}), ${r.channels.length} channel${r.channels.length === 1 ? "" : "s"}${labels ? `, labels ${labels}` : ""}, read and composited in the worker in ${ms} ms`;

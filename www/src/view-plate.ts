@@ -59,7 +59,9 @@ class Pictures {
     this.#observer =
       typeof IntersectionObserver !== "function"
         ? null
-        : new IntersectionObserver((entries) => this.#seen(entries.filter((e) => e.isIntersecting).map((e) => e.target as Slot)), { rootMargin: "200px" });
+        : new IntersectionObserver((entries) => this.#seen(entries.filter((e) => e.isIntersecting).map((e) => e.target as Slot)), {
+            rootMargin: "200px",
+          });
   }
 
   /** A slot to draw when it comes into view. */
@@ -113,10 +115,20 @@ export function updateMarks(root: ParentNode, verdict: Verdict): void {
 }
 
 /** The plate's grid: a header row of columns, a header column of rows, a cell per well. */
-export function renderPlateView(root: HTMLElement, view: PlateView, worker: ZomWorker, select: (path: string) => void, verdict: Verdict): void {
+export function renderPlateView(
+  root: HTMLElement,
+  view: PlateView,
+  worker: ZomWorker,
+  select: (path: string) => void,
+  verdict: Verdict,
+): void {
   const pictures = new Pictures(root);
   const byCell = new Map(view.wells.map((w) => [`${w.row}/${w.column}`, w]));
-  const grid = h("div.plate-grid", { id: "plate-grid", style: `grid-template-columns: auto repeat(${view.columns.length}, ${THUMB.width + 8}px)`, dataset: { rows: view.rows.length, columns: view.columns.length } });
+  const grid = h("div.plate-grid", {
+    id: "plate-grid",
+    style: `grid-template-columns: auto repeat(${view.columns.length}, ${THUMB.width + 8}px)`,
+    dataset: { rows: view.rows.length, columns: view.columns.length },
+  });
   grid.append(h("span.plate-corner"), ...view.columns.map((c) => h("span.plate-col", null, c)));
   view.rows.forEach((row, r) => {
     grid.append(h("span.plate-row", null, row));
@@ -127,7 +139,13 @@ export function renderPlateView(root: HTMLElement, view: PlateView, worker: ZomW
         return;
       }
       const slot = h("span.thumb-slot", { style: `width: ${THUMB.width}px; height: ${THUMB.height}px` });
-      const cell = h("button.well", { type: "button", title: `well ${well.path}`, dataset: { well: well.path }, onclick: () => select(well.node) }, slot, h("span.well-name", null, well.path), verdictMark(verdict, well.node));
+      const cell = h(
+        "button.well",
+        { type: "button", title: `well ${well.path}`, dataset: { well: well.path }, onclick: () => select(well.node) },
+        slot,
+        h("span.well-name", null, well.path),
+        verdictMark(verdict, well.node),
+      );
       grid.append(cell);
       lazyPicture(slot, well.node, worker, THUMB, pictures);
     });
@@ -142,7 +160,14 @@ export function renderPlateView(root: HTMLElement, view: PlateView, worker: ZomW
 }
 
 /** A row of pictured cards, one per image node; a click opens it. */
-function cards(root: HTMLElement, items: { node: string; title: string }[], worker: ZomWorker, select: (path: string) => void, verdict: Verdict, facts: string): void {
+function cards(
+  root: HTMLElement,
+  items: { node: string; title: string }[],
+  worker: ZomWorker,
+  select: (path: string) => void,
+  verdict: Verdict,
+  facts: string,
+): void {
   const pictures = new Pictures(root);
   const row = h(
     "div.cards",
@@ -150,7 +175,12 @@ function cards(root: HTMLElement, items: { node: string; title: string }[], work
     items.map((item) => {
       const slot = h("span.thumb-slot", { style: `width: ${CARD.width}px; height: ${CARD.height}px` });
       lazyPicture(slot, item.node, worker, CARD, pictures);
-      return h("button.card-image", { type: "button", dataset: { node: item.node }, onclick: () => select(item.node) }, slot, h("span.card-title", null, item.title, " ", verdictMark(verdict, item.node)));
+      return h(
+        "button.card-image",
+        { type: "button", dataset: { node: item.node }, onclick: () => select(item.node) },
+        slot,
+        h("span.card-title", null, item.title, " ", verdictMark(verdict, item.node)),
+      );
     }),
   );
   replace(root, h("p.view-facts", null, facts), row);
@@ -158,20 +188,51 @@ function cards(root: HTMLElement, items: { node: string; title: string }[], work
 }
 
 /** A well's fields. */
-export function renderWellView(root: HTMLElement, view: WellView, worker: ZomWorker, select: (path: string) => void, verdict: Verdict): void {
-  const items = view.images.map((f, i) => ({ node: f.node, title: `field ${f.path}${f.acquisition === null ? "" : ` (acquisition ${f.acquisition})`}${i === 0 ? " · shown on the plate" : ""}` }));
+export function renderWellView(
+  root: HTMLElement,
+  view: WellView,
+  worker: ZomWorker,
+  select: (path: string) => void,
+  verdict: Verdict,
+): void {
+  const items = view.images.map((f, i) => ({
+    node: f.node,
+    title: `field ${f.path}${f.acquisition === null ? "" : ` (acquisition ${f.acquisition})`}${i === 0 ? " · shown on the plate" : ""}`,
+  }));
   cards(root, items, worker, select, verdict, `${view.images.length} field${view.images.length === 1 ? "" : "s"}`);
 }
 
 /** A bioformats2raw collection's series. */
-export function renderSeriesView(root: HTMLElement, view: SeriesView, worker: ZomWorker, select: (path: string) => void, verdict: Verdict): void {
+export function renderSeriesView(
+  root: HTMLElement,
+  view: SeriesView,
+  worker: ZomWorker,
+  select: (path: string) => void,
+  verdict: Verdict,
+): void {
   const items = view.images.map((node) => ({ node, title: `/${node}` }));
   cards(root, items, worker, select, verdict, `bioformats2raw collection: ${view.images.length} series`);
 }
 
 /** A 0.6 scene's images, with their coordinate systems. */
-export function renderSceneView(root: HTMLElement, view: SceneView, worker: ZomWorker, select: (path: string) => void, verdict: Verdict): void {
-  const items = view.images.map((image) => ({ node: image.node, title: `/${image.node}${image.output === null ? "" : ` → ${image.output}`}` }));
+export function renderSceneView(
+  root: HTMLElement,
+  view: SceneView,
+  worker: ZomWorker,
+  select: (path: string) => void,
+  verdict: Verdict,
+): void {
+  const items = view.images.map((image) => ({
+    node: image.node,
+    title: `/${image.node}${image.output === null ? "" : ` → ${image.output}`}`,
+  }));
   const systems = view.coordinate_systems.map((c) => (c as { name?: unknown }).name).filter((n) => typeof n === "string");
-  cards(root, items, worker, select, verdict, `OME-Zarr scene: ${view.images.length} image${view.images.length === 1 ? "" : "s"}${systems.length > 0 ? `, coordinate systems ${systems.join(", ")}` : ""}`);
+  cards(
+    root,
+    items,
+    worker,
+    select,
+    verdict,
+    `OME-Zarr scene: ${view.images.length} image${view.images.length === 1 ? "" : "s"}${systems.length > 0 ? `, coordinate systems ${systems.join(", ")}` : ""}`,
+  );
 }

@@ -7,10 +7,10 @@
  */
 import type { Description } from "zom/manual";
 import type { ZomWorker } from "./client.js";
-import type { Failure } from "./protocol.js";
 import { WorkerFailure } from "./client.js";
 import { h, replace } from "./dom.js";
 import { failureBox } from "./failure.js";
+import type { Failure } from "./protocol.js";
 import { renderDatasetView } from "./view-dataset.js";
 import { renderImageView } from "./view-image.js";
 import type { Verdict } from "./view-plate.js";
@@ -100,7 +100,9 @@ export async function viewCard(path: string, context: ViewContext): Promise<HTML
   const got = await made;
   settled.set(path, got);
   if (got.walked || !context.walked) return got.card;
-  const again = describeNode(path, context).then((d) => (saysMore(got.description, d.description) ? cardOf(path, d.description, true, context) : { ...got, walked: true }));
+  const again = describeNode(path, context).then((d) =>
+    saysMore(got.description, d.description) ? cardOf(path, d.description, true, context) : { ...got, walked: true },
+  );
   cards.set(path, again);
   const now = await again;
   settled.set(path, now);
@@ -120,7 +122,11 @@ async function describeNode(path: string, context: ViewContext): Promise<{ descr
 async function makeCard(path: string, context: ViewContext): Promise<Made> {
   const d = await describeNode(path, context);
   if (d.failure !== null) {
-    return { card: h("section.card.view", { id: "view" }, h("h3", null, "View"), failureBox(d.failure, "Could not describe this node")), description: null, walked: context.walked };
+    return {
+      card: h("section.card.view", { id: "view" }, h("h3", null, "View"), failureBox(d.failure, "Could not describe this node")),
+      description: null,
+      walked: context.walked,
+    };
   }
   return cardOf(path, d.description, context.walked, context);
 }
@@ -134,7 +140,12 @@ function drawCard(path: string, description: Description, context: ViewContext):
   if (view === null) return null;
   const body = h("div.view-body", { dataset: { kind: view.kind } });
   const version = "version" in view && view.version !== null ? ` ${view.version}` : "";
-  const card = h("section.card.view", { id: "view", dataset: { kind: view.kind } }, h("h3", null, `${TITLES[view.kind] ?? view.kind}${view.kind === "dataset" ? " (xarray / CF)" : ` (OME-Zarr${version})`}`), body);
+  const card = h(
+    "section.card.view",
+    { id: "view", dataset: { kind: view.kind } },
+    h("h3", null, `${TITLES[view.kind] ?? view.kind}${view.kind === "dataset" ? " (xarray / CF)" : ` (OME-Zarr${version})`}`),
+    body,
+  );
   drawn.push(card);
   const { worker, select, verdict } = context;
   switch (view.kind) {

@@ -6,8 +6,9 @@
  * ZOM answers without a request.
  * @module
  */
-import { imagePicture, loadViews, open, openArray, openImage, variablePlane, ZarrGroup } from "zom/manual";
+
 import type { ChunkCache, DatasetVariable, Description, StoreInput, Views } from "zom/manual";
+import { imagePicture, loadViews, open, openArray, openImage, variablePlane, ZarrGroup } from "zom/manual";
 import { colourise } from "./colour.js";
 import type { PictureRequest, PictureResult, PlaneResult } from "./protocol.js";
 
@@ -42,7 +43,8 @@ function rootedAt(path: string, node: object): object {
   let at = root;
   names.forEach((name, i) => {
     const members = at.members as Json;
-    at = (members[name] = i === names.length - 1 ? node : group()) as Json;
+    members[name] = i === names.length - 1 ? node : group();
+    at = members[name] as Json;
   });
   return root;
 }
@@ -66,7 +68,8 @@ function opened(shown: Shown, path: string, labels: boolean): Promise<object> {
       if (kind === "series") {
         // bioformats2raw lists its series in the OME group's attributes.
         const ome = await open(shown.store, path === "" ? "OME" : `${path}/OME`, { cache: shown.cache, kind: "group" }).catch(() => null);
-        if (ome instanceof ZarrGroup) return rootedAt(path, { ...(zom as object), members: { ...((zom as { members?: object }).members ?? {}), OME: ome.zom } });
+        if (ome instanceof ZarrGroup)
+          return rootedAt(path, { ...(zom as object), members: { ...((zom as { members?: object }).members ?? {}), OME: ome.zom } });
       }
       return rootedAt(path, zom);
     })();
@@ -126,11 +129,24 @@ export async function picture(shown: Shown, request: PictureRequest): Promise<Pi
     zom: await pictureZom(shown, image, Boolean(request.labels)),
     open: { cache: shown.cache },
   });
-  return { path: request.path, image, rgba: drawn.rgba, width: drawn.width, height: drawn.height, level: drawn.level, view: drawn.view, channels: drawn.channels };
+  return {
+    path: request.path,
+    image,
+    rgba: drawn.rgba,
+    width: drawn.width,
+    height: drawn.height,
+    level: drawn.level,
+    view: drawn.view,
+    channels: drawn.channels,
+  };
 }
 
 /** A coordinate's labels: decoded dates for a CF time, else its values (at most COORDINATE_LIMIT). */
-async function coordinateLabels(shown: Shown, views: Views, variable: DatasetVariable): Promise<{ labels: string[]; values: number[] } | null> {
+async function coordinateLabels(
+  shown: Shown,
+  views: Views,
+  variable: DatasetVariable,
+): Promise<{ labels: string[]; values: number[] } | null> {
   const count = variable.shape.reduce((a, b) => a * b, 1);
   if (variable.dims.length !== 1 || count > COORDINATE_LIMIT) return null;
   const { data } = await (await openArray(shown.store, variable.node, { cache: shown.cache })).get();
@@ -159,11 +175,23 @@ export async function plane(shown: Shown, path: string, name: string, indices: n
     got.variable.dims.slice(0, rank - 2).map(async (dim, d) => {
       const coordinate = coordinates.find((c) => c.name === dim && c.dims.length === 1) ?? null;
       const labels = coordinate === null ? null : await coordinateLabels(shown, views, coordinate);
-      return { name: dim, size: got.variable.shape[d] ?? 0, units: coordinate?.time !== null ? null : (coordinate?.units ?? null), labels: labels?.labels ?? null, axis: coordinate?.axis ?? null };
+      return {
+        name: dim,
+        size: got.variable.shape[d] ?? 0,
+        units: coordinate?.time !== null ? null : (coordinate?.units ?? null),
+        labels: labels?.labels ?? null,
+        axis: coordinate?.axis ?? null,
+      };
     }),
   );
   const { rgba, min, max, nonFinite } = colourise(got.values);
-  const axis = (a: typeof got.x) => ({ name: a.name, units: a.coordinate?.units ?? null, axis: a.coordinate?.axis ?? null, values: a.values === null ? null : Array.from(a.values), flipped: a.flipped });
+  const axis = (a: typeof got.x) => ({
+    name: a.name,
+    units: a.coordinate?.units ?? null,
+    axis: a.coordinate?.axis ?? null,
+    values: a.values === null ? null : Array.from(a.values),
+    flipped: a.flipped,
+  });
   return {
     path,
     name,

@@ -7,16 +7,30 @@
  * one node's ZOM (or a subtree's JSON text) when it shows that node.
  * @module
  */
-import { ChunkCache, DirectoryHandleStore, FetchStore, FileStore, icechunkAt, init, loadViews, open, slice, storeFromUrl, version, workerStats, ZipStore } from "zom/manual";
-import type { IcechunkStore } from "zom/manual";
+
+import type { DirectoryHandle, IcechunkStore, Selection, StoreInput, ZarrArray, Zom } from "zom/manual";
+import {
+  ChunkCache,
+  DirectoryHandleStore,
+  FetchStore,
+  FileStore,
+  icechunkAt,
+  init,
+  loadViews,
+  open,
+  slice,
+  storeFromUrl,
+  version,
+  workerStats,
+  ZipStore,
+} from "zom/manual";
 import { builtinSpec, detectConventions, diff, parseJson, stringify, summarize, validateHierarchy, walk } from "zom/validate";
-import type { DirectoryHandle, StoreInput, ZarrArray, Zom, Selection } from "zom/manual";
-import { formatValue, isComplex, isTemporal, nameOf } from "./values.js";
 import { colourise } from "./colour.js";
 import { jsonText } from "./json.js";
 import type { ArrayInfo, Failure, IcechunkInfo, IcechunkRef, ImageResult, Request, Response, Source, TableResult } from "./protocol.js";
-import { describe, forget, picture, plane } from "./worker-views.js";
+import { formatValue, isComplex, isTemporal, nameOf } from "./values.js";
 import type { Shown } from "./worker-views.js";
+import { describe, forget, picture, plane } from "./worker-views.js";
 
 /** The worker's global scope, typed without the WebWorker lib (it clashes with DOM's). */
 const scope = self as unknown as {
@@ -33,7 +47,13 @@ const MAX_STRIDE = 4;
 
 /** Any thrown value as a {@link Failure}. */
 function failure(e: unknown): Failure {
-  const x = (typeof e === "object" && e !== null ? e : {}) as { code?: unknown; message?: unknown; path?: unknown; key?: unknown; name?: unknown };
+  const x = (typeof e === "object" && e !== null ? e : {}) as {
+    code?: unknown;
+    message?: unknown;
+    path?: unknown;
+    key?: unknown;
+    name?: unknown;
+  };
   const text = (v: unknown): string | null => (typeof v === "string" ? v : null);
   return {
     code: text(x.code) ?? text(x.name) ?? "Error",
@@ -95,7 +115,10 @@ async function repositoryAt(fetch: FetchStore, ref: IcechunkRef | undefined): Pr
   return { store, info: { snapshot: store.snapshot, specVersion: store.specVersion, ...refs, history, refsError } };
 }
 
-async function storeOf(source: Source, signal: AbortSignal): Promise<{ store: StoreInput; http: Counted | null; url: string; icechunk?: IcechunkInfo }> {
+async function storeOf(
+  source: Source,
+  signal: AbortSignal,
+): Promise<{ store: StoreInput; http: Counted | null; url: string; icechunk?: IcechunkInfo }> {
   switch (source.kind) {
     case "url": {
       const opened = await storeFromUrl(source.url, { concurrency: 16, signal });
@@ -110,7 +133,11 @@ async function storeOf(source: Source, signal: AbortSignal): Promise<{ store: St
       return { store: FileStore.fromFiles(source.files), http: null, url: `local:${first}` };
     }
     case "directory":
-      return { store: new DirectoryHandleStore(source.handle as unknown as DirectoryHandle), http: null, url: `local:${source.handle.name}` };
+      return {
+        store: new DirectoryHandleStore(source.handle as unknown as DirectoryHandle),
+        http: null,
+        url: `local:${source.handle.name}`,
+      };
   }
 }
 
@@ -426,11 +453,11 @@ async function handle(request: Request): Promise<void> {
         break;
       case "diff": {
         if (current === null) throw new Error("no hierarchy is open");
-        let expected;
+        let expected: unknown;
         try {
           expected = parseJson(request.expected);
         } catch (e) {
-          throw { ...failure(e), code: "InvalidJson", message: `the spec is not JSON: ${failure(e).message}` };
+          throw { ...failure(e), code: "InvalidJson", message: `the expected ZOM is not JSON: ${failure(e).message}` };
         }
         if (typeof expected !== "object" || expected === null || Array.isArray(expected)) {
           throw { code: "InvalidArgument", message: "the spec must be a ZOM: a JSON object with zarr_format", path: null, key: null };
@@ -500,6 +527,11 @@ const ready = init({ wasm: new URL("./zom_wasm_bg.wasm", import.meta.url), ...(N
 scope.addEventListener("message", (event) => {
   void ready.then((ok) => {
     if (ok) void handle(event.data);
-    else post({ id: event.data.id, type: "error", error: { code: "Fatal", message: "zom's WebAssembly did not load", path: null, key: null } });
+    else
+      post({
+        id: event.data.id,
+        type: "error",
+        error: { code: "Fatal", message: "zom's WebAssembly did not load", path: null, key: null },
+      });
   });
 });

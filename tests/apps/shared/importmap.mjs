@@ -31,7 +31,8 @@ function entryUrl(subpath) {
   const bare = typeof exp === "string" || Array.isArray(exp) || !Object.keys(exp ?? {}).some((k) => k.startsWith("."));
   const found = bare ? (subpath === "." ? target(exp) : undefined) : target(exp[subpath]);
   const entry = found ?? (subpath === "." ? (pkg.browser ?? pkg.module ?? pkg.main) : undefined);
-  if (typeof entry !== "string") throw new Error(`node_modules/zom/package.json names no browser entry for "${subpath}": ${JSON.stringify(exp)}`);
+  if (typeof entry !== "string")
+    throw new Error(`node_modules/zom/package.json names no browser entry for "${subpath}": ${JSON.stringify(exp)}`);
   return `../../node_modules/zom/${entry.replace(/^\.\//, "")}`;
 }
 

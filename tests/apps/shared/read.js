@@ -56,7 +56,14 @@ export async function readSample(zom, url) {
       const arr = await openArray(store, path);
       const { data, shape } = await arr.get();
       ms += performance.now() - t0;
-      reads.push({ path, shape, chunks: plain(arr.chunks), dtype: plain(arr.dtype), data: plain(data), pool: { before, after: stats(workerStats) } });
+      reads.push({
+        path,
+        shape,
+        chunks: plain(arr.chunks),
+        dtype: plain(arr.dtype),
+        data: plain(data),
+        pool: { before, after: stats(workerStats) },
+      });
     } catch (e) {
       ms += performance.now() - t0;
       reads.push({ path, error: describe(e), pool: { before, after: stats(workerStats) } });
@@ -69,7 +76,14 @@ export async function readSample(zom, url) {
     try {
       const arr = await openArray(current, name);
       const { data, shape } = await arr.get();
-      reads.push({ path, shape, chunks: plain(arr.chunks), dtype: plain(arr.dtype), data: plain(data), pool: { before, after: stats(workerStats) } });
+      reads.push({
+        path,
+        shape,
+        chunks: plain(arr.chunks),
+        dtype: plain(arr.dtype),
+        data: plain(data),
+        pool: { before, after: stats(workerStats) },
+      });
     } catch (e) {
       reads.push({ path, error: describe(e), pool: { before, after: stats(workerStats) } });
     }
@@ -77,7 +91,8 @@ export async function readSample(zom, url) {
   // Chunks decode on the calling thread until the workers are up (a cold page's first read
   // does not wait for them): once they are (at most 20 s), gradient_circles is read again, and
   // its decodes are the pool's.
-  for (const end = Date.now() + 20_000; (stats(workerStats).workers ?? 1) === 0 && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
+  for (const end = Date.now() + 20_000; (stats(workerStats).workers ?? 1) === 0 && Date.now() < end; )
+    await new Promise((r) => setTimeout(r, 20));
   const before = stats(workerStats);
   let poolRead;
   try {

@@ -6,10 +6,11 @@
 // (../viv/alias.mjs, in the workers too) can be compared.
 //
 //   node [--import ../viv/alias.mjs] read.mjs BASE_URL image-path…
-import Worker from "web-worker";
-import { fromNgffZarr, terminateWorkerPool, zarrGet } from "@fideus-labs/ngff-zarr";
-import * as zarr from "zarrita";
+
 import { createHash } from "node:crypto";
+import { fromNgffZarr, terminateWorkerPool, zarrGet } from "@fideus-labs/ngff-zarr";
+import Worker from "web-worker";
+import * as zarr from "zarrita";
 
 globalThis.Worker ??= Worker;
 const [base, ...images] = process.argv.slice(2);

@@ -4,8 +4,9 @@
 // and writing workers (fizarrita) need: web-worker provides one over worker_threads.
 //
 //   node write.mjs DIR
-import Worker from "web-worker";
+
 import { createNgffImage, terminateWorkerPool, toMultiscales, toNgffZarr, zarrSet } from "@fideus-labs/ngff-zarr";
+import Worker from "web-worker";
 
 globalThis.Worker ??= Worker;
 const [dir] = process.argv.slice(2);

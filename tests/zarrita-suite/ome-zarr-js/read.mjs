@@ -5,12 +5,17 @@
 // SHA-256 of the rendered RGBA, and which module "zarrita" was.
 //
 //   node [--import ../viv/alias.mjs] read.mjs BASE_URL image-path…
+
+import { createHash } from "node:crypto";
 import { getMinMaxValues, getMultiscaleWithArray, getSlices, renderTo8bitArray } from "ome-zarr.js";
 import * as zarr from "zarrita";
-import { createHash } from "node:crypto";
 
 const [base, ...images] = process.argv.slice(2);
-const COLORS = [[255, 0, 0], [0, 255, 0], [0, 0, 255]];
+const COLORS = [
+  [255, 0, 0],
+  [0, 255, 0],
+  [0, 0, 255],
+];
 const out = { zarrita: import.meta.resolve("zarrita"), images: {} };
 for (const image of images) {
   const { arr, shapes, multiscale, omero, scales, zarr_version } = await getMultiscaleWithArray(new URL(image, base).href, -1);
@@ -19,7 +24,14 @@ for (const image of images) {
   const channels = Array.from({ length: c < 0 ? 1 : arr.shape[c] }, (_, i) => i);
   const planes = await Promise.all(getSlices(channels, arr.shape, axes, {}).map((selection) => zarr.get(arr, selection)));
   const ranges = planes.map((plane) => getMinMaxValues(plane));
-  const rgba = renderTo8bitArray(planes, ranges, channels.map((i) => COLORS[i % 3]), undefined, channels.map(() => false), false);
+  const rgba = renderTo8bitArray(
+    planes,
+    ranges,
+    channels.map((i) => COLORS[i % 3]),
+    undefined,
+    channels.map(() => false),
+    false,
+  );
   out.images[image] = {
     shape: arr.shape,
     dtype: arr.dtype,

@@ -3,8 +3,8 @@ export {
   CodecPipelineError,
   InvalidMetadataError,
   InvalidSelectionError,
+  isZarritaError,
   NotFoundError,
   UnknownCodecError,
   UnsupportedError,
-  isZarritaError,
 } from "zom/zarrita";

@@ -25,7 +25,8 @@ const { AnnDataSource } = vitessce;
 
 /** A loader's answer as plain JSON: typed arrays as {type, values}, Maps as entry lists. */
 function plain(value) {
-  if (ArrayBuffer.isView(value)) return { type: value.constructor.name, values: Array.from(value, (v) => (typeof v === "bigint" ? Number(v) : v)) };
+  if (ArrayBuffer.isView(value))
+    return { type: value.constructor.name, values: Array.from(value, (v) => (typeof v === "bigint" ? Number(v) : v)) };
   if (value instanceof Map) return [...value].map(([k, v]) => [plain(k), plain(v)]);
   if (Array.isArray(value)) return value.map(plain);
   if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
@@ -41,21 +42,31 @@ function loader(name, url, fileType, options, coordinationValues) {
 /** Everything the loaders give for the AnnData store at `url`. */
 async function readStore(url) {
   const out = {};
-  const obsSets = await loader("ObsSetsAnndataLoader", url, "obsSets.anndata.zarr", { obsSets: [
-    { name: "Leiden", path: "obs/leiden" },
-    { name: "Cell type", path: "obs/cell_type" },
-  ] }).load();
+  const obsSets = await loader("ObsSetsAnndataLoader", url, "obsSets.anndata.zarr", {
+    obsSets: [
+      { name: "Leiden", path: "obs/leiden" },
+      { name: "Cell type", path: "obs/cell_type" },
+    ],
+  }).load();
   out.obsSets = {
     obsIndex: obsSets.data.obsIndex,
     tree: obsSets.data.obsSets.tree.map(({ name, children }) => ({ name, children: children.map((c) => ({ name: c.name, set: c.set })) })),
     columns: plain(obsSets.data.obsSetsColumns?.columns),
     obsSetSelection: obsSets.coordinationValues.obsSetSelection,
   };
-  const embedding = await loader("ObsEmbeddingAnndataLoader", url, "obsEmbedding.anndata.zarr", { path: "obsm/X_umap" }, { embeddingType: "UMAP" }).load();
+  const embedding = await loader(
+    "ObsEmbeddingAnndataLoader",
+    url,
+    "obsEmbedding.anndata.zarr",
+    { path: "obsm/X_umap" },
+    { embeddingType: "UMAP" },
+  ).load();
   out.obsEmbedding = plain(embedding.data);
   const locations = await loader("ObsLocationsAnndataLoader", url, "obsLocations.anndata.zarr", { path: "obsm/spatial" }).load();
   out.obsLocations = plain(locations.data);
-  const segmentations = await loader("ObsSegmentationsAnndataLoader", url, "obsSegmentations.anndata.zarr", { path: "obsm/X_segmentations" }).load();
+  const segmentations = await loader("ObsSegmentationsAnndataLoader", url, "obsSegmentations.anndata.zarr", {
+    path: "obsm/X_segmentations",
+  }).load();
   const { obsSegmentations } = segmentations.data;
   out.obsSegmentations = {
     obsIndex: segmentations.data.obsIndex,

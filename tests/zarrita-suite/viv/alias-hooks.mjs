@@ -1,7 +1,7 @@
 // The resolve hook alias.mjs registers: "zarrita" → zom's zarrita entry for Node.
-import { pathToFileURL } from "node:url";
-import { fileURLToPath } from "node:url";
-import { join, dirname } from "node:path";
+
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const zomZarrita = pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "pkg", "zarrita", "node.js")).href;
 

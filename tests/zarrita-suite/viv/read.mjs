@@ -22,7 +22,9 @@ function selections(source) {
   const labels = source.labels;
   const c = labels.indexOf("c");
   const channels = c === -1 ? 1 : source.shape[c];
-  return Array.from({ length: channels }, (_, i) => Object.fromEntries(labels.filter((l) => l !== "x" && l !== "y").map((l) => [l, l === "c" ? i : 0])));
+  return Array.from({ length: channels }, (_, i) =>
+    Object.fromEntries(labels.filter((l) => l !== "x" && l !== "y").map((l) => [l, l === "c" ? i : 0])),
+  );
 }
 
 const t0 = performance.now();
@@ -38,7 +40,8 @@ for (const image of images) {
       const key = JSON.stringify(selection);
       const tiles = [];
       for (let y = 0; y * source.tileSize < height; y++) {
-        for (let x = 0; x * source.tileSize < width; x++) tiles.push(source.getTile({ x, y, selection }).then((t) => `${x},${y}:${digest(t)}`));
+        for (let x = 0; x * source.tileSize < width; x++)
+          tiles.push(source.getTile({ x, y, selection }).then((t) => `${x},${y}:${digest(t)}`));
       }
       level.tiles[key] = await Promise.all(tiles);
       level.rasters.push(digest(await source.getRaster({ selection })));

@@ -1,4 +1,5 @@
 // zarrita's src/indexing/util.js: `range` is a helper of the tests themselves (they build
 // expected values with it), not what they test, so it stays zarrita's own; `slice` is zom's.
-export { range } from "../../node_modules/zarrita/dist/src/indexing/util.js";
+
 export { slice } from "zom/zarrita";
+export { range } from "../../node_modules/zarrita/dist/src/indexing/util.js";
