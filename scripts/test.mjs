@@ -104,7 +104,7 @@ const nodeTest = (timeoutMs) => ["--test", "--test-reporter=spec", `--test-timeo
 const steps = [
   ["setup", () => setup({ browser: true, python: true, suites: true })],
   ["cargo fmt", () => runTests("cargo", ["fmt", "--check"])],
-  // The TypeScript and the JavaScript of scripts/, bench/, tests/ and bin/ (biome.json): formatted
+  // The TypeScript and the JavaScript of scripts/, bench/, tests/ and bin/ (biome.jsonc): formatted
   // and linted; `node_modules/.bin/biome check --write .` applies the formatting and the safe fixes.
   ["biome (format and lint)", () => runTests(join(root, "node_modules", ".bin", "biome"), ["ci", "."])],
   ["cargo clippy", () => runTests("cargo", ["clippy", "--all-targets", "--", "-D", "warnings"])],
