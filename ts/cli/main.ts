@@ -11,8 +11,9 @@
 import { readFileSync } from "node:fs";
 import { version as coreVersion, isZomError } from "../node.js";
 import type { ZomError } from "../shared/errors.js";
-import type { Command, Context } from "./commands.js";
-import { COMMANDS, UsageError } from "./commands.js";
+import { COMMANDS } from "./commands.js";
+import type { Command, Context } from "./context.js";
+import { UsageError } from "./context.js";
 import { escapeControls, showError } from "./format.js";
 
 /** Options that take a value. */
