@@ -18,6 +18,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { transformSync } from "esbuild";
+import { median } from "./util.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const arg = (name, fallback) => {
@@ -71,18 +72,13 @@ function htmlIndex(n) {
   return `<html><head><title>Index of /data/x/</title></head><body><h1>Index of /data/x/</h1><hr><pre><a href="../">../</a>\n${rows}\n</pre><hr></body></html>`;
 }
 
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
-
-/** Median milliseconds of one call of `f` (batched `inner` times per run). */
-function time(f, inner = 1) {
-  f();
+/** Median milliseconds of one call of `f` (batched `inner` times per run), awaited when it gives a promise (the listing parsers do). */
+async function time(f, inner = 1) {
+  await f();
   const runs = [];
   for (let r = 0; r < RUNS; r++) {
     const t0 = performance.now();
-    for (let i = 0; i < inner; i++) f();
+    for (let i = 0; i < inner; i++) await f();
     runs.push((performance.now() - t0) / inner);
   }
   return median(runs);
@@ -95,7 +91,7 @@ function same(what, a, b) {
 const zom = await import("zom");
 await zom.init();
 const { parseS3Listing, parseHtmlIndex } = await import(pathToFileURL(join(root, "pkg/store/listing-rules.js")).href);
-const { parseContentRange } = await import(pathToFileURL(join(root, "pkg/store/range.js")).href);
+const { parseContentRange } = await import(pathToFileURL(join(root, "pkg/store/wire.js")).href);
 const old = await oldParsers();
 
 const rows = [];
@@ -104,30 +100,30 @@ const row = (name, oldMs, newMs, unit = "ms") => rows.push({ name, oldMs, newMs,
 // (a) S3 page.
 const xml = s3Page(1000);
 const xmlBytes = new TextEncoder().encode(xml);
-same("S3 page", old.parseS3Listing(xml), parseS3Listing(xml));
+same("S3 page", old.parseS3Listing(xml), await parseS3Listing(xml));
 row(
   "S3 page, 1000 keys",
-  time(() => old.parseS3Listing(new TextDecoder().decode(xmlBytes)), 5),
-  time(() => parseS3Listing(xmlBytes, "data/store.zarr/"), 5),
+  await time(() => old.parseS3Listing(new TextDecoder().decode(xmlBytes)), 5),
+  await time(() => parseS3Listing(xmlBytes, "data/store.zarr/"), 5),
 );
 row(
   "  (new, from a string, no full)",
   NaN,
-  time(() => parseS3Listing(xml), 5),
+  await time(() => parseS3Listing(xml), 5),
 );
 
 // (b) HTML index.
 const html = htmlIndex(1000);
 const htmlBytes = new TextEncoder().encode(html);
 const url = "http://localhost:8080/data/x/";
-same("HTML index", old.parseHtmlIndex(html, url), parseHtmlIndex(html, url));
+same("HTML index", old.parseHtmlIndex(html, url), await parseHtmlIndex(html, url));
 row(
   "HTML index, 1000 entries",
-  time(() => {
+  await time(() => {
     const text = new TextDecoder().decode(htmlBytes);
     if (old.looksLikeHtml("text/html", text)) old.parseHtmlIndex(text, url);
   }, 5),
-  time(() => parseHtmlIndex(htmlBytes, url, "text/html"), 5),
+  await time(() => parseHtmlIndex(htmlBytes, url, "text/html"), 5),
 );
 
 // (c) Content-Range ×100k.
@@ -137,7 +133,7 @@ for (const h of [...headers.slice(0, 5), "bytes */42", "nonsense", "bytes 0-9999
 const many = (f) => () => {
   for (let k = 0; k < 100; k++) for (const h of headers) f(h);
 };
-row("parseContentRange ×100k", time(many(old.parseContentRange)), time(many(parseContentRange)));
+row("parseContentRange ×100k", await time(many(old.parseContentRange)), await time(many(parseContentRange)));
 
 const fmt = (ms) => (Number.isNaN(ms) ? "-" : ms < 1 ? `${(ms * 1000).toFixed(1)} µs` : `${ms.toFixed(2)} ms`);
 console.log(`node ${process.version}, median of ${RUNS} runs; old = TypeScript at ${BASE}, new = WebAssembly exports`);

@@ -64,17 +64,19 @@ import {
   asBytes,
   benchDir,
   bundlePage,
+  isShardIndexRead,
   loopbackThroughput,
   median,
   nativeSpeeds,
   nativeSummary,
   prod,
-  roundTrips,
   runSummary,
+  seenBy,
   serversByLatency,
   timestamped,
   transferTime,
   watchdog,
+  withTimeout,
 } from "./util.mjs";
 import { block, zarritaReader, zomReader } from "./viewer-tiles.js";
 
@@ -134,16 +136,7 @@ function kindsOf(log) {
     else if (path.startsWith("snapshots/")) k.snapshot += 1;
     else if (path.startsWith("manifests/")) k.manifest += 1;
     else if (path.startsWith("chunks/")) {
-      let index = false;
-      if (shardObjects.has(path) && e.range) {
-        if (e.range.startsWith("bytes=-")) index = true;
-        else {
-          const [a, b] = e.range.slice(6).split("-").map(Number);
-          const size = statSync(join(repoDir, path)).size;
-          const length = b - a + 1;
-          index = b === size - 1 && length <= 16 * 65536 + 4 && (length - 4) % 16 === 0;
-        }
-      }
+      const index = shardObjects.has(path) && e.range && isShardIndexRead(e.range, statSync(join(repoDir, path)).size);
       k[index ? "index" : "data"] += 1;
     } else k.other += 1;
   }
@@ -151,16 +144,7 @@ function kindsOf(log) {
 }
 
 /** What a server saw since its last resetStats. */
-function seen(server, latency) {
-  const log = server.stats.log.slice();
-  return {
-    requests: server.stats.requests,
-    bytes: server.stats.bytes,
-    maxInFlight: server.stats.maxInFlight,
-    roundTrips: roundTrips(log, latency),
-    kinds: kindsOf(log),
-  };
-}
+const seen = (server, latency) => seenBy(server, latency, kindsOf);
 
 /** The servers of the Node part, one per latency, serving --data (the repository at /icechunk/repo/). */
 const servers = serversByLatency(opts.data);
@@ -542,14 +526,6 @@ async function coldPart(loopback, native) {
 
 const PAGE =
   '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><script type="module" src="/icechunk-page.js"></script>\n';
-
-function withTimeout(promise, ms, what) {
-  let timer;
-  return Promise.race([
-    promise,
-    new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer in ${ms / 1e3} s`)), ms))),
-  ]).finally(() => clearTimeout(timer));
-}
 
 async function chromiumPart(nodeRows) {
   const pageDir = mkdtempSync(join(tmpdir(), "zom-bench-icechunk-page-"));

@@ -296,3 +296,38 @@ export function runSummary(rs) {
     runs_round_trips: rs.map((r) => r.roundTrips),
   };
 }
+
+/**
+ * Whether a ranged request read a shard's index, as far as its range tells: a suffix range, or
+ * a range that ends at the file's end (`fileSize` bytes) and is as long as an index of n
+ * 16-byte entries and its 4-byte checksum can be.
+ */
+export function isShardIndexRead(range, fileSize) {
+  if (range.startsWith("bytes=-")) return true;
+  const [a, b] = range.slice(6).split("-").map(Number);
+  const length = b - a + 1;
+  return b === fileSize - 1 && length <= 16 * 65536 + 4 && (length - 4) % 16 === 0;
+}
+
+/** What a server saw since its last resetStats: its counters, its round trips and its requests by `kindsOf(log)`. */
+export function seenBy(server, latency, kindsOf) {
+  const log = server.stats.log.slice();
+  return {
+    requests: server.stats.requests,
+    bytes: server.stats.bytes,
+    maxInFlight: server.stats.maxInFlight,
+    roundTrips: roundTrips(log, latency),
+    kinds: kindsOf(log),
+  };
+}
+
+/** `promise`, or an Error naming `what` when it has not settled after `ms`. */
+export function withTimeout(promise, ms, what) {
+  let timer;
+  return Promise.race([
+    promise,
+    new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${what}: no answer in ${ms / 1e3} s`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}

@@ -69,18 +69,20 @@ import {
   benchDir,
   bundlePage,
   geomean,
+  isShardIndexRead,
   loopbackThroughput,
   median,
   nativeSpeeds,
   nativeSummary,
   prod,
-  roundTrips,
   runSummary,
+  seenBy,
   serversByLatency,
   Targets,
   timestamped,
   transferTime,
   watchdog,
+  withTimeout,
 } from "./util.mjs";
 import { viewerTables } from "./viewer-tables.mjs";
 import { block, checksum, visibleTiles, zarritaReader, zomReader } from "./viewer-tiles.js";
@@ -147,29 +149,16 @@ function kindsOf(log, fileOf) {
     if (e.status === 404) k.missing += 1;
     else if (METADATA.test(path)) k.metadata += 1;
     else if (e.method === "HEAD") k.head += 1;
-    else if (e.range?.startsWith("bytes=-")) k.index += 1;
     else if (e.range) {
-      const [a, b] = e.range.slice(6).split("-").map(Number);
       const file = fileOf(path);
-      const size = file && existsSync(file) ? statSync(file).size : -1;
-      const length = b - a + 1;
-      k[b === size - 1 && length <= 16 * 65536 + 4 && (length - 4) % 16 === 0 ? "index" : "data"] += 1;
+      k[isShardIndexRead(e.range, file && existsSync(file) ? statSync(file).size : -1) ? "index" : "data"] += 1;
     } else k.data += 1;
   }
   return k;
 }
 
-/** What a server saw since its last resetStats. */
-function seen(server, latency, fileOf) {
-  const log = server.stats.log.slice();
-  return {
-    requests: server.stats.requests,
-    bytes: server.stats.bytes,
-    maxInFlight: server.stats.maxInFlight,
-    roundTrips: roundTrips(log, latency),
-    kinds: kindsOf(log, fileOf),
-  };
-}
+/** What a server saw since its last resetStats, the files served found by `fileOf`. */
+const seen = (server, latency, fileOf) => seenBy(server, latency, (log) => kindsOf(log, fileOf));
 
 const viewerFile = (path) => join(viewerDir, path.replace(/^\/(viewer\/)?/, ""));
 
@@ -607,14 +596,6 @@ async function pageServer(pageDir, latency) {
 }
 
 const dataFile = (path) => join(opts.data, path.replace(/^\/data\//, ""));
-
-function withTimeout(promise, ms, what) {
-  let timer;
-  return Promise.race([
-    promise,
-    new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer in ${ms / 1e3} s`)), ms))),
-  ]).finally(() => clearTimeout(timer));
-}
 
 /** A Chromium with the page's `viewerMark` wired to the current server's counters. */
 async function chromiumSession(prefix) {
