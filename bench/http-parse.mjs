@@ -106,11 +106,7 @@ row(
   await time(() => old.parseS3Listing(new TextDecoder().decode(xmlBytes)), 5),
   await time(() => parseS3Listing(xmlBytes, "data/store.zarr/"), 5),
 );
-row(
-  "  (new, from a string, no full)",
-  NaN,
-  await time(() => parseS3Listing(xml), 5),
-);
+row("  (new, from a string, no full)", NaN, await time(() => parseS3Listing(xml), 5));
 
 // (b) HTML index.
 const html = htmlIndex(1000);
