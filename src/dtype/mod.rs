@@ -31,11 +31,11 @@ mod v2;
 mod v3;
 
 #[cfg(test)]
-mod tests;
-#[cfg(test)]
 mod fill_tests;
 #[cfg(test)]
 mod struct_tests;
+#[cfg(test)]
+mod tests;
 #[cfg(test)]
 mod v2_tests;
 

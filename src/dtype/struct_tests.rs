@@ -1,7 +1,7 @@
 //! Fill value tests for struct types, and the binary form of elements.
 
-use super::tests::v3;
 use super::fill_tests::{err, fill_dt, le, round_trip};
+use super::tests::v3;
 use super::*;
 use serde_json::{json, Value};
 
