@@ -1,7 +1,9 @@
 //! Structural comparison of ZOM trees.
 
 use serde_json::{json, Value};
-use zom::model::compare::{diff, like, CompareOptions, Difference, DifferenceKind, MAX_LOCATION_STEPS};
+use zom::model::compare::{
+    diff, like, CompareOptions, Difference, DifferenceKind, MAX_LOCATION_STEPS,
+};
 use zom::validate::LocStep;
 
 fn v3_tree() -> Value {
@@ -491,7 +493,8 @@ fn depth_cap() {
     assert!(like(&deep, &deep, &exclude(&["attributes"])));
 
     // Just under the cap compares normally.
-    let shallow = json!({"attributes": {"x": nested_arrays(MAX_LOCATION_STEPS - 3)}, "members": {}});
+    let shallow =
+        json!({"attributes": {"x": nested_arrays(MAX_LOCATION_STEPS - 3)}, "members": {}});
     assert!(like(&shallow, &shallow, &all()));
 
     // Deep member trees.
