@@ -88,22 +88,32 @@ export function extremePoints(values, [, w]) {
 /** Values as zarr-python's values files hold them ("NaN", "Infinity", "-Infinity" as text) made numbers. */
 export const numbers = (values) => values.map((v) => (typeof v === "string" ? Number(v) : v));
 
-/** matplotlib's viridis at eight evenly spaced points (R's viridisLite lists the same). */
-const VIRIDIS_STOPS = [
-  [0x44, 0x01, 0x54],
-  [0x46, 0x32, 0x7e],
-  [0x36, 0x5c, 0x8d],
-  [0x27, 0x7f, 0x8e],
-  [0x1f, 0xa1, 0x87],
-  [0x4a, 0xc1, 0x6d],
-  [0xa0, 0xda, 0x39],
-  [0xfd, 0xe7, 0x25],
-];
+/**
+ * viridis as the previews draw it: matplotlib's colours at eight evenly spaced points (R's
+ * viridisLite lists the same), interpolated into 256 RGB steps.
+ */
+export const VIRIDIS = (() => {
+  const stops = [
+    [0x44, 0x01, 0x54],
+    [0x46, 0x32, 0x7e],
+    [0x36, 0x5c, 0x8d],
+    [0x27, 0x7f, 0x8e],
+    [0x1f, 0xa1, 0x87],
+    [0x4a, 0xc1, 0x6d],
+    [0xa0, 0xda, 0x39],
+    [0xfd, 0xe7, 0x25],
+  ];
+  return Array.from({ length: 256 }, (_, i) => {
+    const t = (i / 255) * (stops.length - 1);
+    const k = Math.min(Math.floor(t), stops.length - 2);
+    return [0, 1, 2].map((c) => Math.round(stops[k][c] * (1 - (t - k)) + stops[k + 1][c] * (t - k)));
+  });
+})();
 
 /**
- * What the explorer draws for a 2-D slice, computed here from the values: each finite value at
- * step round(255·(v − min)/(max − min)) of a 256-step scale interpolated between viridis' stops,
- * opaque; NaN and ±∞ transparent black.
+ * What the explorer draws for a 2-D slice, computed here from the values: each finite value the
+ * colour of step round(255·(v − min)/(max − min)) of {@link VIRIDIS}, opaque; NaN and ±∞
+ * transparent black.
  */
 export function expectedPreview(values) {
   const finite = values.filter(Number.isFinite);
@@ -112,11 +122,7 @@ export function expectedPreview(values) {
   const out = new Uint8Array(values.length * 4);
   values.forEach((v, i) => {
     if (!Number.isFinite(v)) return;
-    const step = max > min ? Math.round(((v - min) / (max - min)) * 255) : 128;
-    const t = (step / 255) * (VIRIDIS_STOPS.length - 1);
-    const k = Math.min(Math.floor(t), VIRIDIS_STOPS.length - 2);
-    const f = t - k;
-    for (let c = 0; c < 3; c++) out[i * 4 + c] = Math.round(VIRIDIS_STOPS[k][c] * (1 - f) + VIRIDIS_STOPS[k + 1][c] * f);
+    out.set(VIRIDIS[max > min ? Math.round(((v - min) / (max - min)) * 255) : 128], i * 4);
     out[i * 4 + 3] = 255;
   });
   return out;

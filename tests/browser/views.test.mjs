@@ -24,6 +24,7 @@ import { wwwDist } from "../../www/build.mjs";
 import { repoRoot } from "../js/helpers.mjs";
 import { startServer } from "../server/server.mjs";
 import { ENGINES, launchEngine, missing } from "./engines.mjs";
+import { VIRIDIS } from "./explorer-checks.mjs";
 
 const views = join(repoRoot, "tests", "fixtures", "views");
 const shots = join(repoRoot, "test-output", "views");
@@ -78,25 +79,6 @@ function assertSamePicture(actual, want, what) {
     `${what}: fewer than 9 colours`,
   );
 }
-
-/** viridis at eight points (matplotlib's, as R's viridisLite lists them), interpolated as a 256-entry table. */
-const VIRIDIS = (() => {
-  const stops = [
-    [0x44, 0x01, 0x54],
-    [0x46, 0x32, 0x7e],
-    [0x36, 0x5c, 0x8d],
-    [0x27, 0x7f, 0x8e],
-    [0x1f, 0xa1, 0x87],
-    [0x4a, 0xc1, 0x6d],
-    [0xa0, 0xda, 0x39],
-    [0xfd, 0xe7, 0x25],
-  ];
-  return Array.from({ length: 256 }, (_, i) => {
-    const t = (i / 255) * (stops.length - 1);
-    const k = Math.min(Math.floor(t), stops.length - 2);
-    return [0, 1, 2].map((c) => Math.round(stops[k][c] * (1 - (t - k)) + stops[k + 1][c] * (t - k)));
-  });
-})();
 
 /**
  * The reference map of a variable's first plane: its values as xarray decodes them (zarr-python
