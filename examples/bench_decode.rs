@@ -1,5 +1,5 @@
 //! The native ceiling of `npm run bench`: decodes every chunk of the benchmark arrays that
-//! bench/generate.py writes, with the same public API the WebAssembly build wraps
+//! bench/lib/generate.py writes, with the same public API the WebAssembly build wraps
 //! (`hierarchy::ArrayReader::decode_chunk`), single-threaded, and prints one JSON line per case.
 //!
 //! `cargo run --release --example bench_decode -- bench/data [--runs N] [CASE …]`

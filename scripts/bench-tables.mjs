@@ -12,10 +12,10 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { parseArgs } from "node:util";
-import { firstSummary, firstTables } from "../bench/first-tables.mjs";
-import { icechunkTables } from "../bench/icechunk-tables.mjs";
-import { geomean, table } from "../bench/util.mjs";
-import { viewerTables } from "../bench/viewer-tables.mjs";
+import { firstSummary, firstTables } from "../bench/first/first-tables.mjs";
+import { icechunkTables } from "../bench/icechunk/icechunk-tables.mjs";
+import { geomean, table } from "../bench/lib/util.mjs";
+import { viewerTables } from "../bench/viewer/viewer-tables.mjs";
 import { root, runMain, StepError } from "./lib.mjs";
 
 /** The docs' names of the decode cases (else the manifest's description). */
@@ -426,27 +426,27 @@ const BLOCKS = {
   machine: [["machine", "versions"], null, (r) => machine(r)],
   summary: [["results", "read", "viewer", "walk10k", "size"], "bench/results.json", summary],
   targets: [["targets"], "the targets every bench saved in bench/results.json", (r) => targets(r.targets)],
-  decode: [["results"], "bench/decode.mjs", decode],
-  read: [["read"], "bench/read.mjs", (r) => read(r.read)],
-  viewer: [["viewer"], "bench/viewer.mjs", (r) => viewerTables(r.viewer)],
-  icechunk: [["icechunk"], "bench/icechunk.mjs", (r) => icechunkTables(r.icechunk)],
-  walk: [["walk"], "bench/walk.mjs", (r) => walk(r.walk)],
-  walk10k: [["walk10k"], "bench/walk.mjs", (r) => walk(r.walk10k)],
-  walk_v2: [["walk_v2"], "bench/walk.mjs", (r) => walk(r.walk_v2)],
-  plate: [["plate"], "bench/plate.mjs", (r) => plate(r.plate)],
-  plate_pictures: [["plate_pictures"], "bench/plate-pictures.mjs", (r) => platePictures(r.plate_pictures)],
-  size: [["size"], "bench/size.mjs", (r) => size(r.size)],
-  attribution: [["size"], "bench/attribution.mjs", (r) => attribution(r.size.attribution)],
-  parts_attribution: [["size"], "bench/attribution.mjs", (r) => partsAttribution(r.size.parts_attribution)],
-  load: [["load"], "bench/load.mjs", (r) => load(r.load)],
-  bytes: [["load"], "bench/load.mjs", (r) => bytes(r.load.bytes)],
-  first_tree: [["first_tree"], "bench/first-tree.mjs", (r) => firstTree(r.first_tree)],
-  first_impressions: [["first_impressions"], "bench/first.mjs", (r) => firstTables(r.first_impressions)],
-  first_impressions_summary: [["first_impressions"], "bench/first.mjs", (r) => firstSummary(r.first_impressions)],
-  explorer_large: [["explorer_large"], "bench/explorer-large.mjs", (r) => explorerLarge(r.explorer_large)],
-  cache: [["cache"], "bench/cache.mjs", (r) => cache(r.cache)],
-  specs: [["specs"], "bench/specs.mjs", (r) => specs(r.specs)],
-  crossing: [["crossing"], "bench/crossing.mjs", (r) => crossing(r.crossing)],
+  decode: [["results"], "bench/decode/decode.mjs", decode],
+  read: [["read"], "bench/read/read.mjs", (r) => read(r.read)],
+  viewer: [["viewer"], "bench/viewer/viewer.mjs", (r) => viewerTables(r.viewer)],
+  icechunk: [["icechunk"], "bench/icechunk/icechunk.mjs", (r) => icechunkTables(r.icechunk)],
+  walk: [["walk"], "bench/walk/walk.mjs", (r) => walk(r.walk)],
+  walk10k: [["walk10k"], "bench/walk/walk.mjs", (r) => walk(r.walk10k)],
+  walk_v2: [["walk_v2"], "bench/walk/walk.mjs", (r) => walk(r.walk_v2)],
+  plate: [["plate"], "bench/plate/plate.mjs", (r) => plate(r.plate)],
+  plate_pictures: [["plate_pictures"], "bench/plate/plate-pictures.mjs", (r) => platePictures(r.plate_pictures)],
+  size: [["size"], "bench/size/size.mjs", (r) => size(r.size)],
+  attribution: [["size"], "bench/size/attribution.mjs", (r) => attribution(r.size.attribution)],
+  parts_attribution: [["size"], "bench/size/attribution.mjs", (r) => partsAttribution(r.size.parts_attribution)],
+  load: [["load"], "bench/load/load.mjs", (r) => load(r.load)],
+  bytes: [["load"], "bench/load/load.mjs", (r) => bytes(r.load.bytes)],
+  first_tree: [["first_tree"], "bench/explorer/first-tree.mjs", (r) => firstTree(r.first_tree)],
+  first_impressions: [["first_impressions"], "bench/first/first.mjs", (r) => firstTables(r.first_impressions)],
+  first_impressions_summary: [["first_impressions"], "bench/first/first.mjs", (r) => firstSummary(r.first_impressions)],
+  explorer_large: [["explorer_large"], "bench/explorer/explorer-large.mjs", (r) => explorerLarge(r.explorer_large)],
+  cache: [["cache"], "bench/cache/cache.mjs", (r) => cache(r.cache)],
+  specs: [["specs"], "bench/specs/specs.mjs", (r) => specs(r.specs)],
+  crossing: [["crossing"], "bench/crossing/crossing.mjs", (r) => crossing(r.crossing)],
 };
 
 /** The text of one block: the bench and the date of its run (or the first and last), then its tables. */

@@ -1,65 +1,65 @@
 // `npm run bench`: zom (WebAssembly, in Node) against zarrita.js in the same process:
 // - decode: throughput on the same chunks (zarrita with numcodecs.js), with the native Rust
-//   build as the ceiling (bench/decode.mjs);
+//   build as the ceiling (bench/decode/decode.mjs);
 // - read: whole-array reads over HTTP from a local server with 20 ms latency, time and
-//   requests, chunked and sharded (bench/read.mjs);
+//   requests, chunked and sharded (bench/read/read.mjs);
 // - walk: a 1001-node hierarchy over the same server, consolidated and listed, and the parse +
 //   validation cost of its consolidated zarr.json against JSON.parse; then the same for a
-//   10,000-node consolidated hierarchy (bench/walk.mjs);
+//   10,000-node consolidated hierarchy (bench/walk/walk.mjs);
 // - size: the .wasm raw and gzipped, the JS gzipped, next to zarrita + numcodecs, and the
-//   .wasm's bytes by crate and by function (twiggy, which setup installs for it) (bench/size.mjs);
+//   .wasm's bytes by crate and by function (twiggy, which setup installs for it) (bench/size/size.mjs);
 // - load: in Chromium, loading the WebAssembly zom carries against the .wasm fetched beside,
 //   compiling and instantiating the module, starting the decode workers, and a first and
-//   second read against zarrita (bench/load.mjs); the explorer's time from navigation to its
-//   first tree (bench/first-tree.mjs), and on a 10,000-node hierarchy its rows against the
-//   CLI's time and a click to the next frame (bench/explorer-large.mjs);
+//   second read against zarrita (bench/load/load.mjs); the explorer's time from navigation to its
+//   first tree (bench/explorer/first-tree.mjs), and on a 10,000-node hierarchy its rows against the
+//   CLI's time and a click to the next frame (bench/explorer/explorer-large.mjs);
 // - first: first impressions, a cold page in Chromium (throttled to 2 Mbps / 100 ms, 10 Mbps /
 //   40 ms, 50 Mbps / 20 ms, and loopback; the JS served gzipped and brotli'd) and Firefox
 //   (loopback): the time to the data and the bytes before it, zom, zom/zarrita and zarrita, a
 //   small first tile, an app, a viewer's first tiles and a validator, medians of at least 7
-//   (bench/first.mjs, its own data: bench/generate_first.py);
+//   (bench/first/first.mjs, its own data: bench/first/generate_first.py);
 // - specs: validating a 10,000-node OME-Zarr plate and xarray dataset against their convention
-//   next to validating them against the Zarr spec alone (bench/specs.mjs);
+//   next to validating them against the Zarr spec alone (bench/specs/specs.mjs);
 // - cache: a region read again and again, zom with a ChunkCache and without, and zarrita
-//   (no cache), over tests/fixtures/sample (bench/cache.mjs; needs no bench/data);
+//   (no cache), over tests/fixtures/sample (bench/cache/cache.mjs; needs no bench/data);
 // - plate: walking and validating OME-Zarr plates (96 and 384 wells, ome-zarr-py 0.21) by what
 //   their metadata names, from a host without listing and behind an HTML index, at 20 and 50
 //   ms, against zarrita as a viewer uses it, with the floor; the walk's concurrency in Chromium
-//   (bench/plate.mjs);
+//   (bench/plate/plate.mjs);
 // - plate-pictures: the explorer's plate grid in Chromium, 96 and 384 wells with pixels
-//   (bench/generate_plate.py --keep-chunks) from another origin at 50 ms: the time to the
+//   (bench/plate/generate_plate.py --keep-chunks) from another origin at 50 ms: the time to the
 //   pictures of the wells in view, the requests by then and the levels drawn, against the
-//   floor of their requests through 6 connections; the walk's end (bench/plate-pictures.mjs);
+//   floor of their requests through 6 connections; the walk's end (bench/plate/plate-pictures.mjs);
 // - viewer: reading as a web viewer does — tiles one by one and at once, whole arrays, zom's
 //   HTTP concurrency, a panning soak's memory (Node and Chromium), time to first tile of an
-//   OME-Zarr pyramid in Chromium — against zarrita, with floors (bench/viewer.mjs,
+//   OME-Zarr pyramid in Chromium — against zarrita, with floors (bench/viewer/viewer.mjs,
 //   docs/benchmarks-viewer.md);
-// - icechunk: an Icechunk repository (icechunk-python 2.3, bench/generate_icechunk.py) over
+// - icechunk: an Icechunk repository (icechunk-python 2.3, bench/icechunk/generate_icechunk.py) over
 //   HTTP at 20 and 50 ms — open + first chunk, a whole array, 16 tiles at once, and open + first
 //   chunk in a new process — zom's IcechunkStore against @earthmover/icechunk's WebAssembly
-//   build with zarrita, with floors; zom alone in Chromium (bench/icechunk.mjs).
+//   build with zarrita, with floors; zom alone in Chromium (bench/icechunk/icechunk.mjs).
 //
 //   npm run bench [-- --runs N] [-- --cases v3_gzip,v3_zstd] [-- --no-native]
 //                 [-- --only decode,read,walk,plate,plate-pictures,size,load,first,specs,cache,viewer,icechunk] [-- --read-runs N]
 //                 [-- --quick]
 //
 // Steps: build pkg/ (incremental, as `npm run build`), write bench/data/ with
-// bench/generate.py when it is missing or the script changed (with the Python of .venv, which
+// bench/lib/generate.py when it is missing or the script changed (with the Python of .venv, which
 // setup's python() creates with the pinned zarr-python and numcodecs of
 // scripts/python-requirements.txt), run examples/bench_decode.rs (release) for the native
-// numbers, then bench/decode.mjs (writes bench/results.json), bench/read.mjs and
-// bench/walk.mjs (add their sections "read" and "walk" to it), bench/size.mjs and
-// bench/load.mjs and bench/first-tree.mjs ("size", "load", "first_tree"); each prints its
+// numbers, then bench/decode/decode.mjs (writes bench/results.json), bench/read/read.mjs and
+// bench/walk/walk.mjs (add their sections "read" and "walk" to it), bench/size/size.mjs and
+// bench/load/load.mjs and bench/explorer/first-tree.mjs ("size", "load", "first_tree"); each prints its
 // tables, and the targets of issue 16 it checks (results.json "targets").
-// bench/specs.mjs adds "specs", bench/cache.mjs "cache". The viewer bench also needs the OME-Zarr
-// pyramid bench/generate_pyramid.py writes with ome-zarr-py (in .venv-conventions, which setup's
+// bench/specs/specs.mjs adds "specs", bench/cache/cache.mjs "cache". The viewer bench also needs the OME-Zarr
+// pyramid bench/viewer/generate_pyramid.py writes with ome-zarr-py (in .venv-conventions, which setup's
 // pythonConventions() creates) when it is missing or either generator changed, and the native
 // decode speeds of its arrays (examples/bench_decode.rs on bench/data/viewer) for its floors;
-// it writes "viewer". The icechunk bench's repository is written by bench/generate_icechunk.py
+// it writes "viewer". The icechunk bench's repository is written by bench/icechunk/generate_icechunk.py
 // with icechunk-python (in .venv-icechunk, which setup's pythonIcechunk() creates) into
 // bench/data/icechunk when it is missing or either generator changed, with the native decode
 // speeds of its arrays (examples/bench_decode.rs on bench/data/icechunk/plain) for its floors;
-// it writes "icechunk". The plate-pictures bench's plates are written by bench/generate_plate.py
+// it writes "icechunk". The plate-pictures bench's plates are written by bench/plate/generate_plate.py
 // --keep-chunks (with ome-zarr-py in .venv-ome) into bench/data/plates-pictures when missing or
 // the generator changed; it writes "plate_pictures".
 // --runs and --cases apply to the decode bench, --read-runs (default 5) to read, walk, specs,
@@ -79,21 +79,21 @@ import { python, pythonConventions, pythonIcechunk, pythonOme, setup, twiggy } f
 
 const benchDir = join(root, "bench");
 const dataDir = join(benchDir, "data");
-const generator = join(benchDir, "generate.py");
-const pyramidGenerator = join(benchDir, "generate_pyramid.py");
+const generator = join(benchDir, "lib", "generate.py");
+const pyramidGenerator = join(benchDir, "viewer", "generate_pyramid.py");
 const pyramidDir = join(dataDir, "viewer_pyramid");
-const plateGenerator = join(benchDir, "generate_plate.py");
+const plateGenerator = join(benchDir, "plate", "generate_plate.py");
 const platesDir = join(dataDir, "plates");
 const platePicturesDir = join(dataDir, "plates-pictures");
-const icechunkGenerator = join(benchDir, "generate_icechunk.py");
+const icechunkGenerator = join(benchDir, "icechunk", "generate_icechunk.py");
 const icechunkDir = join(dataDir, "icechunk");
-/** The plates of bench/plate.mjs: name, rows, columns, OME-Zarr version (2 fields, 3 levels). */
+/** The plates of bench/plate/plate.mjs: name, rows, columns, OME-Zarr version (2 fields, 3 levels). */
 const PLATES = [
   ["plate96-v0.5", 8, 12, "0.5"],
   ["plate96-v0.4", 8, 12, "0.4"],
   ["plate384-v0.5", 16, 24, "0.5"],
 ];
-/** The plates of bench/plate-pictures.mjs (OME-Zarr 0.5, 2 fields of 2 × 512 × 512 uint16 in 3 levels, chunks 256²). */
+/** The plates of bench/plate/plate-pictures.mjs (OME-Zarr 0.5, 2 fields of 2 × 512 × 512 uint16 in 3 levels, chunks 256²). */
 const PICTURE_PLATES = [
   ["plate96-v0.5", 8, 12],
   ["plate384-v0.5", 16, 24],
@@ -119,7 +119,7 @@ function timed(label, fn) {
   return r;
 }
 
-/** True when bench/data/ was written by the current bench/generate.py. */
+/** True when bench/data/ was written by the current bench/lib/generate.py. */
 function dataFresh() {
   const manifest = join(dataDir, "manifest.json");
   if (!existsSync(manifest)) return false;
@@ -133,7 +133,7 @@ function dataFresh() {
 
 const sha256 = (file) => createHash("sha256").update(readFileSync(file)).digest("hex");
 
-/** True when bench/data/viewer_pyramid was written by the current bench/generate_pyramid.py from the current image. */
+/** True when bench/data/viewer_pyramid was written by the current bench/viewer/generate_pyramid.py from the current image. */
 function pyramidFresh() {
   const manifest = join(pyramidDir, "manifest.json");
   if (!existsSync(manifest)) return false;
@@ -152,7 +152,9 @@ function generatePyramid() {
     return;
   }
   const py = pythonConventions();
-  timed("generate bench/data/viewer_pyramid (bench/generate_pyramid.py, ome-zarr-py)", () => run(py, [pyramidGenerator, pyramidDir]));
+  timed("generate bench/data/viewer_pyramid (bench/viewer/generate_pyramid.py, ome-zarr-py)", () =>
+    run(py, [pyramidGenerator, pyramidDir]),
+  );
 }
 
 /** The plate bench's plates, written by ome-zarr-py (.venv-ome) when missing or the generator changed. */
@@ -179,7 +181,7 @@ function generatePlates() {
       format,
       join(platesDir, name),
     ];
-    timed(`generate bench/data/plates/${name} (bench/generate_plate.py, ome-zarr-py)`, () => run(py, args));
+    timed(`generate bench/data/plates/${name} (bench/plate/generate_plate.py, ome-zarr-py)`, () => run(py, args));
   }
   writeFileSync(stamp, want);
 }
@@ -219,7 +221,7 @@ function generatePlatePictures() {
       "256",
       join(platePicturesDir, name),
     ];
-    timed(`generate bench/data/plates-pictures/${name} (bench/generate_plate.py --keep-chunks, ome-zarr-py)`, () => run(py, args));
+    timed(`generate bench/data/plates-pictures/${name} (bench/plate/generate_plate.py --keep-chunks, ome-zarr-py)`, () => run(py, args));
   }
   writeFileSync(stamp, want);
 }
@@ -237,7 +239,9 @@ function generateIcechunk() {
     // missing or unreadable: write it
   }
   const py = pythonIcechunk();
-  timed("generate bench/data/icechunk (bench/generate_icechunk.py, icechunk-python)", () => run(py, [icechunkGenerator, icechunkDir]));
+  timed("generate bench/data/icechunk (bench/icechunk/generate_icechunk.py, icechunk-python)", () =>
+    run(py, [icechunkGenerator, icechunkDir]),
+  );
 }
 
 function generate() {
@@ -247,7 +251,7 @@ function generate() {
   }
   // Also with --no-build, which skips setup(): the venv is the only Python the bench uses.
   const py = python();
-  timed("generate bench/data (bench/generate.py)", () => run(py, [generator, dataDir]));
+  timed("generate bench/data (bench/lib/generate.py)", () => run(py, [generator, dataDir]));
 }
 
 // glibc hands each 2 MiB chunk buffer a fresh mmap and unmaps it on free, so every decode
@@ -304,30 +308,30 @@ runMain(() => {
   if ([...benches].some((b) => b !== "cache" && b !== "first" && b !== "icechunk")) generate();
   if (benches.has("decode")) {
     const nativeFile = args["no-native"] ? undefined : native();
-    const decodeArgs = ["--expose-gc", join(benchDir, "decode.mjs"), "--runs", args.runs];
+    const decodeArgs = ["--expose-gc", join(benchDir, "decode", "decode.mjs"), "--runs", args.runs];
     if (args.cases) decodeArgs.push("--cases", args.cases);
     if (nativeFile) decodeArgs.push("--native", nativeFile);
-    timed("decode (bench/decode.mjs)", () => run(process.execPath, decodeArgs));
+    timed("decode (bench/decode/decode.mjs)", () => run(process.execPath, decodeArgs));
   }
   if (benches.has("size")) {
     twiggy(); // also with --no-build: only the size bench needs it
-    run(process.execPath, [join(benchDir, "size.mjs")]);
+    run(process.execPath, [join(benchDir, "size", "size.mjs")]);
   }
   if (benches.has("load")) {
     setup({ browser: true });
-    timed("load (bench/load.mjs, Chromium)", () => run(process.execPath, [join(benchDir, "load.mjs"), "--runs", args.runs]));
-    timed("first tree (bench/first-tree.mjs, Chromium)", () =>
-      run(process.execPath, [join(benchDir, "first-tree.mjs"), "--runs", args.runs]),
+    timed("load (bench/load/load.mjs, Chromium)", () => run(process.execPath, [join(benchDir, "load", "load.mjs"), "--runs", args.runs]));
+    timed("first tree (bench/explorer/first-tree.mjs, Chromium)", () =>
+      run(process.execPath, [join(benchDir, "explorer", "first-tree.mjs"), "--runs", args.runs]),
     );
-    timed("explorer on 10,000 nodes (bench/explorer-large.mjs, Chromium)", () =>
-      run(process.execPath, [join(benchDir, "explorer-large.mjs"), "--runs", args["read-runs"]]),
+    timed("explorer on 10,000 nodes (bench/explorer/explorer-large.mjs, Chromium)", () =>
+      run(process.execPath, [join(benchDir, "explorer", "explorer-large.mjs"), "--runs", args["read-runs"]]),
     );
   }
   if (benches.has("first")) {
-    setup({ browser: true, python: true }); // bench/first.mjs writes its data with .venv's zarr-python
-    timed("first impressions (bench/first.mjs, Chromium and Firefox)", () =>
+    setup({ browser: true, python: true }); // bench/first/first.mjs writes its data with .venv's zarr-python
+    timed("first impressions (bench/first/first.mjs, Chromium and Firefox)", () =>
       run(process.execPath, [
-        join(benchDir, "first.mjs"),
+        join(benchDir, "first", "first.mjs"),
         "--runs",
         String(Math.max(7, Number(args["read-runs"]))),
         "--encodings",
@@ -337,36 +341,36 @@ runMain(() => {
   }
   for (const name of ["read", "walk", "specs", "cache"]) {
     if (!benches.has(name)) continue;
-    const file = join(benchDir, `${name}.mjs`);
-    timed(`${name} (bench/${name}.mjs)`, () => run(process.execPath, ["--expose-gc", file, "--runs", args["read-runs"]]));
+    const file = join(benchDir, name, `${name}.mjs`);
+    timed(`${name} (bench/${name}/${name}.mjs)`, () => run(process.execPath, ["--expose-gc", file, "--runs", args["read-runs"]]));
   }
   if (benches.has("plate")) {
     setup({ browser: true });
     generatePlates();
-    timed("plate (bench/plate.mjs)", () =>
-      run(process.execPath, ["--expose-gc", join(benchDir, "plate.mjs"), "--runs", args["read-runs"]]),
+    timed("plate (bench/plate/plate.mjs)", () =>
+      run(process.execPath, ["--expose-gc", join(benchDir, "plate", "plate.mjs"), "--runs", args["read-runs"]]),
     );
   }
   if (benches.has("plate-pictures")) {
     setup({ browser: true });
     generatePlatePictures();
-    timed("plate pictures (bench/plate-pictures.mjs, Chromium)", () =>
-      run(process.execPath, [join(benchDir, "plate-pictures.mjs"), "--runs", args["read-runs"]]),
+    timed("plate pictures (bench/plate/plate-pictures.mjs, Chromium)", () =>
+      run(process.execPath, [join(benchDir, "plate", "plate-pictures.mjs"), "--runs", args["read-runs"]]),
     );
   }
   if (benches.has("viewer")) {
     generatePyramid();
-    const viewerArgs = ["--expose-gc", join(benchDir, "viewer.mjs"), "--runs", args["read-runs"]];
+    const viewerArgs = ["--expose-gc", join(benchDir, "viewer", "viewer.mjs"), "--runs", args["read-runs"]];
     if (!args["no-native"]) viewerArgs.push("--native", native(join(dataDir, "viewer"), undefined));
     if (args.quick) viewerArgs.push("--quick");
-    timed("viewer (bench/viewer.mjs, Node and Chromium)", () => run(process.execPath, viewerArgs));
+    timed("viewer (bench/viewer/viewer.mjs, Node and Chromium)", () => run(process.execPath, viewerArgs));
   }
   if (benches.has("icechunk")) {
     generateIcechunk(); // after generate(), which writes bench/data anew
-    const icechunkArgs = ["--expose-gc", join(benchDir, "icechunk.mjs"), "--runs", args["read-runs"]];
+    const icechunkArgs = ["--expose-gc", join(benchDir, "icechunk", "icechunk.mjs"), "--runs", args["read-runs"]];
     if (!args["no-native"]) icechunkArgs.push("--native", native(join(icechunkDir, "plain"), undefined));
     if (args.quick) icechunkArgs.push("--quick");
-    timed("icechunk (bench/icechunk.mjs, Node and Chromium)", () => run(process.execPath, icechunkArgs));
+    timed("icechunk (bench/icechunk/icechunk.mjs, Node and Chromium)", () => run(process.execPath, icechunkArgs));
   }
   console.log(`bench: done in ${seconds(performance.now() - t0)}`);
 });

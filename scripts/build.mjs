@@ -374,7 +374,7 @@ function writeCommonJs() {
 }
 
 /**
- * A shipped part with its function names kept, for bench/size.mjs's byte attribution: cargo's
+ * A shipped part with its function names kept, for bench/size/size.mjs's byte attribution: cargo's
  * output through the same wasm-bindgen, wasm-opt and renaming steps as build(), with wasm-opt's
  * `-g` (keep the name section) in place of `--strip-debug`. Without its name section it is the
  * part's pkg/<out>_bg.wasm byte for byte (the size bench checks). Kept in the target directory,

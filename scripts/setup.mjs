@@ -16,7 +16,7 @@
 //                                              # for tests/fixtures/references/generate.py
 //   node scripts/setup.mjs --python-ome        # .venv-ome: ome-zarr-py, ngff-zarr, ome-zarr-models
 //                                              # (Python 3.12), for tests/fixtures/walk/generate.py
-//                                              # and bench/generate_plate.py
+//                                              # and bench/plate/generate_plate.py
 //   node scripts/setup.mjs --python-current    # .venv-current: zarr-python 3.4, numcodecs 0.17, cast-value-rs
 //                                              # (Python 3.12), for tests/fixtures/current/generate.py
 //                                              # and tests/fixtures/generate.py --copy
@@ -24,7 +24,7 @@
 //                                              # for tests/fixtures/anndata/generate.py
 //   node scripts/setup.mjs --python-icechunk   # .venv-icechunk: icechunk 2.3, zarr-python 3.4 (Python 3.12),
 //                                              # for tests/fixtures/icechunk/generate.py
-//   node scripts/setup.mjs --twiggy            # twiggy, the code size profiler bench/size.mjs runs
+//   node scripts/setup.mjs --twiggy            # twiggy, the code size profiler bench/size/size.mjs runs
 //   node scripts/setup.mjs --suites            # tests/zarrita-suite's packages: vitest, zarrita, @vivjs/loaders,
 //                                              # and apps on @fideus-labs/ngff-zarr, ome-zarr.js and @vitessce/zarr
 import { createHash } from "node:crypto";
@@ -88,7 +88,7 @@ export const VENV_REFERENCES = join(root, ".venv-references");
 export const PYTHON_REFERENCES = join(VENV_REFERENCES, "bin", "python");
 /**
  * ome-zarr-py, ngff-zarr and ome-zarr-models' environment, for tests/fixtures/walk/generate.py
- * and bench/generate_plate.py only. Its Python is the minor version its requirements file's
+ * and bench/plate/generate_plate.py only. Its Python is the minor version its requirements file's
  * header names (`# python: 3.12`): the releases pinned there need Python >= 3.12.
  */
 export const VENV_OME = join(root, ".venv-ome");
@@ -122,7 +122,7 @@ export function lockedWasmBindgenVersion() {
   return m[1];
 }
 
-/** The twiggy release bench/size.mjs attributes the module's bytes with (its output format is parsed). */
+/** The twiggy release bench/size/size.mjs attributes the module's bytes with (its output format is parsed). */
 export const TWIGGY_VERSION = "0.8.0";
 
 /**
@@ -369,7 +369,7 @@ export function pythonReferences() {
 /**
  * The OME-Zarr writers' environment .venv-ome (scripts/python-requirements-ome.txt), the same
  * way, from a Python of the minor version the file's header names (pinnedPython): only
- * tests/fixtures/walk/generate.py and bench/generate_plate.py need it (the tests read the
+ * tests/fixtures/walk/generate.py and bench/plate/generate_plate.py need it (the tests read the
  * committed output).
  * @returns {string} the interpreter (PYTHON_OME)
  */

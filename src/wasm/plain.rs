@@ -4,7 +4,7 @@
 //! reused, and properties are set with `object[name] = value`, not the fallible `Reflect.set`.
 //! That is what makes serde-wasm-bindgen fast on structs, without its code in the module; JSON
 //! text is slower for these, since Rust writes the text slower than JS builds the objects
-//! (docs/benchmarks.md, "Values across the boundary"; bench/crossing.mjs measures all the ways).
+//! (docs/benchmarks.md, "Values across the boundary"; bench/crossing/crossing.mjs measures all the ways).
 //!
 //! Names that are data (node paths) are not fixed: they are made per property, and `__proto__`
 //! is defined as an own property ([`set_own`]), where assignment would set the prototype.

@@ -1,9 +1,9 @@
-// bench/first-main-thread.mjs's reading of a trace, on a trace made up here: the window from the
+// bench/first/first-main-thread.mjs's reading of a trace, on a trace made up here: the window from the
 // end of the page's script to the first chunk request, top-level tasks counted once however
 // they nest, clipped to the window, and self time by name.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { mainThreadWork } from "../../bench/first-main-thread.mjs";
+import { mainThreadWork } from "../../bench/first/first-main-thread.mjs";
 
 const MAIN = { pid: 7, tid: 1 };
 const OTHER = { pid: 7, tid: 2 };

@@ -22,8 +22,8 @@ import type { Verdict } from "./view-plate.js";
 /** The hierarchy `npm start` serves beside the page. */
 const SAMPLE = "data/sample/";
 /**
- * The performance mark of the first tree's rows put into the page (bench/first-tree.mjs and
- * bench/explorer-large.mjs read it). The first walk's steps in the worker are marked too, as
+ * The performance mark of the first tree's rows put into the page (bench/explorer/first-tree.mjs and
+ * bench/explorer/explorer-large.mjs read it). The first walk's steps in the worker are marked too, as
  * `zom:` and the step ("zom:walk-done", "zom:summarized", "zom:validated", …), and the page's
  * "zom:tree-received" and DETAILS_MARK.
  */
@@ -330,7 +330,7 @@ function showTree(walked: Extract<Response, { type: "tree" }>): void {
   els.download.disabled = false;
   replace(els.summary, summary(hier));
   tree.show(hier);
-  // The first rows in the page: bench/first-tree.mjs times navigation start → this mark.
+  // The first rows in the page: bench/explorer/first-tree.mjs times navigation start → this mark.
   if (first) performance.mark(FIRST_TREE_MARK);
   select(pathFromHash());
 }

@@ -1,4 +1,4 @@
-//! The values that cross, made from bench/generate.py's hierarchies with zom's own code: the
+//! The values that cross, made from bench/lib/generate.py's hierarchies with zom's own code: the
 //! ZOM trees `fromDocuments` and `walk` return, the report `validateHierarchy` returns for a
 //! tree with a bad fill value on every array, `summarizeTree`'s summaries, the errors of a
 //! walk, a decoded chunk of strings, an S3 listing page, the limits, a shape.

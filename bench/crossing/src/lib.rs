@@ -2,7 +2,7 @@
 //! zom's bindings (`src/wasm/`) pass: serde-wasm-bindgen (`to_value` / `from_value`), JSON text
 //! (`JSON.parse` of text Rust writes, or `JSON.stringify` in JS and a parse in Rust), and JS
 //! values built one by one with js_sys (zom's `to_js_each` / `from_js` and its hand-written
-//! option readers). bench/crossing.mjs builds this module and times its exports in Node.
+//! option readers). bench/crossing/crossing.mjs builds this module and times its exports in Node.
 //!
 //! A module of its own, so that nothing here reaches zom's: it depends on zom for the value
 //! types, fixtures and conversions it measures, and includes zom's `src/wasm/convert.rs`
@@ -157,7 +157,7 @@ const IN: [In; 6] = [
     In::Selection,
 ];
 
-/// Builds the fixtures from the root `zarr.json` of bench/generate.py's 1001-node and
+/// Builds the fixtures from the root `zarr.json` of bench/lib/generate.py's 1001-node and
 /// 10,000-node consolidated hierarchies, and returns the cases as JSON text:
 /// `{swb, out: [{crossing, size, items, json_bytes}], in: [{crossing, size, input}]}`
 /// (`input`: `{out: i}` for the JS value `out(i, 1)` gives, or the name of a literal).
