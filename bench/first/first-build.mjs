@@ -7,6 +7,8 @@ import { brotliCompressSync, gzipSync } from "node:zlib";
 import { benchDir, bundlePage } from "../lib/util.mjs";
 
 const root = join(benchDir, "..");
+/** This folder, where the pages' sources are. */
+const pageDir = join(benchDir, "first");
 
 /** True when package.json exports `subpath` and the file it names for browsers is built. */
 function exportBuilt(subpath) {
@@ -61,9 +63,9 @@ export const caseDir = (page, lib) => `${page}-${lib.replace(/\//g, "-")}`;
 
 /** The page's source with its library's import specifier replaced by `to`. */
 function sourceWith(file, from, to) {
-  const text = readFileSync(join(benchDir, file), "utf8");
+  const text = readFileSync(join(pageDir, file), "utf8");
   const pattern = new RegExp(`from "${from.replace(/[/.]/g, "\\$&")}"`, "g");
-  if (!pattern.test(text)) throw new Error(`bench/${file} imports nothing from "${from}"`);
+  if (!pattern.test(text)) throw new Error(`bench/first/${file} imports nothing from "${from}"`);
   return text.replace(pattern, `from "${to}"`);
 }
 
@@ -88,7 +90,7 @@ export function buildPages(outDir, pages = Object.keys(PAGES)) {
     for (const [lib, [file, from, to]] of Object.entries(PAGES[page])) {
       const dir = join(outDir, caseDir(page, lib));
       mkdirSync(dir, { recursive: true });
-      bundlePage({ source: sourceWith(file, from, to), outdir: dir });
+      bundlePage({ source: sourceWith(file, from, to), resolveDir: pageDir, outdir: dir });
       // esbuild names the entry of a `source` stdin.js; no chunk imports the entry.
       renameSync(join(dir, "stdin.js"), join(dir, "main.js"));
       // "zom/manual" fetches the .wasm from beside its code, which Vite, webpack and Parcel

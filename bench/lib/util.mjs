@@ -167,11 +167,12 @@ export async function transferTime(requests, { together = true, tries = 5 } = {}
 
 /**
  * Bundles a browser page for a bench with esbuild, as apps ship one (ESM, split, minified):
- * `entry` (a file) or `source` (text resolved from bench/) into `outdir`.
+ * `entry` (a file) or `source` (text whose relative imports are resolved from `resolveDir`,
+ * default bench/) into `outdir`.
  */
-export function bundlePage({ entry, source, outdir, logLevel = "warning" }) {
+export function bundlePage({ entry, source, resolveDir = benchDir, outdir, logLevel = "warning" }) {
   createRequire(import.meta.url)("esbuild").buildSync({
-    ...(entry !== undefined ? { entryPoints: [entry] } : { stdin: { contents: source, resolveDir: benchDir, loader: "js" } }),
+    ...(entry !== undefined ? { entryPoints: [entry] } : { stdin: { contents: source, resolveDir, loader: "js" } }),
     outdir,
     bundle: true,
     splitting: true,

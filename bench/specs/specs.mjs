@@ -11,8 +11,8 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { initValidate, validateHierarchy, walk } from "../../pkg/validate.js";
 import { FsStore } from "../../pkg/store/fs.js";
+import { initValidate, validateHierarchy, walk } from "../../pkg/validate.js";
 import { benchDir, median, Targets, table } from "../lib/util.mjs";
 
 const { values: args } = parseArgs({
