@@ -264,6 +264,8 @@ const TARGET_CASES = ["v3_zstd", "v3_gzip"];
 const manifest = JSON.parse(readFileSync(join(args.data, "manifest.json"), "utf8"));
 const wanted = args.cases ? new Set(args.cases.split(",")) : null;
 const native = readNative(args.native);
+// A ChunkDecoder decodes synchronously: the codec parts its arrays need are loaded first, once.
+await zom.loadCodecParts();
 const rows = [];
 const loadBefore = loadavg()[0];
 for (const c of manifest.cases) {
