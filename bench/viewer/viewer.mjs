@@ -279,7 +279,7 @@ const WHOLE_CASES = [
 
 /** Whether `get` still takes its own `concurrency` (the built declarations say). */
 const getHasConcurrency = /concurrency\?:/.test(
-  readFileSync(join(root, "pkg", "array.d.ts"), "utf8").split("export interface GetChunkOptions")[0],
+  readFileSync(join(root, "pkg", "read", "array.d.ts"), "utf8").split("export interface GetChunkOptions")[0],
 );
 
 async function wholeRun(server, latency, lib, name, { store, getOptions } = {}) {
