@@ -1,26 +1,29 @@
 // The `zom` command line (bin/zom.mjs), run as a child process on the fixture hierarchies, from
 // their directories and over HTTP from tests/server: output and exit codes of tree, validate
-// (--spec, --strict, --json), get (selections, values equal zarr-python's), info, schema, the
-// errors (exit 2, "zom: <code>: …"), progress and help; symbolic links out of a directory and
-// cycles of links; terminal control characters in names, values and messages written escaped.
+// (--spec, --strict, --json), info, schema, the errors (exit 2, "zom: <code>: …"), progress and
+// help; symbolic links out of a directory and cycles of links. `get` is cli-get.test.mjs's, hostile
+// names and values cli-escapes.test.mjs's.
 import assert from "node:assert/strict";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { test } from "node:test";
-import { openArray, slice } from "zom";
+import { openArray } from "zom";
 import { FsStore } from "zom/fs";
 import { jsonSchema, stringify, summarize, walk } from "zom/validate";
 import { withServer } from "../server/testing.mjs";
-import { assertJsonEqual, fixtures, HIERARCHIES, parseJsonExact, readJson, repoRoot, zom, zomWithin } from "./helpers.mjs";
-import { reference } from "./hierarchy-common.mjs";
-
-const dir = (name) => relative(repoRoot, join(fixtures, name));
-
-/** Asserts the exit code, showing the output when it differs. */
-function exits(result, code, what) {
-  assert.equal(result.code, code, `${what}: exit ${result.code}\nstdout: ${result.stdout.slice(0, 2000)}\nstderr: ${result.stderr}`);
-}
+import {
+  assertJsonEqual,
+  fixtureDir as dir,
+  cliExits as exits,
+  fixtures,
+  HIERARCHIES,
+  parseJsonExact,
+  readJson,
+  repoRoot,
+  zom,
+  zomWithin,
+} from "./helpers.mjs";
 
 test("tree lists every node of the sample, with kinds, shapes, data types and codecs", async () => {
   const r = await zom("tree", dir("sample"));
@@ -167,152 +170,6 @@ test("tree stays in the directory: links out of it are left out, cycles of links
   }
 });
 
-const RED = "\x1b[31m";
-const RLO = "\u202e"; // RIGHT-TO-LEFT OVERRIDE
-const CSI = "\u009b"; // the C1 form of ESC [
-/** The string values of the array "strs…" below. */
-const HOSTILE_VALUES = ["plain", `esc${RED}red\r`, `bidi${RLO}\u2066x${CSI}\x7f\u0085`];
-/** Member names (also directory names) holding control characters. */
-const NAMES = { group: `grp${RED}x\r`, strings: `strs${RLO}\n\ty`, bad: `bad${RED}\x07`, codec: "codec\r" };
-
-/**
- * A v3 hierarchy at `root` whose names, attributes, data type, codec name and string values
- * hold terminal controls; "bad…" is invalid (its data type), "codec…" names an unknown codec.
- */
-function writeHostileHierarchy(root) {
-  const doc = (path, node) => {
-    mkdirSync(join(root, path), { recursive: true });
-    writeFileSync(join(root, path, "zarr.json"), JSON.stringify(node));
-  };
-  const array = (extra) => ({
-    zarr_format: 3,
-    node_type: "array",
-    shape: [3],
-    data_type: "string",
-    chunk_grid: { name: "regular", configuration: { chunk_shape: [3] } },
-    chunk_key_encoding: { name: "default", configuration: { separator: "/" } },
-    fill_value: "",
-    codecs: [{ name: "vlen-utf8", configuration: {} }],
-    attributes: {},
-    ...extra,
-  });
-  doc("", { zarr_format: 3, node_type: "group", attributes: { [`key${RED}`]: `red${RED}\r${RLO}${CSI}2J\x7f`, nl: "a\nb\tc" } });
-  doc(NAMES.group, { zarr_format: 3, node_type: "group", attributes: {} });
-  doc(NAMES.strings, array({ dimension_names: [`d${RED}`], attributes: { [`u${CSI}`]: `v${RLO}` } }));
-  // vlen-utf8: the count, then each value's length and UTF-8 bytes (u32 little-endian).
-  const parts = [Buffer.alloc(4)];
-  parts[0].writeUInt32LE(HOSTILE_VALUES.length);
-  for (const v of HOSTILE_VALUES) {
-    const bytes = Buffer.from(v, "utf8");
-    parts.push(Buffer.alloc(4), bytes);
-    parts.at(-2).writeUInt32LE(bytes.length);
-  }
-  mkdirSync(join(root, NAMES.strings, "c"));
-  writeFileSync(join(root, NAMES.strings, "c", "0"), Buffer.concat(parts));
-  doc(NAMES.bad, array({ data_type: `int32${RED}\x1b]0;pwned\x07`, fill_value: 0 }));
-  doc(
-    NAMES.codec,
-    array({
-      data_type: "int32",
-      fill_value: 0,
-      codecs: [
-        { name: "bytes", configuration: { endian: "little" } },
-        { name: `zstd${RED}${RLO}`, configuration: {} },
-      ],
-    }),
-  );
-}
-
-/** Asserts that `text` holds no control character but line breaks: no C0 but "\n", DEL, C1 or bidirectional control. */
-function assertNoControls(text, what) {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
-  const i = [...text].findIndex((c) => /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(c));
-  assert.equal(i, -1, `${what}: a raw ${JSON.stringify([...text][i])} at character ${i} of\n${JSON.stringify(text)}`);
-}
-
-test("text outputs write control characters of names, data types, codecs, attributes, values and messages escaped", async () => {
-  const tmp = mkdtempSync(join(tmpdir(), "zom-cli-"));
-  try {
-    const root = join(tmp, "h");
-    writeHostileHierarchy(root);
-    const runs = {
-      tree: await zom("tree", root),
-      validate: await zom("validate", root),
-      info: await zom("info", root),
-      infoStrings: await zom("info", root, NAMES.strings),
-      infoBad: await zom("info", root, NAMES.bad),
-      get: await zom("get", root, NAMES.strings),
-      getBad: await zom("get", root, NAMES.bad),
-      getCodec: await zom("get", root, NAMES.codec),
-      getMissing: await zom("get", root, `nope${RED}`),
-      noDirectory: await zom("tree", join(tmp, `no${RED}dir`)),
-      usage: await zom("get", root, NAMES.strings, `1${RED}`),
-      treeJson: await zom("tree", root, "--json"),
-      getJson: await zom("get", root, NAMES.strings, "--json"),
-    };
-    for (const [what, r] of Object.entries(runs)) {
-      assertNoControls(r.stdout, `${what} stdout`);
-      assertNoControls(r.stderr, `${what} stderr`);
-    }
-    const { tree, validate, info, infoStrings, infoBad, get, getBad, getCodec, getMissing, noDirectory, usage } = runs;
-    exits(tree, 0, "tree");
-    assert.deepEqual(
-      tree.stdout.trimEnd().split("\n"),
-      [
-        "/ (group, v3, 2 attributes)",
-        String.raw`├── bad\u001b[31m\u0007 (array, v3) shape [3] int32\u001b[31m\u001b]0;pwned\u0007 chunks [3] codecs: vlen-utf8`,
-        String.raw`├── codec\r (array, v3) shape [3] int32 chunks [3] codecs: bytes → zstd\u001b[31m\u202e`,
-        String.raw`├── grp\u001b[31mx\r (group, v3)`,
-        String.raw`└── strs\u202e\n\ty (array, v3) shape [3] string chunks [3] codecs: vlen-utf8, 1 attribute`,
-      ],
-      "one line per node: the line breaks and tabs of names are escaped too",
-    );
-    exits(validate, 1, "validate");
-    assert.ok(
-      validate.stdout.includes(
-        String.raw`error invalid_value at /bad\u001b[31m\u0007 data_type: 'int32\u001b[31m\u001b]0;pwned\u0007' is not a valid extension name`,
-      ),
-      validate.stdout,
-    );
-    assert.ok(validate.stdout.includes(String.raw`at /codec\r codecs[1].name: 'zstd\u001b[31m\u202e'`), validate.stdout);
-    exits(info, 0, "info");
-    assert.ok(info.stdout.includes(String.raw`"key\u001b[31m": "red\u001b[31m\r\u202e\u009b2J\u007f",`), info.stdout);
-    assert.ok(info.stdout.includes(String.raw`  strs\u202e\n\ty (array, v3)`), info.stdout);
-    exits(infoStrings, 0, "info of the strings");
-    for (const line of [
-      String.raw`path:         /strs\u202e\n\ty`,
-      String.raw`dimensions:   ["d\u001b[31m"]`,
-      String.raw`"u\u009b": "v\u202e"`,
-    ]) {
-      assert.ok(infoStrings.stdout.includes(line), `${line}\n${infoStrings.stdout}`);
-    }
-    assert.ok(infoBad.stdout.includes(String.raw`dtype:        int32\u001b[31m\u001b]0;pwned\u0007`), infoBad.stdout);
-    exits(get, 0, "get");
-    assert.equal(get.stdout, `${String.raw`["plain", "esc\u001b[31mred\r", "bidi\u202e\u2066x\u009b\u007f\u0085"]`}\n`);
-    exits(getBad, 2, "get of the invalid array");
-    assert.equal(
-      getBad.stderr,
-      String.raw`zom: InvalidMetadata: data_type: unknown data type 'int32\u001b[31m\u001b]0;pwned\u0007' (path /bad\u001b[31m\u0007)` +
-        "\n",
-    );
-    assert.match(getCodec.stderr, /^zom: UnknownCodec: unknown codec 'zstd\\u001b\[31m\\u202e' \(path \/codec\\r\)\n$/);
-    assert.match(getMissing.stderr, /^zom: NotFound: .* \(path \/nope\\u001b\[31m, key nope\\u001b\[31m\/zarr\.json\)\n$/);
-    assert.match(noDirectory.stderr, /^zom: NotFound: no directory .*no\\u001b\[31mdir\n$/);
-    exits(usage, 2, "a bad selection");
-    assert.match(usage.stderr, /^zom: index '1\\u001b\[31m' in selection/);
-
-    // --json is exact: the same strings come back from the JSON (DEL, C1 and bidirectional
-    // controls written as \u escapes, which JSON.stringify would leave raw).
-    const zomTree = parseJsonExact(runs.treeJson.stdout);
-    assert.deepEqual(Object.keys(zomTree.members).sort(), Object.values(NAMES).sort());
-    assert.equal(zomTree.attributes[`key${RED}`], `red${RED}\r${RLO}${CSI}2J\x7f`);
-    assert.ok(runs.treeJson.stdout.includes(String.raw`\u202e\u009b2J\u007f`), runs.treeJson.stdout);
-    assert.deepEqual(parseJsonExact(runs.getJson.stdout).values, HOSTILE_VALUES);
-  } finally {
-    rmSync(tmp, { recursive: true, force: true });
-  }
-});
-
 test("validate over HTTP: consolidated, listed, and unlisted (a note; a failure with --strict)", async () => {
   await withServer({ s3Listing: true }, async (server) => {
     exits(await zom("validate", `${server.url}/v3-consolidated`), 0, "v3-consolidated");
@@ -388,126 +245,6 @@ test("validate --spec: equal to the expected ZOM exits 0, a changed spec exits 1
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
-});
-
-/** [hierarchy, array, SELECTION text, the same selection as objects]. */
-const GETS = [
-  ["v3", "dtype_int64", "1:", [slice(1, null)]],
-  ["v3", "dtype_uint64", "", null],
-  ["v3", "dtype_float16", "::2", [slice(null, null, 2)]],
-  ["v3", "dtype_complex128", "-2:, ::-1", [slice(-2, null), slice(null, null, -1)]],
-  ["v3", "fill_complex64_nan", ":", [null]],
-  ["v3", "dtype_bool", "1", [1]],
-  ["v3", "dtype_string", "[1:4]", [slice(1, 4)]],
-  ["v3", "dtype_fixed_utf32", "-1", [-1]],
-  ["v3", "dtype_datetime_ns", "", null],
-  ["v3", "dtype_timedelta_ms", "0:5:2", [slice(0, 5, 2)]],
-  ["v3", "dtype_raw_bytes", "", null],
-  ["v3", "dtype_nullterm_bytes", "1:", [slice(1, null)]],
-  ["v3", "dtype_vlen_bytes", "", null],
-  ["v3", "dtype_struct_nested", "3:", [slice(3, null)]],
-  ["v3", "codec_transpose", "...,1", [null, null, 1]],
-  ["v3", "shard_nested", "1:11:3,-4:", [slice(1, 11, 3), slice(-4, null)]],
-  ["v3", "shard_string", "2:9", [slice(2, 9)]],
-  ["v2", "order_f_3d", "1,...,::-2", [1, null, slice(null, null, -2)]],
-  ["v2", "filter_packbits", "", null],
-  ["v2", "dtype_float32", ":,2", [null, 2]],
-  ["sample", "image/gradient_circles", "30:170, ::7", [slice(30, 170), slice(null, null, 7)]],
-  ["sample", "measurements/2024/run1/records", "", null],
-  ["sample", "measurements/timestamps", "-5:", [slice(-5, null)]],
-];
-
-/**
- * A value of `get --json` as values.json writes it: null-terminated byte strings padded with
- * NULs to their width (zom gives them without the padding, as NumPy does).
- */
-function padded(value, dataType) {
-  const name = typeof dataType === "string" ? dataType : dataType.name;
-  if (name === "null_terminated_bytes") {
-    const bytes = new Uint8Array(dataType.configuration.length_bytes);
-    bytes.set(Buffer.from(value, "base64"));
-    return Buffer.from(bytes).toString("base64");
-  }
-  if (name === "structured") {
-    return Object.fromEntries(dataType.configuration.fields.map(([field, type]) => [field, padded(value[field], type)]));
-  }
-  return value;
-}
-
-test("get --json prints the values zarr-python wrote, for every data type and selections", async () => {
-  await Promise.all(
-    GETS.map(async ([name, path, text, selection]) => {
-      const r = await zom("get", dir(name), path, ...(text === "" ? [] : [text]), "--json");
-      exits(r, 0, `get ${name} ${path} ${text}`);
-      const got = parseJsonExact(r.stdout);
-      const expected = readJson("expected", `${name}.values.json`)[path];
-      const want = reference(expected.values, expected.shape, selection);
-      assert.equal(got.path, path);
-      assert.deepEqual(got.shape, want.shape, `${path} ${text}: shape`);
-      // get --json writes numbers with a typed array's join, which writes -0 as 0 (JSON has no
-      // other spelling for a JS number): the one value where the sign is lost.
-      const unsign = (v) =>
-        Object.is(v, -0)
-          ? 0
-          : Array.isArray(v)
-            ? v.map(unsign)
-            : typeof v === "object" && v !== null
-              ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, unsign(x)]))
-              : v;
-      const values = got.values.map((v) => padded(v, got.dtype));
-      assertJsonEqual(values, want.values.map(unsign), `${name} ${path} [${text}]`);
-    }),
-  );
-});
-
-test("get over HTTP equals get from the directory; text output is NumPy's layout", async () => {
-  await withServer({}, async (server) => {
-    const http = await zom("get", `${server.url}/sample`, "image/gradient_circles", "100:104,0:6", "--json");
-    const local = await zom("get", dir("sample"), "image/gradient_circles", "100:104,0:6", "--json");
-    exits(http, 0, "over HTTP");
-    assert.equal(http.stdout, local.stdout);
-  });
-  const text = await zom("get", dir("v3"), "codec_bytes_only", "0:2,1:4");
-  exits(text, 0, "text");
-  const values = readJson("expected", "v3.values.json").codec_bytes_only.values;
-  assert.equal(text.stdout, `[[${values.slice(1, 4).join(", ")}],\n [${values.slice(6, 9).join(", ")}]]\n`);
-  // float32 as NumPy prints it: the fewest digits that read back as the same float32.
-  const f32 = await zom("get", dir("sample"), "measurements/temperature", "0:3,::12");
-  const temperature = readJson("expected", "sample.values.json")["measurements/temperature"].values;
-  const printed = f32.stdout.match(/[\d.e+-]+/g).map(Number);
-  const want = [0, 1, 2].flatMap((row) => [0, 12, 24, 36].map((col) => temperature[row * 48 + col]));
-  assert.deepEqual(printed.map(Math.fround), want.map(Math.fround), f32.stdout);
-  assert.ok(f32.stdout.includes("[[20, 24.546486, "), f32.stdout);
-  const complex = await zom("get", dir("v3"), "dtype_complex64", "0:2");
-  assert.equal(complex.stdout, "[(NaN, 1), (Infinity, 0)]\n");
-  const scalar = await zom("get", dir("v3"), "dtype_int32", "2");
-  assert.equal(scalar.stdout, `${readJson("expected", "v3.values.json").dtype_int32.values[2]}\n`);
-  // Beyond 1000 elements NumPy summarises: three at each edge.
-  const big = await zom("get", dir("sample"), "image/gradient_circles");
-  const lines = big.stdout.trimEnd().split("\n");
-  assert.equal(lines.length, 7, big.stdout);
-  assert.equal(lines[3], " ...,");
-  assert.match(lines[0], /^\[\[\d+, \d+, \d+, \.\.\., \d+, \d+, \d+\],$/);
-});
-
-test("get: bad selections are usage or selection errors (exit 2)", async () => {
-  for (const [sel, pattern] of [
-    ["1.5", /^zom: index '1\.5' in selection '1\.5' is not an integer/],
-    ["1:2:3:4", /has more than two ':'/],
-    ["...,...", /more than one '\.\.\.'/],
-    ["0,,1", /has an empty entry/],
-    ["99", /^zom: InvalidSelection: .*\(path \/dtype_int8\)/],
-    ["::0", /^zom: InvalidSelection: .*step cannot be zero/],
-    ["0,0", /^zom: InvalidSelection: /],
-  ]) {
-    const r = await zom("get", dir("v3"), "dtype_int8", sel);
-    exits(r, 2, `selection ${sel}`);
-    assert.match(r.stderr, pattern, sel);
-    assert.equal(r.stdout, "");
-  }
-  const group = await zom("get", dir("v3"), "group1");
-  exits(group, 2, "get of a group");
-  assert.match(group.stderr, /^zom: NotFound: .*group1/);
 });
 
 test("info describes an array (shape, chunks, shards, grid, codecs, fill value, files stored) and a group", async () => {

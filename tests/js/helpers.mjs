@@ -1,8 +1,9 @@
 // Test helpers: fixture reading, a JSON parser independent of zom that keeps big integers
 // exact, a JSON comparison that names every differing location, and the CLI run as a child.
+import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { readMetadataDocuments, root as repoRoot } from "../../scripts/lib.mjs";
 
 export { repoRoot };
@@ -215,4 +216,12 @@ export function runNodeScript({ cwd, nodeArgs = [], script, args = [], timeoutMs
       done(stdout.trim().split("\n").at(-1));
     });
   });
+}
+
+/** A fixture hierarchy's folder as the CLI tests give it: relative to the repository. */
+export const fixtureDir = (name) => relative(repoRoot, join(fixtures, name));
+
+/** Asserts a CLI run's exit code, showing its output when it differs. */
+export function cliExits(result, code, what) {
+  assert.equal(result.code, code, `${what}: exit ${result.code}\nstdout: ${result.stdout.slice(0, 2000)}\nstderr: ${result.stderr}`);
 }
