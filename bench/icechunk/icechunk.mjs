@@ -57,7 +57,6 @@ import { parseArgs } from "node:util";
 import * as zarr from "zarrita";
 import * as zom from "zom";
 import { launchChromium, recordConsole } from "../../tests/browser/chromium.mjs";
-import { startServer } from "../../tests/server/server.mjs";
 import { block, zarritaReader, zomReader } from "../lib/tiles.js";
 import {
   alternateRuns,
@@ -69,10 +68,10 @@ import {
   median,
   nativeSpeeds,
   nativeSummary,
+  pageServer,
   runSummary,
   seenBy,
   serversByLatency,
-  timestamped,
   watchdog,
   withTimeout,
 } from "../lib/util.mjs";
@@ -394,20 +393,7 @@ async function chromiumPart(nodeRows) {
   try {
     for (const latency of LATENCIES) {
       // No COOP/COEP headers: the page is not cross-origin isolated.
-      const server = timestamped(
-        await startServer({
-          root: pageDir,
-          mounts: { "/data/": opts.data },
-          latencyMs: latency,
-          routes: {
-            "/index.html": () => ({
-              status: 200,
-              headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" },
-              body: PAGE,
-            }),
-          },
-        }),
-      );
+      const server = await pageServer({ pageDir, data: opts.data, latency, page: PAGE, isolated: false });
       Object.assign(session, { server, latency });
       const samples = {};
       let isolated = null;

@@ -332,3 +332,26 @@ export function withTimeout(promise, ms, what) {
     }),
   ]).finally(() => clearTimeout(timer));
 }
+
+/**
+ * A server for a bench's page (`pageDir`, its `/index.html` the `page` text, never cached) and its
+ * data (`data` at /data/), answering after `latency` ms; with `isolated` the page is
+ * cross-origin isolated (COOP + COEP), so that it may share memory with its workers.
+ */
+export async function pageServer({ pageDir, data, latency, page, isolated }) {
+  const isolation = isolated ? { "cross-origin-opener-policy": "same-origin", "cross-origin-embedder-policy": "require-corp" } : {};
+  return timestamped(
+    await startServer({
+      root: pageDir,
+      mounts: { "/data/": data },
+      latencyMs: latency,
+      routes: {
+        "/index.html": () => ({
+          status: 200,
+          headers: { "content-type": "text/html; charset=utf-8", ...isolation, "cache-control": "no-store" },
+          body: page,
+        }),
+      },
+    }),
+  );
+}

@@ -6,9 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as zarr from "zarrita";
 import { CHROMIUM_ARGS, launchChromium, recordConsole } from "../../tests/browser/chromium.mjs";
-import { startServer } from "../../tests/server/server.mjs";
 import { checksum, visibleTiles } from "../lib/tiles.js";
-import { benchDir, bundlePage, prod, runSummary, timestamped, withTimeout } from "../lib/util.mjs";
+import { benchDir, bundlePage, pageServer, prod, runSummary, withTimeout } from "../lib/util.mjs";
 
 /** The Chromium part, given the viewer bench's settings and its helpers (bench/viewer/viewer.mjs). */
 export function viewerChromium({
@@ -51,27 +50,7 @@ export function viewerChromium({
     '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><script type="module" src="/viewer-page.js"></script>\n';
 
   /** A server for the page and the data (/data/), cross-origin isolated (COOP + COEP on the page). */
-  async function pageServer(pageDir, latency) {
-    return timestamped(
-      await startServer({
-        root: pageDir,
-        mounts: { "/data/": opts.data },
-        latencyMs: latency,
-        routes: {
-          "/index.html": () => ({
-            status: 200,
-            headers: {
-              "content-type": "text/html; charset=utf-8",
-              "cross-origin-opener-policy": "same-origin",
-              "cross-origin-embedder-policy": "require-corp",
-              "cache-control": "no-store",
-            },
-            body: PAGE,
-          }),
-        },
-      }),
-    );
-  }
+  const isolatedServer = (pageDir, latency) => pageServer({ pageDir, data: opts.data, latency, page: PAGE, isolated: true });
 
   const dataFile = (path) => join(opts.data, path.replace(/^\/data\//, ""));
 
@@ -226,7 +205,7 @@ export function viewerChromium({
     try {
       session = await chromiumSession("zom-bench-viewer-");
       // Time to first tile.
-      server = await pageServer(pageDir, TTFT_LATENCY);
+      server = await isolatedServer(pageDir, TTFT_LATENCY);
       Object.assign(session, { server, latency: TTFT_LATENCY });
       const reference = await (async () => {
         const arr = await zarr.open(new zarr.FetchStore(`${server.url}/data/viewer_pyramid/plain/s2`), { kind: "array" });
@@ -289,7 +268,7 @@ export function viewerChromium({
       server = null;
 
       // The concurrency question in the browser.
-      server = await pageServer(pageDir, CONCURRENCY_LATENCY);
+      server = await isolatedServer(pageDir, CONCURRENCY_LATENCY);
       Object.assign(session, { server, latency: CONCURRENCY_LATENCY });
       const cnames = [...CONCURRENCIES.map(limitName), "zarrita"];
       const cruns = Object.fromEntries(cnames.map((n) => [n, []]));
@@ -323,7 +302,7 @@ export function viewerChromium({
       session = null;
 
       // The soak's memory: a new browser per variant, so that each renderer's peak is its own.
-      server = await pageServer(pageDir, SOAK_LATENCY);
+      server = await isolatedServer(pageDir, SOAK_LATENCY);
       const soakRef = await soakReference(`${server.url}/data/viewer/chunked_zstd`);
       out.soak = { array: "chunked_zstd", latency_ms: SOAK_LATENCY, rounds: CHROMIUM_SOAK_ROUNDS, cancelled_per_round: 8, rows: [] };
       for (const v of SOAK_VARIANTS.cancel) {
