@@ -183,21 +183,14 @@ export function bundlePage({ entry, source, resolveDir = benchDir, outdir, logLe
   });
 }
 
-/** Stamps every request the server logs with its arrival time (the log has none). */
-export function timestamped(server) {
-  server.stats.log.push = function (...entries) {
-    const t = performance.now();
-    for (const e of entries) e.t = t;
-    return Array.prototype.push.apply(this, entries);
-  };
-  return server;
-}
-
-/** The waves in which requests arrived: a request over half a latency after its wave's first starts a new one. */
+/**
+ * The waves in which requests arrived (each log entry's `start`, tests/server/server.mjs): a
+ * request over half a latency after its wave's first starts a new one.
+ */
 export function roundTrips(log, latency) {
   let waves = 0;
   let start = -Infinity;
-  for (const t of log.map((e) => e.t).sort((a, b) => a - b)) {
+  for (const t of log.map((e) => e.start).sort((a, b) => a - b)) {
     if (t - start >= latency / 2) {
       waves += 1;
       start = t;
@@ -265,14 +258,14 @@ export const asBytes = (v) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 export const prod = (xs) => xs.reduce((a, b) => a * b, 1);
 
 /**
- * Test servers of `root`, one per latency, each started on first use and timestamped
- * ({@link timestamped}): `at(latency)` gives it, `closeAll()` closes them all.
+ * Test servers of `root`, one per latency, each started on first use: `at(latency)` gives it,
+ * `closeAll()` closes them all.
  */
 export function serversByLatency(root) {
   const servers = new Map();
   return {
     async at(latency) {
-      if (!servers.has(latency)) servers.set(latency, timestamped(await startServer({ root, latencyMs: latency })));
+      if (!servers.has(latency)) servers.set(latency, await startServer({ root, latencyMs: latency }));
       return servers.get(latency);
     },
     async closeAll() {
@@ -338,20 +331,18 @@ export function withTimeout(promise, ms, what) {
  * data (`data` at /data/), answering after `latency` ms; with `isolated` the page is
  * cross-origin isolated (COOP + COEP), so that it may share memory with its workers.
  */
-export async function pageServer({ pageDir, data, latency, page, isolated }) {
+export function pageServer({ pageDir, data, latency, page, isolated }) {
   const isolation = isolated ? { "cross-origin-opener-policy": "same-origin", "cross-origin-embedder-policy": "require-corp" } : {};
-  return timestamped(
-    await startServer({
-      root: pageDir,
-      mounts: { "/data/": data },
-      latencyMs: latency,
-      routes: {
-        "/index.html": () => ({
-          status: 200,
-          headers: { "content-type": "text/html; charset=utf-8", ...isolation, "cache-control": "no-store" },
-          body: page,
-        }),
-      },
-    }),
-  );
+  return startServer({
+    root: pageDir,
+    mounts: { "/data/": data },
+    latencyMs: latency,
+    routes: {
+      "/index.html": () => ({
+        status: 200,
+        headers: { "content-type": "text/html; charset=utf-8", ...isolation, "cache-control": "no-store" },
+        body: page,
+      }),
+    },
+  });
 }
