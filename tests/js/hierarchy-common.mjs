@@ -54,8 +54,10 @@ export function countingStore(map) {
   };
 }
 
-const b64 = (bytes) => Buffer.from(bytes).toString("base64");
-const encFloat = (x) => (Number.isNaN(x) ? "NaN" : x === Infinity ? "Infinity" : x === -Infinity ? "-Infinity" : x);
+/** Bytes as generate.py writes them: base64. */
+export const b64 = (bytes) => Buffer.from(bytes).toString("base64");
+/** A float as generate.py writes it: NaN and ±∞ as text. */
+export const encFloat = (x) => (Number.isNaN(x) ? "NaN" : x === Infinity ? "Infinity" : x === -Infinity ? "-Infinity" : x);
 
 function encodeValue(value, dataType) {
   const name = typeof dataType === "string" ? dataType : dataType.name;

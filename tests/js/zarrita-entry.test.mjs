@@ -13,6 +13,7 @@ import { FsStore } from "zom/fs";
 import * as zz from "zom/zarrita";
 import { startServer } from "../server/server.mjs";
 import { cOrderValues, fixtures, readJson } from "./helpers.mjs";
+import { b64, encFloat } from "./hierarchy-common.mjs";
 
 /** The array paths under a fixture hierarchy ("a", "g/b"), found from their documents. */
 function arrayPaths(dir, prefix = "") {
@@ -174,17 +175,18 @@ function expectedValues(h, path, dtype) {
   });
 }
 
-const base64 = (bytes) => Buffer.from(bytes).toString("base64");
-const float = (x) => (Number.isNaN(x) ? "NaN" : x === Infinity ? "Infinity" : x === -Infinity ? "-Infinity" : x);
 /** NumPy's `S` bytes: what a value holds before its trailing NULs (zom/zarrita gives them without). */
-const unpadded = (text) => base64(Buffer.from(text, "base64").subarray(0, Buffer.from(text, "base64").findLastIndex((b) => b !== 0) + 1));
+function unpadded(text) {
+  const bytes = Buffer.from(text, "base64");
+  return b64(bytes.subarray(0, bytes.findLastIndex((b) => b !== 0) + 1));
+}
 
 /** One value of a zom/zarrita region in generate.py's encoding (bytes as base64, floats' specials as text). */
 function encodeOne(value) {
-  if (value instanceof Uint8Array) return base64(value);
+  if (value instanceof Uint8Array) return b64(value);
   if (ArrayBuffer.isView(value)) return Array.from(value, encodeOne);
   if (Array.isArray(value)) return value.map(encodeOne);
-  if (typeof value === "number") return float(value);
+  if (typeof value === "number") return encFloat(value);
   if (typeof value === "object" && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, encodeOne(v)]));
   return value;
 }
@@ -194,7 +196,7 @@ function encodedValues(region, dtype) {
   if (dtype === "complex64" || dtype === "complex128") {
     // Interleaved: element k's parts at 2·offset and 2·offset + 1 of the region's strides.
     const offsets = cOrderValues({ data: { get: (i) => i }, shape: region.shape, stride: region.stride });
-    return offsets.map((o) => [float(region.data[2 * o]), float(region.data[2 * o + 1])]);
+    return offsets.map((o) => [encFloat(region.data[2 * o]), encFloat(region.data[2 * o + 1])]);
   }
   return cOrderValues(region).map(encodeOne);
 }
