@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { repoRoot } from "./helpers.mjs";
+import { exportTargets, repoRoot } from "./helpers.mjs";
 
 const text = readFileSync(join(repoRoot, "ARCHITECTURE.md"), "utf8");
 
@@ -32,13 +32,7 @@ test('"Entry points and runtimes" names every specifier of package.json exports 
   for (const [key, target] of Object.entries(exports)) {
     const specifier = key === "." ? "zom" : `zom/${key.slice(2)}`;
     assert.ok(section.includes(`"${specifier}"`), `${specifier} is not in the section`);
-    const files = [];
-    const collect = (v) => {
-      if (typeof v === "string") files.push(v);
-      else for (const [k, w] of Object.entries(v)) if (k !== "types") collect(w);
-    };
-    collect(target);
-    for (const file of files.filter((f) => f.startsWith("./pkg/")))
+    for (const file of exportTargets(target).filter((f) => f.startsWith("./pkg/")))
       assert.ok(section.includes(`\`${file.slice(2)}\``), `${specifier}: ${file} is not in the section`);
   }
 });

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { test } from "node:test";
-import { repoRoot } from "./helpers.mjs";
+import { exportTargets, repoRoot } from "./helpers.mjs";
 
 /** Files under `dir` (relative to the repository) whose names match `pattern`, skipping build output and dependencies. */
 function files(dir, pattern) {
@@ -52,10 +52,9 @@ function exportedNames(text) {
 /** The modules of package.json's entries (pkg/x.js is ts/x.ts) and those they re-export whole (`export *`). */
 function publicModules() {
   const pkg = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8"));
-  const targets = [];
-  const collect = (v) => (typeof v === "string" ? targets.push(v) : Object.values(v).forEach(collect));
-  collect(pkg.exports);
-  const todo = targets.filter((t) => /^\.\/pkg\/.*\.js$/.test(t)).map((t) => join("ts", t.slice("./pkg/".length).replace(/\.js$/, ".ts")));
+  const todo = exportTargets(pkg.exports)
+    .filter((t) => /^\.\/pkg\/.*\.js$/.test(t))
+    .map((t) => join("ts", t.slice("./pkg/".length).replace(/\.js$/, ".ts")));
   const seen = new Set();
   while (todo.length > 0) {
     const file = todo.pop();

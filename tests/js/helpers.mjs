@@ -225,3 +225,9 @@ export const fixtureDir = (name) => relative(repoRoot, join(fixtures, name));
 export function cliExits(result, code, what) {
   assert.equal(result.code, code, `${what}: exit ${result.code}\nstdout: ${result.stdout.slice(0, 2000)}\nstderr: ${result.stderr}`);
 }
+
+/** The files a package.json `exports` value (one entry's, or all of them) resolves to, its `types` conditions left out. */
+export function exportTargets(value) {
+  if (typeof value === "string") return [value];
+  return Object.entries(value).flatMap(([condition, target]) => (condition === "types" ? [] : exportTargets(target)));
+}
