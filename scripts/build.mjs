@@ -220,11 +220,7 @@ function builtinSpecNames() {
 function writeBoundary() {
   const text = capture("cargo", ["run", "--quiet", "--example", "gen_boundary"]);
   if (text === null) throw new StepError("cargo run --example gen_boundary failed");
-  const file = join(root, "ts", "generated", "boundary.ts");
-  if (existsSync(file) && readFileSync(file, "utf8") === text) return;
-  mkdirSync(join(root, "ts", "generated"), { recursive: true });
-  writeFileSync(file, text);
-  console.log("build: ts/generated/boundary.ts rewritten from Rust");
+  writeGenerated("boundary.ts", text, "Rust");
 }
 
 /**
@@ -232,11 +228,16 @@ function writeBoundary() {
  * boundary.ts is; tests/js/size.test.mjs fails when it is stale). Rewritten only when it differs.
  */
 function writeCodecParts() {
-  const file = join(root, "ts", "generated", "codec-parts.ts");
-  const text = codecPartsModule();
+  writeGenerated("codec-parts.ts", codecPartsModule(), "scripts/lib.mjs");
+}
+
+/** Writes `text` to ts/generated/`name` unless the file holds it already, saying what it was made from. */
+function writeGenerated(name, text, from) {
+  const file = join(root, "ts", "generated", name);
   if (existsSync(file) && readFileSync(file, "utf8") === text) return;
+  mkdirSync(join(root, "ts", "generated"), { recursive: true });
   writeFileSync(file, text);
-  console.log("build: ts/generated/codec-parts.ts rewritten from scripts/lib.mjs");
+  console.log(`build: ts/generated/${name} rewritten from ${from}`);
 }
 
 /** esbuild, loaded when needed: the scripts import this file before setup has installed the npm packages. */
