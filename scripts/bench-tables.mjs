@@ -298,7 +298,7 @@ function load(s) {
 function bytes(b) {
   const names = {
     wasm_file: "the `.wasm` file (`zom/manual`)",
-    carried_in_js: "the module carried in `zom`'s JS (deflate, base64)",
+    carried_in_js: "the module carried in `zom`'s JS (as text)",
     worker_code: "the decode worker's code",
   };
   return table(

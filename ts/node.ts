@@ -3,11 +3,11 @@
  * loaded on first use, decode workers are `worker_threads`. See ts/index.ts.
  * @module
  */
-import { inflateRawSync } from "node:zlib";
+import { fromCarried } from "./parts/carried.js";
 import { configure } from "./runtime/entry.js";
 import { node } from "./runtime/node.js";
-import { WASM } from "./zom_wasm_inline.js";
+import { WASM, WASM_BYTES } from "./zom_wasm_inline.js";
 
-configure({ runtime: node, bundled: () => inflateRawSync(Buffer.from(WASM, "base64")) });
+configure({ runtime: node, bundled: () => fromCarried(WASM, WASM_BYTES) });
 
 export * from "./read/api.js";

@@ -2,16 +2,16 @@
  * "zom/validate": the validator's API — walking hierarchies, validating documents, ZOMs and
  * attributes, conventions and hierarchy specs, ZOM conversion, comparison and summaries — over
  * its own WebAssembly part, which decodes no chunks (ARCHITECTURE.md, "Parts"). It carries
- * that part inside its JavaScript (pkg/zom_tools_inline.js, deflated, base64) for every
+ * that part inside its JavaScript (pkg/zom_tools_inline.js, as text) for every
  * runtime: the first call loads it, or `await initValidate()` beforehand compiles it off the
  * main thread. Arrays are read with "zom".
  * @module
  */
-import { carried } from "./parts/carried.js";
+import { fromCarried } from "./parts/carried.js";
 import { configureTools } from "./parts/validator.js";
 import { WASM, WASM_BYTES } from "./zom_tools_inline.js";
 
-configureTools(carried(WASM, WASM_BYTES));
+configureTools({ bundled: () => fromCarried(WASM, WASM_BYTES) });
 
 export { initValidate } from "./parts/validator.js";
 export * from "./shared/exports.js";

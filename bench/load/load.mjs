@@ -2,9 +2,9 @@
 // bundled by esbuild from bench/load/load-page.js, served from 127.0.0.1 with the sample hierarchy
 // (tests/fixtures/sample), each run in a new tab, no HTTP cache. Per case, the median over
 // --runs of:
-// - zom's carried WebAssembly ("zom"): `await init()` (base64 → bytes, inflate with
-//   DecompressionStream, compile, instantiate) with its parts, and the first call without init
-//   (the same synchronously, inflating with fflate);
+// - zom's carried WebAssembly ("zom"): `await init()` (the carried text read into bytes,
+//   compile, instantiate) with its parts, and the first call without init (the same,
+//   synchronously);
 // - zom's .wasm fetched beside ("zom/manual", `init({ wasm: url })`: compileStreaming);
 // - WebAssembly.compile of zom's module from its bytes, and its instantiation (`init` of
 //   "zom/manual" with the compiled module), apart;
@@ -95,9 +95,7 @@ async function main() {
   const load = {
     "zom: await init() (carried WebAssembly)": {
       total: med("inline-init", "total"),
-      base64: med("inline-init", "decode"),
-      inflate_native: med("inline-init", "native"),
-      inflate_fflate: med("inline-init", "fflate"),
+      text_to_bytes: med("inline-init", "decode"),
       compile: med("inline-init", "compile"),
     },
     "zom: first call, no init (synchronous)": { total: med("inline-sync", "total") },
@@ -111,11 +109,11 @@ async function main() {
   };
   console.log(
     `\n${table(
-      ["loading zom's WebAssembly", "ms", "of which base64", "inflate (DecompressionStream)", "compile", "sync path's inflate (fflate)"],
+      ["loading zom's WebAssembly", "ms", "of which the carried text to bytes", "compile"],
       Object.entries(load).map(([k, v]) => [
         k,
         ms(v.total),
-        ...["base64", "inflate_native", "compile", "inflate_fflate"].map((p) => (v[p] === undefined ? "" : ms(v[p]))),
+        ...["text_to_bytes", "compile"].map((p) => (v[p] === undefined ? "" : ms(v[p]))),
       ]),
     )}\n`,
   );

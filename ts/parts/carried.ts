@@ -1,36 +1,67 @@
 /**
- * A WebAssembly part carried inside the JavaScript (pkg/<out>_inline.js: raw DEFLATE, base64),
- * as "zom" (browsers) and "zom/validate" carry theirs: the bytes synchronously through fflate,
- * or asynchronously through the engine's own inflater.
+ * A WebAssembly part carried inside the JavaScript (pkg/<out>_inline.js, pkg/zom_part_<name>.js),
+ * as "zom" and "zom/validate" carry theirs: printable text, one token per byte (scripts/build.mjs
+ * `carriedText`), read back here into the module's bytes.
  * @module
  */
-import { inflateSync } from "../inflate.js";
+import { CARRIED_DECODER } from "../generated/carried-decoder.js";
+
+/** Where the carried text goes in the decoder's memory: past its tables (kernels/carried.wat). */
+const TEXT_AT = 3 * 65536;
+/** The code's length: two characters for each byte value. */
+const CODE_LENGTH = 512;
+
+/** The decoder's exports (kernels/carried.wat). */
+interface Decoder {
+  memory: WebAssembly.Memory;
+  read: WebAssembly.Global;
+  decode(at: number, out: number): number;
+}
 
 /** The bytes of base64 text (`Uint8Array.fromBase64` where the engine has it). */
 function fromBase64(text: string): Uint8Array {
   const native = (Uint8Array as { fromBase64?: (s: string) => Uint8Array }).fromBase64;
   if (native !== undefined) return native(text);
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
+  return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
 }
 
-/** A carried module's ways to its bytes: `bundled` (fflate) and `bundledAsync` (DecompressionStream, else fflate). */
-export function carried(base64: string, size: number): { bundled: () => Uint8Array; bundledAsync: () => Promise<Uint8Array> } {
-  const bundled = (): Uint8Array => inflateSync(fromBase64(base64), { out: new Uint8Array(size) });
-  const bundledAsync = async (): Promise<Uint8Array> => {
-    if (typeof DecompressionStream !== "function") return bundled();
-    try {
-      const stream = new Blob([fromBase64(base64) as BlobPart]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
-      const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
-      if (bytes.length === size) return bytes;
-    } catch {
-      // An engine without "deflate-raw" (Safari before 16.4): fflate below.
+/**
+ * The bytes of a carried module's text: its code (for each byte value in order, its token in two
+ * characters, a one-character token followed by a space), then one token per byte, read by a
+ * decoder instance of its own (kernels/carried.wat), whose memory is let go when it returns.
+ */
+export function fromCarried(text: string, size: number): Uint8Array {
+  const damaged = (at: number) => new Error(`zom: a carried WebAssembly module is damaged (at character ${at} of ${text.length})`);
+  if (text.length < CODE_LENGTH) throw damaged(text.length);
+  const instance = new WebAssembly.Instance(new WebAssembly.Module(fromBase64(CARRIED_DECODER) as BufferSource));
+  const decoder = instance.exports as unknown as Decoder;
+  const tokens = text.length - CODE_LENGTH;
+  // The text, the 0 after it (no token), and room for a byte a character and the one the loop
+  // writes where it stops.
+  const out = TEXT_AT + tokens + 1;
+  decoder.memory.grow(Math.ceil((out + Math.max(size, tokens) + 1) / 65536) - decoder.memory.buffer.byteLength / 65536);
+  const lengths = new Uint8Array(decoder.memory.buffer, 0, 256);
+  const byteOf = new Int16Array(decoder.memory.buffer, 256, 256 * 256).fill(-1);
+  for (let byte = 0; byte < 256; byte++) {
+    const a = text.charCodeAt(2 * byte);
+    const b = text.charCodeAt(2 * byte + 1);
+    const taken = lengths[a] === 1 || (b === 0x20 ? lengths[a] !== 0 : byteOf[(a << 8) | b] !== -1);
+    if (!(a > 0 && a < 128 && b > 0 && b < 128) || taken) throw damaged(2 * byte);
+    if (b === 0x20) {
+      lengths[a] = 1;
+      byteOf.fill(byte, a << 8, (a + 1) << 8);
+    } else {
+      lengths[a] = 2;
+      byteOf[(a << 8) | b] = byte;
     }
-    return bundled();
-  };
-  return { bundled, bundledAsync };
+  }
+  const { read, written } = new TextEncoder().encodeInto(text.slice(CODE_LENGTH), new Uint8Array(decoder.memory.buffer, TEXT_AT, tokens));
+  const end = decoder.decode(TEXT_AT, out);
+  const stopped = (decoder.read.value as number) - TEXT_AT;
+  if (read !== tokens || written !== tokens || stopped !== tokens || end !== out + size) {
+    throw damaged(CODE_LENGTH + Math.min(stopped, read));
+  }
+  return new Uint8Array(decoder.memory.buffer, out, size).slice();
 }
 
 /** A part's wasm-bindgen glue, as far as starting it goes. */
@@ -47,7 +78,7 @@ interface CarriedModule {
 /**
  * The loader of a part used on first use (Icechunk, zip, references, views, listing): once, its glue and
  * carried module imported (`imports`: the caller's literal dynamic `import()`s, which bundlers
- * split off), the module inflated and compiled off the main thread, started on this thread,
+ * split off), the module read and compiled off the main thread, started on this thread,
  * then `started(glue)`. A failed load is tried again by the next call.
  */
 export function lazyPart<G extends StartableGlue>(
@@ -58,7 +89,7 @@ export function lazyPart<G extends StartableGlue>(
   return () => {
     loading ??= (async () => {
       const [glue, { WASM, WASM_BYTES }] = await imports();
-      const module = await WebAssembly.compile((await carried(WASM, WASM_BYTES).bundledAsync()) as BufferSource);
+      const module = await WebAssembly.compile(fromCarried(WASM, WASM_BYTES) as BufferSource);
       glue.initSync({ module });
       started?.(glue);
       return glue;

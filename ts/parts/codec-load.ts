@@ -1,5 +1,5 @@
 /**
- * Loading the codec parts (ARCHITECTURE.md, "Parts"): each is carried deflated by a module of
+ * Loading the codec parts (ARCHITECTURE.md, "Parts"): each is carried as text by a module of
  * its own (pkg/zom_part_<name>.js, written by scripts/build.mjs), imported by a literal dynamic
  * `import()` (ts/generated/codec-parts.ts, from scripts/lib.mjs CODEC_PARTS), which every
  * bundler splits into a file loaded only when an array needs the part, with no configuration. Loaded once per page (then compiled, started on this thread
@@ -9,7 +9,7 @@
 
 import { PART_DESCRIBES, PART_IMPORTS } from "../generated/codec-parts.js";
 import { ZomError } from "../shared/errors.js";
-import { carried } from "./carried.js";
+import { fromCarried } from "./carried.js";
 import { startPart } from "./codec-calls.js";
 
 /** Each part's load, once it began: its compiled module (a failed load is forgotten, to retry). */
@@ -19,7 +19,7 @@ const compiled = new Map<string, WebAssembly.Module>();
 /** The names of zom's codec parts. */
 const CODEC_PART_NAMES: readonly string[] = Object.keys(PART_IMPORTS);
 
-/** Loads one part: its module, inflated and compiled (off the main thread), started here. */
+/** Loads one part: its module, read and compiled (off the main thread), started here. */
 function load(name: string): Promise<WebAssembly.Module> {
   let loading = loads.get(name);
   if (loading === undefined) {
@@ -27,7 +27,7 @@ function load(name: string): Promise<WebAssembly.Module> {
     if (importer === undefined) return Promise.reject(new ZomError("UnknownCodec", `zom has no codec part named "${name}"`));
     loading = (async () => {
       const { WASM, WASM_BYTES } = await importer();
-      const module = await WebAssembly.compile((await carried(WASM, WASM_BYTES).bundledAsync()) as BufferSource);
+      const module = await WebAssembly.compile(fromCarried(WASM, WASM_BYTES) as BufferSource);
       startPart(name, module, await WebAssembly.instantiate(module, {}));
       compiled.set(name, module);
       return module;

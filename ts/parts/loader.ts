@@ -11,8 +11,6 @@ import { ZomError } from "../shared/errors.js";
 export interface PartSources {
   /** The module's bytes, synchronously, when the entry carries them. */
   bundled?: () => Uint8Array;
-  /** The same bytes, faster where the platform inflates natively. */
-  bundledAsync?: () => Promise<Uint8Array>;
   /** Where the module is when the entry carries none (next to it). */
   beside?: () => URL;
   /** Reads a `file:` URL or a file path (Node). */
@@ -105,9 +103,9 @@ export class PartLoader {
   }
 
   async #instantiate(source: InitSource | Promise<InitSource> | undefined): Promise<void> {
-    const { bundled, bundledAsync, beside, readFile } = this.#config.sources();
+    const { bundled, beside, readFile } = this.#config.sources();
     let input: InitSource | undefined = await source;
-    if (input === undefined && bundled !== undefined) input = bundledAsync === undefined ? bundled() : await bundledAsync();
+    if (input === undefined && bundled !== undefined) input = bundled();
     input ??= beside?.();
     if (input === undefined) throw new ZomError("InvalidArgument", "init() needs the WebAssembly: init({ wasm: url })");
     if ((typeof input === "string" || input instanceof URL) && readFile !== undefined && isLocal(input)) {

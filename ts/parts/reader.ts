@@ -38,8 +38,8 @@ const reader = new PartLoader({
     partStarted(glue);
   },
   sources() {
-    const { bundled, bundledAsync, beside, runtime } = entry();
-    return { bundled, bundledAsync, beside, readFile: runtime.readFile };
+    const { bundled, beside, runtime } = entry();
+    return { bundled, beside, readFile: runtime.readFile };
   },
 });
 addHome(reader);

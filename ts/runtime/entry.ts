@@ -62,8 +62,6 @@ export interface EntryConfig {
   runtime: Runtime;
   /** The module's bytes, synchronously, when the entry carries them ("zom"). */
   bundled?: () => Uint8Array;
-  /** The same bytes, faster where the platform inflates natively (for `init()`). */
-  bundledAsync?: () => Promise<Uint8Array>;
   /** Where the module is when the entry carries none ("zom/manual": next to it). */
   beside?: () => URL;
 }
@@ -79,7 +77,6 @@ export function configure(entry: EntryConfig): void {
   config = {
     runtime: config?.runtime ?? entry.runtime,
     bundled: config?.bundled ?? entry.bundled,
-    bundledAsync: config?.bundledAsync ?? entry.bundledAsync,
     beside: config?.beside ?? entry.beside,
   };
 }

@@ -240,7 +240,7 @@ const viewsPart = /* @__PURE__ */ lazyPart(() => Promise.all([import("../zom_vie
 let views: Views | undefined;
 
 /**
- * Loads the views part once (its module inflated and compiled off the main thread, started on
+ * Loads the views part once (its module read and compiled off the main thread, started on
  * this thread) and resolves with its functions.
  */
 export async function loadViews(): Promise<Views> {
