@@ -429,6 +429,10 @@ function cargoPart(part) {
       "--no-default-features",
       "--features",
       part.features.join(","),
+      ...Object.entries(part.optLevels ?? {}).flatMap(([crate, level]) => [
+        "--config",
+        `profile.${PROFILE}.package.${crate}.opt-level=${JSON.stringify(level)}`,
+      ]),
     ]),
   );
   const produced = join(targetDir, "wasm32-unknown-unknown", PROFILE, "zom.wasm");
