@@ -252,8 +252,8 @@ const esbuild = () => createRequire(import.meta.url)("esbuild");
  * appears in a page that inlines it), one token per byte, where the commonest byte values have
  * one character and the others two. A byte's token does not depend on its neighbours, so that
  * what repeats in the module repeats in the text, and HTTP's gzip and brotli compress the text
- * about as well as the `.wasm` file itself (base64 of DEFLATE, which this replaced, was left
- * incompressible for brotli). The text opens with its code: for each byte value in order, its
+ * about as well as the `.wasm` file itself (compressed bytes in base64 would leave brotli
+ * nothing to find). The text opens with its code: for each byte value in order, its
  * token in two characters (a one-character token followed by a space); ts/parts/carried.ts
  * `fromCarried` reads it.
  */

@@ -170,8 +170,10 @@ function bundle(source) {
   return { first: first.contents, split: out.outputFiles.filter((f) => f !== first).map((f) => f.contents) };
 }
 
-/** The start of a part's carried module (pkg/<out>_inline.js's text past its code): in a bundle when the part is. */
-const carriedText = (part) => readFileSync(join(repoRoot, "pkg", `${part.out}_inline.js`), "utf8").match(/WASM = "[^"]{512}([^"]{64})/)[1];
+/** The start of the module pkg/`file` carries (its text past the code): in a bundle when the module is. */
+const carriedStart = (file) => readFileSync(join(repoRoot, "pkg", file), "utf8").match(/WASM = "[^"]{512}([^"]{64})/)[1];
+/** The start of a part's carried module (pkg/<out>_inline.js). */
+const carriedPart = (part) => carriedStart(`${part.out}_inline.js`);
 
 for (const page of PAGES) {
   test(`${page.job}: its page's JS, with the part it carries, is at most ${page.budget} bytes by gzip -9, and carries no other part`, () => {
@@ -184,7 +186,7 @@ for (const page of PAGES) {
     const text = Buffer.from(js).toString("latin1");
     for (const part of PARTS) {
       assert.equal(
-        text.includes(carriedText(part)),
+        text.includes(carriedPart(part)),
         part.name === page.part,
         `${page.job}: the ${part.name} part is ${part.name === page.part ? "missing" : "in the bundle"}`,
       );
@@ -193,7 +195,7 @@ for (const page of PAGES) {
     // not reachable from a validator's.
     const splitText = split.map((f) => Buffer.from(f).toString("latin1")).join("\n");
     for (const part of CODEC_PARTS) {
-      const carried = readFileSync(join(repoRoot, "pkg", `${part.out}.js`), "utf8").match(/WASM = "[^"]{512}([^"]{64})/)[1];
+      const carried = carriedStart(`${part.out}.js`);
       assert.ok(!text.includes(carried), `${page.job}: the codec part ${part.name} is in the page's first file`);
       assert.equal(
         splitText.includes(carried),
@@ -209,7 +211,7 @@ test("an Icechunk page: the Icechunk part is split off the page's first file (lo
   const { first, split } = bundle(
     'import { IcechunkStore, openArray } from "zom"; export const f = async (u) => (await openArray(await IcechunkStore.open(u), "a")).get();',
   );
-  const carried = carriedText(icechunk);
+  const carried = carriedPart(icechunk);
   assert.ok(!Buffer.from(first).toString("latin1").includes(carried), "the Icechunk part is in the page's first file");
   assert.ok(
     split.some((f) => Buffer.from(f).toString("latin1").includes(carried)),
@@ -249,7 +251,7 @@ for (const entry of ["zom", "zom/validate"]) {
     test(`a ${page.part} page (${entry}): the ${page.part} part is split off the page's first file (loaded when ${page.when}), and holds only its job`, () => {
       const part = PARTS.find((p) => p.name === page.part);
       const { first, split } = bundle(page.use.replace("ENTRY", entry));
-      const carried = carriedText(part);
+      const carried = carriedPart(part);
       assert.ok(!Buffer.from(first).toString("latin1").includes(carried), `the ${page.part} part is in the page's first file`);
       assert.ok(
         split.some((f) => Buffer.from(f).toString("latin1").includes(carried)),
@@ -277,7 +279,7 @@ for (const entry of ["zom", "zom/validate"]) {
 test("a viewer's page: the views part is split off its first file (loaded when the page first describes or draws), and holds only its job", () => {
   const views = PARTS.find((p) => p.name === "views");
   const { first, split } = bundle('import { loadViews } from "zom"; export const f = async (zom) => (await loadViews()).describe(zom);');
-  const carried = carriedText(views);
+  const carried = carriedPart(views);
   assert.ok(!Buffer.from(first).toString("latin1").includes(carried), "the views part is in the page's first file");
   assert.ok(
     split.some((f) => Buffer.from(f).toString("latin1").includes(carried)),

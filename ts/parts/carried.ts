@@ -18,6 +18,9 @@ interface Decoder {
   decode(at: number, out: number): number;
 }
 
+/** The decoder's module, compiled on the first call; each call has an instance (and memory) of its own. */
+let decoderModule: WebAssembly.Module | undefined;
+
 /** The bytes of base64 text (`Uint8Array.fromBase64` where the engine has it). */
 function fromBase64(text: string): Uint8Array {
   const native = (Uint8Array as { fromBase64?: (s: string) => Uint8Array }).fromBase64;
@@ -33,8 +36,8 @@ function fromBase64(text: string): Uint8Array {
 export function fromCarried(text: string, size: number): Uint8Array {
   const damaged = (at: number) => new Error(`zom: a carried WebAssembly module is damaged (at character ${at} of ${text.length})`);
   if (text.length < CODE_LENGTH) throw damaged(text.length);
-  const instance = new WebAssembly.Instance(new WebAssembly.Module(fromBase64(CARRIED_DECODER) as BufferSource));
-  const decoder = instance.exports as unknown as Decoder;
+  decoderModule ??= new WebAssembly.Module(fromBase64(CARRIED_DECODER) as BufferSource);
+  const decoder = new WebAssembly.Instance(decoderModule).exports as unknown as Decoder;
   const tokens = text.length - CODE_LENGTH;
   // The text, the 0 after it (no token), and room for a byte a character and the one the loop
   // writes where it stops.
@@ -45,8 +48,9 @@ export function fromCarried(text: string, size: number): Uint8Array {
   for (let byte = 0; byte < 256; byte++) {
     const a = text.charCodeAt(2 * byte);
     const b = text.charCodeAt(2 * byte + 1);
+    if (!(a > 0 && a < 128 && b > 0 && b < 128)) throw damaged(2 * byte);
     const taken = lengths[a] === 1 || (b === 0x20 ? lengths[a] !== 0 : byteOf[(a << 8) | b] !== -1);
-    if (!(a > 0 && a < 128 && b > 0 && b < 128) || taken) throw damaged(2 * byte);
+    if (taken) throw damaged(2 * byte);
     if (b === 0x20) {
       lengths[a] = 1;
       byteOf.fill(byte, a << 8, (a + 1) << 8);
